@@ -1,0 +1,124 @@
+/**
+ * THE endpoint table: every operation of the interface (spec section 4), shared by the server (which
+ * registers routes and validates from it) and the client SDK (which generates its methods from it).
+ * Endpoints are data; a new endpoint is one row here, its schema, and its route.
+ * No Node-only imports: the client runs in browsers too.
+ */
+
+export type ParamLocation = "path" | "query" | "body";
+
+export interface ParamSpec {
+  readonly in: ParamLocation;
+  readonly type: "string" | "number" | "array";
+  readonly required?: boolean;
+  /** For query numbers that travel as text: the digits-only rule of spec section 8. */
+  readonly pattern?: string;
+  readonly max?: number;
+  readonly default?: number;
+  /** `null` is accepted and clears the stored value. */
+  readonly nullable?: boolean;
+}
+
+/**
+ * How a caller must authenticate:
+ * - `password`: Basic auth with login and password (plus OTP for two-factor users); tokens are refused.
+ * - `optional`: anonymous callers are served public data; credentials, when sent, must be valid.
+ */
+export type AuthRequirement = "password" | "optional";
+
+export type ResponseKind = "Authorization" | "Authorization[]" | "Event[]" | "IssueEvent[]" | "empty";
+
+export interface Endpoint {
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** Fastify-style path with `:name` segments. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, ParamSpec>>;
+  readonly auth: AuthRequirement;
+  /** Scopes the operation checks for, sent back as `X-Accepted-OAuth-Scopes`. */
+  readonly acceptedScopes: readonly string[];
+  readonly response: ResponseKind;
+  /** The GitHub documentation anchor that error bodies of this operation point at. */
+  readonly documentationUrl: string;
+}
+
+const DIGITS = "^[0-9]+$";
+export const PER_PAGE_DEFAULT = 30;
+export const PER_PAGE_MAX = 100;
+
+const paging = {
+  page: { in: "query", type: "number", pattern: DIGITS },
+  per_page: { in: "query", type: "number", pattern: DIGITS, max: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+} as const satisfies Record<string, ParamSpec>;
+
+const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
+const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
+/** In 2013 GitHub accepted these scopes for the private feeds (wire notes 2.1). */
+const PRIVATE_FEED_SCOPES = ["repo"] as const;
+
+function feed(path: string, pathParams: readonly string[], response: ResponseKind = "Event[]",
+  acceptedScopes: readonly string[] = []): Endpoint {
+  const params: Record<string, ParamSpec> = {};
+  for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
+  return {
+    method: "GET", path, params: { ...params, ...paging }, auth: "optional", acceptedScopes, response,
+    documentationUrl: EVENTS_DOCS,
+  };
+}
+
+export const endpoints = {
+  authorization: {
+    getAll: {
+      method: "GET", path: "/authorizations", params: paging, auth: "password", acceptedScopes: [],
+      response: "Authorization[]", documentationUrl: `${AUTH_DOCS}#list-your-authorizations`,
+    },
+    get: {
+      method: "GET", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
+      auth: "password", acceptedScopes: [], response: "Authorization",
+      documentationUrl: `${AUTH_DOCS}#get-a-single-authorization`,
+    },
+    create: {
+      method: "POST", path: "/authorizations",
+      params: {
+        scopes: { in: "body", type: "array" },
+        note: { in: "body", type: "string", nullable: true },
+        note_url: { in: "body", type: "string", nullable: true },
+        fingerprint: { in: "body", type: "string", nullable: true },
+      },
+      auth: "password", acceptedScopes: [], response: "Authorization",
+      documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`,
+    },
+    update: {
+      method: "PATCH", path: "/authorizations/:id",
+      params: {
+        id: { in: "path", type: "string", required: true },
+        scopes: { in: "body", type: "array" },
+        add_scopes: { in: "body", type: "array" },
+        remove_scopes: { in: "body", type: "array" },
+        note: { in: "body", type: "string", nullable: true },
+        note_url: { in: "body", type: "string", nullable: true },
+        fingerprint: { in: "body", type: "string", nullable: true },
+      },
+      auth: "password", acceptedScopes: [], response: "Authorization",
+      documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`,
+    },
+    delete: {
+      method: "DELETE", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
+      auth: "password", acceptedScopes: [], response: "empty",
+      documentationUrl: `${AUTH_DOCS}#delete-an-authorization`,
+    },
+  },
+  events: {
+    get: feed("/events", []),
+    getFromRepo: feed("/repos/:user/:repo/events", ["user", "repo"], "Event[]", PRIVATE_FEED_SCOPES),
+    getFromRepoIssues: feed("/repos/:user/:repo/issues/events", ["user", "repo"], "IssueEvent[]", PRIVATE_FEED_SCOPES),
+    getFromRepoNetwork: feed("/networks/:user/:repo/events", ["user", "repo"]),
+    getFromOrg: feed("/orgs/:org/events", ["org"]),
+    getReceived: feed("/users/:user/received_events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
+    getReceivedPublic: feed("/users/:user/received_events/public", ["user"]),
+    getFromUser: feed("/users/:user/events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
+    getFromUserPublic: feed("/users/:user/events/public", ["user"]),
+    getFromUserOrg: feed("/users/:user/events/orgs/:org", ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES),
+  },
+} as const satisfies Record<string, Record<string, Endpoint>>;
+
+export type Endpoints = typeof endpoints;

@@ -1,0 +1,28 @@
+/** Stored authorization rows -> the wire object. The only place that shapes an authorization response. */
+import type { Authorization } from "../../api/schemas.js";
+import type { AuthorizationRow } from "../store/store.js";
+import { isoSeconds } from "./time.js";
+
+// A personal token has no application; GitHub described it as this pseudo-app (2018 recording, wire notes 1.2).
+const PERSONAL_TOKEN_APP_URL = "https://developer.github.com/v3/oauth_authorizations/";
+const NO_CLIENT_ID = "00000000000000000000";
+
+/**
+ * @param token the full token, only for the response to its creation; every other response shows "".
+ */
+export function toWireAuthorization(row: AuthorizationRow, baseUrl: string, token = ""): Authorization {
+  return {
+    id: String(row.id),
+    url: `${baseUrl}/authorizations/${row.id}`,
+    app: { name: row.note ?? "Personal access token", url: PERSONAL_TOKEN_APP_URL, client_id: NO_CLIENT_ID },
+    token,
+    hashed_token: row.hashedToken,
+    token_last_eight: row.tokenLastEight,
+    note: row.note,
+    note_url: row.noteUrl,
+    created_at: isoSeconds(row.createdAt),
+    updated_at: isoSeconds(row.updatedAt),
+    scopes: row.scopes,
+    fingerprint: row.fingerprint,
+  };
+}

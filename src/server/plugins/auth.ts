@@ -1,0 +1,61 @@
+/**
+ * Authentication for every route: reads the credential forms GitHub clients send, asks the Authenticator
+ * for a principal, and enforces the route's rule from the endpoint table. Credentials are never logged.
+ */
+import fp from "fastify-plugin";
+import type { FastifyRequest } from "fastify";
+import type { Authenticator, Credentials } from "../services/authenticator.js";
+import { badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Reads credentials from the request; malformed ones are a 401, never a guess. */
+export function readCredentials(request: FastifyRequest): Credentials {
+  const authorization = header(request, "authorization");
+  if (authorization) {
+    const [scheme = "", value = ""] = authorization.trim().split(/\s+/, 2);
+    switch (scheme.toLowerCase()) {
+      case "token":
+      case "bearer":
+        if (!value) throw badCredentials();
+        return { type: "token", token: value };
+      case "basic": {
+        const decoded = Buffer.from(value, "base64").toString("utf8");
+        const colon = decoded.indexOf(":");
+        if (colon < 0) throw badCredentials();
+        const otp = header(request, "x-service-otp") ?? header(request, "x-github-otp");
+        return { type: "basic", login: decoded.slice(0, colon), password: decoded.slice(colon + 1), otp };
+      }
+      default:
+        throw badCredentials();
+    }
+  }
+  // The node-github 0.2.x client sends tokens in the query string.
+  const query = request.query as Record<string, unknown> | undefined;
+  const accessToken = query?.access_token;
+  if (typeof accessToken === "string") return { type: "token", token: accessToken };
+  if (accessToken !== undefined) throw badCredentials();
+  return { type: "none" };
+}
+
+export default fp<{ authenticator: Authenticator }>(async (app, { authenticator }) => {
+  app.decorateRequest("principal", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
+    request.principal = principal;
+    const endpoint = request.routeOptions.config.endpoint;
+    if (principal?.kind === "token") {
+      // GitHub reports these on token-authenticated responses only (wire notes 3.3).
+      reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
+      reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+    }
+    if (endpoint?.auth === "password") {
+      if (!principal) throw requiresAuthentication();
+      if (principal.kind !== "password") throw basicAuthOnly();
+    }
+  });
+}, { name: "auth", dependencies: ["request-context"] });

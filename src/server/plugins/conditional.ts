@@ -1,0 +1,27 @@
+/**
+ * Conditional requests (wire notes 2.6): a strong ETag on every 200 GET, `Last-Modified` where the handler
+ * set a time, and 304 with no body when `If-None-Match` matches or `If-Modified-Since` is not older.
+ * Freshness is decided by `fresh`, the implementation Express and Koa use, so the RFC 9110 rules
+ * (weak comparison, lists, `*`, If-None-Match taking precedence) are the standard ones.
+ */
+import { createHash } from "node:crypto";
+import fp from "fastify-plugin";
+import fresh from "fresh";
+
+export default fp(async (app) => {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if ((request.method !== "GET" && request.method !== "HEAD") || reply.statusCode !== 200) return payload;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+
+    const etag = `"${createHash("sha256").update(payload).digest("hex")}"`;
+    reply.header("ETag", etag);
+    if (request.lastModified) reply.header("Last-Modified", request.lastModified.toUTCString());
+
+    const responseHeaders = { etag, "last-modified": request.lastModified?.toUTCString() };
+    if (!fresh(request.headers, responseHeaders)) return payload;
+    reply.code(304);
+    reply.removeHeader("Content-Type");
+    reply.removeHeader("Content-Length");
+    return "";
+  });
+}, { name: "conditional" });

@@ -1,0 +1,76 @@
+/**
+ * The single error handler: every failure leaves as `{message, documentation_url, errors?}` with GitHub's
+ * status and wording (wire notes 3.4). Unknown errors are logged and answered 500 "Server Error" without
+ * detail; nothing about the input can reach that branch by design (see tests/server/errors.test.ts).
+ */
+import fp from "fastify-plugin";
+import type { FastifyError, FastifyRequest } from "fastify";
+import { ApiError, GENERAL_DOCS, notFound, validationFailed } from "../errors.js";
+import type { ValidationError } from "../../api/schemas.js";
+
+function docsFor(request: FastifyRequest): string {
+  return request.routeOptions.config?.endpoint?.documentationUrl ?? GENERAL_DOCS;
+}
+
+/** Resource names GitHub uses in `errors[]`: the authorization object is `OauthAccess`. */
+function resourceFor(request: FastifyRequest, context: string | undefined): string {
+  if (context === "querystring") return "Pagination";
+  return request.url.startsWith("/authorizations") ? "OauthAccess" : "Request";
+}
+
+/** Ajv's complaints -> GitHub's `errors` entries, naming the field. */
+function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiError {
+  const context = error.validationContext;
+  const errors: ValidationError[] = (error.validation ?? []).map((issue) => {
+    const field = issue.instancePath.split("/").filter(Boolean)[0] ??
+      String((issue.params as { missingProperty?: string }).missingProperty ?? "");
+    const value = field ? (request[context === "querystring" ? "query" : "body"] as Record<string, unknown> | undefined)?.[field] : undefined;
+    const rule = issue.keyword === "pattern" ? `must match ${(issue.params as { pattern: string }).pattern}` : issue.message ?? "is invalid";
+    return {
+      resource: resourceFor(request, context),
+      field,
+      code: issue.keyword === "required" ? "missing_field" : "invalid",
+      message: `${field} ${rule}${value !== undefined ? `, got ${JSON.stringify(value)}` : ""}`,
+    };
+  });
+  // Ajv can report the same field once per branch of a union: keep one entry per field.
+  const unique = errors.filter((e, i) => errors.findIndex((o) => o.field === e.field) === i);
+  return validationFailed(unique, docsFor(request));
+}
+
+/** Fastify's own errors (body parsing, limits) -> GitHub's. */
+function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return new ApiError(400, "Problems parsing JSON", { documentationUrl: docsFor(request) });
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new ApiError(413, "Request body is too large", { documentationUrl: docsFor(request) });
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(400, "Problems parsing JSON", { documentationUrl: docsFor(request) });
+    default:
+      if (error.validation) return fromSchemaErrors(request, error);
+      // Other 4xx raised by Fastify itself (bad URL encoding, and the like): keep the status, GitHub's shape.
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        return new ApiError(error.statusCode, error.message, { documentationUrl: GENERAL_DOCS });
+      }
+      return null;
+  }
+}
+
+export default fp(async (app) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const apiError = error instanceof ApiError ? error : fromFastifyError(request, error);
+    if (!apiError) {
+      request.log.error({ err: error }, "unhandled error");
+      return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
+    }
+    for (const [name, value] of Object.entries(apiError.options.headers ?? {})) reply.header(name, value);
+    return reply.code(apiError.statusCode).send(apiError.body(docsFor(request)));
+  });
+
+  app.setNotFoundHandler(async () => {
+    throw notFound();
+  });
+}, { name: "error-handler" });

@@ -1,0 +1,46 @@
+/**
+ * Paging for every list: `page` and `per_page` (digits only, validated by the route schema), default 30,
+ * anything above 100 served as 100, and one `Link` header helper (wire notes 2.5): absolute URLs that keep
+ * the other query parameters, relations in GitHub's order (prev, next, last, first), none when one page
+ * holds everything.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "../../api/endpoints.js";
+import type { PageQuery } from "../../api/schemas.js";
+
+export interface PageWindow {
+  page: number;
+  perPage: number;
+  limit: number;
+  offset: number;
+}
+
+/** Reads already-validated paging parameters; GitHub serves `page=0` as the first page and `per_page=0` as the default. */
+export function readPage(query: PageQuery): PageWindow {
+  const page = Math.max(1, Number(query.page ?? 1)) || 1;
+  const requested = Number(query.per_page ?? PER_PAGE_DEFAULT) || PER_PAGE_DEFAULT;
+  const perPage = Math.min(PER_PAGE_MAX, requested);
+  // Very deep page numbers would overflow an SQL offset; such a page is simply empty.
+  const offset = Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+  return { page, perPage, limit: perPage, offset };
+}
+
+function pageUrl(request: FastifyRequest, page: number): string {
+  const url = new URL(request.url, request.baseUrl);
+  url.searchParams.set("page", String(page));
+  return `${request.baseUrl}${url.pathname}${url.search}`;
+}
+
+/** Writes the `Link` header for a page of a list of `total` items. */
+export function writeLinkHeader(request: FastifyRequest, reply: FastifyReply, window: PageWindow, total: number): void {
+  const lastPage = Math.max(1, Math.ceil(total / window.perPage));
+  const links: string[] = [];
+  const link = (page: number, rel: string) => links.push(`<${pageUrl(request, page)}>; rel="${rel}"`);
+  if (window.page > 1) link(Math.min(window.page - 1, lastPage), "prev");
+  if (window.page < lastPage) {
+    link(window.page + 1, "next");
+    link(lastPage, "last");
+  }
+  if (window.page > 1) link(1, "first");
+  if (links.length > 0) reply.header("Link", links.join(", "));
+}

@@ -1,0 +1,67 @@
+/**
+ * Rate limits as GitHub reports them (wire notes 3.2): a window per user when authenticated, per client IP
+ * otherwise; `X-RateLimit-*` on every response; 403 with GitHub's message when spent. A 304 gives its hit
+ * back, because conditional requests are free on GitHub and pollers depend on that.
+ */
+import fp from "fastify-plugin";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { WindowCounters } from "../counters/counters.js";
+import { ApiError } from "../errors.js";
+
+export interface RateLimitOptions {
+  counters: WindowCounters;
+  authenticated: number;
+  anonymous: number;
+  windowSeconds: number;
+}
+
+const DOCS = "https://developer.github.com/v3/#rate-limiting";
+
+function exceeded(request: FastifyRequest): ApiError {
+  const message = request.principal
+    ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
+    : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
+      "rate limit. Check out the documentation for more details.)";
+  return new ApiError(403, message, { documentationUrl: DOCS });
+}
+
+export default fp<RateLimitOptions>(async (app, options) => {
+  const { counters, windowSeconds } = options;
+
+  /** Counts this request against its caller's window (once) and remembers the state for the headers. */
+  async function charge(request: FastifyRequest) {
+    if (request.rateLimit) return request.rateLimit;
+    const user = request.principal?.user;
+    const key = user ? `rate:user:${user.id}` : `rate:ip:${request.ip}`;
+    const limit = user ? options.authenticated : options.anonymous;
+    const window = await counters.hit(key, windowSeconds, request.receivedAt);
+    request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt };
+    return request.rateLimit;
+  }
+
+  function writeHeaders(reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
+    reply.header("X-RateLimit-Limit", String(state.limit));
+    reply.header("X-RateLimit-Remaining", String(Math.max(0, state.limit - state.used)));
+    reply.header("X-RateLimit-Reset", String(Math.floor(state.resetAt.getTime() / 1000)));
+    reply.header("X-RateLimit-Used", String(Math.min(state.used, state.limit)));
+    reply.header("X-RateLimit-Resource", "core");
+  }
+
+  // Runs after the auth hook (registration order), so the window is the caller's.
+  app.addHook("onRequest", async (request) => {
+    const state = await charge(request);
+    if (state.used > state.limit) throw exceeded(request);
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
+    // against the client IP, as GitHub's 401s do.
+    const state = await charge(request);
+    if (reply.statusCode === 304 && state.used <= state.limit) {
+      await counters.refund(state.key, request.receivedAt);
+      state.used -= 1;
+    }
+    writeHeaders(reply, state);
+    return payload;
+  });
+}, { name: "rate-limit", dependencies: ["request-context", "auth"] });

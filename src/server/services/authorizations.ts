@@ -1,0 +1,109 @@
+/**
+ * Business rules of the authorizations family (spec 4.1, wire notes 1.2-1.5). No Fastify, no SQL:
+ * callers pass the authenticated user, this throws ApiError for anything it refuses.
+ */
+import { normalize, unknownScopes } from "../../api/scopes.js";
+import type { ValidationError } from "../../api/schemas.js";
+import { ApiError, notFound, validationFailed } from "../errors.js";
+import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
+import { hashToken, mintToken } from "./credentials.js";
+
+export interface CreateAuthorizationInput {
+  scopes?: string[];
+  note?: string | null;
+  note_url?: string | null;
+  fingerprint?: string | null;
+  client_id?: unknown;
+  client_secret?: unknown;
+}
+
+export interface UpdateAuthorizationInput {
+  scopes?: string[];
+  add_scopes?: string[];
+  remove_scopes?: string[];
+  note?: string | null;
+  note_url?: string | null;
+  fingerprint?: string | null;
+}
+
+const SCOPE_KEYS = ["scopes", "add_scopes", "remove_scopes"] as const;
+
+const scopeError = (error: Omit<ValidationError, "resource">): ValidationError => ({ resource: "OauthAccess", ...error });
+
+function checkScopes(...lists: (string[] | undefined)[]): void {
+  const unknown = unknownScopes(lists.flatMap((list) => list ?? []));
+  if (unknown.length > 0) {
+    throw validationFailed([scopeError({ field: "scopes", code: "custom", message: `scopes are invalid: ${unknown.join(",")}` })]);
+  }
+}
+
+/** Authorization ids are positive integers on the wire as strings; anything else names nothing. */
+function parseId(id: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(id)) throw notFound();
+  return Number(id);
+}
+
+export class AuthorizationService {
+  constructor(private readonly store: Store, private readonly clock: () => Date) {}
+
+  list(user: UserRow, page: PageRequest): Promise<Page<AuthorizationRow>> {
+    return this.store.authorizations.list(user.id, page);
+  }
+
+  async get(user: UserRow, id: string): Promise<AuthorizationRow> {
+    const row = await this.store.authorizations.find(user.id, parseId(id));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Creates the authorization and returns it with its token, which is never shown again. */
+  async create(user: UserRow, input: CreateAuthorizationInput): Promise<{ row: AuthorizationRow; token: string }> {
+    // feedgate has no registered OAuth applications, so an application token cannot be minted.
+    if (input.client_id !== undefined || input.client_secret !== undefined) {
+      throw new ApiError(422, "Invalid OAuth application client_id or secret.");
+    }
+    checkScopes(input.scopes);
+    return this.issue(user, {
+      scopes: normalize(input.scopes ?? []),
+      note: input.note ?? null,
+      noteUrl: input.note_url ?? null,
+      fingerprint: input.fingerprint ?? null,
+    });
+  }
+
+  /** Registers a token minted here or given by an administrator (the CLI's `token add --token`). */
+  async issue(user: UserRow, fields: Required<AuthorizationChanges>, token: string = mintToken()) {
+    const row = await this.store.authorizations.create({
+      userId: user.id, hashedToken: hashToken(token), tokenLastEight: token.slice(-8), ...fields,
+    }, this.clock());
+    return { row, token };
+  }
+
+  async update(user: UserRow, id: string, input: UpdateAuthorizationInput): Promise<AuthorizationRow> {
+    const current = await this.get(user, id);
+    const scopeKeys = SCOPE_KEYS.filter((key) => input[key] !== undefined);
+    if (scopeKeys.length > 1) {
+      throw validationFailed([scopeError({
+        field: "scopes", code: "invalid",
+        message: `You can only send one of these scope keys at a time: ${scopeKeys.join(", ")}`,
+      })]);
+    }
+    checkScopes(input.scopes, input.add_scopes, input.remove_scopes);
+
+    const changes: AuthorizationChanges = {};
+    if (input.scopes) changes.scopes = normalize(input.scopes);
+    if (input.add_scopes) changes.scopes = normalize([...current.scopes, ...input.add_scopes]);
+    if (input.remove_scopes) changes.scopes = current.scopes.filter((s) => !input.remove_scopes!.includes(s));
+    if (input.note !== undefined) changes.note = input.note;
+    if (input.note_url !== undefined) changes.noteUrl = input.note_url;
+    if (input.fingerprint !== undefined) changes.fingerprint = input.fingerprint;
+
+    const updated = await this.store.authorizations.update(user.id, current.id, changes, this.clock());
+    if (!updated) throw notFound(); // deleted between the read and the write
+    return updated;
+  }
+
+  async delete(user: UserRow, id: string): Promise<void> {
+    if (!(await this.store.authorizations.delete(user.id, parseId(id)))) throw notFound();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Secrets: password hashing (scrypt), token minting and hashing (SHA-256), TOTP checks.
+ * Every comparison of secrets is constant-time. Nothing here logs.
+ */
+import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+import { crc32 } from "node:zlib";
+import { Secret, TOTP } from "otpauth";
+
+const scrypt = promisify(scryptCallback) as (
+  password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+// OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~100 ms per Basic-auth request here; 2^15 keeps
+// password-authenticated calls responsive while remaining memory-hard (32 MiB per hash).
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keylen: 64 };
+
+/** `scrypt$N$r$p$salt$hash`, base64 parts: self-describing, so the cost can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 128 * SCRYPT.N * SCRYPT.r * 2 });
+  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), hash.toString("base64")].join("$");
+}
+
+/** A well-formed hash of a password nobody knows: checked against for unknown logins, so timing reveals nothing. */
+let decoyHash: Promise<string> | undefined;
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const encoded = stored ?? (await (decoyHash ??= hashPassword(randomBytes(32).toString("hex"))));
+  const [scheme, n, r, p, salt, hash] = encoded.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64");
+  const N = Number(n);
+  const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length,
+    { N, r: Number(r), p: Number(p), maxmem: 128 * N * Number(r) * 2 });
+  return timingSafeEqual(actual, expected) && stored !== null;
+}
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const TOKEN_PREFIX = "fgp_";
+const BODY_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+
+function base62(n: number, width: number): string {
+  let out = "";
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/**
+ * A new token in the project's format: `fgp_` + 30 random base62 characters + a 6-character base62 CRC32 of
+ * them (40 characters in all, like GitHub's `ghp_` tokens). The checksum lets secret scanners and this
+ * server reject mistyped tokens without a database look-up; the prefix makes leaked tokens greppable.
+ */
+export function mintToken(): string {
+  let body = "";
+  for (let i = 0; i < BODY_LENGTH; i++) body += BASE62[randomInt(62)];
+  return TOKEN_PREFIX + body + base62(crc32(body), CHECKSUM_LENGTH);
+}
+
+const FEEDGATE_TOKEN = new RegExp(`^${TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
+
+/** True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or feedgate's with a valid checksum. */
+export function isTokenShaped(value: string): boolean {
+  if (LEGACY_TOKEN.test(value)) return true;
+  const match = FEEDGATE_TOKEN.exec(value);
+  return match !== null && base62(crc32(match[1]!), CHECKSUM_LENGTH) === match[2];
+}
+
+/** Lowercase hex SHA-256, the stored form and the wire `hashed_token` (wire notes 1.2). */
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function hashesEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function isValidOtpSecret(secret: string): boolean {
+  try {
+    return Secret.fromBase32(secret).bytes.length >= 10;
+  } catch {
+    return false;
+  }
+}
+
+/** A new random TOTP secret, base32. */
+export function newOtpSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+function totp(secret: string): TOTP {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+}
+
+/** RFC 6238 check, one 30-second step of clock drift either way; otpauth compares in constant time. */
+export function verifyOtp(secret: string, code: string, now: Date): boolean {
+  if (!/^[0-9]{6}$/.test(code)) return false;
+  return totp(secret).validate({ token: code, timestamp: now.getTime(), window: 1 }) !== null;
+}
+
+/** The current code, for the CLI and tests. */
+export function currentOtp(secret: string, now: Date = new Date()): string {
+  return totp(secret).generate({ timestamp: now.getTime() });
+}
