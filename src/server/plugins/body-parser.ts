@@ -8,7 +8,7 @@ import sjson from "secure-json-parse";
 import { ApiError } from "../errors.js";
 
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === "") return undefined; // no body: the handler's defaults apply
+  if (text.trim() === "") return {}; // an empty body means "all defaults", as it does on GitHub
   let value: unknown;
   try {
     value = sjson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
@@ -25,4 +25,8 @@ export default fp(async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, async (_request: unknown, body: string | Buffer) =>
     parseJsonBody(body.toString()));
+  // A write sent with no body at all never reaches a parser: it means "all defaults" too.
+  app.addHook("preValidation", async (request) => {
+    if (request.body === undefined && request.method !== "GET" && request.method !== "DELETE") request.body = {};
+  });
 }, { name: "body-parser" });

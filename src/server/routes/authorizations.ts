@@ -60,14 +60,14 @@ export function authorizationRoutes(app: FastifyInstance, service: Authorization
   app.route({
     ...route(create, { 201: Authorization }),
     handler: async (request, reply) => {
-      const { row, token } = await service.create(caller(request), (request.body ?? {}) as CreateAuthorizationInput);
+      const { row, token } = await service.create(caller(request), request.body as CreateAuthorizationInput);
       const body = toWireAuthorization(row, request.baseUrl, token);
       return reply.code(201).header("Location", body.url).send(body);
     },
   });
 
   const updateHandler = async (request: FastifyRequest) => {
-    const input = (request.body ?? {}) as UpdateAuthorizationInput;
+    const input = request.body as UpdateAuthorizationInput;
     const row = await service.update(caller(request), (request.params as IdParams).id, input);
     return toWireAuthorization(row, request.baseUrl);
   };

@@ -1,0 +1,65 @@
+/**
+ * A real feedgate app on a real SQLite file in a temporary directory, driven through `app.inject()`.
+ * Tests create their users and tokens through the same services the CLI uses.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/server/app.js";
+import { loadConfig, type ConfigInput } from "../../src/server/config.js";
+import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import type { Store, UserRow } from "../../src/server/store/store.js";
+import { hashPassword } from "../../src/server/services/credentials.js";
+import { AuthorizationService } from "../../src/server/services/authorizations.js";
+import { normalize } from "../../src/api/scopes.js";
+
+/** A clock tests can move forward. */
+export class TestClock {
+  constructor(public current = new Date("2026-01-15T10:00:00Z")) {}
+  now = () => new Date(this.current);
+  advance(seconds: number) {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  clock: TestClock;
+  dbPath: string;
+  createUser(login: string, password: string, options?: { otpSecret?: string; siteAdmin?: boolean }): Promise<UserRow>;
+  /** Issues a token for the user; returns its value and authorization id. */
+  createToken(user: UserRow, scopes?: string[], note?: string): Promise<{ token: string; id: string }>;
+  close(): Promise<void>;
+}
+
+export function basic(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+}
+
+export async function startTestApp(config: ConfigInput = {}, clock = new TestClock()): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
+  const dbPath = join(dir, "feedgate.db");
+  const store = await SqliteStore.open(dbPath);
+  const app = await buildApp({ config: loadConfig({ db: dbPath, logLevel: "silent", ...config }, {}), store, clock: clock.now });
+  const authorizations = new AuthorizationService(store, clock.now);
+  return {
+    app, store, clock, dbPath,
+    async createUser(login, password, options = {}) {
+      return store.users.create({
+        login, passwordHash: await hashPassword(password), otpSecret: options.otpSecret ?? null,
+        siteAdmin: options.siteAdmin ?? false,
+      });
+    },
+    async createToken(user, scopes = [], note = "test") {
+      const { row, token } = await authorizations.issue(user, { scopes: normalize(scopes), note, noteUrl: null, fingerprint: null });
+      return { token, id: String(row.id) };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
