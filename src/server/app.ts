@@ -18,7 +18,7 @@ import rateLimit from "./plugins/rate-limit.js";
 import conditional from "./plugins/conditional.js";
 import responseHeaders from "./plugins/response-headers.js";
 import bodyParser from "./plugins/body-parser.js";
-import errorHandler from "./plugins/error-handler.js";
+import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import { loggerOptions } from "./logging.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
 
@@ -50,6 +50,7 @@ export async function buildApp({ config, store, clock = () => new Date(), counte
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
+    frameworkErrors,
     // Types are checked as sent: GitHub answers `"note": 5` with 422, it does not coerce it to "5".
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });

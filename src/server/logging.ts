@@ -1,12 +1,33 @@
 /**
  * Logger options: pino JSON lines. Secrets never reach a log: request lines carry the method, a URL with
- * `access_token` masked and the client address, never headers or bodies.
+ * credential parameters masked and the client address, never headers or bodies.
  */
 import type { FastifyServerOptions } from "fastify";
 
-/** The URL with any `access_token` query value replaced, so tokens sent the node-github way stay out of logs. */
+/** Query parameters that carry credentials: node-github's `access_token`, and GitHub's app `client_secret`. */
+const SECRET_PARAMETERS = new Set(["access_token", "client_secret"]);
+
+/**
+ * Compares the name as the query parser reads it: it percent-decodes names, so `access%5Ftoken=` is the same
+ * credential as `access_token=`. Case and an array suffix (`access_token[]`) are ignored to err on masking.
+ */
+function isSecretParameter(rawName: string): boolean {
+  let name = rawName.replace(/\+/g, " ");
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // malformed escapes: compare the raw text
+  }
+  return SECRET_PARAMETERS.has(name.toLowerCase().replace(/\[.*\]$/, ""));
+}
+
+/**
+ * The URL with every credential parameter's value replaced, so tokens sent the node-github way stay out of logs.
+ * Splits more eagerly than the router (also on `#` and `;`), since masking too much costs nothing.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, "$1[REDACTED]");
+  return url.replace(/([?&#;])([^?&#;=]*)=([^&#;]*)/g, (parameter, separator: string, name: string) =>
+    isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter);
 }
 
 export function loggerOptions(level: string): FastifyServerOptions["logger"] {

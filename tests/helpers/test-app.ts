@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/server/app.js";
+import { buildApp, type AppDependencies } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import type { Store, UserRow } from "../../src/server/store/store.js";
@@ -38,11 +38,16 @@ export function basic(login: string, password: string): string {
   return `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 }
 
-export async function startTestApp(config: ConfigInput = {}, clock = new TestClock()): Promise<TestApp> {
+/** @param logger a pino instance to capture log lines in; without one the app logs nothing (`logLevel: "silent"`). */
+export async function startTestApp(
+  config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"],
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
   const dbPath = join(dir, "feedgate.db");
   const store = await SqliteStore.open(dbPath);
-  const app = await buildApp({ config: loadConfig({ db: dbPath, logLevel: "silent", ...config }, {}), store, clock: clock.now });
+  const app = await buildApp({
+    config: loadConfig({ db: dbPath, logLevel: "silent", ...config }, {}), store, clock: clock.now, logger,
+  });
   const authorizations = new AuthorizationService(store, clock.now);
   return {
     app, store, clock, dbPath,

@@ -4,7 +4,7 @@
  * detail; nothing about the input can reach that branch by design (see tests/server/errors.test.ts).
  */
 import fp from "fastify-plugin";
-import type { FastifyError, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS, notFound, validationFailed } from "../errors.js";
 import type { ValidationError } from "../../api/schemas.js";
 
@@ -18,19 +18,34 @@ function resourceFor(request: FastifyRequest, context: string | undefined): stri
   return request.url.startsWith("/authorizations") ? "OauthAccess" : "Request";
 }
 
+/**
+ * The offending value as quoted in a message. Bodies are attacker-shaped: a value nested deeper than the
+ * stack made JSON.stringify throw inside this handler (a 500), and a large one was echoed back whole.
+ */
+function shown(value: unknown): string | undefined {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return Array.isArray(value) ? "an array" : "an object";
+  }
+  return text !== undefined && text.length > 100 ? `${text.slice(0, 100)}...` : text;
+}
+
 /** Ajv's complaints -> GitHub's `errors` entries, naming the field. */
 function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiError {
   const context = error.validationContext;
   const errors: ValidationError[] = (error.validation ?? []).map((issue) => {
     const field = issue.instancePath.split("/").filter(Boolean)[0] ??
       String((issue.params as { missingProperty?: string }).missingProperty ?? "");
-    const value = field ? (request[context === "querystring" ? "query" : "body"] as Record<string, unknown> | undefined)?.[field] : undefined;
+    const input = request[context === "querystring" ? "query" : "body"] as Record<string, unknown> | undefined;
+    const value = field ? shown(input?.[field]) : undefined;
     const rule = issue.keyword === "pattern" ? `must match ${(issue.params as { pattern: string }).pattern}` : issue.message ?? "is invalid";
     return {
       resource: resourceFor(request, context),
       field,
       code: issue.keyword === "required" ? "missing_field" : "invalid",
-      message: `${field} ${rule}${value !== undefined ? `, got ${JSON.stringify(value)}` : ""}`,
+      message: `${field} ${rule}${value !== undefined ? `, got ${value}` : ""}`,
     };
   });
   // Ajv can report the same field once per branch of a union: keep one entry per field.
@@ -57,6 +72,19 @@ function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiErro
       }
       return null;
   }
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised while routing (an undecodable URL, an over-long path
+ * segment) never reach the error handler and would leave in Fastify's own shape. An over-long segment names
+ * nothing, so it is the 404 any other unknown id gets.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const apiError = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? notFound()
+    : error.code === "FST_ERR_BAD_URL" ? new ApiError(400, error.message, { documentationUrl: GENERAL_DOCS })
+    : null;
+  if (!apiError) return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
+  return reply.code(apiError.statusCode).send(apiError.body(GENERAL_DOCS));
 }
 
 export default fp(async (app) => {

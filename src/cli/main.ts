@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+/** The `feedgate` command line: one file per command, wired here. */
+import { Command } from "commander";
+import { DuplicateError } from "../server/store/store.js";
+import { InvalidInputError } from "../server/services/users.js";
+import { serveCommand } from "./serve.js";
+import { migrateCommand } from "./migrate.js";
+import { userCommand } from "./user.js";
+import { tokenCommand } from "./token.js";
+
+const program = new Command("feedgate")
+  .description("GitHub-style access authorizations and activity event feeds")
+  .showHelpAfterError();
+
+serveCommand(program);
+migrateCommand(program);
+userCommand(program);
+tokenCommand(program);
+
+program.parseAsync().catch((error: unknown) => {
+  // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.
+  if (error instanceof InvalidInputError || error instanceof DuplicateError) {
+    process.stderr.write(`feedgate: ${error.message}\n`);
+  } else {
+    process.stderr.write(`feedgate: ${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+  process.exitCode = 1;
+});

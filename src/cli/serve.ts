@@ -1,0 +1,50 @@
+/** `feedgate serve`: migrate, listen, stop gracefully on SIGINT/SIGTERM. */
+import type { Command } from "commander";
+import { loadConfig } from "../server/config.js";
+import { startServer, stopOnSignals } from "../server/main.js";
+import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
+import { dbOption } from "./options.js";
+
+function printDemo(demo: DemoCredentials, url: string): void {
+  // Printed once to the terminal of whoever started the demo; never logged.
+  process.stdout.write([
+    "",
+    "feedgate demo account created (shown once):",
+    `  login:    ${demo.login}`,
+    `  password: ${demo.password}`,
+    `  token:    ${demo.token}`,
+    "",
+    "Try:",
+    `  export FEEDGATE_URL=${url} FEEDGATE_USER=${demo.login} FEEDGATE_PASSWORD='${demo.password}' FEEDGATE_TOKEN=${demo.token}`,
+    '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
+    "",
+  ].join("\n"));
+}
+
+export function serveCommand(program: Command): void {
+  dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"))
+    .option("--host <host>", "interface to listen on (env HOST, default 127.0.0.1)")
+    .option("--port <port>", "port to listen on, 0 for any free port (env PORT, default 3000)")
+    .option("--base-url <url>", "public base URL for Location, Link and url fields (env FEEDGATE_BASE_URL)")
+    .option("--body-limit <bytes>", "largest request body accepted (env FEEDGATE_BODY_LIMIT, default 1048576)")
+    .option("--rate-limit-authenticated <n>", "requests per window per user (default 5000)")
+    .option("--rate-limit-anonymous <n>", "requests per window per client IP (default 60)")
+    .option("--rate-limit-window <seconds>", "rate-limit window (default 3600)")
+    .option("--login-max-attempts <n>", "failed logins per account before lockout (default 10)")
+    .option("--login-window <seconds>", "failed-login lockout window (default 300)")
+    .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
+    .option("--demo", "on a fresh database, create a demo account and print its credentials")
+    .action(async (options) => {
+      const config = loadConfig(options);
+      let demo: DemoCredentials | null = null;
+      const server = await startServer(config, async (store) => {
+        if (options.demo) demo = await ensureDemoAccount(store);
+      });
+      stopOnSignals(server);
+      if (demo) printDemo(demo, config.baseUrl ?? server.url);
+      else if (options.demo) {
+        process.stdout.write("The demo account was created on an earlier start; its credentials were shown then. " +
+          "Delete the database to start afresh.\n");
+      }
+    });
+}

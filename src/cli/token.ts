@@ -1,0 +1,37 @@
+/** `feedgate token add`: issue a token for a user (or register a known one, for test fixtures). */
+import type { Command } from "commander";
+import { normalize, unknownScopes } from "../api/scopes.js";
+import { AuthorizationService } from "../server/services/authorizations.js";
+import { isTokenShaped, mintToken } from "../server/services/credentials.js";
+import { InvalidInputError } from "../server/services/users.js";
+import { dbOption, withStore } from "./options.js";
+
+function parseScopes(list: string | undefined): string[] {
+  const scopes = (list ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = unknownScopes(scopes);
+  if (unknown.length > 0) throw new InvalidInputError(`scopes are invalid: ${unknown.join(",")}`);
+  return normalize(scopes);
+}
+
+export function tokenCommand(program: Command): void {
+  const token = program.command("token").description("manage tokens");
+
+  dbOption(token.command("add <login>").description("issue a token and print it (shown once)"))
+    .option("--scopes <list>", "comma-separated scopes, e.g. repo,read:org")
+    .option("--note <text>", "what the token is for")
+    .option("--token <value>", "register this token value (40 hex characters or feedgate's fgp_ format)")
+    .action(async (login: string, options) => {
+      const scopes = parseScopes(options.scopes);
+      const value: string = options.token ?? mintToken();
+      if (!isTokenShaped(value)) {
+        throw new InvalidInputError("--token must be 40 lowercase hex characters or a feedgate token (fgp_...)");
+      }
+      await withStore(options, async (store) => {
+        const user = await store.users.findByLogin(login);
+        if (!user) throw new InvalidInputError(`no user "${login}"`);
+        await new AuthorizationService(store, () => new Date()).issue(user,
+          { scopes, note: options.note ?? null, noteUrl: null, fingerprint: null }, value);
+      });
+      process.stdout.write(`${value}\n`);
+    });
+}

@@ -1,0 +1,144 @@
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+
+/** Runs the CLI from source, as `feedgate <args>`, and collects its output. */
+function feedgate(args: string[], input?: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    env: { ...process.env, FEEDGATE_DB: "", LOG_LEVEL: "info" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  child.stdin.end(input);
+  return {
+    child,
+    get stdout() { return stdout; },
+    done: once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr })),
+  };
+}
+
+const run = (args: string[], input?: string) => feedgate(args, input).done;
+
+/** Resolves with the first stdout line matching `pattern`. */
+async function waitForOutput(process: { child: ChildProcess; stdout: string }, pattern: RegExp): Promise<RegExpExecArray> {
+  for (let i = 0; i < 200; i++) {
+    const match = pattern.exec(process.stdout);
+    if (match) return match;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${pattern} in:\n${process.stdout}`);
+}
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+const KNOWN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
+
+describe("feedgate CLI", () => {
+  let dir: string;
+  let db: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-cli-"));
+    db = join(dir, "nested", "feedgate.db");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("migrate creates the database file and says it is up to date", async () => {
+    const result = await run(["migrate", "--db", db]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /is up to date/);
+    assert.ok(existsSync(db));
+  });
+
+  test("user add creates a user; a second add of the same login fails with one clear line", async () => {
+    assert.equal((await run(["user", "add", "alice", "--password", "first-password", "--db", db])).code, 0);
+    const again = await run(["user", "add", "ALICE", "--password", "x", "--db", db]);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr.trim(), "feedgate: user ALICE already exists");
+  });
+
+  test("user add refuses an invalid login and a bad OTP secret", async () => {
+    const badLogin = await run(["user", "add", "bad_login", "--password", "x", "--db", db]);
+    assert.equal(badLogin.code, 1);
+    assert.match(badLogin.stderr, /not a valid login/);
+    const badSecret = await run(["user", "add", "bob", "--password", "x", "--otp-secret", "not!base32", "--db", db]);
+    assert.equal(badSecret.code, 1);
+    assert.match(badSecret.stderr, /OTP secret/);
+  });
+
+  test("user add with --otp-secret and --site-admin shows in user list", async () => {
+    const added = await run(["user", "add", "carol", "--password", "pw", "--otp-secret", "JBSWY3DPEHPK3PXPJBSWY3DP", "--site-admin", "--db", db]);
+    assert.equal(added.code, 0, added.stderr);
+    const list = await run(["user", "list", "--db", db]);
+    assert.match(list.stdout, /\talice\t-\t/);
+    assert.match(list.stdout, /\tcarol\t2fa,site-admin\t/);
+  });
+
+  test("user passwd reads the new password from stdin, and token add registers a known token", async () => {
+    const passwd = await run(["user", "passwd", "alice", "--db", db], "second-password\n");
+    assert.equal(passwd.code, 0, passwd.stderr);
+    const token = await run(["token", "add", "alice", "--scopes", "repo,user:email,user", "--note", "ci", "--token", KNOWN_TOKEN, "--db", db]);
+    assert.equal(token.code, 0, token.stderr);
+    assert.equal(token.stdout.trim(), KNOWN_TOKEN);
+    const minted = await run(["token", "add", "alice", "--db", db]);
+    assert.match(minted.stdout.trim(), /^fgp_[0-9A-Za-z]{36}$/);
+  });
+
+  test("token add refuses unknown scopes, malformed token values and unknown users", async () => {
+    for (const args of [["--scopes", "repo,nope"], ["--token", "not-a-token"], ["--token", KNOWN_TOKEN.toUpperCase()]]) {
+      const result = await run(["token", "add", "alice", ...args, "--db", db]);
+      assert.equal(result.code, 1, args.join(" "));
+    }
+    assert.match((await run(["token", "add", "nobody", "--db", db])).stderr, /no user "nobody"/);
+  });
+
+  test("serve answers with what the CLI stored, finishes in-flight requests on SIGTERM and closes the database", async () => {
+    const server = feedgate(["serve", "--port", "0", "--db", db]);
+    const [, url] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+
+    const byToken = await fetch(`${url}/nowhere`, { headers: { authorization: `token ${KNOWN_TOKEN}` } });
+    assert.equal(byToken.status, 404);
+    assert.equal(byToken.headers.get("x-oauth-scopes"), "repo, user");
+
+    const oldPassword = await fetch(`${url}/authorizations`, { headers: { authorization: basic("alice", "first-password") } });
+    assert.equal(oldPassword.status, 401);
+
+    // A password check takes tens of milliseconds: the signal lands while this request is in flight.
+    const inFlight = fetch(`${url}/authorizations`, { headers: { authorization: basic("alice", "second-password") } });
+    await waitForOutput(server, /"url":"\/authorizations".*\n(?:.*\n)*?.*"url":"\/authorizations"/);
+    server.child.kill("SIGTERM");
+    const response = await inFlight;
+    assert.equal(response.status, 200);
+    const notes = ((await response.json()) as { note: string | null }[]).map((a) => a.note);
+    assert.ok(notes.includes("ci"));
+
+    const exit = await server.done;
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.ok(!existsSync(`${db}-wal`), "a cleanly closed SQLite database leaves no write-ahead log behind");
+  });
+
+  test("serve --demo on a fresh database prints a demo login, password and token that work", async () => {
+    const fresh = join(dir, "demo.db");
+    const server = feedgate(["serve", "--demo", "--port", "0", "--db", fresh, "--log-level", "warn"]);
+    const [, exports] = await waitForOutput(server, /export (FEEDGATE_URL=.*)\n/);
+    const vars = Object.fromEntries([...exports!.matchAll(/(\w+)='?([^' ]+)'?/g)].map((m) => [m[1], m[2]]));
+    const list = await fetch(`${vars.FEEDGATE_URL}/authorizations`, {
+      headers: { authorization: basic(vars.FEEDGATE_USER!, vars.FEEDGATE_PASSWORD!) },
+    });
+    assert.equal(list.status, 200);
+    const tokenCall = await fetch(`${vars.FEEDGATE_URL}/nowhere`, { headers: { authorization: `token ${vars.FEEDGATE_TOKEN}` } });
+    assert.equal(tokenCall.status, 404);
+    server.child.kill("SIGINT");
+    assert.equal((await server.done).code, 0);
+
+    const second = feedgate(["serve", "--demo", "--port", "0", "--db", fresh, "--log-level", "warn"]);
+    await waitForOutput(second, /created on an earlier start/);
+    second.child.kill("SIGTERM");
+    const exit = await second.done;
+    assert.doesNotMatch(exit.stdout, /password:/);
+  });
+});
