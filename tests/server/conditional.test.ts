@@ -89,6 +89,11 @@ describe("conditional requests", () => {
     });
   }
 
+  test("an If-Modified-Since that is not a date is ignored", async () => {
+    const res = await get(await create("bad date"), { "if-modified-since": "yesterday" });
+    assert.equal(res.statusCode, 200);
+  });
+
   test("If-None-Match takes precedence over If-Modified-Since", async () => {
     const id = await create("precedence");
     const lastModified = String((await get(id)).headers["last-modified"]);

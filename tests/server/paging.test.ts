@@ -147,6 +147,21 @@ describe("paging of GET /authorizations", () => {
     }
   });
 
+  test("Link URLs keep the path of a configured base URL, as behind a GitHub Enterprise-style /api/v3 prefix", async () => {
+    const prefixed = await startTestApp({ baseUrl: "https://ghe.example/api/v3" });
+    try {
+      const user = await prefixed.createUser("many", "many-password");
+      for (let i = 0; i < 2; i++) await prefixed.createToken(user);
+      const res = await prefixed.app.inject({ method: "GET", url: "/authorizations?per_page=1", headers: { authorization: MANY } });
+      assert.deepEqual(links(res.headers.link), {
+        next: "https://ghe.example/api/v3/authorizations?per_page=1&page=2",
+        last: "https://ghe.example/api/v3/authorizations?per_page=1&page=2",
+      });
+    } finally {
+      await prefixed.close();
+    }
+  });
+
   test("Link URLs are absolute on the request's own host when no base URL is configured", async () => {
     const local = await startTestApp();
     try {

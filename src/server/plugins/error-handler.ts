@@ -81,7 +81,8 @@ function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiErro
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const apiError = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? notFound()
-    : error.code === "FST_ERR_BAD_URL" ? new ApiError(400, error.message, { documentationUrl: GENERAL_DOCS })
+    // Fastify's message repeats the whole URL, which may carry an access_token: answer without it.
+    : error.code === "FST_ERR_BAD_URL" ? new ApiError(400, "The request URL could not be decoded", { documentationUrl: GENERAL_DOCS })
     : null;
   if (!apiError) return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
   return reply.code(apiError.statusCode).send(apiError.body(GENERAL_DOCS));
