@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /** The `feedgate` command line: one file per command, wired here. */
 import { Command } from "commander";
-import { DuplicateError } from "../server/store/store.js";
+import { DuplicateError, IngestConflictError } from "../server/store/store.js";
 import { InvalidInputError } from "../server/services/users.js";
 import { serveCommand } from "./serve.js";
 import { migrateCommand } from "./migrate.js";
 import { userCommand } from "./user.js";
 import { tokenCommand } from "./token.js";
+import { seedCommand } from "./seed.js";
+import { importCommand } from "./import.js";
 
 const program = new Command("feedgate")
   .description("GitHub-style access authorizations and activity event feeds")
@@ -16,10 +18,12 @@ serveCommand(program);
 migrateCommand(program);
 userCommand(program);
 tokenCommand(program);
+seedCommand(program);
+importCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.
-  if (error instanceof InvalidInputError || error instanceof DuplicateError) {
+  if (error instanceof InvalidInputError || error instanceof DuplicateError || error instanceof IngestConflictError) {
     process.stderr.write(`feedgate: ${error.message}\n`);
   } else {
     process.stderr.write(`feedgate: ${error instanceof Error ? error.stack : String(error)}\n`);

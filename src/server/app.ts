@@ -21,6 +21,10 @@ import bodyParser from "./plugins/body-parser.js";
 import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import { loggerOptions } from "./logging.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
+import { eventRoutes } from "./routes/events.js";
+import { FeedService } from "./services/feeds.js";
+import { IngestService } from "./services/ingest.js";
+import { adminRoutes } from "./routes/admin.js";
 
 export interface AppDependencies {
   config: Config;
@@ -74,6 +78,8 @@ export async function buildApp({ config, store, clock = () => new Date(), counte
   await app.register(errorHandler);
 
   authorizationRoutes(app, new AuthorizationService(store, clock));
+  eventRoutes(app, new FeedService(store, config.feeds, clock));
+  adminRoutes(app, new IngestService(store, clock), config.adminBodyLimit);
 
   return app;
 }

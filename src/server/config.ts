@@ -21,6 +21,14 @@ export interface Config {
     maxAttempts: number;
     windowSeconds: number;
   };
+  feeds: {
+    /** GitHub stops at 300 events; null serves the whole history. */
+    maxEvents: number | null;
+    /** GitHub leaves out events older than 30 days; null serves the whole history. */
+    maxAgeSeconds: number | null;
+  };
+  /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
+  adminBodyLimit: number;
   logLevel: string;
 }
 
@@ -37,6 +45,9 @@ export interface ConfigInput {
   rateLimitWindow?: string | number;
   loginMaxAttempts?: string | number;
   loginWindow?: string | number;
+  feedMaxEvents?: string | number;
+  feedMaxAge?: string | number;
+  adminBodyLimit?: string | number;
   logLevel?: string;
 }
 
@@ -44,6 +55,23 @@ function positiveInteger(name: string, value: string | number | undefined, fallb
   if (value === undefined || value === "") return fallback;
   const n = typeof value === "number" ? value : Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** A duration such as `30d`, `12h`, `45m`, `90s` or plain seconds. */
+function duration(name: string, value: string | number | undefined): number | null {
+  if (value === undefined || value === "") return null;
+  const match = /^([0-9]+)([smhd]?)$/.exec(String(value).trim());
+  if (!match) throw new Error(`${name} must be a duration such as 30d, 12h, 45m or 90s, got "${value}"`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] || "s"]!;
+}
+
+function optionalPositive(name: string, value: string | number | undefined): number | null {
+  if (value === undefined || value === "") return null;
+  const n = positiveInteger(name, value, 0);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
   return n;
 }
 
@@ -70,6 +98,11 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       maxAttempts: positiveInteger("login attempts", input.loginMaxAttempts ?? env.FEEDGATE_LOGIN_MAX_ATTEMPTS, 10),
       windowSeconds: positiveInteger("login window", input.loginWindow ?? env.FEEDGATE_LOGIN_WINDOW, 300),
     },
+    feeds: {
+      maxEvents: optionalPositive("feed max events", input.feedMaxEvents ?? env.FEEDGATE_FEED_MAX_EVENTS),
+      maxAgeSeconds: duration("feed max age", input.feedMaxAge ?? env.FEEDGATE_FEED_MAX_AGE),
+    },
+    adminBodyLimit: positiveInteger("admin body limit", input.adminBodyLimit ?? env.FEEDGATE_ADMIN_BODY_LIMIT, 64 * 1024 * 1024),
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",
   };
 }

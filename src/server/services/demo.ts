@@ -1,11 +1,19 @@
 /**
- * The demo account `npm start` creates on a fresh database, so a newcomer can curl at once.
- * Its password and token are random and printed once; nothing else ever shows them.
+ * The demo `npm start` loads into a fresh database, so a newcomer can curl at once: the demo account
+ * (its password and token are random and printed once; nothing else ever shows them) and the demo world
+ * in `demo/`: follows, watches, organizations, private repositories and 800 real GH Archive events.
  */
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import type { Store } from "../store/store.js";
 import { AuthorizationService } from "./authorizations.js";
+import { IngestService } from "./ingest.js";
 import { createAccount } from "./users.js";
+
+/** The same relative place from src/server/services and dist/server/services. */
+export const DEMO_WORLD = fileURLToPath(new URL("../../../demo/world.json", import.meta.url));
 
 export const DEMO_LOGIN = "demo";
 const DEMO_SCOPES = ["repo", "user", "read:org"];
@@ -16,7 +24,7 @@ export interface DemoCredentials {
   token: string;
 }
 
-/** Creates the demo account when the database has no users yet; null when it already had some. */
+/** Creates the demo account and world when the database has no users yet; null when it already had some. */
 export async function ensureDemoAccount(store: Store, clock: () => Date = () => new Date()): Promise<DemoCredentials | null> {
   if ((await store.users.count()) > 0) return null;
   const password = randomBytes(12).toString("base64url");
@@ -24,5 +32,7 @@ export async function ensureDemoAccount(store: Store, clock: () => Date = () => 
   const { token } = await new AuthorizationService(store, clock).issue(user, {
     scopes: DEMO_SCOPES, note: "demo token", noteUrl: null, fingerprint: null,
   });
+  const world: unknown = JSON.parse(await readFile(DEMO_WORLD, "utf8"));
+  await new IngestService(store, clock).seedWorld(world, { baseDir: dirname(DEMO_WORLD) });
   return { login: DEMO_LOGIN, password, token };
 }

@@ -3,9 +3,15 @@
  * Asynchronous even though SQLite is synchronous, so that the PostgreSQL driver fits the same interface.
  */
 
+export type AccountType = "User" | "Organization";
+
+/** An account: a user (who may log in when it has a password) or an organization. */
 export interface UserRow {
   id: number;
   login: string;
+  type: AccountType;
+  /** The id on the wire: GitHub's id when the account came from imported data, else the row id. */
+  wireId: number;
   /** scrypt hash (see services/credentials.ts); null for accounts that cannot log in with a password. */
   passwordHash: string | null;
   /** Base32 TOTP secret; null when two-factor authentication is off. */
@@ -55,10 +61,15 @@ export interface PageRequest {
 }
 
 export interface UserStore {
-  /** Throws DuplicateError when the login is taken (logins compare case-insensitively, as on GitHub). */
+  /**
+   * Creates a login user, or gives a password to an account known only from imported data. Throws
+   * DuplicateError when the login is taken (logins compare case-insensitively, as on GitHub).
+   */
   create(user: NewUser): Promise<UserRow>;
+  /** Any account: login user, imported actor, or organization. */
   findByLogin(login: string): Promise<UserRow | null>;
   findById(id: number): Promise<UserRow | null>;
+  /** Accounts that can log in (they have a password). */
   list(): Promise<UserRow[]>;
   count(): Promise<number>;
   setPassword(id: number, passwordHash: string): Promise<void>;
@@ -78,9 +89,164 @@ export interface AuthorizationStore {
   findByTokenLastEight(lastEight: string): Promise<AuthorizationRow[]>;
 }
 
+export interface RepoRow {
+  id: number;
+  ownerId: number;
+  /** `owner/name`, with the letter case stored. */
+  fullName: string;
+  private: boolean;
+  /** The fork network: the id of the network's root repository. */
+  networkId: number;
+  wireId: number;
+}
+
+/** Which events a feed covers (before visibility). */
+export type EventScope =
+  | { kind: "all" }
+  | { kind: "repo"; repoId: number }
+  | { kind: "network"; networkId: number }
+  | { kind: "org"; orgId: number }
+  | { kind: "actor"; actorId: number }
+  /** Events by accounts the user follows and in repositories the user watches. */
+  | { kind: "received"; userId: number };
+
+/**
+ * Which private events a feed may show: none, those in repositories the reader can read (owner,
+ * collaborator, member of the owning organization), or all of them (the caller was already cleared).
+ */
+export type Visibility = { kind: "public" } | { kind: "readable-by"; userId: number } | { kind: "all" };
+
+export interface FeedRequest extends PageRequest {
+  visibility: Visibility;
+  /** Events older than this are left out (the `--feed-max-age` cap); null for the whole history. */
+  notBefore: Date | null;
+}
+
+/** A stored event or issue event: its JSON as ingested, plus what completing a partial envelope needs. */
+export interface StoredEvent {
+  body: string;
+  /** False when the envelope was given partially (`{"login": "bob"}`) and must be completed on output. */
+  complete: boolean;
+  createdAt: Date;
+  /** Wire ids of the envelope's accounts and repository; only read for incomplete events. */
+  actorWireId: number | null;
+  repoWireId: number | null;
+  orgWireId: number | null;
+}
+
+export interface FeedPage {
+  rows: StoredEvent[];
+  total: number;
+  /** The feed's newest event time (its `Last-Modified`), whatever page was asked for. */
+  newest: Date | null;
+}
+
+export interface DirectoryStore {
+  findRepo(owner: string, name: string): Promise<RepoRow | null>;
+  /** Owner, collaborator, or member of the organization that owns the repository. */
+  canRead(userId: number, repoId: number): Promise<boolean>;
+  isMember(orgId: number, userId: number): Promise<boolean>;
+}
+
+export interface EventStore {
+  feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;
+  /** Issue events of one repository (they have no visibility of their own: the repository's applies). */
+  issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage>;
+}
+
+/** One entry of an ingest batch carries where it came from, so an error can name it. */
+interface Sourced {
+  source: string;
+}
+
+export interface AccountUpsert extends Sourced {
+  login: string;
+  type: AccountType;
+  externalId?: number | undefined;
+  /** Only for world-file users: set when given. */
+  passwordHash?: string | undefined;
+  otpSecret?: string | null | undefined;
+  siteAdmin?: boolean | undefined;
+}
+
+export interface RepoUpsert extends Sourced {
+  fullName: string;
+  private?: boolean | undefined;
+  forkOf?: string | undefined;
+  externalId?: number | undefined;
+}
+
+export interface EventInsert extends Sourced {
+  id: string;
+  type: string;
+  actorLogin: string;
+  repoName: string;
+  orgLogin: string | null;
+  public: boolean;
+  createdAt: Date;
+  complete: boolean;
+  body: string;
+}
+
+export interface IssueEventInsert extends Sourced {
+  id: string;
+  repoName: string;
+  actorLogin: string | null;
+  createdAt: Date;
+  complete: boolean;
+  body: string;
+}
+
+export interface TokenInsert extends Sourced {
+  login: string;
+  hashedToken: string;
+  tokenLastEight: string;
+  scopes: string[];
+  note: string | null;
+}
+
+/**
+ * Everything one ingest writes, applied in one transaction in this order: accounts, memberships,
+ * repositories, collaborators, follows, watches, tokens, events, issue events. Accounts and repositories
+ * that later entries name are created on the fly. Every write is idempotent.
+ */
+export interface IngestBatch {
+  accounts: AccountUpsert[];
+  memberships: (Sourced & { org: string; member: string })[];
+  repos: RepoUpsert[];
+  collaborators: (Sourced & { repo: string; user: string; remove?: boolean })[];
+  follows: (Sourced & { follower: string; followee: string })[];
+  watches: (Sourced & { user: string; repo: string })[];
+  tokens: TokenInsert[];
+  events: EventInsert[];
+  issueEvents: IssueEventInsert[];
+}
+
+export interface IngestResult {
+  eventsAdded: number;
+  eventsSkipped: number;
+  issueEventsAdded: number;
+  issueEventsSkipped: number;
+}
+
+export interface IngestStore {
+  /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
+  apply(batch: IngestBatch, now: Date): Promise<IngestResult>;
+}
+
+export class IngestConflictError extends Error {
+  constructor(readonly source: string, message: string) {
+    super(`${source}: ${message}`);
+    this.name = "IngestConflictError";
+  }
+}
+
 export interface Store {
   readonly users: UserStore;
   readonly authorizations: AuthorizationStore;
+  readonly directory: DirectoryStore;
+  readonly events: EventStore;
+  readonly ingest: IngestStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -1,0 +1,23 @@
+/** `feedgate seed <world.json>`: load a world file, idempotently and all or nothing. */
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { IngestService } from "../server/services/ingest.js";
+import { InvalidInputError } from "../server/services/invalid-input.js";
+import { dbOption, withStore } from "./options.js";
+
+export function seedCommand(program: Command): void {
+  dbOption(program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)"))
+    .action(async (file: string, options) => {
+      let doc: unknown;
+      try {
+        doc = JSON.parse(await readFile(file, "utf8"));
+      } catch (error) {
+        throw new InvalidInputError(`${file}: ${error instanceof SyntaxError ? "is not valid JSON" : (error as Error).message}`);
+      }
+      const result = await withStore(options, (store) =>
+        new IngestService(store, () => new Date()).seedWorld(doc, { baseDir: dirname(resolve(file)) }));
+      process.stdout.write(`seeded ${file}: ${result.eventsAdded} events added (${result.eventsSkipped} already present), ` +
+        `${result.issueEventsAdded} issue events added (${result.issueEventsSkipped} already present)\n`);
+    });
+}

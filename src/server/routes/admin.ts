@@ -1,0 +1,68 @@
+/**
+ * HTTP ingest for site administrators: `POST /admin/events` (NDJSON or a JSON array) and `POST /admin/world`
+ * (a world document). Anyone else gets 404, so the routes do not reveal themselves. Bodies may be larger than
+ * the API's limit, up to their own.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError, notFound, validationFailed } from "../errors.js";
+import type { Principal } from "../services/authenticator.js";
+import { eventsFromText } from "../services/event-import.js";
+import type { IngestService } from "../services/ingest.js";
+import { InvalidInputError } from "../services/invalid-input.js";
+import { parseJsonBody } from "../plugins/body-parser.js";
+import { IngestConflictError, type IngestResult } from "../store/store.js";
+
+/** A site admin with a password, or a site admin's token that carries the `site_admin` scope. */
+function isSiteAdmin(principal: Principal | null): boolean {
+  if (!principal?.user.siteAdmin) return false;
+  return principal.kind === "password" || principal.authorization.scopes.includes("site_admin");
+}
+
+const wireSummary = (r: IngestResult) => ({
+  events_added: r.eventsAdded,
+  events_skipped: r.eventsSkipped,
+  issue_events_added: r.issueEventsAdded,
+  issue_events_skipped: r.issueEventsSkipped,
+});
+
+/** Ingest problems name the entry: `events[3].repo.name: must be "owner/name"`. */
+async function ingesting(work: () => Promise<IngestResult>) {
+  try {
+    return wireSummary(await work());
+  } catch (error) {
+    if (!(error instanceof InvalidInputError || error instanceof IngestConflictError)) throw error;
+    const [field = "body", ...rest] = error.message.split(": ");
+    throw validationFailed([{ resource: "Ingest", field, code: "invalid", message: rest.join(": ") || error.message }]);
+  }
+}
+
+const text = (request: FastifyRequest) => (typeof request.body === "string" ? request.body : "");
+
+export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
+  app.register(async (admin) => {
+    admin.removeAllContentTypeParsers();
+    admin.addContentTypeParser("*", { parseAs: "string", bodyLimit }, (_request, body, done) => done(null, body));
+    // Before the body is read: a stranger's large upload is refused without being received.
+    admin.addHook("onRequest", async (request) => {
+      if (!isSiteAdmin(request.principal)) throw notFound();
+    });
+
+    admin.post("/admin/events", async (request) => {
+      let events: unknown;
+      try {
+        events = eventsFromText(text(request));
+      } catch (error) {
+        // Which line could not be parsed, in GitHub's error shape.
+        const [field = "body"] = (error as Error).message.split(": ");
+        throw new ApiError(400, "Problems parsing JSON", { errors: [{ resource: "Ingest", field, code: "invalid" }] });
+      }
+      if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
+      return ingesting(() => ingest.ingestEvents(events));
+    });
+
+    admin.post("/admin/world", async (request) => {
+      const doc = parseJsonBody(text(request));
+      return ingesting(() => ingest.seedWorld(doc, { baseDir: undefined }));
+    });
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The feeds' rules (spec 4.2): which account or repository a feed names, who may see private events, and the
+ * optional GitHub-style caps. No Fastify and no SQL; unknown or unreadable things are 404 (GitHub's
+ * 404-not-403 rule, wire notes 3.1).
+ */
+import { satisfies } from "../../api/scopes.js";
+import { ApiError, notFound } from "../errors.js";
+import type { EventScope, FeedPage, PageRequest, RepoRow, Store, UserRow, Visibility } from "../store/store.js";
+import type { Principal } from "./authenticator.js";
+
+export type FeedName =
+  | "get" | "getFromRepo" | "getFromRepoIssues" | "getFromRepoNetwork" | "getFromOrg" | "getReceived"
+  | "getReceivedPublic" | "getFromUser" | "getFromUserPublic" | "getFromUserOrg";
+
+export interface FeedParams {
+  user?: string;
+  repo?: string;
+  org?: string;
+}
+
+export interface FeedCaps {
+  maxEvents: number | null;
+  maxAgeSeconds: number | null;
+}
+
+/** Private events need password auth or a token with `repo` (GitHub's private-feed scope). */
+const PRIVATE_SCOPES = ["repo"];
+
+const PAGINATION_LIMITED = () =>
+  new ApiError(422, "In order to keep the API fast for everyone, pagination is limited for this resource. Check the " +
+    "rel=last link relation in the Link response header to see how far back you can traverse.",
+  { documentationUrl: "https://developer.github.com/v3/#pagination" });
+
+export class FeedService {
+  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date) {}
+
+  private mayReadPrivate(principal: Principal | null): principal is Principal {
+    if (!principal) return false;
+    return principal.kind === "password" || satisfies(principal.authorization.scopes, PRIVATE_SCOPES);
+  }
+
+  private async account(login: string | undefined): Promise<UserRow> {
+    const account = login ? await this.store.users.findByLogin(login) : null;
+    if (!account) throw notFound();
+    return account;
+  }
+
+  private async organization(login: string | undefined): Promise<UserRow> {
+    const org = await this.account(login);
+    if (org.type !== "Organization") throw notFound();
+    return org;
+  }
+
+  /** The repository and whether the caller may see its private events; a private one the caller cannot read is 404. */
+  private async repository(params: FeedParams, principal: Principal | null): Promise<{ repo: RepoRow; readable: boolean }> {
+    const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
+    if (!repo) throw notFound();
+    const readable = this.mayReadPrivate(principal) && (await this.store.directory.canRead(principal.user.id, repo.id));
+    if (repo.private && !readable) throw notFound();
+    return { repo, readable };
+  }
+
+  /** Whether the caller is `account` and may see its private events. */
+  private isSelfWithPrivate(principal: Principal | null, account: UserRow): principal is Principal {
+    return this.mayReadPrivate(principal) && principal.user.id === account.id;
+  }
+
+  /** What a feed covers and shows, after every access rule. */
+  private async plan(name: FeedName, params: FeedParams, principal: Principal | null)
+    : Promise<{ scope: EventScope; visibility: Visibility } | { issuesOf: number }> {
+    const PUBLIC: Visibility = { kind: "public" };
+    switch (name) {
+      case "get":
+        return { scope: { kind: "all" }, visibility: PUBLIC };
+      case "getFromRepo": {
+        const { repo, readable } = await this.repository(params, principal);
+        return { scope: { kind: "repo", repoId: repo.id }, visibility: readable ? { kind: "all" } : PUBLIC };
+      }
+      case "getFromRepoIssues":
+        return { issuesOf: (await this.repository(params, principal)).repo.id };
+      case "getFromRepoNetwork": {
+        const { repo } = await this.repository(params, principal);
+        return { scope: { kind: "network", networkId: repo.networkId }, visibility: PUBLIC };
+      }
+      case "getFromOrg":
+        return { scope: { kind: "org", orgId: (await this.organization(params.org)).id }, visibility: PUBLIC };
+      case "getReceived": {
+        const user = await this.account(params.user);
+        const visibility: Visibility = this.isSelfWithPrivate(principal, user) ? { kind: "readable-by", userId: user.id } : PUBLIC;
+        return { scope: { kind: "received", userId: user.id }, visibility };
+      }
+      case "getReceivedPublic":
+        return { scope: { kind: "received", userId: (await this.account(params.user)).id }, visibility: PUBLIC };
+      case "getFromUser": {
+        const user = await this.account(params.user);
+        // Everything the user did is theirs to see.
+        return { scope: { kind: "actor", actorId: user.id }, visibility: this.isSelfWithPrivate(principal, user) ? { kind: "all" } : PUBLIC };
+      }
+      case "getFromUserPublic":
+        return { scope: { kind: "actor", actorId: (await this.account(params.user)).id }, visibility: PUBLIC };
+      case "getFromUserOrg": {
+        // "You must be authenticated as the user to view this"; anyone else, or a non-member, gets 404.
+        const user = await this.account(params.user);
+        if (!principal || principal.user.id !== user.id) throw notFound();
+        const org = await this.organization(params.org);
+        if (!(await this.store.directory.isMember(org.id, user.id))) throw notFound();
+        const visibility: Visibility = this.mayReadPrivate(principal) ? { kind: "readable-by", userId: user.id } : PUBLIC;
+        return { scope: { kind: "org", orgId: org.id }, visibility };
+      }
+    }
+  }
+
+  async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<FeedPage> {
+    const { maxEvents, maxAgeSeconds } = this.caps;
+    if (maxEvents !== null && window.offset >= maxEvents) throw PAGINATION_LIMITED();
+    const request = {
+      offset: window.offset,
+      limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
+      notBefore: maxAgeSeconds === null ? null : new Date(this.clock().getTime() - maxAgeSeconds * 1000),
+    };
+    const plan = await this.plan(name, params, principal);
+    const page = "issuesOf" in plan
+      ? await this.store.events.issueFeed(plan.issuesOf, request)
+      : await this.store.events.feed(plan.scope, { ...request, visibility: plan.visibility });
+    return { ...page, total: maxEvents === null ? page.total : Math.min(page.total, maxEvents) };
+  }
+}

@@ -1,0 +1,20 @@
+/** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
+import type { IngestResult, Store } from "../store/store.js";
+import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
+import { worldBatch, type WorldOptions } from "./world.js";
+
+export class IngestService {
+  constructor(private readonly store: Store, private readonly clock: () => Date) {}
+
+  /** Loads a world document in one transaction: idempotent, and all or nothing. */
+  async seedWorld(doc: unknown, options: WorldOptions): Promise<IngestResult> {
+    return this.store.ingest.apply(await worldBatch(this.store, doc, options), this.clock());
+  }
+
+  /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */
+  async ingestEvents(events: unknown[]): Promise<IngestResult> {
+    const batch = emptyBatch();
+    events.forEach((event, i) => addEvent(batch, parseEvent(event, `events[${i}]`)));
+    return this.store.ingest.apply(batch, this.clock());
+  }
+}

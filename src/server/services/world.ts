@@ -1,0 +1,156 @@
+/**
+ * The world file: a declarative description of users, organizations, repositories, tokens and events,
+ * checked entry by entry (errors name the entry) and turned into one ingest batch.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { normalize, unknownScopes } from "../../api/scopes.js";
+import type { IngestBatch, Store } from "../store/store.js";
+import { hashPassword, hashToken, isTokenShaped, isValidOtpSecret, verifyPassword } from "./credentials.js";
+import { addEvent, emptyBatch, parseEvent, parseIssueEvent } from "./event-envelope.js";
+import { InvalidInputError } from "./invalid-input.js";
+import { ndjsonFromFile } from "./ndjson.js";
+import { checkLogin } from "./users.js";
+
+type Json = Record<string, unknown>;
+
+const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events"];
+const REPO_NAME = /^[^/\s]+\/[^/\s]+$/;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function fail(where: string, message: string): never {
+  throw new InvalidInputError(`${where}: ${message}`);
+}
+
+function list(doc: Json, key: string): unknown[] {
+  const value = doc[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(key, "must be an array");
+  return value;
+}
+
+function entry(value: unknown, where: string, keys: string[]): Json {
+  if (!isObject(value)) fail(where, "must be an object");
+  const unknown = Object.keys(value).filter((k) => !keys.includes(k));
+  if (unknown.length > 0) fail(where, `unknown key ${unknown.map((k) => `"${k}"`).join(", ")}`);
+  return value;
+}
+
+function string(value: unknown, where: string, optional = false): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== "string" || value === "") fail(where, "must be a non-empty string");
+  return value;
+}
+
+function strings(value: unknown, where: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === "")) fail(where, "must be an array of strings");
+  return value as string[];
+}
+
+function repoName(value: unknown, where: string): string {
+  if (typeof value !== "string" || !REPO_NAME.test(value)) fail(where, 'must be "owner/name"');
+  return value;
+}
+
+function boolean(value: unknown, where: string): boolean | undefined {
+  if (value !== undefined && typeof value !== "boolean") fail(where, "must be true or false");
+  return value as boolean | undefined;
+}
+
+export interface WorldOptions {
+  /** Where `events_files` are resolved from (the world file's folder); undefined refuses them (HTTP ingest). */
+  baseDir: string | undefined;
+}
+
+/** Checks a world document and builds its batch. A password is re-hashed only when it changed, so seeding is idempotent. */
+export async function worldBatch(store: Store, doc: unknown, options: WorldOptions): Promise<IngestBatch> {
+  if (!isObject(doc)) fail("world", "must be a JSON object");
+  const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
+  if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
+  const batch = emptyBatch();
+
+  for (const [i, value] of list(doc, "users").entries()) {
+    const where = `users[${i}]`;
+    const u = entry(value, where, ["login", "password", "otp_secret", "site_admin", "following", "watching"]);
+    const login = string(u.login, `${where}.login`)!;
+    try {
+      checkLogin(login);
+    } catch (error) {
+      fail(`${where}.login`, (error as Error).message);
+    }
+    const password = string(u.password, `${where}.password`, true);
+    const otpSecret = string(u.otp_secret, `${where}.otp_secret`, true)?.replace(/\s+/g, "").toUpperCase();
+    if (otpSecret !== undefined && !isValidOtpSecret(otpSecret)) fail(`${where}.otp_secret`, "must be base32 of at least 10 bytes");
+    const existing = password === undefined ? null : await store.users.findByLogin(login);
+    const unchanged = password !== undefined && existing !== null && (await verifyPassword(password, existing.passwordHash));
+    batch.accounts.push({
+      source: where, login, type: "User",
+      passwordHash: password === undefined || unchanged ? undefined : await hashPassword(password),
+      otpSecret, siteAdmin: boolean(u.site_admin, `${where}.site_admin`),
+    });
+    for (const followee of strings(u.following, `${where}.following`)) batch.follows.push({ source: where, follower: login, followee });
+    for (const [j, repo] of strings(u.watching, `${where}.watching`).entries()) {
+      batch.watches.push({ source: where, user: login, repo: repoName(repo, `${where}.watching[${j}]`) });
+    }
+  }
+
+  for (const [i, value] of list(doc, "orgs").entries()) {
+    const where = `orgs[${i}]`;
+    const o = entry(value, where, ["login", "members"]);
+    const login = string(o.login, `${where}.login`)!;
+    batch.accounts.push({ source: where, login, type: "Organization" });
+    for (const member of strings(o.members, `${where}.members`)) batch.memberships.push({ source: where, org: login, member });
+  }
+
+  for (const [i, value] of list(doc, "repos").entries()) {
+    const where = `repos[${i}]`;
+    const r = entry(value, where, ["full_name", "private", "fork_of", "collaborators"]);
+    const fullName = repoName(r.full_name, `${where}.full_name`);
+    const forkOf = r.fork_of === undefined ? undefined : repoName(r.fork_of, `${where}.fork_of`);
+    batch.repos.push({ source: where, fullName, private: boolean(r.private, `${where}.private`), forkOf });
+    for (const user of strings(r.collaborators, `${where}.collaborators`)) batch.collaborators.push({ source: where, repo: fullName, user });
+  }
+
+  for (const [i, value] of list(doc, "tokens").entries()) {
+    const where = `tokens[${i}]`;
+    const t = entry(value, where, ["user", "token", "scopes", "note"]);
+    const token = string(t.token, `${where}.token`)!;
+    if (!isTokenShaped(token)) fail(`${where}.token`, "must be 40 lowercase hex characters or a feedgate token (fgp_...)");
+    const scopes = strings(t.scopes, `${where}.scopes`);
+    const unknown = unknownScopes(scopes);
+    if (unknown.length > 0) fail(`${where}.scopes`, `scopes are invalid: ${unknown.join(",")}`);
+    batch.tokens.push({
+      source: where, login: string(t.user, `${where}.user`)!, hashedToken: hashToken(token), tokenLastEight: token.slice(-8),
+      scopes: normalize(scopes), note: string(t.note, `${where}.note`, true) ?? null,
+    });
+  }
+
+  for (const [i, value] of list(doc, "events").entries()) addEvent(batch, parseEvent(value, `events[${i}]`));
+
+  for (const [i, value] of list(doc, "events_files").entries()) {
+    const where = `events_files[${i}]`;
+    const file = string(value, where)!;
+    if (options.baseDir === undefined) fail(where, "events files can only be seeded from the command line");
+    const path = isAbsolute(file) ? file : resolve(options.baseDir, file);
+    try {
+      for await (const line of ndjsonFromFile(path).lines) {
+        if (line.text.trim() === "") continue;
+        const lineWhere = `${file}:${line.number}`;
+        let event: unknown;
+        try {
+          event = JSON.parse(line.text);
+        } catch {
+          fail(lineWhere, "is not valid JSON");
+        }
+        addEvent(batch, parseEvent(event, lineWhere, line.text));
+      }
+    } catch (error) {
+      if (error instanceof InvalidInputError) throw error;
+      fail(where, `cannot read ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  for (const [i, value] of list(doc, "issue_events").entries()) batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
+  return batch;
+}

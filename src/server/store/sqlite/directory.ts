@@ -1,0 +1,49 @@
+/** Repository look-ups and read-access checks in SQLite. */
+import type Database from "better-sqlite3";
+import type { DirectoryStore, RepoRow } from "../store.js";
+
+interface RepoRecord {
+  id: number; owner_id: number; owner_login: string; name: string; private: number; network_id: number;
+  external_id: number | null;
+}
+
+const toRepo = (r: RepoRecord): RepoRow => ({
+  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private === 1,
+  networkId: r.network_id, wireId: r.external_id ?? r.id,
+});
+
+/**
+ * The repositories a user can read: owned, collaborating, or owned by an organization the user belongs to.
+ * Shared with the event queries, which use it for private events.
+ */
+export const READABLE_REPOS = `
+  SELECT id FROM repos WHERE owner_id = @reader
+  UNION SELECT repo_id FROM collaborators WHERE user_id = @reader
+  UNION SELECT r.id FROM org_members m JOIN repos r ON r.owner_id = m.org_id WHERE m.user_id = @reader`;
+
+export class SqliteDirectory implements DirectoryStore {
+  private readonly repo; private readonly readable; private readonly member;
+
+  constructor(db: Database.Database) {
+    this.repo = db.prepare<[string, string], RepoRecord>(
+      `SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id
+       WHERE u.login = ? AND r.name = ?`);
+    this.readable = db.prepare<{ reader: number; repo: number }, { ok: number }>(
+      `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`);
+    this.member = db.prepare<[number, number], { ok: number }>(
+      "SELECT 1 AS ok FROM org_members WHERE org_id = ? AND user_id = ?");
+  }
+
+  async findRepo(owner: string, name: string) {
+    const r = this.repo.get(owner, name);
+    return r ? toRepo(r) : null;
+  }
+
+  async canRead(userId: number, repoId: number) {
+    return this.readable.get({ reader: userId, repo: repoId }) !== undefined;
+  }
+
+  async isMember(orgId: number, userId: number) {
+    return this.member.get(orgId, userId) !== undefined;
+  }
+}
