@@ -17,6 +17,7 @@ function printDemo(demo: DemoCredentials, url: string): void {
     "Try:",
     `  export FEEDGATE_URL=${url} FEEDGATE_USER=${demo.login} FEEDGATE_PASSWORD='${demo.password}' FEEDGATE_TOKEN=${demo.token}`,
     '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
+    '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
     "",
   ].join("\n"));
 }
@@ -32,6 +33,9 @@ export function serveCommand(program: Command): void {
     .option("--rate-limit-window <seconds>", "rate-limit window (default 3600)")
     .option("--login-max-attempts <n>", "failed logins per account before lockout (default 10)")
     .option("--login-window <seconds>", "failed-login lockout window (default 300)")
+    .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
+    .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
+    .option("--admin-body-limit <bytes>", "largest body of POST /admin/events and /admin/world (default 67108864)")
     .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
