@@ -3,7 +3,7 @@
  * With --strict, each source is checked in full before anything from it is written; standard input is
  * spooled to a temporary file for that, since it cannot be read twice.
  */
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,14 +12,15 @@ import type { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
 import { InvalidInputError } from "../server/services/invalid-input.js";
-import { ndjsonFromFile, ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
+import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import type { Store } from "../server/store/store.js";
 import { dbOption, withStore } from "./options.js";
 
 const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 async function importOne(store: Store, name: string, path: string | null, strict: boolean): Promise<ImportSummary> {
-  const open = (): NdjsonSource => (path === null ? ndjsonFromStream("-", process.stdin) : ndjsonFromFile(path));
+  // Sources are named as the operator typed them: a spooled stdin reports `-:2`, not its temporary file.
+  const open = (): NdjsonSource => (path === null ? ndjsonFromStream("-", process.stdin) : ndjsonFromStream(name, createReadStream(path)));
   if (strict) await validateEvents(open());
 
   const size = path === null ? 0 : (await stat(path)).size;
@@ -37,7 +38,9 @@ async function importOne(store: Store, name: string, path: string | null, strict
         const seconds = Math.max((Date.now() - started) / 1000, 0.001);
         bar.update(size ? bytes : 0, { events, rate: Math.round(events / seconds), read: megabytes(bytes) });
       },
-      onMalformed: (where, message) => process.stderr.write(`\nskipped ${where}: ${message.slice(where.length + 2)}\n`),
+      // The message already starts with the place (`file:3: ...` or `file:3.repo.name: ...`): cutting a fixed
+      // `where: ` off it mangled the second form into `file:3: epo.name: ...`.
+      onMalformed: (_where, message) => process.stderr.write(`\nskipped ${message}\n`),
     }, () => new Date());
   } finally {
     bar.stop();

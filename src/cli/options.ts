@@ -5,7 +5,7 @@ import { openStore } from "../server/store/open-store.js";
 import type { Store } from "../server/store/store.js";
 
 export function dbOption(command: Command): Command {
-  return command.option("--db <path>", `SQLite database file (env FEEDGATE_DB, default ${DEFAULT_DB})`);
+  return command.option("--db <path|url>", `SQLite file or postgres:// URL (env FEEDGATE_DB, default ${DEFAULT_DB})`);
 }
 
 export function dbPath(options: { db?: string }): string {

@@ -26,6 +26,8 @@ export function serveCommand(program: Command): void {
   dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"))
     .option("--host <host>", "interface to listen on (env HOST, default 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free port (env PORT, default 3000)")
+    .option("--redis <url>", "redis:// URL for rate-limit and lockout windows shared by instances (env FEEDGATE_REDIS)")
+    .option("--redis-prefix <prefix>", "namespace of this deployment's Redis keys (env FEEDGATE_REDIS_PREFIX, default feedgate:)")
     .option("--base-url <url>", "public base URL for Location, Link and url fields (env FEEDGATE_BASE_URL)")
     .option("--body-limit <bytes>", "largest request body accepted (env FEEDGATE_BODY_LIMIT, default 1048576)")
     .option("--rate-limit-authenticated <n>", "requests per window per user (default 5000)")

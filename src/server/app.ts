@@ -25,6 +25,7 @@ import { eventRoutes } from "./routes/events.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { adminRoutes } from "./routes/admin.js";
+import { metaRoutes } from "./routes/meta.js";
 
 export interface AppDependencies {
   config: Config;
@@ -80,6 +81,7 @@ export async function buildApp({ config, store, clock = () => new Date(), counte
   authorizationRoutes(app, new AuthorizationService(store, clock));
   eventRoutes(app, new FeedService(store, config.feeds, clock));
   adminRoutes(app, new IngestService(store, clock), config.adminBodyLimit);
+  metaRoutes(app, store, sharedCounters);
 
   return app;
 }

@@ -3,8 +3,12 @@
 export interface Config {
   host: string;
   port: number;
-  /** SQLite file path. */
+  /** A SQLite file path, or a postgres:// URL. */
   db: string;
+  /** redis:// URL: rate-limit and lockout windows shared by every instance; unset keeps them in process. */
+  redis: string | undefined;
+  /** Namespace of this deployment's keys in Redis. */
+  redisPrefix: string;
   /** Absolute base for `Location`, `Link` and `url` fields; derived from each request's Host when unset. */
   baseUrl: string | undefined;
   /** Largest accepted request body, in bytes. */
@@ -38,6 +42,8 @@ export interface ConfigInput {
   host?: string;
   port?: string | number;
   db?: string;
+  redis?: string;
+  redisPrefix?: string;
   baseUrl?: string;
   bodyLimit?: string | number;
   rateLimitAuthenticated?: string | number;
@@ -86,6 +92,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     host: input.host ?? env.HOST ?? "127.0.0.1",
     port: positiveInteger("port", input.port ?? env.PORT, 3000),
     db: input.db ?? env.FEEDGATE_DB ?? DEFAULT_DB,
+    redis: input.redis ?? (env.FEEDGATE_REDIS || undefined),
+    redisPrefix: input.redisPrefix ?? env.FEEDGATE_REDIS_PREFIX ?? "feedgate:",
     baseUrl: normalizeBaseUrl(input.baseUrl ?? env.FEEDGATE_BASE_URL),
     bodyLimit: positiveInteger("body limit", input.bodyLimit ?? env.FEEDGATE_BODY_LIMIT, 1024 * 1024),
     rateLimit: {

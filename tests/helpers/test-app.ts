@@ -1,6 +1,7 @@
 /**
- * A real feedgate app on a real SQLite file in a temporary directory, driven through `app.inject()`.
- * Tests create their users and tokens through the same services the CLI uses.
+ * A real feedgate app on a real store, driven through `app.inject()`: a SQLite file in a temporary directory,
+ * or, when FEEDGATE_TEST_STORE=postgres (the driver matrix run of `npm test`), a fresh PostgreSQL database
+ * that is dropped again on close. Tests create their users and tokens through the services the CLI uses.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +10,8 @@ import type { FastifyInstance } from "fastify";
 import { buildApp, type AppDependencies } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import { createTestDatabase } from "./services.js";
 import type { Store, UserRow } from "../../src/server/store/store.js";
 import { hashPassword } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
@@ -27,6 +30,7 @@ export interface TestApp {
   app: FastifyInstance;
   store: Store;
   clock: TestClock;
+  /** The SQLite file, or the PostgreSQL URL. */
   dbPath: string;
   createUser(login: string, password: string, options?: { otpSecret?: string; siteAdmin?: boolean }): Promise<UserRow>;
   /** Issues a token for the user; returns its value and authorization id. */
@@ -43,8 +47,9 @@ export async function startTestApp(
   config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"],
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
-  const dbPath = join(dir, "feedgate.db");
-  const store = await SqliteStore.open(dbPath);
+  const postgres = process.env.FEEDGATE_TEST_STORE === "postgres" ? await createTestDatabase() : null;
+  const dbPath = postgres?.url ?? join(dir, "feedgate.db");
+  const store = postgres ? await PostgresStore.open(dbPath) : await SqliteStore.open(dbPath);
   const app = await buildApp({
     config: loadConfig({ db: dbPath, logLevel: "silent", ...config }, {}), store, clock: clock.now, logger,
   });
@@ -64,6 +69,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await store.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -26,7 +26,8 @@ function completed(row: StoredEvent, baseUrl: string): string {
   if (event.actor && typeof event.actor === "object") {
     event.actor = account(event.actor as Json, row.actorWireId, "users", baseUrl);
   }
-  if (event.repo && typeof event.repo === "object") {
+  // No wire id: the event concerns no repository (GitHub's `{"name": "/"}`), and its `repo` stays as sent.
+  if (event.repo && typeof event.repo === "object" && row.repoWireId !== null) {
     const repo = event.repo as Json;
     event.repo = { id: row.repoWireId, name: repo.name, url: `${baseUrl}/repos/${String(repo.name)}`, ...repo };
   }

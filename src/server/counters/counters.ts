@@ -18,6 +18,9 @@ export interface WindowCounters {
   refund(key: string, now: Date): Promise<void>;
   /** The current window without counting; a closed window reads as zero hits. */
   peek(key: string, windowSeconds: number, now: Date): Promise<WindowState>;
+  /** Resolves when the backing service answers (readiness checks). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export class MemoryWindowCounters implements WindowCounters {
@@ -48,6 +51,12 @@ export class MemoryWindowCounters implements WindowCounters {
   async peek(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
     const window = this.current(key, now);
     return window ? { ...window } : { count: 0, resetAt: new Date(now.getTime() + windowSeconds * 1000) };
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.windows.clear();
   }
 
   private lastSweep = 0;

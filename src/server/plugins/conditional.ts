@@ -18,7 +18,12 @@ export default fp(async (app) => {
     if (request.lastModified) reply.header("Last-Modified", request.lastModified.toUTCString());
 
     const responseHeaders = { etag, "last-modified": request.lastModified?.toUTCString() };
-    if (!fresh(request.headers, responseHeaders)) return payload;
+    // `fresh` takes a request's `Cache-Control: no-cache` as a forced reload and never answers 304 to it, yet
+    // the fetch standard adds that header to every request carrying If-None-Match or If-Modified-Since
+    // (browsers, Node's fetch, hence Octokit and feedgate/client). The directive is for caches, not the
+    // origin (RFC 9111 5.2.1.4), and GitHub answers such requests 304: decide on the validators alone.
+    const { "cache-control": _forCaches, ...validators } = request.headers;
+    if (!fresh(validators, responseHeaders)) return payload;
     reply.code(304);
     reply.removeHeader("Content-Type");
     reply.removeHeader("Content-Length");

@@ -48,12 +48,16 @@ export default fp<RateLimitOptions>(async (app, options) => {
   }
 
   // Runs after the auth hook (registration order), so the window is the caller's.
+  const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+
   app.addHook("onRequest", async (request) => {
+    if (exempt(request)) return;
     const state = await charge(request);
     if (state.used > state.limit) throw exceeded(request);
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
+    if (exempt(request)) return payload;
     // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
     // against the client IP, as GitHub's 401s do.
     const state = await charge(request);

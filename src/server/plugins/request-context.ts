@@ -18,6 +18,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The endpoint-table row a route serves; plugins read its auth rule, scopes and documentation URL. */
     endpoint?: Endpoint;
+    /** false for probes (`/healthz`, `/readyz`) that load balancers poll: they neither count nor get headers. */
+    rateLimit?: boolean;
   }
   interface FastifyRequest {
     /** null for anonymous callers; set by the auth plugin before any handler runs. */

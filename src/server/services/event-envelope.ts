@@ -9,6 +9,12 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const REPO_NAME = /^[^/\s]+\/[^/\s]+$/;
+/**
+ * The repo GitHub gave events that concern no repository (2012's GistEvent, FollowEvent, TeamAddEvent):
+ * `{"url": "https://api.github.com/repos//", "name": "/"}`, recorded in pygithub's user and org feeds. Such an
+ * event is kept with no repository (and its `repo` as sent) rather than refused: real history holds them.
+ */
+const NO_REPO = "/";
 /** Ids fit SQLite's and PostgreSQL's 64-bit integers. */
 const ID = /^[0-9]{1,18}$/;
 
@@ -64,11 +70,12 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
   if (typeof value.type !== "string" || !/^[A-Za-z]+$/.test(value.type)) fail(`${where}.type`, "must be an event type such as PushEvent");
   const actorLogin = loginOf(value.actor, `${where}.actor`);
   const actor = value.actor as Json;
-  if (!isObject(value.repo) || typeof value.repo.name !== "string" || !REPO_NAME.test(value.repo.name)) {
+  if (!isObject(value.repo) || typeof value.repo.name !== "string" ||
+    !(REPO_NAME.test(value.repo.name) || value.repo.name === NO_REPO)) {
     fail(`${where}.repo.name`, 'must be "owner/name"');
   }
   const repo = value.repo;
-  const repoName = repo.name as string;
+  const repoName = repo.name === NO_REPO ? null : (repo.name as string);
   if (value.payload !== undefined && !isObject(value.payload)) fail(`${where}.payload`, "must be an object");
   if (value.public !== undefined && typeof value.public !== "boolean") fail(`${where}.public`, "must be true or false");
   const createdAt = timeOf(value.created_at, where);
@@ -76,7 +83,7 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
   const isPublic = value.public !== false;
 
   const complete = typeof value.id === "string" && value.payload !== undefined && value.public !== undefined &&
-    completeAccount(actor) && typeof repo.id === "number" && typeof repo.url === "string" &&
+    completeAccount(actor) && (repoName === null || (typeof repo.id === "number" && typeof repo.url === "string")) &&
     (orgLogin === null || completeAccount(value.org as Json));
   // GitHub's key order (wire notes 2.2); anything else the event carries follows, kept as given.
   const { id: _id, type, actor: _a, repo: _r, payload, public: _p, created_at, org, ...rest } = value;
@@ -84,7 +91,7 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
 
   const relations: ParsedEvent["relations"] = {
     accounts: [{ source: where, login: actorLogin, type: "User", externalId: externalId(actor) }],
-    repos: [{ source: where, fullName: repoName, externalId: externalId(repo), ...(isPublic ? {} : { private: true }) }],
+    repos: repoName === null ? [] : [{ source: where, fullName: repoName, externalId: externalId(repo), ...(isPublic ? {} : { private: true }) }],
     collaborators: [],
     watches: [],
   };
@@ -92,14 +99,16 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
     relations.accounts.push({ source: where, login: orgLogin, type: "Organization", externalId: externalId(value.org as Json) });
   }
   const p = isObject(payload) ? payload : {};
-  if (value.type === "PublicEvent") relations.repos.push({ source: where, fullName: repoName, private: false });
-  if (value.type === "WatchEvent") relations.watches.push({ source: where, user: actorLogin, repo: repoName });
-  if (value.type === "ForkEvent" && isObject(p.forkee) && typeof p.forkee.full_name === "string" && REPO_NAME.test(p.forkee.full_name)) {
-    relations.repos.push({ source: where, fullName: p.forkee.full_name, forkOf: repoName, externalId: externalId(p.forkee) });
-  }
-  if (value.type === "MemberEvent" && isObject(p.member) && typeof p.member.login === "string") {
-    const remove = p.action === "removed" || p.action === "deleted";
-    relations.collaborators.push({ source: where, repo: repoName, user: p.member.login, remove });
+  if (repoName !== null) {
+    if (value.type === "PublicEvent") relations.repos.push({ source: where, fullName: repoName, private: false });
+    if (value.type === "WatchEvent") relations.watches.push({ source: where, user: actorLogin, repo: repoName });
+    if (value.type === "ForkEvent" && isObject(p.forkee) && typeof p.forkee.full_name === "string" && REPO_NAME.test(p.forkee.full_name)) {
+      relations.repos.push({ source: where, fullName: p.forkee.full_name, forkOf: repoName, externalId: externalId(p.forkee) });
+    }
+    if (value.type === "MemberEvent" && isObject(p.member) && typeof p.member.login === "string") {
+      const remove = p.action === "removed" || p.action === "deleted";
+      relations.collaborators.push({ source: where, repo: repoName, user: p.member.login, remove });
+    }
   }
 
   return {

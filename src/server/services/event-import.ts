@@ -90,7 +90,8 @@ export function eventsFromText(text: string): unknown[] {
     }
     return value as unknown[];
   }
-  return trimmed.split("\n").flatMap((line, i) => {
+  // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
+  return text.split("\n").flatMap((line, i) => {
     if (line.trim() === "") return [];
     try {
       return [JSON.parse(line) as unknown];

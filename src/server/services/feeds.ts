@@ -112,13 +112,14 @@ export class FeedService {
 
   async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<FeedPage> {
     const { maxEvents, maxAgeSeconds } = this.caps;
+    // Access first: a feed the caller may not see is 404 on every page, never the pagination 422 (spec 4.2 rule 3).
+    const plan = await this.plan(name, params, principal);
     if (maxEvents !== null && window.offset >= maxEvents) throw PAGINATION_LIMITED();
     const request = {
       offset: window.offset,
       limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
       notBefore: maxAgeSeconds === null ? null : new Date(this.clock().getTime() - maxAgeSeconds * 1000),
     };
-    const plan = await this.plan(name, params, principal);
     const page = "issuesOf" in plan
       ? await this.store.events.issueFeed(plan.issuesOf, request)
       : await this.store.events.feed(plan.scope, { ...request, visibility: plan.visibility });

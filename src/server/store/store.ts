@@ -180,7 +180,8 @@ export interface EventInsert extends Sourced {
   id: string;
   type: string;
   actorLogin: string;
-  repoName: string;
+  /** null: an event about no repository (GitHub's `"repo": {"name": "/"}`, e.g. a 2012 GistEvent). */
+  repoName: string | null;
   orgLogin: string | null;
   public: boolean;
   createdAt: Date;
@@ -249,6 +250,8 @@ export interface Store {
   readonly ingest: IngestStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
+  /** Resolves when the database answers (readiness checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 /** Repository look-ups and read-access checks in SQLite. */
 import type Database from "better-sqlite3";
+import { READABLE_REPOS } from "../feed-sql.js";
 import type { DirectoryStore, RepoRow } from "../store.js";
 
 interface RepoRecord {
@@ -11,15 +12,6 @@ const toRepo = (r: RepoRecord): RepoRow => ({
   id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private === 1,
   networkId: r.network_id, wireId: r.external_id ?? r.id,
 });
-
-/**
- * The repositories a user can read: owned, collaborating, or owned by an organization the user belongs to.
- * Shared with the event queries, which use it for private events.
- */
-export const READABLE_REPOS = `
-  SELECT id FROM repos WHERE owner_id = @reader
-  UNION SELECT repo_id FROM collaborators WHERE user_id = @reader
-  UNION SELECT r.id FROM org_members m JOIN repos r ON r.owner_id = m.org_id WHERE m.user_id = @reader`;
 
 export class SqliteDirectory implements DirectoryStore {
   private readonly repo; private readonly readable; private readonly member;

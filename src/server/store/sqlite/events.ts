@@ -1,10 +1,10 @@
 /**
- * Feed queries in SQLite: one indexed query per page, newest first with the event id breaking ties, so the
- * order is stable across pages. Statements are built per feed shape and prepared once.
+ * Feed queries in SQLite: the shared feed SQL (store/feed-sql.ts), one indexed query per page, newest first
+ * with the event id breaking ties, so the order is stable across pages. Statements are prepared once per shape.
  */
 import type Database from "better-sqlite3";
-import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent, Visibility } from "../store.js";
-import { READABLE_REPOS } from "./directory.js";
+import { feedStatements, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
+import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent } from "../store.js";
 
 interface EventRecord {
   body: string; complete: number; created_at: number;
@@ -12,44 +12,6 @@ interface EventRecord {
 }
 
 type Parameters = Record<string, number>;
-
-const SCOPES: Record<EventScope["kind"], string> = {
-  all: "1 = 1",
-  repo: "e.repo_id = @repo",
-  network: "e.repo_id IN (SELECT id FROM repos WHERE network_id = @network)",
-  // The organization's repositories, and events GitHub attributed to it (`org` on the event).
-  org: "(e.org_id = @org OR e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org))",
-  actor: "e.actor_id = @actor",
-  received: `(e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
-              OR e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user))`,
-};
-
-const VISIBILITY: Record<Visibility["kind"], string> = {
-  public: "e.public = 1",
-  "readable-by": `(e.public = 1 OR e.repo_id IN (${READABLE_REPOS}))`,
-  all: "1 = 1",
-};
-
-function scopeParameters(scope: EventScope): Parameters {
-  switch (scope.kind) {
-    case "all": return {};
-    case "repo": return { repo: scope.repoId };
-    case "network": return { network: scope.networkId };
-    case "org": return { org: scope.orgId };
-    case "actor": return { actor: scope.actorId };
-    case "received": return { user: scope.userId };
-  }
-}
-
-// Wire ids are looked up only for events whose envelope must be completed; complete ones cost nothing.
-const WIRE_IDS = `
-  CASE WHEN e.complete = 0 THEN (SELECT coalesce(external_id, id) FROM users WHERE id = e.actor_id) END AS actor_wire_id,
-  CASE WHEN e.complete = 0 THEN (SELECT coalesce(external_id, id) FROM repos WHERE id = e.repo_id) END AS repo_wire_id,
-  CASE WHEN e.complete = 0 THEN (SELECT coalesce(external_id, id) FROM users WHERE id = e.org_id) END AS org_wire_id`;
-
-const ISSUE_WIRE_IDS = `
-  CASE WHEN e.complete = 0 THEN (SELECT coalesce(external_id, id) FROM users WHERE id = e.actor_id) END AS actor_wire_id,
-  NULL AS repo_wire_id, NULL AS org_wire_id`;
 
 const toStored = (r: EventRecord): StoredEvent => ({
   body: r.body, complete: r.complete === 1, createdAt: new Date(r.created_at * 1000),
@@ -67,17 +29,12 @@ export class SqliteEvents implements EventStore {
 
   constructor(private readonly db: Database.Database) {}
 
-  private prepared(table: "events" | "issue_events", where: string, wireIds: string): FeedStatements {
+  private prepared(table: "events" | "issue_events", where: string): FeedStatements {
     const key = `${table}|${where}`;
     let statements = this.statements.get(key);
     if (!statements) {
-      const from = `FROM ${table} e WHERE ${where} AND e.created_at >= @notBefore`;
-      statements = {
-        page: this.db.prepare(`SELECT e.body, e.complete, e.created_at, ${wireIds} ${from}
-          ORDER BY e.created_at DESC, e.id DESC LIMIT @limit OFFSET @offset`),
-        count: this.db.prepare(`SELECT count(*) AS n ${from}`),
-        newest: this.db.prepare(`SELECT e.created_at ${from} ORDER BY e.created_at DESC, e.id DESC LIMIT 1`),
-      };
+      const sql = feedStatements("sqlite", table, where);
+      statements = { page: this.db.prepare(sql.page), count: this.db.prepare(sql.count), newest: this.db.prepare(sql.newest) };
       this.statements.set(key, statements);
     }
     return statements;
@@ -97,13 +54,13 @@ export class SqliteEvents implements EventStore {
   }
 
   async feed(scope: EventScope, request: FeedRequest): Promise<FeedPage> {
-    const where = `${SCOPES[scope.kind]} AND ${VISIBILITY[request.visibility.kind]}`;
-    const parameters: Parameters = { ...scopeParameters(scope) };
+    const where = `${SCOPES[scope.kind]} AND ${visibilitySql("sqlite", request.visibility.kind)}`;
+    const parameters: Parameters = scopeParameters(scope);
     if (request.visibility.kind === "readable-by") parameters.reader = request.visibility.userId;
-    return this.run(this.prepared("events", where, WIRE_IDS), parameters, request);
+    return this.run(this.prepared("events", where), parameters, request);
   }
 
   async issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
-    return this.run(this.prepared("issue_events", "e.repo_id = @repo", ISSUE_WIRE_IDS), { repo: repoId }, request);
+    return this.run(this.prepared("issue_events", "e.repo_id = @repo"), { repo: repoId }, request);
   }
 }

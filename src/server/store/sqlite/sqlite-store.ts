@@ -59,6 +59,10 @@ export class SqliteStore implements Store {
     migrateDatabase(this.db);
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare("SELECT 1").get();
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

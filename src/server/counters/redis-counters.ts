@@ -1,0 +1,60 @@
+/**
+ * Fixed-window counters in Redis, shared by every feedgate instance: each update is one atomic Lua script,
+ * so instances never lose or double-count a hit. Windows expire in Redis itself (PEXPIRE), on Redis's clock.
+ */
+import { Redis } from "ioredis";
+import type { WindowCounters, WindowState } from "./counters.js";
+
+
+// INCR, and start the window's expiry with the first hit; returns the count and the milliseconds left.
+const HIT = `
+  local count = redis.call('INCR', KEYS[1])
+  if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+  return {count, ttl}`;
+
+// DECR only a window that still exists and has hits, so a refund never creates or underflows a window.
+const REFUND = `
+  local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if count > 0 then redis.call('DECR', KEYS[1]) end
+  return 0`;
+
+export class RedisWindowCounters implements WindowCounters {
+  private readonly redis: Redis;
+
+  /**
+   * @param prefix namespaces the keys, so deployments (or test runs) sharing one Redis keep separate windows.
+   */
+  constructor(url: string, private readonly prefix = "feedgate:") {
+    // Fail requests fast while Redis is away rather than queueing them without bound.
+    this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  }
+
+  async connect(): Promise<void> {
+    await this.redis.connect();
+  }
+
+  async hit(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))) as [number, number];
+    return { count, resetAt: new Date(now.getTime() + ttl) };
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.redis.eval(REFUND, 1, this.prefix + key);
+  }
+
+  async peek(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
+    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    if (count === null || ttl < 0) return { count: 0, resetAt: new Date(now.getTime() + windowSeconds * 1000) };
+    return { count: Number(count), resetAt: new Date(now.getTime() + ttl) };
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The SQL of the feed queries, shared by the SQLite and PostgreSQL drivers so that both serve the same
+ * events in the same order. Parameters are named (`@name`); `TRUE` is each dialect's boolean literal.
+ */
+import type { EventScope, Visibility } from "./store.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
+
+/**
+ * The repositories a user can read: owned, collaborating, or owned by an organization the user belongs to.
+ */
+export const READABLE_REPOS = `
+  SELECT id FROM repos WHERE owner_id = @reader
+  UNION SELECT repo_id FROM collaborators WHERE user_id = @reader
+  UNION SELECT r.id FROM org_members m JOIN repos r ON r.owner_id = m.org_id WHERE m.user_id = @reader`;
+
+export const SCOPES: Record<EventScope["kind"], string> = {
+  all: "1 = 1",
+  repo: "e.repo_id = @repo",
+  network: "e.repo_id IN (SELECT id FROM repos WHERE network_id = @network)",
+  // The organization's repositories, and events GitHub attributed to it (`org` on the event).
+  org: "(e.org_id = @org OR e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org))",
+  actor: "e.actor_id = @actor",
+  received: `(e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
+              OR e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user))`,
+};
+
+export function visibilitySql(dialect: Dialect, kind: Visibility["kind"]): string {
+  const isPublic = `e.public = ${TRUE[dialect]}`;
+  switch (kind) {
+    case "public": return isPublic;
+    // A private event about no repository (a 2012 TeamAddEvent) is its organization's business: members see it.
+    case "readable-by": return `(${isPublic} OR e.repo_id IN (${READABLE_REPOS})
+      OR (e.repo_id IS NULL AND e.org_id IN (SELECT org_id FROM org_members WHERE user_id = @reader)))`;
+    case "all": return "1 = 1";
+  }
+}
+
+export function scopeParameters(scope: EventScope): Record<string, number> {
+  switch (scope.kind) {
+    case "all": return {};
+    case "repo": return { repo: scope.repoId };
+    case "network": return { network: scope.networkId };
+    case "org": return { org: scope.orgId };
+    case "actor": return { actor: scope.actorId };
+    case "received": return { user: scope.userId };
+  }
+}
+
+/** Wire ids, looked up only for events whose envelope must be completed; complete ones cost nothing. */
+export function wireIdsSql(dialect: Dialect, table: "events" | "issue_events"): string {
+  const incomplete = `e.complete = ${dialect === "sqlite" ? "0" : "false"}`;
+  const account = (column: string) =>
+    `CASE WHEN ${incomplete} THEN (SELECT coalesce(external_id, id) FROM users WHERE id = e.${column}) END`;
+  if (table === "issue_events") return `${account("actor_id")} AS actor_wire_id, NULL AS repo_wire_id, NULL AS org_wire_id`;
+  return `${account("actor_id")} AS actor_wire_id,
+    CASE WHEN ${incomplete} THEN (SELECT coalesce(external_id, id) FROM repos WHERE id = e.repo_id) END AS repo_wire_id,
+    ${account("org_id")} AS org_wire_id`;
+}
+
+/** The three statements of one feed shape: a page, its total, and the feed's newest time. */
+export function feedStatements(dialect: Dialect, table: "events" | "issue_events", where: string) {
+  const from = `FROM ${table} e WHERE ${where} AND e.created_at >= @notBefore`;
+  return {
+    page: `SELECT e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)} ${from}
+      ORDER BY e.created_at DESC, e.id DESC LIMIT @limit OFFSET @offset`,
+    count: `SELECT count(*) AS n ${from}`,
+    newest: `SELECT e.created_at ${from} ORDER BY e.created_at DESC, e.id DESC LIMIT 1`,
+  };
+}

@@ -1,0 +1,62 @@
+/** Accounts (users and organizations) in PostgreSQL. */
+import type pg from "pg";
+import { DuplicateError, type AccountType, type NewUser, type UserRow, type UserStore } from "../store.js";
+import { isUniqueViolation } from "./pool.js";
+
+interface UserRecord {
+  id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: boolean;
+  created_at: Date; type: AccountType; external_id: number | null;
+}
+
+const toUser = (r: UserRecord): UserRow => ({
+  id: r.id, login: r.login, type: r.type, wireId: r.external_id ?? r.id, passwordHash: r.password_hash,
+  otpSecret: r.otp_secret, siteAdmin: r.site_admin, createdAt: r.created_at,
+});
+
+export class PostgresUsers implements UserStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async one(text: string, values: unknown[]): Promise<UserRow | null> {
+    const { rows } = await this.pool.query<UserRecord>(text, values);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async create(user: NewUser): Promise<UserRow> {
+    // An account known only from imported events has no password yet: giving it one makes it a login user.
+    const claimed = await this.one(
+      `UPDATE users SET password_hash = $1, otp_secret = $2, site_admin = $3
+       WHERE lower(login) = lower($4) AND password_hash IS NULL AND type = 'User' RETURNING *`,
+      [user.passwordHash, user.otpSecret, user.siteAdmin, user.login]);
+    if (claimed) return claimed;
+    try {
+      return (await this.one(
+        `INSERT INTO users (login, password_hash, otp_secret, site_admin, created_at) VALUES ($1, $2, $3, $4, now())
+         RETURNING *`, [user.login, user.passwordHash, user.otpSecret, user.siteAdmin]))!;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateError(`user ${user.login}`);
+      throw error;
+    }
+  }
+
+  findByLogin(login: string) {
+    return this.one("SELECT * FROM users WHERE lower(login) = lower($1)", [login]);
+  }
+
+  findById(id: number) {
+    return this.one("SELECT * FROM users WHERE id = $1", [id]);
+  }
+
+  async list() {
+    const { rows } = await this.pool.query<UserRecord>("SELECT * FROM users WHERE password_hash IS NOT NULL ORDER BY id");
+    return rows.map(toUser);
+  }
+
+  async count() {
+    const { rows } = await this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM users WHERE password_hash IS NOT NULL");
+    return rows[0]!.n;
+  }
+
+  async setPassword(id: number, passwordHash: string) {
+    await this.pool.query("UPDATE users SET password_hash = $1 WHERE id = $2", [passwordHash, id]);
+  }
+}

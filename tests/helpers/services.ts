@@ -1,0 +1,72 @@
+/**
+ * The real PostgreSQL and Redis servers the scale-out tests use. Outside CI, when a server is not reachable,
+ * its tests report themselves skipped (with the reason); under CI (`CI` set) they are mandatory and an
+ * unreachable server fails them.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { Redis } from "ioredis";
+
+/** An administrative connection: trust auth on this machine kind; override for other set-ups. */
+export const POSTGRES_ADMIN_URL = process.env.FEEDGATE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const REDIS_URL = process.env.FEEDGATE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function reachable(probe: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await probe();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const postgresUp = reachable(async () => {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  await client.end();
+});
+
+const redisUp = reachable(async () => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  await redis.connect();
+  await redis.quit();
+});
+
+/** false when the tests may run; otherwise the reason to skip. Throws under CI, where the servers are mandatory. */
+async function skipReason(name: string, url: string, up: Promise<boolean>): Promise<string | false> {
+  if (await up) return false;
+  const reason = `${name} is not reachable at ${url}`;
+  if (process.env.CI) throw new Error(`${reason}, and CI requires it`);
+  return reason;
+}
+
+export const skipUnlessPostgres = () => skipReason("PostgreSQL", POSTGRES_ADMIN_URL, postgresUp);
+export const skipUnlessRedis = () => skipReason("Redis", REDIS_URL, redisUp);
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database with a random name; `drop()` removes it (closing stray connections first). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `feedgate_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A key prefix no other test run shares, so Redis windows start empty. */
+export const redisPrefix = () => `feedgate-test-${randomBytes(6).toString("hex")}:`;
