@@ -3,6 +3,7 @@ import type pg from "pg";
 import { ingestProgram, type AccountRecord, type IngestOp } from "../ingest-plan.js";
 import type { IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { transaction } from "./pool.js";
+import { copyIntoIgnoringDuplicates } from "./copy.js";
 
 async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
   const q = (text: string, values: unknown[]) => client.query(text, values);
@@ -45,25 +46,14 @@ async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
     case "insertToken":
       return q(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]);
-    case "insertEvents": {
-      // One statement per batch: the rows travel as arrays, and ON CONFLICT makes re-imports add nothing.
-      const r = o.rows;
-      const result = await q(`INSERT INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
-        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::boolean[],
-          $7::bigint[], $8::boolean[], $9::text[]) ON CONFLICT (id) DO NOTHING`,
-      [r.map((e) => e.id), r.map((e) => e.type), r.map((e) => e.actorId), r.map((e) => e.repoId), r.map((e) => e.orgId),
-        r.map((e) => e.public), r.map((e) => e.createdAt), r.map((e) => e.complete), r.map((e) => e.body)]);
-      return result.rowCount ?? 0;
-    }
-    case "insertIssueEvents": {
-      const r = o.rows;
-      const result = await q(`INSERT INTO issue_events (id, repo_id, actor_id, created_at, complete, body)
-        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::boolean[], $6::text[])
-        ON CONFLICT (id) DO NOTHING`,
-      [r.map((e) => e.id), r.map((e) => e.repoId), r.map((e) => e.actorId), r.map((e) => e.createdAt),
-        r.map((e) => e.complete), r.map((e) => e.body)]);
-      return result.rowCount ?? 0;
-    }
+    case "insertEvents":
+      return copyIntoIgnoringDuplicates(client, "events",
+        ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
+        o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body]));
+    case "insertIssueEvents":
+      return copyIntoIgnoringDuplicates(client, "issue_events",
+        ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
+        o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]));
   }
 }
 
