@@ -4,6 +4,15 @@
  */
 import { Redis } from "ioredis";
 import type { WindowCounters, WindowState } from "./counters.js";
+import { ApiError } from "../errors.js";
+
+/**
+ * Without its counters an instance can neither rate-limit nor lock out password guessing: it refuses with 503
+ * (which load balancers and clients retry) rather than serving unguarded or answering 500.
+ */
+function unavailable(): never {
+  throw new ApiError(503, "Service Unavailable: the rate-limit store cannot be reached. Please try again later.");
+}
 
 
 // INCR, and start the window's expiry with the first hit; returns the count and the milliseconds left.
@@ -29,6 +38,8 @@ export class RedisWindowCounters implements WindowCounters {
   constructor(url: string, private readonly prefix = "feedgate:") {
     // Fail requests fast while Redis is away rather than queueing them without bound.
     this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    // ioredis reconnects by itself; an outage shows as 503s and on /readyz, not as unhandled error events.
+    this.redis.on("error", () => undefined);
   }
 
   async connect(): Promise<void> {
@@ -36,16 +47,18 @@ export class RedisWindowCounters implements WindowCounters {
   }
 
   async hit(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
-    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))
+      .catch(unavailable)) as [number, number];
     return { count, resetAt: new Date(now.getTime() + ttl) };
   }
 
   async refund(key: string): Promise<void> {
-    await this.redis.eval(REFUND, 1, this.prefix + key);
+    await this.redis.eval(REFUND, 1, this.prefix + key).catch(unavailable);
   }
 
   async peek(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
-    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)])
+      .catch(unavailable);
     if (count === null || ttl < 0) return { count: 0, resetAt: new Date(now.getTime() + windowSeconds * 1000) };
     return { count: Number(count), resetAt: new Date(now.getTime() + ttl) };
   }

@@ -60,10 +60,17 @@ export default fp<RateLimitOptions>(async (app, options) => {
     if (exempt(request)) return payload;
     // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
     // against the client IP, as GitHub's 401s do.
-    const state = await charge(request);
-    if (reply.statusCode === 304 && state.used <= state.limit) {
-      await counters.refund(state.key, request.receivedAt);
-      state.used -= 1;
+    let state;
+    try {
+      state = await charge(request);
+      if (reply.statusCode === 304 && state.used <= state.limit) {
+        await counters.refund(state.key, request.receivedAt);
+        state.used -= 1;
+      }
+    } catch (error) {
+      // The counters went away while answering: the response goes out without rate-limit headers.
+      request.log.warn({ err: error }, "rate-limit counters unavailable");
+      return payload;
     }
     writeHeaders(reply, state);
     return payload;

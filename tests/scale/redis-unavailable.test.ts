@@ -1,0 +1,49 @@
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/server/app.js";
+import { loadConfig } from "../../src/server/config.js";
+import { RedisWindowCounters } from "../../src/server/counters/redis-counters.js";
+import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+
+// Nothing listens on port 1: the shared counters are configured but unreachable.
+const UNREACHABLE_REDIS = "redis://127.0.0.1:1";
+
+describe("an instance whose Redis is unreachable", () => {
+  let dir: string;
+  let store: SqliteStore;
+  let counters: RedisWindowCounters;
+  let app: FastifyInstance;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-redis-down-"));
+    const db = join(dir, "feedgate.db");
+    store = await SqliteStore.open(db);
+    counters = new RedisWindowCounters(UNREACHABLE_REDIS);
+    await counters.connect().catch(() => undefined);
+    app = await buildApp({ config: loadConfig({ db, logLevel: "silent" }, {}), store, counters });
+  });
+  after(async () => {
+    await app.close();
+    await counters.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("refuses requests with 503 in GitHub's error shape instead of serving them unguarded", async () => {
+    const res = await app.inject({ url: "/events" });
+    assert.equal(res.statusCode, 503);
+    assert.match(res.json().message, /rate-limit store cannot be reached/);
+    assert.equal(typeof res.json().documentation_url, "string");
+  });
+
+  test("reports not ready on /readyz, naming the counters, while /healthz stays up", async () => {
+    const ready = await app.inject({ url: "/readyz" });
+    assert.equal(ready.statusCode, 503);
+    assert.equal(ready.json().checks.database, "ok");
+    assert.notEqual(ready.json().checks.counters, "ok");
+    assert.equal((await app.inject({ url: "/healthz" })).statusCode, 200);
+  });
+});
