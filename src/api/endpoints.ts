@@ -55,13 +55,22 @@ const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
 /** In 2013 GitHub accepted these scopes for the private feeds (wire notes 2.1). */
 const PRIVATE_FEED_SCOPES = ["repo"] as const;
 
-function feed(path: string, pathParams: readonly string[], response: ResponseKind = "Event[]",
-  acceptedScopes: readonly string[] = []): Endpoint {
+/** A feed row with its literal types kept (which path parameters, which element type), so the SDK's types follow the table. */
+export interface FeedEndpoint<P extends string, R extends ResponseKind> extends Endpoint {
+  readonly method: "GET";
+  readonly params: { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } } & typeof paging;
+  readonly response: R;
+}
+
+// NoInfer: inside the table's `satisfies`, an omitted `response` would otherwise be inferred from the context as
+// the whole ResponseKind union instead of defaulting to "Event[]".
+function feed<const P extends string = never, R extends ResponseKind = "Event[]">(path: string, pathParams: readonly P[],
+  response?: R, acceptedScopes: readonly string[] = []): FeedEndpoint<P, NoInfer<R>> {
   const params: Record<string, ParamSpec> = {};
   for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
   return {
-    method: "GET", path, params: { ...params, ...paging }, auth: "optional", acceptedScopes, response,
-    documentationUrl: EVENTS_DOCS,
+    method: "GET", path, params: { ...params, ...paging } as FeedEndpoint<P, R>["params"], auth: "optional", acceptedScopes,
+    response: response ?? ("Event[]" as R), documentationUrl: EVENTS_DOCS,
   };
 }
 

@@ -69,3 +69,45 @@ export interface PageQuery {
   page?: string;
   per_page?: string;
 }
+
+/**
+ * An account as events carry it (wire notes 2.2). Only `login` is promised by the spec: recorded history
+ * lacks some keys (`display_login` before about 2016), and ids are null for accounts a world file named
+ * only by login.
+ */
+const EventAccount = Type.Object({
+  id: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  login: Type.String(),
+  display_login: Type.Optional(Type.String()),
+  gravatar_id: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
+  avatar_url: Type.Optional(Type.String()),
+});
+
+/**
+ * An element of the event feeds (spec 2, wire notes 2.2). Payloads are returned verbatim and differ by
+ * type, so only the envelope is typed; `org` is omitted, not null, when the event has none.
+ */
+export const Event = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  actor: EventAccount,
+  repo: Type.Object({ id: Type.Optional(Type.Number()), name: Type.String(), url: Type.Optional(Type.String()) }),
+  payload: Type.Record(Type.String(), Type.Unknown()),
+  public: Type.Boolean(),
+  created_at: Type.String(),
+  org: Type.Optional(EventAccount),
+});
+export type Event = Static<typeof Event>;
+
+/** An element of the repository issue-events feed (spec 2, wire notes 2.4); `actor` is null for deleted accounts. */
+export const IssueEvent = Type.Object({
+  id: Type.String(),
+  url: Type.Optional(Type.String()),
+  actor: Type.Union([EventAccount, Type.Null()]),
+  event: Type.String(),
+  commit_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  created_at: Type.String(),
+  issue: Type.Object({ title: Type.String(), number: Type.Number(), state: Type.String() }),
+});
+export type IssueEvent = Static<typeof IssueEvent>;

@@ -9,6 +9,8 @@ import { userCommand } from "./user.js";
 import { tokenCommand } from "./token.js";
 import { seedCommand } from "./seed.js";
 import { importCommand } from "./import.js";
+import { authCommand } from "./auth.js";
+import { eventsCommand } from "./events.js";
 
 const program = new Command("feedgate")
   .description("GitHub-style access authorizations and activity event feeds")
@@ -20,6 +22,8 @@ userCommand(program);
 tokenCommand(program);
 seedCommand(program);
 importCommand(program);
+authCommand(program);
+eventsCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.

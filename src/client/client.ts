@@ -1,0 +1,191 @@
+/**
+ * The Client: options checked at construction, one method per endpoint-table row (see operations.ts),
+ * credentials with the two-factor retry, and paging that follows the server's `Link` URLs.
+ */
+import { endpoints, type Endpoint } from "../api/endpoints.js";
+import { authorizationHeader, checkAuth, otpChallenge, type AuthOptions } from "./auth.js";
+import { ParameterError } from "./errors.js";
+import { checkHeaders, type UnconditionalHeaders } from "./headers.js";
+import { parseLink } from "./link.js";
+import {
+  generateFamilies, type Data, type Families, type Operation, type Params, type ParamsArgument,
+} from "./operations.js";
+import { prepare } from "./prepare.js";
+import { interpret } from "./response.js";
+import { exchange, type Fetch, type WireRequest } from "./transport.js";
+import type { Meta, Result, Success } from "./types.js";
+
+/** The interface version this SDK speaks (spec section 9). */
+export const VERSION = "3.0.0";
+/** How 3.0.0 is selected on the wire: GitHub's v3 media type, which every GitHub-compatible server reads. */
+const ACCEPT_V3 = "application/vnd.github.v3+json";
+
+export interface ClientOptions {
+  /** Where the service is, e.g. `http://127.0.0.1:3000` or `https://ghe.example/api/v3`. */
+  baseUrl: string;
+  version: typeof VERSION;
+  auth?: AuthOptions;
+  /** Sent with every request; the names the spec permits, conditional ones excepted. */
+  headers?: UnconditionalHeaders;
+  /** Milliseconds for a whole exchange, body included; none by default. */
+  timeout?: number;
+  /** A fetch to use instead of the global one (a proxy agent, a test double). */
+  fetch?: Fetch;
+}
+
+/** A result, or a `Link` header value (node-github's `getNextPage(link)`). */
+export type PageSource = { readonly meta: Meta; readonly url: string } | string;
+
+export interface PageOptions {
+  headers?: UnconditionalHeaders;
+}
+
+type Rel = "next" | "prev" | "first" | "last";
+
+/** List operations: the ones `paginate` accepts. */
+type ListEndpoint = Endpoint & { readonly response: `${string}[]` };
+
+function checkBaseUrl(value: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === "string" ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
+    throw new ParameterError("baseUrl", `baseUrl must be an absolute http(s) URL without query, got ${JSON.stringify(value)}`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+export interface Client extends Families {}
+
+export class Client {
+  readonly baseUrl: string;
+  readonly version: typeof VERSION;
+  #auth: AuthOptions | null = null;
+  readonly #headers: Record<string, string>;
+  readonly #timeout: number | undefined;
+  readonly #fetch: Fetch;
+
+  constructor(options: ClientOptions) {
+    if (typeof options !== "object" || options === null) throw new ParameterError("options", "options must be an object");
+    if (options.version !== VERSION) {
+      throw new ParameterError("version", `version ${JSON.stringify(options.version)} is not supported; this client speaks "${VERSION}"`);
+    }
+    this.version = VERSION;
+    this.baseUrl = checkBaseUrl(options.baseUrl);
+    this.#headers = checkHeaders(options.headers, "options.headers", { conditional: false });
+    const { timeout } = options;
+    if (timeout !== undefined && !(typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0)) {
+      throw new ParameterError("timeout", `timeout must be a positive number of milliseconds, got ${String(timeout)}`);
+    }
+    this.#timeout = timeout;
+    if (options.fetch !== undefined && typeof options.fetch !== "function") throw new ParameterError("fetch", "fetch must be a function");
+    // Bound: browsers refuse a fetch called with another object as `this` ("Illegal invocation").
+    const fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = (input, init) => fetch(input, init);
+    if (options.auth !== undefined) this.authenticate(options.auth);
+    Object.assign(this, generateFamilies(endpoints, (endpoint, operation, params) => {
+      const request = prepare(endpoint, operation, params);
+      return this.#send(request.method, `${this.baseUrl}${request.target}`, request.headers, request.body);
+    }));
+  }
+
+  /** Sets the credentials for later requests; `null` makes them anonymous. */
+  authenticate(auth: AuthOptions | null): void {
+    this.#auth = auth === null ? null : checkAuth(auth);
+  }
+
+  hasNextPage(from: PageSource): boolean {
+    return this.#rel(from, "next") !== undefined;
+  }
+
+  hasPrevPage(from: PageSource): boolean {
+    return this.#rel(from, "prev") !== undefined;
+  }
+
+  hasFirstPage(from: PageSource): boolean {
+    return this.#rel(from, "first") !== undefined;
+  }
+
+  hasLastPage(from: PageSource): boolean {
+    return this.#rel(from, "last") !== undefined;
+  }
+
+  getNextPage<T>(from: Success<T>, options?: PageOptions): Promise<Success<T>>;
+  getNextPage(from: PageSource, options?: PageOptions): Promise<Success<unknown>>;
+  getNextPage(from: PageSource, options?: PageOptions) {
+    return this.#follow(from, "next", options);
+  }
+
+  getPrevPage<T>(from: Success<T>, options?: PageOptions): Promise<Success<T>>;
+  getPrevPage(from: PageSource, options?: PageOptions): Promise<Success<unknown>>;
+  getPrevPage(from: PageSource, options?: PageOptions) {
+    return this.#follow(from, "prev", options);
+  }
+
+  getFirstPage<T>(from: Success<T>, options?: PageOptions): Promise<Success<T>>;
+  getFirstPage(from: PageSource, options?: PageOptions): Promise<Success<unknown>>;
+  getFirstPage(from: PageSource, options?: PageOptions) {
+    return this.#follow(from, "first", options);
+  }
+
+  getLastPage<T>(from: Success<T>, options?: PageOptions): Promise<Success<T>>;
+  getLastPage(from: PageSource, options?: PageOptions): Promise<Success<unknown>>;
+  getLastPage(from: PageSource, options?: PageOptions) {
+    return this.#follow(from, "last", options);
+  }
+
+  /**
+   * Every page of a list, first to last, following `rel="next"` only (as Octokit does). A 304 on the first
+   * page (the caller sent If-None-Match) means nothing changed: nothing is yielded.
+   */
+  async *paginate<E extends ListEndpoint>(operation: Operation<E>, ...[params]: ParamsArgument<E>)
+    : AsyncGenerator<Success<Data<E>>, void, undefined> {
+    let page = await (operation as unknown as (p?: Params<E>) => Promise<Result<Data<E>>>)(params);
+    while (!page.notModified) {
+      yield page;
+      if (!this.hasNextPage(page)) return;
+      page = await this.getNextPage(page);
+    }
+  }
+
+  #rel(from: PageSource, rel: Rel): string | undefined {
+    if (typeof from === "string") return parseLink(from, this.baseUrl)[rel];
+    if (typeof from !== "object" || from === null || typeof from.meta !== "object") {
+      throw new ParameterError("page", "expected a result (with meta) or a Link header value");
+    }
+    return parseLink(from.meta.link, from.url || this.baseUrl)[rel];
+  }
+
+  async #follow(from: PageSource, rel: Rel, options: PageOptions = {}): Promise<Success<unknown>> {
+    const url = this.#rel(from, rel);
+    if (url === undefined) throw new ParameterError("page", `there is no ${rel} page: the Link header has no rel="${rel}"`);
+    const headers = checkHeaders(options.headers, "headers", { conditional: false });
+    return (await this.#send("GET", url, headers, undefined)) as Success<unknown>;
+  }
+
+  /** Sends with the client's headers and credentials; answers one two-factor challenge by asking `auth.otp`. */
+  async #send(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
+    const auth = this.#auth;
+    const headers: Record<string, string> = { accept: ACCEPT_V3, ...this.#headers, ...callerHeaders };
+    if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";
+    // Credentials go only to the service's own origin, as fetch itself does on cross-origin redirects:
+    // a Link URL is the server's word, not the caller's.
+    const ownOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
+    if (auth && ownOrigin) {
+      headers.authorization = authorizationHeader(auth);
+      if (auth.type === "basic" && typeof auth.otp === "string") headers["x-service-otp"] ??= auth.otp;
+    }
+    const request: WireRequest = { method, url, headers, body };
+    const first = await exchange(request, this.#fetch, this.#timeout);
+    const challenge = first.response.status === 401 ? otpChallenge(first.response.headers) : null;
+    if (!challenge || auth?.type !== "basic" || typeof auth.otp !== "function" || !ownOrigin) return interpret(request, first);
+
+    const code = await auth.otp(challenge);
+    if (typeof code !== "string") throw new ParameterError("auth.otp", "auth.otp must return a string (the one-time code)");
+    const retry: WireRequest = { ...request, headers: { ...headers, "x-service-otp": code.trim() } };
+    return interpret(retry, await exchange(retry, this.#fetch, this.#timeout));
+  }
+}

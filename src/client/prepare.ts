@@ -1,0 +1,88 @@
+/**
+ * Turns a call into a request: checks the parameters against the operation's table row (spec sections 4
+ * and 8) and places each where the row says (path, query or JSON body). Every check happens here, before
+ * anything is sent, and a refusal names the parameter.
+ */
+import type { Endpoint, ParamSpec } from "../api/endpoints.js";
+import { ParameterError } from "./errors.js";
+import { checkHeaders } from "./headers.js";
+
+export interface PreparedRequest {
+  method: Endpoint["method"];
+  /** Path and query, to append to the base URL. */
+  target: string;
+  body: Record<string, unknown> | undefined;
+  /** The caller's headers, lower-case names. */
+  headers: Record<string, string>;
+}
+
+function refuse(operation: string, parameter: string, problem: string): never {
+  throw new ParameterError(parameter, `${operation}: ${parameter} ${problem}`);
+}
+
+const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
+
+/** The value as it travels, or a refusal. */
+function checkValue(operation: string, name: string, spec: ParamSpec, value: unknown): unknown {
+  if (value === null && spec.nullable) return null;
+  switch (spec.type) {
+    case "string":
+      if (typeof value !== "string") refuse(operation, name, `must be a string, got ${shown(value)}`);
+      if (spec.in === "path" && value === "") refuse(operation, name, "must not be empty");
+      if (spec.pattern && !new RegExp(spec.pattern).test(value)) refuse(operation, name, `must match ${spec.pattern}`);
+      return value;
+    case "number": {
+      // A number counts as its decimal text: 2 -> "2"; 1.5, -1 and NaN then fail the digits rule.
+      if (typeof value !== "string" && typeof value !== "number") refuse(operation, name, `must be a number or a string of digits, got ${shown(value)}`);
+      const text = String(value);
+      if (spec.pattern && !new RegExp(spec.pattern).test(text)) refuse(operation, name, `must match ${spec.pattern}, got ${shown(value)}`);
+      if (spec.max !== undefined && Number(text) > spec.max) refuse(operation, name, `must be at most ${spec.max}, got ${text}`);
+      return text;
+    }
+    case "array":
+      if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+        refuse(operation, name, "must be an array of strings");
+      }
+      return [...value];
+  }
+}
+
+export function prepare(endpoint: Endpoint, operation: string, params: unknown): PreparedRequest {
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+    throw new ParameterError("params", `${operation}: params must be an object of parameters`);
+  }
+  const given = (params ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(given)) {
+    if (name !== "headers" && !Object.hasOwn(endpoint.params, name)) {
+      const known = Object.keys(endpoint.params);
+      refuse(operation, name, `is not a parameter of this operation${known.length ? `; it takes ${known.join(", ")}` : ""}`);
+    }
+  }
+
+  const pathValues: Record<string, string> = {};
+  const query = new URLSearchParams();
+  let body: Record<string, unknown> | undefined;
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    const value = given[name];
+    if (value === undefined) {
+      if (spec.required) refuse(operation, name, "is required");
+      continue;
+    }
+    const checked = checkValue(operation, name, spec, value);
+    if (spec.in === "path") pathValues[name] = checked as string;
+    else if (spec.in === "query") query.set(name, checked as string);
+    else (body ??= {})[name] = checked;
+  }
+  // Writes always send a JSON object: the server reads an empty one as "all defaults".
+  if (endpoint.method === "POST" || endpoint.method === "PATCH") body ??= {};
+  const path = endpoint.path.split("/")
+    .map((segment) => (segment.startsWith(":") ? encodeURIComponent(pathValues[segment.slice(1)] ?? "") : segment))
+    .join("/");
+  const search = query.toString();
+  return {
+    method: endpoint.method,
+    target: search ? `${path}?${search}` : path,
+    body,
+    headers: checkHeaders(given.headers, "headers", { conditional: true }),
+  };
+}
