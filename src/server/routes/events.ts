@@ -1,32 +1,61 @@
 /**
- * The event feeds (spec 4.2): ten feeds and repository issue events, one route per endpoint-table row.
- * Pages are sent as the stored JSON text, never parsed and re-serialized when the envelope is complete.
+ * The event feeds (spec 4.2): ten feeds and repository issue events, one route per endpoint-table row, plus
+ * GitHub's id-based forms of the same feeds. Pages are sent as the stored JSON text, never parsed and
+ * re-serialized when the envelope is complete.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { endpoints } from "../../api/endpoints.js";
 import { requestSchema, type PageQuery } from "../../api/schemas.js";
 import { toWireEventsJson } from "../convert/event.js";
-import type { FeedName, FeedParams, FeedService } from "../services/feeds.js";
+import type { FeedName, FeedParams, FeedService, WireIdKind } from "../services/feeds.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 
 /** GitHub asks pollers to wait this long between requests (wire notes 2.6). */
 const POLL_INTERVAL_SECONDS = "60";
 
+/**
+ * GitHub's canonical paths by numeric id (wire notes 2.5): its own `Link` headers point at them, so clients
+ * that stored such a URL, or replay GitHub's, reach the same feed here.
+ */
+const ID_PATHS: { path: string; feed: FeedName; by: WireIdKind }[] = [
+  { path: "/repositories/:id/events", feed: "getFromRepo", by: "repo" },
+  { path: "/repositories/:id/issues/events", feed: "getFromRepoIssues", by: "repo" },
+  { path: "/organizations/:id/events", feed: "getFromOrg", by: "org" },
+  { path: "/user/:id/events", feed: "getFromUser", by: "user" },
+  { path: "/user/:id/events/public", feed: "getFromUserPublic", by: "user" },
+  { path: "/user/:id/received_events", feed: "getReceived", by: "user" },
+  { path: "/user/:id/received_events/public", feed: "getReceivedPublic", by: "user" },
+];
+
 export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
+  async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams) {
+    const window = readPage(request.query as PageQuery);
+    const page = await feeds.page(name, params, request.principal, window);
+    request.lastModified = page.newest;
+    writeLinkHeader(request, reply, window, page.total);
+    reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
+    return reply.type("application/json; charset=utf-8").send(toWireEventsJson(page.rows, request.baseUrl));
+  }
+
   for (const [name, endpoint] of Object.entries(endpoints.events)) {
     app.route({
       method: endpoint.method,
       url: endpoint.path,
       config: { endpoint },
       schema: { params: requestSchema(endpoint, "path"), querystring: requestSchema(endpoint, "query") },
-      handler: async (request, reply) => {
-        const window = readPage(request.query as PageQuery);
-        const page = await feeds.page(name as FeedName, request.params as FeedParams, request.principal, window);
-        request.lastModified = page.newest;
-        writeLinkHeader(request, reply, window, page.total);
-        reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
-        return reply.type("application/json; charset=utf-8").send(toWireEventsJson(page.rows, request.baseUrl));
-      },
+      handler: (request, reply) => serve(request, reply, name as FeedName, request.params as FeedParams),
+    });
+  }
+
+  for (const { path, feed, by } of ID_PATHS) {
+    const endpoint = endpoints.events[feed];
+    app.route({
+      method: "GET",
+      url: path,
+      config: { endpoint },
+      schema: { querystring: requestSchema(endpoint, "query") },
+      handler: async (request, reply) =>
+        serve(request, reply, feed, await feeds.paramsByWireId(by, (request.params as { id: string }).id)),
     });
   }
 }

@@ -18,6 +18,9 @@ export interface FeedParams {
   org?: string;
 }
 
+/** What a numeric id names in GitHub's id-based paths. */
+export type WireIdKind = "user" | "org" | "repo";
+
 export interface FeedCaps {
   maxEvents: number | null;
   maxAgeSeconds: number | null;
@@ -108,6 +111,20 @@ export class FeedService {
         return { scope: { kind: "org", orgId: org.id }, visibility };
       }
     }
+  }
+
+  /** The named parameters an id-based path stands for; an unknown or malformed id is 404. */
+  async paramsByWireId(kind: WireIdKind, id: string): Promise<FeedParams> {
+    if (!/^[0-9]{1,15}$/.test(id)) throw notFound();
+    if (kind === "repo") {
+      const fullName = await this.store.directory.repoNameByWireId(Number(id));
+      if (!fullName) throw notFound();
+      const [user, repo] = [fullName.slice(0, fullName.indexOf("/")), fullName.slice(fullName.indexOf("/") + 1)];
+      return { user, repo };
+    }
+    const login = await this.store.directory.loginByWireId(Number(id));
+    if (!login) throw notFound();
+    return kind === "org" ? { org: login } : { user: login };
   }
 
   async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<FeedPage> {

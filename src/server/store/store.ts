@@ -143,6 +143,10 @@ export interface FeedPage {
 
 export interface DirectoryStore {
   findRepo(owner: string, name: string): Promise<RepoRow | null>;
+  /** The login of the account with that wire id (GitHub's id from imported data first, else the row id). */
+  loginByWireId(wireId: number): Promise<string | null>;
+  /** The `owner/name` of the repository with that wire id. */
+  repoNameByWireId(wireId: number): Promise<string | null>;
   /** Owner, collaborator, or member of the organization that owns the repository. */
   canRead(userId: number, repoId: number): Promise<boolean>;
   isMember(orgId: number, userId: number): Promise<boolean>;

@@ -1,6 +1,6 @@
 /** Repository look-ups and read-access checks in PostgreSQL. */
 import type pg from "pg";
-import { READABLE_REPOS } from "../feed-sql.js";
+import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import type { DirectoryStore, RepoRow } from "../store.js";
 import { named } from "./pool.js";
 
@@ -21,6 +21,16 @@ export class PostgresDirectory implements DirectoryStore {
       id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private, networkId: r.network_id,
       wireId: r.external_id ?? r.id,
     } : null;
+  }
+
+  async loginByWireId(wireId: number) {
+    const { rows } = await this.pool.query<{ login: string }>(named(BY_WIRE_ID.account, { id: wireId }));
+    return rows[0]?.login ?? null;
+  }
+
+  async repoNameByWireId(wireId: number) {
+    const { rows } = await this.pool.query<{ name: string }>(named(BY_WIRE_ID.repo, { id: wireId }));
+    return rows[0]?.name ?? null;
   }
 
   async canRead(userId: number, repoId: number) {

@@ -1,6 +1,6 @@
 /** Repository look-ups and read-access checks in SQLite. */
 import type Database from "better-sqlite3";
-import { READABLE_REPOS } from "../feed-sql.js";
+import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import type { DirectoryStore, RepoRow } from "../store.js";
 
 interface RepoRecord {
@@ -14,7 +14,8 @@ const toRepo = (r: RepoRecord): RepoRow => ({
 });
 
 export class SqliteDirectory implements DirectoryStore {
-  private readonly repo; private readonly readable; private readonly member;
+  private readonly repo; private readonly readable; private readonly member; private readonly login;
+  private readonly repoName;
 
   constructor(db: Database.Database) {
     this.repo = db.prepare<[string, string], RepoRecord>(
@@ -24,6 +25,16 @@ export class SqliteDirectory implements DirectoryStore {
       `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`);
     this.member = db.prepare<[number, number], { ok: number }>(
       "SELECT 1 AS ok FROM org_members WHERE org_id = ? AND user_id = ?");
+    this.login = db.prepare<{ id: number }, { login: string }>(BY_WIRE_ID.account);
+    this.repoName = db.prepare<{ id: number }, { name: string }>(BY_WIRE_ID.repo);
+  }
+
+  async loginByWireId(wireId: number) {
+    return this.login.get({ id: wireId })?.login ?? null;
+  }
+
+  async repoNameByWireId(wireId: number) {
+    return this.repoName.get({ id: wireId })?.name ?? null;
   }
 
   async findRepo(owner: string, name: string) {
