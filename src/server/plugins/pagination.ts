@@ -27,6 +27,10 @@ export function readPage(query: PageQuery): PageWindow {
 
 function pageUrl(request: FastifyRequest, page: number): string {
   const url = new URL(request.url, request.baseUrl);
+  // A token never goes into a header that caches and proxies keep. It also broke node-github 0.2.4: its
+  // getNextPage re-sends the Link URL's query and appends its own `access_token`, and a token given twice is
+  // refused as Bad credentials (tests/server/authentication.test.ts). Clients re-add their credentials anyway.
+  url.searchParams.delete("access_token");
   url.searchParams.set("page", String(page));
   return `${request.baseUrl}${url.pathname}${url.search}`;
 }

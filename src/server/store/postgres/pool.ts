@@ -9,7 +9,11 @@ const types = {
 };
 
 export function createPool(connectionString: string): pg.Pool {
-  return new pg.Pool({ connectionString, max: 10, types });
+  const pool = new pg.Pool({ connectionString, max: 10, types });
+  // An idle connection the server closes (a restart, a failover) is dropped from the pool and replaced on the
+  // next query; without a listener, pg's "error" event would crash the process instead.
+  pool.on("error", () => undefined);
+  return pool;
 }
 
 export type Queryable = pg.Pool | pg.PoolClient;

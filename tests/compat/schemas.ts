@@ -1,0 +1,134 @@
+/**
+ * GitHub's published schemas (../shared/data/openapi/, extracted from @octokit/openapi) as validators for what
+ * feedgate serves. Every rule of GitHub's schema holds except where feedgate differs by design: each such place
+ * is one entry of BY_DESIGN, with its reason, and the schema is changed there and nowhere else.
+ * Payloads are stored and returned verbatim (data/README.md) and are exempt: only the envelope is validated.
+ */
+import { readFileSync } from "node:fs";
+import assert from "node:assert/strict";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import formats from "ajv-formats";
+
+/** The shared data folder, found from the repository (../shared next to it), never by an absolute path. */
+const OPENAPI = new URL("../../../shared/data/openapi/", import.meta.url);
+
+export const SCHEMAS = ["event", "issue-event", "authorization"] as const;
+export type SchemaName = (typeof SCHEMAS)[number];
+
+type Json = Record<string, unknown>;
+
+export interface ByDesign {
+  schema: SchemaName;
+  /** Property path from the schema's root; [] is the root. */
+  at: string[];
+  /**
+   * `replace`: the property's schema becomes this one. `required`: the object's required list becomes this one
+   * (the properties present are still checked as GitHub defines them). `only`: of the object's properties only
+   * these are checked, as GitHub defines them, and required; the rest is stored as given and not checked.
+   */
+  change: { replace: Json } | { required: string[] } | { only: string[] };
+  reason: string;
+}
+
+const SPEC_ISSUE_EVENT = "the spec's issue-event table names id, event, created_at, actor (login) and issue (title, " +
+  "number, state) and leaves the rest unshown; feedgate stores issue events as given, like payloads, and GitHub's " +
+  "own 2013 issue events (recorded) lack node_id and commit_url on the event, node_id on the actor and on every " +
+  "user inside the issue, which today's schema requires";
+
+export const BY_DESIGN: ByDesign[] = [
+  { schema: "event", at: ["payload"], change: { replace: { type: "object" } },
+    reason: "payloads are stored and returned verbatim (DESIGN.md, data/README.md): most real history fails today's " +
+      "payload schemas, which added required fields later" },
+  { schema: "authorization", at: ["id"], change: { replace: { type: "string", pattern: "^[1-9][0-9]*$" } },
+    reason: "ids on the wire are strings (DESIGN.md; spec 2: `id | string`); GitHub sent integers" },
+  { schema: "authorization", at: [], change: { required: ["app", "id", "note", "note_url", "scopes", "token",
+    "hashed_token", "token_last_eight", "fingerprint", "url", "created_at", "updated_at"] },
+  reason: "expires_at belongs to GHES 3.x's schema only; the 2015-2020 authorization (wire notes 1.2, the 2018 " +
+    "recording) has the other twelve keys and no expires_at" },
+  { schema: "issue-event", at: ["id"], change: { replace: { type: "string", pattern: "^[0-9]+$" } },
+    reason: "ids on the wire are strings (DESIGN.md; spec 2 Issue event: `id | string`); GitHub sent integers" },
+  { schema: "issue-event", at: [], change: { required: ["id", "event", "created_at", "actor", "issue"] }, reason: SPEC_ISSUE_EVENT },
+  { schema: "issue-event", at: ["actor"], change: { required: ["login"] }, reason: SPEC_ISSUE_EVENT },
+  { schema: "issue-event", at: ["issue"], change: { only: ["title", "number", "state"] }, reason: SPEC_ISSUE_EVENT },
+];
+
+/** GitHub's schema as published. */
+export function githubSchema(name: SchemaName): Json {
+  return JSON.parse(readFileSync(new URL(`${name}.schema.json`, OPENAPI), "utf8")) as Json;
+}
+
+/** The property schema at `at` (and the object holding it), failing when the schema has no such place. */
+function locate(schema: Json, name: SchemaName, at: readonly string[]): { parent: Json | null; node: Json } {
+  let [parent, node]: [Json | null, Json] = [null, schema];
+  for (const key of at) {
+    const next = (node.properties as Json | undefined)?.[key] as Json | undefined;
+    assert.ok(next, `${name}: no property ${at.join(".")} to change`);
+    [parent, node] = [node, next];
+  }
+  return { parent, node };
+}
+
+/** GitHub's schema with BY_DESIGN applied. */
+export function feedgateSchema(name: SchemaName): Json {
+  const schema = githubSchema(name);
+  for (const { at, change } of BY_DESIGN.filter((e) => e.schema === name)) {
+    const { parent, node } = locate(schema, name, at);
+    if ("replace" in change) (parent!.properties as Json)[at.at(-1)!] = change.replace;
+    else if ("required" in change) node.required = change.required;
+    else {
+      const properties = node.properties as Json;
+      node.properties = Object.fromEntries(change.only.map((key) => [key, properties[key]]));
+      node.required = change.only;
+    }
+  }
+  return toJsonSchema(schema) as Json;
+}
+
+/**
+ * OpenAPI 3.0 schema objects -> JSON Schema: `nullable: true` becomes a `null` alternative (ajv accepts the
+ * keyword only beside a `type`, and GitHub's schemas also put it beside `allOf`/`anyOf`).
+ */
+function toJsonSchema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toJsonSchema);
+  if (typeof value !== "object" || value === null) return value;
+  const { nullable, ...rest } = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJsonSchema(v)])) as Json;
+  if (nullable !== true) return rest;
+  if (Array.isArray(rest.enum) && !rest.enum.includes(null)) rest.enum = [...rest.enum, null];
+  if (typeof rest.type === "string") return { ...rest, type: [rest.type, "null"] };
+  return { anyOf: [rest, { type: "null" }] };
+}
+
+function compile(schema: (name: SchemaName) => Json): Record<SchemaName, ValidateFunction> {
+  // OpenAPI 3.0 schema objects: vendor keys (x-github, examples) are not rules.
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  formats.default(ajv);
+  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
+  return Object.fromEntries(SCHEMAS.map((name) => [name, ajv.compile(schema(name))])) as Record<SchemaName, ValidateFunction>;
+}
+
+const validators: { feedgate?: Record<SchemaName, ValidateFunction>; github?: Record<SchemaName, ValidateFunction> } = {};
+
+/** Where and why `value` fails GitHub's schema as published (BY_DESIGN not applied); [] when it passes. */
+export function githubSchemaErrors(name: SchemaName, value: unknown): ErrorObject[] {
+  validators.github ??= compile((n) => toJsonSchema(githubSchema(n)) as Json);
+  const validate = validators.github[name];
+  return validate(value) ? [] : [...(validate.errors ?? [])];
+}
+
+/** The reasons `value` fails the schema as BY_DESIGN changes it, as `path: message` lines; [] when it passes. */
+export function schemaErrors(name: SchemaName, value: unknown): string[] {
+  validators.feedgate ??= compile(feedgateSchema);
+  const validate = validators.feedgate[name];
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+}
+
+/** Asserts every item (or the one object) validates against GitHub's schema as BY_DESIGN changes it. */
+export function assertSchema(name: SchemaName, value: unknown, what: string = name): void {
+  const items = Array.isArray(value) ? value : [value];
+  assert.ok(items.length > 0 || Array.isArray(value), `${what}: nothing to validate`);
+  items.forEach((item, i) => {
+    const errors = schemaErrors(name, item);
+    assert.deepEqual(errors, [], `${what}${Array.isArray(value) ? `[${i}]` : ""} fails GitHub's ${name} schema`);
+  });
+}
