@@ -1,39 +1,11 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { once } from "node:events";
+import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
 
-/** Runs the CLI from source, as `feedgate <args>`, and collects its output. */
-function feedgate(args: string[], input?: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    env: { ...process.env, FEEDGATE_DB: "", LOG_LEVEL: "info" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdin.end(input);
-  return {
-    child,
-    get stdout() { return stdout; },
-    done: once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr })),
-  };
-}
-
-const run = (args: string[], input?: string) => feedgate(args, input).done;
-
-/** Resolves with the first stdout line matching `pattern`. */
-async function waitForOutput(process: { child: ChildProcess; stdout: string }, pattern: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 200; i++) {
-    const match = pattern.exec(process.stdout);
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${pattern} in:\n${process.stdout}`);
-}
+const run = (args: string[], input?: string) => runFeedgate(args, { input });
 
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 const KNOWN_TOKEN = "0123456789abcdef0123456789abcdef01234567";

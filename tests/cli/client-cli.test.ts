@@ -6,7 +6,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { feedgate as runCli } from "../helpers/cli.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
@@ -15,21 +15,7 @@ import { startListeningApp, type ListeningApp } from "../helpers/listening-app.j
 import { ALICE, ALICE_TOKEN, HELLO_IDS, OLGA, OTP_SECRET, PRIVATE, event } from "../helpers/client-world.js";
 
 /** Runs `feedgate <args>` from source with only the FEEDGATE_* variables given. */
-function feedgate(args: string[], env: Record<string, string> = {}, input?: string) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_")));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { env: { ...clean, ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdin.end(input);
-  return {
-    child,
-    get stdout() { return stdout; },
-    get stderr() { return stderr; },
-    done: once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr })),
-  };
-}
+const feedgate = (args: string[], env: Record<string, string> = {}, input?: string) => runCli(args, { env, input });
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
 const eventIds = (text: string) => lines(text).map((line) => (JSON.parse(line) as { id: string }).id);

@@ -1,41 +1,13 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { once } from "node:events";
+import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
 import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, snapshot } from "../helpers/ingest-fixtures.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 
-/** Runs the CLI from source, as `feedgate <args>`, and collects its output. */
-function feedgate(args: string[], input?: string | Buffer) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    env: { ...process.env, FEEDGATE_DB: "", LOG_LEVEL: "info" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdin.end(input);
-  return {
-    child,
-    get stdout() { return stdout; },
-    done: once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr })),
-  };
-}
-
-const run = (args: string[], input?: string | Buffer) => feedgate(args, input).done;
-
-/** Resolves with the first stdout match of `pattern`. */
-async function waitForOutput(process: { child: ChildProcess; stdout: string }, pattern: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 200; i++) {
-    const match = pattern.exec(process.stdout);
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${pattern} in:\n${process.stdout}`);
-}
+const run = (args: string[], input?: string | Buffer) => runFeedgate(args, { input });
 
 /** A path as a literal part of a pattern. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -5,8 +5,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import { feedgate, runFeedgate, type CliRun } from "../helpers/cli.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,32 +20,9 @@ import {
 
 const skip = (await skipUnlessPostgres()) || (await skipUnlessRedis());
 
-interface Feedgate {
-  child: ChildProcess;
-  readonly stdout: string;
-  readonly stderr: string;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-}
+type Feedgate = CliRun;
 
-/** Runs the CLI from source, as `feedgate <args>`, with no database or Redis from the environment. */
-function feedgate(args: string[]): Feedgate {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    env: { ...process.env, FEEDGATE_DB: "", FEEDGATE_REDIS: "", FEEDGATE_REDIS_PREFIX: "", LOG_LEVEL: "info" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  child.stdin!.end();
-  return {
-    child,
-    get stdout() { return stdout; },
-    get stderr() { return stderr; },
-    done: once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, stdout, stderr })),
-  };
-}
-
-const run = (args: string[]) => feedgate(args).done;
+const run = (args: string[]) => runFeedgate(args);
 
 async function listeningUrl(server: Feedgate): Promise<string> {
   let exited = false;
