@@ -58,6 +58,14 @@ describe("conditional requests", () => {
     });
   }
 
+  test("a conditional request with Cache-Control: no-cache, as fetch sends it, is still answered 304", async () => {
+    const id = await create("fetch-style");
+    const etag = String((await get(id)).headers.etag);
+    const lastModified = String((await get(id)).headers["last-modified"]);
+    assertNotModified(await get(id, { "if-none-match": etag, "cache-control": "no-cache", pragma: "no-cache" }), etag);
+    assertNotModified(await get(id, { "if-modified-since": lastModified, "cache-control": "no-cache" }), etag);
+  });
+
   test("If-None-Match with another ETag is a full 200", async () => {
     const id = await create("other tag");
     const res = await get(id, { "if-none-match": `"${"0".repeat(64)}"` });
