@@ -1,0 +1,213 @@
+/**
+ * `npm run bench`: issue 6's benchmark, end to end, measured from the outside.
+ *
+ *   build -> generate data (cached by size and seed) -> `feedgate import` into a fresh SQLite file (timed) ->
+ *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> ceiling server -> each HTTP
+ *   scenario (warm-up, measured run) -> the server's peak RSS -> `feedgate import` into a scratch PostgreSQL
+ *   database (timed, dropped) -> report, printed and saved under bench/results/.
+ *
+ * The server and the importer are the real CLI from dist/, never an in-process app: the numbers are what an
+ * operator gets. Nothing here asserts a target; the report says which held.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { averageLineBytes, generate, type Manifest } from "./generate.js";
+import { importPostgres, importSqlite, type ImportOutcome } from "./import-runner.js";
+import { measure, RAMP_LIMIT_SECONDS, scenarios, type Measurement, type Scenario } from "./load.js";
+import { describeMachine } from "./machine.js";
+import { parseOptions, type BenchOptions } from "./options.js";
+import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
+import { summarizeProfile } from "./profile.js";
+import { renderReport } from "./report.js";
+
+const started = Date.now();
+const say = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+
+/** Refuses to start what would fill the disk: the NDJSON, then the SQLite file and its WAL, then PostgreSQL's copy. */
+function checkDisk(options: BenchOptions, needData: boolean, needDb: boolean): void {
+  const ndjson = options.events * (averageLineBytes() + 150);
+  // The SQLite file is about 1.2x the NDJSON, plus its WAL while importing; PostgreSQL's is about 0.6x (TOAST
+  // compresses the bodies) and only part of the file gets in within --postgres-seconds.
+  const needed = (needData ? ndjson * (options.gzip ? 0.15 : 1) : 0) + (needDb ? 1.4 * ndjson : 0) + (options.postgres ? 0.6 * ndjson : 0);
+  const { bavail, bsize } = statfsSync(options.dataDir);
+  const free = bavail * bsize;
+  if (needed > free) {
+    throw new Error(`about ${(needed / 1e9).toFixed(0)} GB of disk needed in ${options.dataDir}, ${(free / 1e9).toFixed(0)} GB free ` +
+      "(use --data-dir, --skip-postgres or fewer --events)");
+  }
+}
+
+/** Data files are cached by size, seed and format: the same flags reuse them. */
+const dataBase = (options: BenchOptions) => `${options.dataDir}/events-${options.events}-seed${options.seed}${options.gzip ? "-gz" : ""}`;
+
+async function dataFiles(options: BenchOptions): Promise<{ events: string; world: string; manifest: Manifest; generatedNow: boolean }> {
+  const base = dataBase(options);
+  const files = { events: `${base}.ndjson${options.gzip ? ".gz" : ""}`, world: `${base}.world.json`, manifestFile: `${base}.manifest.json` };
+  if (!options.regenerate && existsSync(files.events) && existsSync(files.manifestFile)) {
+    say(`reusing ${files.events}`);
+    return { ...files, manifest: JSON.parse(readFileSync(files.manifestFile, "utf8")) as Manifest, generatedNow: false };
+  }
+  say(`generating ${options.events.toLocaleString("en-US")} events`);
+  const manifest = await generate({ events: options.events, seed: options.seed, out: files.events, world: files.world, gzip: options.gzip });
+  writeFileSync(files.manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  say(`generated ${(manifest.bytes / 1e9).toFixed(2)} GB in ${manifest.seconds.toFixed(1)} s`);
+  return { ...files, manifest, generatedNow: true };
+}
+
+/** A feed's size from its Link header (last page x per_page), or from the body when it has a single page. */
+function feedSize(response: Response, body: string): number | null {
+  const last = /<[^>]*[?&]page=(\d+)[^>]*>;\s*rel="last"/.exec(response.headers.get("link") ?? "");
+  if (last) return Number(last[1]) * 30;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return Array.isArray(parsed) ? parsed.length : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One request first: a scenario answering the wrong status would measure an error page's speed. */
+async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: number | null }> {
+  if (scenario.key === "304") {
+    const first = await fetch(url + scenario.path, { headers: scenario.headers });
+    await first.arrayBuffer();
+    const etag = first.headers.get("etag");
+    if (!etag) throw new Error(`${scenario.path} sent no ETag`);
+    scenario.headers = { ...scenario.headers, "If-None-Match": etag };
+  }
+  const response = await fetch(url + scenario.path, {
+    method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }),
+  });
+  const body = await response.text();
+  if (response.status !== scenario.expect) {
+    throw new Error(`${scenario.method} ${scenario.path} answered ${response.status}, expected ${scenario.expect}: ${body.slice(0, 300)}`);
+  }
+  return { feedEvents: scenario.target === "feedgate" && scenario.method === "GET" && scenario.expect === 200 ? feedSize(response, body) : null };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(options.resultsDir, { recursive: true });
+  const machine = describeMachine();
+  const notes: string[] = [];
+  if (machine.loadAtStart > machine.cores / 2) {
+    notes.push(`The machine was busy when the run started (load average ${machine.loadAtStart.toFixed(2)} on ${machine.cores} cores): ` +
+      "absolute requests/s are lower bounds; ratios and CPU per request are the comparable figures.");
+  }
+
+  if (options.build) {
+    say("npm run build");
+    const build = await runToCompletion("npm", ["run", "build"]);
+    if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  }
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+
+  const db = `${options.dataDir}/feedgate-${options.events}-seed${options.seed}.db`;
+  const reuseDb = options.reuseDb && existsSync(db);
+  checkDisk(options, options.regenerate || !existsSync(`${dataBase(options)}.manifest.json`), !reuseDb);
+  const data = await dataFiles(options);
+  const { manifest } = data;
+
+  const imports: ImportOutcome[] = [];
+  if (reuseDb) {
+    say(`reusing ${db}`);
+    imports.push({ store: "SQLite", skipped: "--reuse-db: served an earlier run's database" });
+  } else {
+    say("feedgate import -> SQLite");
+    const sqlite = await importSqlite(data.events, db, manifest.events);
+    imports.push(sqlite);
+    say(`SQLite: ${Math.round(sqlite.rate)} events/s (${sqlite.seconds.toFixed(1)} s)`);
+    say("feedgate seed (world: reader, poster, organizations, token)");
+    await feedgate(["seed", data.world, "--db", db]);
+  }
+
+  const profileDir = `${options.dataDir}/profiles/${Date.now()}`;
+  const measurements: Measurement[] = [];
+  let serverRss: ReturnType<typeof memoryOf> = null;
+  let server: Listening | undefined;
+  let ceiling: Listening | undefined;
+  try {
+    say("feedgate serve");
+    server = await startListening([
+      ...(options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
+      CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
+      // Rate limiting stays on (its cost is part of every request) but can never trip.
+      "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
+    ], `${options.dataDir}/server.log`);
+
+    const list = scenarios({
+      topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
+      poster: manifest.poster.login, posterPassword: manifest.poster.password,
+    }).filter((s) => options.only === null || options.only.includes(s.key));
+    // The ceiling answers with the very page feedgate serves for GET /events, so both move the same bytes.
+    const page = await fetch(`${server.url}/events`, { headers: { Authorization: `token ${manifest.reader.token}` } });
+    const bodyFile = `${options.dataDir}/ceiling-page.json`;
+    writeFileSync(bodyFile, Buffer.from(await page.arrayBuffer()));
+    ceiling = await startListening(["--import", "tsx", `${ROOT}bench/ceiling.ts`, bodyFile], `${options.dataDir}/ceiling.log`);
+
+    // The ceiling runs first and again last: its mean is the ratio's denominator, and a gap between the two
+    // shows that the machine changed during the run.
+    const first = list[0];
+    const runs = first?.key === "ceiling" ? [...list, { ...first, label: `${first.label} (again, last)` }] : list;
+    for (const scenario of runs) {
+      const target = scenario.target === "ceiling" ? ceiling : server;
+      const { feedEvents } = await probe(target.url, scenario);
+      say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
+      const m = await measure(target.url, scenario, options, target.pid, feedEvents);
+      measurements.push(m);
+      say(`  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
+        `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`);
+      if (m.errors > 0) notes.push(`${scenario.label}: ${m.errors} responses with another status than ${scenario.expect} (or socket errors).`);
+      if (Number.isNaN(m.p50)) {
+        notes.push(`${scenario.label}: no request was both sent and answered within the ${options.durationSeconds} s window ` +
+          "(latency n/a); a longer --duration measures it.");
+      }
+      if (m.starved > 0) {
+        notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
+          "into the run; it was measured on the others.");
+      }
+    }
+    serverRss = memoryOf(server.pid);
+  } finally {
+    await ceiling?.stop();
+    await server?.stop();
+  }
+
+  let profile: string | null = null;
+  if (options.cpuProf) {
+    const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
+    if (file) profile = summarizeProfile(`${profileDir}/${file}`);
+  }
+
+  if (options.postgres) {
+    say("feedgate import -> PostgreSQL (scratch database)");
+    try {
+      const pg = await importPostgres(data.events, manifest.events, options.postgresSeconds);
+      imports.push(pg);
+      say("skipped" in pg ? `PostgreSQL skipped: ${pg.skipped}` : `PostgreSQL: ${Math.round(pg.rate)} events/s (${pg.seconds.toFixed(1)} s)`);
+    } catch (error) {
+      imports.push({ store: "PostgreSQL", skipped: `failed: ${(error as Error).message.split("\n")[0]}` });
+    }
+  } else {
+    imports.push({ store: "PostgreSQL", skipped: "--skip-postgres" });
+  }
+
+  const report = renderReport({
+    machine, manifest, generatedNow: data.generatedNow, imports, measurements, serverRss, notes, profile,
+    loadAtEnd: loadavg()[0]!,
+    settings: {
+      events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds, logLevel: options.logLevel, postgresSeconds: options.postgresSeconds,
+    },
+  });
+  const file = `${options.resultsDir}/${machine.date.slice(0, 10)}-${machine.commit}.md`;
+  writeFileSync(file, report);
+  process.stdout.write(report);
+  say(`saved ${file}; total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,87 @@
+/** The benchmark's flags: `npm run bench -- --events 200000 --duration 10` for a quick run. */
+import { parseArgs } from "node:util";
+import { ROOT } from "./processes.js";
+
+export interface BenchOptions {
+  events: number;
+  seed: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+  dataDir: string;
+  resultsDir: string;
+  regenerate: boolean;
+  gzip: boolean;
+  reuseDb: boolean;
+  postgres: boolean;
+  build: boolean;
+  only: string[] | null;
+  cpuProf: boolean;
+  logLevel: string;
+  postgresSeconds: number;
+}
+
+const HELP = `npm run bench -- [flags]
+
+  --events N        events to generate and serve (default 1000000)
+  --large           the 10,000,000-event run (implies --gzip; ~50 GB of disk and about an hour)
+  --gzip            write the generated file gzipped (GH Archive's format; about 6x less disk, costs CPU on both sides)
+  --duration S      measured seconds per scenario (default 15)
+  --warmup S        warm-up seconds before each (default a quarter of --duration, at least 1)
+  --connections N   concurrent connections (default 32)
+  --seed N          generator seed (default 1): same seed, same data
+  --data-dir DIR    generated files and databases (default bench/data, git-ignored)
+  --results-dir DIR where the report is saved (default bench/results)
+  --regenerate      write the data file again even if one of that size and seed exists
+  --reuse-db        serve the SQLite database of an earlier run instead of importing again (no import figure)
+  --skip-postgres   do not measure the PostgreSQL import
+  --postgres-seconds S  stop the PostgreSQL import after S seconds and report the rate so far (default 120)
+  --no-build        use dist/ as it is (default: npm run build first)
+  --only a,b        run only these scenarios: ceiling, repo, events, user, received, page1000, 304, authorizations
+  --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
+  --log-level L     the server's log level (default warn; info logs every request)
+`;
+
+function count(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value.replace(/_/g, ""));
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      events: { type: "string" }, large: { type: "boolean" }, duration: { type: "string" }, warmup: { type: "string" },
+      connections: { type: "string" }, seed: { type: "string" }, "data-dir": { type: "string" }, "results-dir": { type: "string" },
+      regenerate: { type: "boolean" }, "reuse-db": { type: "boolean" }, gzip: { type: "boolean" }, "skip-postgres": { type: "boolean" },
+      "no-build": { type: "boolean" }, only: { type: "string" }, "cpu-prof": { type: "boolean" }, "log-level": { type: "string" },
+      "postgres-seconds": { type: "string" }, help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  if (values.large && values.events !== undefined) throw new Error("--large and --events exclude each other");
+  const durationSeconds = count("duration", values.duration, 15);
+  return {
+    events: values.large ? 10_000_000 : count("events", values.events, 1_000_000),
+    seed: count("seed", values.seed, 1, 0),
+    durationSeconds,
+    warmupSeconds: count("warmup", values.warmup, Math.max(1, Math.round(durationSeconds / 4)), 0),
+    connections: count("connections", values.connections, 32),
+    dataDir: values["data-dir"] ?? `${ROOT}bench/data`,
+    resultsDir: values["results-dir"] ?? `${ROOT}bench/results`,
+    regenerate: Boolean(values.regenerate),
+    gzip: Boolean(values.gzip || values.large),
+    reuseDb: Boolean(values["reuse-db"]),
+    postgres: !values["skip-postgres"],
+    build: !values["no-build"],
+    only: values.only ? values.only.split(",").map((s) => s.trim()).filter(Boolean) : null,
+    cpuProf: Boolean(values["cpu-prof"]),
+    logLevel: values["log-level"] ?? "warn",
+    postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),
+  };
+}

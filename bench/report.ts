@@ -1,0 +1,209 @@
+/**
+ * The report: one markdown document, printed and saved as bench/results/<date>-<commit>.md. Requests per
+ * second are shown as measured and as a ratio to the ceiling of the same run (the comparable number); the
+ * issue's targets are reported, never asserted, each with held / missed.
+ */
+import type { ImportOutcome } from "./import-runner.js";
+import type { Measurement } from "./load.js";
+import type { Machine } from "./machine.js";
+import type { Manifest } from "./generate.js";
+
+export interface RunSettings {
+  events: number;
+  seed: number;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  logLevel: string;
+  postgresSeconds: number;
+}
+
+export interface ReportInput {
+  machine: Machine;
+  settings: RunSettings;
+  manifest: Manifest;
+  /** False when an earlier run's file was reused (its generation time is then from that run). */
+  generatedNow: boolean;
+  imports: ImportOutcome[];
+  measurements: Measurement[];
+  /** At the end of the load (after POST /authorizations, whose scrypt calls take 32 MB each). */
+  serverRss: { peak: number; current: number } | null;
+  loadAtEnd: number;
+  profile: string | null;
+  notes: string[];
+}
+
+const MB = 1024 * 1024;
+const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
+const ms = (n: number) => (n < 10 ? fixed(n, 2) : fixed(n, 1));
+/** Ratios far below 1 keep two significant digits (0.0041), so a 250x gap does not print as 0.00. */
+const ratio = (n: number) => (!Number.isFinite(n) ? "n/a" : n >= 0.1 ? n.toFixed(2) : n.toPrecision(2));
+
+interface Target {
+  name: string;
+  goal: string;
+  measured: string;
+  /** null: not measured in this run. */
+  held: boolean | null;
+}
+
+/** The ceiling for ratios: the mean of its runs (first and last), so a drifting machine shows, and is averaged. */
+export function ceilingCpuPerRequest(measurements: Measurement[]): number {
+  const runs = measurements.filter((m) => m.scenario.target === "ceiling");
+  return runs.length === 0 ? NaN : runs.reduce((sum, m) => sum + m.cpuMsPerRequest, 0) / runs.length;
+}
+
+export function ceilingRps(measurements: Measurement[]): number {
+  const runs = measurements.filter((m) => m.scenario.target === "ceiling");
+  return runs.length === 0 ? NaN : runs.reduce((sum, m) => sum + m.rps, 0) / runs.length;
+}
+
+/** The server's high-water mark after the last read scenario: serving the store, before any password hashing. */
+function feedServingPeak(measurements: Measurement[]): number | null {
+  const reads = measurements.filter((m) => m.scenario.target === "feedgate" && m.scenario.method === "GET" && m.serverPeakRss !== null);
+  return reads.length === 0 ? null : Math.max(...reads.map((m) => m.serverPeakRss!));
+}
+
+function targets(input: ReportInput, ceiling: number): Target[] {
+  const by = (key: string) => input.measurements.find((m) => m.scenario.key === key);
+  const list: Target[] = [];
+  const missing = (name: string, goal: string): Target => ({ name, goal, measured: "not measured", held: null });
+
+  for (const key of ["repo", "events", "user"]) {
+    const m = by(key);
+    const name = m?.scenario.label ?? key;
+    if (!m) {
+      list.push(missing(`feed page ratio: ${key}`, ">= 0.6"));
+      continue;
+    }
+    list.push({ name: `feed page ratio: ${name}`, goal: ">= 0.6", measured: ratio(m.rps / ceiling), held: m.rps / ceiling >= 0.6 });
+  }
+  const notModified = by("304");
+  list.push(notModified
+    ? { name: "304 ratio", goal: ">= 0.8", measured: ratio(notModified.rps / ceiling), held: notModified.rps / ceiling >= 0.8 }
+    : missing("304 ratio", ">= 0.8"));
+  for (const key of ["repo", "events", "user"]) {
+    const m = by(key);
+    list.push(m
+      ? { name: `feed p99: ${m.scenario.label}`, goal: "<= 10 ms", measured: `${ms(m.p99)} ms`, held: m.p99 <= 10 }
+      : missing(`feed p99: ${key}`, "<= 10 ms"));
+  }
+  const page1 = by("events");
+  const page1000 = by("page1000");
+  list.push(page1 && page1000
+    ? { name: "page 1,000 p50 vs page 1 p50 (GET /events)", goal: "<= 2x",
+      measured: `${ms(page1000.p50)} vs ${ms(page1.p50)} ms (${fixed(page1000.p50 / page1.p50, 2)}x)`, held: page1000.p50 <= 2 * page1.p50 }
+    : missing("page 1,000 p50 vs page 1 p50", "<= 2x"));
+  const received = by("received");
+  list.push(received
+    ? { name: "received feed p99", goal: "<= 20 ms", measured: `${ms(received.p99)} ms`, held: received.p99 <= 20 }
+    : missing("received feed p99", "<= 20 ms"));
+  for (const [store, goal] of [["SQLite", 100_000], ["PostgreSQL", 50_000]] as const) {
+    const i = input.imports.find((x) => x.store === store);
+    const name = `${store} import`;
+    if (!i || "skipped" in i) list.push({ ...missing(name, `>= ${int(goal)} events/s`), measured: i ? `skipped: ${i.skipped}` : "not measured" });
+    else list.push({ name, goal: `>= ${int(goal)} events/s`, measured: `${int(i.rate)} events/s`, held: i.rate >= goal });
+  }
+  const serving = feedServingPeak(input.measurements);
+  list.push(serving !== null
+    ? { name: `server peak RSS serving ${int(input.settings.events)} events (feeds)`, goal: "<= 200 MB",
+      measured: `${fixed(serving / MB, 0)} MB`, held: serving <= 200 * MB }
+    : missing("server peak RSS", "<= 200 MB"));
+  return list;
+}
+
+export function renderReport(input: ReportInput): string {
+  const { machine: m, settings: s, manifest } = input;
+  const ceiling = ceilingRps(input.measurements);
+  const lines: string[] = [];
+  lines.push(`# feedgate benchmark, ${m.date.slice(0, 10)}, commit ${m.commit}${m.dirty ? " (with uncommitted changes)" : ""}`, "");
+  lines.push("## Machine", "");
+  lines.push(`| | |`, `|---|---|`);
+  lines.push(`| CPU | ${m.cpu}, ${m.cores} cores |`);
+  lines.push(`| memory | ${fixed(m.memoryBytes / 1024 ** 3, 1)} GiB |`);
+  lines.push(`| Node.js | ${m.node} (kernel ${m.kernel}) |`);
+  lines.push(`| SQLite | ${m.sqlite} |`);
+  const pg = input.imports.find((i) => i.store === "PostgreSQL");
+  if (pg && !("skipped" in pg) && pg.version) lines.push(`| PostgreSQL | ${pg.version} |`);
+  lines.push(`| load generator | autocannon ${m.autocannon}, in its own process, ${s.connections} connections |`);
+  lines.push(`| date | ${m.date} |`);
+  lines.push(`| git commit | ${m.commit}${m.dirty ? " + uncommitted changes" : ""} |`);
+  lines.push(`| load average | ${fixed(m.loadAtStart, 2)} at start, ${fixed(input.loadAtEnd, 2)} at end |`);
+  lines.push("");
+
+  lines.push("## Data", "");
+  const typeMix = Object.entries(manifest.types).sort((a, b) => b[1] - a[1])
+    .map(([t, n]) => `${t} ${fixed((100 * n) / manifest.events, 1)}%`).join(", ");
+  lines.push(`${int(manifest.events)} generated GH Archive events (seed ${manifest.seed}), ${fixed(manifest.bytes / 1e9, 2)} GB of NDJSON` +
+    `${manifest.gzip ? " (written gzipped)" : ""}, ` +
+    `${int(manifest.population.actors)} actors and ${int(manifest.population.repos)} repositories (Zipf, s = 1), ` +
+    `${int(manifest.population.orgs)} organizations; ${fixed((100 * manifest.orgEvents) / manifest.events, 1)}% of events in ` +
+    `organization repositories, ${fixed((100 * manifest.privateEvents) / manifest.events, 1)}% private. ` +
+    `Generated in ${fixed(manifest.seconds, 1)} s (${int(manifest.events / manifest.seconds)} events/s)` +
+    `${input.generatedNow ? "" : ", in an earlier run (file reused)"}.`, "");
+  lines.push(`Type mix (the sample's): ${typeMix}.`, "");
+
+  lines.push("## HTTP", "");
+  lines.push(`Each row: one run of ${s.connections} keep-alive connections, ${s.warmupSeconds} s of warm-up, then ` +
+    `${s.durationSeconds} s measured, from the moment every connection has had a response (ramp: seconds until then; ` +
+    "a server blocked for long per request takes up new connections slowly); " +
+    `server log level \`${s.logLevel}\`. Ratio: requests/s over the ceiling's mean (${int(ceiling)} requests/s). ` +
+    "Server CPU: milliseconds of the feedgate (or ceiling) process per request, all threads; CPU ratio: the ceiling's " +
+    "CPU per request over the row's, the ratio an otherwise idle machine would show when the server is the " +
+    "bottleneck. Others: cores used by other processes meanwhile (a busy machine lowers requests/s, hardly CPU per " +
+    "request). Latencies: requests sent and answered within the measured seconds. Peak RSS: the server's VmHWM " +
+    "after the row.", "");
+  const ceilingCpu = ceilingCpuPerRequest(input.measurements);
+  lines.push("| scenario | requests/s | ratio | p50 ms | p99 ms | server CPU ms/req | CPU ratio | KB/response | feed size | errors | ramp s | others (cores) | peak RSS MB |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of input.measurements) {
+    lines.push(`| ${r.scenario.label} | ${r.rps < 10 ? fixed(r.rps, 1) : int(r.rps)} | ${ratio(r.rps / ceiling)} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
+      `${fixed(r.cpuMsPerRequest, 2)} | ${ratio(ceilingCpu / r.cpuMsPerRequest)} | ${fixed(r.bytesPerResponse / 1024, 1)} | ` +
+      `${r.feedEvents === null ? "" : `<= ${int(r.feedEvents)}`} | ${int(r.errors)} | ` +
+      `${r.rampSeconds === null ? `${r.starved} never answered` : fixed(r.rampSeconds, 1)} | ${fixed(r.otherCores, 2)} | ` +
+      `${r.serverPeakRss === null ? "" : fixed(r.serverPeakRss / MB, 0)} |`);
+  }
+  lines.push("");
+  const page1000 = input.measurements.find((m) => m.scenario.key === "page1000");
+  if (page1000 && page1000.feedEvents !== null && page1000.feedEvents < 30_000) {
+    lines.push(`GET /events has fewer than 30,000 public events here, so page 1,000 is past its end (an empty page); ` +
+      "the page-1,000 comparison needs a larger --events.", "");
+  }
+
+  lines.push("## Import", "");
+  lines.push("`feedgate import` of the generated file into a fresh database, timed from process start to exit " +
+    `(PostgreSQL: stopped after ${input.settings.postgresSeconds} s at most, then the rate of the events committed so far).`, "");
+  lines.push("| store | events | seconds | events/s | command's own events/s | time for 1,000,000 events | peak RSS | database size |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const i of input.imports) {
+    if ("skipped" in i) {
+      lines.push(`| ${i.store} | skipped: ${i.skipped} | | | | | | |`);
+      continue;
+    }
+    const million = 1_000_000 / i.rate;
+    const events = i.stopped ? `${int(i.events)} of ${int(i.of)} (stopped)` : int(i.events);
+    lines.push(`| ${i.store} | ${events} | ${fixed(i.seconds, 1)} | ${int(i.rate)} | ${i.reportedRate === null ? "" : int(i.reportedRate)} | ` +
+      `${i.events === 1_000_000 ? "" : "~"}${fixed(million, 0)} s | ${fixed(i.peakRss / MB, 0)} MB | ${fixed(i.databaseBytes / 1e9, 2)} GB |`);
+  }
+  lines.push("");
+
+  if (input.serverRss) {
+    const serving = feedServingPeak(input.measurements);
+    lines.push("## Memory", "");
+    lines.push(`feedgate serving ${int(s.events)} events: peak RSS (VmHWM) ${serving === null ? "n/a" : fixed(serving / MB, 0)} MB ` +
+      `after the feed scenarios; ${fixed(input.serverRss.peak / MB, 0)} MB peak and ${fixed(input.serverRss.current / MB, 0)} MB ` +
+      "current at the end (POST /authorizations hashes passwords with scrypt, 32 MB per call, on 4 threads).", "");
+  }
+
+  lines.push("## Targets (reported, not asserted)", "");
+  lines.push("| target | goal | measured | |", "|---|---|---|---|");
+  for (const t of targets(input, ceiling)) {
+    lines.push(`| ${t.name} | ${t.goal} | ${t.measured} | ${t.held === null ? "not measured" : t.held ? "held" : "**missed**"} |`);
+  }
+  lines.push("");
+
+  if (input.notes.length > 0) lines.push("## Notes", "", ...input.notes.map((n) => `- ${n}`), "");
+  if (input.profile) lines.push("## Server CPU profile", "", input.profile, "");
+  return `${lines.join("\n")}\n`;
+}
