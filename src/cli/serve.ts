@@ -37,6 +37,7 @@ export function serveCommand(program: Command): void {
     .option("--login-window <seconds>", "failed-login lockout window (default 300)")
     .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
     .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
+    .option("--feed-cache-mb <n>", "memory for cached feed pages, in MiB; 0 turns the cache off (default 32)")
     .option("--admin-body-limit <bytes>", "largest body of POST /admin/events and /admin/world (default 67108864)")
     .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")

@@ -30,6 +30,8 @@ export interface Config {
     maxEvents: number | null;
     /** GitHub leaves out events older than 30 days; null serves the whole history. */
     maxAgeSeconds: number | null;
+    /** Memory for cached feed pages, in bytes; 0 turns the cache off. */
+    cacheBytes: number;
   };
   /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
   adminBodyLimit: number;
@@ -53,6 +55,7 @@ export interface ConfigInput {
   loginWindow?: string | number;
   feedMaxEvents?: string | number;
   feedMaxAge?: string | number;
+  feedCacheMb?: string | number;
   adminBodyLimit?: string | number;
   logLevel?: string;
 }
@@ -109,6 +112,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     feeds: {
       maxEvents: optionalPositive("feed max events", input.feedMaxEvents ?? env.FEEDGATE_FEED_MAX_EVENTS),
       maxAgeSeconds: duration("feed max age", input.feedMaxAge ?? env.FEEDGATE_FEED_MAX_AGE),
+      cacheBytes: positiveInteger("feed cache size", input.feedCacheMb ?? env.FEEDGATE_FEED_CACHE_MB, 32) * 1024 * 1024,
     },
     adminBodyLimit: positiveInteger("admin body limit", input.adminBodyLimit ?? env.FEEDGATE_ADMIN_BODY_LIMIT, 64 * 1024 * 1024),
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",

@@ -198,6 +198,8 @@ describe("two feedgate instances on one PostgreSQL database and one Redis", { sk
         event("3002", "IssuesEvent", "carol", "acme/widgets", { public: true, payload: {}, created_at: "2021-07-21T10:00:02Z" }),
         event("3003", "WatchEvent", "bob", "acme/widgets", { public: true, payload: {}, created_at: "2021-07-21T10:00:03Z" }),
       ];
+      // B has the public feed in its page cache before the ingest; A's ingest must make B read it afresh.
+      assert.ok(!ids(await (await get(B, "/events")).text()).includes("3001"));
       const ingested = await fetch(`${A}/admin/events`, { method: "POST", headers: { ...as("admin"), "content-type": "application/x-ndjson" }, body: ndjson(events) });
       assert.equal(ingested.status, 200, await ingested.clone().text());
       assert.deepEqual(await ingested.json(), { events_added: 3, events_skipped: 0, issue_events_added: 0, issue_events_skipped: 0 });
@@ -206,9 +208,12 @@ describe("two feedgate instances on one PostgreSQL database and one Redis", { sk
       assert.equal(served.status, 200);
       assert.deepEqual(ids(await served.text()), ["3003", "3002", "3001"]);
       assert.deepEqual(ids(await (await get(B, "/users/bob/events")).text()), ["3003"]);
+      assert.deepEqual(ids(await (await get(B, "/events")).text()).slice(0, 3), ["3003", "3002", "3001"]);
     });
 
     test("events imported with `feedgate import --db` while both run are served by both", async () => {
+      // Both instances have the public feed in their page caches before the import.
+      for (const base of [A, B]) assert.ok(!ids(await (await get(base, "/events")).text()).includes("4001"), base);
       const file = join(dir, "hour.ndjson");
       writeFileSync(file, `${ndjson([
         event("4001", "PushEvent", "dave", "dave/tools", { public: true, payload: {}, created_at: "2021-07-21T11:00:01Z" }),
@@ -221,6 +226,7 @@ describe("two feedgate instances on one PostgreSQL database and one Redis", { sk
         const served = await get(base, "/repos/dave/tools/events");
         assert.equal(served.status, 200, base);
         assert.deepEqual(ids(await served.text()), ["4002", "4001"], base);
+        assert.deepEqual(ids(await (await get(base, "/events")).text()).slice(0, 2), ["4002", "4001"], base);
       }
     });
 

@@ -7,6 +7,7 @@ import { satisfies } from "../../api/scopes.js";
 import { ApiError, notFound } from "../errors.js";
 import type { EventScope, FeedPage, PageRequest, RepoRow, Store, UserRow, Visibility } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
+import { FeedPageCache } from "./feed-cache.js";
 
 export type FeedName =
   | "get" | "getFromRepo" | "getFromRepoIssues" | "getFromRepoNetwork" | "getFromOrg" | "getReceived"
@@ -24,6 +25,8 @@ export type WireIdKind = "user" | "org" | "repo";
 export interface FeedCaps {
   maxEvents: number | null;
   maxAgeSeconds: number | null;
+  /** Memory for cached feed pages, in bytes; 0 turns the cache off. */
+  cacheBytes: number;
 }
 
 /** Private events need password auth or a token with `repo` (GitHub's private-feed scope). */
@@ -34,8 +37,15 @@ const PAGINATION_LIMITED = () =>
     "rel=last link relation in the Link response header to see how far back you can traverse.",
   { documentationUrl: "https://developer.github.com/v3/#pagination" });
 
+/** The age cap is applied at whole minutes, so a cached page stays valid for a minute rather than a millisecond. */
+const MINUTE_MS = 60_000;
+
 export class FeedService {
-  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date) {}
+  private readonly cache: FeedPageCache;
+
+  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date) {
+    this.cache = new FeedPageCache(caps.cacheBytes);
+  }
 
   private mayReadPrivate(principal: Principal | null): principal is Principal {
     if (!principal) return false;
@@ -132,14 +142,17 @@ export class FeedService {
     // Access first: a feed the caller may not see is 404 on every page, never the pagination 422 (spec 4.2 rule 3).
     const plan = await this.plan(name, params, principal);
     if (maxEvents !== null && window.offset >= maxEvents) throw PAGINATION_LIMITED();
+    const notBefore = maxAgeSeconds === null ? null
+      : new Date(Math.floor((this.clock().getTime() - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS);
     const request = {
       offset: window.offset,
       limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
-      notBefore: maxAgeSeconds === null ? null : new Date(this.clock().getTime() - maxAgeSeconds * 1000),
+      notBefore,
     };
-    const page = "issuesOf" in plan
-      ? await this.store.events.issueFeed(plan.issuesOf, request)
-      : await this.store.events.feed(plan.scope, { ...request, visibility: plan.visibility });
+    const key = JSON.stringify([plan, request]);
+    const page = await this.cache.get(key, () => this.store.events.generation(), () => ("issuesOf" in plan
+      ? this.store.events.issueFeed(plan.issuesOf, request)
+      : this.store.events.feed(plan.scope, { ...request, visibility: plan.visibility })));
     return { ...page, total: maxEvents === null ? page.total : Math.min(page.total, maxEvents) };
   }
 }

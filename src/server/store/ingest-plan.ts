@@ -43,7 +43,8 @@ export type IngestOp =
   | { op: "tokenOwner"; hashedToken: string } // number (user id) | null
   | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
   | { op: "insertEvents"; rows: EventRow[] } // number added
-  | { op: "insertIssueEvents"; rows: IssueEventRow[] }; // number added
+  | { op: "insertIssueEvents"; rows: IssueEventRow[] } // number added
+  | { op: "raiseGeneration" };
 
 export type IngestProgram = Generator<IngestOp, IngestResult, unknown>;
 type Step<T> = Generator<IngestOp, T, unknown>;
@@ -192,6 +193,8 @@ class BatchPlan {
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
     const eventsAdded = events.length ? yield* ask<number>({ op: "insertEvents", rows: events }) : 0;
     const issueEventsAdded = issueEvents.length ? yield* ask<number>({ op: "insertIssueEvents", rows: issueEvents }) : 0;
+    // Any write above may change what a feed shows (a new event, a repository turned private, a new follow).
+    yield* ask({ op: "raiseGeneration" });
     return {
       eventsAdded, eventsSkipped: events.length - eventsAdded,
       issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,

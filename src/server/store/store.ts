@@ -153,6 +153,8 @@ export interface DirectoryStore {
 }
 
 export interface EventStore {
+  /** Raised by every ingest, in its transaction: what feeds show can only change when it does. */
+  generation(): Promise<number>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;
   /** Issue events of one repository (they have no visibility of their own: the repository's applies). */
   issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage>;

@@ -215,4 +215,18 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX issue_events_by_repo ON issue_events (repo_id, created_at DESC, id DESC);
     `,
   },
+  {
+    id: 3,
+    name: "ingest generation",
+    // A number every ingest raises in its own transaction. Feed pages cached under it stay right on every
+    // instance: a new generation is read from the database on each request, so no instance serves a stale page.
+    sqlite: `
+      CREATE TABLE ingest_state (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+      INSERT INTO ingest_state (id, generation) VALUES (1, 0);
+    `,
+    postgres: `
+      CREATE TABLE ingest_state (id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL);
+      INSERT INTO ingest_state (id, generation) VALUES (1, 0);
+    `,
+  },
 ];

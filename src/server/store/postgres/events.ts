@@ -17,6 +17,11 @@ const toStored = (r: EventRecord): StoredEvent => ({
 export class PostgresEvents implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
 
+  async generation(): Promise<number> {
+    const { rows } = await this.pool.query<{ generation: number }>("SELECT generation FROM ingest_state WHERE id = 1");
+    return rows[0]!.generation;
+  }
+
   private run(table: "events" | "issue_events", where: string, parameters: Record<string, number>,
     request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
     const sql = feedStatements("postgres", table, where);

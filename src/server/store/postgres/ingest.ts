@@ -46,6 +46,7 @@ async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
     case "insertToken":
       return q(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]);
+    case "raiseGeneration": return q("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1", []);
     case "insertEvents":
       return copyIntoIgnoringDuplicates(client, "events",
         ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],

@@ -26,8 +26,15 @@ interface FeedStatements {
 
 export class SqliteEvents implements EventStore {
   private readonly statements = new Map<string, FeedStatements>();
+  private readonly generationStatement;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.generationStatement = db.prepare<[], { generation: number }>("SELECT generation FROM ingest_state WHERE id = 1");
+  }
+
+  async generation(): Promise<number> {
+    return this.generationStatement.get()!.generation;
+  }
 
   private prepared(table: "events" | "issue_events", where: string): FeedStatements {
     const key = `${table}|${where}`;

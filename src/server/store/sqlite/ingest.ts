@@ -39,6 +39,7 @@ function prepare(db: Database.Database) {
     insertEvent: db.prepare(
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    raiseGeneration: db.prepare("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1"),
     insertIssueEvent: db.prepare(
       "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body) VALUES (?, ?, ?, ?, ?, ?)"),
   };
@@ -83,6 +84,7 @@ function run(s: Statements, o: IngestOp): unknown {
     case "insertEvents":
       return o.rows.reduce((added, e) => added + s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
         e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes, 0);
+    case "raiseGeneration": return s.raiseGeneration.run();
     case "insertIssueEvents":
       return o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId, e.createdAt,
         e.complete ? 1 : 0, e.body).changes, 0);
