@@ -8,12 +8,18 @@ import { createHash } from "node:crypto";
 import fp from "fastify-plugin";
 import fresh from "fresh";
 
+/** A strong ETag: the quoted SHA-256 of the body. */
+export function strongEtag(body: string | Buffer): string {
+  return `"${createHash("sha256").update(body).digest("hex")}"`;
+}
+
 export default fp(async (app) => {
   app.addHook("onSend", async (request, reply, payload) => {
     if ((request.method !== "GET" && request.method !== "HEAD") || reply.statusCode !== 200) return payload;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
 
-    const etag = `"${createHash("sha256").update(payload).digest("hex")}"`;
+    // A handler that serves a cached body may set the ETag it computed once; everything else is hashed here.
+    const etag = (reply.getHeader("ETag") as string | undefined) ?? strongEtag(payload);
     reply.header("ETag", etag);
     if (request.lastModified) reply.header("Last-Modified", request.lastModified.toUTCString());
 

@@ -9,6 +9,8 @@ import { requestSchema, type PageQuery } from "../../api/schemas.js";
 import { toWireEventsJson } from "../convert/event.js";
 import type { FeedName, FeedParams, FeedService, WireIdKind } from "../services/feeds.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
+import { strongEtag } from "../plugins/conditional.js";
+import type { StoredEvent } from "../store/store.js";
 
 /** GitHub asks pollers to wait this long between requests (wire notes 2.6). */
 const POLL_INTERVAL_SECONDS = "60";
@@ -27,6 +29,23 @@ const ID_PATHS: { path: string; feed: FeedName; by: WireIdKind }[] = [
   { path: "/user/:id/received_events/public", feed: "getReceivedPublic", by: "user" },
 ];
 
+/**
+ * A page's JSON text and ETag, computed once per cached page and base URL: polls of an unchanged feed then cost
+ * neither the rendering nor the hashing. Keyed weakly by the rows, so entries leave with the page cache's.
+ */
+const rendered = new WeakMap<StoredEvent[], Map<string, { json: string; etag: string }>>();
+
+function render(rows: StoredEvent[], baseUrl: string): { json: string; etag: string } {
+  let byBase = rendered.get(rows);
+  if (!byBase) rendered.set(rows, (byBase = new Map()));
+  let page = byBase.get(baseUrl);
+  if (!page) {
+    const json = toWireEventsJson(rows, baseUrl);
+    byBase.set(baseUrl, (page = { json, etag: strongEtag(json) }));
+  }
+  return page;
+}
+
 export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
   async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams) {
     const window = readPage(request.query as PageQuery);
@@ -34,7 +53,8 @@ export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
     request.lastModified = page.newest;
     writeLinkHeader(request, reply, window, page.total);
     reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
-    return reply.type("application/json; charset=utf-8").send(toWireEventsJson(page.rows, request.baseUrl));
+    const { json, etag } = render(page.rows, request.baseUrl);
+    return reply.type("application/json; charset=utf-8").header("ETag", etag).send(json);
   }
 
   for (const [name, endpoint] of Object.entries(endpoints.events)) {
