@@ -19,6 +19,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { SHARED_DATA } from "./clients.js";
 import { assertSchema } from "./schemas.js";
+import { each, type KnownDifference } from "../helpers/assertions.js";
 
 type Json = Record<string, unknown>;
 
@@ -67,14 +68,6 @@ const REQUEST_BODIES: { method: string; body: (recorded: Json | null) => Json; w
 // ---------------------------------------------------------------------------------------------------------------
 // Differences that are right by design, as data.
 
-interface KnownDifference {
-  interaction: string;
-  difference: string;
-  reason: string;
-}
-
-const each = (difference: string, reason: string, interactions: string[]): KnownDifference[] =>
-  interactions.map((interaction) => ({ interaction, difference, reason }));
 
 const WHY = {
   getOrCreate: "feedgate serves no PUT /authorizations/clients/:client_id[/:fingerprint]: get-or-create mints tokens " +

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, TestClock, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { links } from "../helpers/assertions.js";
 
 const BASE = "https://feedgate.example";
 const PAT = basic("pat", "pat-password");
@@ -18,17 +19,6 @@ const PAGINATION_LIMITED = {
   documentation_url: "https://developer.github.com/v3/#pagination",
 };
 
-/** Parses `Link` into {rel: url}, keeping the header's relation order in the keys. */
-function links(header: string | string[] | number | undefined): Record<string, string> {
-  if (header === undefined) return {};
-  const out: Record<string, string> = {};
-  for (const part of String(header).split(", ")) {
-    const match = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
-    assert.ok(match, `malformed Link part: ${part}`);
-    out[match[2]!] = match[1]!;
-  }
-  return out;
-}
 
 const ids = (res: LightMyRequestResponse) => (res.json() as { id: string }[]).map((e) => e.id);
 const remaining = (res: LightMyRequestResponse) => Number(res.headers["x-ratelimit-remaining"]);

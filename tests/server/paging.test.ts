@@ -2,22 +2,12 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { readPage } from "../../src/server/plugins/pagination.js";
+import { links } from "../helpers/assertions.js";
 
 const BASE = "https://feedgate.example";
 const MANY = basic("many", "many-password"); // holds 105 authorizations
 const FEW = basic("few", "few-password"); // holds 3
 
-/** Parses `Link` into {rel: url}, keeping GitHub's relation order in the keys. */
-function links(header: string | string[] | number | undefined): Record<string, string> {
-  if (header === undefined) return {};
-  const out: Record<string, string> = {};
-  for (const part of String(header).split(", ")) {
-    const match = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
-    assert.ok(match, `malformed Link part: ${part}`);
-    out[match[2]!] = match[1]!;
-  }
-  return out;
-}
 
 describe("paging of GET /authorizations", () => {
   let t: TestApp;

@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { each, type KnownDifference } from "../helpers/assertions.js";
 
 type Json = Record<string, unknown>;
 
@@ -82,14 +83,6 @@ interface Case {
 // ---------------------------------------------------------------------------------------------------------------
 // Differences that are right by design, as data. `each` lists one difference for several interactions.
 
-interface KnownDifference {
-  interaction: string;
-  difference: string;
-  reason: string;
-}
-
-const each = (difference: string, reason: string, interactions: string[]): KnownDifference[] =>
-  interactions.map((interaction) => ({ interaction, difference, reason }));
 
 const WHY = {
   olderHistory: "GitHub had older events than the cassette recorded (its Link offered more pages); the world holds " +
