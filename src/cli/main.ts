@@ -2,7 +2,7 @@
 /** The `feedgate` command line: one file per command, wired here. */
 import { Command } from "commander";
 import { DuplicateError, IngestConflictError } from "../server/store/store.js";
-import { InvalidInputError } from "../server/services/users.js";
+import { InvalidInputError } from "../server/services/invalid-input.js";
 import { serveCommand } from "./serve.js";
 import { migrateCommand } from "./migrate.js";
 import { userCommand } from "./user.js";

@@ -35,5 +35,4 @@ export const { Octokit: Octokit16 } = require("@octokit/rest") as typeof import(
 export const octokit16Fetch = createRequire(createRequire(require.resolve("@octokit/rest")).resolve("@octokit/request"))("node-fetch") as
   (url: string, init: Record<string, unknown>) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
 
-/** The shared data folder beside the repository (../shared), never an absolute path. */
-export const SHARED_DATA = new URL("../../../shared/data/", import.meta.url);
+export { SHARED_DATA } from "../helpers/recorded.js";

@@ -13,25 +13,14 @@
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
-import { SHARED_DATA } from "./clients.js";
+import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
 import { assertSchema } from "./schemas.js";
 import { each, type KnownDifference } from "../helpers/assertions.js";
 
 type Json = Record<string, unknown>;
-
-interface Interaction {
-  source_file: string;
-  index: number;
-  method: string;
-  url: string;
-  status: number;
-  response_headers: Record<string, string | string[]>;
-  body: unknown;
-}
 
 const LOGIN = "octokit-user";
 const PASSWORD = "recorded-password";
@@ -137,7 +126,6 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Loading the recordings.
 
-const RECORDED = new URL("recorded/octokit-rb/interactions.json", SHARED_DATA);
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The recorded URL's path, without the cassette's credential placeholders. */
@@ -146,7 +134,7 @@ const shortSource = (sourceFile: string) => sourceFile.replace(/^spec\/cassettes
 const nameOf = (i: Interaction) => `${i.method} ${pathOf(i)} [${shortSource(i.source_file)}#${i.index}]`;
 
 function loadCassettes(): Map<string, Interaction[]> {
-  const interactions = (JSON.parse(readFileSync(RECORDED, "utf8")) as Interaction[])
+  const interactions = loadInteractions("octokit-rb")
     .filter((i) => pathOf(i).startsWith("/authorizations"));
   const cassettes = new Map<string, Interaction[]>();
   for (const i of interactions) cassettes.set(i.source_file, [...(cassettes.get(i.source_file) ?? []), i]);
@@ -154,9 +142,6 @@ function loadCassettes(): Map<string, Interaction[]> {
   return cassettes;
 }
 
-function headersOf(i: Interaction): Record<string, string> {
-  return Object.fromEntries(Object.entries(i.response_headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(", ") : v]));
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing, as sentences.

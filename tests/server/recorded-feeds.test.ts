@@ -12,28 +12,15 @@
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { each, type KnownDifference } from "../helpers/assertions.js";
+import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
 
 type Json = Record<string, unknown>;
 
-/** One entry of an interactions.json (data/README.md). */
-interface Interaction {
-  source_file: string;
-  index: number;
-  method: string;
-  url: string;
-  status: number;
-  response_headers: Record<string, string>;
-  body: unknown;
-}
-
-/** The shared data folder, found from the repository (../shared next to it), never by an absolute path. */
-const RECORDED = new URL("../../../shared/data/recorded/", import.meta.url);
 const CORPORA = ["octokit-rb", "pygithub"] as const;
 
 /** The feeds feedgate serves (spec 4.2), by path; the capture groups are the path parameters, in order. */
@@ -291,7 +278,7 @@ function shortSource(sourceFile: string): string {
 function loadCases(): Case[] {
   const cases: Case[] = [];
   for (const corpus of CORPORA) {
-    const interactions = JSON.parse(readFileSync(new URL(`${corpus}/interactions.json`, RECORDED), "utf8")) as Interaction[];
+    const interactions = loadInteractions(corpus);
     const lists = interactions.filter((i) => i.method === "GET" && i.status === 200 && Array.isArray(i.body));
     for (const recording of lists) {
       const path = recordedPath(recording);
@@ -412,7 +399,7 @@ function links(header: unknown): Record<string, URL> {
 }
 
 function headerDifferences(c: Case, res: LightMyRequestResponse): string[] {
-  const github = Object.fromEntries(Object.entries(c.recording.response_headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const github = headersOf(c.recording);
   const found: string[] = [];
   for (const name of PROMISED_HEADERS) {
     if (github[name.toLowerCase()] !== undefined && res.headers[name.toLowerCase()] === undefined) found.push(`no ${name}`);

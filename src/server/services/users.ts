@@ -3,8 +3,6 @@ import type { Store, UserRow } from "../store/store.js";
 import { hashPassword, isValidOtpSecret } from "./credentials.js";
 import { InvalidInputError } from "./invalid-input.js";
 
-export { InvalidInputError };
-
 /** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
