@@ -10,7 +10,8 @@
  */
 import { rmSync, statSync } from "node:fs";
 import pg from "pg";
-import { feedgate } from "./processes.js";
+import type { CeilingKind } from "./import-ceiling.js";
+import { feedgate, ROOT, runToCompletion } from "./processes.js";
 import { createScratchDatabase, probePostgres } from "./postgres.js";
 
 export interface ImportMeasurement {
@@ -84,6 +85,37 @@ export async function importPostgres(file: string, expected: number, timeoutSeco
   try {
     const result = await timedImport("PostgreSQL", file, scratch.url, expected, count, timeoutSeconds);
     return { ...result, databaseBytes: await scratch.size(), version: probe.version };
+  } finally {
+    await scratch.drop();
+  }
+}
+
+export interface ImportCeiling {
+  kind: CeilingKind;
+  events: number;
+  seconds: number;
+  rate: number;
+}
+
+/** Events of the file the ceilings use: enough for a steady rate, few enough to keep the run short. */
+export const CEILING_EVENTS = 200_000;
+
+/** One import ceiling (bench/import-ceiling.ts), in its own process like the import it is compared with. */
+export async function measureImportCeiling(kind: CeilingKind, file: string, events: number, target = "")
+  : Promise<ImportCeiling> {
+  const run = await runToCompletion(process.execPath,
+    ["--import", "tsx", `${ROOT}bench/import-ceiling.ts`, kind, file, String(Math.min(events, CEILING_EVENTS)), target]);
+  if (run.code !== 0) throw new Error(`import ceiling ${kind} exited with ${run.code}:\n${run.stderr.slice(-4000)}`);
+  const result = JSON.parse(run.stdout) as { events: number; seconds: number };
+  return { kind, ...result, rate: result.events / result.seconds };
+}
+
+/** The PostgreSQL write ceiling, in a scratch database of its own. */
+export async function measurePostgresCeiling(file: string, events: number): Promise<ImportCeiling | null> {
+  if ("unreachable" in await probePostgres()) return null;
+  const scratch = await createScratchDatabase();
+  try {
+    return await measureImportCeiling("postgres", file, events, scratch.url);
   } finally {
     await scratch.drop();
   }

@@ -12,7 +12,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { averageLineBytes, generate, type Manifest } from "./generate.js";
-import { importPostgres, importSqlite, type ImportOutcome } from "./import-runner.js";
+import {
+  importPostgres, importSqlite, measureImportCeiling, measurePostgresCeiling, type ImportCeiling, type ImportOutcome,
+} from "./import-runner.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, type Measurement, type Scenario } from "./load.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
   const { manifest } = data;
 
   const imports: ImportOutcome[] = [];
+  const ceilings: ImportCeiling[] = [];
   if (reuseDb) {
     say(`reusing ${db}`);
     imports.push({ store: "SQLite", skipped: "--reuse-db: served an earlier run's database" });
@@ -118,6 +121,9 @@ async function main(): Promise<void> {
     const sqlite = await importSqlite(data.events, db, manifest.events);
     imports.push(sqlite);
     say(`SQLite: ${Math.round(sqlite.rate)} events/s (${sqlite.seconds.toFixed(1)} s)`);
+    say("import ceilings: parse only, raw SQLite write");
+    ceilings.push(await measureImportCeiling("parse", data.events, manifest.events));
+    ceilings.push(await measureImportCeiling("sqlite", data.events, manifest.events, `${options.dataDir}/ceiling.db`));
     say("feedgate seed (world: reader, poster, organizations, token)");
     await feedgate(["seed", data.world, "--db", db]);
   }
@@ -186,6 +192,11 @@ async function main(): Promise<void> {
       const pg = await importPostgres(data.events, manifest.events, options.postgresSeconds);
       imports.push(pg);
       say("skipped" in pg ? `PostgreSQL skipped: ${pg.skipped}` : `PostgreSQL: ${Math.round(pg.rate)} events/s (${pg.seconds.toFixed(1)} s)`);
+      if (!("skipped" in pg)) {
+        say("import ceiling: raw PostgreSQL COPY");
+        const ceiling = await measurePostgresCeiling(data.events, manifest.events);
+        if (ceiling) ceilings.push(ceiling);
+      }
     } catch (error) {
       imports.push({ store: "PostgreSQL", skipped: `failed: ${(error as Error).message.split("\n")[0]}` });
     }
@@ -194,7 +205,7 @@ async function main(): Promise<void> {
   }
 
   const report = renderReport({
-    machine, manifest, generatedNow: data.generatedNow, imports, measurements, serverRss, notes, profile,
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,

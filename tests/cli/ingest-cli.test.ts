@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
-import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, snapshot } from "../helpers/ingest-fixtures.js";
+import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 
 const run = (args: string[], input?: string | Buffer) => runFeedgate(args, { input });
@@ -138,6 +138,26 @@ describe("feedgate import", () => {
     assert.match(result.stdout, new RegExp(`^${literal(good)}: 1 lines, 1 events added`));
     const added = ((await snapshot(db)).events as { id: number }[]).filter((e) => !(before.events as { id: number }[]).some((b) => b.id === e.id));
     assert.deepEqual(added.map((e) => e.id), [920000000001]);
+  });
+
+  test("CRLF line ends, no final line break and characters cut by the reader's 1 MiB reads: every body kept byte for byte", async () => {
+    const [first, second] = sampleLines().map((line) => JSON.parse(line) as { id: string; payload: Record<string, unknown> });
+    // A 1.2 MB run of three-byte characters, placed so that the file's first 1 MiB read ends inside one.
+    const build = (filler: string) => {
+      const one = JSON.stringify({ ...first!, id: "950000000001", payload: { ...first!.payload, filler, text: "€".repeat(400_000) } });
+      return { one, runStart: Buffer.byteLength(one.slice(0, one.indexOf("€"))) };
+    };
+    let filler = "";
+    while ((1024 * 1024 - build(filler).runStart) % 3 !== 1) filler += "x";
+    const lines = [build(filler).one, JSON.stringify({ ...second!, id: "950000000002", payload: { text: "naïve 🚀 ✓" } })];
+    const path = file("crlf.ndjson", lines.join("\r\n"));
+    const target = join(dir, "crlf.db");
+
+    const result = await run(["import", path, "--db", target]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^${literal(path)}: 2 lines, 2 events added, 0 already present, 0 malformed lines skipped\n`));
+    const stored = (await snapshot(target)).events as { id: number; body: string }[];
+    assert.deepEqual(stored.map((e) => e.body), lines);
   });
 
   test("- reads standard input, skipping malformed lines as -:line", async () => {

@@ -612,6 +612,20 @@ for (const driver of DRIVERS) {
         // The network feed follows.
         const feed = await s.store.events.feed({ kind: "network", networkId: root }, { ...ALL, visibility: { kind: "all" } });
         assert.equal(feed.total, 0);
+
+        // A stored repository first named after its network moved in the same batch is in the new network:
+        // y/other-fork was read before the batch, while its network was still y/other's.
+        const third = emptyBatch();
+        third.repos.push({ source: "r0", fullName: "z/base" });
+        const fourth = emptyBatch();
+        fourth.repos.push({ source: "r0", fullName: "x/root", forkOf: "z/base" });
+        fourth.repos.push({ source: "r1", fullName: "z/late-fork", forkOf: "y/other-fork" });
+        await s.store.ingest.apply(third, NOW);
+        await s.store.ingest.apply(fourth, NOW);
+        const base = await id("z/base");
+        for (const repo of ["x/root", "x/child", "x/grandchild", "y/other", "y/other-fork", "z/late-fork"]) {
+          assert.equal(await network(repo), base, repo);
+        }
       });
 
       test("an organization named by an event becomes an organization; GitHub's ids come from later complete envelopes", async () => {

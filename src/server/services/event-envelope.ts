@@ -85,9 +85,7 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
   const complete = typeof value.id === "string" && value.payload !== undefined && value.public !== undefined &&
     completeAccount(actor) && (repoName === null || (typeof repo.id === "number" && typeof repo.url === "string")) &&
     (orgLogin === null || completeAccount(value.org as Json));
-  // GitHub's key order (wire notes 2.2); anything else the event carries follows, kept as given.
-  const { id: _id, type, actor: _a, repo: _r, payload, public: _p, created_at, org, ...rest } = value;
-  const normalized = { id, type, actor, repo, payload: payload ?? {}, public: isPublic, created_at, ...(org ? { org } : {}), ...rest };
+  const payload = value.payload;
 
   const relations: ParsedEvent["relations"] = {
     accounts: [{ source: where, login: actorLogin, type: "User", externalId: externalId(actor) }],
@@ -114,10 +112,16 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
   return {
     insert: {
       source: where, id, type: value.type, actorLogin, repoName, orgLogin, public: isPublic, createdAt, complete,
-      body: complete && raw !== undefined ? raw.trim() : JSON.stringify(normalized),
+      body: complete && raw !== undefined ? raw.trim() : normalizedBody(value, id, isPublic),
     },
     relations,
   };
+}
+
+/** An incomplete event's body, in GitHub's key order (wire notes 2.2); anything else it carries follows, as given. */
+function normalizedBody(value: Json, id: string, isPublic: boolean): string {
+  const { id: _id, type, actor, repo, payload, public: _p, created_at, org, ...rest } = value;
+  return JSON.stringify({ id, type, actor, repo, payload: payload ?? {}, public: isPublic, created_at, ...(org ? { org } : {}), ...rest });
 }
 
 /** Checks an issue event of the world file; its `repo` key says where it belongs and is not kept. */

@@ -28,7 +28,7 @@ export interface ImportSummary extends IngestResult {
   malformed: number;
 }
 
-const DEFAULT_BATCH = 5000;
+const DEFAULT_BATCH = 20_000;
 
 function parseLine(source: string, line: NdjsonLine) {
   const where = `${source}:${line.number}`;
@@ -52,29 +52,43 @@ export async function importEvents(store: Store, source: NdjsonSource, options: 
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   let batch = emptyBatch();
 
+  // One batch is applied while the next is parsed: a database server works while this process parses.
+  // Batches still apply one at a time, in the file's order.
+  let applying: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (batch.events.length === 0) return;
-    const result = await store.ingest.apply(batch, clock());
-    summary.eventsAdded += result.eventsAdded;
-    summary.eventsSkipped += result.eventsSkipped;
+    const ready = batch;
     batch = emptyBatch();
-    options.onProgress?.({ events: summary.eventsAdded + summary.eventsSkipped, bytes: source.bytesRead() });
+    await applying;
+    applying = store.ingest.apply(ready, clock()).then((result) => {
+      summary.eventsAdded += result.eventsAdded;
+      summary.eventsSkipped += result.eventsSkipped;
+      options.onProgress?.({ events: summary.eventsAdded + summary.eventsSkipped, bytes: source.bytesRead() });
+    });
+    // Its failure is seen at the next flush; until then, it must not count as unhandled.
+    applying.catch(() => {});
   };
 
-  for await (const line of source.lines) {
-    if (line.text.trim() === "") continue;
-    summary.lines += 1;
-    try {
-      addEvent(batch, parseLine(source.name, line));
-    } catch (error) {
-      if (options.strict || !(error instanceof InvalidInputError)) throw error;
-      summary.malformed += 1;
-      options.onMalformed?.(`${source.name}:${line.number}`, error.message);
-      continue;
+  try {
+    for await (const line of source.lines) {
+      if (line.text.trim() === "") continue;
+      summary.lines += 1;
+      try {
+        addEvent(batch, parseLine(source.name, line));
+      } catch (error) {
+        if (options.strict || !(error instanceof InvalidInputError)) throw error;
+        summary.malformed += 1;
+        options.onMalformed?.(`${source.name}:${line.number}`, error.message);
+        continue;
+      }
+      if (batch.events.length >= batchSize) await flush();
     }
-    if (batch.events.length >= batchSize) await flush();
+    await flush();
+  } finally {
+    // Whatever happened, return only once the batch in flight has committed or rolled back.
+    await applying.catch(() => {});
   }
-  await flush();
+  await applying;
   return summary;
 }
 

@@ -4,13 +4,25 @@
  * better-sqlite3 transaction (which cannot span an await); the PostgreSQL driver answers them with
  * queries on one client inside BEGIN/COMMIT. The rules (conflicts, organizations, fork networks,
  * idempotence) live here, so the drivers cannot drift apart.
+ *
+ * Accounts and repositories are resolved in bulk before the rules run: one look-up of everything the batch
+ * names, one insert of everything new (with the type and GitHub id the whole batch gives it). A PostgreSQL
+ * ingest is bound by round trips, and a GH Archive batch names thousands of accounts. The rules then run in
+ * the batch's order against that state, so conflicts and fork networks come out as if each entry were applied
+ * one by one.
  */
 import {
   IngestConflictError, type AccountType, type AccountUpsert, type IngestBatch, type IngestResult, type RepoUpsert,
 } from "./store.js";
+import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
-export interface RepoRecord { id: number; networkId: number; externalId: number | null }
+export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
+
+export interface NewAccount { login: string; type: AccountType; externalId: number | null }
+export interface RepoKey { ownerId: number; name: string }
+export interface NewRepo extends RepoKey { externalId: number | null }
+export interface Pair { a: number; b: number }
 
 export interface EventRow {
   id: string; type: string; actorId: number; repoId: number | null; orgId: number | null; public: boolean;
@@ -21,25 +33,33 @@ export interface IssueEventRow {
   id: string; repoId: number; actorId: number | null; createdAt: number; complete: boolean; body: string;
 }
 
-/** The primitive operations a driver answers; each `yield` gets the result named in the comment. */
+/**
+ * The primitive operations a driver answers; each `yield` gets the result named in the comment. Bulk
+ * operations answer with one entry per input, in the input's order.
+ */
 export type IngestOp =
-  | { op: "findAccount"; login: string } // AccountRecord | null
-  | { op: "insertAccount"; login: string; type: AccountType; externalId: number | null; now: Date } // number (id)
-  | { op: "setAccountExternalId"; id: number; externalId: number }
+  | { op: "findAccounts"; logins: string[] } // (AccountRecord | null)[], matched case-insensitively
+  | { op: "insertAccounts"; rows: NewAccount[]; now: Date } // number[] (ids)
   | { op: "makeOrganization"; id: number }
   | { op: "setPassword"; id: number; passwordHash: string }
   | { op: "setOtpSecret"; id: number; otpSecret: string | null }
   | { op: "setSiteAdmin"; id: number; siteAdmin: boolean }
-  | { op: "addMember"; orgId: number; userId: number }
-  | { op: "findRepo"; ownerId: number; name: string } // RepoRecord | null
-  | { op: "insertRepo"; ownerId: number; name: string; externalId: number | null } // number (id; its own network)
-  | { op: "setRepoExternalId"; id: number; externalId: number }
-  | { op: "setPrivate"; id: number; private: boolean }
-  | { op: "setParent"; id: number; parentId: number }
-  | { op: "moveNetwork"; from: number; to: number }
-  | { op: "collaborator"; repoId: number; userId: number; remove: boolean }
-  | { op: "follow"; followerId: number; followeeId: number }
-  | { op: "watch"; userId: number; repoId: number }
+  | { op: "findRepos"; keys: RepoKey[] } // (RepoRecord | null)[], names matched case-insensitively
+  | { op: "insertRepos"; rows: NewRepo[] } // number[] (ids; each repository the root of its own network)
+  // The writes below change nothing the plan reads back, so they are gathered and sent once, at the end,
+  // each pair its final value. a/b: account/GitHub id, repository/GitHub id, repository/private (1 or 0),
+  // fork/parent, network/network it moves into (no target is also moved), org/member, follower/followee,
+  // user/repository, repository/collaborator.
+  | { op: "setAccountExternalIds"; pairs: Pair[] }
+  | { op: "setRepoExternalIds"; pairs: Pair[] }
+  | { op: "setPrivate"; pairs: Pair[] }
+  | { op: "setParents"; pairs: Pair[] }
+  | { op: "moveNetworks"; pairs: Pair[] }
+  | { op: "addMembers"; pairs: Pair[] }
+  | { op: "addFollows"; pairs: Pair[] }
+  | { op: "addWatches"; pairs: Pair[] }
+  | { op: "addCollaborators"; pairs: Pair[] }
+  | { op: "removeCollaborators"; pairs: Pair[] }
   | { op: "tokenOwner"; hashedToken: string } // number (user id) | null
   | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
   | { op: "insertEvents"; rows: EventRow[] } // number added
@@ -53,74 +73,185 @@ function* ask<T>(op: IngestOp): Step<T> {
   return (yield op) as T;
 }
 
-interface CachedAccount { id: number; type: AccountType; externalId: number | null }
+/**
+ * An account or repository as the batch has it so far. `settled`: created by this batch with the final type
+ * and GitHub id already, so later entries change only what the rules see, not the row.
+ */
+interface AccountState { id: number; type: AccountType; externalId: number | null; settled: boolean }
+interface RepoState { id: number; networkId: number; externalId: number | null; private: boolean; settled: boolean }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const lower = (s: string) => s.toLowerCase();
 
-/** One batch's writes, with look-up caches that live as long as its transaction. */
+/** Writes gathered while the rules run: nothing the plan reads, so they go in bulk once the rules are done. */
+class LaterWrites {
+  readonly accountExternalIds = new Map<number, number>();
+  readonly repoExternalIds = new Map<number, number>();
+  readonly privacy = new Map<number, boolean>();
+  readonly parents = new Map<number, number>();
+  /** Network moves composed: each network id moved away from, to where it finally ends up. */
+  private readonly networks = new Map<number, number>();
+  readonly members: Pair[] = [];
+  readonly follows: Pair[] = [];
+  readonly watches: Pair[] = [];
+  /** The last word on each repository/user pair: added (false) or removed (true). */
+  private readonly collaborators = new Map<string, { pair: Pair; remove: boolean }>();
+
+  /** Where a network stands now: a repository read before the batch may name one it has since moved away from. */
+  network(id: number): number {
+    return this.networks.get(id) ?? id;
+  }
+
+  moveNetwork(from: number, to: number): void {
+    for (const [moved, into] of this.networks) if (into === from) this.networks.set(moved, to);
+    this.networks.set(from, to);
+  }
+
+  collaborator(repoId: number, userId: number, remove: boolean): void {
+    this.collaborators.set(`${repoId}/${userId}`, { pair: { a: repoId, b: userId }, remove });
+  }
+
+  *write(): Step<void> {
+    const pairs = (map: Map<number, number>) => [...map].map(([a, b]) => ({ a, b }));
+    const collaborators = [...this.collaborators.values()];
+    const ops: IngestOp[] = [
+      { op: "setAccountExternalIds", pairs: pairs(this.accountExternalIds) },
+      { op: "setRepoExternalIds", pairs: pairs(this.repoExternalIds) },
+      { op: "setPrivate", pairs: [...this.privacy].map(([a, isPrivate]) => ({ a, b: isPrivate ? 1 : 0 })) },
+      { op: "setParents", pairs: pairs(this.parents) },
+      { op: "moveNetworks", pairs: pairs(this.networks) },
+      { op: "addMembers", pairs: this.members },
+      { op: "addFollows", pairs: this.follows },
+      { op: "addWatches", pairs: this.watches },
+      { op: "addCollaborators", pairs: collaborators.filter((c) => !c.remove).map((c) => c.pair) },
+      { op: "removeCollaborators", pairs: collaborators.filter((c) => c.remove).map((c) => c.pair) },
+    ];
+    for (const op of ops) if ("pairs" in op && op.pairs.length) yield op;
+  }
+}
+
+/** One batch's writes, with the state of what it names, kept as long as its transaction. */
 class BatchPlan {
-  private readonly accounts = new Map<string, CachedAccount>();
-  private readonly repos = new Map<string, RepoRecord>();
+  /** Accounts and repositories named so far, in the batch's order, by lowercase login / full name. */
+  private readonly accounts = new Map<string, AccountState>();
+  private readonly repos = new Map<string, RepoState>();
+  /** Found by the bulk look-up: what existed before this batch. */
+  private readonly storedAccounts = new Map<string, AccountRecord>();
+  private readonly storedRepos = new Map<string, RepoRecord>();
+  /** Created by the bulk insert: ids of what this batch brings into being. */
+  private readonly createdAccounts = new Map<string, number>();
+  private readonly createdRepos = new Map<string, number>();
+  private readonly later = new LaterWrites();
 
   constructor(private readonly now: Date) {}
 
+  /** Looks up everything the batch names at once, and inserts what is missing at once. */
+  *resolve(batch: IngestBatch): Step<void> {
+    const named = namedIn(batch);
+    const accounts = [...named.accounts.values()];
+    const found = yield* ask<(AccountRecord | null)[]>({ op: "findAccounts", logins: accounts.map((a) => a.login) });
+    const missing: NamedAccount[] = [];
+    accounts.forEach((account, i) => {
+      if (found[i]) this.storedAccounts.set(lower(account.login), found[i]!);
+      else if (account.create) missing.push(account);
+    });
+    if (missing.length) {
+      const ids = yield* ask<number[]>({ op: "insertAccounts", now: this.now,
+        rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })) });
+      missing.forEach((a, i) => this.createdAccounts.set(lower(a.login), ids[i]!));
+    }
+
+    const repos = [...named.repos.values()];
+    const ownerIds = repos.map((r) => this.storedAccounts.get(lower(r.owner))?.id ?? this.createdAccounts.get(lower(r.owner))!);
+    // A repository can only exist already when its owner did.
+    const lookUp = repos.flatMap((r, i) => this.storedAccounts.has(lower(r.owner)) ? [{ repo: r, ownerId: ownerIds[i]! }] : []);
+    const foundRepos = lookUp.length
+      ? yield* ask<(RepoRecord | null)[]>({ op: "findRepos", keys: lookUp.map((k) => ({ ownerId: k.ownerId, name: k.repo.name })) })
+      : [];
+    lookUp.forEach((k, i) => {
+      if (foundRepos[i]) this.storedRepos.set(lower(k.repo.fullName), foundRepos[i]!);
+    });
+    const newRepos: { repo: NamedRepo; ownerId: number }[] = [];
+    repos.forEach((repo, i) => {
+      if (!this.storedRepos.has(lower(repo.fullName))) newRepos.push({ repo, ownerId: ownerIds[i]! });
+    });
+    if (newRepos.length) {
+      const ids = yield* ask<number[]>({ op: "insertRepos",
+        rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })) });
+      newRepos.forEach(({ repo }, i) => this.createdRepos.set(lower(repo.fullName), ids[i]!));
+    }
+  }
+
+  /** The account as the batch has it at this point: null when it does not exist (yet). */
+  private current(login: string): { id: number; type: AccountType } | null {
+    const key = lower(login);
+    return this.accounts.get(key) ?? this.storedAccounts.get(key) ?? null;
+  }
+
   *account(login: string, source: string, type: AccountType = "User", externalId?: number): Step<number> {
-    const key = login.toLowerCase();
+    const key = lower(login);
     let account = this.accounts.get(key);
     if (!account) {
-      const existing = yield* ask<AccountRecord | null>({ op: "findAccount", login });
-      if (!existing) {
-        const id = yield* ask<number>({ op: "insertAccount", login, type, externalId: externalId ?? null, now: this.now });
-        this.accounts.set(key, { id, type, externalId: externalId ?? null });
-        return id;
+      const stored = this.storedAccounts.get(key);
+      if (stored) {
+        if (type === "Organization" && stored.type !== "Organization" && stored.passwordHash !== null && source.startsWith("orgs")) {
+          throw new IngestConflictError(source, `${login} is a user who can log in, not an organization`);
+        }
+        account = { id: stored.id, type: stored.type, externalId: stored.externalId, settled: false };
+      } else {
+        account = { id: this.created(this.createdAccounts, key), type, externalId: externalId ?? null, settled: true };
       }
-      if (type === "Organization" && existing.type !== "Organization" && existing.passwordHash !== null && source.startsWith("orgs")) {
-        throw new IngestConflictError(source, `${login} is a user who can log in, not an organization`);
-      }
-      account = { id: existing.id, type: existing.type, externalId: existing.externalId };
       this.accounts.set(key, account);
     }
     // An account named earlier (a world's `orgs` entry, say) still takes GitHub's id from a later complete
     // envelope; otherwise partial and complete envelopes would disagree on it.
     if (externalId !== undefined && account.externalId === null) {
-      yield* ask({ op: "setAccountExternalId", id: account.id, externalId });
+      if (!account.settled) this.later.accountExternalIds.set(account.id, externalId);
       account.externalId = externalId;
     }
     if (type === "Organization" && account.type !== "Organization") {
-      yield* ask({ op: "makeOrganization", id: account.id });
+      if (!account.settled) yield* ask({ op: "makeOrganization", id: account.id });
       account.type = "Organization";
     }
     return account.id;
   }
 
-  *repo(fullName: string, source: string, externalId?: number): Step<RepoRecord> {
-    const key = fullName.toLowerCase();
+  *repo(fullName: string, source: string, externalId?: number): Step<RepoState> {
+    const key = lower(fullName);
     let repo = this.repos.get(key);
     if (!repo) {
-      const slash = fullName.indexOf("/");
-      const ownerId = yield* this.account(fullName.slice(0, slash), source);
-      const name = fullName.slice(slash + 1);
-      repo = (yield* ask<RepoRecord | null>({ op: "findRepo", ownerId, name })) ?? undefined;
-      if (!repo) {
-        const id = yield* ask<number>({ op: "insertRepo", ownerId, name, externalId: externalId ?? null });
-        repo = { id, networkId: id, externalId: externalId ?? null };
-      }
+      yield* this.account(fullName.slice(0, fullName.indexOf("/")), source);
+      const stored = this.storedRepos.get(key);
+      repo = stored
+        ? { ...stored, networkId: this.later.network(stored.networkId), settled: false }
+        : { ...this.newRepo(this.created(this.createdRepos, key)), externalId: externalId ?? null, settled: true };
       this.repos.set(key, repo);
     }
     if (externalId !== undefined && repo.externalId === null) {
-      yield* ask({ op: "setRepoExternalId", id: repo.id, externalId });
+      if (!repo.settled) this.later.repoExternalIds.set(repo.id, externalId);
       repo.externalId = externalId;
     }
     return repo;
+  }
+
+  /** A repository just created is public and the root of its own fork network. */
+  private newRepo(id: number) {
+    return { id, networkId: id, private: false };
+  }
+
+  private created(ids: Map<string, number>, key: string): number {
+    const id = ids.get(key);
+    // resolve() creates everything ingest-names.ts finds; a miss means the two walks disagree.
+    if (id === undefined) throw new Error(`ingest plan: "${key}" was not resolved before use`);
+    return id;
   }
 
   *upsertAccount(a: AccountUpsert): Step<void> {
     // Only a world file's `users` entry claims that an account is a user. An event's actor may be an organization:
     // GitHub names the organization as the actor of a fork into it and of its own 2012-era pushes (recorded:
     // schwaughlin's ForkEvent in octokit-rb's rails_admin network, BeaverSoftware's events in pygithub's).
-    if (a.type === "User" && a.source.startsWith("users[")) {
-      const existing = yield* ask<AccountRecord | null>({ op: "findAccount", login: a.login });
-      if (existing?.type === "Organization") throw new IngestConflictError(a.source, `${a.login} is an organization, not a user`);
+    if (a.type === "User" && a.source.startsWith("users[") && this.current(a.login)?.type === "Organization") {
+      throw new IngestConflictError(a.source, `${a.login} is an organization, not a user`);
     }
     const id = yield* this.account(a.login, a.source, a.type, a.externalId);
     if (a.passwordHash !== undefined) yield* ask({ op: "setPassword", id, passwordHash: a.passwordHash });
@@ -130,40 +261,44 @@ class BatchPlan {
 
   *upsertRepo(r: RepoUpsert): Step<void> {
     const repo = yield* this.repo(r.fullName, r.source, r.externalId);
-    if (r.private !== undefined) yield* ask({ op: "setPrivate", id: repo.id, private: r.private });
+    if (r.private !== undefined && r.private !== repo.private) {
+      this.later.privacy.set(repo.id, r.private);
+      repo.private = r.private;
+    }
     if (r.forkOf === undefined) return;
     const parent = yield* this.repo(r.forkOf, r.source);
     if (parent.id === repo.id) throw new IngestConflictError(r.source, `${r.fullName} cannot be a fork of itself`);
-    yield* ask({ op: "setParent", id: repo.id, parentId: parent.id });
+    this.later.parents.set(repo.id, parent.id);
     if (parent.networkId !== repo.networkId) {
       // The fork and everything already forked from it join the parent's network.
       const from = repo.networkId;
-      yield* ask({ op: "moveNetwork", from, to: parent.networkId });
+      this.later.moveNetwork(from, parent.networkId);
       for (const cached of this.repos.values()) if (cached.networkId === from) cached.networkId = parent.networkId;
     }
   }
 
   *write(batch: IngestBatch): IngestProgram {
+    yield* this.resolve(batch);
     for (const a of batch.accounts) yield* this.upsertAccount(a);
     for (const m of batch.memberships) {
       const orgId = yield* this.account(m.org, m.source, "Organization");
-      yield* ask({ op: "addMember", orgId, userId: yield* this.account(m.member, m.source) });
+      this.later.members.push({ a: orgId, b: yield* this.account(m.member, m.source) });
     }
     for (const r of batch.repos) yield* this.upsertRepo(r);
     for (const c of batch.collaborators) {
       const repoId = (yield* this.repo(c.repo, c.source)).id;
-      yield* ask({ op: "collaborator", repoId, userId: yield* this.account(c.user, c.source), remove: c.remove ?? false });
+      this.later.collaborator(repoId, yield* this.account(c.user, c.source), c.remove ?? false);
     }
     for (const f of batch.follows) {
       const followerId = yield* this.account(f.follower, f.source);
-      yield* ask({ op: "follow", followerId, followeeId: yield* this.account(f.followee, f.source) });
+      this.later.follows.push({ a: followerId, b: yield* this.account(f.followee, f.source) });
     }
     for (const w of batch.watches) {
       const userId = yield* this.account(w.user, w.source);
-      yield* ask({ op: "watch", userId, repoId: (yield* this.repo(w.repo, w.source)).id });
+      this.later.watches.push({ a: userId, b: (yield* this.repo(w.repo, w.source)).id });
     }
     for (const t of batch.tokens) {
-      const user = yield* ask<AccountRecord | null>({ op: "findAccount", login: t.login });
+      const user = this.current(t.login);
       if (!user || user.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
       const owner = yield* ask<number | null>({ op: "tokenOwner", hashedToken: t.hashedToken });
       if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
@@ -190,6 +325,7 @@ class BatchPlan {
         createdAt: seconds(e.createdAt), complete: e.complete, body: e.body,
       });
     }
+    yield* this.later.write();
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
     const eventsAdded = events.length ? yield* ask<number>({ op: "insertEvents", rows: events }) : 0;
     const issueEventsAdded = issueEvents.length ? yield* ask<number>({ op: "insertIssueEvents", rows: issueEvents }) : 0;

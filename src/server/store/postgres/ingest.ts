@@ -1,58 +1,93 @@
-/** Applies an ingest program (store/ingest-plan.ts) on one PostgreSQL client inside one transaction. */
+/**
+ * Applies an ingest program (store/ingest-plan.ts) on one PostgreSQL client inside one transaction. Bulk
+ * operations are one statement each over arrays (unnest), so a batch costs a handful of round trips.
+ */
 import type pg from "pg";
-import { ingestProgram, type AccountRecord, type IngestOp } from "../ingest-plan.js";
+import { ingestProgram, type AccountRecord, type IngestOp, type Pair, type RepoRecord } from "../ingest-plan.js";
 import type { IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { transaction } from "./pool.js";
-import { copyIntoIgnoringDuplicates } from "./copy.js";
+import { copyNewRows } from "./copy.js";
+
+const lower = (s: string) => s.toLowerCase();
+const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
+
+/** Inserts (a, b) pairs into a two-column relation in one statement; pairs already there are skipped. */
+function addPairs(client: pg.PoolClient, table: string, pairs: Pair[]) {
+  return client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int8[], $2::int8[]) ON CONFLICT DO NOTHING`,
+    [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
+}
+
+/** One UPDATE over (a, b) pairs: `set` and `where` name them v.a and v.b. */
+function update(client: pg.PoolClient, set: string, where: string, pairs: Pair[]) {
+  return client.query(`UPDATE ${set} FROM unnest($1::int8[], $2::int8[]) AS v(a, b) WHERE ${where}`,
+    [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
+}
 
 async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
   const q = (text: string, values: unknown[]) => client.query(text, values);
   switch (o.op) {
-    case "findAccount": {
-      const { rows } = await q(`SELECT id, type, password_hash AS "passwordHash", external_id AS "externalId"
-        FROM users WHERE lower(login) = lower($1)`, [o.login]);
-      return (rows[0] as AccountRecord | undefined) ?? null;
+    case "findAccounts": {
+      const { rows } = await q(`SELECT id, login, type, password_hash AS "passwordHash", external_id AS "externalId"
+        FROM users WHERE lower(login) = ANY($1::text[])`, [o.logins.map(lower)]);
+      const byLogin = new Map(rows.map(({ login, ...account }) => [lower(login), account as AccountRecord]));
+      return o.logins.map((login) => byLogin.get(lower(login)) ?? null);
     }
-    case "insertAccount":
-      return (await q("INSERT INTO users (login, type, external_id, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
-        [o.login, o.type, o.externalId, o.now])).rows[0].id;
-    case "setAccountExternalId": return q("UPDATE users SET external_id = $1 WHERE id = $2 AND external_id IS NULL", [o.externalId, o.id]);
+    case "insertAccounts": {
+      const { rows } = await q(`INSERT INTO users (login, type, external_id, created_at)
+        SELECT login, type, external_id, $4 FROM unnest($1::text[], $2::text[], $3::int8[]) AS a(login, type, external_id)
+        RETURNING id, login`, [o.rows.map((a) => a.login), o.rows.map((a) => a.type), o.rows.map((a) => a.externalId), o.now]);
+      const ids = new Map(rows.map((r) => [lower(r.login), r.id as number]));
+      return o.rows.map((a) => ids.get(lower(a.login)));
+    }
+    case "setAccountExternalIds":
+      return update(client, "users SET external_id = v.b", "users.id = v.a AND users.external_id IS NULL", o.pairs);
     case "makeOrganization": return q("UPDATE users SET type = 'Organization' WHERE id = $1", [o.id]);
     case "setPassword": return q("UPDATE users SET password_hash = $1 WHERE id = $2", [o.passwordHash, o.id]);
     case "setOtpSecret": return q("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]);
     case "setSiteAdmin": return q("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]);
-    case "addMember": return q("INSERT INTO org_members (org_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [o.orgId, o.userId]);
-    case "findRepo": {
-      const { rows } = await q(`SELECT id, network_id AS "networkId", external_id AS "externalId" FROM repos
-        WHERE owner_id = $1 AND lower(name) = lower($2)`, [o.ownerId, o.name]);
-      return rows[0] ?? null;
+    case "findRepos": {
+      const { rows } = await q(`SELECT r.id, r.owner_id AS "ownerId", r.name, r.network_id AS "networkId",
+          r.external_id AS "externalId", r.private
+        FROM unnest($1::int8[], $2::text[]) AS k(owner_id, name)
+        JOIN repos r ON r.owner_id = k.owner_id AND lower(r.name) = lower(k.name)`,
+      [o.keys.map((k) => k.ownerId), o.keys.map((k) => k.name)]);
+      const byKey = new Map(rows.map(({ ownerId, name, ...repo }) => [repoKey(ownerId, name), repo as RepoRecord]));
+      return o.keys.map((k) => byKey.get(repoKey(k.ownerId, k.name)) ?? null);
     }
-    case "insertRepo":
-      // A new repository is the root of its own fork network.
-      return (await q(`INSERT INTO repos (id, owner_id, name, network_id, external_id)
-        SELECT id, $1, $2, id, $3 FROM (SELECT nextval(pg_get_serial_sequence('repos', 'id')) AS id) AS next RETURNING id`,
-      [o.ownerId, o.name, o.externalId])).rows[0].id;
-    case "setRepoExternalId": return q("UPDATE repos SET external_id = $1 WHERE id = $2 AND external_id IS NULL", [o.externalId, o.id]);
-    case "setPrivate": return q("UPDATE repos SET private = $1 WHERE id = $2", [o.private, o.id]);
-    case "setParent": return q("UPDATE repos SET parent_id = $1 WHERE id = $2", [o.parentId, o.id]);
-    case "moveNetwork": return q("UPDATE repos SET network_id = $1 WHERE network_id = $2", [o.to, o.from]);
-    case "collaborator":
-      return o.remove
-        ? q("DELETE FROM collaborators WHERE repo_id = $1 AND user_id = $2", [o.repoId, o.userId])
-        : q("INSERT INTO collaborators (repo_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [o.repoId, o.userId]);
-    case "follow": return q("INSERT INTO follows (follower_id, followee_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [o.followerId, o.followeeId]);
-    case "watch": return q("INSERT INTO watches (user_id, repo_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [o.userId, o.repoId]);
+    case "insertRepos": {
+      // A new repository is the root of its own fork network: its id is drawn first, to be its network's too.
+      const { rows } = await q(`INSERT INTO repos (id, owner_id, name, network_id, external_id)
+        SELECT id, owner_id, name, id, external_id FROM (
+          SELECT nextval(pg_get_serial_sequence('repos', 'id')) AS id, owner_id, name, external_id
+          FROM unnest($1::int8[], $2::text[], $3::int8[]) AS r(owner_id, name, external_id)) AS numbered
+        RETURNING id, owner_id AS "ownerId", name`,
+      [o.rows.map((r) => r.ownerId), o.rows.map((r) => r.name), o.rows.map((r) => r.externalId)]);
+      const ids = new Map(rows.map((r) => [repoKey(r.ownerId, r.name), r.id as number]));
+      return o.rows.map((r) => ids.get(repoKey(r.ownerId, r.name)));
+    }
+    case "setRepoExternalIds":
+      return update(client, "repos SET external_id = v.b", "repos.id = v.a AND repos.external_id IS NULL", o.pairs);
+    case "setPrivate": return update(client, "repos SET private = (v.b = 1)", "repos.id = v.a", o.pairs);
+    case "setParents": return update(client, "repos SET parent_id = v.b", "repos.id = v.a", o.pairs);
+    case "moveNetworks": return update(client, "repos SET network_id = v.b", "repos.network_id = v.a", o.pairs);
+    case "addCollaborators": return addPairs(client, "collaborators (repo_id, user_id)", o.pairs);
+    case "removeCollaborators":
+      return client.query(`DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
+        WHERE c.repo_id = v.a AND c.user_id = v.b`, [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)]);
+    case "addMembers": return addPairs(client, "org_members (org_id, user_id)", o.pairs);
+    case "addFollows": return addPairs(client, "follows (follower_id, followee_id)", o.pairs);
+    case "addWatches": return addPairs(client, "watches (user_id, repo_id)", o.pairs);
     case "tokenOwner": return (await q("SELECT user_id FROM authorizations WHERE hashed_token = $1", [o.hashedToken])).rows[0]?.user_id ?? null;
     case "insertToken":
       return q(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]);
     case "raiseGeneration": return q("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1", []);
     case "insertEvents":
-      return copyIntoIgnoringDuplicates(client, "events",
+      return copyNewRows(client, "events",
         ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
         o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body]));
     case "insertIssueEvents":
-      return copyIntoIgnoringDuplicates(client, "issue_events",
+      return copyNewRows(client, "issue_events",
         ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
         o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]));
   }

@@ -1,6 +1,7 @@
 /**
  * Applies an ingest program (store/ingest-plan.ts) in one SQLite transaction. better-sqlite3 transactions
- * cannot span an await, so the program's operations are answered synchronously, one prepared statement each.
+ * cannot span an await, so the program's operations are answered synchronously with prepared statements; a
+ * bulk operation is a loop over one (in-process, a statement costs microseconds, not a round trip).
  */
 import type Database from "better-sqlite3";
 import { ingestProgram, type AccountRecord, type IngestOp, type RepoRecord } from "../ingest-plan.js";
@@ -17,9 +18,9 @@ function prepare(db: Database.Database) {
     setPassword: db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
     setOtpSecret: db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
     setSiteAdmin: db.prepare<[number, number]>("UPDATE users SET site_admin = ? WHERE id = ?"),
-    member: db.prepare<[number, number]>("INSERT OR IGNORE INTO org_members (org_id, user_id) VALUES (?, ?)"),
-    repo: db.prepare<[number, string], { id: number; network_id: number; external_id: number | null }>(
-      "SELECT id, network_id, external_id FROM repos WHERE owner_id = ? AND name = ?"),
+    addMember: db.prepare<[number, number]>("INSERT OR IGNORE INTO org_members (org_id, user_id) VALUES (?, ?)"),
+    repo: db.prepare<[number, string], { id: number; network_id: number; external_id: number | null; private: number }>(
+      "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?"),
     // A new repository is the root of its own fork network.
     insertRepo: db.prepare<[number, string, number | null], { id: number }>(
       "INSERT INTO repos (owner_id, name, network_id, external_id) VALUES (?, ?, 0, ?) RETURNING id"),
@@ -30,8 +31,8 @@ function prepare(db: Database.Database) {
     moveNetwork: db.prepare<[number, number]>("UPDATE repos SET network_id = ? WHERE network_id = ?"),
     addCollaborator: db.prepare<[number, number]>("INSERT OR IGNORE INTO collaborators (repo_id, user_id) VALUES (?, ?)"),
     removeCollaborator: db.prepare<[number, number]>("DELETE FROM collaborators WHERE repo_id = ? AND user_id = ?"),
-    follow: db.prepare<[number, number]>("INSERT OR IGNORE INTO follows (follower_id, followee_id) VALUES (?, ?)"),
-    watch: db.prepare<[number, number]>("INSERT OR IGNORE INTO watches (user_id, repo_id) VALUES (?, ?)"),
+    addFollow: db.prepare<[number, number]>("INSERT OR IGNORE INTO follows (follower_id, followee_id) VALUES (?, ?)"),
+    addWatch: db.prepare<[number, number]>("INSERT OR IGNORE INTO watches (user_id, repo_id) VALUES (?, ?)"),
     tokenOwner: db.prepare<[string], { user_id: number }>("SELECT user_id FROM authorizations WHERE hashed_token = ?"),
     insertToken: db.prepare(
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
@@ -49,33 +50,40 @@ type Statements = ReturnType<typeof prepare>;
 
 function run(s: Statements, o: IngestOp): unknown {
   switch (o.op) {
-    case "findAccount": {
-      const r = s.account.get(o.login);
-      return r ? ({ id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } satisfies AccountRecord) : null;
+    case "findAccounts":
+      return o.logins.map((login): AccountRecord | null => {
+        const r = s.account.get(login);
+        return r ? { id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } : null;
+      });
+    case "insertAccounts": {
+      const at = o.now.toISOString();
+      return o.rows.map((a) => s.insertAccount.get(a.login, a.type, a.externalId, at)!.id);
     }
-    case "insertAccount": return s.insertAccount.get(o.login, o.type, o.externalId, o.now.toISOString())!.id;
-    case "setAccountExternalId": return s.setExternalId.run(o.externalId, o.id);
+    case "setAccountExternalIds": return o.pairs.forEach((p) => s.setExternalId.run(p.b, p.a));
     case "makeOrganization": return s.makeOrganization.run(o.id);
     case "setPassword": return s.setPassword.run(o.passwordHash, o.id);
     case "setOtpSecret": return s.setOtpSecret.run(o.otpSecret, o.id);
     case "setSiteAdmin": return s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id);
-    case "addMember": return s.member.run(o.orgId, o.userId);
-    case "findRepo": {
-      const r = s.repo.get(o.ownerId, o.name);
-      return r ? ({ id: r.id, networkId: r.network_id, externalId: r.external_id } satisfies RepoRecord) : null;
-    }
-    case "insertRepo": {
-      const id = s.insertRepo.get(o.ownerId, o.name, o.externalId)!.id;
-      s.ownNetwork.run(id);
-      return id;
-    }
-    case "setRepoExternalId": return s.setRepoExternalId.run(o.externalId, o.id);
-    case "setPrivate": return s.setPrivate.run(o.private ? 1 : 0, o.id);
-    case "setParent": return s.setParent.run(o.parentId, o.id);
-    case "moveNetwork": return s.moveNetwork.run(o.to, o.from);
-    case "collaborator": return (o.remove ? s.removeCollaborator : s.addCollaborator).run(o.repoId, o.userId);
-    case "follow": return s.follow.run(o.followerId, o.followeeId);
-    case "watch": return s.watch.run(o.userId, o.repoId);
+    case "findRepos":
+      return o.keys.map((k): RepoRecord | null => {
+        const r = s.repo.get(k.ownerId, k.name);
+        return r ? { id: r.id, networkId: r.network_id, externalId: r.external_id, private: r.private === 1 } : null;
+      });
+    case "insertRepos":
+      return o.rows.map((r) => {
+        const id = s.insertRepo.get(r.ownerId, r.name, r.externalId)!.id;
+        s.ownNetwork.run(id);
+        return id;
+      });
+    case "setRepoExternalIds": return o.pairs.forEach((p) => s.setRepoExternalId.run(p.b, p.a));
+    case "setPrivate": return o.pairs.forEach((p) => s.setPrivate.run(p.b, p.a));
+    case "setParents": return o.pairs.forEach((p) => s.setParent.run(p.b, p.a));
+    case "moveNetworks": return o.pairs.forEach((p) => s.moveNetwork.run(p.b, p.a));
+    case "addCollaborators": return o.pairs.forEach((p) => s.addCollaborator.run(p.a, p.b));
+    case "removeCollaborators": return o.pairs.forEach((p) => s.removeCollaborator.run(p.a, p.b));
+    case "addMembers": return o.pairs.forEach((p) => s.addMember.run(p.a, p.b));
+    case "addFollows": return o.pairs.forEach((p) => s.addFollow.run(p.a, p.b));
+    case "addWatches": return o.pairs.forEach((p) => s.addWatch.run(p.a, p.b));
     case "tokenOwner": return s.tokenOwner.get(o.hashedToken)?.user_id ?? null;
     case "insertToken": {
       const at = o.now.toISOString();
