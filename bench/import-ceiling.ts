@@ -23,7 +23,7 @@ import { copyNewRows } from "../src/server/store/postgres/copy.js";
 export type CeilingKind = "parse" | "sqlite" | "postgres";
 
 /** feedgate import's batch size (services/event-import.ts). */
-const BATCH = 20_000;
+const BATCH = 5_000;
 const LEADING_ID = /^\{"id":"(\d+)"/;
 
 /** Ids and lines of the file's first `limit` events, in batches. */

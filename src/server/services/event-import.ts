@@ -28,7 +28,7 @@ export interface ImportSummary extends IngestResult {
   malformed: number;
 }
 
-const DEFAULT_BATCH = 20_000;
+const DEFAULT_BATCH = 5_000;
 
 function parseLine(source: string, line: NdjsonLine) {
   const where = `${source}:${line.number}`;

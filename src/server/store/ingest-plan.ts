@@ -40,16 +40,16 @@ export interface IssueEventRow {
 export type IngestOp =
   | { op: "findAccounts"; logins: string[] } // (AccountRecord | null)[], matched case-insensitively
   | { op: "insertAccounts"; rows: NewAccount[]; now: Date } // number[] (ids)
-  | { op: "makeOrganization"; id: number }
   | { op: "setPassword"; id: number; passwordHash: string }
   | { op: "setOtpSecret"; id: number; otpSecret: string | null }
   | { op: "setSiteAdmin"; id: number; siteAdmin: boolean }
   | { op: "findRepos"; keys: RepoKey[] } // (RepoRecord | null)[], names matched case-insensitively
   | { op: "insertRepos"; rows: NewRepo[] } // number[] (ids; each repository the root of its own network)
   // The writes below change nothing the plan reads back, so they are gathered and sent once, at the end,
-  // each pair its final value. a/b: account/GitHub id, repository/GitHub id, repository/private (1 or 0),
+  // each its final value. a/b: account/GitHub id, repository/GitHub id, repository/private (1 or 0),
   // fork/parent, network/network it moves into (no target is also moved), org/member, follower/followee,
   // user/repository, repository/collaborator.
+  | { op: "makeOrganizations"; ids: number[] }
   | { op: "setAccountExternalIds"; pairs: Pair[] }
   | { op: "setRepoExternalIds"; pairs: Pair[] }
   | { op: "setPrivate"; pairs: Pair[] }
@@ -85,6 +85,7 @@ const lower = (s: string) => s.toLowerCase();
 
 /** Writes gathered while the rules run: nothing the plan reads, so they go in bulk once the rules are done. */
 class LaterWrites {
+  readonly organizations = new Set<number>();
   readonly accountExternalIds = new Map<number, number>();
   readonly repoExternalIds = new Map<number, number>();
   readonly privacy = new Map<number, boolean>();
@@ -114,6 +115,7 @@ class LaterWrites {
   *write(): Step<void> {
     const pairs = (map: Map<number, number>) => [...map].map(([a, b]) => ({ a, b }));
     const collaborators = [...this.collaborators.values()];
+    if (this.organizations.size) yield { op: "makeOrganizations", ids: [...this.organizations] };
     const ops: IngestOp[] = [
       { op: "setAccountExternalIds", pairs: pairs(this.accountExternalIds) },
       { op: "setRepoExternalIds", pairs: pairs(this.repoExternalIds) },
@@ -188,7 +190,7 @@ class BatchPlan {
     return this.accounts.get(key) ?? this.storedAccounts.get(key) ?? null;
   }
 
-  *account(login: string, source: string, type: AccountType = "User", externalId?: number): Step<number> {
+  account(login: string, source: string, type: AccountType = "User", externalId?: number): number {
     const key = lower(login);
     let account = this.accounts.get(key);
     if (!account) {
@@ -210,17 +212,17 @@ class BatchPlan {
       account.externalId = externalId;
     }
     if (type === "Organization" && account.type !== "Organization") {
-      if (!account.settled) yield* ask({ op: "makeOrganization", id: account.id });
+      if (!account.settled) this.later.organizations.add(account.id);
       account.type = "Organization";
     }
     return account.id;
   }
 
-  *repo(fullName: string, source: string, externalId?: number): Step<RepoState> {
+  repo(fullName: string, source: string, externalId?: number): RepoState {
     const key = lower(fullName);
     let repo = this.repos.get(key);
     if (!repo) {
-      yield* this.account(fullName.slice(0, fullName.indexOf("/")), source);
+      this.account(fullName.slice(0, fullName.indexOf("/")), source);
       const stored = this.storedRepos.get(key);
       repo = stored
         ? { ...stored, networkId: this.later.network(stored.networkId), settled: false }
@@ -253,20 +255,20 @@ class BatchPlan {
     if (a.type === "User" && a.source.startsWith("users[") && this.current(a.login)?.type === "Organization") {
       throw new IngestConflictError(a.source, `${a.login} is an organization, not a user`);
     }
-    const id = yield* this.account(a.login, a.source, a.type, a.externalId);
+    const id = this.account(a.login, a.source, a.type, a.externalId);
     if (a.passwordHash !== undefined) yield* ask({ op: "setPassword", id, passwordHash: a.passwordHash });
     if (a.otpSecret !== undefined) yield* ask({ op: "setOtpSecret", id, otpSecret: a.otpSecret });
     if (a.siteAdmin !== undefined) yield* ask({ op: "setSiteAdmin", id, siteAdmin: a.siteAdmin });
   }
 
   *upsertRepo(r: RepoUpsert): Step<void> {
-    const repo = yield* this.repo(r.fullName, r.source, r.externalId);
+    const repo = this.repo(r.fullName, r.source, r.externalId);
     if (r.private !== undefined && r.private !== repo.private) {
       this.later.privacy.set(repo.id, r.private);
       repo.private = r.private;
     }
     if (r.forkOf === undefined) return;
-    const parent = yield* this.repo(r.forkOf, r.source);
+    const parent = this.repo(r.forkOf, r.source);
     if (parent.id === repo.id) throw new IngestConflictError(r.source, `${r.fullName} cannot be a fork of itself`);
     this.later.parents.set(repo.id, parent.id);
     if (parent.networkId !== repo.networkId) {
@@ -281,21 +283,21 @@ class BatchPlan {
     yield* this.resolve(batch);
     for (const a of batch.accounts) yield* this.upsertAccount(a);
     for (const m of batch.memberships) {
-      const orgId = yield* this.account(m.org, m.source, "Organization");
-      this.later.members.push({ a: orgId, b: yield* this.account(m.member, m.source) });
+      const orgId = this.account(m.org, m.source, "Organization");
+      this.later.members.push({ a: orgId, b: this.account(m.member, m.source) });
     }
     for (const r of batch.repos) yield* this.upsertRepo(r);
     for (const c of batch.collaborators) {
-      const repoId = (yield* this.repo(c.repo, c.source)).id;
-      this.later.collaborator(repoId, yield* this.account(c.user, c.source), c.remove ?? false);
+      const repoId = (this.repo(c.repo, c.source)).id;
+      this.later.collaborator(repoId, this.account(c.user, c.source), c.remove ?? false);
     }
     for (const f of batch.follows) {
-      const followerId = yield* this.account(f.follower, f.source);
-      this.later.follows.push({ a: followerId, b: yield* this.account(f.followee, f.source) });
+      const followerId = this.account(f.follower, f.source);
+      this.later.follows.push({ a: followerId, b: this.account(f.followee, f.source) });
     }
     for (const w of batch.watches) {
-      const userId = yield* this.account(w.user, w.source);
-      this.later.watches.push({ a: userId, b: (yield* this.repo(w.repo, w.source)).id });
+      const userId = this.account(w.user, w.source);
+      this.later.watches.push({ a: userId, b: (this.repo(w.repo, w.source)).id });
     }
     for (const t of batch.tokens) {
       const user = this.current(t.login);
@@ -311,17 +313,17 @@ class BatchPlan {
     const events: EventRow[] = [];
     for (const e of batch.events) {
       events.push({
-        id: e.id, type: e.type, actorId: yield* this.account(e.actorLogin, e.source),
-        repoId: e.repoName === null ? null : (yield* this.repo(e.repoName, e.source)).id,
-        orgId: e.orgLogin === null ? null : yield* this.account(e.orgLogin, e.source, "Organization"),
+        id: e.id, type: e.type, actorId: this.account(e.actorLogin, e.source),
+        repoId: e.repoName === null ? null : (this.repo(e.repoName, e.source)).id,
+        orgId: e.orgLogin === null ? null : this.account(e.orgLogin, e.source, "Organization"),
         public: e.public, createdAt: seconds(e.createdAt), complete: e.complete, body: e.body,
       });
     }
     const issueEvents: IssueEventRow[] = [];
     for (const e of batch.issueEvents) {
       issueEvents.push({
-        id: e.id, repoId: (yield* this.repo(e.repoName, e.source)).id,
-        actorId: e.actorLogin === null ? null : yield* this.account(e.actorLogin, e.source),
+        id: e.id, repoId: (this.repo(e.repoName, e.source)).id,
+        actorId: e.actorLogin === null ? null : this.account(e.actorLogin, e.source),
         createdAt: seconds(e.createdAt), complete: e.complete, body: e.body,
       });
     }

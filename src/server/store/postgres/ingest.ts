@@ -41,7 +41,7 @@ async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
     }
     case "setAccountExternalIds":
       return update(client, "users SET external_id = v.b", "users.id = v.a AND users.external_id IS NULL", o.pairs);
-    case "makeOrganization": return q("UPDATE users SET type = 'Organization' WHERE id = $1", [o.id]);
+    case "makeOrganizations": return q("UPDATE users SET type = 'Organization' WHERE id = ANY($1::int8[])", [o.ids]);
     case "setPassword": return q("UPDATE users SET password_hash = $1 WHERE id = $2", [o.passwordHash, o.id]);
     case "setOtpSecret": return q("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]);
     case "setSiteAdmin": return q("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]);

@@ -60,7 +60,7 @@ function run(s: Statements, o: IngestOp): unknown {
       return o.rows.map((a) => s.insertAccount.get(a.login, a.type, a.externalId, at)!.id);
     }
     case "setAccountExternalIds": return o.pairs.forEach((p) => s.setExternalId.run(p.b, p.a));
-    case "makeOrganization": return s.makeOrganization.run(o.id);
+    case "makeOrganizations": return o.ids.forEach((id) => s.makeOrganization.run(id));
     case "setPassword": return s.setPassword.run(o.passwordHash, o.id);
     case "setOtpSecret": return s.setOtpSecret.run(o.otpSecret, o.id);
     case "setSiteAdmin": return s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id);
