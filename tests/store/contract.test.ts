@@ -590,6 +590,26 @@ for (const driver of DRIVERS) {
         assert.equal(await s.store.directory.isMember(await userId("acme"), await userId("bob")), true);
       });
 
+      test("logins and repository names match in any spelling, within a batch and across batches; the first spelling stays", async () => {
+        const first = emptyBatch();
+        first.repos.push({ source: "r0", fullName: "CaseCo/Widget", externalId: 4242 });
+        first.watches.push({ source: "w0", user: "CASEWATCHER", repo: "caseco/WIDGET" });
+        first.follows.push({ source: "f0", follower: "casewatcher", followee: "CASECO" });
+        await s.store.ingest.apply(first, NOW);
+        const second = emptyBatch();
+        second.repos.push({ source: "r0", fullName: "CASECO/widget", private: true, externalId: 1 });
+        second.accounts.push({ source: "a0", login: "caseWatcher", type: "User", externalId: 77 });
+        await s.store.ingest.apply(second, NOW);
+
+        const repo = (await s.store.directory.findRepo("caseco", "widget"))!;
+        assert.equal(repo.fullName, "CaseCo/Widget");
+        assert.equal(repo.private, true);
+        assert.equal(repo.wireId, 4242, "a GitHub id once given is kept");
+        // Follows apply before watches (IngestBatch's order), so the follow's spelling came first.
+        assert.equal(await s.store.directory.loginByWireId(77), "casewatcher");
+        assert.equal((await s.store.users.findByLogin("CaseWatcher"))!.id, (await s.store.users.findByLogin("CASEWATCHER"))!.id);
+      });
+
       test("a fork joins its parent's network, bringing every repository already forked from it", async () => {
         const network = async (full: string) => (await s.store.directory.findRepo(ownerOf(full), full.slice(full.indexOf("/") + 1)))!.networkId;
         const id = async (full: string) => (await s.store.directory.findRepo(ownerOf(full), full.slice(full.indexOf("/") + 1)))!.id;

@@ -261,7 +261,7 @@ class BatchPlan {
     if (a.siteAdmin !== undefined) yield* ask({ op: "setSiteAdmin", id, siteAdmin: a.siteAdmin });
   }
 
-  *upsertRepo(r: RepoUpsert): Step<void> {
+  upsertRepo(r: RepoUpsert): void {
     const repo = this.repo(r.fullName, r.source, r.externalId);
     if (r.private !== undefined && r.private !== repo.private) {
       this.later.privacy.set(repo.id, r.private);
@@ -286,7 +286,7 @@ class BatchPlan {
       const orgId = this.account(m.org, m.source, "Organization");
       this.later.members.push({ a: orgId, b: this.account(m.member, m.source) });
     }
-    for (const r of batch.repos) yield* this.upsertRepo(r);
+    for (const r of batch.repos) this.upsertRepo(r);
     for (const c of batch.collaborators) {
       const repoId = (this.repo(c.repo, c.source)).id;
       this.later.collaborator(repoId, this.account(c.user, c.source), c.remove ?? false);
