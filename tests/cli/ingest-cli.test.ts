@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
 import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import Database from "better-sqlite3";
 import { currentOtp } from "../../src/server/services/credentials.js";
 
 const run = (args: string[], input?: string | Buffer) => runFeedgate(args, { input });
@@ -158,6 +159,33 @@ describe("feedgate import", () => {
     assert.match(result.stdout, new RegExp(`^${literal(path)}: 2 lines, 2 events added, 0 already present, 0 malformed lines skipped\n`));
     const stored = (await snapshot(target)).events as { id: number; body: string }[];
     assert.deepEqual(stored.map((e) => e.body), lines);
+  });
+
+  test("an import into a database without events builds the feed indexes once, at the end; a stopped one is repaired at the next open", async () => {
+    const indexes = (path: string) => {
+      const handle = new Database(path, { readonly: true });
+      try {
+        return handle.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").all();
+      } finally {
+        handle.close();
+      }
+    };
+    const migrated = join(dir, "indexes-migrated.db");
+    assert.equal((await run(["migrate", "--db", migrated])).code, 0);
+    const expected = indexes(migrated);
+    assert.equal(expected.length, 4, "the four feed indexes of migration 2");
+
+    const imported = join(dir, "indexes-imported.db");
+    const result = await run(["import", SAMPLE_GZ, "--db", imported]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(indexes(imported), expected);
+
+    // As if an import had been stopped between dropping the indexes and building them again.
+    const handle = new Database(imported);
+    handle.exec("DROP INDEX events_by_repo; DROP INDEX events_public");
+    handle.close();
+    assert.equal((await run(["migrate", "--db", imported])).code, 0);
+    assert.deepEqual(indexes(imported), expected);
   });
 
   test("- reads standard input, skipping malformed lines as -:line", async () => {

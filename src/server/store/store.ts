@@ -239,6 +239,8 @@ export interface IngestResult {
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
   apply(batch: IngestBatch, now: Date): Promise<IngestResult>;
+  /** Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after. */
+  bulkLoad<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export class IngestConflictError extends Error {

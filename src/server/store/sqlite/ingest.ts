@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import { ingestProgram, type AccountRecord, type IngestOp, type RepoRecord } from "../ingest-plan.js";
 import type { AccountType, IngestBatch, IngestResult, IngestStore } from "../store.js";
+import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -104,6 +105,20 @@ export class SqliteIngest implements IngestStore {
 
   constructor(private readonly db: Database.Database) {
     this.statements = prepare(db);
+  }
+
+  /**
+   * Into a database without events, the feed indexes are dropped for the import and built once at the end:
+   * 1.4x faster at a million events, more as the table grows. Feeds served meanwhile stay right, only slower.
+   */
+  async bulkLoad<T>(work: () => Promise<T>): Promise<T> {
+    if (this.db.prepare("SELECT 1 FROM events LIMIT 1").get() !== undefined) return work();
+    dropFeedIndexes(this.db);
+    try {
+      return await work();
+    } finally {
+      ensureFeedIndexes(this.db);
+    }
   }
 
   async apply(batch: IngestBatch, now: Date): Promise<IngestResult> {

@@ -12,6 +12,7 @@ import { SqliteAuthorizations } from "./authorizations.js";
 import { SqliteDirectory } from "./directory.js";
 import { SqliteEvents } from "./events.js";
 import { SqliteIngest } from "./ingest.js";
+import { ensureFeedIndexes } from "./feed-indexes.js";
 
 /** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
 function migrateDatabase(db: Database.Database): void {
@@ -52,6 +53,8 @@ export class SqliteStore implements Store {
     // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
     db.pragma("busy_timeout = 5000");
     migrateDatabase(db); // before the constructor prepares statements against the tables
+    // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
+    ensureFeedIndexes(db);
     return new SqliteStore(db);
   }
 

@@ -1,0 +1,28 @@
+/**
+ * The events table's feed indexes (migration 2 created them; the definitions here are the same, and a test
+ * compares them), for imports that defer them: rebuilding an index once, from sorted keys, is far cheaper
+ * than updating it for each of millions of rows, and the cost of a per-row update grows with the table.
+ */
+import type Database from "better-sqlite3";
+
+export const FEED_INDEXES = [
+  "CREATE INDEX events_public ON events (created_at DESC, id DESC) WHERE public = 1",
+  "CREATE INDEX events_by_repo ON events (repo_id, created_at DESC, id DESC)",
+  "CREATE INDEX events_by_actor ON events (actor_id, created_at DESC, id DESC)",
+  "CREATE INDEX events_by_org ON events (org_id, created_at DESC, id DESC) WHERE org_id IS NOT NULL",
+];
+
+const nameOf = (sql: string) => /^CREATE INDEX (\w+)/.exec(sql)![1]!;
+
+export function dropFeedIndexes(db: Database.Database): void {
+  db.transaction(() => {
+    for (const sql of FEED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${nameOf(sql)}`);
+  }).immediate();
+}
+
+/** Creates whichever feed index is missing: after a deferred import, or at open after one was interrupted. */
+export function ensureFeedIndexes(db: Database.Database): void {
+  db.transaction(() => {
+    for (const sql of FEED_INDEXES) db.exec(sql.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"));
+  }).immediate();
+}
