@@ -3,28 +3,33 @@
  * newest time cost a count over the whole feed. Entries are keyed by the ingest generation, which every
  * ingest raises in its transaction and every lookup reads from the database, so a page is never served after
  * anything it shows has changed, on this instance or any other sharing the database.
+ *
+ * Concurrent misses for one page share one load (lru-cache's fetch): right after an ingest every poller of a
+ * busy feed misses at once, and each would otherwise count the whole feed again.
  */
 import { LRUCache } from "lru-cache";
 import type { FeedPage } from "../store/store.js";
 
+type Load = () => Promise<FeedPage>;
+
 export class FeedPageCache {
-  private readonly pages: LRUCache<string, FeedPage> | null;
+  private readonly pages: LRUCache<string, FeedPage, Load> | null;
 
   /** @param maxBytes the memory pages may take (their JSON text); 0 turns caching off. */
   constructor(maxBytes: number) {
-    this.pages = maxBytes > 0 ? new LRUCache<string, FeedPage>({
+    this.pages = maxBytes > 0 ? new LRUCache<string, FeedPage, Load>({
       maxSize: maxBytes,
       sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
+      fetchMethod: (_key, _stale, { context: load }) => load(),
+      // A load whose entry is evicted meanwhile (other pages needing the room) still answers its requests.
+      ignoreFetchAbort: true,
     }) : null;
   }
 
-  async get(key: string, generation: () => Promise<number>, load: () => Promise<FeedPage>): Promise<FeedPage> {
+  async get(key: string, generation: () => Promise<number>, load: Load): Promise<FeedPage> {
     if (!this.pages) return load();
-    const versioned = `${await generation()}|${key}`;
-    const cached = this.pages.get(versioned);
-    if (cached) return cached;
-    const page = await load();
-    this.pages.set(versioned, page);
-    return page;
+    const page = await this.pages.fetch(`${await generation()}|${key}`, { context: load });
+    // fetch answers undefined only when the load does, and a load always gives a page.
+    return page!;
   }
 }
