@@ -18,9 +18,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
 import { assertSchema } from "./schemas.js";
-import { each, type KnownDifference } from "../helpers/assertions.js";
+import { each, isObject, keyDifference, type Json, type KnownDifference } from "../helpers/assertions.js";
 
-type Json = Record<string, unknown>;
 
 const LOGIN = "octokit-user";
 const PASSWORD = "recorded-password";
@@ -126,7 +125,6 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Loading the recordings.
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The recorded URL's path, without the cassette's credential placeholders. */
 const pathOf = (i: Interaction) => new URL(i.url.replace(/^https:\/\/[^/@]*@/, "https://")).pathname.replace(/%3C/gi, "<").replace(/%3E/gi, ">");
@@ -145,15 +143,6 @@ function loadCassettes(): Map<string, Interaction[]> {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing, as sentences.
-
-function keyDifference(github: unknown, served: unknown): string | null {
-  const a = Object.keys(isObject(github) ? github : {});
-  const b = Object.keys(isObject(served) ? served : {});
-  const githubOnly = a.filter((k) => !b.includes(k));
-  const servedOnly = b.filter((k) => !a.includes(k));
-  if (githubOnly.length === 0 && servedOnly.length === 0) return null;
-  return `differ: GitHub-only [${githubOnly.join(", ")}], feedgate-only [${servedOnly.join(", ")}]`;
-}
 
 /** One authorization's differences: key sets (and the app's), id type, token shown or not, and the asked-for fields. */
 function objectDifferences(github: Json, served: Json, compareValues: boolean): string[] {

@@ -23,3 +23,17 @@ export interface KnownDifference {
 /** One difference, for several interactions. */
 export const each = (difference: string, reason: string, interactions: string[]): KnownDifference[] =>
   interactions.map((interaction) => ({ interaction, difference, reason }));
+
+export type Json = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** How two objects' key sets differ, as a sentence; null when they have the same keys. */
+export function keyDifference(github: unknown, served: unknown): string | null {
+  const a = Object.keys(isObject(github) ? github : {});
+  const b = Object.keys(isObject(served) ? served : {});
+  const githubOnly = a.filter((k) => !b.includes(k));
+  const servedOnly = b.filter((k) => !a.includes(k));
+  if (githubOnly.length === 0 && servedOnly.length === 0) return null;
+  return `differ: GitHub-only [${githubOnly.join(", ")}], feedgate-only [${servedOnly.join(", ")}]`;
+}

@@ -16,10 +16,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
-import { each, type KnownDifference } from "../helpers/assertions.js";
+import { each, isObject, keyDifference, type Json, type KnownDifference } from "../helpers/assertions.js";
 import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
 
-type Json = Record<string, unknown>;
 
 const CORPORA = ["octokit-rb", "pygithub"] as const;
 
@@ -269,7 +268,6 @@ function feedAt(path: string): { feed: FeedName; params: Record<string, string> 
 }
 
 const idOf = (event: Json) => String(event.id);
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function shortSource(sourceFile: string): string {
   return sourceFile.replace(/^spec\/cassettes\/(Octokit_Client_Events\/)?/, "").replace(/^tests\/ReplayData\//, "");
@@ -336,15 +334,6 @@ function worldOf(c: Case): Json {
 
 function some(ids: string[]): string {
   return ids.length === 1 ? `event ${ids[0]}` : `${ids.length} events (${ids[0]} to ${ids.at(-1)})`;
-}
-
-function keyDifference(github: unknown, served: unknown): string | null {
-  const a = Object.keys(isObject(github) ? github : {});
-  const b = Object.keys(isObject(served) ? served : {});
-  const githubOnly = a.filter((k) => !b.includes(k));
-  const servedOnly = b.filter((k) => !a.includes(k));
-  if (githubOnly.length === 0 && servedOnly.length === 0) return null;
-  return `differ: GitHub-only [${githubOnly.join(", ")}], feedgate-only [${servedOnly.join(", ")}]`;
 }
 
 /** One element's differences: key sets of the envelope and its objects, the payload verbatim, then any other value. */
