@@ -24,7 +24,7 @@ export interface BenchOptions {
 const HELP = `npm run bench -- [flags]
 
   --events N        events to generate and serve (default 1000000)
-  --large           the 10,000,000-event run (implies --gzip; ~50 GB of disk and about an hour)
+  --large           the 10,000,000-event run (implies --gzip; ~50 GB of disk and about half an hour)
   --gzip            write the generated file gzipped (GH Archive's format; about 6x less disk, costs CPU on both sides)
   --duration S      measured seconds per scenario (default 15)
   --warmup S        warm-up seconds before each (default a quarter of --duration, at least 1)

@@ -224,9 +224,13 @@ class BatchPlan {
     if (!repo) {
       this.account(fullName.slice(0, fullName.indexOf("/")), source);
       const stored = this.storedRepos.get(key);
-      repo = stored
-        ? { ...stored, networkId: this.later.network(stored.networkId), settled: false }
-        : { ...this.newRepo(this.created(this.createdRepos, key)), externalId: externalId ?? null, settled: true };
+      if (stored) {
+        repo = { ...stored, networkId: this.later.network(stored.networkId), settled: false };
+      } else {
+        // Just created: public, and the root of its own fork network.
+        const id = this.created(this.createdRepos, key);
+        repo = { id, networkId: id, private: false, externalId: externalId ?? null, settled: true };
+      }
       this.repos.set(key, repo);
     }
     if (externalId !== undefined && repo.externalId === null) {
@@ -234,11 +238,6 @@ class BatchPlan {
       repo.externalId = externalId;
     }
     return repo;
-  }
-
-  /** A repository just created is public and the root of its own fork network. */
-  private newRepo(id: number) {
-    return { id, networkId: id, private: false };
   }
 
   private created(ids: Map<string, number>, key: string): number {
