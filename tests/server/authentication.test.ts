@@ -172,7 +172,7 @@ describe("failed-login lockout", () => {
   const secrets: Record<string, string> = {};
   before(async () => {
     t = await startTestApp({ ...CONFIG, loginMaxAttempts: 3, loginWindow: WINDOW });
-    for (const login of ["lena", "leo", "lars", "luke"]) await t.createUser(login, "right-password");
+    for (const login of ["lena", "leo", "lars", "luke", "rita", "sam"]) await t.createUser(login, "right-password");
     for (const login of ["otto", "olga"]) {
       secrets[login] = newOtpSecret();
       await t.createUser(login, "right-password", { otpSecret: secrets[login] });
@@ -213,6 +213,21 @@ describe("failed-login lockout", () => {
   test("failures count against the account whatever the letter case of the login", async () => {
     await failThrice("LUKE");
     assertLocked(await login("luke"));
+  });
+
+  test("fifty concurrent wrong passwords: only the limit's worth are checked, the rest are refused as locked", async () => {
+    // Each check takes scrypt's time, so all fifty are in flight together: counting after the check let them all through.
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => login("rita", `guess-${i}`)));
+    const statuses = answers.map((res) => res.statusCode);
+    assert.equal(statuses.filter((s) => s === 401).length, 3, statuses.join(" "));
+    assert.equal(statuses.filter((s) => s === 403).length, 47);
+    assertLocked(await login("rita"));
+  });
+
+  test("successful logins, even many at once, do not use up attempts", async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => login("sam")));
+    assert.deepEqual(answers.map((res) => res.statusCode), Array(8).fill(200));
+    assert.equal((await login("sam")).statusCode, 200);
   });
 
   test("asking for the OTP challenge is not a failed attempt", async () => {

@@ -3,6 +3,7 @@
  * Token forms: `Authorization: token X` / `Bearer X`, `?access_token=X`, and Basic with the token as the
  * password (the username is then ignored, as git credential helpers send `x-access-token`).
  */
+import { setTimeout } from "node:timers/promises";
 import type { AuthorizationRow, Store, UserRow } from "../store/store.js";
 import type { WindowCounters } from "../counters/counters.js";
 import { badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
@@ -21,6 +22,22 @@ export interface LockoutPolicy {
   maxAttempts: number;
   windowSeconds: number;
 }
+
+interface AttemptKeys {
+  /** Confirmed failed logins in the window: the lockout. */
+  failures: string;
+  /** Failed logins plus checks in flight: at most `maxAttempts`, so no burst checks more guesses than the limit. */
+  checks: string;
+}
+
+const attemptKeys = (login: string): AttemptKeys => ({
+  failures: `login:${login.toLowerCase()}`,
+  checks: `login-checks:${login.toLowerCase()}`,
+});
+
+/** How long a login waits for a place among the account's checks in flight before it is refused as locked. */
+const CHECK_WAIT_MS = 2000;
+const CHECK_RETRY_MS = 20;
 
 export class Authenticator {
   constructor(
@@ -55,25 +72,46 @@ export class Authenticator {
   }
 
   private async byPassword(credentials: { login: string; password: string; otp: string | undefined }, now: Date) {
-    const attemptsKey = `login:${credentials.login.toLowerCase()}`;
-    const attempts = await this.counters.peek(attemptsKey, this.lockout.windowSeconds, now);
-    // GitHub refuses every login of a locked account, the right password included (wire notes 1.4).
-    if (attempts.count >= this.lockout.maxAttempts) throw loginAttemptsExceeded();
-
-    const user = await this.store.users.findByLogin(credentials.login);
-    // Unknown logins are checked against a decoy hash, so response time does not reveal which logins exist.
-    if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user) {
-      await this.counters.hit(attemptsKey, this.lockout.windowSeconds, now);
-      throw badCredentials();
-    }
-    if (user.otpSecret) {
-      // Clients first call without a code and answer the 401 challenge: only a wrong code is a failed attempt.
-      if (credentials.otp === undefined) throw otpRequired();
-      if (!verifyOtp(user.otpSecret, credentials.otp.trim(), now)) {
-        await this.counters.hit(attemptsKey, this.lockout.windowSeconds, now);
-        throw otpRequired();
+    const keys = attemptKeys(credentials.login);
+    await this.reserveCheck(keys, now);
+    let failed = false;
+    try {
+      const user = await this.store.users.findByLogin(credentials.login);
+      // Unknown logins are checked against a decoy hash, so response time does not reveal which logins exist.
+      if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user) {
+        failed = true;
+        throw badCredentials();
       }
+      if (user.otpSecret) {
+        // Clients first call without a code and answer the 401 challenge: only a wrong code is a failed attempt.
+        if (credentials.otp === undefined) throw otpRequired();
+        if (!verifyOtp(user.otpSecret, credentials.otp.trim(), now)) {
+          failed = true;
+          throw otpRequired();
+        }
+      }
+      return { kind: "password", user } as const;
+    } finally {
+      // A failure keeps its place among the checks and is recorded; anything else gives its place back.
+      if (failed) await this.counters.hit(keys.failures, this.lockout.windowSeconds, now);
+      else await this.counters.refund(keys.checks, now);
     }
-    return { kind: "password", user } as const;
+  }
+
+  /**
+   * Takes one of the account's `maxAttempts` places for a password check, atomically, before scrypt runs (~80 ms).
+   * Reading the failure count first and adding to it after the check let fifty concurrent guesses all read "not
+   * locked". A locked account (that many confirmed failures) is refused at once, the right password included, as
+   * on GitHub (wire notes 1.4); while every place is held by checks still running, the request waits for one to end.
+   */
+  private async reserveCheck(keys: AttemptKeys, now: Date): Promise<void> {
+    const { maxAttempts, windowSeconds } = this.lockout;
+    for (let waited = 0; ; waited += CHECK_RETRY_MS) {
+      if ((await this.counters.peek(keys.failures, windowSeconds, now)).count >= maxAttempts) throw loginAttemptsExceeded();
+      if ((await this.counters.hit(keys.checks, windowSeconds, now)).count <= maxAttempts) return;
+      await this.counters.refund(keys.checks, now);
+      if (waited >= CHECK_WAIT_MS) throw loginAttemptsExceeded();
+      await setTimeout(CHECK_RETRY_MS);
+    }
   }
 }
