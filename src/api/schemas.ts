@@ -43,12 +43,18 @@ export const ErrorBody = Type.Object({
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/**
+ * Body strings may hold any character but NUL: PostgreSQL cannot store it in text, and a note that is stored on
+ * one driver and refused on the other would make the drivers disagree. Named so the error can say it plainly.
+ */
+export const NO_NUL_PATTERN = "^[^\\u0000]*$";
+
 function paramSchema(spec: ParamSpec): TSchema {
   let schema: TSchema;
   if (spec.type === "array") schema = Type.Array(Type.String());
   // Query numbers travel as text; the spec's rule is the digits pattern, checked on the text.
   else if (spec.type === "number") schema = Type.String({ pattern: spec.pattern ?? "^[0-9]+$" });
-  else schema = Type.String(spec.pattern ? { pattern: spec.pattern } : {});
+  else schema = Type.String({ pattern: spec.pattern ?? (spec.in === "body" ? NO_NUL_PATTERN : undefined) });
   return spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
 }
 

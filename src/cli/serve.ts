@@ -26,6 +26,7 @@ export function serveCommand(program: Command): void {
   dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"))
     .option("--host <host>", "interface to listen on (env HOST, default 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free port (env PORT, default 3000)")
+    .option("--metrics-port <port>", "serve GET /metrics on this port instead of --port (env FEEDGATE_METRICS_PORT)")
     .option("--redis <url>", "redis:// URL for rate-limit and lockout windows shared by instances (env FEEDGATE_REDIS)")
     .option("--redis-prefix <prefix>", "namespace of this deployment's Redis keys (env FEEDGATE_REDIS_PREFIX, default feedgate:)")
     .option("--base-url <url>", "public base URL for Location, Link and url fields (env FEEDGATE_BASE_URL)")
@@ -40,6 +41,15 @@ export function serveCommand(program: Command): void {
     .option("--feed-cache-mb <n>", "memory for cached feed pages, in MiB; 0 turns the cache off (default 32)")
     .option("--admin-body-limit <bytes>", "largest body of POST /admin/events and /admin/world (default 67108864)")
     .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
+    .option("--trust-proxy <trust>", "believe X-Forwarded-For/-Proto/-Host from: true, a hop count, or addresses/CIDRs (default: nobody)")
+    .option("--request-timeout <duration>", "longest time to receive a whole request, e.g. 120s; then 408 (default 120s)")
+    .option("--headers-timeout <duration>", "longest time to receive a request's headers; then 408 (default 20s)")
+    .option("--keep-alive-timeout <duration>", "close idle keep-alive connections after this (default 72s)")
+    .option("--idle-timeout <duration>", "destroy a socket with no traffic for this long (default 120s)")
+    .option("--db-pool-size <n>", "PostgreSQL connections per instance (default 10)")
+    .option("--db-connect-timeout <duration>", "PostgreSQL connect timeout; then 503 (default 5s)")
+    .option("--db-statement-timeout <duration>", "PostgreSQL statement_timeout for requests; then 503 (default 15s)")
+    .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503 (default 20s)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
       const config = loadConfig(options);

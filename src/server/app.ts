@@ -20,12 +20,16 @@ import responseHeaders from "./plugins/response-headers.js";
 import bodyParser from "./plugins/body-parser.js";
 import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import { loggerOptions } from "./logging.js";
+import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
 import { eventRoutes } from "./routes/events.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { Metrics } from "./metrics.js";
+import requestMetrics from "./plugins/request-metrics.js";
+import { metricsRoutes } from "./routes/metrics.js";
 
 export interface AppDependencies {
   config: Config;
@@ -35,6 +39,8 @@ export interface AppDependencies {
   counters?: WindowCounters;
   /** Overrides the logger built from the config (tests capture log lines through it). */
   logger?: FastifyServerOptions["loggerInstance"];
+  /** Given when `/metrics` is also served elsewhere (`--metrics-port`); otherwise the app makes its own. */
+  metrics?: Metrics;
 }
 
 /** GitHub-style request ids: five hex groups, e.g. `FD86:235B:234198C:41EAB8B:5BB12844`. */
@@ -50,18 +56,38 @@ const EXPOSED_HEADERS = [
   "X-Poll-Interval", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Last-Modified", "Status",
 ];
 
-export async function buildApp({ config, store, clock = () => new Date(), counters, logger }: AppDependencies) {
+/** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
+const requestTimeoutBound = (headersMs: number, requestMs: number) =>
+  requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
+
+export async function buildApp({
+  config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
+}: AppDependencies) {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
     frameworkErrors,
+    clientErrorHandler,
+    // A hop count trusts that many proxies nearest this server (Fastify's types leave out its number form).
+    trustProxy: typeof config.trustProxy === "number"
+      ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
+    // Node answers 408 and closes the socket when the headers, or the whole request, take longer than this.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.idleMs,
+    http: {
+      headersTimeout: requestTimeoutBound(config.timeouts.headersMs, config.timeouts.requestMs),
+      // Node checks those two timeouts this often (30 s by default, far coarser than the timeouts themselves).
+      connectionsCheckingInterval: 1000,
+    },
     // Types are checked as sent: GitHub answers `"note": 5` with 422, it does not coerce it to "5".
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
   const sharedCounters = counters ?? new MemoryWindowCounters();
 
   await app.register(requestContext, { clock, baseUrl: config.baseUrl });
+  await app.register(requestMetrics, { duration: metrics.requestDuration });
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "POST", "PATCH", "PUT", "DELETE"],
@@ -72,16 +98,20 @@ export async function buildApp({ config, store, clock = () => new Date(), counte
   });
   await app.register(conditional);
   await app.register(version);
-  await app.register(auth, { authenticator: new Authenticator(store, sharedCounters, config.loginLockout) });
-  await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit });
+  await app.register(auth, {
+    authenticator: new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures),
+  });
+  await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(bodyParser);
   await app.register(errorHandler);
 
   authorizationRoutes(app, new AuthorizationService(store, clock));
-  eventRoutes(app, new FeedService(store, config.feeds, clock));
-  adminRoutes(app, new IngestService(store, clock), config.adminBodyLimit);
+  eventRoutes(app, new FeedService(store, config.feeds, clock, metrics.feedCacheRequests));
+  adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
+  // With a port of its own, the API port answers /metrics with the ordinary 404.
+  if (config.metricsPort === undefined) metricsRoutes(app, metrics);
 
   return app;
 }

@@ -1,8 +1,11 @@
 /** Flags and environment -> one typed Config. Flags win over the environment, which wins over defaults. */
+import type { PoolLimits } from "./store/postgres/pool.js";
 
 export interface Config {
   host: string;
   port: number;
+  /** Serves `/metrics` on this port instead of `port` (which then answers 404 for it); unset: on `port`. */
+  metricsPort: number | undefined;
   /** A SQLite file path, or a postgres:// URL. */
   db: string;
   /** redis:// URL: rate-limit and lockout windows shared by every instance; unset keeps them in process. */
@@ -13,6 +16,24 @@ export interface Config {
   baseUrl: string | undefined;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** PostgreSQL pool size and timeouts (the SQLite file waits up to its busy timeout instead). */
+  database: PoolLimits;
+  /** Bounds on how long a client may take, so a slow or stalled client cannot hold a connection open forever. */
+  timeouts: {
+    /** Receiving the whole request, body included; then 408 and the socket is closed. */
+    requestMs: number;
+    /** Receiving the request line and headers; then 408 and the socket is closed. */
+    headersMs: number;
+    /** An idle keep-alive connection is closed after this; above common load balancers' 60 s, as Fastify's default. */
+    keepAliveMs: number;
+    /** A socket with no traffic at all (a request in progress included) is destroyed after this. */
+    idleMs: number;
+  };
+  /**
+   * Which peers may set the client address, protocol and host through X-Forwarded-For/-Proto/-Host: false (none,
+   * the default), true (all), a hop count, or addresses and CIDRs; Fastify's `trustProxy` option.
+   */
+  trustProxy: boolean | number | string[];
   rateLimit: {
     /** Requests per window for an authenticated user (GitHub: 5000/hour). */
     authenticated: number;
@@ -43,6 +64,7 @@ export const DEFAULT_DB = "./data/feedgate.db";
 export interface ConfigInput {
   host?: string;
   port?: string | number;
+  metricsPort?: string | number;
   db?: string;
   redis?: string;
   redisPrefix?: string;
@@ -58,6 +80,15 @@ export interface ConfigInput {
   feedCacheMb?: string | number;
   adminBodyLimit?: string | number;
   logLevel?: string;
+  dbPoolSize?: string | number;
+  dbConnectTimeout?: string | number;
+  dbStatementTimeout?: string | number;
+  dbQueryTimeout?: string | number;
+  requestTimeout?: string | number;
+  headersTimeout?: string | number;
+  keepAliveTimeout?: string | number;
+  idleTimeout?: string | number;
+  trustProxy?: string | boolean | number;
 }
 
 function positiveInteger(name: string, value: string | number | undefined, fallback: number): number {
@@ -77,11 +108,40 @@ function duration(name: string, value: string | number | undefined): number | nu
   return Number(match[1]) * UNIT_SECONDS[match[2] || "s"]!;
 }
 
+const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** A timeout such as `500ms`, `30s`, `2m`, or plain seconds; 0 turns the limit off. */
+function milliseconds(name: string, value: string | number | undefined, fallbackMs: number): number {
+  if (value === undefined || value === "") return fallbackMs;
+  const match = /^([0-9]+)(ms|s|m)?$/.exec(String(value).trim());
+  if (!match) throw new Error(`${name} must be a duration such as 500ms, 30s or 2m, got "${value}"`);
+  return Number(match[1]) * MS_PER_UNIT[match[2] ?? "s"]!;
+}
+
+/** `--trust-proxy`: true/false, a hop count, or a comma-separated list of addresses and CIDRs. */
+function trustProxy(value: string | boolean | number | undefined): boolean | number | string[] {
+  if (value === undefined || value === "" || value === false || value === "false") return false;
+  if (value === true || value === "true") return true;
+  if (typeof value === "number" || /^[0-9]+$/.test(value)) return positiveInteger("trust proxy hop count", value, 0);
+  const addresses = value.split(",").map((a) => a.trim()).filter(Boolean);
+  for (const address of addresses) {
+    if (!/^[0-9A-Fa-f.:]+(\/[0-9]{1,3})?$/.test(address) && !["loopback", "linklocal", "uniquelocal"].includes(address)) {
+      throw new Error(`trust proxy must be true, false, a hop count, or addresses and CIDRs such as 10.0.0.0/8, got "${address}"`);
+    }
+  }
+  return addresses;
+}
+
 function optionalPositive(name: string, value: string | number | undefined): number | null {
   if (value === undefined || value === "") return null;
   const n = positiveInteger(name, value, 0);
   if (n === 0) throw new Error(`${name} must be at least 1`);
   return n;
+}
+
+/** A port that is not used unless given; 0 is any free port. */
+function optionalPort(name: string, value: string | number | undefined): number | undefined {
+  return value === undefined || value === "" ? undefined : positiveInteger(name, value, 0);
 }
 
 function normalizeBaseUrl(value: string | undefined): string | undefined {
@@ -94,11 +154,26 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
   return {
     host: input.host ?? env.HOST ?? "127.0.0.1",
     port: positiveInteger("port", input.port ?? env.PORT, 3000),
+    metricsPort: optionalPort("metrics port", input.metricsPort ?? env.FEEDGATE_METRICS_PORT),
     db: input.db ?? env.FEEDGATE_DB ?? DEFAULT_DB,
     redis: input.redis ?? (env.FEEDGATE_REDIS || undefined),
     redisPrefix: input.redisPrefix ?? env.FEEDGATE_REDIS_PREFIX ?? "feedgate:",
     baseUrl: normalizeBaseUrl(input.baseUrl ?? env.FEEDGATE_BASE_URL),
     bodyLimit: positiveInteger("body limit", input.bodyLimit ?? env.FEEDGATE_BODY_LIMIT, 1024 * 1024),
+    database: {
+      maxConnections: positiveInteger("database pool size", input.dbPoolSize ?? env.FEEDGATE_DB_POOL_SIZE, 10) || 10,
+      connectTimeoutMs: milliseconds("database connect timeout", input.dbConnectTimeout ?? env.FEEDGATE_DB_CONNECT_TIMEOUT, 5000),
+      statementTimeoutMs: milliseconds("database statement timeout",
+        input.dbStatementTimeout ?? env.FEEDGATE_DB_STATEMENT_TIMEOUT, 15_000),
+      queryTimeoutMs: milliseconds("database query timeout", input.dbQueryTimeout ?? env.FEEDGATE_DB_QUERY_TIMEOUT, 20_000),
+    },
+    timeouts: {
+      requestMs: milliseconds("request timeout", input.requestTimeout ?? env.FEEDGATE_REQUEST_TIMEOUT, 120_000),
+      headersMs: milliseconds("headers timeout", input.headersTimeout ?? env.FEEDGATE_HEADERS_TIMEOUT, 20_000),
+      keepAliveMs: milliseconds("keep-alive timeout", input.keepAliveTimeout ?? env.FEEDGATE_KEEP_ALIVE_TIMEOUT, 72_000),
+      idleMs: milliseconds("idle timeout", input.idleTimeout ?? env.FEEDGATE_IDLE_TIMEOUT, 120_000),
+    },
+    trustProxy: trustProxy(input.trustProxy ?? env.FEEDGATE_TRUST_PROXY),
     rateLimit: {
       authenticated: positiveInteger("authenticated rate limit",
         input.rateLimitAuthenticated ?? env.FEEDGATE_RATE_LIMIT_AUTHENTICATED, 5000),

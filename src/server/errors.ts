@@ -15,9 +15,11 @@ export class ApiError extends Error {
       documentationUrl?: string;
       errors?: ValidationError[];
       headers?: Record<string, string>;
+      /** What went wrong underneath, for the log; never shown to the client. */
+      cause?: unknown;
     } = {},
   ) {
-    super(message);
+    super(message, { cause: options.cause });
     this.name = "ApiError";
   }
 
@@ -51,6 +53,18 @@ export const loginAttemptsExceeded = () =>
 export const basicAuthOnly = () =>
   new ApiError(403, "This API can only be accessed with username and password Basic Auth", {
     documentationUrl: "https://developer.github.com/v3/oauth_authorizations/#oauth-authorizations-api",
+  });
+
+/** Seconds a client should wait before retrying a 503: long enough for a pool to reconnect, short for a poller. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 503 while a service this instance depends on (the database, the rate-limit store) cannot be reached or does
+ * not answer in time. Clients and load balancers retry a 503 with `Retry-After`; the cause is only logged.
+ */
+export const serviceUnavailable = (what: string, cause: unknown) =>
+  new ApiError(503, `Service Unavailable: ${what} cannot be reached. Please try again later.`, {
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }, cause,
   });
 
 /** 422 "Validation Failed" with GitHub's `errors` entries. */

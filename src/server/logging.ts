@@ -3,6 +3,7 @@
  * credential parameters masked and the client address, never headers or bodies.
  */
 import type { FastifyServerOptions } from "fastify";
+import pino from "pino";
 
 /** Query parameters that carry credentials: node-github's `access_token`, and GitHub's app `client_secret`. */
 const SECRET_PARAMETERS = new Set(["access_token", "client_secret"]);
@@ -30,6 +31,15 @@ export function redactUrl(url: string): string {
     isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter);
 }
 
+/**
+ * Errors as pino writes them, less what can hold request bytes: Node's HTTP parser errors carry `rawPacket`, the
+ * raw request with its Authorization header and access_token, and pino would print it at any level it is logged.
+ */
+function serializeError(error: Error) {
+  const { rawPacket: _raw, ...rest } = pino.stdSerializers.err(error);
+  return rest;
+}
+
 export function loggerOptions(level: string): FastifyServerOptions["logger"] {
   return {
     level,
@@ -39,8 +49,10 @@ export function loggerOptions(level: string): FastifyServerOptions["logger"] {
         url: redactUrl(request.url),
         remoteAddress: request.ip ?? request.socket?.remoteAddress,
       }),
+      err: serializeError,
     },
     // Defence in depth, should anything ever log a header object.
-    redact: ["req.headers.authorization", "req.headers['x-github-otp']", "req.headers['x-service-otp']"],
+    redact: ["req.headers.authorization", "req.headers['x-github-otp']", "req.headers['x-service-otp']", "err.rawPacket",
+      "rawPacket"],
   };
 }

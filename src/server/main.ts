@@ -5,45 +5,95 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { openStore } from "./store/open-store.js";
+import { isPostgresUrl, openStore } from "./store/open-store.js";
+import { isStoreUnavailable } from "./store/unavailable.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
 import type { Store } from "./store/store.js";
+import { Metrics } from "./metrics.js";
+import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   /** The address actually bound (port 0 resolves to a free port). */
   url: string;
+  /** Where `/metrics` is served when it has a port of its own (`--metrics-port`). */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
+/**
+ * A start that failed for a reason the operator can fix (a port in use, a database that cannot be reached): the
+ * message says what and how, and the CLI prints it as one line.
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
+/** Listening errors in the operator's words, naming the flag that fixes them. */
+function listenError(error: unknown, host: string, port: number, what: string, flag: string): unknown {
+  const code = (error as { code?: string }).code;
+  const where = `${host}:${port}`;
+  if (code === "EADDRINUSE") return new StartupError(`cannot listen on ${where}: the port is in use; choose another ${what} with ${flag}`);
+  if (code === "EACCES") return new StartupError(`cannot listen on ${where}: permission denied; choose a port above 1023 with ${flag}`);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+    return new StartupError(`cannot listen on ${where}: no such address on this machine; check --host (or HOST)`);
+  }
+  return error;
+}
+
+/** Where a service that could not be reached at start is, without the password a URL may hold. */
+function unreachable(service: string, url: string, flag: string, error: unknown): StartupError {
+  const cause = (error as { code?: string }).code ?? (error as Error).message;
+  return new StartupError(`cannot reach ${service} at ${new URL(url).host} (${cause}); is it running? check ${flag}`);
+}
+
 export async function startServer(config: Config, beforeListen?: (store: Store) => Promise<void>): Promise<RunningServer> {
-  const store = await openStore(config.db); // migrates on open
-  let counters: WindowCounters;
+  // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
+  // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
+  const closers: (() => Promise<void>)[] = [];
   try {
+    const store = await openStore(config.db, config.database).catch((error: unknown) => {
+      throw isPostgresUrl(config.db) && isStoreUnavailable(error) ? unreachable("PostgreSQL", config.db, "--db", error) : error;
+    }); // migrates on open
+    closers.push(() => store.close());
     await beforeListen?.(store);
-    counters = await openCounters(config.redis, config.redisPrefix);
+    const counters = await openCounters(config.redis, config.redisPrefix, closers);
+    const metrics = new Metrics(store);
+    const app = await buildApp({ config, store, counters, metrics });
+    closers.push(() => app.close());
+    const address = await app.listen({ host: config.host, port: config.port })
+      .catch((error: unknown) => { throw listenError(error, config.host, config.port, "port", "--port (or PORT)"); });
+    let metricsServer: MetricsServer | undefined;
+    if (config.metricsPort !== undefined) {
+      const metricsPort = config.metricsPort;
+      metricsServer = await startMetricsServer(metrics, config.host, metricsPort, app.log).catch((error: unknown) => {
+        throw listenError(error, config.host, metricsPort, "metrics port", "--metrics-port");
+      });
+    }
+    let stopping: Promise<void> | undefined;
+    const stop = () => (stopping ??= (async () => {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      await metricsServer?.close(); // scrapes still see the drain
+      await store.close(); // then drains the pool / closes the file
+      await counters.close();
+    })());
+    return { app, store, url: address, metricsUrl: metricsServer?.url, stop };
   } catch (error) {
-    await store.close();
+    for (const close of closers.reverse()) await close().catch(() => undefined);
     throw error;
   }
-  const app = await buildApp({ config, store, counters });
-  const address = await app.listen({ host: config.host, port: config.port });
-  let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= (async () => {
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await store.close(); // then drains the pool / closes the file
-    await counters.close();
-  })());
-  return { app, store, url: address, stop };
 }
 
 /** Windows in Redis when a URL is configured (several instances), else in process (one instance). */
-async function openCounters(redis: string | undefined, prefix: string): Promise<WindowCounters> {
+async function openCounters(redis: string | undefined, prefix: string, closers: (() => Promise<void>)[]): Promise<WindowCounters> {
   if (!redis) return new MemoryWindowCounters();
   const counters = new RedisWindowCounters(redis, prefix);
-  await counters.connect();
+  closers.push(() => counters.close());
+  await counters.connect().catch((error: unknown) => {
+    throw unreachable("Redis", redis, "--redis", error);
+  });
   return counters;
 }
 

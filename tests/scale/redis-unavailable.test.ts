@@ -36,6 +36,7 @@ describe("an instance whose Redis is unreachable", () => {
     const res = await app.inject({ url: "/events" });
     assert.equal(res.statusCode, 503);
     assert.match(res.json().message, /rate-limit store cannot be reached/);
+    assert.equal(res.headers["retry-after"], "5");
     assert.equal(typeof res.json().documentation_url, "string");
   });
 

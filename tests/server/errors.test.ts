@@ -72,6 +72,42 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
     });
   }
 
+  test('a body that is not valid UTF-8 is 400 "Problems parsing JSON", never stored with U+FFFD', async () => {
+    const invalid = [
+      [0xff, 0xfe, 0xc3, 0x28], // {"note":"\xff\xfe\xc3("}: the issue's report
+      [0xc0, 0xaf], // an overlong encoding of "/"
+      [0xed, 0xa0, 0x80], // a UTF-16 surrogate
+      [0xe2, 0x82], // a sequence cut short
+    ];
+    for (const target of writes()) {
+      for (const bytes of invalid) {
+        const payload = Buffer.concat([Buffer.from('{"note":"'), Buffer.from(bytes), Buffer.from('"}')]);
+        await refused({ method: target.method, url: target.url, payload, headers: { authorization: ALICE } }, 400,
+          "Problems parsing JSON");
+      }
+    }
+  });
+
+  test("a string holding NUL is a 422 naming the field, on every driver (PostgreSQL cannot store it)", async () => {
+    for (const target of writes()) {
+      for (const field of ["note", "note_url", "fingerprint"]) {
+        const body = await refused(send(target.method, target.url, JSON.stringify({ [field]: "a\u0000b" }), "application/json"),
+          422, "Validation Failed");
+        assert.equal(body.errors?.[0]?.field, field);
+        assert.match(String(body.errors?.[0]?.message), /must not contain NUL characters/);
+      }
+    }
+  });
+
+  test("a NUL byte in a name is the 404 of any unknown name, and a NUL login is bad credentials", async () => {
+    for (const url of ["/users/%00/events", "/users/al%00ice/events/public", "/repos/alice/%00/events", "/orgs/%00/events",
+      "/repos/%00/x/issues/events", "/networks/a%00/b/events", "/users/alice/events/orgs/%00"]) {
+      await refused({ method: "GET", url }, 404, "Not Found");
+    }
+    await refused({ method: "GET", url: "/authorizations", headers: { authorization: basic("al\0ice", "alice-password") } },
+      401, "Bad credentials");
+  });
+
   test('JSON that is not an object is 400 "Body should be a JSON object"', async () => {
     for (const target of writes()) {
       for (const payload of ["[]", '[{"note":"x"}]', '"note"', "42", "null", "true"]) {

@@ -5,6 +5,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { once } from "node:events";
 import pino from "pino";
 import type { InjectOptions } from "fastify";
 import { basic, startTestApp, TestClock, type TestApp } from "../helpers/test-app.js";
@@ -12,7 +14,24 @@ import { loggerOptions, redactUrl } from "../../src/server/logging.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { currentOtp, newOtpSecret } from "../../src/server/services/credentials.js";
 
+/** A secret as text, or as the byte list or base64 that pino prints for a Buffer holding it. */
+function leaks(log: string, secret: string): boolean {
+  const bytes = Buffer.from(secret);
+  return log.includes(secret) || log.includes([...bytes].join(",")) || log.includes(bytes.toString("base64"));
+}
+
+/** Writes bytes to the server and reads until it closes the connection. */
+async function sendRaw(port: number, bytes: string): Promise<string> {
+  const socket = connect(port, "127.0.0.1");
+  socket.end(bytes);
+  let answer = "";
+  socket.on("data", (chunk) => (answer += chunk));
+  await once(socket, "close");
+  return answer;
+}
+
 describe("logging", () => {
+  const rawAnswers: string[] = [];
   const log = { text: "", write(line: string) { this.text += line; } };
   const secrets: Record<string, string> = {};
   let t: TestApp;
@@ -56,6 +75,17 @@ describe("logging", () => {
       payload: { scopes: ["repo"], note: "logged?" } });
     assert.equal(created.statusCode, 201);
     secrets.createdToken = created.json().token;
+
+    // Requests Node's HTTP parser refuses never reach a route: its error carries the raw bytes (rawPacket).
+    secrets.rawToken = (await t.createToken(alice, ["repo"])).token;
+    const url = new URL(await t.app.listen({ port: 0, host: "127.0.0.1" }));
+    for (const malformed of [
+      `GET /events?access_token=${secrets.rawToken} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${secrets.basic}\r\nBad Header: y\r\n\r\n`,
+      `GET /events HTTP/1.1\r\nHost: x\r\nAuthorization: token ${secrets.rawToken}\r\nX: \u0001\r\n\r\n`,
+      `GET /events HTTP/1.1\r\nAuthorization: token ${secrets.rawToken}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`,
+    ]) {
+      rawAnswers.push(await sendRaw(Number(url.port), malformed));
+    }
   });
   after(() => t.close());
 
@@ -70,11 +100,31 @@ describe("logging", () => {
     assert.ok(lines.some((l) => l.msg === "request completed" && l.res.statusCode === 201));
   });
 
-  const SECRETS = ["password", "wrongPassword", "basic", "wrongBasic", "token", "legacyToken", "createdToken"];
+  test("requests the HTTP parser refuses get a GitHub-shaped 400, and are logged at trace without their bytes", () => {
+    for (const answer of rawAnswers) {
+      assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.match(answer, /\{"message":"Bad Request","documentation_url":"https:\/\/developer\.github\.com\/v3"\}$/);
+    }
+    assert.ok(log.text.includes('"msg":"client error"'), "the refusal itself is logged");
+    assert.ok(!log.text.includes("rawPacket"));
+  });
+
+  test("an error object carrying raw request bytes is logged without them, at any level", () => {
+    const lines = { text: "", write(line: string) { this.text += line; } };
+    const logger = pino(loggerOptions("trace") as pino.LoggerOptions, lines);
+    const error = Object.assign(new Error("Parse Error"), { code: "HPE_INVALID_HEADER_TOKEN",
+      rawPacket: Buffer.from(`GET /?access_token=${secrets.rawToken} HTTP/1.1\r\nAuthorization: token ${secrets.rawToken}\r\n`) });
+    logger.trace({ err: error }, "client error");
+    logger.error(error);
+    assert.match(lines.text, /HPE_INVALID_HEADER_TOKEN/);
+    assert.ok(!leaks(lines.text, secrets.rawToken!), "the token in rawPacket leaked");
+  });
+
+  const SECRETS = ["password", "wrongPassword", "basic", "wrongBasic", "token", "legacyToken", "createdToken", "rawToken"];
   for (const name of SECRETS) {
     test(`the log never contains the ${name}`, () => {
       assert.ok(secrets[name], name);
-      assert.ok(!log.text.includes(secrets[name]!), `${name} leaked into the log`);
+      assert.ok(!leaks(log.text, secrets[name]!), `${name} leaked into the log`);
     });
   }
 

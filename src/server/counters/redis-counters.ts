@@ -4,16 +4,15 @@
  */
 import { Redis } from "ioredis";
 import type { WindowCounters, WindowState } from "./counters.js";
-import { ApiError } from "../errors.js";
+import { serviceUnavailable } from "../errors.js";
 
 /**
  * Without its counters an instance can neither rate-limit nor lock out password guessing: it refuses with 503
  * (which load balancers and clients retry) rather than serving unguarded or answering 500.
  */
-function unavailable(): never {
-  throw new ApiError(503, "Service Unavailable: the rate-limit store cannot be reached. Please try again later.");
+function unavailable(cause: unknown): never {
+  throw serviceUnavailable("the rate-limit store", cause);
 }
-
 
 // INCR, and start the window's expiry with the first hit; returns the count and the milliseconds left.
 const HIT = `
@@ -39,11 +38,16 @@ export class RedisWindowCounters implements WindowCounters {
     // Fail requests fast while Redis is away rather than queueing them without bound.
     this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     // ioredis reconnects by itself; an outage shows as 503s and on /readyz, not as unhandled error events.
-    this.redis.on("error", () => undefined);
+    this.redis.on("error", (error: Error) => (this.lastError = error));
   }
 
+  /** The socket's own error (ECONNREFUSED...), which says more than the "Connection is closed." connect() gives. */
+  private lastError: Error | undefined;
+
   async connect(): Promise<void> {
-    await this.redis.connect();
+    await this.redis.connect().catch((error: unknown) => {
+      throw this.lastError ?? error;
+    });
   }
 
   async hit(key: string, windowSeconds: number, now: Date): Promise<WindowState> {

@@ -7,6 +7,18 @@ import fp from "fastify-plugin";
 import sjson from "secure-json-parse";
 import { ApiError } from "../errors.js";
 
+/** `fatal`: a malformed sequence is an error, not U+FFFD quietly stored in a note (RFC 8259 8.1: JSON is UTF-8). */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** A request body as text; bytes that are not UTF-8 are bad JSON, as they are on GitHub. */
+export function decodeBody(body: Buffer): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new ApiError(400, "Problems parsing JSON");
+  }
+}
+
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return {}; // an empty body means "all defaults", as it does on GitHub
   let value: unknown;
@@ -23,8 +35,8 @@ export function parseJsonBody(text: string): unknown {
 
 export default fp(async (app) => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, async (_request: unknown, body: string | Buffer) =>
-    parseJsonBody(body.toString()));
+  app.addContentTypeParser("*", { parseAs: "buffer" }, async (_request: unknown, body: Buffer) =>
+    parseJsonBody(decodeBody(body)));
   // A write sent with no body at all never reaches a parser: it means "all defaults" too.
   app.addHook("preValidation", async (request) => {
     if (request.body === undefined && request.method !== "GET" && request.method !== "DELETE") request.body = {};

@@ -5,8 +5,9 @@
  */
 import fp from "fastify-plugin";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, GENERAL_DOCS, notFound, validationFailed } from "../errors.js";
-import type { ValidationError } from "../../api/schemas.js";
+import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, validationFailed } from "../errors.js";
+import { isStoreUnavailable } from "../store/unavailable.js";
+import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
 
 function docsFor(request: FastifyRequest): string {
   return request.routeOptions.config?.endpoint?.documentationUrl ?? GENERAL_DOCS;
@@ -40,7 +41,9 @@ function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiErro
       String((issue.params as { missingProperty?: string }).missingProperty ?? "");
     const input = request[context === "querystring" ? "query" : "body"] as Record<string, unknown> | undefined;
     const value = field ? shown(input?.[field]) : undefined;
-    const rule = issue.keyword === "pattern" ? `must match ${(issue.params as { pattern: string }).pattern}` : issue.message ?? "is invalid";
+    const pattern = issue.keyword === "pattern" ? (issue.params as { pattern: string }).pattern : undefined;
+    const rule = pattern === NO_NUL_PATTERN ? "must not contain NUL characters"
+      : pattern ? `must match ${pattern}` : issue.message ?? "is invalid";
     return {
       resource: resourceFor(request, context),
       field,
@@ -90,11 +93,15 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 
 export default fp(async (app) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const apiError = error instanceof ApiError ? error : fromFastifyError(request, error);
+    const apiError = error instanceof ApiError ? error
+      : isStoreUnavailable(error) ? serviceUnavailable("the database", error)
+      : fromFastifyError(request, error);
     if (!apiError) {
       request.log.error({ err: error }, "unhandled error");
       return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
     }
+    // Every 5xx is logged once, with its cause; the request id comes with the request's logger.
+    if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError }, apiError.message);
     for (const [name, value] of Object.entries(apiError.options.headers ?? {})) reply.header(name, value);
     return reply.code(apiError.statusCode).send(apiError.body(docsFor(request)));
   });

@@ -5,6 +5,7 @@
  */
 import fp from "fastify-plugin";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Counter } from "prom-client";
 import type { WindowCounters } from "../counters/counters.js";
 import { ApiError } from "../errors.js";
 
@@ -13,6 +14,8 @@ export interface RateLimitOptions {
   authenticated: number;
   anonymous: number;
   windowSeconds: number;
+  /** Counts the requests refused for a spent limit. */
+  refused?: Counter;
 }
 
 const DOCS = "https://developer.github.com/v3/#rate-limiting";
@@ -53,7 +56,10 @@ export default fp<RateLimitOptions>(async (app, options) => {
   app.addHook("onRequest", async (request) => {
     if (exempt(request)) return;
     const state = await charge(request);
-    if (state.used > state.limit) throw exceeded(request);
+    if (state.used > state.limit) {
+      options.refused?.inc();
+      throw exceeded(request);
+    }
   });
 
   app.addHook("onSend", async (request, reply, payload) => {

@@ -4,6 +4,8 @@
  * fixes the request's clock and base URL.
  */
 import fp from "fastify-plugin";
+import type { FastifyRequest } from "fastify";
+import { ApiError, GENERAL_DOCS } from "../errors.js";
 import type { Endpoint } from "../../api/endpoints.js";
 import type { Principal } from "../services/authenticator.js";
 
@@ -40,6 +42,24 @@ export interface RequestContextOptions {
   baseUrl: string | undefined;
 }
 
+/** A host as a URL can carry it: a name or IPv4 address, or an IPv6 address in brackets, and an optional port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
+
+/**
+ * The scheme and host that absolute URLs in the answer use: the request's own (through trusted proxies, the
+ * forwarded ones). HTTP/1.0 allows a request without Host, and Node passes an empty one: those get the address the
+ * request arrived at. A Host that is no host at all is refused (RFC 9112 3.2), rather than built into broken URLs.
+ */
+function requestOrigin(request: FastifyRequest): string {
+  const protocol = request.protocol === "https" ? "https" : "http";
+  const host = request.host;
+  if (host && HOST.test(host)) return `${protocol}://${host}`;
+  if (host) throw new ApiError(400, "Bad Request: the Host header is not a valid host", { documentationUrl: GENERAL_DOCS });
+  const { localAddress = "127.0.0.1", localPort } = request.socket;
+  const address = localAddress.includes(":") ? `[${localAddress}]` : localAddress;
+  return `${protocol}://${address}${localPort ? `:${localPort}` : ""}`;
+}
+
 export default fp<RequestContextOptions>(async (app, { clock, baseUrl }) => {
   app.decorateRequest("baseUrl", "");
   app.decorateRequest("rateLimit", null);
@@ -47,6 +67,6 @@ export default fp<RequestContextOptions>(async (app, { clock, baseUrl }) => {
   app.decorateRequest("receivedAt", null as unknown as Date);
   app.addHook("onRequest", async (request) => {
     request.receivedAt = clock();
-    request.baseUrl = baseUrl ?? `${request.protocol}://${request.host}`;
+    request.baseUrl = baseUrl ?? requestOrigin(request);
   });
 }, { name: "request-context" });

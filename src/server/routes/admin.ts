@@ -9,7 +9,7 @@ import type { Principal } from "../services/authenticator.js";
 import { eventsFromText } from "../services/event-import.js";
 import type { IngestService } from "../services/ingest.js";
 import { InvalidInputError } from "../services/invalid-input.js";
-import { parseJsonBody } from "../plugins/body-parser.js";
+import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
 import { IngestConflictError, type IngestResult } from "../store/store.js";
 
 /** A site admin with a password, or a site admin's token that carries the `site_admin` scope. */
@@ -41,7 +41,7 @@ const text = (request: FastifyRequest) => (typeof request.body === "string" ? re
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
-    admin.addContentTypeParser("*", { parseAs: "string", bodyLimit }, (_request, body, done) => done(null, body));
+    admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => decodeBody(body));
     // Before the body is read: a stranger's large upload is refused without being received.
     admin.addHook("onRequest", async (request) => {
       if (!isSiteAdmin(request.principal)) throw notFound();

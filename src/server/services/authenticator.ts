@@ -4,6 +4,7 @@
  * password (the username is then ignored, as git credential helpers send `x-access-token`).
  */
 import { setTimeout } from "node:timers/promises";
+import type { Counter } from "prom-client";
 import type { AuthorizationRow, Store, UserRow } from "../store/store.js";
 import type { WindowCounters } from "../counters/counters.js";
 import { badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
@@ -44,6 +45,7 @@ export class Authenticator {
     private readonly store: Store,
     private readonly counters: WindowCounters,
     private readonly lockout: LockoutPolicy,
+    private readonly loginFailures?: Counter,
   ) {}
 
   /** null for anonymous callers. */
@@ -93,8 +95,12 @@ export class Authenticator {
       return { kind: "password", user } as const;
     } finally {
       // A failure keeps its place among the checks and is recorded; anything else gives its place back.
-      if (failed) await this.counters.hit(keys.failures, this.lockout.windowSeconds, now);
-      else await this.counters.refund(keys.checks, now);
+      if (failed) {
+        this.loginFailures?.inc();
+        await this.counters.hit(keys.failures, this.lockout.windowSeconds, now);
+      } else {
+        await this.counters.refund(keys.checks, now);
+      }
     }
   }
 

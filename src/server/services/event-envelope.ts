@@ -8,7 +8,8 @@ import { InvalidInputError } from "./invalid-input.js";
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const REPO_NAME = /^[^/\s]+\/[^/\s]+$/;
+/** Control characters, NUL above all, name nothing on GitHub, and PostgreSQL refuses NUL in text. */
+const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 /**
  * The repo GitHub gave events that concern no repository (2012's GistEvent, FollowEvent, TeamAddEvent):
  * `{"url": "https://api.github.com/repos//", "name": "/"}`, recorded in pygithub's user and org feeds. Such an
@@ -30,7 +31,7 @@ function idOf(value: unknown, where: string): string {
 
 function loginOf(value: unknown, where: string): string {
   if (!isObject(value)) fail(where, "must be an object with a login");
-  if (typeof value.login !== "string" || value.login.trim() === "" || /[/\s]/.test(value.login)) {
+  if (typeof value.login !== "string" || value.login.trim() === "" || /[/\s\x00-\x1f\x7f]/.test(value.login)) {
     fail(`${where}.login`, "must be a non-empty string without slashes or spaces");
   }
   return value.login;

@@ -8,6 +8,7 @@
  * busy feed misses at once, and each would otherwise count the whole feed again.
  */
 import { LRUCache } from "lru-cache";
+import type { Counter } from "prom-client";
 import type { FeedPage } from "../store/store.js";
 
 type Load = () => Promise<FeedPage>;
@@ -15,8 +16,11 @@ type Load = () => Promise<FeedPage>;
 export class FeedPageCache {
   private readonly pages: LRUCache<string, FeedPage, Load> | null;
 
-  /** @param maxBytes the memory pages may take (their JSON text); 0 turns caching off. */
-  constructor(maxBytes: number) {
+  /**
+   * @param maxBytes the memory pages may take (their JSON text); 0 turns caching off.
+   * @param requests counts each request as a `hit` (no load of its own) or a `miss` (it loaded the page).
+   */
+  constructor(maxBytes: number, private readonly requests?: Counter<"result">) {
     this.pages = maxBytes > 0 ? new LRUCache<string, FeedPage, Load>({
       maxSize: maxBytes,
       sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
@@ -27,8 +31,18 @@ export class FeedPageCache {
   }
 
   async get(key: string, generation: () => Promise<number>, load: Load): Promise<FeedPage> {
-    if (!this.pages) return load();
-    const page = await this.pages.fetch(`${await generation()}|${key}`, { context: load });
+    if (!this.pages) {
+      this.requests?.inc({ result: "miss" });
+      return load();
+    }
+    // A request that joins another's load in flight runs none of its own: that is a hit.
+    let loaded = false;
+    const loadHere: Load = () => {
+      loaded = true;
+      return load();
+    };
+    const page = await this.pages.fetch(`${await generation()}|${key}`, { context: loadHere });
+    this.requests?.inc({ result: loaded ? "miss" : "hit" });
     // fetch answers undefined only when the load does, and a load always gives a page.
     return page!;
   }

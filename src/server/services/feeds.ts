@@ -3,6 +3,7 @@
  * optional GitHub-style caps. No Fastify and no SQL; unknown or unreadable things are 404 (GitHub's
  * 404-not-403 rule, wire notes 3.1).
  */
+import type { Counter } from "prom-client";
 import { satisfies } from "../../api/scopes.js";
 import { ApiError, notFound } from "../errors.js";
 import type { EventScope, FeedPage, PageRequest, RepoRow, Store, UserRow, Visibility } from "../store/store.js";
@@ -43,8 +44,10 @@ const MINUTE_MS = 60_000;
 export class FeedService {
   private readonly cache: FeedPageCache;
 
-  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date) {
-    this.cache = new FeedPageCache(caps.cacheBytes);
+  /** @param cacheRequests counts the page cache's hits and misses. */
+  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date,
+    cacheRequests?: Counter<"result">) {
+    this.cache = new FeedPageCache(caps.cacheBytes, cacheRequests);
   }
 
   private mayReadPrivate(principal: Principal | null): principal is Principal {

@@ -1,20 +1,27 @@
 /** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
+import type { Counter } from "prom-client";
 import type { IngestResult, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
 import { worldBatch, type WorldOptions } from "./world.js";
 
 export class IngestService {
-  constructor(private readonly store: Store, private readonly clock: () => Date) {}
+  /** @param eventsIngested counts the events each ingest actually added (the serving process passes it). */
+  constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter) {}
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<IngestResult> {
-    return this.store.ingest.apply(await worldBatch(this.store, doc, options), this.clock());
+    return this.counted(await this.store.ingest.apply(await worldBatch(this.store, doc, options), this.clock()));
   }
 
   /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */
   async ingestEvents(events: unknown[]): Promise<IngestResult> {
     const batch = emptyBatch();
     events.forEach((event, i) => addEvent(batch, parseEvent(event, `events[${i}]`)));
-    return this.store.ingest.apply(batch, this.clock());
+    return this.counted(await this.store.ingest.apply(batch, this.clock()));
+  }
+
+  private counted(result: IngestResult): IngestResult {
+    this.eventsIngested?.inc(result.eventsAdded);
+    return result;
   }
 }

@@ -14,7 +14,8 @@ import { checkLogin } from "./users.js";
 type Json = Record<string, unknown>;
 
 const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events"];
-const REPO_NAME = /^[^/\s]+\/[^/\s]+$/;
+/** Control characters, NUL above all, name nothing on GitHub, and PostgreSQL refuses NUL in text. */
+const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 

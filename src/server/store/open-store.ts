@@ -2,9 +2,11 @@
 import type { Store } from "./store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import { PostgresStore } from "./postgres/postgres-store.js";
+import type { PoolLimits } from "./postgres/pool.js";
 
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//.test(db);
 
-export async function openStore(db: string): Promise<Store> {
-  return isPostgresUrl(db) ? PostgresStore.open(db) : SqliteStore.open(db);
+/** @param limits the PostgreSQL pool's size and timeouts; without them, no statement is cut short (imports, migrations). */
+export async function openStore(db: string, limits?: PoolLimits): Promise<Store> {
+  return isPostgresUrl(db) ? PostgresStore.open(db, limits) : SqliteStore.open(db);
 }

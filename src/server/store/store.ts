@@ -250,6 +250,13 @@ export class IngestConflictError extends Error {
   }
 }
 
+/** Database connections by state: idle, in use (checked out or being opened), and requests waiting for one. */
+export interface ConnectionCounts {
+  idle: number;
+  active: number;
+  waiting: number;
+}
+
 export interface Store {
   readonly users: UserStore;
   readonly authorizations: AuthorizationStore;
@@ -260,6 +267,8 @@ export interface Store {
   migrate(): Promise<void>;
   /** Resolves when the database answers (readiness checks). */
   ping(): Promise<void>;
+  /** The connections this process holds, for the metrics; synchronous, as drivers keep the counts in memory. */
+  connections(): ConnectionCounts;
   close(): Promise<void>;
 }
 

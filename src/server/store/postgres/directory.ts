@@ -2,7 +2,7 @@
 import type pg from "pg";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import type { DirectoryStore, RepoRow } from "../store.js";
-import { named } from "./pool.js";
+import { holdsNul, named } from "./pool.js";
 
 interface RepoRecord {
   id: number; owner_id: number; owner_login: string; name: string; private: boolean; network_id: number;
@@ -13,6 +13,7 @@ export class PostgresDirectory implements DirectoryStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async findRepo(owner: string, name: string): Promise<RepoRow | null> {
+    if (holdsNul(owner, name)) return null;
     const { rows } = await this.pool.query<RepoRecord>(
       `SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id
        WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);

@@ -8,12 +8,53 @@ const types = {
     oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-export function createPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, types });
+/** How long the database may take, so a database that hangs cannot hang requests forever. 0 means no limit. */
+export interface PoolLimits {
+  /** Connections per instance. */
+  maxConnections: number;
+  /** Opening a connection (TCP, TLS, authentication). */
+  connectTimeoutMs: number;
+  /** Enforced by the server on every statement (`statement_timeout`). */
+  statementTimeoutMs: number;
+  /** Enforced here, for a server that cannot answer at all (a cut network): the query fails after this long. */
+  queryTimeoutMs: number;
+}
+
+/** For commands that run long statements on purpose (import, migrate): connect promptly, then no limit. */
+export const UNLIMITED: PoolLimits = { maxConnections: 10, connectTimeoutMs: 10_000, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+
+export function createPool(connectionString: string, limits: PoolLimits = UNLIMITED): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString, types, max: limits.maxConnections,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
+    ...(limits.queryTimeoutMs ? { query_timeout: limits.queryTimeoutMs } : {}),
+    // A peer that vanished without closing (a cut network, a killed host) is noticed by the kernel.
+    keepAlive: true,
+  });
   // An idle connection the server closes (a restart, a failover) is dropped from the pool and replaced on the
   // next query; without a listener, pg's "error" event would crash the process instead.
   pool.on("error", () => undefined);
   return pool;
+}
+
+/**
+ * Runs `work` on a client checked out of the pool. pg emits "error" on a client whose connection dies, and a
+ * checked-out client has no listener of the pool's: unheard, the event would end the process. The query in
+ * flight rejects by itself, so the listener only notes the error, and the broken client is destroyed on release
+ * instead of going back to the pool.
+ */
+export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on("error", onError);
+  try {
+    return await work(client);
+  } finally {
+    client.off("error", onError);
+    client.release(broken);
+  }
 }
 
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -31,19 +72,24 @@ export function named(sql: string, parameters: Record<string, unknown>): { text:
 }
 
 /** Runs `work` in one transaction on one client; rolls back on any error. */
-export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, isolation = "READ COMMITTED"): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+export function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, isolation = "READ COMMITTED"): Promise<T> {
+  return withClient(pool, async (client) => {
+    try {
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
+  });
 }
+
+/**
+ * PostgreSQL refuses NUL in text (it is SQLite's ordinary character), so a name holding one can be stored by
+ * neither driver's ingest and names nothing: a look-up answers "not found" without asking.
+ */
+export const holdsNul = (...texts: string[]) => texts.some((text) => text.includes("\0"));
 
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";

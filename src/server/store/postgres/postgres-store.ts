@@ -4,8 +4,10 @@
  */
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
-import type { AuthorizationStore, DirectoryStore, EventStore, IngestStore, Store, UserStore } from "../store.js";
-import { createPool } from "./pool.js";
+import type {
+  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, Store, UserStore,
+} from "../store.js";
+import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { PostgresUsers } from "./users.js";
 import { PostgresAuthorizations } from "./authorizations.js";
 import { PostgresDirectory } from "./directory.js";
@@ -13,6 +15,11 @@ import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
 
 const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
+/**
+ * A statement without the pool's client-side query timeout. pg reads a query's own `query_timeout` (which its
+ * types leave out) of 0 as "the pool's", so the longest timer Node allows stands for none.
+ */
+const withoutTimeout = (text: string) => ({ text, query_timeout: 2 ** 31 - 1 }) as pg.QueryConfig;
 
 export class PostgresStore implements Store {
   readonly users: UserStore;
@@ -29,8 +36,8 @@ export class PostgresStore implements Store {
     this.ingest = new PostgresIngest(pool);
   }
 
-  static async open(url: string): Promise<PostgresStore> {
-    const store = new PostgresStore(createPool(url));
+  static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {
+    const store = new PostgresStore(createPool(url, limits));
     try {
       await store.migrate();
     } catch (error) {
@@ -41,9 +48,16 @@ export class PostgresStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    const client = await this.pool.connect();
+    await withClient(this.pool, async (client) => {
+      // A migration may build an index over millions of rows: the serving pool's limits are not for it.
+      await client.query("SET statement_timeout = 0");
+      await this.migrateOn(client);
+    });
+  }
+
+  private async migrateOn(client: pg.PoolClient): Promise<void> {
     try {
-      await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+      await client.query(withoutTimeout(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`));
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
       const { rows } = await client.query<{ id: number }>("SELECT id FROM schema_migrations");
@@ -52,7 +66,7 @@ export class PostgresStore implements Store {
         if (applied.has(migration.id)) continue;
         await client.query("BEGIN");
         try {
-          await client.query(migration.postgres);
+          await client.query(withoutTimeout(migration.postgres));
           await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())",
             [migration.id, migration.name]);
           await client.query("COMMIT");
@@ -63,12 +77,16 @@ export class PostgresStore implements Store {
       }
     } finally {
       await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
-      client.release();
     }
   }
 
   async ping(): Promise<void> {
     await this.pool.query("SELECT 1");
+  }
+
+  connections(): ConnectionCounts {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { idle: idleCount, active: totalCount - idleCount, waiting: waitingCount };
   }
 
   /** Drains the pool: waits for checked-out clients, then closes every connection. */

@@ -1,7 +1,7 @@
 /** Accounts (users and organizations) in PostgreSQL. */
 import type pg from "pg";
 import { DuplicateError, type AccountType, type NewUser, type UserRow, type UserStore } from "../store.js";
-import { isUniqueViolation } from "./pool.js";
+import { holdsNul, isUniqueViolation } from "./pool.js";
 
 interface UserRecord {
   id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: boolean;
@@ -38,7 +38,8 @@ export class PostgresUsers implements UserStore {
     }
   }
 
-  findByLogin(login: string) {
+  async findByLogin(login: string) {
+    if (holdsNul(login)) return null;
     return this.one("SELECT * FROM users WHERE lower(login) = lower($1)", [login]);
   }
 

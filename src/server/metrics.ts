@@ -1,0 +1,82 @@
+/**
+ * The Prometheus instruments of one app: a registry per app instance, because tests build many apps in one
+ * process and prom-client's global registry refuses a second metric of the same name. Labels carry only
+ * bounded, non-secret values (route patterns, status codes, fixed words), never a login, a token or a raw URL.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Store } from "./store/store.js";
+
+/** The `route` label of requests no route matched: their raw URLs are unbounded and may carry secrets. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+let processRegistry: Registry | undefined;
+
+/**
+ * prom-client's process metrics (CPU, memory, event-loop lag, GC), collected once per process and shared by every
+ * app's output: they describe the process, not an app, and each collection starts a GC observer and an event-loop
+ * monitor that prom-client gives no way to stop, so one per app would pile up in a test run.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to answer HTTP requests, by method, route pattern and status code.",
+    labelNames: ["method", "route", "status_code"] as const,
+    registers: [this.registry],
+  });
+
+  /** A hit is a page served without a database read of its own (a concurrent request's load included). */
+  readonly feedCacheRequests = new Counter({
+    name: "feedgate_feed_cache_requests_total",
+    help: "Feed page requests answered from the page cache (hit) or by reading the database (miss).",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+
+  readonly eventsIngested = new Counter({
+    name: "feedgate_events_ingested_total",
+    help: "Events added by ingests in this process; events already stored, and issue events, are not counted.",
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: "feedgate_rate_limited_total",
+    help: "Requests refused because their caller's rate limit was spent.",
+    registers: [this.registry],
+  });
+
+  readonly loginFailures = new Counter({
+    name: "feedgate_login_failures_total",
+    help: "Password logins refused for a wrong password or one-time code.",
+    registers: [this.registry],
+  });
+
+  constructor(store: Pick<Store, "connections">) {
+    // Series that exist from the start, so a rate over them is defined before the first event.
+    for (const result of ["hit", "miss"]) this.feedCacheRequests.inc({ result }, 0);
+    new Gauge({
+      name: "feedgate_db_pool_connections",
+      help: "Database connections of this process, by state (idle, active, waiting for a connection).",
+      labelNames: ["state"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [state, count] of Object.entries(store.connections())) this.set({ state }, count);
+      },
+    });
+  }
+
+  /** The Prometheus text exposition of this app's metrics and the process's. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    const merged = Registry.merge([this.registry, processMetrics()]);
+    return { contentType: merged.contentType, text: await merged.metrics() };
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Times every response into the request-duration histogram. The route label is the matched pattern
+ * (`/repos/:user/:repo/events`), never the URL: URLs are unbounded and carry logins and `access_token`s.
+ */
+import fp from "fastify-plugin";
+import type { Histogram } from "prom-client";
+import { UNMATCHED_ROUTE } from "../metrics.js";
+
+export default fp<{ duration: Histogram<"method" | "route" | "status_code"> }>(async (app, { duration }) => {
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url ?? UNMATCHED_ROUTE;
+    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+}, { name: "request-metrics" });

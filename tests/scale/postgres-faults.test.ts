@@ -1,0 +1,180 @@
+/**
+ * PostgreSQL going away under a running instance: the network cut (a TCP proxy the test controls), the server
+ * killing backends (`pg_terminate_backend()`) while a feed or authorization transaction is open. The process stays
+ * up (an unheard pg "error" event would end this very test process), requests during the fault get 503 in
+ * GitHub's shape with Retry-After, and the first requests after the fault succeed without a restart.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import pg from "pg";
+import { buildApp } from "../../src/server/app.js";
+import { loadConfig } from "../../src/server/config.js";
+import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import { IngestService } from "../../src/server/services/ingest.js";
+import { AuthorizationService } from "../../src/server/services/authorizations.js";
+import { createAccount } from "../../src/server/services/users.js";
+import { RETRY_AFTER_SECONDS } from "../../src/server/errors.js";
+import { TcpProxy } from "../helpers/tcp-proxy.js";
+import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../helpers/services.js";
+import { event } from "../helpers/ingest-fixtures.js";
+
+const skip = await skipUnlessPostgres();
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+
+describe("an instance whose PostgreSQL fails", { skip }, () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let store: PostgresStore;
+  let app: FastifyInstance;
+  let token: string;
+  const logged: string[] = [];
+
+  before(async () => {
+    database = await createTestDatabase();
+    const direct = new URL(database.url);
+    proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(await proxy.start());
+    // Short limits, so a blackholed database is noticed in seconds.
+    const config = loadConfig({
+      db: viaProxy.toString(), logLevel: "silent", feedCacheMb: 0, rateLimitAnonymous: 100_000,
+      dbConnectTimeout: "1s", dbStatementTimeout: "2s", dbQueryTimeout: "3s",
+    }, {});
+    store = await PostgresStore.open(config.db, config.database);
+    const alice = await createAccount(store, { login: "alice", password: "alice-password" });
+    token = (await new AuthorizationService(store, () => new Date()).issue(alice,
+      { scopes: ["repo"], note: "faults", noteUrl: null, fingerprint: null })).token;
+    await new IngestService(store, () => new Date()).ingestEvents(
+      ["1", "2", "3"].map((id) => event(id, "WatchEvent", "alice", "alice/tools")));
+    const logger = (await import("pino")).default({ level: "error" }, { write: (line: string) => logged.push(line) });
+    app = await buildApp({ config, store, logger });
+  });
+
+  after(async () => {
+    await app?.close();
+    await store?.close();
+    await proxy?.close();
+    await database?.drop();
+  });
+
+  const requests = () => [
+    app.inject({ url: "/events" }),
+    app.inject({ url: "/repos/alice/tools/events", headers: { authorization: `token ${token}` } }),
+    app.inject({ url: "/authorizations", headers: { authorization: basic("alice", "alice-password") } }),
+  ];
+
+  function assertUnavailable(res: LightMyRequestResponse) {
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.headers["retry-after"], String(RETRY_AFTER_SECONDS));
+    assert.deepEqual(Object.keys(res.json()).sort(), ["documentation_url", "message"]);
+    assert.match(res.json().message, /^Service Unavailable: the database cannot be reached/);
+    assert.doesNotMatch(res.body, /pg|postgres|terminated|at \w+ \(/i, "no internals in the body");
+  }
+
+  async function assertServing() {
+    for (const res of await Promise.all(requests())) assert.equal(res.statusCode, 200, res.body);
+  }
+
+  test("a cut network: 503 with Retry-After during the cut, served again on the first requests after it", async () => {
+    await assertServing();
+    proxy.cut("reset");
+    for (let round = 0; round < 5; round++) for (const res of await Promise.all(requests())) assertUnavailable(res);
+    proxy.restore();
+    await assertServing();
+    assert.ok(logged.some((line) => /"msg":"Service Unavailable: the database cannot be reached/.test(line)),
+      "each 503 is logged with its cause");
+  });
+
+  test("a blackholed network: requests end in 503 within the configured timeouts instead of hanging", async () => {
+    await assertServing();
+    proxy.cut("blackhole");
+    const started = Date.now();
+    for (const res of await Promise.all(requests())) assertUnavailable(res);
+    assert.ok(Date.now() - started < 8000, `answered after ${Date.now() - started} ms`);
+    proxy.restore();
+    // Pooled connections the blackhole swallowed are found dead on their next use (and dropped): served again
+    // within moments, never later than the query timeout.
+    const restored = Date.now();
+    while (!(await Promise.all(requests())).every((res) => res.statusCode === 200)) {
+      assert.ok(Date.now() - restored < 4000, "not served again within the query timeout after the network came back");
+    }
+    await assertServing();
+  });
+
+  test("load through a 2-second outage: only 200 and 503, and recovery as soon as the database is back", async () => {
+    const statuses = new Map<number, number>();
+    let restoredAt = 0;
+    let firstSuccessAfterRestore = 0;
+    const load = (async () => {
+      for (const started = Date.now(); Date.now() - started < 4000;) {
+        for (const res of await Promise.all(requests())) {
+          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+          if (restoredAt && !firstSuccessAfterRestore && res.statusCode === 200) firstSuccessAfterRestore = Date.now();
+        }
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    proxy.cut("reset");
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    proxy.restore();
+    restoredAt = Date.now();
+    await load;
+    assert.deepEqual([...statuses.keys()].sort(), [200, 503], JSON.stringify([...statuses]));
+    assert.ok(firstSuccessAfterRestore - restoredAt < 1000, `recovered after ${firstSuccessAfterRestore - restoredAt} ms`);
+  });
+
+  /** Holds `table` locked from a direct connection, so the instance's next read of it waits inside its transaction. */
+  async function withTableLocked(table: string, during: (admin: pg.Client) => Promise<void>) {
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("BEGIN");
+      await admin.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+      await during(admin);
+      await admin.query("ROLLBACK");
+    } finally {
+      await admin.end();
+    }
+  }
+
+  /** The instance's backends waiting for a lock: its open transactions. */
+  async function waitingBackends(admin: pg.Client): Promise<number[]> {
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'");
+      if (rows.length > 0) return rows.map((r) => r.pid);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("no request reached its transaction");
+  }
+
+  for (const [name, table, request] of [
+    ["feed", "events", () => app.inject({ url: "/repos/alice/tools/events", headers: { authorization: `token ${token}` } })],
+    ["authorization list", "authorizations",
+      () => app.inject({ url: "/authorizations", headers: { authorization: basic("alice", "alice-password") } })],
+  ] as const) {
+    test(`pg_terminate_backend() during an open ${name} transaction: 503, the process stays up, the next request is served`, async () => {
+      await assertServing();
+      await withTableLocked(table, async (admin) => {
+        const pending = request();
+        for (const pid of await waitingBackends(admin)) await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+        assertUnavailable(await pending);
+      });
+      await assertServing();
+    });
+
+    test(`the network cut during an open ${name} transaction: 503, the process stays up, the next request is served`, async () => {
+      await assertServing();
+      await withTableLocked(table, async (admin) => {
+        const pending = request();
+        await waitingBackends(admin);
+        proxy.cut("reset");
+        assertUnavailable(await pending);
+        proxy.restore();
+      });
+      await assertServing();
+    });
+  }
+});
