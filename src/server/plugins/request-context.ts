@@ -53,7 +53,7 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::[0-9]{1,5})?$/;
 function requestOrigin(request: FastifyRequest): string {
   const protocol = request.protocol === "https" ? "https" : "http";
   const host = request.host;
-  if (host && HOST.test(host)) return `${protocol}://${host}`;
+  if (host && HOST.test(host) && URL.canParse(`${protocol}://${host}`)) return `${protocol}://${host}`; // ports <= 65535, IPv4 of four parts
   if (host) throw new ApiError(400, "Bad Request: the Host header is not a valid host", { documentationUrl: GENERAL_DOCS });
   const { localAddress = "127.0.0.1", localPort } = request.socket;
   const address = localAddress.includes(":") ? `[${localAddress}]` : localAddress;
