@@ -80,11 +80,18 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
   test("a cut network: 503 with Retry-After during the cut, served again on the first requests after it", async () => {
     await assertServing();
     proxy.cut("reset");
-    for (let round = 0; round < 5; round++) for (const res of await Promise.all(requests())) assertUnavailable(res);
+    const refused: LightMyRequestResponse[] = [];
+    for (let round = 0; round < 5; round++) refused.push(...await Promise.all(requests()));
+    refused.forEach(assertUnavailable);
     proxy.restore();
     await assertServing();
-    assert.ok(logged.some((line) => /"msg":"Service Unavailable: the database cannot be reached/.test(line)),
-      "each 503 is logged with its cause");
+    // Each 503 is logged once, with its request id and the driver's error as the cause.
+    for (const res of refused) {
+      const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.reqId === res.headers["x-github-request-id"]);
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.match(lines[0].msg, /^Service Unavailable: the database cannot be reached/);
+      assert.ok(lines[0].err?.message, "the cause is logged");
+    }
   });
 
   test("a blackholed network: requests end in 503 within the configured timeouts instead of hanging", async () => {

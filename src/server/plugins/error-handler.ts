@@ -82,12 +82,15 @@ function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiErro
  * segment) never reach the error handler and would leave in Fastify's own shape. An over-long segment names
  * nothing, so it is the 404 any other unknown id gets.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const apiError = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? notFound()
     // Fastify's message repeats the whole URL, which may carry an access_token: answer without it.
     : error.code === "FST_ERR_BAD_URL" ? new ApiError(400, "The request URL could not be decoded", { documentationUrl: GENERAL_DOCS })
     : null;
-  if (!apiError) return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
+  if (!apiError) {
+    request.log.error({ err: error }, "unhandled routing error");
+    return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
+  }
   return reply.code(apiError.statusCode).send(apiError.body(GENERAL_DOCS));
 }
 
