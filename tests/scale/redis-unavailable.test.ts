@@ -8,6 +8,10 @@ import { buildApp } from "../../src/server/app.js";
 import { loadConfig } from "../../src/server/config.js";
 import { RedisWindowCounters } from "../../src/server/counters/redis-counters.js";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import { TcpProxy } from "../helpers/tcp-proxy.js";
+import { REDIS_URL, redisPrefix, skipUnlessRedis } from "../helpers/services.js";
+
+const redisSkip = await skipUnlessRedis();
 
 // Nothing listens on port 1: the shared counters are configured but unreachable.
 const UNREACHABLE_REDIS = "redis://127.0.0.1:1";
@@ -46,5 +50,49 @@ describe("an instance whose Redis is unreachable", () => {
     assert.equal(ready.json().checks.database, "ok");
     assert.notEqual(ready.json().checks.counters, "ok");
     assert.equal((await app.inject({ url: "/healthz" })).statusCode, 200);
+  });
+});
+
+describe("an instance whose Redis goes away while it runs", { skip: redisSkip, timeout: 30_000 }, () => {
+  let dir: string;
+  let store: SqliteStore;
+  let proxy: TcpProxy;
+  let counters: RedisWindowCounters;
+  let app: FastifyInstance;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-redis-cut-"));
+    const db = join(dir, "feedgate.db");
+    store = await SqliteStore.open(db);
+    const redis = new URL(REDIS_URL);
+    proxy = new TcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    counters = new RedisWindowCounters(`redis://127.0.0.1:${await proxy.start()}`, redisPrefix());
+    await counters.connect();
+    app = await buildApp({ config: loadConfig({ db, logLevel: "silent" }, {}), store, counters });
+  });
+  after(async () => {
+    await app.close();
+    await counters.close();
+    await proxy.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("503 with Retry-After while it is cut off, served again once it reconnects, never a crash", async () => {
+    assert.equal((await app.inject({ url: "/events" })).statusCode, 200);
+    proxy.cut("reset");
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ url: "/events" });
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.headers["retry-after"], "5");
+    }
+    assert.equal((await app.inject({ url: "/readyz" })).statusCode, 503);
+    proxy.restore();
+    // ioredis reconnects by itself, backing off up to 2 s between tries.
+    const restored = Date.now();
+    while ((await app.inject({ url: "/events" })).statusCode !== 200) {
+      assert.ok(Date.now() - restored < 5000, "not served again within 5 s of Redis coming back");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal((await app.inject({ url: "/readyz" })).statusCode, 200);
   });
 });

@@ -28,6 +28,9 @@ const REFUND = `
   if count > 0 then redis.call('DECR', KEYS[1]) end
   return 0`;
 
+/** A window update is one small script: far under a millisecond on a healthy Redis. */
+const COMMAND_TIMEOUT_MS = 1000;
+
 export class RedisWindowCounters implements WindowCounters {
   private readonly redis: Redis;
 
@@ -35,8 +38,14 @@ export class RedisWindowCounters implements WindowCounters {
    * @param prefix namespaces the keys, so deployments (or test runs) sharing one Redis keep separate windows.
    */
   constructor(url: string, private readonly prefix = "feedgate:") {
-    // Fail requests fast while Redis is away rather than queueing them without bound.
-    this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    // Fail requests fast while Redis is away rather than queueing them without bound. A command already sent when
+    // the connection drops is otherwise held for a resend that a dead connection never makes: the timeout ends it.
+    this.redis = new Redis(url, {
+      lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false,
+      commandTimeout: COMMAND_TIMEOUT_MS, connectTimeout: COMMAND_TIMEOUT_MS * 2,
+      // A command whose request was already answered 503 must not count later, when the connection is back.
+      autoResendUnfulfilledCommands: false,
+    });
     // ioredis reconnects by itself; an outage shows as 503s and on /readyz, not as unhandled error events.
     this.redis.on("error", (error: Error) => (this.lastError = error));
   }
