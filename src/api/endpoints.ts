@@ -52,8 +52,11 @@ const paging = {
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
 const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
-/** In 2013 GitHub accepted these scopes for the private feeds (wire notes 2.1). */
-const PRIVATE_FEED_SCOPES = ["repo"] as const;
+/**
+ * In 2013 GitHub accepted these scopes for the private feeds (wire notes 2.1): the feeds that may show private
+ * events announce them in `X-Accepted-OAuth-Scopes`, and the feed service requires them, from this one list.
+ */
+export const PRIVATE_FEED_SCOPES = ["repo"] as const;
 
 /** A feed row with its literal types kept (which path parameters, which element type), so the SDK's types follow the table. */
 export interface FeedEndpoint<P extends string, R extends ResponseKind> extends Endpoint {

@@ -2,8 +2,10 @@
  * TypeBox schemas: the wire shapes of responses, and request schemas derived from the endpoint table so
  * that validation cannot drift from it. No Node-only imports.
  */
-import { Type, type TSchema, type Static } from "@sinclair/typebox";
-import type { Endpoint, ParamLocation, ParamSpec } from "./endpoints.js";
+import {
+  Type, type Static, type TArray, type TNull, type TObject, type TOptional, type TSchema, type TString, type TUnion,
+} from "@sinclair/typebox";
+import type { Endpoint, Endpoints, ParamLocation, ParamSpec } from "./endpoints.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -58,23 +60,35 @@ function paramSchema(spec: ParamSpec): TSchema {
   return spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
 }
 
+/** The TypeBox type `paramSchema` builds for a row's parameter, so its static type follows the table. */
+type ParamSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TString>
+  : S["nullable"] extends true ? TUnion<[TString, TNull]> : TString;
+
+/** The TypeBox object `requestSchema` builds for one location of a row. */
+export type RequestSchema<E extends Endpoint, L extends ParamLocation> = TObject<{
+  [K in keyof E["params"] as E["params"][K]["in"] extends L ? K : never]:
+    E["params"][K]["required"] extends true ? ParamSchema<E["params"][K]> : TOptional<ParamSchema<E["params"][K]>>
+}>;
+
+/** What one location of a request to an endpoint holds once validated: handlers and services take these types. */
+export type RequestOf<E extends Endpoint, L extends ParamLocation> = Static<RequestSchema<E, L>>;
+
 /**
- * The JSON schema of one location (`path`, `query` or `body`) of an endpoint, built from its table row.
+ * The JSON schema of one location (`path`, `query` or `body`) of an endpoint, built from its table row; its static
+ * type is derived from the row too, so a route's typed `params`, `querystring` and `body` cannot drift from it.
  * Unknown keys are allowed: GitHub silently ignores them (wire notes 1.3).
  */
-export function requestSchema(endpoint: Endpoint, location: ParamLocation) {
+export function requestSchema<E extends Endpoint, L extends ParamLocation>(endpoint: E, location: L): RequestSchema<E, L> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(endpoint.params)) {
     if (spec.in !== location) continue;
     properties[name] = spec.required ? paramSchema(spec) : Type.Optional(paramSchema(spec));
   }
-  return Type.Object(properties);
+  return Type.Object(properties) as unknown as RequestSchema<E, L>;
 }
 
-export interface PageQuery {
-  page?: string;
-  per_page?: string;
-}
+/** `page` and `per_page`, as every list's row declares them. */
+export type PageQuery = RequestOf<Endpoints["authorization"]["getAll"], "query">;
 
 /**
  * An account as events carry it (wire notes 2.2). Only `login` is promised by the spec: recorded history

@@ -4,14 +4,15 @@
  */
 import { BOB_EVENT, FORK, HELLO_IDS, HELLO_PUSHES, ORG_EVENT, PRIVATE } from "../helpers/client-world.js";
 import type { SchemaName } from "./schemas.js";
+import type { FeedName, FeedParams } from "../../src/server/services/feeds.js";
 
-export type FeedOperation = "get" | "getFromRepo" | "getFromRepoIssues" | "getFromRepoNetwork" | "getFromOrg" |
-  "getReceived" | "getReceivedPublic" | "getFromUser" | "getFromUserPublic" | "getFromUserOrg";
+/** The spec's operation names, from the endpoint table. */
+export type FeedOperation = FeedName;
 
 export interface FeedCase {
   /** The spec's operation name (node-github's method name). */
   operation: FeedOperation;
-  params: { user?: string; repo?: string; org?: string };
+  params: FeedParams;
   /** The first page (30 by default), newest first. */
   ids: string[];
   schema: SchemaName;

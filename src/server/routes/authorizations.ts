@@ -3,18 +3,25 @@
  * parse -> service -> convert -> reply; the auth plugin has already required password Basic auth.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
-import { Authorization, requestSchema, type PageQuery } from "../../api/schemas.js";
-import { Type } from "@sinclair/typebox";
+import { Authorization, requestSchema, type RequestSchema } from "../../api/schemas.js";
 import { toWireAuthorization } from "../convert/authorization.js";
-import type {
-  AuthorizationService, CreateAuthorizationInput, UpdateAuthorizationInput,
-} from "../services/authorizations.js";
+import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { UserRow } from "../store/store.js";
 
-/** Route options shared by every operation: the endpoint row as config, request schemas from the table. */
-function route(endpoint: Endpoint, response: Record<number, unknown>) {
+/** Fastify refuses a body schema on GET and DELETE routes; the type says which rows have one. */
+type BodySchema<E extends Endpoint> = E["method"] extends "GET" | "DELETE" ? object : { body: RequestSchema<E, "body"> };
+const bodySchema = <E extends Endpoint>(endpoint: E) =>
+  (endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { body: requestSchema(endpoint, "body") }) as BodySchema<E>;
+
+/**
+ * Route options shared by every operation: the endpoint row as config, request schemas from the table (whose
+ * static types the type provider hands the handler as typed `params`, `querystring` and `body`).
+ */
+function route<E extends Endpoint, R extends Record<number, TSchema>>(endpoint: E, response: R) {
   return {
     method: endpoint.method,
     url: endpoint.path,
@@ -22,7 +29,7 @@ function route(endpoint: Endpoint, response: Record<number, unknown>) {
     schema: {
       params: requestSchema(endpoint, "path"),
       querystring: requestSchema(endpoint, "query"),
-      ...(endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { body: requestSchema(endpoint, "body") }),
+      ...bodySchema(endpoint),
       response,
     },
   };
@@ -33,15 +40,14 @@ function caller(request: FastifyRequest): UserRow {
   return request.principal!.user;
 }
 
-type IdParams = { id: string };
-
-export function authorizationRoutes(app: FastifyInstance, service: AuthorizationService): void {
+export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { getAll, get, create, update } = endpoints.authorization;
 
   app.route({
     ...route(getAll, { 200: Type.Array(Authorization) }),
     handler: async (request, reply) => {
-      const window = readPage(request.query as PageQuery);
+      const window = readPage(request.query);
       const { rows, total } = await service.list(caller(request), window);
       writeLinkHeader(request, reply, window, total);
       return rows.map((row) => toWireAuthorization(row, request.baseUrl));
@@ -51,7 +57,7 @@ export function authorizationRoutes(app: FastifyInstance, service: Authorization
   app.route({
     ...route(get, { 200: Authorization }),
     handler: async (request) => {
-      const row = await service.get(caller(request), (request.params as IdParams).id);
+      const row = await service.get(caller(request), request.params.id);
       request.lastModified = row.updatedAt;
       return toWireAuthorization(row, request.baseUrl);
     },
@@ -60,25 +66,26 @@ export function authorizationRoutes(app: FastifyInstance, service: Authorization
   app.route({
     ...route(create, { 201: Authorization }),
     handler: async (request, reply) => {
-      const { row, token } = await service.create(caller(request), request.body as CreateAuthorizationInput);
+      const { row, token } = await service.create(caller(request), request.body);
       const body = toWireAuthorization(row, request.baseUrl, token);
       return reply.code(201).header("Location", body.url).send(body);
     },
   });
 
-  const updateHandler = async (request: FastifyRequest) => {
-    const input = request.body as UpdateAuthorizationInput;
-    const row = await service.update(caller(request), (request.params as IdParams).id, input);
-    return toWireAuthorization(row, request.baseUrl);
-  };
-  app.route({ ...route(update, { 200: Authorization }), handler: updateHandler });
-  // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
-  app.route({ ...route(update, { 200: Authorization }), method: "POST", handler: updateHandler });
+  const updateRoute = route(update, { 200: Authorization });
+  for (const method of ["PATCH", "POST"] as const) {
+    // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
+    app.route({
+      ...updateRoute, method,
+      handler: async (request) =>
+        toWireAuthorization(await service.update(caller(request), request.params.id, request.body), request.baseUrl),
+    });
+  }
 
   app.route({
     ...route(endpoints.authorization.delete, {}),
     handler: async (request, reply) => {
-      await service.delete(caller(request), (request.params as IdParams).id);
+      await service.delete(caller(request), request.params.id);
       return reply.code(204).send();
     },
   });

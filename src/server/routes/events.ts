@@ -4,6 +4,7 @@
  * re-serialized when the envelope is complete.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import { requestSchema, type PageQuery } from "../../api/schemas.js";
 import { toWireEventsJson } from "../convert/event.js";
@@ -11,6 +12,7 @@ import type { FeedName, FeedParams, FeedService, WireIdKind } from "../services/
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import { strongEtag } from "../plugins/conditional.js";
 import type { StoredEvent } from "../store/store.js";
+import { Type } from "@sinclair/typebox";
 
 /** GitHub asks pollers to wait this long between requests (wire notes 2.6). */
 const POLL_INTERVAL_SECONDS = "60";
@@ -47,9 +49,14 @@ function render(rows: StoredEvent[], baseUrl: string): { json: Buffer; etag: str
   return page;
 }
 
-export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
-  async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams) {
-    const window = readPage(request.query as PageQuery);
+/** The table's feed names, typed as such (Object.keys types its answer as plain strings). */
+const FEED_NAMES = Object.keys(endpoints.events) as FeedName[];
+
+export function eventRoutes(untyped: FastifyInstance, feeds: FeedService): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams, query: PageQuery) {
+    const window = readPage(query);
     const page = await feeds.page(name, params, request.principal, window);
     request.lastModified = page.newest;
     writeLinkHeader(request, reply, window, page.total);
@@ -58,13 +65,14 @@ export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
     return reply.type("application/json; charset=utf-8").header("ETag", etag).send(json);
   }
 
-  for (const [name, endpoint] of Object.entries(endpoints.events)) {
+  for (const name of FEED_NAMES) {
+    const endpoint = endpoints.events[name];
     app.route({
       method: endpoint.method,
       url: endpoint.path,
       config: { endpoint },
       schema: { params: requestSchema(endpoint, "path"), querystring: requestSchema(endpoint, "query") },
-      handler: (request, reply) => serve(request, reply, name as FeedName, request.params as FeedParams),
+      handler: (request, reply) => serve(request, reply, name, request.params, request.query),
     });
   }
 
@@ -74,9 +82,9 @@ export function eventRoutes(app: FastifyInstance, feeds: FeedService): void {
       method: "GET",
       url: path,
       config: { endpoint },
-      schema: { querystring: requestSchema(endpoint, "query") },
+      schema: { params: Type.Object({ id: Type.String() }), querystring: requestSchema(endpoint, "query") },
       handler: async (request, reply) =>
-        serve(request, reply, feed, await feeds.paramsByWireId(by, (request.params as { id: string }).id)),
+        serve(request, reply, feed, await feeds.paramsByWireId(by, request.params.id), request.query),
     });
   }
 }

@@ -3,28 +3,17 @@
  * callers pass the authenticated user, this throws ApiError for anything it refuses.
  */
 import { normalize, unknownScopes } from "../../api/scopes.js";
-import type { ValidationError } from "../../api/schemas.js";
+import type { RequestOf, ValidationError } from "../../api/schemas.js";
+import type { endpoints } from "../../api/endpoints.js";
 import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
 import { hashToken, mintToken } from "./credentials.js";
 
-export interface CreateAuthorizationInput {
-  scopes?: string[];
-  note?: string | null;
-  note_url?: string | null;
-  fingerprint?: string | null;
-  client_id?: unknown;
-  client_secret?: unknown;
-}
+/** A create request's body, as the endpoint table describes it; `client_id`/`client_secret` are read to refuse them. */
+export type CreateAuthorizationInput = RequestOf<typeof endpoints.authorization.create, "body"> &
+  { client_id?: unknown; client_secret?: unknown };
 
-export interface UpdateAuthorizationInput {
-  scopes?: string[];
-  add_scopes?: string[];
-  remove_scopes?: string[];
-  note?: string | null;
-  note_url?: string | null;
-  fingerprint?: string | null;
-}
+export type UpdateAuthorizationInput = RequestOf<typeof endpoints.authorization.update, "body">;
 
 const SCOPE_KEYS = ["scopes", "add_scopes", "remove_scopes"] as const;
 

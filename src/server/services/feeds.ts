@@ -5,20 +5,19 @@
  */
 import type { Counter } from "prom-client";
 import { satisfies } from "../../api/scopes.js";
+import { PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/endpoints.js";
+import type { RequestOf } from "../../api/schemas.js";
 import { ApiError, notFound } from "../errors.js";
 import type { EventScope, FeedPage, PageRequest, RepoRow, Store, UserRow, Visibility } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache } from "./feed-cache.js";
 
-export type FeedName =
-  | "get" | "getFromRepo" | "getFromRepoIssues" | "getFromRepoNetwork" | "getFromOrg" | "getReceived"
-  | "getReceivedPublic" | "getFromUser" | "getFromUserPublic" | "getFromUserOrg";
+/** The feeds, by their operation names in the endpoint table. */
+export type FeedName = keyof Endpoints["events"];
 
-export interface FeedParams {
-  user?: string;
-  repo?: string;
-  org?: string;
-}
+/** Every path parameter any feed row names (`user`, `repo`, `org`), each present when the feed's path has it. */
+type PathParamOf<E> = E extends Endpoint ? keyof RequestOf<E, "path"> : never;
+export type FeedParams = { [K in PathParamOf<Endpoints["events"][FeedName]>]?: string };
 
 /** What a numeric id names in GitHub's id-based paths. */
 export type WireIdKind = "user" | "org" | "repo";
@@ -29,9 +28,6 @@ export interface FeedCaps {
   /** Memory for cached feed pages, in bytes; 0 turns the cache off. */
   cacheBytes: number;
 }
-
-/** Private events need password auth or a token with `repo` (GitHub's private-feed scope). */
-const PRIVATE_SCOPES = ["repo"];
 
 const PAGINATION_LIMITED = () =>
   new ApiError(422, "In order to keep the API fast for everyone, pagination is limited for this resource. Check the " +
@@ -52,7 +48,8 @@ export class FeedService {
 
   private mayReadPrivate(principal: Principal | null): principal is Principal {
     if (!principal) return false;
-    return principal.kind === "password" || satisfies(principal.authorization.scopes, PRIVATE_SCOPES);
+    // Private events need password auth or a token with GitHub's private-feed scope.
+    return principal.kind === "password" || satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES);
   }
 
   private async account(login: string | undefined): Promise<UserRow> {
