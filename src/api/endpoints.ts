@@ -37,6 +37,8 @@ export interface Endpoint {
   /** Scopes the operation checks for, sent back as `X-Accepted-OAuth-Scopes`. */
   readonly acceptedScopes: readonly string[];
   readonly response: ResponseKind;
+  /** The resource GitHub names in this operation's validation errors (`errors[].resource`). */
+  readonly resource: string;
   /** The GitHub documentation anchor that error bodies of this operation point at. */
   readonly documentationUrl: string;
 }
@@ -51,6 +53,8 @@ const paging = {
 } as const satisfies Record<string, ParamSpec>;
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
+/** GitHub's internal name for the authorization object, which its 422 errors carry. */
+const AUTHORIZATION = "OauthAccess";
 const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
 /**
  * In 2013 GitHub accepted these scopes for the private feeds (wire notes 2.1): the feeds that may show private
@@ -73,7 +77,7 @@ function feed<const P extends string = never, R extends ResponseKind = "Event[]"
   for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
   return {
     method: "GET", path, params: { ...params, ...paging } as FeedEndpoint<P, R>["params"], auth: "optional", acceptedScopes,
-    response: response ?? ("Event[]" as R), documentationUrl: EVENTS_DOCS,
+    response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS,
   };
 }
 
@@ -81,11 +85,11 @@ export const endpoints = {
   authorization: {
     getAll: {
       method: "GET", path: "/authorizations", params: paging, auth: "password", acceptedScopes: [],
-      response: "Authorization[]", documentationUrl: `${AUTH_DOCS}#list-your-authorizations`,
+      response: "Authorization[]", resource: AUTHORIZATION, documentationUrl: `${AUTH_DOCS}#list-your-authorizations`,
     },
     get: {
       method: "GET", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
-      auth: "password", acceptedScopes: [], response: "Authorization",
+      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#get-a-single-authorization`,
     },
     create: {
@@ -96,7 +100,7 @@ export const endpoints = {
         note_url: { in: "body", type: "string", nullable: true },
         fingerprint: { in: "body", type: "string", nullable: true },
       },
-      auth: "password", acceptedScopes: [], response: "Authorization",
+      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`,
     },
     update: {
@@ -110,12 +114,12 @@ export const endpoints = {
         note_url: { in: "body", type: "string", nullable: true },
         fingerprint: { in: "body", type: "string", nullable: true },
       },
-      auth: "password", acceptedScopes: [], response: "Authorization",
+      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`,
     },
     delete: {
       method: "DELETE", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
-      auth: "password", acceptedScopes: [], response: "empty",
+      auth: "password", acceptedScopes: [], response: "empty", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#delete-an-authorization`,
     },
   },

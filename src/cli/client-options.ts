@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { Client, FeedgateError, HttpError, type AuthOptions } from "../client/index.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
+import { InvalidInputError } from "../server/failures.js";
 import { readSecret } from "./prompt.js";
 
 /** Generous for one request, yet a hung server does not hang a script forever. */

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { endpoints } from "../api/endpoints.js";
 import type { Params } from "../client/index.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
+import { InvalidInputError } from "../server/failures.js";
 import { clientAction, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
 import { follow, type FeedCall, type FeedItem } from "./follow.js";
 

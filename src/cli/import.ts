@@ -11,7 +11,7 @@ import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
+import { InvalidInputError } from "../server/failures.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import type { Store } from "../server/store/store.js";
 import { dbOption, withStore } from "./options.js";

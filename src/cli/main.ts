@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 /** The `feedgate` command line: one file per command, wired here. */
 import { Command } from "commander";
-import { DuplicateError, IngestConflictError } from "../server/store/store.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
-import { StartupError } from "../server/main.js";
+import { FeedgateFailure } from "../server/failures.js";
 import { serveCommand } from "./serve.js";
 import { migrateCommand } from "./migrate.js";
 import { userCommand } from "./user.js";
@@ -28,8 +26,7 @@ eventsCommand(program);
 
 program.parseAsync().catch((error: unknown) => {
   // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.
-  if (error instanceof InvalidInputError || error instanceof DuplicateError || error instanceof IngestConflictError ||
-    error instanceof StartupError) {
+  if (error instanceof FeedgateFailure) {
     process.stderr.write(`feedgate: ${error.message}\n`);
   } else {
     process.stderr.write(`feedgate: ${error instanceof Error ? error.stack : String(error)}\n`);

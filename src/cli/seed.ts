@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { IngestService } from "../server/services/ingest.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
+import { InvalidInputError } from "../server/failures.js";
 import { dbOption, withStore } from "./options.js";
 
 export function seedCommand(program: Command): void {
@@ -13,7 +13,7 @@ export function seedCommand(program: Command): void {
       try {
         doc = JSON.parse(await readFile(file, "utf8"));
       } catch (error) {
-        throw new InvalidInputError(`${file}: ${error instanceof SyntaxError ? "is not valid JSON" : (error as Error).message}`);
+        throw new InvalidInputError(error instanceof SyntaxError ? "is not valid JSON" : (error as Error).message, { field: file });
       }
       const result = await withStore(options, (store) =>
         new IngestService(store, () => new Date()).seedWorld(doc, { baseDir: dirname(resolve(file)) }));

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { normalize, unknownScopes } from "../api/scopes.js";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { isTokenShaped, mintToken } from "../server/services/credentials.js";
-import { InvalidInputError } from "../server/services/invalid-input.js";
+import { InvalidInputError } from "../server/failures.js";
 import { dbOption, withStore } from "./options.js";
 
 function parseScopes(list: string | undefined): string[] {

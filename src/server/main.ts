@@ -10,6 +10,7 @@ import { isStoreUnavailable } from "./store/unavailable.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
 import type { Store } from "./store/store.js";
+import { FeedgateFailure } from "./failures.js";
 import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 
@@ -27,7 +28,7 @@ export interface RunningServer {
  * A start that failed for a reason the operator can fix (a port in use, a database that cannot be reached): the
  * message says what and how, and the CLI prints it as one line.
  */
-export class StartupError extends Error {
+export class StartupError extends FeedgateFailure {
   override name = "StartupError";
 }
 

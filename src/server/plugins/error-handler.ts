@@ -13,10 +13,10 @@ function docsFor(request: FastifyRequest): string {
   return request.routeOptions.config?.endpoint?.documentationUrl ?? GENERAL_DOCS;
 }
 
-/** Resource names GitHub uses in `errors[]`: the authorization object is `OauthAccess`. */
+/** Resource names GitHub uses in `errors[]`: paging parameters are `Pagination`, the rest the row's resource. */
 function resourceFor(request: FastifyRequest, context: string | undefined): string {
   if (context === "querystring") return "Pagination";
-  return request.url.startsWith("/authorizations") ? "OauthAccess" : "Request";
+  return request.routeOptions.config?.endpoint?.resource ?? "Request";
 }
 
 /**

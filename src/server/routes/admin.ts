@@ -8,9 +8,9 @@ import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { Principal } from "../services/authenticator.js";
 import { eventsFromText } from "../services/event-import.js";
 import type { IngestService } from "../services/ingest.js";
-import { InvalidInputError } from "../services/invalid-input.js";
+import { FeedgateFailure } from "../failures.js";
 import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
-import { IngestConflictError, type IngestResult } from "../store/store.js";
+import type { IngestResult } from "../store/store.js";
 
 /** A site admin with a password, or a site admin's token that carries the `site_admin` scope. */
 function isSiteAdmin(principal: Principal | null): boolean {
@@ -30,9 +30,8 @@ async function ingesting(work: () => Promise<IngestResult>) {
   try {
     return wireSummary(await work());
   } catch (error) {
-    if (!(error instanceof InvalidInputError || error instanceof IngestConflictError)) throw error;
-    const [field = "body", ...rest] = error.message.split(": ");
-    throw validationFailed([{ resource: "Ingest", field, code: "invalid", message: rest.join(": ") || error.message }]);
+    if (!(error instanceof FeedgateFailure)) throw error;
+    throw validationFailed([{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: error.problem }]);
   }
 }
 
@@ -52,9 +51,10 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
       try {
         events = eventsFromText(text(request));
       } catch (error) {
+        if (!(error instanceof FeedgateFailure)) throw error;
         // Which line could not be parsed, in GitHub's error shape.
-        const [field = "body"] = (error as Error).message.split(": ");
-        throw new ApiError(400, "Problems parsing JSON", { errors: [{ resource: "Ingest", field, code: "invalid" }] });
+        throw new ApiError(400, "Problems parsing JSON",
+          { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code }] });
       }
       if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
       return ingesting(() => ingest.ingestEvents(events));

@@ -3,7 +3,7 @@
  * Payloads are never validated: they are kept verbatim (real history fails today's payload schemas).
  */
 import type { EventInsert, IngestBatch, IssueEventInsert } from "../store/store.js";
-import { InvalidInputError } from "./invalid-input.js";
+import { InvalidInputError } from "../failures.js";
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ const NO_REPO = "/";
 const ID = /^[0-9]{1,18}$/;
 
 function fail(where: string, message: string): never {
-  throw new InvalidInputError(`${where}: ${message}`);
+  throw new InvalidInputError(message, { field: where });
 }
 
 function idOf(value: unknown, where: string): string {

@@ -5,7 +5,7 @@
  */
 import type { IngestResult, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
-import { InvalidInputError } from "./invalid-input.js";
+import { InvalidInputError } from "../failures.js";
 import type { NdjsonLine, NdjsonSource } from "./ndjson.js";
 
 export interface ImportProgress {
@@ -36,7 +36,7 @@ function parseLine(source: string, line: NdjsonLine) {
   try {
     value = JSON.parse(line.text);
   } catch {
-    throw new InvalidInputError(`${where}: is not valid JSON`);
+    throw new InvalidInputError("is not valid JSON", { field: where });
   }
   return parseEvent(value, where, line.text);
 }
@@ -100,7 +100,7 @@ export function eventsFromText(text: string): unknown[] {
     try {
       value = JSON.parse(trimmed);
     } catch {
-      throw new InvalidInputError("body: is not valid JSON");
+      throw new InvalidInputError("is not valid JSON", { field: "body" });
     }
     return value as unknown[];
   }
@@ -110,7 +110,7 @@ export function eventsFromText(text: string): unknown[] {
     try {
       return [JSON.parse(line) as unknown];
     } catch {
-      throw new InvalidInputError(`line ${i + 1}: is not valid JSON`);
+      throw new InvalidInputError("is not valid JSON", { field: `line ${i + 1}` });
     }
   });
 }

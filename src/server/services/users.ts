@@ -1,7 +1,7 @@
 /** Account administration shared by the CLI, the demo and (later) the world file: validation, then the store. */
 import type { Store, UserRow } from "../store/store.js";
 import { hashPassword, isValidOtpSecret } from "./credentials.js";
-import { InvalidInputError } from "./invalid-input.js";
+import { InvalidInputError } from "../failures.js";
 
 /** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;

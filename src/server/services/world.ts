@@ -7,7 +7,7 @@ import { normalize, unknownScopes } from "../../api/scopes.js";
 import type { IngestBatch, Store } from "../store/store.js";
 import { hashPassword, hashToken, isTokenShaped, isValidOtpSecret, verifyPassword } from "./credentials.js";
 import { addEvent, emptyBatch, parseEvent, parseIssueEvent } from "./event-envelope.js";
-import { InvalidInputError } from "./invalid-input.js";
+import { InvalidInputError } from "../failures.js";
 import { ndjsonFromFile } from "./ndjson.js";
 import { checkLogin } from "./users.js";
 
@@ -20,7 +20,7 @@ const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function fail(where: string, message: string): never {
-  throw new InvalidInputError(`${where}: ${message}`);
+  throw new InvalidInputError(message, { field: where });
 }
 
 function list(doc: Json, key: string): unknown[] {

@@ -2,6 +2,7 @@
  * The Store interface: everything the services need from persistence, and nothing about SQL.
  * Asynchronous even though SQLite is synchronous, so that the PostgreSQL driver fits the same interface.
  */
+import { FeedgateFailure } from "../failures.js";
 
 export type AccountType = "User" | "Organization";
 
@@ -243,10 +244,11 @@ export interface IngestStore {
   bulkLoad<T>(work: () => Promise<T>): Promise<T>;
 }
 
-export class IngestConflictError extends Error {
-  constructor(readonly source: string, message: string) {
-    super(`${source}: ${message}`);
-    this.name = "IngestConflictError";
+/** An ingest entry that contradicts what is stored or what the batch said before; `field` names the entry. */
+export class IngestConflictError extends FeedgateFailure {
+  override name = "IngestConflictError";
+  constructor(source: string, problem: string) {
+    super(problem, { field: source });
   }
 }
 
@@ -272,9 +274,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export class DuplicateError extends Error {
+export class DuplicateError extends FeedgateFailure {
+  override name = "DuplicateError";
   constructor(what: string) {
-    super(`${what} already exists`);
-    this.name = "DuplicateError";
+    super(`${what} already exists`, { code: "already_exists" });
   }
 }

@@ -1,0 +1,22 @@
+/**
+ * Failures the caller can fix, carrying their fields as Octokit's RequestError and undici's errors carry theirs:
+ * which entry (`field`, e.g. `events[3].repo.name` or `line 7`), what is wrong with it (`problem`), and GitHub's
+ * validation `code`. The API turns them into 422 entries and the CLI prints their message as one line; nothing
+ * parses a message to get a field back.
+ */
+export class FeedgateFailure extends Error {
+  readonly field: string | undefined;
+  /** GitHub's validation error code: `invalid`, `already_exists`, `missing_field`... */
+  readonly code: string;
+
+  constructor(readonly problem: string, fields: { field?: string; code?: string } = {}) {
+    super(fields.field ? `${fields.field}: ${problem}` : problem);
+    this.field = fields.field;
+    this.code = fields.code ?? "invalid";
+  }
+}
+
+/** Input an operator or an ingest gave that cannot be used; names the entry, when there is one, and says why. */
+export class InvalidInputError extends FeedgateFailure {
+  override name = "InvalidInputError";
+}
