@@ -1,16 +1,13 @@
 /** `feedgate token add`: issue a token for a user (or register a known one, for test fixtures). */
 import type { Command } from "commander";
-import { normalize, unknownScopes } from "../api/scopes.js";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { isTokenShaped, mintToken } from "../server/services/credentials.js";
 import { InvalidInputError } from "../server/failures.js";
 import { dbOption, withStore } from "./options.js";
+import { validScopes } from "../server/services/input-checks.js";
 
 function parseScopes(list: string | undefined): string[] {
-  const scopes = (list ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const unknown = unknownScopes(scopes);
-  if (unknown.length > 0) throw new InvalidInputError(`scopes are invalid: ${unknown.join(",")}`);
-  return normalize(scopes);
+  return validScopes((list ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 }
 
 export function tokenCommand(program: Command): void {

@@ -7,6 +7,7 @@ import fp from "fastify-plugin";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, validationFailed } from "../errors.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
+import { FeedgateFailure } from "../failures.js";
 import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
 
 function docsFor(request: FastifyRequest): string {
@@ -56,6 +57,12 @@ function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiErro
   return validationFailed(unique, docsFor(request));
 }
 
+/** A failure a service raised with its fields -> GitHub's 422, naming the row's resource. */
+function fromFailure(request: FastifyRequest, failure: FeedgateFailure): ApiError {
+  return validationFailed([{ resource: resourceFor(request, undefined), field: failure.field ?? "", code: failure.code,
+    message: failure.problem }], docsFor(request));
+}
+
 /** Fastify's own errors (body parsing, limits) -> GitHub's. */
 function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiError | null {
   switch (error.code) {
@@ -97,6 +104,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export default fp(async (app) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error
+      : error instanceof FeedgateFailure ? fromFailure(request, error)
       : isStoreUnavailable(error) ? serviceUnavailable("the database", error)
       : fromFastifyError(request, error);
     if (!apiError) {

@@ -2,10 +2,12 @@
  * Business rules of the authorizations family (spec 4.1, wire notes 1.2-1.5). No Fastify, no SQL:
  * callers pass the authenticated user, this throws ApiError for anything it refuses.
  */
-import { normalize, unknownScopes } from "../../api/scopes.js";
-import type { RequestOf, ValidationError } from "../../api/schemas.js";
+import { normalize } from "../../api/scopes.js";
+import type { RequestOf } from "../../api/schemas.js";
 import type { endpoints } from "../../api/endpoints.js";
-import { ApiError, notFound, validationFailed } from "../errors.js";
+import { ApiError, notFound } from "../errors.js";
+import { InvalidInputError } from "../failures.js";
+import { validScopes } from "./input-checks.js";
 import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
 import { hashToken, mintToken } from "./credentials.js";
 
@@ -17,14 +19,8 @@ export type UpdateAuthorizationInput = RequestOf<typeof endpoints.authorization.
 
 const SCOPE_KEYS = ["scopes", "add_scopes", "remove_scopes"] as const;
 
-const scopeError = (error: Omit<ValidationError, "resource">): ValidationError => ({ resource: "OauthAccess", ...error });
-
-function checkScopes(...lists: (string[] | undefined)[]): void {
-  const unknown = unknownScopes(lists.flatMap((list) => list ?? []));
-  if (unknown.length > 0) {
-    throw validationFailed([scopeError({ field: "scopes", code: "custom", message: `scopes are invalid: ${unknown.join(",")}` })]);
-  }
-}
+/** Every scope list a request names, checked together: one error names all the unknown scopes. */
+const checkScopes = (...lists: (string[] | undefined)[]) => validScopes(lists.flatMap((list) => list ?? []));
 
 /** Authorization ids are positive integers on the wire as strings; anything else names nothing. */
 function parseId(id: string): number {
@@ -72,10 +68,8 @@ export class AuthorizationService {
     const current = await this.get(user, id);
     const scopeKeys = SCOPE_KEYS.filter((key) => input[key] !== undefined);
     if (scopeKeys.length > 1) {
-      throw validationFailed([scopeError({
-        field: "scopes", code: "invalid",
-        message: `You can only send one of these scope keys at a time: ${scopeKeys.join(", ")}`,
-      })]);
+      throw new InvalidInputError(`You can only send one of these scope keys at a time: ${scopeKeys.join(", ")}`,
+        { field: "scopes" });
     }
     checkScopes(input.scopes, input.add_scopes, input.remove_scopes);
 

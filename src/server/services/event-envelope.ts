@@ -3,13 +3,8 @@
  * Payloads are never validated: they are kept verbatim (real history fails today's payload schemas).
  */
 import type { EventInsert, IngestBatch, IssueEventInsert } from "../store/store.js";
-import { InvalidInputError } from "../failures.js";
+import { fail, isObject, REPO_NAME, type Json } from "./input-checks.js";
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-/** Control characters, NUL above all, name nothing on GitHub, and PostgreSQL refuses NUL in text. */
-const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 /**
  * The repo GitHub gave events that concern no repository (2012's GistEvent, FollowEvent, TeamAddEvent):
  * `{"url": "https://api.github.com/repos//", "name": "/"}`, recorded in pygithub's user and org feeds. Such an
@@ -18,10 +13,6 @@ const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 const NO_REPO = "/";
 /** Ids fit SQLite's and PostgreSQL's 64-bit integers. */
 const ID = /^[0-9]{1,18}$/;
-
-function fail(where: string, message: string): never {
-  throw new InvalidInputError(message, { field: where });
-}
 
 function idOf(value: unknown, where: string): string {
   const text = typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;

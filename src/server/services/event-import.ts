@@ -6,6 +6,7 @@
 import type { IngestResult, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
+import { parseJsonEntry } from "./input-checks.js";
 import type { NdjsonLine, NdjsonSource } from "./ndjson.js";
 
 export interface ImportProgress {
@@ -32,13 +33,7 @@ const DEFAULT_BATCH = 5_000;
 
 function parseLine(source: string, line: NdjsonLine) {
   const where = `${source}:${line.number}`;
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch {
-    throw new InvalidInputError("is not valid JSON", { field: where });
-  }
-  return parseEvent(value, where, line.text);
+  return parseEvent(parseJsonEntry(line.text, where), where, line.text);
 }
 
 /** Checks every line of a source without writing: the first pass of a strict import. */
@@ -95,22 +90,7 @@ export async function importEvents(store: Store, source: NdjsonSource, options: 
 /** Parses an HTTP ingest body, NDJSON or a JSON array, strictly: any bad entry refuses the whole body. */
 export function eventsFromText(text: string): unknown[] {
   const trimmed = text.trim();
-  if (trimmed.startsWith("[")) {
-    let value: unknown;
-    try {
-      value = JSON.parse(trimmed);
-    } catch {
-      throw new InvalidInputError("is not valid JSON", { field: "body" });
-    }
-    return value as unknown[];
-  }
+  if (trimmed.startsWith("[")) return parseJsonEntry(trimmed, "body") as unknown[];
   // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
-  return text.split("\n").flatMap((line, i) => {
-    if (line.trim() === "") return [];
-    try {
-      return [JSON.parse(line) as unknown];
-    } catch {
-      throw new InvalidInputError("is not valid JSON", { field: `line ${i + 1}` });
-    }
-  });
+  return text.split("\n").flatMap((line, i) => (line.trim() === "" ? [] : [parseJsonEntry(line, `line ${i + 1}`)]));
 }

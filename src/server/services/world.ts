@@ -3,25 +3,15 @@
  * checked entry by entry (errors name the entry) and turned into one ingest batch.
  */
 import { isAbsolute, resolve } from "node:path";
-import { normalize, unknownScopes } from "../../api/scopes.js";
 import type { IngestBatch, Store } from "../store/store.js";
 import { hashPassword, hashToken, isTokenShaped, isValidOtpSecret, verifyPassword } from "./credentials.js";
 import { addEvent, emptyBatch, parseEvent, parseIssueEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
+import { fail, isObject, parseJsonEntry, REPO_NAME, validScopes, type Json } from "./input-checks.js";
 import { ndjsonFromFile } from "./ndjson.js";
 import { checkLogin } from "./users.js";
 
-type Json = Record<string, unknown>;
-
 const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events"];
-/** Control characters, NUL above all, name nothing on GitHub, and PostgreSQL refuses NUL in text. */
-const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-function fail(where: string, message: string): never {
-  throw new InvalidInputError(message, { field: where });
-}
 
 function list(doc: Json, key: string): unknown[] {
   const value = doc[key];
@@ -119,11 +109,10 @@ export async function worldBatch(store: Store, doc: unknown, options: WorldOptio
     const token = string(t.token, `${where}.token`)!;
     if (!isTokenShaped(token)) fail(`${where}.token`, "must be 40 lowercase hex characters or a feedgate token (fgp_...)");
     const scopes = strings(t.scopes, `${where}.scopes`);
-    const unknown = unknownScopes(scopes);
-    if (unknown.length > 0) fail(`${where}.scopes`, `scopes are invalid: ${unknown.join(",")}`);
+    const validated = validScopes(scopes, `${where}.scopes`);
     batch.tokens.push({
       source: where, login: string(t.user, `${where}.user`)!, hashedToken: hashToken(token), tokenLastEight: token.slice(-8),
-      scopes: normalize(scopes), note: string(t.note, `${where}.note`, true) ?? null,
+      scopes: validated, note: string(t.note, `${where}.note`, true) ?? null,
     });
   }
 
@@ -138,13 +127,7 @@ export async function worldBatch(store: Store, doc: unknown, options: WorldOptio
       for await (const line of ndjsonFromFile(path).lines) {
         if (line.text.trim() === "") continue;
         const lineWhere = `${file}:${line.number}`;
-        let event: unknown;
-        try {
-          event = JSON.parse(line.text);
-        } catch {
-          fail(lineWhere, "is not valid JSON");
-        }
-        addEvent(batch, parseEvent(event, lineWhere, line.text));
+        addEvent(batch, parseEvent(parseJsonEntry(line.text, lineWhere), lineWhere, line.text));
       }
     } catch (error) {
       if (error instanceof InvalidInputError) throw error;
