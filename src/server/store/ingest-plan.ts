@@ -34,8 +34,8 @@ export interface IssueEventRow {
 }
 
 /**
- * The primitive operations a driver answers; each `yield` gets the result named in the comment. Bulk
- * operations answer with one entry per input, in the input's order.
+ * The primitive operations a driver answers; each `yield` gets the result `IngestResults` names (nothing for the
+ * rest). Bulk operations answer with one entry per input, in the input's order.
  */
 export type IngestOp =
   | { op: "findAccounts"; logins: string[] } // (AccountRecord | null)[], matched case-insensitively
@@ -66,11 +66,55 @@ export type IngestOp =
   | { op: "insertIssueEvents"; rows: IssueEventRow[] } // number added
   | { op: "raiseGeneration" };
 
+/** What the operations that answer something answer. */
+export interface IngestResults {
+  findAccounts: (AccountRecord | null)[]; // matched case-insensitively
+  insertAccounts: number[]; // ids
+  findRepos: (RepoRecord | null)[]; // names matched case-insensitively
+  insertRepos: number[]; // ids; each repository the root of its own network
+  tokenOwner: number | null; // user id
+  insertEvents: number; // added
+  insertIssueEvents: number; // added
+}
+
+export type IngestOpName = IngestOp["op"];
+export type OpOf<N extends IngestOpName> = Extract<IngestOp, { op: N }>;
+export type ResultOf<N extends IngestOpName> = N extends keyof IngestResults ? IngestResults[N] : void;
+
+/**
+ * A driver: one handler per operation, each typed with that operation's result, so a driver that answers the wrong
+ * shape does not compile. SQLite's handlers answer at once, PostgreSQL's with promises.
+ */
+export type IngestDriver = { [N in IngestOpName]: (op: OpOf<N>) => ResultOf<N> };
+export type AsyncIngestDriver = { [N in IngestOpName]: (op: OpOf<N>) => Promise<ResultOf<N>> };
+
 export type IngestProgram = Generator<IngestOp, IngestResult, unknown>;
 type Step<T> = Generator<IngestOp, T, unknown>;
 
-function* ask<T>(op: IngestOp): Step<T> {
-  return (yield op) as T;
+/**
+ * One operation's answer, typed by the operation. A generator's `next` carries one type for every yield, so the
+ * answer is narrowed here, once; the drivers that produce it are typed per operation (IngestDriver).
+ */
+function* ask<N extends IngestOpName>(op: OpOf<N>): Step<ResultOf<N>> {
+  return (yield op) as ResultOf<N>;
+}
+
+/** The handler of `op` in `driver`, called with it (indexing a mapped type by a union loses the pairing). */
+const handle = <D extends Record<IngestOpName, (op: never) => unknown>>(driver: D, op: IngestOp) =>
+  (driver[op.op] as (op: IngestOp) => ReturnType<D[IngestOpName]>)(op);
+
+/** Runs a program to its end against a driver that answers at once (inside the caller's transaction). */
+export function runProgram(program: IngestProgram, driver: IngestDriver): IngestResult {
+  let step = program.next();
+  while (!step.done) step = program.next(handle(driver, step.value));
+  return step.value;
+}
+
+/** Runs a program to its end against a driver that answers with promises (inside the caller's transaction). */
+export async function runProgramAsync(program: IngestProgram, driver: AsyncIngestDriver): Promise<IngestResult> {
+  let step = program.next();
+  while (!step.done) step = program.next(await handle(driver, step.value));
+  return step.value;
 }
 
 /**
@@ -151,14 +195,14 @@ class BatchPlan {
   *resolve(batch: IngestBatch): Step<void> {
     const named = namedIn(batch);
     const accounts = [...named.accounts.values()];
-    const found = yield* ask<(AccountRecord | null)[]>({ op: "findAccounts", logins: accounts.map((a) => a.login) });
+    const found = yield* ask({ op: "findAccounts", logins: accounts.map((a) => a.login) });
     const missing: NamedAccount[] = [];
     accounts.forEach((account, i) => {
       if (found[i]) this.storedAccounts.set(lower(account.login), found[i]!);
       else if (account.create) missing.push(account);
     });
     if (missing.length) {
-      const ids = yield* ask<number[]>({ op: "insertAccounts", now: this.now,
+      const ids = yield* ask({ op: "insertAccounts", now: this.now,
         rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })) });
       missing.forEach((a, i) => this.createdAccounts.set(lower(a.login), ids[i]!));
     }
@@ -168,7 +212,7 @@ class BatchPlan {
     // A repository can only exist already when its owner did.
     const lookUp = repos.flatMap((r, i) => this.storedAccounts.has(lower(r.owner)) ? [{ repo: r, ownerId: ownerIds[i]! }] : []);
     const foundRepos = lookUp.length
-      ? yield* ask<(RepoRecord | null)[]>({ op: "findRepos", keys: lookUp.map((k) => ({ ownerId: k.ownerId, name: k.repo.name })) })
+      ? yield* ask({ op: "findRepos", keys: lookUp.map((k) => ({ ownerId: k.ownerId, name: k.repo.name })) })
       : [];
     lookUp.forEach((k, i) => {
       if (foundRepos[i]) this.storedRepos.set(lower(k.repo.fullName), foundRepos[i]!);
@@ -178,7 +222,7 @@ class BatchPlan {
       if (!this.storedRepos.has(lower(repo.fullName))) newRepos.push({ repo, ownerId: ownerIds[i]! });
     });
     if (newRepos.length) {
-      const ids = yield* ask<number[]>({ op: "insertRepos",
+      const ids = yield* ask({ op: "insertRepos",
         rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })) });
       newRepos.forEach(({ repo }, i) => this.createdRepos.set(lower(repo.fullName), ids[i]!));
     }
@@ -301,7 +345,7 @@ class BatchPlan {
     for (const t of batch.tokens) {
       const user = this.current(t.login);
       if (!user || user.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
-      const owner = yield* ask<number | null>({ op: "tokenOwner", hashedToken: t.hashedToken });
+      const owner = yield* ask({ op: "tokenOwner", hashedToken: t.hashedToken });
       if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
       if (owner === null) {
         yield* ask({ op: "insertToken", userId: user.id, hashedToken: t.hashedToken, tokenLastEight: t.tokenLastEight,
@@ -328,8 +372,8 @@ class BatchPlan {
     }
     yield* this.later.write();
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
-    const eventsAdded = events.length ? yield* ask<number>({ op: "insertEvents", rows: events }) : 0;
-    const issueEventsAdded = issueEvents.length ? yield* ask<number>({ op: "insertIssueEvents", rows: issueEvents }) : 0;
+    const eventsAdded = events.length ? yield* ask({ op: "insertEvents", rows: events }) : 0;
+    const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
     // Any write above may change what a feed shows (a new event, a repository turned private, a new follow).
     yield* ask({ op: "raiseGeneration" });
     return {

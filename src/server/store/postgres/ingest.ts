@@ -3,7 +3,9 @@
  * operations are one statement each over arrays (unnest), so a batch costs a handful of round trips.
  */
 import type pg from "pg";
-import { ingestProgram, type AccountRecord, type IngestOp, type Pair, type RepoRecord } from "../ingest-plan.js";
+import {
+  ingestProgram, runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord,
+} from "../ingest-plan.js";
 import type { IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
@@ -12,40 +14,42 @@ const lower = (s: string) => s.toLowerCase();
 const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
 
 /** Inserts (a, b) pairs into a two-column relation in one statement; pairs already there are skipped. */
-function addPairs(client: pg.PoolClient, table: string, pairs: Pair[]) {
-  return client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int8[], $2::int8[]) ON CONFLICT DO NOTHING`,
+async function addPairs(client: pg.PoolClient, table: string, pairs: Pair[]): Promise<void> {
+  await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int8[], $2::int8[]) ON CONFLICT DO NOTHING`,
     [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
 }
 
 /** One UPDATE over (a, b) pairs: `set` and `where` name them v.a and v.b. */
-function update(client: pg.PoolClient, set: string, where: string, pairs: Pair[]) {
-  return client.query(`UPDATE ${set} FROM unnest($1::int8[], $2::int8[]) AS v(a, b) WHERE ${where}`,
+async function update(client: pg.PoolClient, set: string, where: string, pairs: Pair[]): Promise<void> {
+  await client.query(`UPDATE ${set} FROM unnest($1::int8[], $2::int8[]) AS v(a, b) WHERE ${where}`,
     [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
 }
 
-async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
+/** The ingest operations as statements on one client, inside the caller's transaction. */
+function driver(client: pg.PoolClient): AsyncIngestDriver {
   const q = (text: string, values: unknown[]) => client.query(text, values);
-  switch (o.op) {
-    case "findAccounts": {
+  const run = async (text: string, values: unknown[]) => void (await q(text, values));
+  return {
+    findAccounts: async (o) => {
       const { rows } = await q(`SELECT id, login, type, password_hash AS "passwordHash", external_id AS "externalId"
         FROM users WHERE lower(login) = ANY($1::text[])`, [o.logins.map(lower)]);
       const byLogin = new Map(rows.map(({ login, ...account }) => [lower(login), account as AccountRecord]));
       return o.logins.map((login) => byLogin.get(lower(login)) ?? null);
-    }
-    case "insertAccounts": {
+    },
+    insertAccounts: async (o) => {
       const { rows } = await q(`INSERT INTO users (login, type, external_id, created_at)
         SELECT login, type, external_id, $4 FROM unnest($1::text[], $2::text[], $3::int8[]) AS a(login, type, external_id)
         RETURNING id, login`, [o.rows.map((a) => a.login), o.rows.map((a) => a.type), o.rows.map((a) => a.externalId), o.now]);
       const ids = new Map(rows.map((r) => [lower(r.login), r.id as number]));
-      return o.rows.map((a) => ids.get(lower(a.login)));
-    }
-    case "setAccountExternalIds":
-      return update(client, "users SET external_id = v.b", "users.id = v.a AND users.external_id IS NULL", o.pairs);
-    case "makeOrganizations": return q("UPDATE users SET type = 'Organization' WHERE id = ANY($1::int8[])", [o.ids]);
-    case "setPassword": return q("UPDATE users SET password_hash = $1 WHERE id = $2", [o.passwordHash, o.id]);
-    case "setOtpSecret": return q("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]);
-    case "setSiteAdmin": return q("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]);
-    case "findRepos": {
+      return o.rows.map((a) => ids.get(lower(a.login))!);
+    },
+    setAccountExternalIds: (o) =>
+      update(client, "users SET external_id = v.b", "users.id = v.a AND users.external_id IS NULL", o.pairs),
+    makeOrganizations: (o) => run("UPDATE users SET type = 'Organization' WHERE id = ANY($1::int8[])", [o.ids]),
+    setPassword: (o) => run("UPDATE users SET password_hash = $1 WHERE id = $2", [o.passwordHash, o.id]),
+    setOtpSecret: (o) => run("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]),
+    setSiteAdmin: (o) => run("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]),
+    findRepos: async (o) => {
       const { rows } = await q(`SELECT r.id, r.owner_id AS "ownerId", r.name, r.network_id AS "networkId",
           r.external_id AS "externalId", r.private
         FROM unnest($1::int8[], $2::text[]) AS k(owner_id, name)
@@ -53,8 +57,8 @@ async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
       [o.keys.map((k) => k.ownerId), o.keys.map((k) => k.name)]);
       const byKey = new Map(rows.map(({ ownerId, name, ...repo }) => [repoKey(ownerId, name), repo as RepoRecord]));
       return o.keys.map((k) => byKey.get(repoKey(k.ownerId, k.name)) ?? null);
-    }
-    case "insertRepos": {
+    },
+    insertRepos: async (o) => {
       // A new repository is the root of its own fork network: its id is drawn first, to be its network's too.
       const { rows } = await q(`INSERT INTO repos (id, owner_id, name, network_id, external_id)
         SELECT id, owner_id, name, id, external_id FROM (
@@ -63,34 +67,31 @@ async function run(client: pg.PoolClient, o: IngestOp): Promise<unknown> {
         RETURNING id, owner_id AS "ownerId", name`,
       [o.rows.map((r) => r.ownerId), o.rows.map((r) => r.name), o.rows.map((r) => r.externalId)]);
       const ids = new Map(rows.map((r) => [repoKey(r.ownerId, r.name), r.id as number]));
-      return o.rows.map((r) => ids.get(repoKey(r.ownerId, r.name)));
-    }
-    case "setRepoExternalIds":
-      return update(client, "repos SET external_id = v.b", "repos.id = v.a AND repos.external_id IS NULL", o.pairs);
-    case "setPrivate": return update(client, "repos SET private = (v.b = 1)", "repos.id = v.a", o.pairs);
-    case "setParents": return update(client, "repos SET parent_id = v.b", "repos.id = v.a", o.pairs);
-    case "moveNetworks": return update(client, "repos SET network_id = v.b", "repos.network_id = v.a", o.pairs);
-    case "addCollaborators": return addPairs(client, "collaborators (repo_id, user_id)", o.pairs);
-    case "removeCollaborators":
-      return client.query(`DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
-        WHERE c.repo_id = v.a AND c.user_id = v.b`, [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)]);
-    case "addMembers": return addPairs(client, "org_members (org_id, user_id)", o.pairs);
-    case "addFollows": return addPairs(client, "follows (follower_id, followee_id)", o.pairs);
-    case "addWatches": return addPairs(client, "watches (user_id, repo_id)", o.pairs);
-    case "tokenOwner": return (await q("SELECT user_id FROM authorizations WHERE hashed_token = $1", [o.hashedToken])).rows[0]?.user_id ?? null;
-    case "insertToken":
-      return q(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]);
-    case "raiseGeneration": return q("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1", []);
-    case "insertEvents":
-      return copyNewRows(client, "events",
-        ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
-        o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body]));
-    case "insertIssueEvents":
-      return copyNewRows(client, "issue_events",
-        ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
-        o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]));
-  }
+      return o.rows.map((r) => ids.get(repoKey(r.ownerId, r.name))!);
+    },
+    setRepoExternalIds: (o) =>
+      update(client, "repos SET external_id = v.b", "repos.id = v.a AND repos.external_id IS NULL", o.pairs),
+    setPrivate: (o) => update(client, "repos SET private = (v.b = 1)", "repos.id = v.a", o.pairs),
+    setParents: (o) => update(client, "repos SET parent_id = v.b", "repos.id = v.a", o.pairs),
+    moveNetworks: (o) => update(client, "repos SET network_id = v.b", "repos.network_id = v.a", o.pairs),
+    addCollaborators: (o) => addPairs(client, "collaborators (repo_id, user_id)", o.pairs),
+    removeCollaborators: (o) => run(`DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
+        WHERE c.repo_id = v.a AND c.user_id = v.b`, [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)]),
+    addMembers: (o) => addPairs(client, "org_members (org_id, user_id)", o.pairs),
+    addFollows: (o) => addPairs(client, "follows (follower_id, followee_id)", o.pairs),
+    addWatches: (o) => addPairs(client, "watches (user_id, repo_id)", o.pairs),
+    tokenOwner: async (o) =>
+      (await q("SELECT user_id FROM authorizations WHERE hashed_token = $1", [o.hashedToken])).rows[0]?.user_id ?? null,
+    insertToken: (o) => run(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]),
+    raiseGeneration: () => run("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1", []),
+    insertEvents: (o) => copyNewRows(client, "events",
+      ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
+      o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body])),
+    insertIssueEvents: (o) => copyNewRows(client, "issue_events",
+      ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
+      o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body])),
+  };
 }
 
 export class PostgresIngest implements IngestStore {
@@ -105,10 +106,7 @@ export class PostgresIngest implements IngestStore {
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");
-      const program = ingestProgram(batch, now);
-      let step = program.next();
-      while (!step.done) step = program.next(await run(client, step.value));
-      return step.value;
+      return runProgramAsync(ingestProgram(batch, now), driver(client));
     });
   }
 }

@@ -4,7 +4,7 @@
  * bulk operation is a loop over one (in-process, a statement costs microseconds, not a round trip).
  */
 import type Database from "better-sqlite3";
-import { ingestProgram, type AccountRecord, type IngestOp, type RepoRecord } from "../ingest-plan.js";
+import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
 import type { AccountType, IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 
@@ -49,62 +49,58 @@ function prepare(db: Database.Database) {
 
 type Statements = ReturnType<typeof prepare>;
 
-function run(s: Statements, o: IngestOp): unknown {
-  switch (o.op) {
-    case "findAccounts":
-      return o.logins.map((login): AccountRecord | null => {
-        const r = s.account.get(login);
-        return r ? { id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } : null;
-      });
-    case "insertAccounts": {
+/** The ingest operations on prepared statements, answering at once (better-sqlite3 is synchronous). */
+function driver(s: Statements): IngestDriver {
+  return {
+    findAccounts: (o) => o.logins.map((login) => {
+      const r = s.account.get(login);
+      return r ? { id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } : null;
+    }),
+    insertAccounts: (o) => {
       const at = o.now.toISOString();
       return o.rows.map((a) => s.insertAccount.get(a.login, a.type, a.externalId, at)!.id);
-    }
-    case "setAccountExternalIds": return o.pairs.forEach((p) => s.setExternalId.run(p.b, p.a));
-    case "makeOrganizations": return o.ids.forEach((id) => s.makeOrganization.run(id));
-    case "setPassword": return s.setPassword.run(o.passwordHash, o.id);
-    case "setOtpSecret": return s.setOtpSecret.run(o.otpSecret, o.id);
-    case "setSiteAdmin": return s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id);
-    case "findRepos":
-      return o.keys.map((k): RepoRecord | null => {
-        const r = s.repo.get(k.ownerId, k.name);
-        return r ? { id: r.id, networkId: r.network_id, externalId: r.external_id, private: r.private === 1 } : null;
-      });
-    case "insertRepos":
-      return o.rows.map((r) => {
-        const id = s.insertRepo.get(r.ownerId, r.name, r.externalId)!.id;
-        s.ownNetwork.run(id);
-        return id;
-      });
-    case "setRepoExternalIds": return o.pairs.forEach((p) => s.setRepoExternalId.run(p.b, p.a));
-    case "setPrivate": return o.pairs.forEach((p) => s.setPrivate.run(p.b, p.a));
-    case "setParents": return o.pairs.forEach((p) => s.setParent.run(p.b, p.a));
-    case "moveNetworks": return o.pairs.forEach((p) => s.moveNetwork.run(p.b, p.a));
-    case "addCollaborators": return o.pairs.forEach((p) => s.addCollaborator.run(p.a, p.b));
-    case "removeCollaborators": return o.pairs.forEach((p) => s.removeCollaborator.run(p.a, p.b));
-    case "addMembers": return o.pairs.forEach((p) => s.addMember.run(p.a, p.b));
-    case "addFollows": return o.pairs.forEach((p) => s.addFollow.run(p.a, p.b));
-    case "addWatches": return o.pairs.forEach((p) => s.addWatch.run(p.a, p.b));
-    case "tokenOwner": return s.tokenOwner.get(o.hashedToken)?.user_id ?? null;
-    case "insertToken": {
+    },
+    setAccountExternalIds: (o) => o.pairs.forEach((p) => s.setExternalId.run(p.b, p.a)),
+    makeOrganizations: (o) => o.ids.forEach((id) => s.makeOrganization.run(id)),
+    setPassword: (o) => void s.setPassword.run(o.passwordHash, o.id),
+    setOtpSecret: (o) => void s.setOtpSecret.run(o.otpSecret, o.id),
+    setSiteAdmin: (o) => void s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id),
+    findRepos: (o) => o.keys.map((k) => {
+      const r = s.repo.get(k.ownerId, k.name);
+      return r ? { id: r.id, networkId: r.network_id, externalId: r.external_id, private: r.private === 1 } : null;
+    }),
+    insertRepos: (o) => o.rows.map((r) => {
+      const id = s.insertRepo.get(r.ownerId, r.name, r.externalId)!.id;
+      s.ownNetwork.run(id);
+      return id;
+    }),
+    setRepoExternalIds: (o) => o.pairs.forEach((p) => s.setRepoExternalId.run(p.b, p.a)),
+    setPrivate: (o) => o.pairs.forEach((p) => s.setPrivate.run(p.b, p.a)),
+    setParents: (o) => o.pairs.forEach((p) => s.setParent.run(p.b, p.a)),
+    moveNetworks: (o) => o.pairs.forEach((p) => s.moveNetwork.run(p.b, p.a)),
+    addCollaborators: (o) => o.pairs.forEach((p) => s.addCollaborator.run(p.a, p.b)),
+    removeCollaborators: (o) => o.pairs.forEach((p) => s.removeCollaborator.run(p.a, p.b)),
+    addMembers: (o) => o.pairs.forEach((p) => s.addMember.run(p.a, p.b)),
+    addFollows: (o) => o.pairs.forEach((p) => s.addFollow.run(p.a, p.b)),
+    addWatches: (o) => o.pairs.forEach((p) => s.addWatch.run(p.a, p.b)),
+    tokenOwner: (o) => s.tokenOwner.get(o.hashedToken)?.user_id ?? null,
+    insertToken: (o) => {
       const at = o.now.toISOString();
-      return s.insertToken.run(o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, at, at);
-    }
-    case "insertEvents":
-      return o.rows.reduce((added, e) => added + s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
-        e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes, 0);
-    case "raiseGeneration": return s.raiseGeneration.run();
-    case "insertIssueEvents":
-      return o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId, e.createdAt,
-        e.complete ? 1 : 0, e.body).changes, 0);
-  }
+      s.insertToken.run(o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, at, at);
+    },
+    insertEvents: (o) => o.rows.reduce((added, e) => added + s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
+      e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
+    insertIssueEvents: (o) => o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId,
+      e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
+    raiseGeneration: () => void s.raiseGeneration.run(),
+  };
 }
 
 export class SqliteIngest implements IngestStore {
-  private readonly statements: Statements;
+  private readonly driver: IngestDriver;
 
   constructor(private readonly db: Database.Database) {
-    this.statements = prepare(db);
+    this.driver = driver(prepare(db));
   }
 
   /**
@@ -123,11 +119,6 @@ export class SqliteIngest implements IngestStore {
 
   async apply(batch: IngestBatch, now: Date): Promise<IngestResult> {
     // IMMEDIATE: take the write lock up front, so a concurrent writer waits instead of failing half-way.
-    return this.db.transaction(() => {
-      const program = ingestProgram(batch, now);
-      let step = program.next();
-      while (!step.done) step = program.next(run(this.statements, step.value));
-      return step.value;
-    }).immediate();
+    return this.db.transaction(() => runProgram(ingestProgram(batch, now), this.driver)).immediate();
   }
 }
