@@ -30,6 +30,7 @@ import { metaRoutes } from "./routes/meta.js";
 import { Metrics } from "./metrics.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
+import openapi from "./plugins/openapi.js";
 
 export interface AppDependencies {
   config: Config;
@@ -105,6 +106,8 @@ export async function buildApp({
   await app.register(responseHeaders);
   await app.register(bodyParser);
   await app.register(errorHandler);
+  // Before the routes: the description is generated from the routes registered after it.
+  await app.register(openapi);
 
   authorizationRoutes(app, new AuthorizationService(store, clock));
   eventRoutes(app, new FeedService(store, config.feeds, clock, metrics.feedCacheRequests));

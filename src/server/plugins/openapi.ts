@@ -1,0 +1,41 @@
+/**
+ * The API description: `GET /openapi.json` (OpenAPI 3.1, generated at start-up from the routes the server
+ * registers and the endpoint table: ../openapi-description.ts) and `GET /docs`, a browsable reference served
+ * from @fastify/swagger-ui's own files, no CDN. Registered before the routes, so that @fastify/swagger's
+ * onRoute hook sees every one. Neither counts against rate limits, as the probes do not.
+ */
+import fp from "fastify-plugin";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { openapiOptions, servedDocument } from "../openapi-description.js";
+
+/** Everything from this origin, nothing from elsewhere; swagger-ui's default adds `upgrade-insecure-requests`, which breaks plain-HTTP hosts. */
+const DOCS_CSP = {
+  "default-src": "'self'", "base-uri": "'self'", "object-src": "'none'", "frame-ancestors": "'self'",
+  "img-src": ["'self'", "data:"], "style-src": ["'self'", "'unsafe-inline'"],
+};
+
+export default fp(async (app) => {
+  await app.register(swagger, openapiOptions());
+
+  app.get("/openapi.json", { config: { rateLimit: false } },
+    async (request) => servedDocument(app.swagger() as unknown as Record<string, unknown>, request.baseUrl));
+
+  await app.register(async (docs) => {
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...route.config, rateLimit: false };
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: "/docs",
+      staticCSP: DOCS_CSP,
+      theme: { title: "feedgate API" },
+      transformSpecificationClone: false,
+      transformSpecification: (document, request) => servedDocument(document, request.baseUrl),
+    });
+  });
+
+  // Built once, now: a route the description cannot handle fails the start, not the first request.
+  app.addHook("onReady", async () => {
+    app.swagger();
+  });
+}, { name: "openapi", dependencies: ["request-context"] });

@@ -1,0 +1,263 @@
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { validate, dereference } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { OpenAPIV3_1 } from "openapi-types";
+import type { FastifyInstance } from "fastify";
+import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { startTestApp, basic, type TestApp } from "../helpers/test-app.js";
+import { ALICE, ALICE_TOKEN } from "../helpers/client-world.js";
+
+type Document = OpenAPIV3_1.Document;
+type Operation = OpenAPIV3_1.OperationObject;
+type Response = OpenAPIV3_1.ResponseObject;
+
+const METHODS = ["get", "post", "patch", "delete"] as const;
+const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
+/** Headers of HTTP itself, CORS and content negotiation, which the document leaves to those standards. */
+const GENERIC_HEADERS = /^(content-type|content-length|date|connection|keep-alive|transfer-encoding|vary|x-content-type-options|access-control-.*)$/;
+
+const openapiPath = (url: string) => url.replace(/:(\w+)/g, "{$1}");
+
+/**
+ * Every route the app registers, read from `printRoutes()` (its tree: a line's depth is its indentation, its path
+ * the segments of the lines above it), without the HEAD routes Fastify adds, CORS's OPTIONS and /docs' own files.
+ */
+function registeredRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  const segments: string[] = [];
+  const routes: { method: string; url: string }[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
+    const start = line.indexOf("── ") + 3;
+    if (start < 3) continue;
+    const depth = (start - 4) / 4;
+    const [, segment = "", methods = ""] = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(start))!;
+    segments.length = depth;
+    segments.push(segment);
+    const url = segments.join("");
+    for (const method of methods.split(", ").filter(Boolean)) {
+      if (!["GET", "POST", "PATCH", "DELETE"].includes(method) || url === "/docs" || url.startsWith("/docs/")) continue;
+      routes.push({ method, url });
+    }
+  }
+  return routes;
+}
+
+function operations(document: Document): { path: string; method: (typeof METHODS)[number]; operation: Operation }[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, operation: item![method]! })));
+}
+
+describe("the OpenAPI description", () => {
+  let t: ListeningApp;
+  let document: Document;
+  /** The same document with every `$ref` replaced by what it names. */
+  let resolved: Document;
+  before(async () => {
+    t = await startListeningApp();
+    const res = await fetch(`${t.url}/openapi.json`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+    document = await res.json() as Document;
+    resolved = await dereference(structuredClone(document)) as Document;
+  });
+  after(() => t.close());
+
+  test("is a valid OpenAPI 3.1 document", async () => {
+    assert.equal(document.openapi, "3.1.0");
+    const result = await validate(structuredClone(document));
+    assert.ok(result.valid, JSON.stringify(result, null, 2));
+    assert.deepEqual(result.warnings, []);
+  });
+
+  test("names its server by the base URL the request used", () => {
+    assert.deepEqual(document.servers, [{ url: t.url }]);
+  });
+
+  test("lists every route the server registers, with its method, and nothing else", () => {
+    const routes = registeredRoutes(t.app);
+    assert.ok(routes.length >= 29, `only ${routes.length} routes read from printRoutes()`);
+    for (const { method, url } of routes) {
+      const operation = document.paths?.[openapiPath(url)]?.[method.toLowerCase() as (typeof METHODS)[number]];
+      assert.ok(operation, `${method} ${url} is missing from the document`);
+      assert.ok(operation.operationId && operation.summary,
+        `${method} ${url} has no operationId or summary: describe it in src/server/openapi-description.ts`);
+    }
+    const listed = operations(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+    assert.deepEqual(listed, routes.map(({ method, url }) => `${method} ${openapiPath(url)}`).sort());
+  });
+
+  test("names table operations by the endpoint table and requires what its rows require", () => {
+    const get = document.paths?.["/repos/{user}/{repo}/events"]?.get;
+    assert.equal(get?.operationId, "events.getFromRepo");
+    assert.ok(get?.security?.some((requirement) => Object.keys(requirement).length === 0), "anonymous callers are served");
+    const create = document.paths?.["/authorizations"]?.post;
+    assert.equal(create?.operationId, "authorization.create");
+    assert.ok(create?.security?.every((requirement) => "basicAuth" in requirement), "a password only");
+    assert.ok(create?.requestBody, "the body is described");
+    assert.equal(document.paths?.["/repositories/{id}/events"]?.get?.operationId, "events.getFromRepoById");
+    const perPage = (get?.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === "per_page");
+    assert.deepEqual([perPage?.in, (perPage?.schema as { pattern?: string }).pattern], ["query", "^[0-9]+$"]);
+  });
+
+  /** Asserts an answer is one the document gives for the operation: status, body schema and headers. */
+  async function assertDocumented(operation: Operation, label: string, res: globalThis.Response): Promise<unknown> {
+    const documented = operation.responses?.[String(res.status)] as Response | undefined;
+    const text = await res.text();
+    assert.ok(documented, `${label}: status ${res.status} is not documented (${text.slice(0, 200)})`);
+    const headers = documented.headers as Record<string, OpenAPIV3_1.HeaderObject> | undefined ?? {};
+    const names = new Map(Object.keys(headers).map((name) => [name.toLowerCase(), name]));
+    for (const [name, value] of res.headers) {
+      if (GENERIC_HEADERS.test(name)) continue;
+      const documentedName = names.get(name);
+      assert.ok(documentedName, `${label} ${res.status}: header ${name} is not documented`);
+      if ((headers[documentedName]!.schema as { type?: string } | undefined)?.type === "integer") {
+        assert.match(value, /^\d+$/, `${label}: ${name}`);
+      }
+    }
+    const content = documented.content ?? {};
+    if (res.status === 204 || res.status === 304) {
+      assert.equal(text, "", `${label}: ${res.status} has a body`);
+      assert.deepEqual(Object.keys(content), [], `${label}: ${res.status} is documented with a body`);
+      return undefined;
+    }
+    const type = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+    const media = content[type];
+    assert.ok(media?.schema, `${label} ${res.status}: content type ${type} is not documented`);
+    const body = type === "application/json" ? JSON.parse(text) : text;
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    const check = ajv.compile(media.schema);
+    assert.ok(check(body), `${label} ${res.status}: ${ajv.errorsText(check.errors)}\n${text.slice(0, 500)}`);
+    return body;
+  }
+
+  test("is true: every GET it lists answers a seeded server's requests as documented, 200 and 304", async () => {
+    // Values for the path parameters, read from the seeded world's own answers.
+    const anEvent = async (url: string) => ((await (await fetch(`${t.url}${url}`)).json()) as Record<string, { id: number }>[])[0]!;
+    const repoEvent = await anEvent("/repos/alice/hello/events");
+    const orgEvent = await anEvent("/orgs/acme/events");
+    const aliceEvent = await anEvent("/users/alice/events/public");
+    const list = await fetch(`${t.url}/authorizations`, { headers: { authorization: basic(ALICE.login, ALICE.password) } });
+    const ids: Record<string, string> = {
+      authorizations: ((await list.json()) as { id: string }[])[0]!.id,
+      repositories: String(repoEvent.repo!.id),
+      organizations: String(orgEvent.org!.id),
+      user: String(aliceEvent.actor!.id),
+    };
+    const values: Record<string, string> = { user: "alice", repo: "hello", org: "acme" };
+
+    const gets = operations(resolved).filter(({ method }) => method === "get");
+    assert.ok(gets.length >= 23, `${gets.length} GET operations`);
+    for (const { path, operation } of gets) {
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const value = name === "id" ? ids[path.split("/")[1]!] : values[name];
+        assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
+        return value;
+      });
+      // A password where only a password will do; otherwise alice's token, so private events are shown too.
+      const passwordOnly = !operation.security?.some((requirement) => Object.keys(requirement).length === 0 || "tokenAuth" in requirement);
+      const authorization = passwordOnly ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
+      const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
+      assert.equal(res.status, 200, `GET ${url}`);
+      const etag = res.headers.get("etag");
+      const body = await assertDocumented(operation, `GET ${url}`, res);
+      if (Array.isArray(body)) assert.ok(body.length > 0, `GET ${url} shows nothing: the seeded world should fill it`);
+
+      assert.ok(etag, `GET ${url} has no ETag`);
+      if (!operation.responses?.["304"]) continue;
+      const again = await fetch(`${t.url}${url}`, { headers: { authorization, "if-none-match": etag } });
+      assert.equal(again.status, 304, `GET ${url} with If-None-Match`);
+      await assertDocumented(operation, `GET ${url} (conditional)`, again);
+    }
+  });
+
+  test("is true about errors: unknown resources, missing credentials and bad paging answer as documented", async () => {
+    const byPath = (path: string, method: (typeof METHODS)[number] = "get") => resolved.paths![path]![method]!;
+    const cases: [Operation, string, RequestInit?][] = [
+      [byPath("/repos/{user}/{repo}/events"), "/repos/nobody/nothing/events"],
+      [byPath("/repositories/{id}/events"), "/repositories/987654321/events"],
+      [byPath("/authorizations/{id}"), "/authorizations/987654321", { headers: { authorization: basic(ALICE.login, ALICE.password) } }],
+      [byPath("/authorizations"), "/authorizations"],
+      [byPath("/authorizations"), "/authorizations", { headers: { authorization: `token ${ALICE_TOKEN}` } }],
+      [byPath("/events"), "/events?per_page=ten"],
+      [byPath("/events"), "/events", { headers: { accept: "application/vnd.github.v4+json" } }],
+      [byPath("/healthz"), "/healthz", { headers: { authorization: "token not-a-token" } }],
+      [byPath("/admin/events", "post"), "/admin/events", { method: "POST", body: "[]", headers: { authorization: `token ${ALICE_TOKEN}` } }],
+    ];
+    for (const [operation, url, init] of cases) {
+      const res = await fetch(`${t.url}${url}`, init);
+      assert.ok(res.status >= 400, `${url}: ${res.status}`);
+      await assertDocumented(operation, `${init?.method ?? "GET"} ${url}`, res);
+    }
+  });
+
+  test("is true about writes: create, update (PATCH and POST) and delete answer as documented", async () => {
+    const authorization = basic(ALICE.login, ALICE.password);
+    const json = { authorization, "content-type": "application/json" };
+    const create = resolved.paths!["/authorizations"]!.post!;
+    const created = await assertDocumented(create, "POST /authorizations", await fetch(`${t.url}/authorizations`, {
+      method: "POST", headers: json, body: JSON.stringify({ scopes: ["gist"], note: "openapi" }),
+    })) as { id: string };
+    const item = resolved.paths!["/authorizations/{id}"]!;
+    const url = `${t.url}/authorizations/${created.id}`;
+    for (const method of ["patch", "post"] as const) {
+      const res = await fetch(url, { method: method.toUpperCase(), headers: json, body: JSON.stringify({ note: method }) });
+      assert.equal(res.status, 200);
+      await assertDocumented(item[method]!, `${method} ${url}`, res);
+    }
+    const deleted = await fetch(url, { method: "DELETE", headers: { authorization } });
+    assert.equal(deleted.status, 204);
+    await assertDocumented(item.delete!, `DELETE ${url}`, deleted);
+  });
+
+  test("/docs serves a browsable reference from this server alone", async () => {
+    for (const entry of ["/docs", "/docs/"]) {
+      const page = await fetch(`${t.url}${entry}`, { headers: { accept: BROWSER_ACCEPT } });
+      assert.equal(page.status, 200, entry);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+      assert.match(page.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+      const html = await page.text();
+      const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(assets.some((a) => a.endsWith("swagger-ui-bundle.js")), html);
+      for (const asset of assets) {
+        const assetUrl = new URL(asset, `${t.url}${entry}`);
+        assert.equal(assetUrl.origin, t.url, `${entry} loads ${asset} from elsewhere`);
+        const res = await fetch(assetUrl, { headers: { accept: "*/*" } });
+        assert.equal(res.status, 200, `${assetUrl}`);
+        assert.ok((await res.arrayBuffer()).byteLength > 0, `${assetUrl} is empty`);
+      }
+    }
+    // What the page loads the description from: the same document.
+    const initializer = await (await fetch(`${t.url}/docs/static/swagger-initializer.js`)).text();
+    assert.match(initializer, /resolveUrl\('\.\/json'\)/);
+    assert.match(initializer, /validatorUrl: null/, "no call to swagger.io's online validator");
+    assert.deepEqual(await (await fetch(`${t.url}/docs/json`)).json(), document);
+  });
+});
+
+describe("the description's routes", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ rateLimitAnonymous: 1, baseUrl: "https://ghe.example/api/v3" });
+  });
+  after(() => t.close());
+
+  test("are not rate-limited: /openapi.json and /docs answer far past the anonymous limit, without rate-limit headers", async () => {
+    for (let i = 0; i < 3; i++) {
+      for (const url of ["/openapi.json", "/docs/", "/docs/static/swagger-ui.css", "/docs/json"]) {
+        const res = await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
+        assert.equal(res.statusCode, 200, `${url} #${i}`);
+        assert.equal(res.headers["x-ratelimit-limit"], undefined, url);
+      }
+    }
+    assert.equal((await t.app.inject({ url: "/events" })).statusCode, 200);
+    assert.equal((await t.app.inject({ url: "/events" })).statusCode, 403, "the API itself is still limited");
+  });
+
+  test("name the configured base URL as the server", async () => {
+    for (const url of ["/openapi.json", "/docs/json"]) {
+      assert.deepEqual((await t.app.inject({ url })).json().servers, [{ url: "https://ghe.example/api/v3" }], url);
+    }
+  });
+});
