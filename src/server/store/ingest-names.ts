@@ -1,9 +1,10 @@
 /**
- * Every account and repository an ingest batch names, walked in the order ingest-plan.ts applies the batch,
- * so that a bulk insert can give each new one what applying the entries one by one would have: the spelling
- * of its first mention, the first GitHub id given, and "Organization" once any entry says so.
+ * Every account and repository an ingest batch names, gathered by the walk that ingest-plan.ts applies the batch
+ * with (ingest-walk.ts), so that a bulk insert can give each new one what applying the entries one by one would
+ * have: the spelling of its first mention, the first GitHub id given, and "Organization" once any entry says so.
  */
-import type { AccountType, IngestBatch } from "./store.js";
+import type { AccountType, AccountUpsert, IngestBatch, RepoUpsert, TokenInsert } from "./store.js";
+import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 
 export interface NamedAccount {
   login: string;
@@ -27,61 +28,63 @@ export interface Names {
   repos: Map<string, NamedRepo>;
 }
 
-export function namedIn(batch: IngestBatch): Names {
-  const accounts = new Map<string, NamedAccount>();
-  const repos = new Map<string, NamedRepo>();
+/** The walk's first target: it only gathers names, with what each first mention gives; it hands out no ids. */
+class NameGatherer implements BatchTarget {
+  readonly accounts = new Map<string, NamedAccount>();
+  readonly repos = new Map<string, NamedRepo>();
 
-  const account = (login: string, type: AccountType = "User", externalId?: number, create = true) => {
+  /** `create`: false when only a token names the account, since a token never creates its user. */
+  account(login: string, _source: string, type: AccountType = "User", externalId?: number, create = true): number {
     const key = login.toLowerCase();
-    const named = accounts.get(key);
+    const named = this.accounts.get(key);
     // A token's look-up never creates the account: the first entry that does decides its spelling.
     if (!named || (create && !named.create)) {
-      accounts.set(key, { login, type, externalId: externalId ?? null, create });
-      return;
+      this.accounts.set(key, { login, type, externalId: externalId ?? null, create });
+      return NO_ID;
     }
     if (type === "Organization") named.type = "Organization";
     if (named.externalId === null && externalId !== undefined) named.externalId = externalId;
     named.create ||= create;
-  };
-  const repo = (fullName: string, externalId?: number) => {
-    const slash = fullName.indexOf("/");
-    account(fullName.slice(0, slash));
-    const key = fullName.toLowerCase();
-    const named = repos.get(key);
-    if (!named) repos.set(key, { fullName, owner: fullName.slice(0, slash), name: fullName.slice(slash + 1), externalId: externalId ?? null });
-    else if (named.externalId === null && externalId !== undefined) named.externalId = externalId;
-  };
+    return NO_ID;
+  }
 
-  for (const a of batch.accounts) account(a.login, a.type, a.externalId);
-  for (const m of batch.memberships) {
-    account(m.org, "Organization");
-    account(m.member);
+  repo(fullName: string, source: string, externalId?: number) {
+    const slash = fullName.indexOf("/");
+    this.account(fullName.slice(0, slash), source);
+    const key = fullName.toLowerCase();
+    const named = this.repos.get(key);
+    if (!named) this.repos.set(key, { fullName, owner: fullName.slice(0, slash), name: fullName.slice(slash + 1), externalId: externalId ?? null });
+    else if (named.externalId === null && externalId !== undefined) named.externalId = externalId;
+    return { id: NO_ID };
   }
-  for (const r of batch.repos) {
-    repo(r.fullName, r.externalId);
-    if (r.forkOf !== undefined) repo(r.forkOf);
+
+  *upsertAccount(a: AccountUpsert) {
+    this.account(a.login, a.source, a.type, a.externalId);
   }
-  for (const c of batch.collaborators) {
-    repo(c.repo);
-    account(c.user);
+
+  upsertRepo(r: RepoUpsert) {
+    this.repo(r.fullName, r.source, r.externalId);
+    if (r.forkOf !== undefined) this.repo(r.forkOf, r.source);
   }
-  for (const f of batch.follows) {
-    account(f.follower);
-    account(f.followee);
+
+  *token(t: TokenInsert) {
+    this.account(t.login, t.source, "User", undefined, false);
   }
-  for (const w of batch.watches) {
-    account(w.user);
-    repo(w.repo);
-  }
-  for (const t of batch.tokens) account(t.login, "User", undefined, false);
-  for (const e of batch.events) {
-    account(e.actorLogin);
-    if (e.repoName !== null) repo(e.repoName);
-    if (e.orgLogin !== null) account(e.orgLogin, "Organization");
-  }
-  for (const e of batch.issueEvents) {
-    repo(e.repoName);
-    if (e.actorLogin !== null) account(e.actorLogin);
-  }
-  return { accounts, repos };
+
+  member() {}
+  collaborator() {}
+  follow() {}
+  watch() {}
+  event() {}
+  issueEvent() {}
+}
+
+/** Gathering hands out no ids: the walk only needs them when the plan applies the entries. */
+const NO_ID = 0;
+
+export function namedIn(batch: IngestBatch): Names {
+  const gatherer = new NameGatherer();
+  // Gathering asks the store nothing, so the walk runs to its end without a single step.
+  if (!walkBatch(batch, gatherer).next().done) throw new Error("ingest names: gathering asked the store");
+  return { accounts: gatherer.accounts, repos: gatherer.repos };
 }

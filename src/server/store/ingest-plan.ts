@@ -12,9 +12,11 @@
  * one by one.
  */
 import {
-  IngestConflictError, type AccountType, type AccountUpsert, type IngestBatch, type IngestResult, type RepoUpsert,
+  IngestConflictError, type AccountType, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult,
+  type IssueEventInsert, type RepoUpsert, type TokenInsert,
 } from "./store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
+import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
 export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
@@ -177,7 +179,7 @@ class LaterWrites {
 }
 
 /** One batch's writes, with the state of what it names, kept as long as its transaction. */
-class BatchPlan {
+class BatchPlan implements BatchTarget {
   /** Accounts and repositories named so far, in the batch's order, by lowercase login / full name. */
   private readonly accounts = new Map<string, AccountState>();
   private readonly repos = new Map<string, RepoState>();
@@ -188,6 +190,9 @@ class BatchPlan {
   private readonly createdAccounts = new Map<string, number>();
   private readonly createdRepos = new Map<string, number>();
   private readonly later = new LaterWrites();
+  /** The rows of the batch's events, gathered by the walk and inserted in bulk at the end. */
+  private readonly events: EventRow[] = [];
+  private readonly issueEvents: IssueEventRow[] = [];
 
   constructor(private readonly now: Date) {}
 
@@ -286,7 +291,7 @@ class BatchPlan {
 
   private created(ids: Map<string, number>, key: string): number {
     const id = ids.get(key);
-    // resolve() creates everything ingest-names.ts finds; a miss means the two walks disagree.
+    // resolve() creates everything the gathering walk finds; a miss means a target named something outside the walk.
     if (id === undefined) throw new Error(`ingest plan: "${key}" was not resolved before use`);
     return id;
   }
@@ -322,54 +327,46 @@ class BatchPlan {
     }
   }
 
+  member(orgId: number, memberId: number): void {
+    this.later.members.push({ a: orgId, b: memberId });
+  }
+
+  collaborator(repoId: number, userId: number, remove: boolean): void {
+    this.later.collaborator(repoId, userId, remove);
+  }
+
+  follow(followerId: number, followeeId: number): void {
+    this.later.follows.push({ a: followerId, b: followeeId });
+  }
+
+  watch(userId: number, repoId: number): void {
+    this.later.watches.push({ a: userId, b: repoId });
+  }
+
+  *token(t: TokenInsert): Step<void> {
+    const user = this.current(t.login);
+    if (!user || user.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
+    const owner = yield* ask({ op: "tokenOwner", hashedToken: t.hashedToken });
+    if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
+    if (owner === null) {
+      yield* ask({ op: "insertToken", userId: user.id, hashedToken: t.hashedToken, tokenLastEight: t.tokenLastEight,
+        scopes: t.scopes, note: t.note, now: this.now });
+    }
+  }
+
+  event(e: EventInsert, ids: { actorId: number; repoId: number | null; orgId: number | null }): void {
+    this.events.push({ id: e.id, type: e.type, ...ids, public: e.public, createdAt: seconds(e.createdAt), complete: e.complete,
+      body: e.body });
+  }
+
+  issueEvent(e: IssueEventInsert, ids: { repoId: number; actorId: number | null }): void {
+    this.issueEvents.push({ id: e.id, ...ids, createdAt: seconds(e.createdAt), complete: e.complete, body: e.body });
+  }
+
   *write(batch: IngestBatch): IngestProgram {
     yield* this.resolve(batch);
-    for (const a of batch.accounts) yield* this.upsertAccount(a);
-    for (const m of batch.memberships) {
-      const orgId = this.account(m.org, m.source, "Organization");
-      this.later.members.push({ a: orgId, b: this.account(m.member, m.source) });
-    }
-    for (const r of batch.repos) this.upsertRepo(r);
-    for (const c of batch.collaborators) {
-      const repoId = (this.repo(c.repo, c.source)).id;
-      this.later.collaborator(repoId, this.account(c.user, c.source), c.remove ?? false);
-    }
-    for (const f of batch.follows) {
-      const followerId = this.account(f.follower, f.source);
-      this.later.follows.push({ a: followerId, b: this.account(f.followee, f.source) });
-    }
-    for (const w of batch.watches) {
-      const userId = this.account(w.user, w.source);
-      this.later.watches.push({ a: userId, b: (this.repo(w.repo, w.source)).id });
-    }
-    for (const t of batch.tokens) {
-      const user = this.current(t.login);
-      if (!user || user.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
-      const owner = yield* ask({ op: "tokenOwner", hashedToken: t.hashedToken });
-      if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
-      if (owner === null) {
-        yield* ask({ op: "insertToken", userId: user.id, hashedToken: t.hashedToken, tokenLastEight: t.tokenLastEight,
-          scopes: t.scopes, note: t.note, now: this.now });
-      }
-    }
-
-    const events: EventRow[] = [];
-    for (const e of batch.events) {
-      events.push({
-        id: e.id, type: e.type, actorId: this.account(e.actorLogin, e.source),
-        repoId: e.repoName === null ? null : (this.repo(e.repoName, e.source)).id,
-        orgId: e.orgLogin === null ? null : this.account(e.orgLogin, e.source, "Organization"),
-        public: e.public, createdAt: seconds(e.createdAt), complete: e.complete, body: e.body,
-      });
-    }
-    const issueEvents: IssueEventRow[] = [];
-    for (const e of batch.issueEvents) {
-      issueEvents.push({
-        id: e.id, repoId: (this.repo(e.repoName, e.source)).id,
-        actorId: e.actorLogin === null ? null : this.account(e.actorLogin, e.source),
-        createdAt: seconds(e.createdAt), complete: e.complete, body: e.body,
-      });
-    }
+    yield* walkBatch(batch, this);
+    const { events, issueEvents } = this;
     yield* this.later.write();
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
     const eventsAdded = events.length ? yield* ask({ op: "insertEvents", rows: events }) : 0;
