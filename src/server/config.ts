@@ -1,5 +1,6 @@
 /** Flags and environment -> one typed Config. Flags win over the environment, which wins over defaults. */
 import type { PoolLimits } from "./store/postgres/pool.js";
+import { DEFAULT_PASSWORD_COST } from "./services/credentials.js";
 
 export interface Config {
   host: string;
@@ -57,6 +58,8 @@ export interface Config {
   /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
   adminBodyLimit: number;
   logLevel: string;
+  /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
+  passwordCost: number;
 }
 
 export const DEFAULT_DB = "./data/feedgate.db";
@@ -89,6 +92,7 @@ export interface ConfigInput {
   keepAliveTimeout?: string | number;
   idleTimeout?: string | number;
   trustProxy?: string | boolean | number;
+  passwordCost?: string | number;
 }
 
 function positiveInteger(name: string, value: string | number | undefined, fallback: number): number {
@@ -130,6 +134,16 @@ function trustProxy(value: string | boolean | number | undefined): boolean | num
     }
   }
   return addresses;
+}
+
+/**
+ * `--password-cost`: log2 of scrypt's N. Each step doubles the time and memory of a hash (2^15: ~75 ms, 32 MiB);
+ * below 15 is for tests, above 20 a hash would take a gigabyte.
+ */
+export function passwordCost(value: string | number | undefined): number {
+  const log2N = positiveInteger("password cost", value, DEFAULT_PASSWORD_COST);
+  if (log2N < 4 || log2N > 20) throw new Error(`password cost must be from 4 to 20 (log2 of scrypt's N), got "${value}"`);
+  return log2N;
 }
 
 function optionalPositive(name: string, value: string | number | undefined): number | null {
@@ -191,5 +205,6 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     },
     adminBodyLimit: positiveInteger("admin body limit", input.adminBodyLimit ?? env.FEEDGATE_ADMIN_BODY_LIMIT, 64 * 1024 * 1024),
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",
+    passwordCost: passwordCost(input.passwordCost ?? env.FEEDGATE_PASSWORD_COST),
   };
 }

@@ -13,6 +13,7 @@ import type { Store } from "./store/store.js";
 import { FeedgateFailure } from "./failures.js";
 import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
+import { setPasswordCost } from "./services/credentials.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -54,6 +55,7 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
   // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
   // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
   const closers: (() => Promise<void>)[] = [];
+  setPasswordCost(config.passwordCost); // before the demo account (beforeListen) is hashed
   try {
     const store = await openStore(config.db, config.database).catch((error: unknown) => {
       throw isPostgresUrl(config.db) && isStoreUnavailable(error) ? unreachable("PostgreSQL", config.db, "--db", error) : error;
@@ -64,6 +66,12 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics });
     closers.push(() => app.close());
+    let stopping: Promise<void> | undefined;
+    // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
+    // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).
+    app.addHook("onSend", async (_request, reply) => {
+      if (stopping) reply.header("connection", "close");
+    });
     const address = await app.listen({ host: config.host, port: config.port })
       .catch((error: unknown) => { throw listenError(error, config.host, config.port, "port", "--port (or PORT)"); });
     let metricsServer: MetricsServer | undefined;
@@ -73,7 +81,6 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
         throw listenError(error, config.host, metricsPort, "metrics port", "--metrics-port");
       });
     }
-    let stopping: Promise<void> | undefined;
     const stop = () => (stopping ??= (async () => {
       await app.close(); // stops accepting, lets in-flight requests finish
       await metricsServer?.close(); // scrapes still see the drain

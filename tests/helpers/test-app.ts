@@ -13,9 +13,16 @@ import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import { createTestDatabase } from "./services.js";
 import type { Store, UserRow } from "../../src/server/store/store.js";
-import { hashPassword } from "../../src/server/services/credentials.js";
+import { hashPassword, setPasswordCost } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { normalize } from "../../src/api/scopes.js";
+
+/**
+ * log2 of scrypt's N in tests: a hash costs microseconds instead of ~75 ms. Apps get it through their config
+ * (`passwordCost`), CLI runs through FEEDGATE_PASSWORD_COST; tests/server/services/credentials.test.ts checks the
+ * production cost.
+ */
+export const TEST_PASSWORD_COST = 4;
 
 /** A clock tests can move forward. */
 export class TestClock {
@@ -50,9 +57,9 @@ export async function startTestApp(
   const postgres = process.env.FEEDGATE_TEST_STORE === "postgres" ? await createTestDatabase() : null;
   const dbPath = postgres?.url ?? join(dir, "feedgate.db");
   const store = postgres ? await PostgresStore.open(dbPath) : await SqliteStore.open(dbPath);
-  const app = await buildApp({
-    config: loadConfig({ db: dbPath, logLevel: "silent", ...config }, {}), store, clock: clock.now, logger,
-  });
+  const appConfig = loadConfig({ db: dbPath, logLevel: "silent", passwordCost: TEST_PASSWORD_COST, ...config }, {});
+  setPasswordCost(appConfig.passwordCost); // as startServer does
+  const app = await buildApp({ config: appConfig, store, clock: clock.now, logger });
   const authorizations = new AuthorizationService(store, clock.now);
   return {
     app, store, clock, dbPath,

@@ -13,20 +13,43 @@ const scrypt = promisify(scryptCallback) as (
 
 // OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~100 ms per Basic-auth request here; 2^15 keeps
 // password-authenticated calls responsive while remaining memory-hard (32 MiB per hash).
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keylen: 64 };
+const SCRYPT = { r: 8, p: 1, keylen: 64 };
+/** log2 of scrypt's N for new hashes unless `--password-cost` says otherwise. */
+export const DEFAULT_PASSWORD_COST = 15;
 
-/** `scrypt$N$r$p$salt$hash`, base64 parts: self-describing, so the cost can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 128 * SCRYPT.N * SCRYPT.r * 2 });
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), hash.toString("base64")].join("$");
+/**
+ * log2 N of new hashes and of the decoy. Process-wide, as one process serves one deployment: the server sets it
+ * from its config, the CLI commands that hash from their flag, and tests lower it so that a hash costs microseconds.
+ */
+let cost = DEFAULT_PASSWORD_COST;
+
+export function setPasswordCost(log2N: number): void {
+  cost = log2N;
 }
 
-/** A well-formed hash of a password nobody knows: checked against for unknown logins, so timing reveals nothing. */
-let decoyHash: Promise<string> | undefined;
+/** `scrypt$N$r$p$salt$hash`, base64 parts: self-describing, so a hash verifies after the cost changed. */
+export async function hashPassword(password: string): Promise<string> {
+  const N = 2 ** cost;
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, SCRYPT.keylen, { N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 128 * N * SCRYPT.r * 2 });
+  return ["scrypt", N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), hash.toString("base64")].join("$");
+}
+
+/** Well-formed hashes of a password nobody knows, one per cost. */
+const decoys = new Map<number, Promise<string>>();
+
+/**
+ * What an unknown login's password is checked against, so that timing reveals nothing: made at the current cost,
+ * so that it takes as long as checking a new account's password.
+ */
+export function decoyHash(): Promise<string> {
+  let decoy = decoys.get(cost);
+  if (!decoy) decoys.set(cost, decoy = hashPassword(randomBytes(32).toString("hex")));
+  return decoy;
+}
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const encoded = stored ?? (await (decoyHash ??= hashPassword(randomBytes(32).toString("hex"))));
+  const encoded = stored ?? (await decoyHash());
   const [scheme, n, r, p, salt, hash] = encoded.split("$");
   if (scheme !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");
