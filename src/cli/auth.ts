@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import type { Authorization } from "../client/index.js";
 import { clientAction, passwordClient, urlOption, type ConnectionOptions } from "./client-options.js";
+import type { CliIo } from "./io.js";
 
 type AuthCommandOptions = ConnectionOptions & {
   json?: boolean;
@@ -26,21 +27,21 @@ const JSON_HELP = "print authorizations as JSON lines, as the server sent them";
 /** `repo, user` or `repo,user` -> ["repo", "user"]; the server checks the names. */
 const scopeList = (list: string | undefined) => list?.split(",").map((s) => s.trim()).filter(Boolean);
 
-function print(authorization: Authorization, json: boolean | undefined): void {
+function print(authorization: Authorization, json: boolean | undefined, io: CliIo): void {
   const a = authorization;
-  process.stdout.write(json ? `${JSON.stringify(a)}\n`
+  io.stdout.write(json ? `${JSON.stringify(a)}\n`
     : `${a.id}\t${a.scopes.join(",") || "-"}\t${a.note ?? "-"}\t${a.note_url ?? "-"}\t${a.created_at}\n`);
 }
 
-export function authCommand(program: Command): void {
+export function authCommand(program: Command, io: CliIo): void {
   const auth = program.command("auth").description("manage your authorizations on a server (over HTTP)");
 
   connection(auth.command("list").description("list your authorizations: id, scopes, note, note URL, created"))
     .option("--json", JSON_HELP)
     .action(clientAction(async (options: AuthCommandOptions) => {
-      const client = await passwordClient(options);
+      const client = await passwordClient(options, io);
       for await (const page of client.paginate(client.authorization.getAll, { per_page: 100 })) {
-        for (const authorization of page.data) print(authorization, options.json);
+        for (const authorization of page.data) print(authorization, options.json, io);
       }
     }));
 
@@ -51,11 +52,11 @@ export function authCommand(program: Command): void {
     .option("--fingerprint <text>", "tells apart tokens of one application")
     .option("--json", "print the whole authorization as JSON instead of the token alone")
     .action(clientAction(async (options: AuthCommandOptions) => {
-      const client = await passwordClient(options);
+      const client = await passwordClient(options, io);
       const { data } = await client.authorization.create({
         scopes: scopeList(options.scopes), note: options.note, note_url: options.noteUrl, fingerprint: options.fingerprint,
       });
-      process.stdout.write(options.json ? `${JSON.stringify(data)}\n` : `${data.token}\n`);
+      io.stdout.write(options.json ? `${JSON.stringify(data)}\n` : `${data.token}\n`);
     }));
 
   connection(auth.command("update <id>").description("change an authorization's scopes, note or note URL"))
@@ -66,18 +67,18 @@ export function authCommand(program: Command): void {
     .option("--note-url <url>", "new note URL")
     .option("--json", JSON_HELP)
     .action(clientAction(async (id: string, options: AuthCommandOptions) => {
-      const client = await passwordClient(options);
+      const client = await passwordClient(options, io);
       const { data } = await client.authorization.update({
         id, scopes: scopeList(options.scopes), add_scopes: scopeList(options.addScopes),
         remove_scopes: scopeList(options.removeScopes), note: options.note, note_url: options.noteUrl,
       });
-      print(data, options.json);
+      print(data, options.json, io);
     }));
 
   connection(auth.command("delete <id>").description("delete an authorization; its token stops working"))
     .action(clientAction(async (id: string, options: AuthCommandOptions) => {
-      const client = await passwordClient(options);
+      const client = await passwordClient(options, io);
       await client.authorization.delete({ id });
-      process.stdout.write(`deleted authorization ${id}\n`);
+      io.stdout.write(`deleted authorization ${id}\n`);
     }));
 }

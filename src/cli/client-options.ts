@@ -6,7 +6,8 @@
  */
 import type { Command } from "commander";
 import { Client, FeedgateError, HttpError, type AuthOptions } from "../client/index.js";
-import { InvalidInputError } from "../server/failures.js";
+import { FeedgateFailure, InvalidInputError } from "../server/failures.js";
+import type { CliIo } from "./io.js";
 import { readSecret } from "./prompt.js";
 
 /** Generous for one request, yet a hung server does not hang a script forever. */
@@ -22,8 +23,8 @@ export function urlOption(command: Command): Command {
   return command.option("--url <url>", "server base URL (env FEEDGATE_URL), e.g. http://127.0.0.1:3000");
 }
 
-function serverUrl(options: ConnectionOptions): string {
-  const baseUrl = options.url ?? process.env.FEEDGATE_URL;
+function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
+  const baseUrl = options.url ?? env.FEEDGATE_URL;
   if (!baseUrl) throw new InvalidInputError("--url (or FEEDGATE_URL) is required");
   return baseUrl;
 }
@@ -36,20 +37,20 @@ function client(baseUrl: string, auth: AuthOptions | undefined): Client {
  * Basic auth for managing authorizations. The password and the one-time code come from the environment
  * (FEEDGATE_PASSWORD, FEEDGATE_OTP) or are prompted without echo; the code only when the server asks.
  */
-export async function passwordClient(options: ConnectionOptions): Promise<Client> {
+export async function passwordClient(options: ConnectionOptions, io: CliIo): Promise<Client> {
   // Checked first: nobody should type a password only to hear the command was incomplete.
-  const baseUrl = serverUrl(options);
-  const username = options.user ?? process.env.FEEDGATE_USER;
+  const baseUrl = serverUrl(options, io.env);
+  const username = options.user ?? io.env.FEEDGATE_USER;
   if (!username) throw new InvalidInputError("--user (or FEEDGATE_USER) is required");
-  const password = process.env.FEEDGATE_PASSWORD ?? (await readSecret(`password for ${username}: `));
-  const otp = async () => process.env.FEEDGATE_OTP ?? (await readSecret("two-factor code: "));
+  const password = io.env.FEEDGATE_PASSWORD ?? (await readSecret(`password for ${username}: `, io));
+  const otp = async () => io.env.FEEDGATE_OTP ?? (await readSecret("two-factor code: ", io));
   return client(baseUrl, { type: "basic", username, password, otp });
 }
 
 /** A token for the feeds (--token or FEEDGATE_TOKEN); anonymous without one, which sees public events. */
-export function tokenClient(options: ConnectionOptions): Client {
-  const token = options.token ?? process.env.FEEDGATE_TOKEN;
-  return client(serverUrl(options), token ? { type: "oauth", token } : undefined);
+export function tokenClient(options: ConnectionOptions, env: NodeJS.ProcessEnv): Client {
+  const token = options.token ?? env.FEEDGATE_TOKEN;
+  return client(serverUrl(options, env), token ? { type: "oauth", token } : undefined);
 }
 
 /** `401 Bad credentials`, with a 422's field messages after it. */
@@ -59,15 +60,13 @@ export function describeError(error: FeedgateError): string {
   return `${error.code} ${error.message}${details.length ? `: ${details.join("; ")}` : ""}`;
 }
 
-/** Wraps a command action: SDK failures become one line on stderr and exit status 1. */
+/** Wraps a command action: SDK failures become one line on stderr and exit status 1, as the operator's mistakes. */
 export function clientAction<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args) => {
     try {
       await action(...args);
     } catch (error) {
-      if (!(error instanceof FeedgateError)) throw error;
-      process.stderr.write(`feedgate: ${describeError(error)}\n`);
-      process.exitCode = 1;
+      throw error instanceof FeedgateError ? new FeedgateFailure(describeError(error)) : error;
     }
   };
 }

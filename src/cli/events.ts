@@ -7,6 +7,7 @@ import { endpoints } from "../api/endpoints.js";
 import type { Params } from "../client/index.js";
 import { InvalidInputError } from "../server/failures.js";
 import { clientAction, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
+import type { CliIo } from "./io.js";
 import { follow, type FeedCall, type FeedItem } from "./follow.js";
 
 type FeedName = keyof typeof endpoints.events;
@@ -36,9 +37,8 @@ function feedParams(name: FeedName, args: string[]): Record<string, string> {
   return Object.fromEntries(names.map((n, i) => [n, values[i]!]));
 }
 
-const printEvent = (event: FeedItem) => process.stdout.write(`${JSON.stringify(event)}\n`);
-
-export function eventsCommand(program: Command): void {
+export function eventsCommand(program: Command, io: CliIo): void {
+  const printEvent = (event: FeedItem) => io.stdout.write(`${JSON.stringify(event)}\n`);
   urlOption(program.command("events <feed> [args...]").description("print a feed's events as JSON lines, newest first"))
     .option("--token <token>", "an OAuth token (env FEEDGATE_TOKEN); without one, public events only")
     .option("--page <n>", "page number")
@@ -52,11 +52,11 @@ export function eventsCommand(program: Command): void {
         throw new InvalidInputError("--follow reads the newest events; it does not combine with --page or --all");
       }
       const params = { ...feedParams(feed, args), ...(options.perPage === undefined ? {} : { per_page: options.perPage }) };
-      const client = tokenClient(options);
+      const client = tokenClient(options, io.env);
       // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
       const operation = client.events[feed] as unknown as typeof client.events.get;
       const call = operation as unknown as FeedCall;
-      if (options.follow) return follow(client, call, params, printEvent);
+      if (options.follow) return follow(client, call, params, printEvent, (line) => io.stderr.write(line));
       if (options.all) {
         for await (const page of client.paginate(operation, params as Params<typeof operation.endpoint>)) page.data.forEach(printEvent);
         return;

@@ -64,9 +64,9 @@ function retryDelay(error: unknown, interval: number): number {
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
-/** Polls until the process is stopped; `print` gets each new event once, oldest first. */
-export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void)
-  : Promise<never> {
+/** Polls until the process is stopped; `print` gets each new event once, oldest first, and `warn` each retried failure. */
+export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void,
+  warn: (line: string) => void): Promise<never> {
   const seen = new SeenIds();
   let etag: string | undefined;
   let interval = DEFAULT_INTERVAL_SECONDS;
@@ -83,7 +83,7 @@ export async function follow(client: Client, call: FeedCall, params: Record<stri
     } catch (error) {
       // retryDelay rethrows anything but the SDK's transient failures.
       wait = retryDelay(error, interval);
-      process.stderr.write(`feedgate: ${describeError(error as FeedgateError)}; trying again in ${wait} s\n`);
+      warn(`feedgate: ${describeError(error as FeedgateError)}; trying again in ${wait} s\n`);
     }
     await sleep(wait);
   }

@@ -1,15 +1,29 @@
 /** Options several commands share, and the store they open. */
 import type { Command } from "commander";
-import { DEFAULT_DB } from "../server/config.js";
+import { DEFAULT_DB, passwordCost } from "../server/config.js";
+import { setPasswordCost } from "../server/services/credentials.js";
 import { openStore } from "../server/store/open-store.js";
 import type { Store } from "../server/store/store.js";
 
-export function dbOption(command: Command): Command {
-  return command.option("--db <path|url>", `SQLite file or postgres:// URL (env FEEDGATE_DB, default ${DEFAULT_DB})`);
+/** `--db`; without it, FEEDGATE_DB from `env`, then the default file. */
+export function dbOption(command: Command, env: NodeJS.ProcessEnv): Command {
+  return command.option("--db <path|url>", `SQLite file or postgres:// URL (env FEEDGATE_DB, default ${DEFAULT_DB})`)
+    .hook("preAction", () => {
+      command.setOptionValue("db", command.getOptionValue("db") ?? env.FEEDGATE_DB ?? DEFAULT_DB);
+    });
 }
 
 export function dbPath(options: { db?: string }): string {
-  return options.db ?? process.env.FEEDGATE_DB ?? DEFAULT_DB;
+  return options.db ?? DEFAULT_DB;
+}
+
+/** `--password-cost` of the commands that hash passwords; without it, FEEDGATE_PASSWORD_COST, then 15, as `serve`. */
+export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Command {
+  return command
+    .option("--password-cost <log2>", "log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default 15)")
+    .hook("preAction", () => {
+      setPasswordCost(passwordCost(command.getOptionValue("passwordCost") ?? env.FEEDGATE_PASSWORD_COST));
+    });
 }
 
 /** Opens the store, runs `work`, and always closes it again. */

@@ -3,9 +3,10 @@
  * (`echo "$PW" | feedgate user passwd alice`), so scripts need not put passwords in argv.
  */
 import { createInterface } from "node:readline";
+import type { CliIo } from "./io.js";
 
-export async function readSecret(question: string): Promise<string> {
-  const input = process.stdin;
+export async function readSecret(question: string, io: CliIo): Promise<string> {
+  const input = io.stdin;
   if (!input.isTTY) {
     const lines = createInterface({ input });
     for await (const line of lines) {
@@ -14,8 +15,8 @@ export async function readSecret(question: string): Promise<string> {
     }
     return "";
   }
-  process.stderr.write(question);
-  input.setRawMode(true);
+  io.stderr.write(question);
+  input.setRawMode?.(true);
   input.resume();
   return new Promise((resolve, reject) => {
     let secret = "";
@@ -34,9 +35,9 @@ export async function readSecret(question: string): Promise<string> {
     };
     const done = () => {
       input.off("data", onData);
-      input.setRawMode(false);
+      input.setRawMode?.(false);
       input.pause();
-      process.stderr.write("\n");
+      io.stderr.write("\n");
     };
     input.on("data", onData);
   });

@@ -4,10 +4,12 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { IngestService } from "../server/services/ingest.js";
 import { InvalidInputError } from "../server/failures.js";
-import { dbOption, withStore } from "./options.js";
+import type { CliIo } from "./io.js";
+import { dbOption, passwordCostOption, withStore } from "./options.js";
 
-export function seedCommand(program: Command): void {
-  dbOption(program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)"))
+export function seedCommand(program: Command, io: CliIo): void {
+  const seed = program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)");
+  passwordCostOption(dbOption(seed, io.env), io.env)
     .action(async (file: string, options) => {
       let doc: unknown;
       try {
@@ -17,7 +19,7 @@ export function seedCommand(program: Command): void {
       }
       const result = await withStore(options, (store) =>
         new IngestService(store, () => new Date()).seedWorld(doc, { baseDir: dirname(resolve(file)) }));
-      process.stdout.write(`seeded ${file}: ${result.eventsAdded} events added (${result.eventsSkipped} already present), ` +
+      io.stdout.write(`seeded ${file}: ${result.eventsAdded} events added (${result.eventsSkipped} already present), ` +
         `${result.issueEventsAdded} issue events added (${result.issueEventsSkipped} already present)\n`);
     });
 }

@@ -3,11 +3,12 @@ import type { Command } from "commander";
 import { loadConfig } from "../server/config.js";
 import { startServer, stopOnSignals } from "../server/main.js";
 import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
+import type { CliIo } from "./io.js";
 import { dbOption } from "./options.js";
 
-function printDemo(demo: DemoCredentials, url: string): void {
+function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   // Printed once to the terminal of whoever started the demo; never logged.
-  process.stdout.write([
+  io.stdout.write([
     "",
     "feedgate demo account created (shown once):",
     `  login:    ${demo.login}`,
@@ -22,8 +23,8 @@ function printDemo(demo: DemoCredentials, url: string): void {
   ].join("\n"));
 }
 
-export function serveCommand(program: Command): void {
-  dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"))
+export function serveCommand(program: Command, io: CliIo): void {
+  dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"), io.env)
     .option("--host <host>", "interface to listen on (env HOST, default 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free port (env PORT, default 3000)")
     .option("--metrics-port <port>", "serve GET /metrics on this port instead of --port (env FEEDGATE_METRICS_PORT)")
@@ -36,6 +37,7 @@ export function serveCommand(program: Command): void {
     .option("--rate-limit-window <seconds>", "rate-limit window (default 3600)")
     .option("--login-max-attempts <n>", "failed logins per account before lockout (default 10)")
     .option("--login-window <seconds>", "failed-login lockout window (default 300)")
+    .option("--password-cost <log2>", "log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default 15)")
     .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
     .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
     .option("--feed-cache-mb <n>", "memory for cached feed pages, in MiB; 0 turns the cache off (default 32)")
@@ -52,15 +54,15 @@ export function serveCommand(program: Command): void {
     .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503 (default 20s)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
-      const config = loadConfig(options);
+      const config = loadConfig(options, io.env);
       let demo: DemoCredentials | null = null;
       const server = await startServer(config, async (store) => {
         if (options.demo) demo = await ensureDemoAccount(store);
       });
       stopOnSignals(server);
-      if (demo) printDemo(demo, config.baseUrl ?? server.url);
+      if (demo) printDemo(demo, config.baseUrl ?? server.url, io);
       else if (options.demo) {
-        process.stdout.write("The demo account was created on an earlier start; its credentials were shown then. " +
+        io.stdout.write("The demo account was created on an earlier start; its credentials were shown then. " +
           "Delete the database to start afresh.\n");
       }
     });

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { isTokenShaped, mintToken } from "../server/services/credentials.js";
 import { InvalidInputError } from "../server/failures.js";
+import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { validScopes } from "../server/services/input-checks.js";
 
@@ -10,10 +11,10 @@ function parseScopes(list: string | undefined): string[] {
   return validScopes((list ?? "").split(",").map((s) => s.trim()).filter(Boolean));
 }
 
-export function tokenCommand(program: Command): void {
+export function tokenCommand(program: Command, io: CliIo): void {
   const token = program.command("token").description("manage tokens");
 
-  dbOption(token.command("add <login>").description("issue a token and print it (shown once)"))
+  dbOption(token.command("add <login>").description("issue a token and print it (shown once)"), io.env)
     .option("--scopes <list>", "comma-separated scopes, e.g. repo,read:org")
     .option("--note <text>", "what the token is for")
     .option("--token <value>", "register this token value (40 hex characters or feedgate's fgp_ format)")
@@ -29,6 +30,6 @@ export function tokenCommand(program: Command): void {
         await new AuthorizationService(store, () => new Date()).issue(user,
           { scopes, note: options.note ?? null, noteUrl: null, fingerprint: null }, value);
       });
-      process.stdout.write(`${value}\n`);
+      io.stdout.write(`${value}\n`);
     });
 }

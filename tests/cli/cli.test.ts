@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
+import Database from "better-sqlite3";
+import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
 
-const run = (args: string[], input?: string) => runFeedgate(args, { input });
+const run = (args: string[], input?: string) => runCli(args, { input });
 
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 const KNOWN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
@@ -51,8 +52,12 @@ describe("feedgate CLI", () => {
   });
 
   test("user passwd reads the new password from stdin, and token add registers a known token", async () => {
-    const passwd = await run(["user", "passwd", "alice", "--db", db], "second-password\n");
+    // At the production cost: the serve test below needs a password check slow enough to be in flight at SIGTERM.
+    const passwd = await run(["user", "passwd", "alice", "--password-cost", "15", "--db", db], "second-password\n");
     assert.equal(passwd.code, 0, passwd.stderr);
+    const stored = new Database(db, { readonly: true });
+    assert.match(String(stored.prepare("SELECT password_hash FROM users WHERE login = 'alice'").pluck().get()), /^scrypt\$32768\$8\$1\$/);
+    stored.close();
     const token = await run(["token", "add", "alice", "--scopes", "repo,user:email,user", "--note", "ci", "--token", KNOWN_TOKEN, "--db", db]);
     assert.equal(token.code, 0, token.stderr);
     assert.equal(token.stdout.trim(), KNOWN_TOKEN);
@@ -83,6 +88,7 @@ describe("feedgate CLI", () => {
     const inFlight = fetch(`${url}/authorizations`, { headers: { authorization: basic("alice", "second-password") } });
     await waitForOutput(server, /"url":"\/authorizations".*\n(?:.*\n)*?.*"url":"\/authorizations"/);
     server.child.kill("SIGTERM");
+    const signalled = Date.now();
     const response = await inFlight;
     assert.equal(response.status, 200);
     const notes = ((await response.json()) as { note: string | null }[]).map((a) => a.note);
@@ -90,6 +96,8 @@ describe("feedgate CLI", () => {
 
     const exit = await server.done;
     assert.equal(exit.code, 0, exit.stderr);
+    // Not after the keep-alive timeout (72 s): the answer in flight closed its connection.
+    assert.ok(Date.now() - signalled < 10_000, `exited ${Date.now() - signalled} ms after SIGTERM`);
     assert.ok(!existsSync(`${db}-wal`), "a cleanly closed SQLite database leaves no write-ahead log behind");
   });
 

@@ -1,12 +1,12 @@
 /**
- * The CLI's client commands, `feedgate auth ...` and `feedgate events ...`, run as processes against a real
- * listening feedgate: they talk HTTP through the SDK, take secrets from the environment or stdin, and report
- * failures in one line. `--follow` is watched through a proxy that shortens X-Poll-Interval to one second
- * and records the conditional requests.
+ * The CLI's client commands, `feedgate auth ...` and `feedgate events ...`, against a real listening feedgate:
+ * they talk HTTP through the SDK, take secrets from the environment or stdin, and report failures in one line.
+ * They run in this process; `--follow`, which runs until it is stopped, as a process, watched through a proxy
+ * that shortens X-Poll-Interval to one second and records the conditional requests.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { feedgate as runCli } from "../helpers/cli.js";
+import { feedgate as spawnCli, runCli } from "../helpers/cli.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
@@ -14,7 +14,7 @@ import { currentOtp } from "../../src/server/services/credentials.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE, ALICE_TOKEN, HELLO_IDS, OLGA, OTP_SECRET, PRIVATE, event } from "../helpers/client-world.js";
 
-/** Runs `feedgate <args>` from source with only the FEEDGATE_* variables given. */
+/** Runs `feedgate <args>` with only the FEEDGATE_* variables given. */
 const feedgate = (args: string[], env: Record<string, string> = {}, input?: string) => runCli(args, { env, input });
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
@@ -51,11 +51,11 @@ describe("feedgate auth and events against a listening server", () => {
 
     test("create prints the new token only; --json prints the whole authorization", async () => {
       const created = await feedgate(["auth", "create", "--url", t.url, "--user", "alice", "--scopes", "repo,gist", "--note", "cli",
-        "--note-url", "https://cli.example"], { FEEDGATE_PASSWORD: ALICE.password }).done;
+        "--note-url", "https://cli.example"], { FEEDGATE_PASSWORD: ALICE.password });
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout, /^fgp_[0-9A-Za-z]{36}\n$/);
 
-      const json = await feedgate(["auth", "create", "--note", "cli json", "--json"], asAlice).done;
+      const json = await feedgate(["auth", "create", "--note", "cli json", "--json"], asAlice);
       assert.equal(json.code, 0, json.stderr);
       const body = JSON.parse(json.stdout) as { id: string; note: string; token: string };
       assert.equal(body.note, "cli json");
@@ -63,7 +63,7 @@ describe("feedgate auth and events against a listening server", () => {
     });
 
     test("list prints one line per authorization: id, scopes, note, note URL, created", async () => {
-      const list = await feedgate(["auth", "list"], asAlice).done;
+      const list = await feedgate(["auth", "list"], asAlice);
       assert.equal(list.code, 0, list.stderr);
       const cli = lines(list.stdout).map((l) => l.split("\t")).find((fields) => fields[2] === "cli");
       assert.ok(cli, list.stdout);
@@ -73,25 +73,25 @@ describe("feedgate auth and events against a listening server", () => {
     });
 
     test("update changes scopes and note, keeping the note URL", async () => {
-      const updated = await feedgate(["auth", "update", id, "--remove-scopes", "gist", "--note", "cli renamed"], asAlice).done;
+      const updated = await feedgate(["auth", "update", id, "--remove-scopes", "gist", "--note", "cli renamed"], asAlice);
       assert.equal(updated.code, 0, updated.stderr);
       assert.deepEqual(updated.stdout.split("\t").slice(0, 4), [id, "repo", "cli renamed", "https://cli.example"]);
-      const json = await feedgate(["auth", "update", id, "--add-scopes", "user", "--json"], asAlice).done;
+      const json = await feedgate(["auth", "update", id, "--add-scopes", "user", "--json"], asAlice);
       assert.deepEqual((JSON.parse(json.stdout) as { scopes: string[] }).scopes, ["repo", "user"]);
     });
 
     test("delete removes it from the list; deleting it again is a one-line 404", async () => {
-      const deleted = await feedgate(["auth", "delete", id], asAlice).done;
+      const deleted = await feedgate(["auth", "delete", id], asAlice);
       assert.equal(deleted.code, 0, deleted.stderr);
       assert.equal(deleted.stdout, `deleted authorization ${id}\n`);
-      assert.ok(!lines((await feedgate(["auth", "list", "--json"], asAlice).done).stdout).some((l) => l.includes(`"id":"${id}"`)));
-      const again = await feedgate(["auth", "delete", id], asAlice).done;
+      assert.ok(!lines((await feedgate(["auth", "list", "--json"], asAlice)).stdout).some((l) => l.includes(`"id":"${id}"`)));
+      const again = await feedgate(["auth", "delete", id], asAlice);
       assert.equal(again.code, 1);
       assert.equal(again.stderr, "feedgate: 404 Not Found\n");
     });
 
     test("the password is read from stdin when it is not a terminal and FEEDGATE_PASSWORD is unset", async () => {
-      const list = await feedgate(["auth", "list", "--url", t.url, "--user", "alice"], {}, `${ALICE.password}\n`).done;
+      const list = await feedgate(["auth", "list", "--url", t.url, "--user", "alice"], {}, `${ALICE.password}\n`);
       assert.equal(list.code, 0, list.stderr);
       assert.ok(lines(list.stdout).length >= 2);
     });
@@ -99,8 +99,8 @@ describe("feedgate auth and events against a listening server", () => {
     test("a two-factor account answers the server's challenge with FEEDGATE_OTP", async () => {
       const env = { FEEDGATE_URL: t.url, FEEDGATE_USER: OLGA.login, FEEDGATE_PASSWORD: OLGA.password };
       const [ok, wrong] = await Promise.all([
-        feedgate(["auth", "create", "--note", "olga cli"], { ...env, FEEDGATE_OTP: currentOtp(OTP_SECRET, t.clock.now()) }).done,
-        feedgate(["auth", "list"], { ...env, FEEDGATE_OTP: "000000" }).done,
+        feedgate(["auth", "create", "--note", "olga cli"], { ...env, FEEDGATE_OTP: currentOtp(OTP_SECRET, t.clock.now()) }),
+        feedgate(["auth", "list"], { ...env, FEEDGATE_OTP: "000000" }),
       ]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /^fgp_/);
@@ -111,10 +111,10 @@ describe("feedgate auth and events against a listening server", () => {
     test("failures are one line: bad password, invalid scopes, missing --url, unreachable server", async () => {
       const closed = await closedPort();
       const [bad, scopes, noUrl, down] = await Promise.all([
-        feedgate(["auth", "list"], { ...asAlice, FEEDGATE_PASSWORD: "wrong" }).done,
-        feedgate(["auth", "create", "--scopes", "repo,nope", "--note", "x"], asAlice).done,
-        feedgate(["auth", "list", "--user", "alice"], { FEEDGATE_PASSWORD: "x" }).done,
-        feedgate(["auth", "list", "--url", `http://127.0.0.1:${closed}`], asAlice).done,
+        feedgate(["auth", "list"], { ...asAlice, FEEDGATE_PASSWORD: "wrong" }),
+        feedgate(["auth", "create", "--scopes", "repo,nope", "--note", "x"], asAlice),
+        feedgate(["auth", "list", "--user", "alice"], { FEEDGATE_PASSWORD: "x" }),
+        feedgate(["auth", "list", "--url", `http://127.0.0.1:${closed}`], asAlice),
       ]);
       assert.deepEqual([bad.code, bad.stderr], [1, "feedgate: 401 Bad credentials\n"]);
       assert.deepEqual([scopes.code, scopes.stderr], [1, "feedgate: 422 Validation Failed: scopes are invalid: nope\n"]);
@@ -127,8 +127,8 @@ describe("feedgate auth and events against a listening server", () => {
   describe("events", () => {
     test("prints one JSON line per event, newest first, with --per-page and --page", async () => {
       const [first, third] = await Promise.all([
-        feedgate(["events", "getFromRepo", "alice", "hello", "--url", t.url, "--per-page", "5"]).done,
-        feedgate(["events", "getFromRepo", "alice/hello", "--per-page", "5", "--page", "3"], { FEEDGATE_URL: t.url }).done,
+        feedgate(["events", "getFromRepo", "alice", "hello", "--url", t.url, "--per-page", "5"]),
+        feedgate(["events", "getFromRepo", "alice/hello", "--per-page", "5", "--page", "3"], { FEEDGATE_URL: t.url }),
       ]);
       assert.equal(first.code, 0, first.stderr);
       assert.deepEqual(eventIds(first.stdout), HELLO_IDS.slice(0, 5));
@@ -136,16 +136,16 @@ describe("feedgate auth and events against a listening server", () => {
     });
 
     test("--all follows every page", async () => {
-      const all = await feedgate(["events", "getFromRepo", "alice/hello", "--url", t.url, "--per-page", "7", "--all"]).done;
+      const all = await feedgate(["events", "getFromRepo", "alice/hello", "--url", t.url, "--per-page", "7", "--all"]);
       assert.equal(all.code, 0, all.stderr);
       assert.deepEqual(eventIds(all.stdout), HELLO_IDS);
     });
 
     test("--token (or FEEDGATE_TOKEN) shows the private events it may read", async () => {
       const [anonymous, withToken, fromEnv] = await Promise.all([
-        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "100"]).done,
-        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--token", ALICE_TOKEN, "--per-page", "1"]).done,
-        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "1"], { FEEDGATE_TOKEN: ALICE_TOKEN }).done,
+        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "100"]),
+        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--token", ALICE_TOKEN, "--per-page", "1"]),
+        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "1"], { FEEDGATE_TOKEN: ALICE_TOKEN }),
       ]);
       assert.ok(!eventIds(anonymous.stdout).includes(PRIVATE.id));
       assert.deepEqual(eventIds(withToken.stdout), [PRIVATE.id]);
@@ -154,11 +154,11 @@ describe("feedgate auth and events against a listening server", () => {
 
     test("refuses unknown feeds, wrong arguments and bad paging in one line, naming the problem", async () => {
       const [unknown, args, perPage, own, forbidden] = await Promise.all([
-        feedgate(["events", "getEverything", "--url", t.url]).done,
-        feedgate(["events", "getFromOrg", "--url", t.url]).done,
-        feedgate(["events", "get", "--url", t.url, "--per-page", "500"]).done,
-        feedgate(["events", "getFromUserOrg", "alice", "acme", "--url", t.url, "--token", ALICE_TOKEN]).done,
-        feedgate(["events", "getFromUserOrg", "olga", "acme", "--url", t.url, "--token", ALICE_TOKEN]).done,
+        feedgate(["events", "getEverything", "--url", t.url]),
+        feedgate(["events", "getFromOrg", "--url", t.url]),
+        feedgate(["events", "get", "--url", t.url, "--per-page", "500"]),
+        feedgate(["events", "getFromUserOrg", "alice", "acme", "--url", t.url, "--token", ALICE_TOKEN]),
+        feedgate(["events", "getFromUserOrg", "olga", "acme", "--url", t.url, "--token", ALICE_TOKEN]),
       ]);
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /^feedgate: unknown feed "getEverything"; feeds:\n {2}get\n {2}getFromRepo <user> <repo>\n/);
@@ -203,7 +203,7 @@ describe("feedgate auth and events against a listening server", () => {
       });
 
       test("tails a feed with If-None-Match, obeying X-Poll-Interval, each new event once, oldest first", async () => {
-        const follow = feedgate(["events", "getFromRepo", "alice", "hello", "--url", proxyUrl, "--per-page", "5", "--follow"]);
+        const follow = spawnCli(["events", "getFromRepo", "alice", "hello", "--url", proxyUrl, "--per-page", "5", "--follow"]);
         try {
           // At the start: the newest page, printed oldest first.
           await until(() => lines(follow.stdout).length >= 5, "the first page");
@@ -244,12 +244,12 @@ describe("feedgate auth and events against a listening server", () => {
       });
 
       test("--follow ends with one line on a failure that retrying cannot fix", async () => {
-        const result = await feedgate(["events", "getFromRepo", "alice/nope", "--url", proxyUrl, "--follow"]).done;
+        const result = await feedgate(["events", "getFromRepo", "alice/nope", "--url", proxyUrl, "--follow"]);
         assert.deepEqual([result.code, result.stderr], [1, "feedgate: 404 Not Found\n"]);
       });
 
       test("--follow refuses --page and --all", async () => {
-        const result = await feedgate(["events", "get", "--url", t.url, "--follow", "--all"]).done;
+        const result = await feedgate(["events", "get", "--url", t.url, "--follow", "--all"]);
         assert.equal(result.code, 1);
         assert.match(result.stderr, /does not combine with --page or --all/);
       });

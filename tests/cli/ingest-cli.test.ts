@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { feedgate, runFeedgate, waitForOutput } from "../helpers/cli.js";
+import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
 import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
 import Database from "better-sqlite3";
 import { currentOtp } from "../../src/server/services/credentials.js";
 
-const run = (args: string[], input?: string | Buffer) => runFeedgate(args, { input });
+const run = (args: string[], input?: string | Buffer) => runCli(args, { input });
 
 /** A path as a literal part of a pattern. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,6 +1,49 @@
-/** Runs the `feedgate` command from source as a real process, for the CLI tests. */
+/**
+ * Runs the `feedgate` command from source for the CLI tests: in this process (`runCli`) where a test is about what a
+ * command does, as a real process (`feedgate`, `runFeedgate`) where it is about the process itself: serving,
+ * signals, how it ends. A process costs about a second of start-up; a run in this process, milliseconds.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { Readable, Writable } from "node:stream";
+import { runCli as runProgram } from "../../src/cli/program.js";
+import { TEST_PASSWORD_COST } from "./test-app.js";
+
+export interface CliOptions {
+  /** FEEDGATE_* settings for the command; this process's own never reach it. */
+  env?: Record<string, string>;
+  /** Written to its standard input, which then ends. */
+  input?: string | Buffer;
+}
+
+/** What a command wrote, as text. */
+function capture(): { stream: Writable; readonly text: string } {
+  let text = "";
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, get text() { return text; } };
+}
+
+/**
+ * Runs `feedgate <args>` to its end in this process, through the same program as the real command, with `input` as
+ * its standard input and an environment of `env` and the tests' cheap password cost only.
+ */
+export async function runCli(args: string[], options: CliOptions = {})
+  : Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = capture();
+  const stderr = capture();
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)], { objectMode: false });
+  const code = await runProgram(args, {
+    stdin, stdout: stdout.stream, stderr: stderr.stream,
+    env: { FEEDGATE_PASSWORD_COST: String(TEST_PASSWORD_COST), ...options.env },
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
 
 export interface CliRun {
   child: ChildProcess;
@@ -12,12 +55,12 @@ export interface CliRun {
 
 /**
  * Starts `feedgate <args>` with the parent's environment minus every FEEDGATE_* variable (so a developer's own
- * settings cannot leak in), plus `env`; `input` is written to its stdin.
+ * settings cannot leak in), plus the tests' cheap password cost and `env`; `input` is written to its stdin.
  */
-export function feedgate(args: string[], options: { env?: Record<string, string>; input?: string | Buffer } = {}): CliRun {
+export function feedgate(args: string[], options: CliOptions = {}): CliRun {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_")));
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    env: { ...clean, LOG_LEVEL: "info", ...options.env },
+    env: { ...clean, LOG_LEVEL: "info", FEEDGATE_PASSWORD_COST: String(TEST_PASSWORD_COST), ...options.env },
   });
   let stdout = "";
   let stderr = "";
@@ -33,7 +76,7 @@ export function feedgate(args: string[], options: { env?: Record<string, string>
 }
 
 /** Runs `feedgate <args>` to its end. */
-export const runFeedgate = (args: string[], options: { env?: Record<string, string>; input?: string | Buffer } = {}) =>
+export const runFeedgate = (args: string[], options: CliOptions = {}) =>
   feedgate(args, options).done;
 
 /** Resolves with the first match of `pattern` in the process's stdout. */

@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { feedgate, runFeedgate, type CliRun } from "../helpers/cli.js";
+import { feedgate, runCli, runFeedgate, type CliRun } from "../helpers/cli.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,9 +93,9 @@ describe("two feedgate instances on one PostgreSQL database and one Redis", { sk
     const get = (base: string, path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
 
     before(async () => {
-      // Accounts through the CLI, as an operator would, straight into the shared database.
+      // Accounts through the CLI (in this process), as an operator would, straight into the shared database.
       const added = await Promise.all(Object.entries(PASSWORDS).map(([login, password]) =>
-        run(["user", "add", login, "--password", password, ...(login === "admin" ? ["--site-admin"] : []), "--db", database.url])));
+        runCli(["user", "add", login, "--password", password, ...(login === "admin" ? ["--site-admin"] : []), "--db", database.url])));
       for (const result of added) assert.equal(result.code, 0, result.stderr);
 
       // Behind one load balancer both instances answer for one public URL.
@@ -219,7 +219,7 @@ describe("two feedgate instances on one PostgreSQL database and one Redis", { sk
         event("4001", "PushEvent", "dave", "dave/tools", { public: true, payload: {}, created_at: "2021-07-21T11:00:01Z" }),
         event("4002", "CreateEvent", "dave", "dave/tools", { public: true, payload: {}, created_at: "2021-07-21T11:00:02Z" }),
       ])}\n`);
-      const imported = await run(["import", file, "--db", database.url]);
+      const imported = await runCli(["import", file, "--db", database.url]);
       assert.equal(imported.code, 0, imported.stderr);
       assert.match(imported.stdout, /2 events added/);
       for (const base of [A, B]) {

@@ -1,0 +1,14 @@
+/**
+ * What a command reads and writes besides its arguments. `process` is one; tests run the commands in their own
+ * process with captured streams and an environment of their own (tests/helpers/cli.ts).
+ */
+import type { Readable, Writable } from "node:stream";
+
+export interface CliIo {
+  /** Where `import -` and piped secrets come from; a terminal (`isTTY`) is prompted without echo instead. */
+  stdin: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
+  stdout: Writable;
+  stderr: Writable;
+  /** FEEDGATE_* settings, read where a flag is not given. */
+  env: NodeJS.ProcessEnv;
+}

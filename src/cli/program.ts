@@ -1,0 +1,48 @@
+/** The `feedgate` command line: one file per command, wired here; main.ts runs it on the process. */
+import { Command, CommanderError } from "commander";
+import { FeedgateFailure } from "../server/failures.js";
+import type { CliIo } from "./io.js";
+import { serveCommand } from "./serve.js";
+import { migrateCommand } from "./migrate.js";
+import { userCommand } from "./user.js";
+import { tokenCommand } from "./token.js";
+import { seedCommand } from "./seed.js";
+import { importCommand } from "./import.js";
+import { authCommand } from "./auth.js";
+import { eventsCommand } from "./events.js";
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("feedgate")
+    .description("GitHub-style access authorizations and activity event feeds")
+    .showHelpAfterError()
+    // Set before the commands are added, which inherit both: commander's own messages (usage errors, help) go
+    // to `io`, and it throws instead of ending the process, so that runCli returns the status.
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .exitOverride();
+  serveCommand(program, io);
+  migrateCommand(program, io);
+  userCommand(program, io);
+  tokenCommand(program, io);
+  seedCommand(program, io);
+  importCommand(program, io);
+  authCommand(program, io);
+  eventsCommand(program, io);
+  return program;
+}
+
+/**
+ * Runs `feedgate <args>` and resolves with its exit status once the command's action has returned (`serve` and
+ * `events --follow` go on running after that, until a signal).
+ */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(args, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode; // commander has said why, or shown the help asked for
+    // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.
+    if (error instanceof FeedgateFailure) io.stderr.write(`feedgate: ${error.message}\n`);
+    else io.stderr.write(`feedgate: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return 1;
+  }
+}
