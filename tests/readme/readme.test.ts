@@ -8,13 +8,11 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeClone, REPOSITORY } from "../helpers/clone.js";
 import { matchesExpected, readmeBlocks, type Block, type Command } from "../helpers/readme-examples.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const SHARED = resolve(ROOT, "../shared");
 /** The port the README's examples name; the clone's server listens on a free one instead. */
 const README_URL = "http://127.0.0.1:3000";
 /** What npm itself says about the machine's npm configuration is not the example's output. */
@@ -23,19 +21,6 @@ const NPM_NOTICE = /^npm (warn|notice)\b/;
 const PROGRAMS = ["bash", "curl", "jq"];
 const missing = PROGRAMS.filter((program) => spawnSync("sh", ["-c", `command -v ${program}`]).status !== 0);
 const skip = missing.length > 0 ? `the README's examples use ${missing.join(", ")}, not installed here` : false;
-
-/** A clone as a reader has it after `npm ci`: the sources copied, the installed packages linked, ../shared beside. */
-function makeClone(): { dir: string; clone: string } {
-  const dir = mkdtempSync(join(tmpdir(), "feedgate-readme-"));
-  const clone = join(dir, "feedgate");
-  mkdirSync(clone);
-  for (const entry of ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "README.md", "src", "demo"]) {
-    cpSync(join(ROOT, entry), join(clone, entry), { recursive: true });
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
-  symlinkSync(SHARED, join(dir, "shared"));
-  return { dir, clone };
-}
 
 /**
  * The environment a reader's shell has: theirs, without feedgate settings of their own. curl draws a progress meter
@@ -99,7 +84,7 @@ function saveFile(name: string, body: string[]): string {
 interface Step { command: Command; block: Block; text: string; expected: string[] | null }
 
 describe("the README, run as written", { skip }, () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(REPOSITORY, "README.md"), "utf8");
   const blocks = readmeBlocks(readme);
   let dir: string;
   let clone: string;
@@ -109,7 +94,7 @@ describe("the README, run as written", { skip }, () => {
   let outputs: string;
 
   before(async () => {
-    ({ dir, clone } = makeClone());
+    ({ dir, clone } = makeClone("feedgate-readme-"));
     outputs = join(dir, "outputs");
     mkdirSync(outputs);
     let url: string | undefined;
