@@ -24,6 +24,28 @@ export interface DemoCredentials {
   token: string;
 }
 
+/** The parts of demo/world.json that carry times. */
+interface DemoWorld {
+  events?: { created_at: string }[];
+  issue_events?: { created_at: string }[];
+  [key: string]: unknown;
+}
+
+/**
+ * The demo's own story (the world file's hand-written events and issue events) moved to end a minute before
+ * `now`, its spacing kept: a newcomer's feeds then show something recent, and `--feed-max-age 30d` (GitHub's limit)
+ * still shows it. The 800 GH Archive events in `events_files` keep their real 2021 times: they are history.
+ */
+export function restamped(world: DemoWorld, now: Date): DemoWorld {
+  const stamped = [...(world.events ?? []), ...(world.issue_events ?? [])];
+  if (stamped.length === 0) return world;
+  const latest = Math.max(...stamped.map((entry) => Date.parse(entry.created_at)));
+  const shift = now.getTime() - 60_000 - latest;
+  const moved = <T extends { created_at: string }>(entry: T): T =>
+    ({ ...entry, created_at: new Date(Date.parse(entry.created_at) + shift).toISOString().replace(/\.\d{3}Z$/, "Z") });
+  return { ...world, events: world.events?.map(moved), issue_events: world.issue_events?.map(moved) };
+}
+
 /** Creates the demo account and world when the database has no users yet; null when it already had some. */
 export async function ensureDemoAccount(store: Store, clock: () => Date = () => new Date()): Promise<DemoCredentials | null> {
   if ((await store.users.count()) > 0) return null;
@@ -32,7 +54,7 @@ export async function ensureDemoAccount(store: Store, clock: () => Date = () => 
   const { token } = await new AuthorizationService(store, clock).issue(user, {
     scopes: DEMO_SCOPES, note: "demo token", noteUrl: null, fingerprint: null,
   });
-  const world: unknown = JSON.parse(await readFile(DEMO_WORLD, "utf8"));
+  const world = restamped(JSON.parse(await readFile(DEMO_WORLD, "utf8")) as DemoWorld, clock());
   await new IngestService(store, clock).seedWorld(world, { baseDir: dirname(DEMO_WORLD) });
   return { login: DEMO_LOGIN, password, token };
 }
