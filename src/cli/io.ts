@@ -7,7 +7,8 @@ import type { Readable, Writable } from "node:stream";
 export interface CliIo {
   /** Where `import -` and piped secrets come from; a terminal (`isTTY`) is prompted without echo instead. */
   stdin: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
-  stdout: Writable;
+  /** A terminal (`isTTY`) gets readable log lines and progress bars; anything else, plain lines for machines. */
+  stdout: Writable & { isTTY?: boolean };
   stderr: Writable;
   /** FEEDGATE_* settings, read where a flag is not given. */
   env: NodeJS.ProcessEnv;

@@ -7,8 +7,9 @@ import type { CliIo } from "./io.js";
 import { dbOption } from "./options.js";
 
 function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
-  // Printed once to the terminal of whoever started the demo; never logged.
-  io.stdout.write([
+  // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
+  // on stdout, which a log collector may be reading.
+  io.stderr.write([
     "",
     "feedgate demo account created (shown once):",
     `  login:    ${demo.login}`,
@@ -37,6 +38,7 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--rate-limit-window <seconds>", "rate-limit window (default 3600)")
     .option("--login-max-attempts <n>", "failed logins per account before lockout (default 10)")
     .option("--login-window <seconds>", "failed-login lockout window (default 300)")
+    .option("--log-format <json|pretty>", "log lines as JSON or readable (env FEEDGATE_LOG_FORMAT; default pretty on a terminal, else json)")
     .option("--password-cost <log2>", "log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default 15)")
     .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
     .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
@@ -54,7 +56,9 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503 (default 20s)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
-      const config = loadConfig(options, io.env);
+      // JSON stays the default for machines; a person at a terminal reads lines.
+      const logFormat = options.logFormat ?? io.env.FEEDGATE_LOG_FORMAT ?? (io.stdout.isTTY ? "pretty" : "json");
+      const config = loadConfig({ ...options, logFormat }, io.env);
       let demo: DemoCredentials | null = null;
       const server = await startServer(config, async (store) => {
         if (options.demo) demo = await ensureDemoAccount(store);
@@ -62,7 +66,7 @@ export function serveCommand(program: Command, io: CliIo): void {
       stopOnSignals(server);
       if (demo) printDemo(demo, config.baseUrl ?? server.url, io);
       else if (options.demo) {
-        io.stdout.write("The demo account was created on an earlier start; its credentials were shown then. " +
+        io.stderr.write("The demo account was created on an earlier start; its credentials were shown then. " +
           "Delete the database to start afresh.\n");
       }
     });

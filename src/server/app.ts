@@ -65,7 +65,7 @@ export async function buildApp({
   config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
 }: AppDependencies) {
   const app = Fastify({
-    ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel) }),
+    ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
     frameworkErrors,

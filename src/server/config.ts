@@ -58,8 +58,18 @@ export interface Config {
   /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
   adminBodyLimit: number;
   logLevel: string;
+  /** `json`: one JSON object a line, for log collectors; `pretty`: readable lines, for a person at a terminal. */
+  logFormat: LogFormat;
   /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
   passwordCost: number;
+}
+
+export type LogFormat = "json" | "pretty";
+
+function logFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === "" || value === "json") return "json";
+  if (value === "pretty") return "pretty";
+  throw new Error(`log format must be json or pretty, got "${value}"`);
 }
 
 export const DEFAULT_DB = "./data/feedgate.db";
@@ -83,6 +93,7 @@ export interface ConfigInput {
   feedCacheMb?: string | number;
   adminBodyLimit?: string | number;
   logLevel?: string;
+  logFormat?: string;
   dbPoolSize?: string | number;
   dbConnectTimeout?: string | number;
   dbStatementTimeout?: string | number;
@@ -205,6 +216,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     },
     adminBodyLimit: positiveInteger("admin body limit", input.adminBodyLimit ?? env.FEEDGATE_ADMIN_BODY_LIMIT, 64 * 1024 * 1024),
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",
+    logFormat: logFormat(input.logFormat ?? env.FEEDGATE_LOG_FORMAT),
     passwordCost: passwordCost(input.passwordCost ?? env.FEEDGATE_PASSWORD_COST),
   };
 }

@@ -4,6 +4,8 @@
  */
 import type { FastifyServerOptions } from "fastify";
 import pino from "pino";
+import pretty from "pino-pretty";
+import type { LogFormat } from "./config.js";
 
 /** Query parameters that carry credentials: node-github's `access_token`, and GitHub's app `client_secret`. */
 const SECRET_PARAMETERS = new Set(["access_token", "client_secret"]);
@@ -40,9 +42,20 @@ function serializeError(error: Error) {
   return rest;
 }
 
-export function loggerOptions(level: string): FastifyServerOptions["logger"] {
+/**
+ * Readable lines for a person at a terminal: time, level and message, then the fields. Written synchronously, so
+ * that the last line before the process exits (`stopped`) is not lost.
+ */
+function prettyStream() {
+  return pretty({
+    colorize: process.stdout.isTTY === true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname",
+  });
+}
+
+export function loggerOptions(level: string, format: LogFormat = "json"): FastifyServerOptions["logger"] {
   return {
     level,
+    ...(format === "pretty" ? { stream: prettyStream() } : {}),
     serializers: {
       req: (request: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
         method: request.method,

@@ -110,7 +110,10 @@ export function stopOnSignals(server: RunningServer): void {
   const onSignal = (signal: NodeJS.Signals) => {
     server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
     server.stop().then(
-      () => process.exit(0),
+      () => {
+        server.app.log.info("stopped");
+        process.exit(0);
+      },
       (error: unknown) => {
         server.app.log.error({ err: error }, "shutdown failed");
         process.exit(1);

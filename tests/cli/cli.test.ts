@@ -103,8 +103,9 @@ describe("feedgate CLI", () => {
 
   test("serve --demo on a fresh database prints a demo login, password and token that work", async () => {
     const fresh = join(dir, "demo.db");
-    const server = feedgate(["serve", "--demo", "--port", "0", "--db", fresh, "--log-level", "warn"]);
-    const [, exports] = await waitForOutput(server, /export (FEEDGATE_URL=.*)\n/);
+    const server = feedgate(["serve", "--demo", "--port", "0", "--db", fresh]);
+    // On stderr, apart from the log lines on stdout.
+    const [, exports] = await waitForOutput(server, /export (FEEDGATE_URL=.*)\n/, 20_000, "stderr");
     const vars = Object.fromEntries([...exports!.matchAll(/(\w+)='?([^' ]+)'?/g)].map((m) => [m[1], m[2]]));
     const list = await fetch(`${vars.FEEDGATE_URL}/authorizations`, {
       headers: { authorization: basic(vars.FEEDGATE_USER!, vars.FEEDGATE_PASSWORD!) },
@@ -113,12 +114,27 @@ describe("feedgate CLI", () => {
     const tokenCall = await fetch(`${vars.FEEDGATE_URL}/nowhere`, { headers: { authorization: `token ${vars.FEEDGATE_TOKEN}` } });
     assert.equal(tokenCall.status, 404);
     server.child.kill("SIGINT");
-    assert.equal((await server.done).code, 0);
+    const first = await server.done;
+    assert.equal(first.code, 0);
+    // stdout stays JSON lines a collector can read, ending with "stopped"; no secret reaches it.
+    const logLines = first.stdout.trim().split("\n").map((line) => JSON.parse(line) as { msg: string });
+    assert.equal(logLines.at(-1)!.msg, "stopped");
+    assert.ok(!first.stdout.includes(vars.FEEDGATE_PASSWORD!) && !first.stdout.includes(vars.FEEDGATE_TOKEN!));
 
     const second = feedgate(["serve", "--demo", "--port", "0", "--db", fresh, "--log-level", "warn"]);
-    await waitForOutput(second, /created on an earlier start/);
+    await waitForOutput(second, /created on an earlier start/, 20_000, "stderr");
     second.child.kill("SIGTERM");
     const exit = await second.done;
-    assert.doesNotMatch(exit.stdout, /password:/);
+    assert.doesNotMatch(exit.stdout + exit.stderr, /password:/);
+  });
+
+  test("serve --log-format pretty writes readable lines, not JSON, and a last \"stopped\" line", async () => {
+    const server = feedgate(["serve", "--port", "0", "--db", join(dir, "pretty.db"), "--log-format", "pretty"]);
+    await waitForOutput(server, /INFO.*: Server listening at http:\/\/127\.0\.0\.1:\d+/);
+    server.child.kill("SIGTERM");
+    const exit = await server.done;
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.doesNotMatch(exit.stdout, /^\{/m);
+    assert.match(exit.stdout.trim().split("\n").at(-1)!, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: stopped$/);
   });
 });

@@ -79,12 +79,13 @@ export function feedgate(args: string[], options: CliOptions = {}): CliRun {
 export const runFeedgate = (args: string[], options: CliOptions = {}) =>
   feedgate(args, options).done;
 
-/** Resolves with the first match of `pattern` in the process's stdout. */
-export async function waitForOutput(run: { stdout: string }, pattern: RegExp, ms = 20_000): Promise<RegExpExecArray> {
+/** Resolves with the first match of `pattern` in the process's stdout (or `from` stderr). */
+export async function waitForOutput(run: CliRun, pattern: RegExp, ms = 20_000, from: "stdout" | "stderr" = "stdout")
+  : Promise<RegExpExecArray> {
   for (const started = Date.now(); Date.now() - started < ms;) {
-    const match = pattern.exec(run.stdout);
+    const match = pattern.exec(run[from]);
     if (match) return match;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`timed out waiting for ${pattern} in:\n${run.stdout}`);
+  throw new Error(`timed out waiting for ${pattern} in ${from}:\n${run[from]}`);
 }
