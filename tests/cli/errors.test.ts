@@ -5,10 +5,11 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
+import { POSTGRES_ADMIN_URL, skipUnlessPostgres } from "../helpers/services.js";
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
 
@@ -54,6 +55,55 @@ describe("failures of feedgate commands", () => {
     for (const flag of ["--version", "-V"]) {
       const result = await runCli([flag]);
       assert.deepEqual([result.code, result.stdout, result.stderr], [0, `${version}\n`, ""]);
+    }
+  });
+});
+
+describe("commands that open the store, when the database is not there", async () => {
+  const postgresSkip = await skipUnlessPostgres();
+  let dir: string;
+  /** Every command that opens the store, with arguments that get it that far. */
+  let commands: string[][];
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-errors-"));
+    writeFileSync(join(dir, "world.json"), "{}");
+    writeFileSync(join(dir, "events.ndjson"), "");
+    commands = [
+      ["migrate"], ["import", join(dir, "events.ndjson")], ["seed", join(dir, "world.json")],
+      ["user", "list"], ["user", "add", "zed", "--password", "pw"], ["user", "passwd", "zed", "--password", "pw"],
+      ["token", "add", "zed"],
+    ];
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("a PostgreSQL database that does not exist: one line naming it, the URL without its password, and createdb",
+    { skip: postgresSkip }, async () => {
+      const url = new URL(POSTGRES_ADMIN_URL);
+      url.pathname = "/feedgate_nobody_made_this";
+      url.password = "hunter2";
+      const db = url.toString();
+      url.password = "";
+      const createdb = ["createdb", url.hostname && `-h ${url.hostname}`, url.port && `-p ${url.port}`,
+        url.username && `-U ${url.username}`, "feedgate_nobody_made_this"].filter(Boolean).join(" ");
+      for (const command of commands) {
+        const result = await runCli([...command, "--db", db]);
+        assert.deepEqual([command, result.code, lines(result.stderr)], [command, 1, [
+          `feedgate: database "feedgate_nobody_made_this" does not exist on the PostgreSQL server at ${url}; ` +
+          `create it (${createdb}) or check --db (or FEEDGATE_DB)`,
+        ]]);
+      }
+    });
+
+  test("an unreachable PostgreSQL, given by --db or FEEDGATE_DB: one line naming it, without the password", async () => {
+    for (const command of commands) {
+      for (const [args, env] of [[["--db", "postgres://feedgate:hunter2@127.0.0.1:1/feedgate"], {}],
+        [[], { FEEDGATE_DB: "postgres://feedgate:hunter2@127.0.0.1:1/feedgate" }]] as const) {
+        const result = await runCli([...command, ...args], { env });
+        assert.deepEqual([command, result.code, lines(result.stderr)], [command, 1, [
+          "feedgate: cannot reach PostgreSQL at postgres://feedgate@127.0.0.1:1/feedgate (ECONNREFUSED); " +
+          "is it running? check --db (or FEEDGATE_DB)",
+        ]]);
+      }
     }
   });
 });
