@@ -11,11 +11,11 @@ import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
-import { InvalidInputError } from "../server/failures.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import type { Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
+import { checkImportFiles } from "./import-files.js";
 
 const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
@@ -63,7 +63,7 @@ export function importCommand(program: Command, io: CliIo): void {
   dbOption(command, io.env)
     .option("--strict", "abort a file at its first malformed line, writing nothing from it")
     .action(async (files: string[], options) => {
-      if (files.filter((f) => f === "-").length > 1) throw new InvalidInputError("standard input (-) can be imported once");
+      await checkImportFiles(files);
       await withStore(options, async (store) => {
         const started = Date.now();
         let total = 0;

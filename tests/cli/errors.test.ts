@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
@@ -48,6 +48,25 @@ describe("failures of feedgate commands", () => {
     assert.deepEqual([plain.code, plain.stderr], [1, "feedgate: standard input (-) can be imported once\n"]);
     const verbose = await runCli(["import", "-", "-", "--db", join(dir, "a.db"), "--verbose"]);
     assert.match(verbose.stderr, /^feedgate: standard input \(-\) can be imported once\nInvalidInputError: .*\n\s+at /);
+  });
+
+  test("import of a file that does not exist: one line naming it and where GH Archive's files are; nothing opened", async () => {
+    writeFileSync(join(dir, "good.ndjson"), "");
+    const db = join(dir, "import.db");
+    const result = await runCli(["import", join(dir, "good.ndjson"), "nope.ndjson", "--db", db]);
+    assert.deepEqual([result.code, lines(result.stderr)], [1, [
+      "feedgate: nope.ndjson does not exist; GH Archive files are at https://data.gharchive.org/YYYY-MM-DD-H.json.gz, " +
+      "one an hour (e.g. https://data.gharchive.org/2021-07-21-15.json.gz; hours are 0 to 23, UTC)",
+    ]]);
+    assert.equal(result.stdout, "", "the good file before it was not imported either");
+    assert.equal(existsSync(db), false);
+  });
+
+  test("import of a directory: one line saying to name its files", async () => {
+    mkdirSync(join(dir, "hours"));
+    const result = await runCli(["import", join(dir, "hours"), "--db", join(dir, "import.db")]);
+    assert.deepEqual([result.code, result.stderr],
+      [1, `feedgate: ${join(dir, "hours")} is a directory; name the files in it (${join(dir, "hours")}/*.json.gz)\n`]);
   });
 
   test("--version prints the package's version", async () => {
