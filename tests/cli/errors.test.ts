@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { once } from "node:events";
+import { PassThrough, Writable } from "node:stream";
 import { runCli } from "../helpers/cli.js";
+import { readSecret } from "../../src/cli/prompt.js";
 import { POSTGRES_ADMIN_URL, skipUnlessPostgres } from "../helpers/services.js";
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
@@ -124,5 +129,57 @@ describe("commands that open the store, when the database is not there", async (
         ]]);
       }
     }
+  });
+});
+
+describe("a password that is missing", () => {
+  let dir: string;
+  let requests = 0;
+  let server: ReturnType<typeof createServer>;
+  let url: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-errors-"));
+    // Counts what reaches it: a refused command must send nothing, not even an attempt that costs a lockout try.
+    server = createServer((_request, response) => {
+      requests++;
+      response.writeHead(401, { "content-type": "application/json" }).end('{"message":"Bad credentials"}');
+    }).listen(0, "127.0.0.1");
+    await once(server, "listening");
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const [how, env, input] of [
+    ["FEEDGATE_PASSWORD unset and nothing piped", {}, ""],
+    ["FEEDGATE_PASSWORD empty and an empty line piped", { FEEDGATE_PASSWORD: "" }, "\n"],
+  ] as const) {
+    test(`auth with ${how}: refused in one line before anything is sent`, async () => {
+      const result = await runCli(["auth", "list", "--url", url, "--user", "alice"], { env, input });
+      assert.deepEqual([result.code, result.stderr], [1,
+        "feedgate: no password: standard input is not a terminal and gave none; set FEEDGATE_PASSWORD or pipe the password on standard input\n"]);
+      assert.equal(requests, 0);
+    });
+  }
+
+  test("user add and user passwd with nothing piped: refused in one line, nothing stored", async () => {
+    const db = join(dir, "users.db");
+    const refusal = "feedgate: no password: standard input is not a terminal and gave none; give --password or pipe the password on standard input\n";
+    const add = await runCli(["user", "add", "zed", "--db", db], { input: "" });
+    assert.deepEqual([add.code, add.stderr], [1, refusal]);
+    assert.equal((await runCli(["user", "add", "zed", "--db", db, "--password", "first"])).code, 0);
+    const passwd = await runCli(["user", "passwd", "zed", "--db", db], { input: "\n" });
+    assert.deepEqual([passwd.code, passwd.stderr], [1, refusal]);
+    assert.match((await runCli(["user", "list", "--db", db])).stdout, /^\d+\tzed\t/);
+  });
+
+  test("an empty password typed at a terminal is refused too", async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const io = { stdin: terminal, stdout: new PassThrough(), stderr: new Writable({ write: (_c, _e, done) => done() }), env: {} };
+    const reading = readSecret("password: ", io);
+    terminal.write("\r");
+    await assert.rejects(reading, { message: "the password is empty, and an empty password is never accepted; nothing was sent or changed" });
   });
 });
