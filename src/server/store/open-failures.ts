@@ -18,6 +18,9 @@ export function withoutPassword(url: string): string {
   }
 }
 
+/** `--db` as it may be shown: a file path as given, a URL without its password. */
+export const shownDb = (db: string) => (isPostgresUrl(db) ? withoutPassword(db) : db);
+
 /** The service at `url` did not answer; `flag` is where its URL was given. */
 export function unreachable(service: string, url: string, flag: string, error: unknown): StartupError {
   const cause = (error as { code?: string }).code ?? (error as Error).message;

@@ -259,14 +259,26 @@ export interface ConnectionCounts {
   waiting: number;
 }
 
+/** What a migration run found and did, so that `feedgate migrate` can say it. */
+export interface MigrationReport {
+  /** Migrations this run applied; 0 when none was pending. */
+  applied: number;
+  /** The highest migration recorded once it finished. */
+  version: number;
+  /** True when the database had no migration recorded before: the run made the schema from nothing. */
+  created: boolean;
+}
+
 export interface Store {
   readonly users: UserStore;
   readonly authorizations: AuthorizationStore;
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
-  /** Applies pending migrations; safe to call on every start. */
-  migrate(): Promise<void>;
+  /** Applies pending migrations and reports what it did; safe to call on every start. */
+  migrate(): Promise<MigrationReport>;
+  /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */
+  readonly migratedAtOpen: MigrationReport;
   /** Resolves when the database answers (readiness checks). */
   ping(): Promise<void>;
   /** The connections this process holds, for the metrics; synchronous, as drivers keep the counts in memory. */
