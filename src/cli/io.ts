@@ -8,7 +8,8 @@ export interface CliIo {
   /** Where `import -` and piped secrets come from; a terminal (`isTTY`) is prompted without echo instead. */
   stdin: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
   stdout: Writable;
-  stderr: Writable;
+  /** Progress and failures; a terminal (`isTTY`) gets progress bars, anything else plain lines. */
+  stderr: Writable & { isTTY?: boolean };
   /** FEEDGATE_* settings, read where a flag is not given. */
   env: NodeJS.ProcessEnv;
 }

@@ -237,11 +237,17 @@ export interface IngestResult {
   issueEventsSkipped: number;
 }
 
+/** Called as a step of a bulk load begins (`what`: "building feed indexes"); the function it returns, once done. */
+export type BulkLoadProgress = (what: string) => () => void;
+
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
   apply(batch: IngestBatch, now: Date): Promise<IngestResult>;
-  /** Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after. */
-  bulkLoad<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after.
+   * `progress` is told of such work after the import that takes long enough to be worth saying (SQLite's index build).
+   */
+  bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T>;
 }
 
 /** An ingest entry that contradicts what is stored or what the batch said before; `field` names the entry. */
