@@ -11,25 +11,18 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
-import { InvalidInputError } from "../server/failures.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import type { BulkLoadProgress, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { checkImportFiles } from "./import-files.js";
 import { importProgress, perSecond } from "./import-progress.js";
+import { seconds } from "./seconds.js";
 
 interface ImportOptions {
   strict: boolean;
   /** Seconds between plain progress lines when stderr is not a terminal. */
   progressEvery: number;
-}
-
-/** Seconds, positive; decimals allowed (tests use a fraction of one). */
-function seconds(value: string, flag: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0)) throw new InvalidInputError(`${flag} must be a number of seconds above 0, got "${value}"`);
-  return n;
 }
 
 async function importOne(store: Store, name: string, path: string | null, options: ImportOptions, io: CliIo)
