@@ -23,7 +23,7 @@ export function urlOption(command: Command): Command {
   return command.option("--url <url>", "server base URL (env FEEDGATE_URL), e.g. http://127.0.0.1:3000");
 }
 
-function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
+export function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
   const baseUrl = options.url ?? env.FEEDGATE_URL;
   if (!baseUrl) throw new InvalidInputError("--url (or FEEDGATE_URL) is required");
   return baseUrl;
@@ -42,8 +42,11 @@ export async function passwordClient(options: ConnectionOptions, io: CliIo): Pro
   const baseUrl = serverUrl(options, io.env);
   const username = options.user ?? io.env.FEEDGATE_USER;
   if (!username) throw new InvalidInputError("--user (or FEEDGATE_USER) is required");
-  const password = io.env.FEEDGATE_PASSWORD ?? (await readSecret(`password for ${username}: `, io));
-  const otp = async () => io.env.FEEDGATE_OTP ?? (await readSecret("two-factor code: ", io));
+  // An empty variable counts as unset: the secret is then read, and refused when empty (prompt.ts).
+  const password = io.env.FEEDGATE_PASSWORD || (await readSecret(`password for ${username}: `, io,
+    { what: "password", otherwise: "set FEEDGATE_PASSWORD or pipe the password on standard input" }));
+  const otp = async () => io.env.FEEDGATE_OTP || (await readSecret("two-factor code: ", io,
+    { what: "two-factor code", otherwise: "set FEEDGATE_OTP or pipe the code on standard input" }));
   return client(baseUrl, { type: "basic", username, password, otp });
 }
 

@@ -6,9 +6,10 @@ import type { Command } from "commander";
 import { endpoints } from "../api/endpoints.js";
 import type { Params } from "../client/index.js";
 import { InvalidInputError } from "../server/failures.js";
-import { clientAction, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
+import { clientAction, serverUrl, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
 import type { CliIo } from "./io.js";
-import { follow, type FeedCall, type FeedItem } from "./follow.js";
+import { follow, isLocalServer, type FeedCall, type FeedItem, type PollPace } from "./follow.js";
+import { seconds } from "./seconds.js";
 
 type FeedName = keyof typeof endpoints.events;
 
@@ -17,6 +18,18 @@ interface EventsOptions extends ConnectionOptions {
   perPage?: string;
   all?: boolean;
   follow?: boolean;
+  interval?: string;
+  forceInterval?: boolean;
+}
+
+/** --interval and --force-interval, checked; they only mean something with --follow. */
+function pollPace(options: EventsOptions, url: string): PollPace {
+  if (options.interval === undefined) {
+    if (options.forceInterval) throw new InvalidInputError("--force-interval needs --interval");
+    return { mayPollFaster: false };
+  }
+  if (!options.follow) throw new InvalidInputError("--interval sets how often --follow polls; add --follow");
+  return { interval: seconds(options.interval, "--interval"), mayPollFaster: Boolean(options.forceInterval) || isLocalServer(url) };
 }
 
 /** `/repos/:user/:repo/events` -> ["user", "repo"]: the arguments, in path order. */
@@ -45,6 +58,9 @@ export function eventsCommand(program: Command, io: CliIo): void {
     .option("--per-page <n>", "events per page, at most 100 (default 30)")
     .option("--all", "every page, following the Link header")
     .option("--follow", "keep polling with conditional requests and print each new event once, oldest first")
+    .option("--interval <seconds>", "with --follow, seconds between polls; a server's larger X-Poll-Interval wins, " +
+      "except on this machine (127.0.0.1, localhost, ::1)")
+    .option("--force-interval", "poll every --interval seconds even when the server asks for longer")
     .addHelpText("after", `\nFeeds:\n  ${FEED_LIST}\n\nuser and repo may be given as one argument: getFromRepo octocat/hello-world`)
     .action(clientAction(async (feed: string, args: string[], options: EventsOptions) => {
       if (!isFeed(feed)) throw new InvalidInputError(`unknown feed "${feed}"; feeds:\n  ${FEED_LIST}`);
@@ -52,11 +68,12 @@ export function eventsCommand(program: Command, io: CliIo): void {
         throw new InvalidInputError("--follow reads the newest events; it does not combine with --page or --all");
       }
       const params = { ...feedParams(feed, args), ...(options.perPage === undefined ? {} : { per_page: options.perPage }) };
+      const pace = pollPace(options, serverUrl(options, io.env));
       const client = tokenClient(options, io.env);
       // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
       const operation = client.events[feed] as unknown as typeof client.events.get;
       const call = operation as unknown as FeedCall;
-      if (options.follow) return follow(client, call, params, printEvent, (line) => io.stderr.write(line));
+      if (options.follow) return follow(client, call, params, printEvent, (line) => io.stderr.write(line), pace);
       if (options.all) {
         for await (const page of client.paginate(operation, params as Params<typeof operation.endpoint>)) page.data.forEach(printEvent);
         return;

@@ -3,6 +3,10 @@
  * requests with the last ETag (a 304 costs no rate limit), `X-Poll-Interval` seconds between polls, and each
  * new event printed once, oldest first. When more events arrived than a page holds, older pages are read
  * until a known event shows up, so a burst is not cut off at the page size.
+ *
+ * `--interval` asks for another pace. Against someone else's server the larger of it and X-Poll-Interval wins, as
+ * GitHub asks of pollers, unless `--force-interval`; a server on this machine (127.0.0.1, localhost, ::1) is the
+ * operator's own, to poll as fast as they like.
  */
 import type { Client, Event, IssueEvent, Meta, Result, Success } from "../client/index.js";
 import { FeedgateError, HttpError, NetworkError, TimeoutError } from "../client/index.js";
@@ -30,9 +34,30 @@ class SeenIds {
   }
 }
 
-function pollInterval(meta: Meta): number {
+/** The pace the poller was asked for. */
+export interface PollPace {
+  /** `--interval`, in seconds; without it, the server's X-Poll-Interval. */
+  interval?: number;
+  /** `--force-interval`, or a server on this machine: `interval` wins even when the server asks for more. */
+  mayPollFaster: boolean;
+}
+
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** A server on this machine, by its URL: `http://localhost:3000`, `http://[::1]:3000`. */
+export const isLocalServer = (url: string) => LOCAL_HOSTS.has(new URL(url).hostname.toLowerCase());
+
+/** The server's X-Poll-Interval in seconds, or undefined when it sent none (or nonsense). */
+function serverInterval(meta: Meta): number | undefined {
   const seconds = Number(meta["x-poll-interval"]);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_INTERVAL_SECONDS;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** Seconds until the next poll: the asked interval, unless the server asks for more and may not be overruled. */
+function nextWait(server: number | undefined, pace: PollPace): number {
+  if (pace.interval === undefined) return server ?? DEFAULT_INTERVAL_SECONDS;
+  if (server === undefined || pace.mayPollFaster) return pace.interval;
+  return Math.max(pace.interval, server);
 }
 
 /** Events of `result` (and older pages, after the start) not printed yet, newest first. */
@@ -66,15 +91,22 @@ const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
 
 /** Polls until the process is stopped; `print` gets each new event once, oldest first, and `warn` each retried failure. */
 export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void,
-  warn: (line: string) => void): Promise<never> {
+  warn: (line: string) => void, pace: PollPace = { mayPollFaster: false }): Promise<never> {
   const seen = new SeenIds();
   let etag: string | undefined;
-  let interval = DEFAULT_INTERVAL_SECONDS;
+  let interval = nextWait(undefined, pace);
+  let toldSlower = false;
   for (let start = true; ;) {
     let wait: number;
     try {
       const result = await call({ ...params, ...(etag ? { headers: { "If-None-Match": etag } } : {}) });
-      wait = interval = pollInterval(result.meta);
+      const server = serverInterval(result.meta);
+      wait = interval = nextWait(server, pace);
+      if (pace.interval !== undefined && interval > pace.interval && !toldSlower) {
+        toldSlower = true; // once: the server's answer is the same on every poll
+        warn(`feedgate: the server asks for ${server} s between polls; polling every ${interval} s, not ${pace.interval} s ` +
+          "(--force-interval to insist)\n");
+      }
       if (!result.notModified) {
         etag = result.meta.etag;
         for (const event of (await unseen(client, result, seen, start)).reverse()) print(event);

@@ -1,5 +1,6 @@
 /**
- * `feedgate import <file|->...`: stream GH Archive NDJSON (plain or gzip) into the store with a progress bar.
+ * `feedgate import <file|->...`: stream GH Archive NDJSON (plain or gzip) into the store, showing progress (a bar
+ * on a terminal, plain lines in a log: import-progress.ts).
  * With --strict, each source is checked in full before anything from it is written; standard input is
  * spooled to a temporary file for that, since it cannot be read twice.
  */
@@ -9,43 +10,39 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
-import { SingleBar } from "cli-progress";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
-import { InvalidInputError } from "../server/failures.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
-import type { Store } from "../server/store/store.js";
+import type { BulkLoadProgress, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
+import { checkImportFiles } from "./import-files.js";
+import { importProgress, perSecond } from "./import-progress.js";
+import { seconds } from "./seconds.js";
 
-const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+interface ImportOptions {
+  strict: boolean;
+  /** Seconds between plain progress lines when stderr is not a terminal. */
+  progressEvery: number;
+}
 
-async function importOne(store: Store, name: string, path: string | null, strict: boolean, io: CliIo)
+async function importOne(store: Store, name: string, path: string | null, options: ImportOptions, io: CliIo)
   : Promise<ImportSummary> {
   // Sources are named as the operator typed them: a spooled stdin reports `-:2`, not its temporary file.
   const open = (): NdjsonSource => (path === null ? ndjsonFromStream("-", io.stdin) : ndjsonFromStream(name, createReadStream(path)));
-  if (strict) await validateEvents(open());
+  if (options.strict) await validateEvents(open());
 
   const size = path === null ? 0 : (await stat(path)).size;
-  const bar = new SingleBar({
-    format: `${name} [{bar}] {events} events | {rate} events/s | {read} of {size}`,
-    hideCursor: true,
-    stream: io.stderr,
-  });
-  const started = Date.now();
-  bar.start(Math.max(size, 1), 0, { events: 0, rate: 0, read: megabytes(0), size: size ? megabytes(size) : "?" });
+  const progress = importProgress(name, size, io, options.progressEvery * 1000);
   try {
     return await importEvents(store, open(), {
-      strict,
-      onProgress: ({ events, bytes }) => {
-        const seconds = Math.max((Date.now() - started) / 1000, 0.001);
-        bar.update(size ? bytes : 0, { events, rate: Math.round(events / seconds), read: megabytes(bytes) });
-      },
+      strict: options.strict,
+      onProgress: ({ events, bytes }) => progress.update(events, bytes),
       // The message already starts with the place (`file:3: ...` or `file:3.repo.name: ...`): cutting a fixed
       // `where: ` off it mangled the second form into `file:3: epo.name: ...`.
-      onMalformed: (_where, message) => io.stderr.write(`\nskipped ${message}\n`),
+      onMalformed: (_where, message) => progress.note(`skipped ${message}`),
     }, () => new Date());
   } finally {
-    bar.stop();
+    progress.stop();
   }
 }
 
@@ -57,23 +54,37 @@ async function spoolStdin(stdin: CliIo["stdin"]): Promise<{ path: string; cleanu
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** Says what a long step after the import is doing, and how long it took. */
+const stepProgress = (io: CliIo): BulkLoadProgress => (what) => {
+  const started = Date.now();
+  io.stderr.write(`${what}…\n`);
+  return () => io.stderr.write(`${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+};
+
 export function importCommand(program: Command, io: CliIo): void {
   const command = program.command("import <files...>")
-    .description("import GH Archive NDJSON files (plain or .gz; - for stdin)");
+    .description("import GH Archive NDJSON files (plain or .gz; - for stdin)")
+    .addHelpText("after", `
+Malformed lines are reported (file:line) and skipped, and the rest of the file is imported; with --strict a
+file with one is not imported at all. (POST /admin/events differs on purpose: it refuses a whole body with a bad
+line, writing nothing.) Events already stored, by id, are skipped, so importing a file again adds nothing.
+GH Archive's files are at https://data.gharchive.org/YYYY-MM-DD-H.json.gz, one an hour.`);
   dbOption(command, io.env)
     .option("--strict", "abort a file at its first malformed line, writing nothing from it")
-    .action(async (files: string[], options) => {
-      if (files.filter((f) => f === "-").length > 1) throw new InvalidInputError("standard input (-) can be imported once");
-      await withStore(options, async (store) => {
+    .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often (default 5)", "5")
+    .action(async (files: string[], flags: { strict?: boolean; progressEvery: string; db?: string }) => {
+      const options: ImportOptions = { strict: Boolean(flags.strict), progressEvery: seconds(flags.progressEvery, "--progress-every") };
+      await checkImportFiles(files);
+      await withStore(flags, async (store) => {
         const started = Date.now();
         let total = 0;
-        // The time reported includes what bulkLoad does after the last file (SQLite: rebuilding feed indexes).
+        // The time reported includes what bulkLoad does after the last file (SQLite: building the feed indexes).
         await store.ingest.bulkLoad(async () => {
           for (const file of files) {
             const spooled = file === "-" && options.strict ? await spoolStdin(io.stdin) : null;
             try {
               const path = spooled?.path ?? (file === "-" ? null : file);
-              const s = await importOne(store, file, path, Boolean(options.strict), io);
+              const s = await importOne(store, file, path, options, io);
               total += s.eventsAdded;
               io.stdout.write(`${file}: ${s.lines} lines, ${s.eventsAdded} events added, ` +
                 `${s.eventsSkipped} already present, ${s.malformed} malformed lines skipped\n`);
@@ -81,10 +92,9 @@ export function importCommand(program: Command, io: CliIo): void {
               await spooled?.cleanup();
             }
           }
-        });
-        const seconds = (Date.now() - started) / 1000;
-        io.stdout.write(`imported ${total} events in ${seconds.toFixed(1)} s ` +
-          `(${Math.round(total / Math.max(seconds, 0.001))} events/s)\n`);
+        }, stepProgress(io));
+        const ms = Date.now() - started;
+        io.stdout.write(`imported ${total} events in ${(ms / 1000).toFixed(1)} s (${perSecond(total, ms)} events/s)\n`);
       });
     });
 }

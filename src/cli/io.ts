@@ -7,9 +7,10 @@ import type { Readable, Writable } from "node:stream";
 export interface CliIo {
   /** Where `import -` and piped secrets come from; a terminal (`isTTY`) is prompted without echo instead. */
   stdin: Readable & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
-  /** A terminal (`isTTY`) gets readable log lines and progress bars; anything else, plain lines for machines. */
+  /** A terminal (`isTTY`) gets readable log lines; anything else, JSON lines for machines. */
   stdout: Writable & { isTTY?: boolean };
-  stderr: Writable;
+  /** Progress and failures; a terminal (`isTTY`) gets progress bars, anything else plain lines. */
+  stderr: Writable & { isTTY?: boolean };
   /** FEEDGATE_* settings, read where a flag is not given. */
   env: NodeJS.ProcessEnv;
 }

@@ -1,12 +1,28 @@
-/** `feedgate migrate`: apply pending schema migrations and exit. */
+/** `feedgate migrate`: apply pending schema migrations, say what was done, and exit. */
 import type { Command } from "commander";
+import type { MigrationReport } from "../server/store/store.js";
+import { shownDb } from "../server/store/open-failures.js";
 import type { CliIo } from "./io.js";
 import { dbOption, dbPath, withStore } from "./options.js";
 
+const migrationsText = (n: number) => `${n} migration${n === 1 ? "" : "s"}`;
+
+export function describeMigration(report: MigrationReport): string {
+  if (report.created) return `created the schema (${migrationsText(report.applied)})`;
+  if (report.applied > 0) return `applied ${migrationsText(report.applied)} (now at version ${report.version})`;
+  return `already up to date (version ${report.version})`;
+}
+
 export function migrateCommand(program: Command, io: CliIo): void {
-  dbOption(program.command("migrate").description("apply pending database migrations"), io.env)
+  dbOption(program.command("migrate").description("apply pending database migrations and say what was done"), io.env)
     .action(async (options) => {
-      await withStore(options, (store) => store.migrate());
-      io.stdout.write(`database ${dbPath(options)} is up to date\n`);
+      // Opening the store is what migrates (as for serve); what it applied is kept, and migrate() then finds nothing
+      // left, unless another process added a migration in between, which is counted too.
+      const report = await withStore(options, async (store) => {
+        const opened = store.migratedAtOpen;
+        const now = await store.migrate();
+        return { applied: opened.applied + now.applied, version: now.version, created: opened.created };
+      });
+      io.stdout.write(`${shownDb(dbPath(options))}: ${describeMigration(report)}\n`);
     });
 }

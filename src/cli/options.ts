@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { DEFAULT_DB, passwordCost } from "../server/config.js";
 import { setPasswordCost } from "../server/services/credentials.js";
 import { openStore } from "../server/store/open-store.js";
+import { storeOpenFailure } from "../server/store/open-failures.js";
 import type { Store } from "../server/store/store.js";
 
 /** `--db`; without it, FEEDGATE_DB from `env`, then the default file. */
@@ -26,9 +27,15 @@ export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Co
     });
 }
 
-/** Opens the store, runs `work`, and always closes it again. */
+/**
+ * Opens the store, runs `work`, and always closes it again. A database that does not exist or does not answer
+ * is one line naming it and the fix, as for `serve`.
+ */
 export async function withStore<T>(options: { db?: string }, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(dbPath(options));
+  const db = dbPath(options);
+  const store = await openStore(db).catch((error: unknown) => {
+    throw storeOpenFailure(db, error);
+  });
   try {
     return await work(store);
   } finally {

@@ -1,7 +1,8 @@
 /** The `feedgate` command line: one file per command, wired here; main.ts runs it on the process. */
 import { Command, CommanderError } from "commander";
-import { FeedgateFailure } from "../server/failures.js";
 import type { CliIo } from "./io.js";
+import { reportFailure, wantsDetails } from "./failure-report.js";
+import { packageVersion } from "./version.js";
 import { serveCommand } from "./serve.js";
 import { migrateCommand } from "./migrate.js";
 import { userCommand } from "./user.js";
@@ -14,6 +15,8 @@ import { eventsCommand } from "./events.js";
 export function buildProgram(io: CliIo): Command {
   const program = new Command("feedgate")
     .description("GitHub-style access authorizations and activity event feeds")
+    .version(packageVersion(), "-V, --version", "print feedgate's version")
+    .option("--verbose", "on failure, print the stack trace too (as does DEBUG=1)")
     .showHelpAfterError()
     // Set before the commands are added, which inherit both: commander's own messages (usage errors, help) go
     // to `io`, and it throws instead of ending the process, so that runCli returns the status.
@@ -35,14 +38,13 @@ export function buildProgram(io: CliIo): Command {
  * `events --follow` go on running after that, until a signal).
  */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
   try {
-    await buildProgram(io).parseAsync(args, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode; // commander has said why, or shown the help asked for
-    // Mistakes of the operator get one clear line; anything else is a bug and keeps its stack.
-    if (error instanceof FeedgateFailure) io.stderr.write(`feedgate: ${error.message}\n`);
-    else io.stderr.write(`feedgate: ${error instanceof Error ? error.stack : String(error)}\n`);
+    reportFailure(error, io, wantsDetails(program.opts().verbose, io.env));
     return 1;
   }
 }

@@ -20,3 +20,11 @@ export class FeedgateFailure extends Error {
 export class InvalidInputError extends FeedgateFailure {
   override name = "InvalidInputError";
 }
+
+/**
+ * A command that cannot begin for a reason the operator can fix (a port in use, a database that does not exist or
+ * cannot be reached): the message says what and how, and the CLI prints it as one line.
+ */
+export class StartupError extends FeedgateFailure {
+  override name = "StartupError";
+}

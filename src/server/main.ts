@@ -5,12 +5,12 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { isPostgresUrl, openStore } from "./store/open-store.js";
-import { isStoreUnavailable } from "./store/unavailable.js";
+import { openStore } from "./store/open-store.js";
+import { storeOpenFailure, unreachable } from "./store/open-failures.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
 import type { Store } from "./store/store.js";
-import { FeedgateFailure } from "./failures.js";
+import { StartupError } from "./failures.js";
 import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
@@ -25,14 +25,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/**
- * A start that failed for a reason the operator can fix (a port in use, a database that cannot be reached): the
- * message says what and how, and the CLI prints it as one line.
- */
-export class StartupError extends FeedgateFailure {
-  override name = "StartupError";
-}
-
 /** Listening errors in the operator's words, naming the flag that fixes them. */
 function listenError(error: unknown, host: string, port: number, what: string, flag: string): unknown {
   const code = (error as { code?: string }).code;
@@ -45,12 +37,6 @@ function listenError(error: unknown, host: string, port: number, what: string, f
   return error;
 }
 
-/** Where a service that could not be reached at start is, without the password a URL may hold. */
-function unreachable(service: string, url: string, flag: string, error: unknown): StartupError {
-  const cause = (error as { code?: string }).code ?? (error as Error).message;
-  return new StartupError(`cannot reach ${service} at ${new URL(url).host} (${cause}); is it running? check ${flag}`);
-}
-
 export async function startServer(config: Config, beforeListen?: (store: Store) => Promise<void>): Promise<RunningServer> {
   // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
   // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
@@ -58,7 +44,7 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
   setPasswordCost(config.passwordCost); // before the demo account (beforeListen) is hashed
   try {
     const store = await openStore(config.db, config.database).catch((error: unknown) => {
-      throw isPostgresUrl(config.db) && isStoreUnavailable(error) ? unreachable("PostgreSQL", config.db, "--db", error) : error;
+      throw storeOpenFailure(config.db, error);
     }); // migrates on open
     closers.push(() => store.close());
     await beforeListen?.(store);
@@ -100,7 +86,7 @@ async function openCounters(redis: string | undefined, prefix: string, closers: 
   const counters = new RedisWindowCounters(redis, prefix);
   closers.push(() => counters.close());
   await counters.connect().catch((error: unknown) => {
-    throw unreachable("Redis", redis, "--redis", error);
+    throw unreachable("Redis", redis, "--redis (or FEEDGATE_REDIS)", error);
   });
   return counters;
 }

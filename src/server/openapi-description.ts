@@ -203,7 +203,9 @@ const OTHER_ROUTES: Record<string, OtherRoute> = {
   "POST /admin/events": {
     operationId: "admin.ingestEvents", tag: "admin", summary: "Ingest events", security: SECURITY.siteAdmin,
     description: "Site administrators only (Basic auth, or a token with `site_admin`); anyone else gets 404. " +
-      "Events already stored (by id) are skipped; bad input writes nothing.",
+      "Events already stored (by id) are skipped. All or nothing: one bad line refuses the whole body (400 or 422) and " +
+      "writes nothing (`feedgate import` skips bad lines instead). An empty body is 400. `Content-Encoding: gzip` is " +
+      "accepted, the body limit counting inflated bytes (413); other encodings are 415.",
     body: {
       content: {
         "application/x-ndjson": { schema: { type: "string", description: "One event per line, as GH Archive has them" } },
@@ -215,7 +217,8 @@ const OTHER_ROUTES: Record<string, OtherRoute> = {
   "POST /admin/world": {
     operationId: "admin.seedWorld", tag: "admin", summary: "Load a world document", security: SECURITY.siteAdmin,
     description: "Site administrators only; anyone else gets 404. A world document as `feedgate seed` reads it " +
-      "(users, orgs, repos, tokens, events, issue_events; not events_files), in one transaction.",
+      "(users, orgs, repos, tokens, events, issue_events; not events_files), in one transaction: an error writes " +
+      "nothing. An empty body is 400; `Content-Encoding: gzip` is accepted as for `/admin/events`.",
     body: { content: { "application/json": { schema: { type: "object", description: "A world document" } } } },
     success: { 200: json(schemaRef("IngestSummary"), "What was added and skipped") },
   },

@@ -20,10 +20,10 @@ describe("feedgate CLI", () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("migrate creates the database file and says it is up to date", async () => {
+  test("migrate creates the database file and says it created the schema", async () => {
     const result = await run(["migrate", "--db", db]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /is up to date/);
+    assert.match(result.stdout, /: created the schema \(\d+ migrations\)\n$/);
     assert.ok(existsSync(db));
   });
 

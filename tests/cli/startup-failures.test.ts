@@ -59,14 +59,26 @@ describe("feedgate serve when it cannot start", () => {
     assert.match(line, /^feedgate: cannot listen on 127\.0\.0\.1:\d+: the port is in use; choose another metrics port with --metrics-port$/);
   });
 
-  test("an unreachable PostgreSQL: one line naming --db, without the URL's password", async () => {
+  test("an unreachable PostgreSQL: one line naming --db and the URL without its password", async () => {
     const line = await failedStart(["--port", "0", "--db", "postgres://feedgate:hunter2@127.0.0.1:1/feedgate"]);
-    assert.equal(line, "feedgate: cannot reach PostgreSQL at 127.0.0.1:1 (ECONNREFUSED); is it running? check --db");
+    assert.equal(line,
+      "feedgate: cannot reach PostgreSQL at postgres://feedgate@127.0.0.1:1/feedgate (ECONNREFUSED); is it running? check --db (or FEEDGATE_DB)");
   });
 
-  test("an unreachable Redis: one line naming --redis, and the store is closed", async () => {
-    const line = await failedStart(["--port", "0", "--db", join(dir, "c.db"), "--redis", "redis://127.0.0.1:1"]);
-    assert.equal(line, "feedgate: cannot reach Redis at 127.0.0.1:1 (ECONNREFUSED); is it running? check --redis");
+  test("a PostgreSQL database that does not exist: one line naming it and the createdb that makes it", { skip: services }, async () => {
+    const url = new URL(database!.url);
+    url.pathname = "/feedgate_nobody_made_this";
+    url.password = "hunter2";
+    const line = await failedStart(["--port", "0", "--db", url.toString()]);
+    url.password = "";
+    assert.equal(line, `feedgate: database "feedgate_nobody_made_this" does not exist on the PostgreSQL server at ${url}; ` +
+      `create it (createdb -h ${url.hostname} -p ${url.port} -U ${url.username} feedgate_nobody_made_this) or check --db (or FEEDGATE_DB)`);
+  });
+
+  test("an unreachable Redis: one line naming --redis and the URL without its password, and the store is closed", async () => {
+    const line = await failedStart(["--port", "0", "--db", join(dir, "c.db"), "--redis", "redis://:hunter2@127.0.0.1:1"]);
+    assert.equal(line,
+      "feedgate: cannot reach Redis at redis://127.0.0.1:1 (ECONNREFUSED); is it running? check --redis (or FEEDGATE_REDIS)");
   });
 
   test("a port in use with PostgreSQL and Redis: both connections are closed and the process ends", { skip: services }, async () => {

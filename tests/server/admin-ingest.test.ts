@@ -1,5 +1,6 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { gzipSync } from "node:zlib";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
 
@@ -7,6 +8,8 @@ const ROOT = basic("root", "root-password");
 const ALICE = basic("alice", "alice-password");
 const HELPER_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 const DOCS = "https://developer.github.com/v3";
+/** Ends every refusal's entry: HTTP ingest is all or nothing, unlike `feedgate import`. */
+const WHOLE = "; nothing was written: a body is ingested whole or not at all";
 
 const summary = (added: number, skipped: number, issueAdded = 0, issueSkipped = 0) =>
   ({ events_added: added, events_skipped: skipped, issue_events_added: issueAdded, issue_events_skipped: issueSkipped });
@@ -144,7 +147,7 @@ describe("admin ingest routes", () => {
         const res = await post("/admin/events", body, ROOT);
         assert.equal(res.statusCode, 422);
         assert.deepEqual(res.json(), {
-          message: "Validation Failed", documentation_url: DOCS, errors: [{ resource: "Ingest", field, code: "invalid", message }],
+          message: "Validation Failed", documentation_url: DOCS, errors: [{ resource: "Ingest", field, code: "invalid", message: `${message}${WHOLE}` }],
         });
         assert.deepEqual(await snapshot(t.dbPath), before);
       });
@@ -161,7 +164,8 @@ describe("admin ingest routes", () => {
         const res = await post("/admin/events", body, ROOT);
         assert.equal(res.statusCode, 400);
         assert.deepEqual(res.json(), {
-          message: "Problems parsing JSON", documentation_url: DOCS, errors: [{ resource: "Ingest", field, code: "invalid" }],
+          message: "Problems parsing JSON", documentation_url: DOCS,
+          errors: [{ resource: "Ingest", field, code: "invalid", message: `not JSON${WHOLE}` }],
         });
         assert.deepEqual(await snapshot(t.dbPath), before);
       });
@@ -218,7 +222,8 @@ describe("admin ingest routes", () => {
         assert.equal(body.message, "Validation Failed");
         assert.equal(body.errors.length, 1);
         assert.deepEqual([body.errors[0].resource, body.errors[0].field, body.errors[0].code], ["Ingest", field, "invalid"]);
-        assert.match(body.errors[0].message, message);
+        assert.ok(body.errors[0].message.endsWith(WHOLE), body.errors[0].message);
+        assert.match(body.errors[0].message.slice(0, -WHOLE.length), message);
         assert.deepEqual(await snapshot(t.dbPath), before);
       });
     }
@@ -271,5 +276,88 @@ describe("admin ingest body limit", () => {
 
   test("a stranger's oversized body is 404, not 413: the route does not reveal itself", async () => {
     assert.equal((await post("/admin/events", many(60))).statusCode, 404);
+  });
+});
+
+describe("admin ingest bodies: empty, gzipped, or in an unknown encoding", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ bodyLimit: 256, adminBodyLimit: 4096 });
+    await t.createUser("root", "root-password", { siteAdmin: true });
+  });
+  after(() => t.close());
+
+  const post = (url: string, payload: string | Buffer, headers: Record<string, string> = {}, authorization: string | null = ROOT) =>
+    t.app.inject({ method: "POST", url, payload, headers: { ...(authorization ? { authorization } : {}), ...headers } });
+  const EXPECTED = {
+    "/admin/events": "the events as NDJSON (one a line) or a JSON array, plain or gzipped",
+    "/admin/world": "a world document (a JSON object), plain or gzipped",
+  };
+
+  for (const [url, expected] of Object.entries(EXPECTED)) {
+    for (const [what, body, headers] of [
+      ["no body at all", "", {}],
+      ["only whitespace", " \n\t\r\n", { "content-type": "application/x-ndjson" }],
+      ["gzipped whitespace", gzipSync("\n\n"), { "content-encoding": "gzip" }],
+    ] as const) {
+      test(`${what} on ${url} is 400 saying what to send, and nothing is written`, async () => {
+        const before = await snapshot(t.dbPath);
+        const res = await post(url, body, headers);
+        assert.equal(res.statusCode, 400);
+        assert.deepEqual(res.json(), { message: `Body is empty: send ${expected}`, documentation_url: DOCS });
+        assert.deepEqual(await snapshot(t.dbPath), before);
+      });
+    }
+  }
+
+  test("a gzipped NDJSON body is inflated and ingested, even when larger than the limit compressed is not", async () => {
+    const body = ndjson(Array.from({ length: 20 }, (_, i) => event(String(900 + i), "PushEvent", "zipper", "zipper/repo")));
+    assert.ok(body.length < 4096);
+    const res = await post("/admin/events", gzipSync(body), { "content-encoding": "gzip", "content-type": "application/x-ndjson" });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), summary(20, 0));
+  });
+
+  test("a gzipped world (x-gzip, any case) is seeded", async () => {
+    const world = JSON.stringify({ users: [{ login: "gzipped-user" }] });
+    const res = await post("/admin/world", gzipSync(world), { "content-encoding": "X-GZIP" });
+    assert.equal(res.statusCode, 200, res.body);
+  });
+
+  test("Content-Encoding: identity is the body as is", async () => {
+    const res = await post("/admin/events", ndjson([event("950", "PushEvent", "plain", "plain/repo")]), { "content-encoding": "identity" });
+    assert.deepEqual([res.statusCode, res.json()], [200, summary(1, 0)]);
+  });
+
+  for (const url of Object.keys(EXPECTED)) {
+    test(`a gzip bomb (small compressed, over the limit inflated) is 413 on ${url}, and nothing is written`, async () => {
+      const before = await snapshot(t.dbPath);
+      const bomb = gzipSync(Buffer.alloc(2 * 1024 * 1024, " "));
+      assert.ok(bomb.length < 4096, `${bomb.length} bytes compressed`);
+      const res = await post(url, bomb, { "content-encoding": "gzip" });
+      assert.equal(res.statusCode, 413);
+      assert.deepEqual(res.json(), { message: "Request body is too large", documentation_url: DOCS });
+      assert.deepEqual(await snapshot(t.dbPath), before);
+    });
+
+    test(`a corrupt gzip body is 400 on ${url}`, async () => {
+      const cut = gzipSync(ndjson([event("960", "PushEvent", "cut", "cut/repo")])).subarray(0, 30);
+      for (const body of [cut, Buffer.from("this was never gzip")]) {
+        const res = await post(url, body, { "content-encoding": "gzip" });
+        assert.equal(res.statusCode, 400);
+        assert.deepEqual(res.json(), { message: "Problems decompressing the body: it is not valid gzip", documentation_url: DOCS });
+      }
+    });
+
+    test(`an encoding other than gzip is 415 on ${url}`, async () => {
+      const res = await post(url, ndjson([event("970", "PushEvent", "br", "br/repo")]), { "content-encoding": "br" });
+      assert.equal(res.statusCode, 415);
+      assert.deepEqual(res.json(), { message: 'Unsupported Content-Encoding "br": send the body as is, or gzip it', documentation_url: DOCS });
+    });
+  }
+
+  test("a stranger's gzip bomb is 404: nothing is inflated for someone who may not ingest", async () => {
+    const res = await post("/admin/events", gzipSync(Buffer.alloc(1024 * 1024, " ")), { "content-encoding": "gzip" }, null);
+    assert.equal(res.statusCode, 404);
   });
 });

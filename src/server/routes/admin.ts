@@ -1,7 +1,11 @@
 /**
  * HTTP ingest for site administrators: `POST /admin/events` (NDJSON or a JSON array) and `POST /admin/world`
  * (a world document). Anyone else gets 404, so the routes do not reveal themselves. Bodies may be larger than
- * the API's limit, up to their own.
+ * the API's limit, up to their own, and gzipped (`Content-Encoding: gzip`).
+ *
+ * A body is all or nothing: one bad line refuses the whole body and writes nothing, where `feedgate import`
+ * reports and skips bad lines (unless --strict). A client that gets an error knows nothing was written and can
+ * resend the body once fixed, instead of working out which part went in.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, notFound, validationFailed } from "../errors.js";
@@ -10,6 +14,7 @@ import { eventsFromText } from "../services/event-import.js";
 import type { IngestService } from "../services/ingest.js";
 import { FeedgateFailure } from "../failures.js";
 import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
+import { decodeContentEncoding } from "../plugins/content-encoding.js";
 import type { IngestResult } from "../store/store.js";
 
 /** A site admin with a password, or a site admin's token that carries the `site_admin` scope. */
@@ -31,11 +36,23 @@ async function ingesting(work: () => Promise<IngestResult>) {
     return wireSummary(await work());
   } catch (error) {
     if (!(error instanceof FeedgateFailure)) throw error;
-    throw validationFailed([{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: error.problem }]);
+    throw validationFailed([{ resource: "Ingest", field: error.field ?? "body", code: error.code,
+      message: `${error.problem}; ${NOTHING_WRITTEN}` }]);
   }
 }
 
-const text = (request: FastifyRequest) => (typeof request.body === "string" ? request.body : "");
+/** Said with every refusal of a body, since `feedgate import` of the same lines would have skipped the bad ones. */
+const NOTHING_WRITTEN = "nothing was written: a body is ingested whole or not at all";
+
+/**
+ * The body as text. An empty one is refused: an ingest of nothing is almost always a client that lost its body on
+ * the way (an unset variable, a failed pipe), and answering 200 `events_added: 0` would hide that.
+ */
+function text(request: FastifyRequest, expected: string): string {
+  const body = typeof request.body === "string" ? request.body : "";
+  if (body.trim() === "") throw new ApiError(400, `Body is empty: send ${expected}`);
+  return body;
+}
 
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
   app.register(async (admin) => {
@@ -45,23 +62,24 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     admin.addHook("onRequest", async (request) => {
       if (!isSiteAdmin(request.principal)) throw notFound();
     });
+    admin.addHook("preParsing", decodeContentEncoding(bodyLimit));
 
     admin.post("/admin/events", async (request) => {
       let events: unknown;
       try {
-        events = eventsFromText(text(request));
+        events = eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
       } catch (error) {
         if (!(error instanceof FeedgateFailure)) throw error;
         // Which line could not be parsed, in GitHub's error shape.
         throw new ApiError(400, "Problems parsing JSON",
-          { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code }] });
+          { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: `not JSON; ${NOTHING_WRITTEN}` }] });
       }
       if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
       return ingesting(() => ingest.ingestEvents(events));
     });
 
     admin.post("/admin/world", async (request) => {
-      const doc = parseJsonBody(text(request));
+      const doc = parseJsonBody(text(request, "a world document (a JSON object), plain or gzipped"));
       return ingesting(() => ingest.seedWorld(doc, { baseDir: undefined }));
     });
   });

@@ -237,11 +237,17 @@ export interface IngestResult {
   issueEventsSkipped: number;
 }
 
+/** Called as a step of a bulk load begins (`what`: "building feed indexes"); the function it returns, once done. */
+export type BulkLoadProgress = (what: string) => () => void;
+
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
   apply(batch: IngestBatch, now: Date): Promise<IngestResult>;
-  /** Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after. */
-  bulkLoad<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after.
+   * `progress` is told of such work after the import that takes long enough to be worth saying (SQLite's index build).
+   */
+  bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T>;
 }
 
 /** An ingest entry that contradicts what is stored or what the batch said before; `field` names the entry. */
@@ -259,14 +265,26 @@ export interface ConnectionCounts {
   waiting: number;
 }
 
+/** What a migration run found and did, so that `feedgate migrate` can say it. */
+export interface MigrationReport {
+  /** Migrations this run applied; 0 when none was pending. */
+  applied: number;
+  /** The highest migration recorded once it finished. */
+  version: number;
+  /** True when the database had no migration recorded before: the run made the schema from nothing. */
+  created: boolean;
+}
+
 export interface Store {
   readonly users: UserStore;
   readonly authorizations: AuthorizationStore;
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
-  /** Applies pending migrations; safe to call on every start. */
-  migrate(): Promise<void>;
+  /** Applies pending migrations and reports what it did; safe to call on every start. */
+  migrate(): Promise<MigrationReport>;
+  /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */
+  readonly migratedAtOpen: MigrationReport;
   /** Resolves when the database answers (readiness checks). */
   ping(): Promise<void>;
   /** The connections this process holds, for the metrics; synchronous, as drivers keep the counts in memory. */

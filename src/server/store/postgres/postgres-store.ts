@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
 import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, Store, UserStore,
+  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, Store, UserStore,
 } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { PostgresUsers } from "./users.js";
@@ -27,6 +27,8 @@ export class PostgresStore implements Store {
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
+  /** Set by open(), which migrates before handing the store out. */
+  migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
   private constructor(private readonly pool: pg.Pool) {
     this.users = new PostgresUsers(pool);
@@ -39,7 +41,7 @@ export class PostgresStore implements Store {
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {
     const store = new PostgresStore(createPool(url, limits));
     try {
-      await store.migrate();
+      store.migratedAtOpen = await store.migrate();
     } catch (error) {
       await store.close();
       throw error;
@@ -47,34 +49,40 @@ export class PostgresStore implements Store {
     return store;
   }
 
-  async migrate(): Promise<void> {
-    await withClient(this.pool, async (client) => {
+  async migrate(): Promise<MigrationReport> {
+    return withClient(this.pool, async (client) => {
       // A migration may build an index over millions of rows: the serving pool's limits are not for it.
       await client.query("SET statement_timeout = 0");
-      await this.migrateOn(client);
+      return this.migrateOn(client);
     });
   }
 
-  private async migrateOn(client: pg.PoolClient): Promise<void> {
+  private async migrateOn(client: pg.PoolClient): Promise<MigrationReport> {
     try {
       await client.query(withoutTimeout(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`));
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
       const { rows } = await client.query<{ id: number }>("SELECT id FROM schema_migrations");
-      const applied = new Set(rows.map((r) => r.id));
+      // Read under the lock: what another instance applied meanwhile is not applied twice, nor reported here.
+      const done = new Set(rows.map((r) => r.id));
+      let applied = 0;
       for (const migration of migrations) {
-        if (applied.has(migration.id)) continue;
+        if (done.has(migration.id)) continue;
         await client.query("BEGIN");
         try {
           await client.query(withoutTimeout(migration.postgres));
           await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())",
             [migration.id, migration.name]);
           await client.query("COMMIT");
+          applied++;
         } catch (error) {
           await client.query("ROLLBACK");
           throw error;
         }
       }
+      // Every migration is recorded now; a newer feedgate may have recorded more.
+      const version = Math.max(0, ...done, ...migrations.map((m) => m.id));
+      return { applied, version, created: done.size === 0 };
     } finally {
       await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     }

@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrations } from "../migrations/index.js";
 import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, Store, UserStore,
+  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, Store, UserStore,
 } from "../store.js";
 import { SqliteUsers } from "./users.js";
 import { SqliteAuthorizations } from "./authorizations.js";
@@ -17,18 +17,23 @@ import { SqliteIngest } from "./ingest.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 
 /** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
-function migrateDatabase(db: Database.Database): void {
+function migrateDatabase(db: Database.Database): MigrationReport {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const isApplied = db.prepare<[number]>("SELECT 1 FROM schema_migrations WHERE id = ?");
   const record = db.prepare("INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)");
+  const version = db.prepare<[], number | null>("SELECT max(id) FROM schema_migrations").pluck();
+  const before = version.get() ?? null;
+  let applied = 0;
   for (const migration of migrations) {
     db.transaction(() => {
       if (isApplied.get(migration.id)) return;
       db.exec(migration.sqlite);
       record.run(migration.id, migration.name, new Date().toISOString());
+      applied++;
     }).immediate();
   }
+  return { applied, version: version.get() ?? 0, created: before === null };
 }
 
 export class SqliteStore implements Store {
@@ -38,7 +43,7 @@ export class SqliteStore implements Store {
   readonly events: EventStore;
   readonly ingest: IngestStore;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
     this.users = new SqliteUsers(db);
     this.authorizations = new SqliteAuthorizations(db);
     this.directory = new SqliteDirectory(db);
@@ -54,14 +59,14 @@ export class SqliteStore implements Store {
     db.pragma("foreign_keys = ON");
     // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
     db.pragma("busy_timeout = 5000");
-    migrateDatabase(db); // before the constructor prepares statements against the tables
+    const migrated = migrateDatabase(db); // before the constructor prepares statements against the tables
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
-    return new SqliteStore(db);
+    return new SqliteStore(db, migrated);
   }
 
-  async migrate(): Promise<void> {
-    migrateDatabase(this.db);
+  async migrate(): Promise<MigrationReport> {
+    return migrateDatabase(this.db);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,50 @@
+/**
+ * Why a database or Redis could not be opened, in the operator's words: which service, where (the URL without its
+ * password: these lines end up in CI logs and tickets), and what to do. Used by `serve` and by every command that
+ * opens the store, so that `feedgate migrate` on a database nobody created says `createdb`, not a pg stack.
+ */
+import { StartupError } from "../failures.js";
+import { isPostgresUrl } from "./open-store.js";
+import { isStoreUnavailable } from "./unavailable.js";
+
+/** `postgres://feedgate:hunter2@db/feedgate` -> `postgres://feedgate@db/feedgate`. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return "(an unparseable URL)"; // it may hold a password we cannot find, so it is not shown
+  }
+}
+
+/** `--db` as it may be shown: a file path as given, a URL without its password. */
+export const shownDb = (db: string) => (isPostgresUrl(db) ? withoutPassword(db) : db);
+
+/** The service at `url` did not answer; `flag` is where its URL was given. */
+export function unreachable(service: string, url: string, flag: string, error: unknown): StartupError {
+  const cause = (error as { code?: string }).code ?? (error as Error).message;
+  return new StartupError(`cannot reach ${service} at ${withoutPassword(url)} (${cause}); is it running? check ${flag}`);
+}
+
+/** SQLSTATE invalid_catalog_name: the server is up, the database named in the URL is not there. */
+const NO_SUCH_DATABASE = "3D000";
+
+/** `createdb` with the URL's host, port and user, so that the command shown works as it stands. */
+function createdbCommand(url: URL, name: string): string {
+  const args = [url.hostname && `-h ${url.hostname}`, url.port && `-p ${url.port}`,
+    url.username && `-U ${decodeURIComponent(url.username)}`];
+  return ["createdb", ...args.filter(Boolean), name].join(" ");
+}
+
+/** The error opening the store `db` met, as a StartupError when the operator can fix it; otherwise unchanged. */
+export function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_DB)"): unknown {
+  if (!isPostgresUrl(db)) return error;
+  if ((error as { code?: unknown }).code === NO_SUCH_DATABASE) {
+    const url = new URL(db);
+    const name = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
+    return new StartupError(`database "${name}" does not exist on the PostgreSQL server at ${withoutPassword(db)}; ` +
+      `create it (${createdbCommand(url, name)}) or check ${flag}`);
+  }
+  return isStoreUnavailable(error) ? unreachable("PostgreSQL", db, flag, error) : error;
+}
