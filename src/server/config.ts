@@ -1,4 +1,5 @@
 /** Flags and environment -> one typed Config. Flags win over the environment, which wins over defaults. */
+import { InvalidInputError } from "./failures.js";
 import type { PoolLimits } from "./store/postgres/pool.js";
 import { DEFAULT_PASSWORD_COST } from "./services/credentials.js";
 
@@ -69,7 +70,7 @@ export type LogFormat = "json" | "pretty";
 function logFormat(value: string | undefined): LogFormat {
   if (value === undefined || value === "" || value === "json") return "json";
   if (value === "pretty") return "pretty";
-  throw new Error(`log format must be json or pretty, got "${value}"`);
+  throw new InvalidInputError(`log format must be json or pretty, got "${value}"`);
 }
 
 export const DEFAULT_DB = "./data/feedgate.db";
@@ -109,7 +110,7 @@ export interface ConfigInput {
 function positiveInteger(name: string, value: string | number | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const n = typeof value === "number" ? value : Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidInputError(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 }
 
@@ -119,7 +120,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 function duration(name: string, value: string | number | undefined): number | null {
   if (value === undefined || value === "") return null;
   const match = /^([0-9]+)([smhd]?)$/.exec(String(value).trim());
-  if (!match) throw new Error(`${name} must be a duration such as 30d, 12h, 45m or 90s, got "${value}"`);
+  if (!match) throw new InvalidInputError(`${name} must be a duration such as 30d, 12h, 45m or 90s, got "${value}"`);
   return Number(match[1]) * UNIT_SECONDS[match[2] || "s"]!;
 }
 
@@ -129,7 +130,7 @@ const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 function milliseconds(name: string, value: string | number | undefined, fallbackMs: number): number {
   if (value === undefined || value === "") return fallbackMs;
   const match = /^([0-9]+)(ms|s|m)?$/.exec(String(value).trim());
-  if (!match) throw new Error(`${name} must be a duration such as 500ms, 30s or 2m, got "${value}"`);
+  if (!match) throw new InvalidInputError(`${name} must be a duration such as 500ms, 30s or 2m, got "${value}"`);
   return Number(match[1]) * MS_PER_UNIT[match[2] ?? "s"]!;
 }
 
@@ -141,7 +142,7 @@ function trustProxy(value: string | boolean | number | undefined): boolean | num
   const addresses = value.split(",").map((a) => a.trim()).filter(Boolean);
   for (const address of addresses) {
     if (!/^[0-9A-Fa-f.:]+(\/[0-9]{1,3})?$/.test(address) && !["loopback", "linklocal", "uniquelocal"].includes(address)) {
-      throw new Error(`trust proxy must be true, false, a hop count, or addresses and CIDRs such as 10.0.0.0/8, got "${address}"`);
+      throw new InvalidInputError(`trust proxy must be true, false, a hop count, or addresses and CIDRs such as 10.0.0.0/8, got "${address}"`);
     }
   }
   return addresses;
@@ -153,14 +154,14 @@ function trustProxy(value: string | boolean | number | undefined): boolean | num
  */
 export function passwordCost(value: string | number | undefined): number {
   const log2N = positiveInteger("password cost", value, DEFAULT_PASSWORD_COST);
-  if (log2N < 4 || log2N > 20) throw new Error(`password cost must be from 4 to 20 (log2 of scrypt's N), got "${value}"`);
+  if (log2N < 4 || log2N > 20) throw new InvalidInputError(`password cost must be from 4 to 20 (log2 of scrypt's N), got "${value}"`);
   return log2N;
 }
 
 function optionalPositive(name: string, value: string | number | undefined): number | null {
   if (value === undefined || value === "") return null;
   const n = positiveInteger(name, value, 0);
-  if (n === 0) throw new Error(`${name} must be at least 1`);
+  if (n === 0) throw new InvalidInputError(`${name} must be at least 1`);
   return n;
 }
 

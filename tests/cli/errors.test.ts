@@ -55,6 +55,16 @@ describe("failures of feedgate commands", () => {
     assert.match(verbose.stderr, /^feedgate: standard input \(-\) can be imported once\nInvalidInputError: .*\n\s+at /);
   });
 
+  test("a flag with a value it cannot take is one line naming the flag's rule, without the hint", async () => {
+    for (const [args, line] of [
+      [["serve", "--log-format", "yaml"], 'feedgate: log format must be json or pretty, got "yaml"'],
+      [["serve", "--feed-max-age", "forever"], 'feedgate: feed max age must be a duration such as 30d, 12h, 45m or 90s, got "forever"'],
+    ] as const) {
+      const result = await runCli([...args, "--db", join(dir, "flags.db")]);
+      assert.deepEqual([result.code, lines(result.stderr)], [1, [line]]);
+    }
+  });
+
   test("import of a file that does not exist: one line naming it and where GH Archive's files are; nothing opened", async () => {
     writeFileSync(join(dir, "good.ndjson"), "");
     const db = join(dir, "import.db");
