@@ -17,7 +17,7 @@ import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/even
 import { worldBatch } from "../../src/server/services/world.js";
 import { hashToken } from "../../src/server/services/credentials.js";
 import { createTestDatabase, skipUnlessPostgres } from "../helpers/services.js";
-import { snapshot } from "../helpers/ingest-fixtures.js";
+import { event, snapshot } from "../helpers/ingest-fixtures.js";
 
 interface OpenedStore {
   store: Store;
@@ -418,6 +418,96 @@ for (const driver of DRIVERS) {
         assert.equal(await s.store.authorizations.find(alice, row!.id), null);
         assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row!.tokenLastEight), []);
         assert.equal((await s.store.authorizations.list(alice, { limit: 100, offset: 0 })).total, 5);
+      });
+    });
+
+    describe("account administration", () => {
+      let s: OpenedStore;
+      const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
+      /** The rows of a relation table that name the account, in any column. */
+      const rowsNaming = async (table: string, accountId: number) =>
+        ((await snapshot(s.db))[table] as Record<string, unknown>[]).filter((row) =>
+          Object.entries(row).some(([column, value]) => column !== "id" && column.endsWith("_id") && Number(value) === accountId));
+      before(async () => {
+        s = await driver.open();
+        // zoe has relations of every kind and no history; ivy acts in an event; both hold tokens.
+        await s.store.ingest.apply(await worldBatch(s.store, {
+          users: [
+            { login: "zoe", password: "zoe-pw", otp_secret: "JBSWY3DPEHPK3PXP", site_admin: true, following: ["bob"], watching: ["bob/repo"] },
+            { login: "bob", password: "bob-pw", following: ["zoe", "ivy"] },
+            { login: "ivy", password: "ivy-pw" },
+          ],
+          orgs: [{ login: "acme", members: ["zoe", "ivy"] }],
+          repos: [{ full_name: "bob/repo", collaborators: ["zoe"] }],
+          events: [event("501", "PushEvent", "ivy", "bob/repo", { public: true })],
+        }, { baseDir: undefined }), NOW);
+        for (const [n, login] of [[1, "zoe"], [2, "zoe"], [3, "bob"], [4, "ivy"]] as const) {
+          await s.store.authorizations.create(newAuthorization(await id(login), n), new Date(NOW.getTime() + n * 1000));
+        }
+      });
+      after(() => s.close());
+
+      test("a new user is not suspended; setSuspended sets and clears the time, setOtpSecret the secret", async () => {
+        const bob = await id("bob");
+        assert.equal((await s.store.users.findById(bob))!.suspendedAt, null);
+        await s.store.users.setSuspended(bob, LATER);
+        assert.deepEqual((await s.store.users.findByLogin("BOB"))!.suspendedAt, LATER);
+        assert.deepEqual((await s.store.users.list()).find((u) => u.id === bob)!.suspendedAt, LATER);
+        await s.store.users.setSuspended(bob, null);
+        assert.equal((await s.store.users.findById(bob))!.suspendedAt, null);
+        await s.store.users.setOtpSecret(bob, "KRSXG5CTMVRXEZLU");
+        assert.equal((await s.store.users.findById(bob))!.otpSecret, "KRSXG5CTMVRXEZLU");
+        await s.store.users.setOtpSecret(bob, null);
+        assert.equal((await s.store.users.findById(bob))!.otpSecret, null);
+      });
+
+      test("listAll gives every token with its owner's login, oldest first, or one user's; countByUser counts them", async () => {
+        const all = await s.store.authorizations.listAll();
+        assert.deepEqual(all.map((a) => [a.login, a.note]), [["zoe", "note 1"], ["zoe", "note 2"], ["bob", "note 3"], ["ivy", "note 4"]]);
+        assert.deepEqual(all[0], { ...(await s.store.authorizations.find(await id("zoe"), all[0]!.id))!, login: "zoe" });
+        assert.deepEqual((await s.store.authorizations.listAll(await id("zoe"))).map((a) => a.note), ["note 1", "note 2"]);
+        assert.deepEqual(await s.store.authorizations.listAll(await id("acme")), []);
+        assert.deepEqual(await s.store.authorizations.countByUser(),
+          new Map([[await id("zoe"), 2], [await id("bob"), 1], [await id("ivy"), 1]]));
+      });
+
+      test("revoke deletes a token by id whoever owns it, once", async () => {
+        const [bobs] = await s.store.authorizations.listAll(await id("bob"));
+        const { login, ...row } = bobs!;
+        assert.equal(login, "bob");
+        assert.deepEqual(await s.store.authorizations.revoke(row.id), row);
+        assert.equal(await s.store.authorizations.revoke(row.id), null);
+        assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row.tokenLastEight), []);
+        assert.equal((await s.store.authorizations.countByUser()).get(await id("bob")), undefined);
+      });
+
+      test("delete of an account history does not name removes its row, tokens and every relation, and raises the generation", async () => {
+        const zoe = await id("zoe");
+        const generation = await s.store.events.generation();
+        assert.deepEqual(await s.store.users.delete(zoe), { authorizationsDeleted: 2, rowKept: false });
+        assert.equal(await s.store.users.findByLogin("zoe"), null);
+        for (const table of ["authorizations", "follows", "watches", "org_members", "collaborators"]) {
+          assert.deepEqual(await rowsNaming(table, zoe), [], table);
+        }
+        assert.equal(await s.store.events.generation(), generation + 1);
+        // Other accounts' relations stay.
+        assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
+        assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
+        // The login is free again.
+        assert.equal((await s.store.users.create(newUser("zoe"))).login, "zoe");
+      });
+
+      test("delete of an account an event names keeps the row without credentials, and the event", async () => {
+        const ivy = await id("ivy");
+        await s.store.users.setSuspended(ivy, NOW);
+        assert.deepEqual(await s.store.users.delete(ivy), { authorizationsDeleted: 1, rowKept: true });
+        const kept = (await s.store.users.findById(ivy))!;
+        assert.deepEqual([kept.login, kept.passwordHash, kept.otpSecret, kept.siteAdmin, kept.suspendedAt], ["ivy", null, null, false, null]);
+        assert.ok(!(await s.store.users.list()).some((u) => u.id === ivy));
+        for (const table of ["authorizations", "follows", "org_members"]) assert.deepEqual(await rowsNaming(table, ivy), [], table);
+        const feed = await s.store.events.feed({ kind: "actor", actorId: ivy },
+          { limit: 10, offset: 0, visibility: { kind: "public" }, notBefore: null });
+        assert.equal(feed.total, 1);
       });
     });
 
