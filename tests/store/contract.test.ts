@@ -57,6 +57,8 @@ const DRIVERS: Driver[] = [
 ];
 
 const NOW = new Date("2026-01-15T10:00:00Z");
+/** An ingest result's counts of accounts, repositories and tokens when a batch names only stored ones. */
+const NOTHING_ELSE_ADDED = { usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0 };
 const LATER = new Date("2026-01-15T11:30:00Z");
 const HASH = "scrypt$not-a-real-hash";
 const newUser = (login: string, extra: { siteAdmin?: boolean; otpSecret?: string } = {}) => ({
@@ -569,7 +571,10 @@ for (const driver of DRIVERS) {
 
       test("applies a world: accounts, organizations, relations, tokens, events and issue events", async () => {
         const result = await s.store.ingest.apply(await theWorld(s.store), NOW);
-        assert.deepEqual(result, { eventsAdded: ALL_EVENTS.length, eventsSkipped: 0, issueEventsAdded: ISSUE_EVENTS.length, issueEventsSkipped: 0 });
+        assert.deepEqual(result, {
+          eventsAdded: ALL_EVENTS.length, eventsSkipped: 0, issueEventsAdded: ISSUE_EVENTS.length, issueEventsSkipped: 0,
+          usersAdded: USERS.length, organizationsAdded: Object.keys(ORGS).length, reposAdded: REPOS.length, tokensAdded: 1,
+        });
         assert.equal((await s.store.users.findByLogin("acme"))!.type, "Organization");
         assert.equal((await s.store.users.findByLogin("erin"))!.wireId, 9001);
         assert.deepEqual((await s.store.users.list()).map((u) => u.login), USERS.filter((u) => u !== "erin"));
@@ -580,7 +585,10 @@ for (const driver of DRIVERS) {
       test("applying the same batch again adds nothing and leaves every table identical", async () => {
         const before = await snapshot(s.db);
         const again = await s.store.ingest.apply(await theWorld(s.store), LATER);
-        assert.deepEqual(again, { eventsAdded: 0, eventsSkipped: ALL_EVENTS.length, issueEventsAdded: 0, issueEventsSkipped: ISSUE_EVENTS.length });
+        assert.deepEqual(again, {
+          eventsAdded: 0, eventsSkipped: ALL_EVENTS.length, issueEventsAdded: 0, issueEventsSkipped: ISSUE_EVENTS.length,
+          usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0,
+        });
         assert.deepEqual(await snapshot(s.db), before);
       });
 
@@ -590,11 +598,11 @@ for (const driver of DRIVERS) {
           addEvent(batch, parseEvent({ ...worldEvent(EVENTS[0]!), id }, `events[${id}]`));
         }
         assert.deepEqual(await s.store.ingest.apply(batch, NOW),
-          { eventsAdded: 2, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0 });
+          { eventsAdded: 2, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0, ...NOTHING_ELSE_ADDED });
         const overlapping = emptyBatch();
         for (const id of ["900000002", "900000003"]) addEvent(overlapping, parseEvent({ ...worldEvent(EVENTS[0]!), id }, id));
         assert.deepEqual(await s.store.ingest.apply(overlapping, NOW),
-          { eventsAdded: 1, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0 });
+          { eventsAdded: 1, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0, ...NOTHING_ELSE_ADDED });
       });
 
       test("event bodies come back byte for byte: escapes, backslashes, tabs, line breaks and any Unicode", async () => {
@@ -670,7 +678,11 @@ for (const driver of DRIVERS) {
 
       test("the same batch without its conflict then applies", async () => {
         const result = await s.store.ingest.apply(conflicting(() => undefined), LATER);
-        assert.deepEqual(result, { eventsAdded: 1, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0 });
+        // newbie, newco, newco/thing and newbie's token are new; everything else it names was stored.
+        assert.deepEqual(result, {
+          eventsAdded: 1, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0,
+          usersAdded: 1, organizationsAdded: 1, reposAdded: 1, tokensAdded: 1,
+        });
         assert.equal((await s.store.directory.findRepo("newco", "thing"))?.private, true);
         assert.equal((await s.store.users.findByLogin("newbie"))?.siteAdmin, true);
         // Its removed collaborator can no longer read the private repository; the new one can.

@@ -263,11 +263,23 @@ export interface IngestBatch {
   issueEvents: IssueEventInsert[];
 }
 
-export interface IngestResult {
+export interface EventCounts {
   eventsAdded: number;
   eventsSkipped: number;
   issueEventsAdded: number;
   issueEventsSkipped: number;
+}
+
+export interface IngestResult extends EventCounts {
+  /**
+   * Rows the batch created, by the type the batch left them: the accounts and repositories its entries name,
+   * those only an event names included. An account or repository that existed already is not counted.
+   */
+  usersAdded: number;
+  organizationsAdded: number;
+  reposAdded: number;
+  /** Tokens stored; a token already stored for the same user is not counted. */
+  tokensAdded: number;
 }
 
 export interface IngestStore {
