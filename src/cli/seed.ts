@@ -1,11 +1,28 @@
-/** `feedgate seed <world.json>`: load a world file, idempotently and all or nothing. */
+/** `feedgate seed <world.json>`: load a world file, idempotently and all or nothing, and say what it held and added. */
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { IngestService } from "../server/services/ingest.js";
+import { IngestService, type SeedResult } from "../server/services/ingest.js";
 import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
 import { dbOption, passwordCostOption, withStore } from "./options.js";
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Two lines: what the file held, then what the database did not have yet. Accounts and repositories that only
+ * events name are added too, so more may be added than the file lists.
+ */
+function report(file: string, r: SeedResult): string {
+  const c = r.contents;
+  return `seeded ${file}: ${count(c.users, "user")}, ${count(c.organizations, "organization")}, ` +
+    `${count(c.repos, "repository", "repositories")}, ${count(c.tokens, "token")}, ${count(c.events, "event")}, ` +
+    `${count(c.issueEvents, "issue event")}\n` +
+    `added: ${count(r.usersAdded, "user")}, ${count(r.organizationsAdded, "organization")}, ` +
+    `${count(r.reposAdded, "repository", "repositories")}, ${count(r.tokensAdded, "token")}, ` +
+    `${count(r.eventsAdded, "event")} (${r.eventsSkipped} already present), ` +
+    `${count(r.issueEventsAdded, "issue event")} (${r.issueEventsSkipped} already present)\n`;
+}
 
 export function seedCommand(program: Command, io: CliIo): void {
   const seed = program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)");
@@ -19,7 +36,6 @@ export function seedCommand(program: Command, io: CliIo): void {
       }
       const result = await withStore(options, (store) =>
         new IngestService(store, () => new Date()).seedWorld(doc, { baseDir: dirname(resolve(file)) }));
-      io.stdout.write(`seeded ${file}: ${result.eventsAdded} events added (${result.eventsSkipped} already present), ` +
-        `${result.issueEventsAdded} issue events added (${result.issueEventsSkipped} already present)\n`);
+      io.stdout.write(report(file, result));
     });
 }

@@ -1,4 +1,7 @@
-/** `feedgate token add`: issue a token for a user (or register a known one, for test fixtures). */
+/**
+ * `feedgate token add|list|revoke`: tokens as an administrator sees them, whoever owns them. add is here (issue a
+ * token, or register a known one for test fixtures); list and revoke in token-*.ts.
+ */
 import type { Command } from "commander";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { isTokenShaped, mintToken } from "../server/services/credentials.js";
@@ -6,6 +9,9 @@ import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { validScopes } from "../server/services/input-checks.js";
+import { requireUser } from "../server/services/users.js";
+import { tokenListCommand } from "./token-list.js";
+import { tokenRevokeCommand } from "./token-revoke.js";
 
 function parseScopes(list: string | undefined): string[] {
   return validScopes((list ?? "").split(",").map((s) => s.trim()).filter(Boolean));
@@ -25,11 +31,13 @@ export function tokenCommand(program: Command, io: CliIo): void {
         throw new InvalidInputError("--token must be 40 lowercase hex characters or a feedgate token (fgp_...)");
       }
       await withStore(options, async (store) => {
-        const user = await store.users.findByLogin(login);
-        if (!user) throw new InvalidInputError(`no user "${login}"`);
+        const user = await requireUser(store, login);
         await new AuthorizationService(store, () => new Date()).issue(user,
           { scopes, note: options.note ?? null, noteUrl: null, fingerprint: null }, value);
       });
       io.stdout.write(`${value}\n`);
     });
+
+  tokenListCommand(token, io);
+  tokenRevokeCommand(token, io);
 }

@@ -1,9 +1,13 @@
-/** `feedgate user add|list|passwd`: account administration. */
+/** `feedgate user ...`: account administration; add and passwd here, the other subcommands in user-*.ts. */
 import type { Command } from "commander";
 import { changePassword, createAccount } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
 import { dbOption, passwordCostOption, withStore } from "./options.js";
 import { readSecret } from "./prompt.js";
+import { userListCommand } from "./user-list.js";
+import { userDeleteCommand } from "./user-delete.js";
+import { userSuspensionCommands } from "./user-suspension.js";
+import { userOtpCommand } from "./user-otp.js";
 
 export function userCommand(program: Command, io: CliIo): void {
   const user = program.command("user").description("manage user accounts");
@@ -19,14 +23,7 @@ export function userCommand(program: Command, io: CliIo): void {
       io.stdout.write(`created user ${login}\n`);
     });
 
-  dbOption(user.command("list").description("list users"), io.env)
-    .action(async (options) => {
-      const users = await withStore(options, (store) => store.users.list());
-      for (const u of users) {
-        const flags = [u.otpSecret ? "2fa" : "", u.siteAdmin ? "site-admin" : ""].filter(Boolean).join(",");
-        io.stdout.write(`${u.id}\t${u.login}\t${flags || "-"}\t${u.createdAt.toISOString()}\n`);
-      }
-    });
+  userListCommand(user, io);
 
   passwordCostOption(dbOption(user.command("passwd <login>").description("set a user's password"), io.env), io.env)
     .option("--password <password>", "the new password (prompted, or read from stdin, when omitted)")
@@ -35,4 +32,8 @@ export function userCommand(program: Command, io: CliIo): void {
       await withStore(options, (store) => changePassword(store, login, password));
       io.stdout.write(`password of ${login} changed\n`);
     });
+
+  userDeleteCommand(user, io);
+  userSuspensionCommands(user, io);
+  userOtpCommand(user, io);
 }

@@ -50,6 +50,15 @@ export const loginAttemptsExceeded = () =>
     documentationUrl: GENERAL_DOCS,
   });
 
+/**
+ * A suspended account's password or token: GitHub answers 403 with this message (octokit.rb maps 403 bodies
+ * matching /account was suspended/ to Octokit::AccountSuspended, lib/octokit/error.rb, since PR #761; reports
+ * such as sourcegraph#16638 quote "returned status 403: Sorry. Your account was suspended."). GitHub's
+ * documentation_url for it is not recorded anywhere we found: the general one, as for "Bad credentials".
+ */
+export const accountSuspended = () =>
+  new ApiError(403, "Sorry. Your account was suspended.", { documentationUrl: GENERAL_DOCS });
+
 export const basicAuthOnly = () =>
   new ApiError(403, "This API can only be accessed with username and password Basic Auth", {
     documentationUrl: "https://developer.github.com/v3/oauth_authorizations/#oauth-authorizations-api",

@@ -47,8 +47,8 @@ describe("feedgate CLI", () => {
     const added = await run(["user", "add", "carol", "--password", "pw", "--otp-secret", "JBSWY3DPEHPK3PXPJBSWY3DP", "--site-admin", "--db", db]);
     assert.equal(added.code, 0, added.stderr);
     const list = await run(["user", "list", "--db", db]);
-    assert.match(list.stdout, /\talice\t-\t/);
-    assert.match(list.stdout, /\tcarol\t2fa,site-admin\t/);
+    assert.match(list.stdout, /\n\d+ +alice +User +no +no +0 +no +/);
+    assert.match(list.stdout, /\n\d+ +carol +User +yes +yes +0 +no +/);
   });
 
   test("user passwd reads the new password from stdin, and token add registers a known token", async () => {

@@ -52,17 +52,26 @@ describe("feedgate seed", () => {
     world = file("world.json", JSON.stringify(WORLD));
   });
 
-  test("loads a world file, events files included, and prints what it added", async () => {
+  test("loads a world file, events files included, and prints what the file held and what it added", async () => {
     const result = await run(["seed", world, "--db", db]);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, `seeded ${world}: 801 events added (0 already present), 1 issue events added (0 already present)\n`);
+    // A fresh database: every row was added, the accounts and repositories that only events name included.
+    const rows = await snapshot(db);
+    const accounts = (type: string) => rows.users!.filter((u) => (u as { type: string }).type === type).length;
+    assert.equal(result.stdout,
+      `seeded ${world}: 2 users, 1 organization, 1 repository, 1 token, 801 events, 1 issue event\n` +
+      `added: ${accounts("User")} users, ${accounts("Organization")} organizations, ${rows.repos!.length} repositories, ` +
+      "1 token, 801 events (0 already present), 1 issue event (0 already present)\n");
+    assert.ok(accounts("User") > 2 && rows.repos!.length > 1);
   });
 
   test("seeding the same file again adds nothing and changes no row, count or password hash", async () => {
     const before = await snapshot(db);
     const result = await run(["seed", world, "--db", db]);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, `seeded ${world}: 0 events added (801 already present), 0 issue events added (1 already present)\n`);
+    assert.equal(result.stdout,
+      `seeded ${world}: 2 users, 1 organization, 1 repository, 1 token, 801 events, 1 issue event\n` +
+      "added: 0 users, 0 organizations, 0 repositories, 0 tokens, 0 events (801 already present), 0 issue events (1 already present)\n");
     assert.deepEqual(await snapshot(db), before);
   });
 

@@ -241,3 +241,59 @@ describe("failed-login lockout", () => {
     assertLocked(await login("olga", "right-password", currentOtp(secrets.olga!, now)));
   });
 });
+
+describe("suspended accounts", () => {
+  // GitHub's answer to a suspended account's credentials (src/server/errors.ts, accountSuspended).
+  const SUSPENDED = { message: "Sorry. Your account was suspended.", documentation_url: "https://developer.github.com/v3" };
+  let t: TestApp;
+  let token = "";
+  let twoFactorToken = "";
+  let secret = "";
+  before(async () => {
+    t = await startTestApp(CONFIG);
+    const sam = await t.createUser("sam", "sam-password");
+    token = (await t.createToken(sam, ["repo"])).token;
+    secret = newOtpSecret();
+    const tom = await t.createUser("tom", "tom-password", { otpSecret: secret });
+    twoFactorToken = (await t.createToken(tom)).token;
+    await t.store.users.setSuspended(sam.id, t.clock.now());
+    await t.store.users.setSuspended(tom.id, t.clock.now());
+  });
+  after(() => t.close());
+
+  for (const [form, options] of TOKEN_FORMS) {
+    test(`a suspended user's token is 403 "Sorry. Your account was suspended." (${form})`, async () => {
+      const res = await t.app.inject({ method: "GET", url: "/nowhere", ...options(token) });
+      assert.equal(res.statusCode, 403);
+      assert.deepEqual(res.json(), SUSPENDED);
+    });
+  }
+
+  test("the right password is 403 suspended; a wrong one stays 401 Bad credentials", async () => {
+    const right = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "sam-password") } });
+    assert.equal(right.statusCode, 403);
+    assert.deepEqual(right.json(), SUSPENDED);
+    const wrong = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "nope") } });
+    assert.equal(wrong.statusCode, 401);
+    assert.deepEqual(wrong.json(), BAD_CREDENTIALS);
+  });
+
+  test("a two-factor user learns of the suspension only with the right code", async () => {
+    const tom = (headers: Record<string, string> = {}) => t.app.inject({
+      method: "GET", url: "/authorizations", headers: { authorization: basic("tom", "tom-password"), ...headers },
+    });
+    assertChallenged(await tom());
+    const res = await tom({ "X-GitHub-OTP": currentOtp(secret, t.clock.now()) });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), SUSPENDED);
+    assert.equal((await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${twoFactorToken}` } })).statusCode, 403);
+  });
+
+  test("once reinstated, the same password and token work again", async () => {
+    const sam = (await t.store.users.findByLogin("sam"))!;
+    await t.store.users.setSuspended(sam.id, null);
+    assertTokenAuthenticated(await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${token}` } }), "repo");
+    const res = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "sam-password") } });
+    assert.equal(res.statusCode, 200);
+  });
+});

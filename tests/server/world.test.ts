@@ -58,7 +58,16 @@ describe("seeding a world", () => {
     const ingest = new IngestService(t.store, t.clock.now);
     seed = (doc) => ingest.seedWorld(doc, { baseDir: dir });
     const result = await seed(WORLD);
-    assert.deepEqual(result, { eventsAdded: 803, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0 });
+    // A fresh database: every account, repository and token stored was added by this seed.
+    const rows = await snapshot(t.dbPath);
+    const accounts = (type: string) => rows.users!.filter((u) => (u as { type: string }).type === type).length;
+    assert.deepEqual(result, {
+      eventsAdded: 803, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0,
+      usersAdded: accounts("User"), organizationsAdded: accounts("Organization"), reposAdded: rows.repos!.length, tokensAdded: 3,
+      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
+    });
+    // More than the file lists: the accounts and repositories only events name are added too.
+    assert.ok(result.usersAdded > 3 && result.organizationsAdded > 1 && result.reposAdded > 3);
   });
   after(async () => {
     await t.close();
@@ -162,7 +171,11 @@ describe("seeding a world", () => {
     const before = await snapshot(t.dbPath);
     t.clock.advance(3600);
     const result = await seed(WORLD);
-    assert.deepEqual(result, { eventsAdded: 0, eventsSkipped: 803, issueEventsAdded: 0, issueEventsSkipped: 1 });
+    assert.deepEqual(result, {
+      eventsAdded: 0, eventsSkipped: 803, issueEventsAdded: 0, issueEventsSkipped: 1,
+      usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0,
+      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
+    });
     const after = await snapshot(t.dbPath);
     assert.deepEqual(after, before);
     const hashes = (s: typeof before) => s.users!.map((u) => (u as { password_hash: string | null }).password_hash);

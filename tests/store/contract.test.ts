@@ -17,7 +17,7 @@ import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/even
 import { worldBatch } from "../../src/server/services/world.js";
 import { hashToken } from "../../src/server/services/credentials.js";
 import { createTestDatabase, skipUnlessPostgres } from "../helpers/services.js";
-import { snapshot } from "../helpers/ingest-fixtures.js";
+import { event, snapshot } from "../helpers/ingest-fixtures.js";
 
 interface OpenedStore {
   store: Store;
@@ -57,6 +57,8 @@ const DRIVERS: Driver[] = [
 ];
 
 const NOW = new Date("2026-01-15T10:00:00Z");
+/** An ingest result's counts of accounts, repositories and tokens when a batch names only stored ones. */
+const NOTHING_ELSE_ADDED = { usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0 };
 const LATER = new Date("2026-01-15T11:30:00Z");
 const HASH = "scrypt$not-a-real-hash";
 const newUser = (login: string, extra: { siteAdmin?: boolean; otpSecret?: string } = {}) => ({
@@ -421,6 +423,96 @@ for (const driver of DRIVERS) {
       });
     });
 
+    describe("account administration", () => {
+      let s: OpenedStore;
+      const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
+      /** The rows of a relation table that name the account, in any column. */
+      const rowsNaming = async (table: string, accountId: number) =>
+        ((await snapshot(s.db))[table] as Record<string, unknown>[]).filter((row) =>
+          Object.entries(row).some(([column, value]) => column !== "id" && column.endsWith("_id") && Number(value) === accountId));
+      before(async () => {
+        s = await driver.open();
+        // zoe has relations of every kind and no history; ivy acts in an event; both hold tokens.
+        await s.store.ingest.apply(await worldBatch(s.store, {
+          users: [
+            { login: "zoe", password: "zoe-pw", otp_secret: "JBSWY3DPEHPK3PXP", site_admin: true, following: ["bob"], watching: ["bob/repo"] },
+            { login: "bob", password: "bob-pw", following: ["zoe", "ivy"] },
+            { login: "ivy", password: "ivy-pw" },
+          ],
+          orgs: [{ login: "acme", members: ["zoe", "ivy"] }],
+          repos: [{ full_name: "bob/repo", collaborators: ["zoe"] }],
+          events: [event("501", "PushEvent", "ivy", "bob/repo", { public: true })],
+        }, { baseDir: undefined }), NOW);
+        for (const [n, login] of [[1, "zoe"], [2, "zoe"], [3, "bob"], [4, "ivy"]] as const) {
+          await s.store.authorizations.create(newAuthorization(await id(login), n), new Date(NOW.getTime() + n * 1000));
+        }
+      });
+      after(() => s.close());
+
+      test("a new user is not suspended; setSuspended sets and clears the time, setOtpSecret the secret", async () => {
+        const bob = await id("bob");
+        assert.equal((await s.store.users.findById(bob))!.suspendedAt, null);
+        await s.store.users.setSuspended(bob, LATER);
+        assert.deepEqual((await s.store.users.findByLogin("BOB"))!.suspendedAt, LATER);
+        assert.deepEqual((await s.store.users.list()).find((u) => u.id === bob)!.suspendedAt, LATER);
+        await s.store.users.setSuspended(bob, null);
+        assert.equal((await s.store.users.findById(bob))!.suspendedAt, null);
+        await s.store.users.setOtpSecret(bob, "KRSXG5CTMVRXEZLU");
+        assert.equal((await s.store.users.findById(bob))!.otpSecret, "KRSXG5CTMVRXEZLU");
+        await s.store.users.setOtpSecret(bob, null);
+        assert.equal((await s.store.users.findById(bob))!.otpSecret, null);
+      });
+
+      test("listAll gives every token with its owner's login, oldest first, or one user's; countByUser counts them", async () => {
+        const all = await s.store.authorizations.listAll();
+        assert.deepEqual(all.map((a) => [a.login, a.note]), [["zoe", "note 1"], ["zoe", "note 2"], ["bob", "note 3"], ["ivy", "note 4"]]);
+        assert.deepEqual(all[0], { ...(await s.store.authorizations.find(await id("zoe"), all[0]!.id))!, login: "zoe" });
+        assert.deepEqual((await s.store.authorizations.listAll(await id("zoe"))).map((a) => a.note), ["note 1", "note 2"]);
+        assert.deepEqual(await s.store.authorizations.listAll(await id("acme")), []);
+        assert.deepEqual(await s.store.authorizations.countByUser(),
+          new Map([[await id("zoe"), 2], [await id("bob"), 1], [await id("ivy"), 1]]));
+      });
+
+      test("revoke deletes a token by id whoever owns it, once", async () => {
+        const [bobs] = await s.store.authorizations.listAll(await id("bob"));
+        const { login, ...row } = bobs!;
+        assert.equal(login, "bob");
+        assert.deepEqual(await s.store.authorizations.revoke(row.id), row);
+        assert.equal(await s.store.authorizations.revoke(row.id), null);
+        assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row.tokenLastEight), []);
+        assert.equal((await s.store.authorizations.countByUser()).get(await id("bob")), undefined);
+      });
+
+      test("delete of an account history does not name removes its row, tokens and every relation, and raises the generation", async () => {
+        const zoe = await id("zoe");
+        const generation = await s.store.events.generation();
+        assert.deepEqual(await s.store.users.delete(zoe), { authorizationsDeleted: 2, rowKept: false });
+        assert.equal(await s.store.users.findByLogin("zoe"), null);
+        for (const table of ["authorizations", "follows", "watches", "org_members", "collaborators"]) {
+          assert.deepEqual(await rowsNaming(table, zoe), [], table);
+        }
+        assert.equal(await s.store.events.generation(), generation + 1);
+        // Other accounts' relations stay.
+        assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
+        assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
+        // The login is free again.
+        assert.equal((await s.store.users.create(newUser("zoe"))).login, "zoe");
+      });
+
+      test("delete of an account an event names keeps the row without credentials, and the event", async () => {
+        const ivy = await id("ivy");
+        await s.store.users.setSuspended(ivy, NOW);
+        assert.deepEqual(await s.store.users.delete(ivy), { authorizationsDeleted: 1, rowKept: true });
+        const kept = (await s.store.users.findById(ivy))!;
+        assert.deepEqual([kept.login, kept.passwordHash, kept.otpSecret, kept.siteAdmin, kept.suspendedAt], ["ivy", null, null, false, null]);
+        assert.ok(!(await s.store.users.list()).some((u) => u.id === ivy));
+        for (const table of ["authorizations", "follows", "org_members"]) assert.deepEqual(await rowsNaming(table, ivy), [], table);
+        const feed = await s.store.events.feed({ kind: "actor", actorId: ivy },
+          { limit: 10, offset: 0, visibility: { kind: "public" }, notBefore: null });
+        assert.equal(feed.total, 1);
+      });
+    });
+
     describe("directory", () => {
       let s: OpenedStore;
       before(async () => {
@@ -479,7 +571,10 @@ for (const driver of DRIVERS) {
 
       test("applies a world: accounts, organizations, relations, tokens, events and issue events", async () => {
         const result = await s.store.ingest.apply(await theWorld(s.store), NOW);
-        assert.deepEqual(result, { eventsAdded: ALL_EVENTS.length, eventsSkipped: 0, issueEventsAdded: ISSUE_EVENTS.length, issueEventsSkipped: 0 });
+        assert.deepEqual(result, {
+          eventsAdded: ALL_EVENTS.length, eventsSkipped: 0, issueEventsAdded: ISSUE_EVENTS.length, issueEventsSkipped: 0,
+          usersAdded: USERS.length, organizationsAdded: Object.keys(ORGS).length, reposAdded: REPOS.length, tokensAdded: 1,
+        });
         assert.equal((await s.store.users.findByLogin("acme"))!.type, "Organization");
         assert.equal((await s.store.users.findByLogin("erin"))!.wireId, 9001);
         assert.deepEqual((await s.store.users.list()).map((u) => u.login), USERS.filter((u) => u !== "erin"));
@@ -490,7 +585,10 @@ for (const driver of DRIVERS) {
       test("applying the same batch again adds nothing and leaves every table identical", async () => {
         const before = await snapshot(s.db);
         const again = await s.store.ingest.apply(await theWorld(s.store), LATER);
-        assert.deepEqual(again, { eventsAdded: 0, eventsSkipped: ALL_EVENTS.length, issueEventsAdded: 0, issueEventsSkipped: ISSUE_EVENTS.length });
+        assert.deepEqual(again, {
+          eventsAdded: 0, eventsSkipped: ALL_EVENTS.length, issueEventsAdded: 0, issueEventsSkipped: ISSUE_EVENTS.length,
+          usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0,
+        });
         assert.deepEqual(await snapshot(s.db), before);
       });
 
@@ -500,11 +598,11 @@ for (const driver of DRIVERS) {
           addEvent(batch, parseEvent({ ...worldEvent(EVENTS[0]!), id }, `events[${id}]`));
         }
         assert.deepEqual(await s.store.ingest.apply(batch, NOW),
-          { eventsAdded: 2, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0 });
+          { eventsAdded: 2, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0, ...NOTHING_ELSE_ADDED });
         const overlapping = emptyBatch();
         for (const id of ["900000002", "900000003"]) addEvent(overlapping, parseEvent({ ...worldEvent(EVENTS[0]!), id }, id));
         assert.deepEqual(await s.store.ingest.apply(overlapping, NOW),
-          { eventsAdded: 1, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0 });
+          { eventsAdded: 1, eventsSkipped: 1, issueEventsAdded: 0, issueEventsSkipped: 0, ...NOTHING_ELSE_ADDED });
       });
 
       test("event bodies come back byte for byte: escapes, backslashes, tabs, line breaks and any Unicode", async () => {
@@ -580,7 +678,11 @@ for (const driver of DRIVERS) {
 
       test("the same batch without its conflict then applies", async () => {
         const result = await s.store.ingest.apply(conflicting(() => undefined), LATER);
-        assert.deepEqual(result, { eventsAdded: 1, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0 });
+        // newbie, newco, newco/thing and newbie's token are new; everything else it names was stored.
+        assert.deepEqual(result, {
+          eventsAdded: 1, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0,
+          usersAdded: 1, organizationsAdded: 1, reposAdded: 1, tokensAdded: 1,
+        });
         assert.equal((await s.store.directory.findRepo("newco", "thing"))?.private, true);
         assert.equal((await s.store.users.findByLogin("newbie"))?.siteAdmin, true);
         // Its removed collaborator can no longer read the private repository; the new one can.

@@ -7,7 +7,7 @@ import { setTimeout } from "node:timers/promises";
 import type { Counter } from "prom-client";
 import type { AuthorizationRow, Store, UserRow } from "../store/store.js";
 import type { WindowCounters } from "../counters/counters.js";
-import { badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
+import { accountSuspended, badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
 import { hashesEqual, hashToken, isTokenShaped, verifyOtp, verifyPassword } from "./credentials.js";
 
 export type Credentials =
@@ -70,6 +70,7 @@ export class Authenticator {
     const authorization = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
     if (!authorization) return null;
     const user = await this.store.users.findById(authorization.userId);
+    if (user?.suspendedAt) throw accountSuspended();
     return user ? { kind: "token", user, authorization } : null;
   }
 
@@ -92,6 +93,8 @@ export class Authenticator {
           throw otpRequired();
         }
       }
+      // Checked last, so only whoever proves the password (and the code) learns that the account is suspended.
+      if (user.suspendedAt) throw accountSuspended();
       return { kind: "password", user } as const;
     } finally {
       // A failure keeps its place among the checks and is recorded; anything else gives its place back.

@@ -118,8 +118,13 @@ export function newOtpSecret(): string {
   return new Secret({ size: 20 }).base32;
 }
 
-function totp(secret: string): TOTP {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+function totp(secret: string, label?: string): TOTP {
+  return new TOTP({ issuer: "feedgate", label, secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+}
+
+/** The `otpauth://totp/feedgate:<login>?...` URI that authenticator apps read, usually from a QR code of it. */
+export function otpUri(secret: string, login: string): string {
+  return totp(secret, login).toString();
 }
 
 /** RFC 6238 check, one 30-second step of clock drift either way; otpauth compares in constant time. */

@@ -3,7 +3,7 @@
  * transaction, so memory stays constant whatever the file's size. Event ids are the key: re-importing adds
  * nothing. Malformed lines are reported and skipped, or, when strict, abort the file with nothing written.
  */
-import type { IngestResult, Store } from "../store/store.js";
+import type { EventCounts, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
@@ -24,7 +24,7 @@ export interface ImportOptions {
   onMalformed?: (where: string, message: string) => void;
 }
 
-export interface ImportSummary extends IngestResult {
+export interface ImportSummary extends EventCounts {
   lines: number;
   malformed: number;
 }

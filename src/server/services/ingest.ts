@@ -2,15 +2,21 @@
 import type { Counter } from "prom-client";
 import type { IngestResult, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
-import { worldBatch, type WorldOptions } from "./world.js";
+import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
+
+/** A seeded world: what was added, and what the document held. */
+export interface SeedResult extends IngestResult {
+  contents: WorldContents;
+}
 
 export class IngestService {
   /** @param eventsIngested counts the events each ingest actually added (the serving process passes it). */
   constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter) {}
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
-  async seedWorld(doc: unknown, options: WorldOptions): Promise<IngestResult> {
-    return this.counted(await this.store.ingest.apply(await worldBatch(this.store, doc, options), this.clock()));
+  async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
+    const { batch, contents } = await loadWorld(this.store, doc, options);
+    return { ...this.counted(await this.store.ingest.apply(batch, this.clock())), contents };
   }
 
   /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */

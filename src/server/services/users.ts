@@ -1,6 +1,6 @@
 /** Account administration shared by the CLI, the demo and (later) the world file: validation, then the store. */
 import type { Store, UserRow } from "../store/store.js";
-import { hashPassword, isValidOtpSecret } from "./credentials.js";
+import { hashPassword, isValidOtpSecret, newOtpSecret } from "./credentials.js";
 import { InvalidInputError } from "../failures.js";
 
 /** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
@@ -36,9 +36,40 @@ export async function createAccount(store: Store, account: NewAccount): Promise<
   });
 }
 
+/** The user an administrator names; an unknown login or an organization is the operator's mistake, with the fix. */
+export async function requireUser(store: Store, login: string): Promise<UserRow> {
+  const user = await store.users.findByLogin(login);
+  if (!user) throw new InvalidInputError(`no user "${login}": \`feedgate user list\` shows the users`);
+  if (user.type !== "User") throw new InvalidInputError(`"${user.login}" is an organization, not a user`);
+  return user;
+}
+
 export async function changePassword(store: Store, login: string, password: string): Promise<void> {
   checkPassword(password);
-  const user = await store.users.findByLogin(login);
-  if (!user) throw new InvalidInputError(`no user "${login}"`);
+  const user = await requireUser(store, login);
   await store.users.setPassword(user.id, await hashPassword(password));
+}
+
+/** Gives the user a new TOTP secret, replacing any other; the caller shows it to the user once. */
+export async function resetTwoFactor(store: Store, login: string): Promise<{ user: UserRow; secret: string }> {
+  const user = await requireUser(store, login);
+  const secret = newOtpSecret();
+  await store.users.setOtpSecret(user.id, secret);
+  return { user, secret };
+}
+
+export async function removeTwoFactor(store: Store, login: string): Promise<UserRow> {
+  const user = await requireUser(store, login);
+  await store.users.setOtpSecret(user.id, null);
+  return user;
+}
+
+/**
+ * Suspends (a time) or reinstates (null) the user; an account already in that state keeps its suspension time.
+ * Returns the user as it was before.
+ */
+export async function setSuspension(store: Store, login: string, at: Date | null): Promise<UserRow> {
+  const user = await requireUser(store, login);
+  if ((user.suspendedAt === null) !== (at === null)) await store.users.setSuspended(user.id, at);
+  return user;
 }

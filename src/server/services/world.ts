@@ -54,8 +54,24 @@ export interface WorldOptions {
   baseDir: string | undefined;
 }
 
+/** What a world document held, by kind (events: inline and from its events files): `seed` reports it. */
+export interface WorldContents {
+  users: number;
+  organizations: number;
+  repos: number;
+  tokens: number;
+  events: number;
+  issueEvents: number;
+}
+
 /** Checks a world document and builds its batch. A password is re-hashed only when it changed, so seeding is idempotent. */
 export async function worldBatch(store: Store, doc: unknown, options: WorldOptions): Promise<IngestBatch> {
+  return (await loadWorld(store, doc, options)).batch;
+}
+
+/** worldBatch, and what the document held. */
+export async function loadWorld(store: Store, doc: unknown, options: WorldOptions)
+  : Promise<{ batch: IngestBatch; contents: WorldContents }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
@@ -136,5 +152,11 @@ export async function worldBatch(store: Store, doc: unknown, options: WorldOptio
   }
 
   for (const [i, value] of list(doc, "issue_events").entries()) batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
-  return batch;
+  return {
+    batch,
+    contents: {
+      users: list(doc, "users").length, organizations: list(doc, "orgs").length, repos: list(doc, "repos").length,
+      tokens: batch.tokens.length, events: batch.events.length, issueEvents: batch.issueEvents.length,
+    },
+  };
 }

@@ -193,6 +193,8 @@ class BatchPlan implements BatchTarget {
   /** The rows of the batch's events, gathered by the walk and inserted in bulk at the end. */
   private readonly events: EventRow[] = [];
   private readonly issueEvents: IssueEventRow[] = [];
+  /** What the result reports besides events: rows this batch created. */
+  private readonly added = { users: 0, organizations: 0, repos: 0, tokens: 0 };
 
   constructor(private readonly now: Date) {}
 
@@ -210,6 +212,7 @@ class BatchPlan implements BatchTarget {
       const ids = yield* ask({ op: "insertAccounts", now: this.now,
         rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })) });
       missing.forEach((a, i) => this.createdAccounts.set(lower(a.login), ids[i]!));
+      for (const a of missing) this.added[a.type === "Organization" ? "organizations" : "users"]++;
     }
 
     const repos = [...named.repos.values()];
@@ -230,6 +233,7 @@ class BatchPlan implements BatchTarget {
       const ids = yield* ask({ op: "insertRepos",
         rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })) });
       newRepos.forEach(({ repo }, i) => this.createdRepos.set(lower(repo.fullName), ids[i]!));
+      this.added.repos = newRepos.length;
     }
   }
 
@@ -351,6 +355,7 @@ class BatchPlan implements BatchTarget {
     if (owner === null) {
       yield* ask({ op: "insertToken", userId: user.id, hashedToken: t.hashedToken, tokenLastEight: t.tokenLastEight,
         scopes: t.scopes, note: t.note, now: this.now });
+      this.added.tokens++;
     }
   }
 
@@ -376,6 +381,8 @@ class BatchPlan implements BatchTarget {
     return {
       eventsAdded, eventsSkipped: events.length - eventsAdded,
       issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,
+      usersAdded: this.added.users, organizationsAdded: this.added.organizations, reposAdded: this.added.repos,
+      tokensAdded: this.added.tokens,
     };
   }
 }

@@ -18,6 +18,8 @@ export interface UserRow {
   /** Base32 TOTP secret; null when two-factor authentication is off. */
   otpSecret: string | null;
   siteAdmin: boolean;
+  /** When an administrator suspended the account (`feedgate user disable`); null while it may authenticate. */
+  suspendedAt: Date | null;
   createdAt: Date;
 }
 
@@ -43,6 +45,21 @@ export interface AuthorizationRow {
 }
 
 export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt">;
+
+/** An authorization with its owner's login, for administrators' listings. */
+export interface OwnedAuthorization extends AuthorizationRow {
+  login: string;
+}
+
+/** What deleting an account did. */
+export interface AccountDeletion {
+  authorizationsDeleted: number;
+  /**
+   * True when stored history (events, issue events, repositories) names the account: its row then stays, as an
+   * account that cannot log in, so that history keeps its actor; otherwise the row is gone too.
+   */
+  rowKept: boolean;
+}
 
 export interface AuthorizationChanges {
   scopes?: string[];
@@ -74,6 +91,16 @@ export interface UserStore {
   list(): Promise<UserRow[]>;
   count(): Promise<number>;
   setPassword(id: number, passwordHash: string): Promise<void>;
+  /** null turns two-factor authentication off. */
+  setOtpSecret(id: number, otpSecret: string | null): Promise<void>;
+  /** A time suspends the account, null lifts the suspension. */
+  setSuspended(id: number, at: Date | null): Promise<void>;
+  /**
+   * Deletes a login user in one transaction: its authorizations, follows (both ways), watches, memberships and
+   * collaborations, then its row, or only its credentials when history names it (see AccountDeletion). Raises the
+   * ingest generation, as feeds depend on those relations.
+   */
+  delete(id: number): Promise<AccountDeletion>;
 }
 
 export interface AuthorizationStore {
@@ -88,6 +115,12 @@ export interface AuthorizationStore {
   delete(userId: number, id: number): Promise<boolean>;
   /** Candidates for a presented token; the caller compares hashes in constant time. */
   findByTokenLastEight(lastEight: string): Promise<AuthorizationRow[]>;
+  /** Every authorization, or one user's, with the owner's login, oldest first: for administrators. */
+  listAll(userId?: number): Promise<OwnedAuthorization[]>;
+  /** How many authorizations each user holds; users without any are absent. */
+  countByUser(): Promise<Map<number, number>>;
+  /** Deletes the authorization with that id whoever owns it; the deleted row, or null when there was none. */
+  revoke(id: number): Promise<AuthorizationRow | null>;
 }
 
 export interface RepoRow {
@@ -230,7 +263,7 @@ export interface IngestBatch {
   issueEvents: IssueEventInsert[];
 }
 
-export interface IngestResult {
+export interface EventCounts {
   eventsAdded: number;
   eventsSkipped: number;
   issueEventsAdded: number;
@@ -239,6 +272,18 @@ export interface IngestResult {
 
 /** Called as a step of a bulk load begins (`what`: "building feed indexes"); the function it returns, once done. */
 export type BulkLoadProgress = (what: string) => () => void;
+
+export interface IngestResult extends EventCounts {
+  /**
+   * Rows the batch created, by the type the batch left them: the accounts and repositories its entries name,
+   * those only an event names included. An account or repository that existed already is not counted.
+   */
+  usersAdded: number;
+  organizationsAdded: number;
+  reposAdded: number;
+  /** Tokens stored; a token already stored for the same user is not counted. */
+  tokensAdded: number;
+}
 
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */

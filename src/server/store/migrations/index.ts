@@ -247,4 +247,12 @@ export const migrations: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    id: 5,
+    name: "suspended accounts",
+    // `feedgate user disable` suspends an account as GitHub Enterprise's site administrators do: no password or
+    // token of it authenticates until `user enable`. A time, not a flag, as GitHub's `suspended_at`.
+    sqlite: "ALTER TABLE users ADD COLUMN suspended_at TEXT;",
+    postgres: "ALTER TABLE users ADD COLUMN suspended_at timestamptz;",
+  },
 ];

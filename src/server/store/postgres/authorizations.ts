@@ -2,7 +2,7 @@
 import type pg from "pg";
 import {
   DuplicateError, type AuthorizationChanges, type AuthorizationRow, type AuthorizationStore, type NewAuthorization,
-  type Page, type PageRequest,
+  type OwnedAuthorization, type Page, type PageRequest,
 } from "../store.js";
 import { isUniqueViolation, transaction } from "./pool.js";
 
@@ -73,5 +73,23 @@ export class PostgresAuthorizations implements AuthorizationStore {
     const { rows } = await this.pool.query<AuthorizationRecord>(
       "SELECT * FROM authorizations WHERE token_last_eight = $1", [lastEight]);
     return rows.map(toAuthorization);
+  }
+
+  async listAll(userId?: number): Promise<OwnedAuthorization[]> {
+    const { rows } = await this.pool.query<AuthorizationRecord & { login: string }>(
+      `SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = a.user_id
+       WHERE $1::bigint IS NULL OR a.user_id = $1 ORDER BY a.id`, [userId ?? null]);
+    return rows.map((r) => ({ ...toAuthorization(r), login: r.login }));
+  }
+
+  async countByUser() {
+    const { rows } = await this.pool.query<{ user_id: number; n: number }>(
+      "SELECT user_id, count(*)::int AS n FROM authorizations GROUP BY user_id");
+    return new Map(rows.map((r) => [r.user_id, r.n]));
+  }
+
+  async revoke(id: number) {
+    const { rows } = await this.pool.query<AuthorizationRecord>("DELETE FROM authorizations WHERE id = $1 RETURNING *", [id]);
+    return rows[0] ? toAuthorization(rows[0]) : null;
   }
 }

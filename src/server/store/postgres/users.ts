@@ -1,16 +1,21 @@
 /** Accounts (users and organizations) in PostgreSQL. */
 import type pg from "pg";
-import { DuplicateError, type AccountType, type NewUser, type UserRow, type UserStore } from "../store.js";
-import { holdsNul, isUniqueViolation } from "./pool.js";
+import {
+  DuplicateError, type AccountDeletion, type AccountType, type NewUser, type UserRow, type UserStore,
+} from "../store.js";
+import {
+  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, RAISE_GENERATION, STRIP_CREDENTIALS,
+} from "../account-deletion.js";
+import { holdsNul, isUniqueViolation, named, transaction } from "./pool.js";
 
 interface UserRecord {
   id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: boolean;
-  created_at: Date; type: AccountType; external_id: number | null;
+  created_at: Date; type: AccountType; external_id: number | null; suspended_at: Date | null;
 }
 
 const toUser = (r: UserRecord): UserRow => ({
   id: r.id, login: r.login, type: r.type, wireId: r.external_id ?? r.id, passwordHash: r.password_hash,
-  otpSecret: r.otp_secret, siteAdmin: r.site_admin, createdAt: r.created_at,
+  otpSecret: r.otp_secret, siteAdmin: r.site_admin, suspendedAt: r.suspended_at, createdAt: r.created_at,
 });
 
 export class PostgresUsers implements UserStore {
@@ -59,5 +64,25 @@ export class PostgresUsers implements UserStore {
 
   async setPassword(id: number, passwordHash: string) {
     await this.pool.query("UPDATE users SET password_hash = $1 WHERE id = $2", [passwordHash, id]);
+  }
+
+  async setOtpSecret(id: number, otpSecret: string | null) {
+    await this.pool.query("UPDATE users SET otp_secret = $1 WHERE id = $2", [otpSecret, id]);
+  }
+
+  async setSuspended(id: number, at: Date | null) {
+    await this.pool.query("UPDATE users SET suspended_at = $1 WHERE id = $2", [at, id]);
+  }
+
+  delete(id: number): Promise<AccountDeletion> {
+    return transaction(this.pool, async (client) => {
+      const run = (sql: string) => client.query<{ named: number }>(named(sql, { id }));
+      const authorizationsDeleted = (await run(DELETE_AUTHORIZATIONS)).rowCount ?? 0;
+      for (const sql of DELETE_RELATIONS) await run(sql);
+      const rowKept = (await run(NAMED_BY_HISTORY)).rows[0]!.named === 1;
+      await run(rowKept ? STRIP_CREDENTIALS : DELETE_ROW);
+      await run(RAISE_GENERATION);
+      return { authorizationsDeleted, rowKept };
+    });
   }
 }

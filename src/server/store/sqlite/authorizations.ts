@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import {
   DuplicateError, type AuthorizationChanges, type AuthorizationRow, type AuthorizationStore, type NewAuthorization,
-  type Page, type PageRequest,
+  type OwnedAuthorization, type Page, type PageRequest,
 } from "../store.js";
 import { isUniqueViolation } from "./errors.js";
 
@@ -19,7 +19,8 @@ const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
 
 export class SqliteAuthorizations implements AuthorizationStore {
   private readonly insert; private readonly byId; private readonly page; private readonly counter;
-  private readonly remove; private readonly byLastEight; private readonly save;
+  private readonly remove; private readonly byLastEight; private readonly save; private readonly everyOwned;
+  private readonly ownedBy; private readonly counts; private readonly removeAny;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare<unknown[], AuthorizationRecord>(
@@ -36,6 +37,12 @@ export class SqliteAuthorizations implements AuthorizationStore {
     this.save = db.prepare<unknown[], AuthorizationRecord>(
       `UPDATE authorizations SET scopes = ?, note = ?, note_url = ?, fingerprint = ?, updated_at = ?
        WHERE user_id = ? AND id = ? RETURNING *`);
+    const owned = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = a.user_id";
+    this.everyOwned = db.prepare<[], AuthorizationRecord & { login: string }>(`${owned} ORDER BY a.id`);
+    this.ownedBy = db.prepare<[number], AuthorizationRecord & { login: string }>(`${owned} WHERE a.user_id = ? ORDER BY a.id`);
+    this.counts = db.prepare<[], { user_id: number; n: number }>(
+      "SELECT user_id, count(*) AS n FROM authorizations GROUP BY user_id");
+    this.removeAny = db.prepare<[number], AuthorizationRecord>("DELETE FROM authorizations WHERE id = ? RETURNING *");
   }
 
   async create(a: NewAuthorization, now: Date): Promise<AuthorizationRow> {
@@ -85,5 +92,18 @@ export class SqliteAuthorizations implements AuthorizationStore {
   async findByTokenLastEight(lastEight: string) {
     return this.byLastEight.all(lastEight).map(toAuthorization);
   }
-}
 
+  async listAll(userId?: number): Promise<OwnedAuthorization[]> {
+    const records = userId === undefined ? this.everyOwned.all() : this.ownedBy.all(userId);
+    return records.map((r) => ({ ...toAuthorization(r), login: r.login }));
+  }
+
+  async countByUser() {
+    return new Map(this.counts.all().map((r) => [r.user_id, r.n]));
+  }
+
+  async revoke(id: number) {
+    const r = this.removeAny.get(id);
+    return r ? toAuthorization(r) : null;
+  }
+}

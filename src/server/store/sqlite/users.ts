@@ -1,21 +1,27 @@
 /** Accounts (users and organizations) in SQLite. */
 import type Database from "better-sqlite3";
-import { DuplicateError, type AccountType, type NewUser, type UserRow, type UserStore } from "../store.js";
+import {
+  DuplicateError, type AccountDeletion, type AccountType, type NewUser, type UserRow, type UserStore,
+} from "../store.js";
+import {
+  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, RAISE_GENERATION, STRIP_CREDENTIALS,
+} from "../account-deletion.js";
 import { isUniqueViolation } from "./errors.js";
 
 export interface UserRecord {
   id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: number;
-  created_at: string; type: string; external_id: number | null;
+  created_at: string; type: string; external_id: number | null; suspended_at: string | null;
 }
 
 export const toUser = (r: UserRecord): UserRow => ({
   id: r.id, login: r.login, type: r.type as AccountType, wireId: r.external_id ?? r.id, passwordHash: r.password_hash, otpSecret: r.otp_secret, siteAdmin: r.site_admin === 1,
-  createdAt: new Date(r.created_at),
+  suspendedAt: r.suspended_at === null ? null : new Date(r.suspended_at), createdAt: new Date(r.created_at),
 });
 
 export class SqliteUsers implements UserStore {
   private readonly insert; private readonly byLogin; private readonly byId; private readonly all;
-  private readonly counter; private readonly password; private readonly claimAccount;
+  private readonly counter; private readonly password; private readonly claimAccount; private readonly otp;
+  private readonly suspension; private readonly deleteAccount;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare<[string, string | null, string | null, number, string], UserRecord>(
@@ -28,6 +34,22 @@ export class SqliteUsers implements UserStore {
     this.claimAccount = db.prepare<[string | null, string | null, number, number], UserRecord>(
       `UPDATE users SET password_hash = ?, otp_secret = ?, site_admin = ?
        WHERE id = ? AND password_hash IS NULL AND type = 'User' RETURNING *`);
+    this.otp = db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?");
+    this.suspension = db.prepare<[string | null, number]>("UPDATE users SET suspended_at = ? WHERE id = ?");
+    const authorizations = db.prepare<[{ id: number }]>(DELETE_AUTHORIZATIONS);
+    const relations = DELETE_RELATIONS.map((sql) => db.prepare<[{ id: number }]>(sql));
+    const named = db.prepare<[{ id: number }], { named: number }>(NAMED_BY_HISTORY);
+    const strip = db.prepare<[{ id: number }]>(STRIP_CREDENTIALS);
+    const removeRow = db.prepare<[{ id: number }]>(DELETE_ROW);
+    const raise = db.prepare(RAISE_GENERATION);
+    this.deleteAccount = db.transaction((id: number): AccountDeletion => {
+      const authorizationsDeleted = authorizations.run({ id }).changes;
+      for (const statement of relations) statement.run({ id });
+      const rowKept = named.get({ id })!.named === 1;
+      (rowKept ? strip : removeRow).run({ id });
+      raise.run();
+      return { authorizationsDeleted, rowKept };
+    });
   }
 
   async create(user: NewUser): Promise<UserRow> {
@@ -66,6 +88,18 @@ export class SqliteUsers implements UserStore {
 
   async setPassword(id: number, passwordHash: string) {
     this.password.run(passwordHash, id);
+  }
+
+  async setOtpSecret(id: number, otpSecret: string | null) {
+    this.otp.run(otpSecret, id);
+  }
+
+  async setSuspended(id: number, at: Date | null) {
+    this.suspension.run(at?.toISOString() ?? null, id);
+  }
+
+  async delete(id: number) {
+    return this.deleteAccount(id);
   }
 }
 

@@ -1,0 +1,36 @@
+/**
+ * The SQL of deleting a login user, shared by both drivers so that they remove the same things: every table
+ * that references `users` is named here, once. Parameters are named (`@id`).
+ *
+ * Relations go: a token must stop working, and follows, watches, memberships and collaborations of an account
+ * that no longer logs in would only keep feeding other users' received feeds and widening what it could read if
+ * the login were added again. History stays: events and issue events are what happened, other users' feeds show
+ * them, and repositories carry their events. While history names the account, its row stays without
+ * credentials (like an actor known only from imported events) instead of taking the events with it.
+ */
+export const DELETE_AUTHORIZATIONS = "DELETE FROM authorizations WHERE user_id = @id";
+
+export const DELETE_RELATIONS = [
+  "DELETE FROM follows WHERE follower_id = @id",
+  "DELETE FROM follows WHERE followee_id = @id",
+  "DELETE FROM watches WHERE user_id = @id",
+  "DELETE FROM org_members WHERE user_id = @id",
+  "DELETE FROM collaborators WHERE user_id = @id",
+];
+
+/** 1 when stored history names the account. Separate EXISTS, so each uses its own index. */
+export const NAMED_BY_HISTORY = `SELECT CASE WHEN
+    EXISTS (SELECT 1 FROM events WHERE actor_id = @id)
+    OR EXISTS (SELECT 1 FROM events WHERE org_id = @id)
+    OR EXISTS (SELECT 1 FROM issue_events WHERE actor_id = @id)
+    OR EXISTS (SELECT 1 FROM repos WHERE owner_id = @id)
+  THEN 1 ELSE 0 END AS named`;
+
+/** The row kept for history loses everything that made it a login user; `user add` may claim it again. */
+export const STRIP_CREDENTIALS =
+  "UPDATE users SET password_hash = NULL, otp_secret = NULL, site_admin = FALSE, suspended_at = NULL WHERE id = @id";
+
+export const DELETE_ROW = "DELETE FROM users WHERE id = @id";
+
+/** Feeds (received events, private visibility) depend on the relations deleted: cached pages must not outlive them. */
+export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";
