@@ -21,6 +21,8 @@ function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
     '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
     '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
     "",
+    `The API reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    "",
   ].join("\n"));
 }
 

@@ -106,11 +106,13 @@ describe("feedgate CLI", () => {
     const server = feedgate(["serve", "--demo", "--port", "0", "--db", fresh]);
     // On stderr, apart from the log lines on stdout.
     const [, exports] = await waitForOutput(server, /export (FEEDGATE_URL=.*)\n/, 20_000, "stderr");
+    await waitForOutput(server, /The API reference: http:\/\/127\.0\.0\.1:\d+\/docs /, 20_000, "stderr");
     const vars = Object.fromEntries([...exports!.matchAll(/(\w+)='?([^' ]+)'?/g)].map((m) => [m[1], m[2]]));
     const list = await fetch(`${vars.FEEDGATE_URL}/authorizations`, {
       headers: { authorization: basic(vars.FEEDGATE_USER!, vars.FEEDGATE_PASSWORD!) },
     });
     assert.equal(list.status, 200);
+    assert.equal((await fetch(`${vars.FEEDGATE_URL}/docs`)).status, 200, "the reference the banner names");
     const tokenCall = await fetch(`${vars.FEEDGATE_URL}/nowhere`, { headers: { authorization: `token ${vars.FEEDGATE_TOKEN}` } });
     assert.equal(tokenCall.status, 404);
     server.child.kill("SIGINT");
