@@ -23,10 +23,12 @@ export interface ParamSpec {
  * How a caller must authenticate:
  * - `password`: Basic auth with login and password (plus OTP for two-factor users); tokens are refused.
  * - `optional`: anonymous callers are served public data; credentials, when sent, must be valid.
+ * - `required`: any valid credential, password or token; anonymous callers get 401 "Requires authentication".
  */
-export type AuthRequirement = "password" | "optional";
+export type AuthRequirement = "password" | "optional" | "required";
 
-export type ResponseKind = "Authorization" | "Authorization[]" | "Event[]" | "IssueEvent[]" | "empty";
+export type ResponseKind = "Authorization" | "Authorization[]" | "Event[]" | "IssueEvent[]" | "empty"
+  | "PrivateUser" | "PublicUser" | "Organization" | "Repository" | "RateLimit" | "Root" | "ApiOverview";
 
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -79,6 +81,27 @@ function feed<const P extends string = never, R extends ResponseKind = "Event[]"
     method: "GET", path, params: { ...params, ...paging } as FeedEndpoint<P, R>["params"], auth: "optional", acceptedScopes,
     response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS,
   };
+}
+
+/** GitHub's documentation of the resources clients fetch before the feeds (the 2016 v3 pages). */
+const V3_DOCS = "https://developer.github.com/v3";
+
+/** A single resource, read-only: no paging, no scopes beyond what reading it needs. */
+function resource<const P extends string = never, R extends ResponseKind = ResponseKind>(path: string, pathParams: readonly P[],
+  response: R, resourceName: string, documentationUrl: string, auth: AuthRequirement = "optional"): ResourceEndpoint<P, R> {
+  const params: Record<string, ParamSpec> = {};
+  for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
+  return {
+    method: "GET", path, params: params as ResourceEndpoint<P, R>["params"], auth, acceptedScopes: [], response,
+    resource: resourceName, documentationUrl,
+  };
+}
+
+/** A resource row with its literal types kept, as FeedEndpoint does for feeds. */
+export interface ResourceEndpoint<P extends string, R extends ResponseKind> extends Endpoint {
+  readonly method: "GET";
+  readonly params: { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } };
+  readonly response: R;
 }
 
 export const endpoints = {
@@ -134,6 +157,24 @@ export const endpoints = {
     getFromUser: feed("/users/:user/events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
     getFromUserPublic: feed("/users/:user/events/public", ["user"]),
     getFromUserOrg: feed("/users/:user/events/orgs/:org", ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES),
+  },
+  // The resources GitHub clients fetch before the feeds (PyGithub's get_user, get_organization, get_repo), read-only.
+  users: {
+    getAuthenticated: resource("/user", [], "PrivateUser", "User", `${V3_DOCS}/users/#get-the-authenticated-user`, "required"),
+    getByUsername: resource("/users/:user", ["user"], "PublicUser", "User", `${V3_DOCS}/users/#get-a-single-user`),
+  },
+  orgs: {
+    get: resource("/orgs/:org", ["org"], "Organization", "Organization", `${V3_DOCS}/orgs/#get-an-organization`),
+  },
+  repos: {
+    get: resource("/repos/:user/:repo", ["user", "repo"], "Repository", "Repository", `${V3_DOCS}/repos/#get`),
+  },
+  rateLimit: {
+    get: resource("/rate_limit", [], "RateLimit", "RateLimit", `${V3_DOCS}/rate_limit/#get-your-current-rate-limit-status`),
+  },
+  meta: {
+    root: resource("/", [], "Root", "Root", `${V3_DOCS}/#root-endpoint`),
+    get: resource("/meta", [], "ApiOverview", "Meta", `${V3_DOCS}/meta/#meta`),
   },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 

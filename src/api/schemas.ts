@@ -131,3 +131,202 @@ export const IssueEvent = Type.Object({
   issue: Type.Object({ title: Type.String(), number: Type.Number(), state: Type.String() }),
 });
 export type IssueEvent = Static<typeof IssueEvent>;
+
+// ---------------------------------------------------------------------------------------------------------
+// The entry-point resources (`/user`, `/users/:user`, `/orgs/:org`, `/repos/:user/:repo`, `/rate_limit`, `/`,
+// `/meta`), GitHub's schemas of the same names (public-user, private-user, organization-full, full-repository,
+// rate-limit-overview, root, api-overview) with their keys in GitHub's order. What feedgate does not store is
+// GitHub's neutral value (null, 0, false, ""); see src/server/convert/user.ts and repository.ts.
+
+const NullableBoolean = Type.Union([Type.Boolean(), Type.Null()]);
+const Count = Type.Integer({ minimum: 0 });
+
+/** An object of string properties, one per key; its static type keeps the keys, so converters must fill each. */
+function strings<const K extends string>(keys: readonly K[]): { [P in K]: TString } {
+  return Object.fromEntries(keys.map((key) => [key, Type.String()])) as { [P in K]: TString };
+}
+
+/** The URL keys of an account, in GitHub's order after `url`. */
+export const ACCOUNT_URL_KEYS = [
+  "url", "html_url", "followers_url", "following_url", "gists_url", "starred_url", "subscriptions_url",
+  "organizations_url", "repos_url", "events_url", "received_events_url",
+] as const;
+
+/** GitHub's simple-user: an account inside another object (a repository's owner, its organization). */
+export const SimpleUser = Type.Object({
+  login: Type.String(),
+  id: Type.Integer(),
+  node_id: Type.String(),
+  avatar_url: Type.String(),
+  gravatar_id: NullableString,
+  ...strings(ACCOUNT_URL_KEYS),
+  type: Type.String(),
+  site_admin: Type.Boolean(),
+});
+export type SimpleUser = Static<typeof SimpleUser>;
+
+/** GitHub's public-user: `GET /users/:user` (organizations too, with `type: "Organization"`). */
+export const PublicUser = Type.Object({
+  ...SimpleUser.properties,
+  name: NullableString,
+  company: NullableString,
+  blog: NullableString,
+  location: NullableString,
+  email: NullableString,
+  hireable: NullableBoolean,
+  bio: NullableString,
+  twitter_username: NullableString,
+  public_repos: Count,
+  public_gists: Count,
+  followers: Count,
+  following: Count,
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type PublicUser = Static<typeof PublicUser>;
+
+/** GitHub's private-user: `GET /user`, the caller's own account. */
+export const PrivateUser = Type.Object({
+  ...PublicUser.properties,
+  private_gists: Count,
+  total_private_repos: Count,
+  owned_private_repos: Count,
+  disk_usage: Count,
+  collaborators: Count,
+  two_factor_authentication: Type.Boolean(),
+});
+export type PrivateUser = Static<typeof PrivateUser>;
+
+/** The URL keys of an organization, in GitHub's order after `url`. */
+export const ORGANIZATION_URL_KEYS = [
+  "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url", "public_members_url",
+] as const;
+
+/** GitHub's organization-full: `GET /orgs/:org`. */
+export const Organization = Type.Object({
+  login: Type.String(),
+  id: Type.Integer(),
+  node_id: Type.String(),
+  ...strings(ORGANIZATION_URL_KEYS),
+  avatar_url: Type.String(),
+  description: NullableString,
+  has_organization_projects: Type.Boolean(),
+  has_repository_projects: Type.Boolean(),
+  public_repos: Count,
+  public_gists: Count,
+  followers: Count,
+  following: Count,
+  html_url: Type.String(),
+  type: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  archived_at: NullableString,
+});
+export type Organization = Static<typeof Organization>;
+
+/** The URL keys of a repository from `url` to `trees_url`, in GitHub's order. */
+export const REPOSITORY_URL_KEYS = [
+  "url", "archive_url", "assignees_url", "blobs_url", "branches_url", "collaborators_url", "comments_url", "commits_url",
+  "compare_url", "contents_url", "contributors_url", "deployments_url", "downloads_url", "events_url", "forks_url",
+  "git_commits_url", "git_refs_url", "git_tags_url", "git_url", "issue_comment_url", "issue_events_url", "issues_url",
+  "keys_url", "labels_url", "languages_url", "merges_url", "milestones_url", "notifications_url", "pulls_url",
+  "releases_url", "ssh_url", "stargazers_url", "statuses_url", "subscribers_url", "subscription_url", "tags_url",
+  "teams_url", "trees_url", "clone_url",
+] as const;
+
+/** GitHub's repository (a fork's `parent` and `source`): everything of full-repository but the caller's and the network's. */
+export const ParentRepository = Type.Object({
+  id: Type.Integer(),
+  node_id: Type.String(),
+  name: Type.String(),
+  full_name: Type.String(),
+  owner: SimpleUser,
+  private: Type.Boolean(),
+  html_url: Type.String(),
+  description: NullableString,
+  fork: Type.Boolean(),
+  ...strings(REPOSITORY_URL_KEYS),
+  mirror_url: NullableString,
+  hooks_url: Type.String(),
+  svn_url: Type.String(),
+  homepage: NullableString,
+  language: NullableString,
+  forks_count: Count,
+  stargazers_count: Count,
+  watchers_count: Count,
+  size: Count,
+  default_branch: Type.String(),
+  open_issues_count: Count,
+  is_template: Type.Boolean(),
+  topics: Type.Array(Type.String()),
+  has_issues: Type.Boolean(),
+  has_projects: Type.Boolean(),
+  has_wiki: Type.Boolean(),
+  has_pages: Type.Boolean(),
+  has_downloads: Type.Boolean(),
+  has_discussions: Type.Boolean(),
+  archived: Type.Boolean(),
+  disabled: Type.Boolean(),
+  visibility: Type.String(),
+  pushed_at: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  license: Type.Null(),
+  forks: Count,
+  open_issues: Count,
+  watchers: Count,
+});
+export type ParentRepository = Static<typeof ParentRepository>;
+
+/** What the caller may do with a repository (absent for anonymous callers, as on GitHub). */
+export const RepositoryPermissions = Type.Object({
+  admin: Type.Boolean(),
+  maintain: Type.Boolean(),
+  push: Type.Boolean(),
+  triage: Type.Boolean(),
+  pull: Type.Boolean(),
+});
+export type RepositoryPermissions = Static<typeof RepositoryPermissions>;
+
+/** GitHub's full-repository: `GET /repos/:user/:repo`. */
+export const Repository = Type.Object({
+  ...ParentRepository.properties,
+  permissions: Type.Optional(RepositoryPermissions),
+  /** The owning organization; absent when a user owns the repository. */
+  organization: Type.Optional(SimpleUser),
+  /** For a fork: the repository it was forked from, and the root of its network. */
+  parent: Type.Optional(ParentRepository),
+  source: Type.Optional(ParentRepository),
+  network_count: Count,
+  subscribers_count: Count,
+});
+export type Repository = Static<typeof Repository>;
+
+/** One window of GitHub's rate-limit-overview. */
+export const RateLimitWindow = Type.Object({ limit: Count, used: Count, remaining: Count, reset: Count });
+export type RateLimitWindow = Static<typeof RateLimitWindow>;
+
+/** GitHub's rate-limit-overview: `GET /rate_limit`. */
+export const RateLimit = Type.Object({
+  resources: Type.Object({ core: RateLimitWindow, search: RateLimitWindow }),
+  rate: RateLimitWindow,
+});
+export type RateLimit = Static<typeof RateLimit>;
+
+/** The keys of GitHub's root document, in its order: URL templates (RFC 6570) of the whole API. */
+export const ROOT_KEYS = [
+  "current_user_url", "current_user_authorizations_html_url", "authorizations_url", "code_search_url",
+  "commit_search_url", "emails_url", "emojis_url", "events_url", "feeds_url", "followers_url", "following_url",
+  "gists_url", "hub_url", "issue_search_url", "issues_url", "keys_url", "label_search_url", "notifications_url",
+  "organization_url", "organization_repositories_url", "organization_teams_url", "public_gists_url", "rate_limit_url",
+  "repository_url", "repository_search_url", "current_user_repositories_url", "starred_url", "starred_gists_url",
+  "topic_search_url", "user_url", "user_organizations_url", "user_repositories_url", "user_search_url",
+] as const;
+
+/** GitHub's root: `GET /`. */
+export const Root = Type.Object(strings(ROOT_KEYS));
+export type Root = Static<typeof Root>;
+
+/** GitHub's api-overview: `GET /meta`, in GitHub Enterprise's form (no IP ranges or SSH keys of github.com). */
+export const ApiOverview = Type.Object({ verifiable_password_authentication: Type.Boolean() });
+export type ApiOverview = Static<typeof ApiOverview>;

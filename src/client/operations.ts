@@ -4,7 +4,9 @@
  * and the SDK cannot drift from the routes the server registers from the same table.
  */
 import type { Endpoint, Endpoints, ParamSpec, ResponseKind } from "../api/endpoints.js";
-import type { Authorization, Event, IssueEvent } from "../api/schemas.js";
+import type {
+  ApiOverview, Authorization, Event, IssueEvent, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root,
+} from "../api/schemas.js";
 import type { RequestHeaders, UnconditionalHeaders } from "./headers.js";
 import type { Result, Success } from "./types.js";
 
@@ -14,6 +16,13 @@ interface ResponseTypes {
   "Event[]": Event[];
   "IssueEvent[]": IssueEvent[];
   empty: undefined;
+  PrivateUser: PrivateUser;
+  PublicUser: PublicUser;
+  Organization: Organization;
+  Repository: Repository;
+  RateLimit: RateLimit;
+  Root: Root;
+  ApiOverview: ApiOverview;
 }
 
 /** What an operation's `data` holds. */

@@ -23,6 +23,8 @@ import { loggerOptions } from "./logging.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
 import { eventRoutes } from "./routes/events.js";
+import { entryPointRoutes } from "./routes/entry-points.js";
+import { EntryPointService } from "./services/entry-points.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -110,7 +112,9 @@ export async function buildApp({
   await app.register(openapi);
 
   authorizationRoutes(app, new AuthorizationService(store, clock));
-  eventRoutes(app, new FeedService(store, config.feeds, clock, metrics.feedCacheRequests));
+  const feeds = new FeedService(store, config.feeds, clock, metrics.feedCacheRequests);
+  eventRoutes(app, feeds);
+  entryPointRoutes(app, new EntryPointService(store, feeds));
   adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.

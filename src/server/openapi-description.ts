@@ -11,7 +11,9 @@ import type { FastifySchema, RouteOptions } from "fastify";
 import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { endpoints, type Endpoint, type Endpoints, type ParamSpec, type ResponseKind } from "../api/endpoints.js";
-import { Authorization, ErrorBody, Event, IssueEvent } from "../api/schemas.js";
+import {
+  ApiOverview, Authorization, ErrorBody, Event, IssueEvent, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root,
+} from "../api/schemas.js";
 import { SUPPORTED_VERSION } from "./plugins/version.js";
 
 type Json = Record<string, unknown>;
@@ -32,7 +34,10 @@ const IngestSummary = Type.Object({
   events_added: count, events_skipped: count, issue_events_added: count, issue_events_skipped: count,
 });
 
-const SCHEMAS: Record<string, TSchema> = { Authorization, Event, IssueEvent, ErrorBody, Health, Readiness, IngestSummary };
+const SCHEMAS: Record<string, TSchema> = {
+  Authorization, Event, IssueEvent, ErrorBody, Health, Readiness, IngestSummary,
+  PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
+};
 const schemaRef = (name: keyof typeof SCHEMAS & string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** What each response kind of the table looks like on the wire; null: no body. */
@@ -42,6 +47,13 @@ const RESPONSE_BODIES: Record<ResponseKind, Json | null> = {
   "Event[]": { type: "array", items: schemaRef("Event") },
   "IssueEvent[]": { type: "array", items: schemaRef("IssueEvent") },
   empty: null,
+  PrivateUser: schemaRef("PrivateUser"),
+  PublicUser: schemaRef("PublicUser"),
+  Organization: schemaRef("Organization"),
+  Repository: schemaRef("Repository"),
+  RateLimit: schemaRef("RateLimit"),
+  Root: schemaRef("Root"),
+  ApiOverview: schemaRef("ApiOverview"),
 };
 
 /** GitHub's titles for the operations; typed by the table, so a new row does not compile without one. */
@@ -65,6 +77,17 @@ const SUMMARIES: { readonly [F in keyof Endpoints]: { readonly [O in keyof Endpo
     getFromUserPublic: "List public events performed by a user",
     getFromUserOrg: "List events for an organization (the user's dashboard)",
   },
+  users: {
+    getAuthenticated: "Get the authenticated user",
+    getByUsername: "Get a user",
+  },
+  orgs: { get: "Get an organization" },
+  repos: { get: "Get a repository" },
+  rateLimit: { get: "Get rate limit status for the authenticated user" },
+  meta: {
+    root: "GitHub API Root",
+    get: "Get GitHub meta information",
+  },
 };
 
 /** Each row of the table and its operation name (`events.getFromRepo`), found by identity: routes carry the row itself. */
@@ -78,7 +101,11 @@ const TAGS = [
   { name: "authorization", description: "OAuth-style tokens with scopes, managed with the account's password" },
   { name: "events", description: "Activity feeds, newest first, paged" },
   { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
-  { name: "meta", description: "Probes, metrics and this description; none counts against rate limits" },
+  { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },
+  { name: "orgs", description: "Organizations, as GitHub's organization objects, by login or id" },
+  { name: "repos", description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers" },
+  { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
+  { name: "meta", description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description" },
 ];
 
 const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
@@ -106,6 +133,7 @@ const SECURITY = {
   password: PASSWORD,
   // `{}`: anonymous callers are served; credentials, when sent, must be valid.
   optional: [{}, ...PASSWORD, ...TOKEN([])],
+  required: [...PASSWORD, ...TOKEN([])],
   siteAdmin: [...PASSWORD, ...TOKEN(["site_admin"])],
 } satisfies Record<string, Security>;
 
@@ -258,11 +286,12 @@ function fromTable(route: RouteOptions, schema: FastifySchema, endpoint: Endpoin
   // A second route for one row (GitHub's id-based path, POST for PATCH) needs an operationId of its own.
   const operationId = `${operation.name}${byId ? "ById" : ""}${method !== endpoint.method ? `With${method[0]}${method.slice(1).toLowerCase()}` : ""}`;
   const description = [
-    byId ? `GitHub's id-based form of \`${endpoint.method} ${openapiPath(endpoint.path)}\`: the same feed, found by the ${idKind}'s numeric id.` : "",
+    byId ? `GitHub's id-based form of \`${endpoint.method} ${openapiPath(endpoint.path)}\`: the same ${endpoint.response.endsWith("[]") ? "feed" : "resource"}, found by the ${idKind}'s numeric id.` : "",
     method !== endpoint.method ? `The same as \`${endpoint.method} ${openapiPath(endpoint.path)}\`, for clients that cannot send ${endpoint.method}.` : "",
     endpoint.auth === "password"
       ? "Basic authentication with the account's password (and a two-factor account's one-time code) only: a token is refused with 403."
-      : "Anonymous callers see public data; credentials, when sent, must be valid.",
+      : endpoint.auth === "required" ? "Any valid credential, password or token; anonymous callers get 401 \"Requires authentication\"."
+        : "Anonymous callers see public data; credentials, when sent, must be valid.",
     endpoint.acceptedScopes.length > 0
       ? `Private events are included for a caller who may read them, with a password or a token with \`${endpoint.acceptedScopes.join("` or `")}\`.`
       : "",

@@ -12,7 +12,12 @@ import formats from "ajv-formats";
 /** The shared data folder, found from the repository (../shared next to it), never by an absolute path. */
 const OPENAPI = new URL("../../../shared/data/openapi/", import.meta.url);
 
-export const SCHEMAS = ["event", "issue-event", "authorization"] as const;
+export const SCHEMAS = [
+  "event", "issue-event", "authorization",
+  // The entry-point resources: validated as published, with no by-design difference.
+  "public-user", "private-user", "simple-user", "organization-full", "full-repository", "rate-limit-overview", "root",
+  "api-overview",
+] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 
 type Json = Record<string, unknown>;

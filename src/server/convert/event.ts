@@ -7,7 +7,7 @@ import type { StoredEvent } from "../store/store.js";
 type Json = Record<string, unknown>;
 
 /** feedgate hosts no pictures; GitHub's identicon service draws one for any login. */
-const avatarOf = (login: string) => `https://github.com/identicons/${encodeURIComponent(login)}.png`;
+export const avatarOf = (login: string) => `https://github.com/identicons/${encodeURIComponent(login)}.png`;
 
 function account(given: Json, wireId: number | null, urlPath: string, baseUrl: string): Json {
   const login = String(given.login);

@@ -53,6 +53,7 @@ export default fp<{ authenticator: Authenticator }>(async (app, { authenticator 
       reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
       reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
     }
+    if (endpoint?.auth === "required" && !principal) throw requiresAuthentication();
     if (endpoint?.auth === "password") {
       if (!principal) throw requiresAuthentication();
       if (principal.kind !== "password") throw basicAuthOnly();

@@ -31,16 +31,27 @@ function exceeded(request: FastifyRequest): ApiError {
 export default fp<RateLimitOptions>(async (app, options) => {
   const { counters, windowSeconds } = options;
 
+  /** The caller's window: per user when authenticated, per client IP otherwise. */
+  function windowOf(request: FastifyRequest): { key: string; limit: number } {
+    const user = request.principal?.user;
+    return user ? { key: `rate:user:${user.id}`, limit: options.authenticated } : { key: `rate:ip:${request.ip}`, limit: options.anonymous };
+  }
+
   /** Counts this request against its caller's window (once) and remembers the state for the headers. */
   async function charge(request: FastifyRequest) {
     if (request.rateLimit) return request.rateLimit;
-    const user = request.principal?.user;
-    const key = user ? `rate:user:${user.id}` : `rate:ip:${request.ip}`;
-    const limit = user ? options.authenticated : options.anonymous;
+    const { key, limit } = windowOf(request);
     const window = await counters.hit(key, windowSeconds, request.receivedAt);
     request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt };
     return request.rateLimit;
   }
+
+  // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
+  app.decorate("rateLimitStatus", async (request: FastifyRequest) => {
+    const { key, limit } = windowOf(request);
+    const window = await counters.peek(key, windowSeconds, request.receivedAt);
+    return { key, limit, used: window.count, resetAt: window.resetAt };
+  });
 
   function writeHeaders(reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
     reply.header("X-RateLimit-Limit", String(state.limit));

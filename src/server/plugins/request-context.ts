@@ -23,6 +23,10 @@ declare module "fastify" {
     /** false for probes (`/healthz`, `/readyz`) that load balancers poll: they neither count nor get headers. */
     rateLimit?: boolean;
   }
+  interface FastifyInstance {
+    /** The caller's rate-limit window as it stands, without counting this request (`GET /rate_limit`). */
+    rateLimitStatus(request: FastifyRequest): Promise<RateLimitState>;
+  }
   interface FastifyRequest {
     /** null for anonymous callers; set by the auth plugin before any handler runs. */
     principal: Principal | null;

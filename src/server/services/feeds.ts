@@ -64,11 +64,19 @@ export class FeedService {
     return org;
   }
 
-  /** The repository and whether the caller may see its private events; a private one the caller cannot read is 404. */
-  private async repository(params: FeedParams, principal: Principal | null): Promise<{ repo: RepoRow; readable: boolean }> {
+  /** Whether the caller may see the repository's private side: its private events, or the repository if it is private. */
+  async readsPrivate(repo: RepoRow, principal: Principal | null): Promise<boolean> {
+    return this.mayReadPrivate(principal) && (await this.store.directory.canRead(principal.user.id, repo.id));
+  }
+
+  /**
+   * The repository and whether the caller may see its private events; a private one the caller cannot read is 404.
+   * The rule of every repository resource: its feeds and `GET /repos/:user/:repo` alike.
+   */
+  async repository(params: FeedParams, principal: Principal | null): Promise<{ repo: RepoRow; readable: boolean }> {
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
     if (!repo) throw notFound();
-    const readable = this.mayReadPrivate(principal) && (await this.store.directory.canRead(principal.user.id, repo.id));
+    const readable = await this.readsPrivate(repo, principal);
     if (repo.private && !readable) throw notFound();
     return { repo, readable };
   }

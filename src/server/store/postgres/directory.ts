@@ -1,13 +1,23 @@
-/** Repository look-ups and read-access checks in PostgreSQL. */
+/** Repository look-ups, read-access checks and the entry points' counts in PostgreSQL. */
 import type pg from "pg";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
-import type { DirectoryStore, RepoRow } from "../store.js";
+import {
+  ACCOUNT_COUNTS, REPO_ROLE, REPO_STATS, toAccountCounts, toRepoStats, type AccountCountsRecord, type RepoStatsRecord,
+} from "../directory-sql.js";
+import type { DirectoryStore, RepoRole, RepoRow } from "../store.js";
 import { holdsNul, named } from "./pool.js";
 
 interface RepoRecord {
   id: number; owner_id: number; owner_login: string; name: string; private: boolean; network_id: number;
-  external_id: number | null;
+  external_id: number | null; parent_id: number | null;
 }
+
+const REPO = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
+
+const toRepo = (r: RepoRecord): RepoRow => ({
+  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private, networkId: r.network_id,
+  wireId: r.external_id ?? r.id, parentId: r.parent_id,
+});
 
 export class PostgresDirectory implements DirectoryStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -15,13 +25,13 @@ export class PostgresDirectory implements DirectoryStore {
   async findRepo(owner: string, name: string): Promise<RepoRow | null> {
     if (holdsNul(owner, name)) return null;
     const { rows } = await this.pool.query<RepoRecord>(
-      `SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id
-       WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);
-    const r = rows[0];
-    return r ? {
-      id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private, networkId: r.network_id,
-      wireId: r.external_id ?? r.id,
-    } : null;
+      `${REPO} WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);
+    return rows[0] ? toRepo(rows[0]) : null;
+  }
+
+  async findRepoById(id: number): Promise<RepoRow | null> {
+    const { rows } = await this.pool.query<RepoRecord>(`${REPO} WHERE r.id = $1`, [id]);
+    return rows[0] ? toRepo(rows[0]) : null;
   }
 
   async loginByWireId(wireId: number) {
@@ -42,5 +52,20 @@ export class PostgresDirectory implements DirectoryStore {
   async isMember(orgId: number, userId: number) {
     const { rows } = await this.pool.query("SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2", [orgId, userId]);
     return rows.length > 0;
+  }
+
+  async accountCounts(accountId: number) {
+    const { rows } = await this.pool.query<AccountCountsRecord>(named(ACCOUNT_COUNTS, { id: accountId }));
+    return toAccountCounts(rows[0]!);
+  }
+
+  async repoStats(repoId: number) {
+    const { rows } = await this.pool.query<RepoStatsRecord>(named(REPO_STATS, { id: repoId }));
+    return toRepoStats(rows[0]!);
+  }
+
+  async repoRole(userId: number, repoId: number) {
+    const { rows } = await this.pool.query<{ role: RepoRole | null }>(named(REPO_ROLE, { user: userId, repo: repoId }));
+    return rows[0]?.role ?? null;
   }
 }

@@ -1,32 +1,41 @@
-/** Repository look-ups and read-access checks in SQLite. */
+/** Repository look-ups, read-access checks and the entry points' counts in SQLite. */
 import type Database from "better-sqlite3";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
-import type { DirectoryStore, RepoRow } from "../store.js";
+import {
+  ACCOUNT_COUNTS, REPO_ROLE, REPO_STATS, toAccountCounts, toRepoStats, type AccountCountsRecord, type RepoStatsRecord,
+} from "../directory-sql.js";
+import type { DirectoryStore, RepoRole, RepoRow } from "../store.js";
 
 interface RepoRecord {
   id: number; owner_id: number; owner_login: string; name: string; private: number; network_id: number;
-  external_id: number | null;
+  external_id: number | null; parent_id: number | null;
 }
 
 const toRepo = (r: RepoRecord): RepoRow => ({
   id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private === 1,
-  networkId: r.network_id, wireId: r.external_id ?? r.id,
+  networkId: r.network_id, wireId: r.external_id ?? r.id, parentId: r.parent_id,
 });
 
 export class SqliteDirectory implements DirectoryStore {
   private readonly repo; private readonly readable; private readonly member; private readonly login;
-  private readonly repoName;
+  private readonly repoName; private readonly repoById; private readonly counts; private readonly stats;
+  private readonly role;
 
   constructor(db: Database.Database) {
     this.repo = db.prepare<[string, string], RepoRecord>(
       `SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id
        WHERE u.login = ? AND r.name = ?`);
+    this.repoById = db.prepare<[number], RepoRecord>(
+      "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id WHERE r.id = ?");
     this.readable = db.prepare<{ reader: number; repo: number }, { ok: number }>(
       `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`);
     this.member = db.prepare<[number, number], { ok: number }>(
       "SELECT 1 AS ok FROM org_members WHERE org_id = ? AND user_id = ?");
     this.login = db.prepare<{ id: number }, { login: string }>(BY_WIRE_ID.account);
     this.repoName = db.prepare<{ id: number }, { name: string }>(BY_WIRE_ID.repo);
+    this.counts = db.prepare<{ id: number }, AccountCountsRecord>(ACCOUNT_COUNTS);
+    this.stats = db.prepare<{ id: number }, RepoStatsRecord>(REPO_STATS);
+    this.role = db.prepare<{ user: number; repo: number }, { role: RepoRole | null }>(REPO_ROLE);
   }
 
   async loginByWireId(wireId: number) {
@@ -42,11 +51,28 @@ export class SqliteDirectory implements DirectoryStore {
     return r ? toRepo(r) : null;
   }
 
+  async findRepoById(id: number) {
+    const r = this.repoById.get(id);
+    return r ? toRepo(r) : null;
+  }
+
   async canRead(userId: number, repoId: number) {
     return this.readable.get({ reader: userId, repo: repoId }) !== undefined;
   }
 
   async isMember(orgId: number, userId: number) {
     return this.member.get(orgId, userId) !== undefined;
+  }
+
+  async accountCounts(accountId: number) {
+    return toAccountCounts(this.counts.get({ id: accountId })!);
+  }
+
+  async repoStats(repoId: number) {
+    return toRepoStats(this.stats.get({ id: repoId })!);
+  }
+
+  async repoRole(userId: number, repoId: number) {
+    return this.role.get({ user: userId, repo: repoId })?.role ?? null;
   }
 }

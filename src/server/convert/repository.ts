@@ -1,0 +1,141 @@
+/**
+ * Stored repositories -> GitHub's full-repository object (and the repository objects of a fork's `parent` and
+ * `source`). Counts are the stored relations: watchers (feedgate's one watch relation, which WatchEvent, GitHub's
+ * star, creates, so it is both stargazers and subscribers), direct forks, the fork network. Times come from the
+ * repository's stored events; what feedgate does not store is GitHub's neutral value.
+ */
+import {
+  REPOSITORY_URL_KEYS, type ParentRepository, type Repository, type RepositoryPermissions,
+} from "../../api/schemas.js";
+import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
+import { isoSeconds } from "./time.js";
+import { toWireSimpleUser, webOrigin } from "./user.js";
+
+/** A repository with what its object shows: its owner and its counts. */
+export interface RepositoryFacts {
+  repo: RepoRow;
+  owner: UserRow;
+  stats: RepoStats;
+}
+
+/** What `GET /repos/:user/:repo` shows beyond the repository itself; each part only when it applies. */
+export interface RepositoryContext {
+  /** Absent for anonymous callers, as on GitHub. */
+  permissions?: RepositoryPermissions;
+  parent?: RepositoryFacts;
+  source?: RepositoryFacts;
+}
+
+/**
+ * A repository's creation is not stored: its first stored event (a CreateEvent, when history has it) is the
+ * best record of it; with no event at all, the epoch, which full-repository allows where null it does not.
+ */
+const UNKNOWN_TIME = new Date(0);
+
+function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOSITORY_URL_KEYS)[number], string> {
+  const api = `${baseUrl}/repos/${fullName}`;
+  const web = webOrigin(baseUrl);
+  const host = new URL(baseUrl).host;
+  return {
+    url: api,
+    archive_url: `${api}/{archive_format}{/ref}`,
+    assignees_url: `${api}/assignees{/user}`,
+    blobs_url: `${api}/git/blobs{/sha}`,
+    branches_url: `${api}/branches{/branch}`,
+    collaborators_url: `${api}/collaborators{/collaborator}`,
+    comments_url: `${api}/comments{/number}`,
+    commits_url: `${api}/commits{/sha}`,
+    compare_url: `${api}/compare/{base}...{head}`,
+    contents_url: `${api}/contents/{+path}`,
+    contributors_url: `${api}/contributors`,
+    deployments_url: `${api}/deployments`,
+    downloads_url: `${api}/downloads`,
+    events_url: `${api}/events`,
+    forks_url: `${api}/forks`,
+    git_commits_url: `${api}/git/commits{/sha}`,
+    git_refs_url: `${api}/git/refs{/sha}`,
+    git_tags_url: `${api}/git/tags{/sha}`,
+    git_url: `git://${host}/${fullName}.git`,
+    issue_comment_url: `${api}/issues/comments{/number}`,
+    issue_events_url: `${api}/issues/events{/number}`,
+    issues_url: `${api}/issues{/number}`,
+    keys_url: `${api}/keys{/key_id}`,
+    labels_url: `${api}/labels{/name}`,
+    languages_url: `${api}/languages`,
+    merges_url: `${api}/merges`,
+    milestones_url: `${api}/milestones{/number}`,
+    notifications_url: `${api}/notifications{?since,all,participating}`,
+    pulls_url: `${api}/pulls{/number}`,
+    releases_url: `${api}/releases{/id}`,
+    ssh_url: `git@${host}:${fullName}.git`,
+    stargazers_url: `${api}/stargazers`,
+    statuses_url: `${api}/statuses/{sha}`,
+    subscribers_url: `${api}/subscribers`,
+    subscription_url: `${api}/subscription`,
+    tags_url: `${api}/tags`,
+    teams_url: `${api}/teams`,
+    trees_url: `${api}/git/trees{/sha}`,
+    clone_url: `${web}/${fullName}.git`,
+  };
+}
+
+/** The repository object GitHub nests as a fork's `parent` and `source`. */
+export function toWireParentRepository({ repo, owner, stats }: RepositoryFacts, baseUrl: string): ParentRepository {
+  const created = stats.firstEventAt ?? UNKNOWN_TIME;
+  return {
+    id: repo.wireId,
+    node_id: "",
+    name: repo.fullName.slice(repo.fullName.indexOf("/") + 1),
+    full_name: repo.fullName,
+    owner: toWireSimpleUser(owner, baseUrl),
+    private: repo.private,
+    html_url: `${webOrigin(baseUrl)}/${repo.fullName}`,
+    description: null,
+    fork: repo.parentId !== null,
+    ...repositoryUrls(repo.fullName, baseUrl),
+    mirror_url: null,
+    hooks_url: `${baseUrl}/repos/${repo.fullName}/hooks`,
+    svn_url: `${webOrigin(baseUrl)}/${repo.fullName}`,
+    homepage: null,
+    language: null,
+    forks_count: stats.forks,
+    stargazers_count: stats.watchers,
+    watchers_count: stats.watchers,
+    size: 0,
+    default_branch: "",
+    open_issues_count: 0,
+    is_template: false,
+    topics: [],
+    has_issues: false,
+    has_projects: false,
+    has_wiki: false,
+    has_pages: false,
+    has_downloads: false,
+    has_discussions: false,
+    archived: false,
+    disabled: false,
+    visibility: repo.private ? "private" : "public",
+    // GitHub's pushed_at of a repository never pushed to is its creation time.
+    pushed_at: isoSeconds(stats.lastPushAt ?? created),
+    created_at: isoSeconds(created),
+    updated_at: isoSeconds(stats.lastEventAt ?? created),
+    license: null,
+    forks: stats.forks,
+    open_issues: 0,
+    watchers: stats.watchers,
+  };
+}
+
+/** `GET /repos/:user/:repo`. */
+export function toWireRepository(facts: RepositoryFacts, context: RepositoryContext, baseUrl: string): Repository {
+  const { owner, stats } = facts;
+  return {
+    ...toWireParentRepository(facts, baseUrl),
+    ...(context.permissions ? { permissions: context.permissions } : {}),
+    ...(owner.type === "Organization" ? { organization: toWireSimpleUser(owner, baseUrl) } : {}),
+    ...(context.parent ? { parent: toWireParentRepository(context.parent, baseUrl) } : {}),
+    ...(context.source ? { source: toWireParentRepository(context.source, baseUrl) } : {}),
+    network_count: stats.networkForks,
+    subscribers_count: stats.watchers,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The rules of the entry-point resources (`/user`, `/users/:user`, `/orgs/:org`, `/repos/:user/:repo`): which
+ * account or repository a request names, what the caller may see of it, and what the caller may do with a
+ * repository. Visibility and GitHub's id-based paths are the feeds' own (services/feeds.ts): a repository whose
+ * feeds are 404 to a caller is 404 here too. No Fastify and no SQL; unknown things are 404.
+ */
+import type { RepositoryPermissions } from "../../api/schemas.js";
+import { notFound } from "../errors.js";
+import type { RepositoryContext, RepositoryFacts } from "../convert/repository.js";
+import type { AccountCounts, RepoRole, RepoRow, Store, UserRow } from "../store/store.js";
+import type { Principal } from "./authenticator.js";
+import type { FeedParams, FeedService, WireIdKind } from "./feeds.js";
+
+export interface AccountView {
+  account: UserRow;
+  counts: AccountCounts;
+}
+
+export interface RepositoryView extends RepositoryContext {
+  facts: RepositoryFacts;
+}
+
+/**
+ * GitHub's roles, from what feedgate stores: an owner administers; a collaborator on a personal repository has
+ * write access (push, triage, pull); a member of the owning organization has the organization's default base
+ * permission, read; any other signed-in caller may pull a repository it can see.
+ */
+const PERMISSIONS: Record<RepoRole | "reader", RepositoryPermissions> = {
+  owner: { admin: true, maintain: true, push: true, triage: true, pull: true },
+  collaborator: { admin: false, maintain: false, push: true, triage: true, pull: true },
+  member: { admin: false, maintain: false, push: false, triage: false, pull: true },
+  reader: { admin: false, maintain: false, push: false, triage: false, pull: true },
+};
+
+export class EntryPointService {
+  constructor(private readonly store: Store, private readonly feeds: FeedService) {}
+
+  private async view(account: UserRow): Promise<AccountView> {
+    return { account, counts: await this.store.directory.accountCounts(account.id) };
+  }
+
+  /** Any account by login, organizations included (GitHub's `/users/:org` answers with `type: "Organization"`). */
+  async account(login: string): Promise<AccountView> {
+    const account = await this.store.users.findByLogin(login);
+    if (!account) throw notFound();
+    return this.view(account);
+  }
+
+  /** The caller's own account; the route lets no anonymous caller through. */
+  async self(principal: Principal): Promise<AccountView> {
+    return this.view(principal.user);
+  }
+
+  async organization(login: string): Promise<AccountView> {
+    const view = await this.account(login);
+    if (view.account.type !== "Organization") throw notFound();
+    return view;
+  }
+
+  /** The named parameters an id-based path stands for (`/user/:id`, `/organizations/:id`, `/repositories/:id`). */
+  byWireId(kind: WireIdKind, id: string): Promise<FeedParams> {
+    return this.feeds.paramsByWireId(kind, id);
+  }
+
+  private async facts(repo: RepoRow): Promise<RepositoryFacts> {
+    const [owner, stats] = await Promise.all([this.store.users.findById(repo.ownerId), this.store.directory.repoStats(repo.id)]);
+    return { repo, owner: owner!, stats };
+  }
+
+  /** A fork's parent or its network's root, when the caller may see it (a private one only to its readers). */
+  private async related(id: number | null, principal: Principal | null): Promise<RepositoryFacts | undefined> {
+    const repo = id === null ? null : await this.store.directory.findRepoById(id);
+    if (!repo || (repo.private && !(await this.feeds.readsPrivate(repo, principal)))) return undefined;
+    return this.facts(repo);
+  }
+
+  async repository(params: FeedParams, principal: Principal | null): Promise<RepositoryView> {
+    const { repo } = await this.feeds.repository(params, principal);
+    const fork = repo.parentId !== null;
+    const [facts, role, parent, source] = await Promise.all([
+      this.facts(repo),
+      principal ? this.store.directory.repoRole(principal.user.id, repo.id) : null,
+      fork ? this.related(repo.parentId, principal) : undefined,
+      fork ? this.related(repo.networkId, principal) : undefined,
+    ]);
+    return {
+      facts,
+      ...(principal ? { permissions: PERMISSIONS[role ?? "reader"] } : {}),
+      ...(parent ? { parent } : {}),
+      ...(source ? { source } : {}),
+    };
+  }
+}
