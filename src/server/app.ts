@@ -12,6 +12,7 @@ import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.j
 import { Authenticator } from "./services/authenticator.js";
 import { AuthorizationService } from "./services/authorizations.js";
 import requestContext from "./plugins/request-context.js";
+import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
 import auth from "./plugins/auth.js";
 import rateLimit from "./plugins/rate-limit.js";
@@ -64,10 +65,13 @@ const requestTimeoutBound = (headersMs: number, requestMs: number) =>
 export async function buildApp({
   config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
 }: AppDependencies) {
+  const layout = apiPrefixLayout();
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
+    // Every API route is also served under /api/v3, GitHub Enterprise's layout (./plugins/api-prefix.ts).
+    rewriteUrl: layout.rewriteUrl,
     frameworkErrors,
     clientErrorHandler,
     // A hop count trusts that many proxies nearest this server (Fastify's types leave out its number form).
@@ -87,6 +91,8 @@ export async function buildApp({
   });
   const sharedCounters = counters ?? new MemoryWindowCounters();
 
+  // Before any route: it learns which routes stay out of the /api/v3 layout as they are registered.
+  await app.register(layout.plugin);
   await app.register(requestContext, { clock, baseUrl: config.baseUrl });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
   await app.register(cors, {
