@@ -33,6 +33,8 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--metrics-port <port>", "serve GET /metrics on this port instead of --port (env FEEDGATE_METRICS_PORT)")
     .option("--redis <url>", "redis:// URL for rate-limit and lockout windows shared by instances (env FEEDGATE_REDIS)")
     .option("--redis-prefix <prefix>", "namespace of this deployment's Redis keys (env FEEDGATE_REDIS_PREFIX, default feedgate:)")
+    .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key (env FEEDGATE_TLS_CERT)")
+    .option("--tls-key <file>", "the PEM private key of --tls-cert (env FEEDGATE_TLS_KEY)")
     .option("--base-url <url>", "public base URL for Location, Link and url fields (env FEEDGATE_BASE_URL)")
     .option("--body-limit <bytes>", "largest request body accepted (env FEEDGATE_BODY_LIMIT, default 1048576)")
     .option("--rate-limit-authenticated <n>", "requests per window per user (default 5000)")

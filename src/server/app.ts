@@ -31,6 +31,7 @@ import { metaRoutes } from "./routes/meta.js";
 import { Metrics } from "./metrics.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
+import { readTlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 
 export interface AppDependencies {
@@ -62,11 +63,23 @@ const EXPOSED_HEADERS = [
 const requestTimeoutBound = (headersMs: number, requestMs: number) =>
   requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
 
+/**
+ * `--tls-cert`/`--tls-key`: Fastify's `https` option, serving HTTPS on the API port (request.protocol, hence
+ * request.baseUrl, is then https). Typed as a bare object on purpose: with `https` in its type, Fastify types the
+ * instance as an HTTP/2 one that no plugin or route here accepts, while an https.Server hands handlers the very same
+ * IncomingMessage and ServerResponse as an http.Server.
+ */
+function httpsOption(config: Config): object {
+  const files = readTlsFiles(config.tls);
+  return files ? { https: files } : {};
+}
+
 export async function buildApp({
   config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
 }: AppDependencies) {
   const layout = apiPrefixLayout();
   const app = Fastify({
+    ...httpsOption(config),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,

@@ -14,6 +14,11 @@ export interface Config {
   redis: string | undefined;
   /** Namespace of this deployment's keys in Redis. */
   redisPrefix: string;
+  /**
+   * Serve HTTPS with this PEM certificate (chain) and private key; unset: plain HTTP, TLS being a proxy's job. Paths:
+   * the files are read at start-up (./tls.ts).
+   */
+  tls: { certFile: string; keyFile: string } | undefined;
   /** Absolute base for `Location`, `Link` and `url` fields; derived from each request's Host when unset. */
   baseUrl: string | undefined;
   /** Largest accepted request body, in bytes. */
@@ -83,6 +88,8 @@ export interface ConfigInput {
   redis?: string;
   redisPrefix?: string;
   baseUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
   bodyLimit?: string | number;
   rateLimitAuthenticated?: string | number;
   rateLimitAnonymous?: string | number;
@@ -170,6 +177,14 @@ function optionalPort(name: string, value: string | number | undefined): number 
   return value === undefined || value === "" ? undefined : positiveInteger(name, value, 0);
 }
 
+/** `--tls-cert` and `--tls-key` come together: a certificate without its key (or the reverse) serves nothing. */
+function tls(certFile: string | undefined, keyFile: string | undefined): Config["tls"] {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile) throw new InvalidInputError("--tls-key (FEEDGATE_TLS_KEY) needs --tls-cert (FEEDGATE_TLS_CERT): give both, or neither for plain HTTP");
+  if (!keyFile) throw new InvalidInputError("--tls-cert (FEEDGATE_TLS_CERT) needs --tls-key (FEEDGATE_TLS_KEY): give both, or neither for plain HTTP");
+  return { certFile, keyFile };
+}
+
 function normalizeBaseUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const url = new URL(value); // throws a clear "Invalid URL" for nonsense
@@ -184,6 +199,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     db: input.db ?? env.FEEDGATE_DB ?? DEFAULT_DB,
     redis: input.redis ?? (env.FEEDGATE_REDIS || undefined),
     redisPrefix: input.redisPrefix ?? env.FEEDGATE_REDIS_PREFIX ?? "feedgate:",
+    tls: tls(input.tlsCert ?? (env.FEEDGATE_TLS_CERT || undefined), input.tlsKey ?? (env.FEEDGATE_TLS_KEY || undefined)),
     baseUrl: normalizeBaseUrl(input.baseUrl ?? env.FEEDGATE_BASE_URL),
     bodyLimit: positiveInteger("body limit", input.bodyLimit ?? env.FEEDGATE_BODY_LIMIT, 1024 * 1024),
     database: {
