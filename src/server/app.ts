@@ -126,10 +126,10 @@ export async function buildApp({
   await app.register(bodyParser);
   await app.register(errorHandler);
   // Before the routes: the description is generated from the routes registered after it.
-  await app.register(openapi);
+  await app.register(openapi, { numericIds: config.numericIds });
 
-  authorizationRoutes(app, new AuthorizationService(store, clock));
-  eventRoutes(app, new FeedService(store, config.feeds, clock, metrics.feedCacheRequests));
+  authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
+  eventRoutes(app, new FeedService(store, config.feeds, clock, metrics.feedCacheRequests), config.numericIds);
   adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.

@@ -11,7 +11,7 @@ import type { FastifySchema, RouteOptions } from "fastify";
 import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { endpoints, type Endpoint, type Endpoints, type ParamSpec, type ResponseKind } from "../api/endpoints.js";
-import { Authorization, ErrorBody, Event, IssueEvent } from "../api/schemas.js";
+import { ErrorBody, Event, servedSchemas } from "../api/schemas.js";
 import { SUPPORTED_VERSION } from "./plugins/version.js";
 
 type Json = Record<string, unknown>;
@@ -32,8 +32,11 @@ const IngestSummary = Type.Object({
   events_added: count, events_skipped: count, issue_events_added: count, issue_events_skipped: count,
 });
 
-const SCHEMAS: Record<string, TSchema> = { Authorization, Event, IssueEvent, ErrorBody, Health, Readiness, IngestSummary };
-const schemaRef = (name: keyof typeof SCHEMAS & string) => ({ $ref: `#/components/schemas/${name}` });
+/** The document's schemas, with the ids this server sends: strings, or integers with `--numeric-ids`. */
+const schemas = (numericIds: boolean): Record<string, TSchema> =>
+  ({ ...servedSchemas(numericIds), Event, ErrorBody, Health, Readiness, IngestSummary });
+type SchemaName = "Authorization" | "Event" | "IssueEvent" | "ErrorBody" | "Health" | "Readiness" | "IngestSummary";
+const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
 /** What each response kind of the table looks like on the wire; null: no body. */
 const RESPONSE_BODIES: Record<ResponseKind, Json | null> = {
@@ -389,7 +392,7 @@ const API_DESCRIPTION = `GitHub's REST v3 wire format for access authorizations 
 - **Lists** are paged with \`page\` and \`per_page\` and carry a \`Link\` header when they span pages.`;
 
 /** The options of @fastify/swagger (dynamic mode): the document's frame and the two hooks. */
-export function openapiOptions(): FastifyDynamicSwaggerOptions {
+export function openapiOptions(numericIds: boolean): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: "3.1.0",
@@ -397,7 +400,7 @@ export function openapiOptions(): FastifyDynamicSwaggerOptions {
       tags: TAGS,
       components: {
         // TypeBox schemas are JSON Schema; @fastify/swagger converts them to OpenAPI's dialect.
-        schemas: SCHEMAS as unknown as Record<string, OpenAPIV3_1.SchemaObject>,
+        schemas: schemas(numericIds) as unknown as Record<string, OpenAPIV3_1.SchemaObject>,
         securitySchemes: SECURITY_SCHEMES,
         headers: Object.fromEntries(Object.entries(HEADERS).map(([name, [type, description]]) => [name, { description, schema: { type } }])),
         parameters: CONDITIONAL_PARAMETERS,
