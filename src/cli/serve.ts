@@ -35,6 +35,7 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--redis-prefix <prefix>", "namespace of this deployment's Redis keys (env FEEDGATE_REDIS_PREFIX, default feedgate:)")
     .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key (env FEEDGATE_TLS_CERT)")
     .option("--tls-key <file>", "the PEM private key of --tls-cert (env FEEDGATE_TLS_KEY)")
+    .option("--numeric-ids", "send authorization and issue-event ids as JSON integers, as GitHub did (env FEEDGATE_NUMERIC_IDS)")
     .option("--base-url <url>", "public base URL for Location, Link and url fields (env FEEDGATE_BASE_URL)")
     .option("--body-limit <bytes>", "largest request body accepted (env FEEDGATE_BODY_LIMIT, default 1048576)")
     .option("--rate-limit-authenticated <n>", "requests per window per user (default 5000)")

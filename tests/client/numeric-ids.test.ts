@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { Client } from "../../src/client/index.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE } from "../helpers/client-world.js";
-import { runCli } from "../helpers/cli.js";
+import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const HELLO = { user: "alice", repo: "hello" };
 
@@ -65,4 +68,25 @@ describe("a --numeric-ids server", () => {
     assert.equal(events.code, 0, events.stderr);
     assert.deepEqual(events.stdout.trim().split("\n").map((line) => JSON.parse(line).id), ["13", "12", "11"]);
   });
+});
+
+test("feedgate serve --numeric-ids sends integer ids; FEEDGATE_NUMERIC_IDS=0 leaves them strings", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "feedgate-numeric-"));
+  try {
+    for (const [args, env, type] of [[["--numeric-ids"], {}, "number"], [[], { FEEDGATE_NUMERIC_IDS: "0" }, "string"]] as const) {
+      const server = feedgate(["serve", "--port", "0", "--db", join(dir, `${type}.db`), "--demo", ...args], { env });
+      try {
+        const [, url] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+        const [, login, password] = await waitForOutput(server, /login: +(\S+)\n +password: +(\S+)/, 20_000, "stderr");
+        const authorization = `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
+        const [first] = await (await fetch(`${url}/authorizations`, { headers: { authorization } })).json();
+        assert.equal(typeof first.id, type);
+      } finally {
+        server.child.kill("SIGTERM");
+        await server.done;
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
