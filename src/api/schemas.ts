@@ -10,11 +10,18 @@ import type { Endpoint, Endpoints, ParamLocation, ParamSpec } from "./endpoints.
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 /**
+ * The `id` of an authorization or an issue event a server sends: a string, as the spec's field tables say, or, on a
+ * server started with `--numeric-ids`, a JSON integer as GitHub sent it (wire notes 1.2, 2.4). Event ids are strings
+ * in both modes. feedgate/client reads either and hands its callers strings (src/client/ids.ts).
+ */
+const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Type.String());
+
+/**
  * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2).
  * Absent values are null, never missing.
  */
-export const Authorization = Type.Object({
-  id: Type.String(),
+const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
+  id,
   url: Type.String(),
   app: Type.Object({ name: Type.String(), url: Type.String(), client_id: Type.String() }),
   token: Type.String(),
@@ -27,6 +34,8 @@ export const Authorization = Type.Object({
   scopes: Type.Array(Type.String()),
   fingerprint: NullableString,
 });
+/** An authorization as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
+export const Authorization = authorizationSchema(Type.String());
 export type Authorization = Static<typeof Authorization>;
 
 export const ValidationError = Type.Object({
@@ -121,8 +130,8 @@ export const Event = Type.Object({
 export type Event = Static<typeof Event>;
 
 /** An element of the repository issue-events feed (spec 2, wire notes 2.4); `actor` is null for deleted accounts. */
-export const IssueEvent = Type.Object({
-  id: Type.String(),
+const issueEventSchema = <I extends TSchema>(id: I) => Type.Object({
+  id,
   url: Type.Optional(Type.String()),
   actor: Type.Union([EventAccount, Type.Null()]),
   event: Type.String(),
@@ -130,6 +139,8 @@ export const IssueEvent = Type.Object({
   created_at: Type.String(),
   issue: Type.Object({ title: Type.String(), number: Type.Number(), state: Type.String() }),
 });
+/** An issue event as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
+export const IssueEvent = issueEventSchema(Type.String());
 export type IssueEvent = Static<typeof IssueEvent>;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -330,3 +341,14 @@ export type Root = Static<typeof Root>;
 /** GitHub's api-overview: `GET /meta`, in GitHub Enterprise's form (no IP ranges or SSH keys of github.com). */
 export const ApiOverview = Type.Object({ verifiable_password_authentication: Type.Boolean() });
 export type ApiOverview = Static<typeof ApiOverview>;
+
+/**
+ * The response shapes exactly as a server in one mode sends them: its serializers and its OpenAPI description.
+ * @param numericIds `--numeric-ids`: ids as integers; otherwise as strings (then these equal the exports above).
+ */
+export function servedSchemas(numericIds: boolean) {
+  const id = wireIdSchema(numericIds);
+  return { Authorization: authorizationSchema(id), IssueEvent: issueEventSchema(id) };
+}
+/** An authorization as a server in either mode sends it. */
+export type ServedAuthorization = Static<ReturnType<typeof servedSchemas>["Authorization"]>;

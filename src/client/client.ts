@@ -2,7 +2,7 @@
  * The Client: options checked at construction, one method per endpoint-table row (see operations.ts),
  * credentials with the two-factor retry, and paging that follows the server's `Link` URLs.
  */
-import { endpoints, type Endpoint } from "../api/endpoints.js";
+import { endpoints, type Endpoint, type ResponseKind } from "../api/endpoints.js";
 import { authorizationHeader, checkAuth, otpChallenge, type AuthOptions } from "./auth.js";
 import { ParameterError } from "./errors.js";
 import { checkHeaders, type UnconditionalHeaders } from "./headers.js";
@@ -13,6 +13,7 @@ import {
 import { prepare } from "./prepare.js";
 import { interpret } from "./response.js";
 import { exchange, type Fetch, type WireRequest } from "./transport.js";
+import { withStringIds } from "./ids.js";
 import type { Meta, Result, Success } from "./types.js";
 
 /** The interface version this SDK speaks (spec section 9). */
@@ -67,6 +68,8 @@ export class Client {
   readonly #headers: Record<string, string>;
   readonly #timeout: number | undefined;
   readonly #fetch: Fetch;
+  /** What each result answered (its endpoint's response kind), so the pages it links to are read alike. */
+  readonly #kinds = new WeakMap<object, ResponseKind>();
 
   constructor(options: ClientOptions) {
     if (typeof options !== "object" || options === null) throw new ParameterError("options", "options must be an object");
@@ -88,7 +91,7 @@ export class Client {
     if (options.auth !== undefined) this.authenticate(options.auth);
     Object.assign(this, generateFamilies(endpoints, (endpoint, operation, params) => {
       const request = prepare(endpoint, operation, params);
-      return this.#send(request.method, `${this.baseUrl}${request.target}`, request.headers, request.body);
+      return this.#send(request.method, `${this.baseUrl}${request.target}`, request.headers, request.body, endpoint.response);
     }));
   }
 
@@ -163,11 +166,25 @@ export class Client {
     const url = this.#rel(from, rel);
     if (url === undefined) throw new ParameterError("page", `there is no ${rel} page: the Link header has no rel="${rel}"`);
     const headers = checkHeaders(options.headers, "headers", { conditional: false });
-    return (await this.#send("GET", url, headers, undefined)) as Success<unknown>;
+    const kind = typeof from === "object" ? this.#kinds.get(from) : undefined;
+    return (await this.#send("GET", url, headers, undefined, kind)) as Success<unknown>;
   }
 
-  /** Sends with the client's headers and credentials; answers one two-factor challenge by asking `auth.otp`. */
-  async #send(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
+  /**
+   * Sends with the client's headers and credentials; answers one two-factor challenge by asking `auth.otp`.
+   * @param kind what the answer holds, when known: its ids are then read as strings (./ids.ts).
+   */
+  async #send(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined,
+    kind?: ResponseKind) {
+    const result = await this.#exchange(method, url, callerHeaders, body);
+    if (kind !== undefined) {
+      withStringIds(kind, result.data);
+      this.#kinds.set(result, kind);
+    }
+    return result;
+  }
+
+  async #exchange(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
     const auth = this.#auth;
     const headers: Record<string, string> = { accept: ACCEPT_V3, ...this.#headers, ...callerHeaders };
     if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";

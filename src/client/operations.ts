@@ -81,7 +81,10 @@ export function generateFamilies(table: Readonly<Record<string, Readonly<Record<
     const methods: Record<string, unknown> = {};
     for (const [name, endpoint] of Object.entries(rows)) {
       const operation = `${family}.${name}`;
-      methods[name] = Object.assign((params?: unknown) => send(endpoint, operation, params), { endpoint, operation });
+      // Never throws: a refused parameter is a rejection of the returned promise, as a failed request is, so callers
+      // handle both in one `.catch()` (nothing has been sent then).
+      const method = async (params?: unknown) => send(endpoint, operation, params);
+      methods[name] = Object.assign(method, { endpoint, operation });
     }
     families[family] = Object.freeze(methods);
   }

@@ -12,6 +12,7 @@ import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.j
 import { Authenticator } from "./services/authenticator.js";
 import { AuthorizationService } from "./services/authorizations.js";
 import requestContext from "./plugins/request-context.js";
+import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
 import auth from "./plugins/auth.js";
 import rateLimit from "./plugins/rate-limit.js";
@@ -32,6 +33,7 @@ import { metaRoutes } from "./routes/meta.js";
 import { Metrics } from "./metrics.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
+import { readTlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 
 export interface AppDependencies {
@@ -63,13 +65,28 @@ const EXPOSED_HEADERS = [
 const requestTimeoutBound = (headersMs: number, requestMs: number) =>
   requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
 
+/**
+ * `--tls-cert`/`--tls-key`: Fastify's `https` option, serving HTTPS on the API port (request.protocol, hence
+ * request.baseUrl, is then https). Typed as a bare object on purpose: with `https` in its type, Fastify types the
+ * instance as an HTTP/2 one that no plugin or route here accepts, while an https.Server hands handlers the very same
+ * IncomingMessage and ServerResponse as an http.Server.
+ */
+function httpsOption(config: Config): object {
+  const files = readTlsFiles(config.tls);
+  return files ? { https: files } : {};
+}
+
 export async function buildApp({
   config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
 }: AppDependencies) {
+  const layout = apiPrefixLayout();
   const app = Fastify({
+    ...httpsOption(config),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
+    // Every API route is also served under /api/v3, GitHub Enterprise's layout (./plugins/api-prefix.ts).
+    rewriteUrl: layout.rewriteUrl,
     frameworkErrors,
     clientErrorHandler,
     // A hop count trusts that many proxies nearest this server (Fastify's types leave out its number form).
@@ -89,6 +106,8 @@ export async function buildApp({
   });
   const sharedCounters = counters ?? new MemoryWindowCounters();
 
+  // Before any route: it learns which routes stay out of the /api/v3 layout as they are registered.
+  await app.register(layout.plugin);
   await app.register(requestContext, { clock, baseUrl: config.baseUrl });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
   await app.register(cors, {
@@ -109,11 +128,11 @@ export async function buildApp({
   await app.register(bodyParser);
   await app.register(errorHandler);
   // Before the routes: the description is generated from the routes registered after it.
-  await app.register(openapi);
+  await app.register(openapi, { numericIds: config.numericIds });
 
-  authorizationRoutes(app, new AuthorizationService(store, clock));
+  authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
   const feeds = new FeedService(store, config.feeds, clock, metrics.feedCacheRequests);
-  eventRoutes(app, feeds);
+  eventRoutes(app, feeds, config.numericIds);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);

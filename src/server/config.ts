@@ -14,6 +14,16 @@ export interface Config {
   redis: string | undefined;
   /** Namespace of this deployment's keys in Redis. */
   redisPrefix: string;
+  /**
+   * Serve HTTPS with this PEM certificate (chain) and private key; unset: plain HTTP, TLS being a proxy's job. Paths:
+   * the files are read at start-up (./tls.ts).
+   */
+  tls: { certFile: string; keyFile: string } | undefined;
+  /**
+   * Authorization and issue-event `id`s as JSON integers, as GitHub sent them (for clients that need it, such as
+   * PyGithub); false: strings, as the spec says. Event ids are strings either way.
+   */
+  numericIds: boolean;
   /** Absolute base for `Location`, `Link` and `url` fields; derived from each request's Host when unset. */
   baseUrl: string | undefined;
   /** Largest accepted request body, in bytes. */
@@ -83,6 +93,9 @@ export interface ConfigInput {
   redis?: string;
   redisPrefix?: string;
   baseUrl?: string;
+  numericIds?: string | boolean;
+  tlsCert?: string;
+  tlsKey?: string;
   bodyLimit?: string | number;
   rateLimitAuthenticated?: string | number;
   rateLimitAnonymous?: string | number;
@@ -170,6 +183,22 @@ function optionalPort(name: string, value: string | number | undefined): number 
   return value === undefined || value === "" ? undefined : positiveInteger(name, value, 0);
 }
 
+/** A switch given as a flag (true) or in the environment: `true`/`1`/`yes` or `false`/`0`/`no`; unset or empty is off. */
+function flag(name: string, value: string | boolean | undefined): boolean {
+  if (value === undefined || value === "" || typeof value === "boolean") return value === true;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new InvalidInputError(`${name} must be true or false, got "${value}"`);
+}
+
+/** `--tls-cert` and `--tls-key` come together: a certificate without its key (or the reverse) serves nothing. */
+function tls(certFile: string | undefined, keyFile: string | undefined): Config["tls"] {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile) throw new InvalidInputError("--tls-key (FEEDGATE_TLS_KEY) needs --tls-cert (FEEDGATE_TLS_CERT): give both, or neither for plain HTTP");
+  if (!keyFile) throw new InvalidInputError("--tls-cert (FEEDGATE_TLS_CERT) needs --tls-key (FEEDGATE_TLS_KEY): give both, or neither for plain HTTP");
+  return { certFile, keyFile };
+}
+
 function normalizeBaseUrl(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const url = new URL(value); // throws a clear "Invalid URL" for nonsense
@@ -184,6 +213,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     db: input.db ?? env.FEEDGATE_DB ?? DEFAULT_DB,
     redis: input.redis ?? (env.FEEDGATE_REDIS || undefined),
     redisPrefix: input.redisPrefix ?? env.FEEDGATE_REDIS_PREFIX ?? "feedgate:",
+    numericIds: flag("numeric ids (FEEDGATE_NUMERIC_IDS)", input.numericIds ?? env.FEEDGATE_NUMERIC_IDS),
+    tls: tls(input.tlsCert ?? (env.FEEDGATE_TLS_CERT || undefined), input.tlsKey ?? (env.FEEDGATE_TLS_KEY || undefined)),
     baseUrl: normalizeBaseUrl(input.baseUrl ?? env.FEEDGATE_BASE_URL),
     bodyLimit: positiveInteger("body limit", input.bodyLimit ?? env.FEEDGATE_BODY_LIMIT, 1024 * 1024),
     database: {

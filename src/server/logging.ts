@@ -57,9 +57,10 @@ export function loggerOptions(level: string, format: LogFormat = "json"): Fastif
     level,
     ...(format === "pretty" ? { stream: prettyStream() } : {}),
     serializers: {
-      req: (request: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
+      req: (request: { method: string; url: string; originalUrl?: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
         method: request.method,
-        url: redactUrl(request.url),
+        // As the client sent it: `/api/v3/events`, not the path the router saw (plugins/api-prefix.ts).
+        url: redactUrl(request.originalUrl ?? request.url),
         remoteAddress: request.ip ?? request.socket?.remoteAddress,
       }),
       err: serializeError,

@@ -12,7 +12,7 @@ import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { endpoints, type Endpoint, type Endpoints, type ParamSpec, type ResponseKind } from "../api/endpoints.js";
 import {
-  ApiOverview, Authorization, ErrorBody, Event, IssueEvent, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root,
+  ApiOverview, ErrorBody, Event, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas,
 } from "../api/schemas.js";
 import { SUPPORTED_VERSION } from "./plugins/version.js";
 
@@ -34,11 +34,14 @@ const IngestSummary = Type.Object({
   events_added: count, events_skipped: count, issue_events_added: count, issue_events_skipped: count,
 });
 
-const SCHEMAS: Record<string, TSchema> = {
-  Authorization, Event, IssueEvent, ErrorBody, Health, Readiness, IngestSummary,
+/** The document's schemas, with the ids this server sends: strings, or integers with `--numeric-ids`. */
+const schemas = (numericIds: boolean): Record<string, TSchema> => ({
+  ...servedSchemas(numericIds), Event, ErrorBody, Health, Readiness, IngestSummary,
   PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
-};
-const schemaRef = (name: keyof typeof SCHEMAS & string) => ({ $ref: `#/components/schemas/${name}` });
+});
+type SchemaName = "Authorization" | "Event" | "IssueEvent" | "ErrorBody" | "Health" | "Readiness" | "IngestSummary"
+  | "PrivateUser" | "PublicUser" | "Organization" | "Repository" | "RateLimit" | "Root" | "ApiOverview";
+const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
 /** What each response kind of the table looks like on the wire; null: no body. */
 const RESPONSE_BODIES: Record<ResponseKind, Json | null> = {
@@ -418,7 +421,7 @@ const API_DESCRIPTION = `GitHub's REST v3 wire format for access authorizations 
 - **Lists** are paged with \`page\` and \`per_page\` and carry a \`Link\` header when they span pages.`;
 
 /** The options of @fastify/swagger (dynamic mode): the document's frame and the two hooks. */
-export function openapiOptions(): FastifyDynamicSwaggerOptions {
+export function openapiOptions(numericIds: boolean): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
       openapi: "3.1.0",
@@ -426,7 +429,7 @@ export function openapiOptions(): FastifyDynamicSwaggerOptions {
       tags: TAGS,
       components: {
         // TypeBox schemas are JSON Schema; @fastify/swagger converts them to OpenAPI's dialect.
-        schemas: SCHEMAS as unknown as Record<string, OpenAPIV3_1.SchemaObject>,
+        schemas: schemas(numericIds) as unknown as Record<string, OpenAPIV3_1.SchemaObject>,
         securitySchemes: SECURITY_SCHEMES,
         headers: Object.fromEntries(Object.entries(HEADERS).map(([name, [type, description]]) => [name, { description, schema: { type } }])),
         parameters: CONDITIONAL_PARAMETERS,

@@ -36,3 +36,12 @@ export const octokit16Fetch = createRequire(createRequire(require.resolve("@octo
   (url: string, init: Record<string, unknown>) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
 
 export { SHARED_DATA } from "../helpers/recorded.js";
+
+/**
+ * Each compatibility suite runs in both layouts feedgate serves (issue 14): at `/`, and under `/api/v3`, where
+ * GitHub Enterprise Server's API lives and where Enterprise users point these same clients.
+ */
+export const LAYOUTS = [
+  { name: "", prefix: "" },
+  { name: " under /api/v3 (GitHub Enterprise's layout)", prefix: "/api/v3" },
+] as const;

@@ -10,7 +10,7 @@ import { Octokit } from "octokit-rest-latest";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
-import { PINNED, versions } from "./clients.js";
+import { LAYOUTS, PINNED, versions } from "./clients.js";
 import { FEEDS, PAGED, ids, type FeedCase, type FeedOperation } from "./feeds.js";
 import { assertSchema } from "./schemas.js";
 
@@ -42,14 +42,14 @@ async function failure(promise: Promise<unknown>): Promise<RequestFailure> {
   return error;
 }
 
-describe("@octokit/rest latest (22.x) against feedgate", () => {
+for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) against feedgate${name}`, () => {
   let t: ListeningApp;
   before(async () => {
     t = await startListeningApp();
   });
   after(() => t.close());
 
-  const client = (auth?: string) => new Octokit({ baseUrl: t.url, ...(auth ? { auth } : {}) });
+  const client = (auth?: string) => new Octokit({ baseUrl: `${t.url}${prefix}`, ...(auth ? { auth } : {}) });
 
   test("is the pinned version", () => {
     const { declared, installed } = versions("octokitLatest");
@@ -113,7 +113,7 @@ describe("@octokit/rest latest (22.x) against feedgate", () => {
       const created = await octokit.request("POST /authorizations", { headers: alice, note: "octokit latest", scopes: ["gist"], fingerprint: "fp-1" });
       assert.equal(created.status, 201);
       assertSchema("authorization", created.data);
-      assert.equal(created.headers.location, `${t.url}/authorizations/${String(created.data.id)}`);
+      assert.equal(created.headers.location, `${t.url}${prefix}/authorizations/${String(created.data.id)}`);
       assert.deepEqual([created.data.note, created.data.fingerprint, created.data.scopes], ["octokit latest", "fp-1", ["gist"]]);
       const authorization_id = created.data.id as string;
 

@@ -65,6 +65,8 @@ describe("logging", () => {
       // The query parser decodes parameter names, so these are the same credential and must be masked too.
       { url: `/nowhere?access%5Ftoken=${secrets.token}` },
       { url: `/nowhere?%61ccess_token=${secrets.token}&page=2` },
+      // Logged as sent, prefix included (the router sees /events), and masked all the same.
+      { url: `/api/v3/events?access_token=${secrets.token}` },
       // Refused while routing, before any hook runs.
       { url: `/authorizations/%zz?access_token=${secrets.token}` },
       { url: "/authorizations", headers: { authorization: basic("tess", secrets.password), "X-GitHub-OTP": secrets.otp } },
@@ -92,11 +94,12 @@ describe("logging", () => {
   test("every request is logged, with its URL and any access_token value masked", () => {
     const lines = log.text.trim().split("\n").map((line) => JSON.parse(line));
     const urls = lines.filter((l) => l.msg === "incoming request").map((l) => l.req.url);
-    assert.equal(urls.length, 13);
+    assert.equal(urls.length, 14);
     assert.ok(urls.includes("/authorizations"));
     assert.ok(urls.includes("/nowhere?access_token=[REDACTED]"));
     assert.ok(urls.includes("/authorizations?per_page=5&access_token=[REDACTED]"));
     assert.ok(urls.includes("/nowhere?%61ccess_token=[REDACTED]&page=2"));
+    assert.ok(urls.includes("/api/v3/events?access_token=[REDACTED]"), urls.join(" "));
     assert.ok(lines.some((l) => l.msg === "request completed" && l.res.statusCode === 201));
   });
 

@@ -1,5 +1,5 @@
 /** Stored authorization rows -> the wire object. The only place that shapes an authorization response. */
-import type { Authorization } from "../../api/schemas.js";
+import type { ServedAuthorization } from "../../api/schemas.js";
 import type { AuthorizationRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 
@@ -7,12 +7,19 @@ import { isoSeconds } from "./time.js";
 const PERSONAL_TOKEN_APP_URL = "https://developer.github.com/v3/oauth_authorizations/";
 const NO_CLIENT_ID = "00000000000000000000";
 
+/** What a response's shape depends on besides the row: the base of its URLs, and whether ids are integers. */
+export interface WireOptions {
+  baseUrl: string;
+  /** `--numeric-ids`: `id` as a JSON integer, as GitHub sent it; otherwise a string, as the spec says. */
+  numericIds: boolean;
+}
+
 /**
  * @param token the full token, only for the response to its creation; every other response shows "".
  */
-export function toWireAuthorization(row: AuthorizationRow, baseUrl: string, token = ""): Authorization {
+export function toWireAuthorization(row: AuthorizationRow, { baseUrl, numericIds }: WireOptions, token = ""): ServedAuthorization {
   return {
-    id: String(row.id),
+    id: numericIds ? row.id : String(row.id),
     url: `${baseUrl}/authorizations/${row.id}`,
     app: { name: row.note ?? "Personal access token", url: PERSONAL_TOKEN_APP_URL, client_id: NO_CLIENT_ID },
     token,

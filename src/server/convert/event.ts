@@ -37,7 +37,25 @@ function completed(row: StoredEvent, baseUrl: string): string {
   return JSON.stringify(event);
 }
 
-/** The page as one JSON array text. */
-export function toWireEventsJson(rows: StoredEvent[], baseUrl: string): string {
-  return `[${rows.map((row) => (row.complete ? row.body : completed(row, baseUrl))).join(",")}]`;
+/**
+ * The object's top-level `id` as a JSON integer, as GitHub sent issue-event ids (`--numeric-ids`). The digits are
+ * written as stored (ids are validated as up to 18 digits at ingest), not through a JavaScript number, so an id past
+ * 2^53 keeps its value on the wire; leading zeros go, JSON integers have none.
+ */
+function withIntegerId(json: string): string {
+  const object = JSON.parse(json) as Json;
+  const members = Object.entries(object).map(([key, value]) => `${JSON.stringify(key)}:${
+    key === "id" && typeof value === "string" && /^[0-9]+$/.test(value) ? value.replace(/^0+(?=[0-9])/, "") : JSON.stringify(value)}`);
+  return `{${members.join(",")}}`;
+}
+
+/**
+ * The page as one JSON array text.
+ * @param integerIds ids as JSON integers: issue events on a `--numeric-ids` server (event ids stay strings).
+ */
+export function toWireEventsJson(rows: StoredEvent[], baseUrl: string, integerIds = false): string {
+  return `[${rows.map((row) => {
+    const json = row.complete ? row.body : completed(row, baseUrl);
+    return integerIds ? withIntegerId(json) : json;
+  }).join(",")}]`;
 }

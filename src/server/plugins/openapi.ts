@@ -15,8 +15,9 @@ const DOCS_CSP = {
   "img-src": ["'self'", "data:"], "style-src": ["'self'", "'unsafe-inline'"],
 };
 
-export default fp(async (app) => {
-  await app.register(swagger, openapiOptions());
+/** @param numericIds `--numeric-ids`: the ids this server sends, integers or strings, as the document describes them. */
+export default fp<{ numericIds: boolean }>(async (app, { numericIds }) => {
+  await app.register(swagger, openapiOptions(numericIds));
 
   app.get("/openapi.json", { config: { rateLimit: false } },
     async (request) => servedDocument(app.swagger() as unknown as Record<string, unknown>, request.baseUrl));

@@ -8,6 +8,7 @@ import type { FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS } from "../errors.js";
 import type { Endpoint } from "../../api/endpoints.js";
 import type { Principal } from "../services/authenticator.js";
+import { apiPrefixOf, withApiPrefix } from "./api-prefix.js";
 
 export interface RateLimitState {
   key: string;
@@ -30,7 +31,10 @@ declare module "fastify" {
   interface FastifyRequest {
     /** null for anonymous callers; set by the auth plugin before any handler runs. */
     principal: Principal | null;
-    /** Absolute URL prefix for `Location`, `Link` and `url` fields. */
+    /**
+     * Absolute URL prefix for `Location`, `Link` and `url` fields: the configured base URL or the request's origin,
+     * plus `/api/v3` when the request came under it (./api-prefix.ts).
+     */
     baseUrl: string;
     rateLimit: RateLimitState | null;
     /** The time that `Last-Modified` reports; set by handlers whose resource has one. */
@@ -71,6 +75,6 @@ export default fp<RequestContextOptions>(async (app, { clock, baseUrl }) => {
   app.decorateRequest("receivedAt", null as unknown as Date);
   app.addHook("onRequest", async (request) => {
     request.receivedAt = clock();
-    request.baseUrl = baseUrl ?? requestOrigin(request);
+    request.baseUrl = withApiPrefix(baseUrl ?? requestOrigin(request), apiPrefixOf(request.raw));
   });
 }, { name: "request-context" });

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
-import { Authorization, requestSchema, type RequestSchema } from "../../api/schemas.js";
-import { toWireAuthorization } from "../convert/authorization.js";
+import { requestSchema, servedSchemas, type RequestSchema } from "../../api/schemas.js";
+import { toWireAuthorization, type WireOptions } from "../convert/authorization.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { UserRow } from "../store/store.js";
@@ -40,9 +40,14 @@ function caller(request: FastifyRequest): UserRow {
   return request.principal!.user;
 }
 
-export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService): void {
+/** @param numericIds `--numeric-ids`: ids serialized (and sent) as integers rather than strings. */
+export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService, numericIds: boolean): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { getAll, get, create, update } = endpoints.authorization;
+  // Responses are serialized through these schemas: the id's type must be the one this mode sends, or
+  // fast-json-stringify would turn it into the other.
+  const { Authorization } = servedSchemas(numericIds);
+  const wire = (request: FastifyRequest): WireOptions => ({ baseUrl: request.baseUrl, numericIds });
 
   app.route({
     ...route(getAll, { 200: Type.Array(Authorization) }),
@@ -50,7 +55,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
       const window = readPage(request.query);
       const { rows, total } = await service.list(caller(request), window);
       writeLinkHeader(request, reply, window, total);
-      return rows.map((row) => toWireAuthorization(row, request.baseUrl));
+      return rows.map((row) => toWireAuthorization(row, wire(request)));
     },
   });
 
@@ -59,7 +64,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
     handler: async (request) => {
       const row = await service.get(caller(request), request.params.id);
       request.lastModified = row.updatedAt;
-      return toWireAuthorization(row, request.baseUrl);
+      return toWireAuthorization(row, wire(request));
     },
   });
 
@@ -67,7 +72,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
     ...route(create, { 201: Authorization }),
     handler: async (request, reply) => {
       const { row, token } = await service.create(caller(request), request.body);
-      const body = toWireAuthorization(row, request.baseUrl, token);
+      const body = toWireAuthorization(row, wire(request), token);
       return reply.code(201).header("Location", body.url).send(body);
     },
   });
@@ -78,7 +83,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
     app.route({
       ...updateRoute, method,
       handler: async (request) =>
-        toWireAuthorization(await service.update(caller(request), request.params.id, request.body), request.baseUrl),
+        toWireAuthorization(await service.update(caller(request), request.params.id, request.body), wire(request)),
     });
   }
 

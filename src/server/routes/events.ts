@@ -37,13 +37,16 @@ const ID_PATHS: { path: string; feed: FeedName; by: WireIdKind }[] = [
  */
 const rendered = new WeakMap<StoredEvent[], Map<string, { json: Buffer; etag: string }>>();
 
-/** Kept as bytes: encoding a 100 KB page to UTF-8 on every send was a large share of a feed request's CPU. */
-function render(rows: StoredEvent[], baseUrl: string): { json: Buffer; etag: string } {
+/**
+ * Kept as bytes: encoding a 100 KB page to UTF-8 on every send was a large share of a feed request's CPU.
+ * `integerIds` needs no place in the key: it follows from the app's mode and the feed, and rows belong to one of each.
+ */
+function render(rows: StoredEvent[], baseUrl: string, integerIds: boolean): { json: Buffer; etag: string } {
   let byBase = rendered.get(rows);
   if (!byBase) rendered.set(rows, (byBase = new Map()));
   let page = byBase.get(baseUrl);
   if (!page) {
-    const json = Buffer.from(toWireEventsJson(rows, baseUrl));
+    const json = Buffer.from(toWireEventsJson(rows, baseUrl, integerIds));
     byBase.set(baseUrl, (page = { json, etag: strongEtag(json) }));
   }
   return page;
@@ -52,7 +55,8 @@ function render(rows: StoredEvent[], baseUrl: string): { json: Buffer; etag: str
 /** The table's feed names, typed as such (Object.keys types its answer as plain strings). */
 const FEED_NAMES = Object.keys(endpoints.events) as FeedName[];
 
-export function eventRoutes(untyped: FastifyInstance, feeds: FeedService): void {
+/** @param numericIds `--numeric-ids`: issue-event ids as integers, as GitHub sent them; event ids stay strings. */
+export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numericIds: boolean): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
 
   async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams, query: PageQuery) {
@@ -61,7 +65,7 @@ export function eventRoutes(untyped: FastifyInstance, feeds: FeedService): void 
     request.lastModified = page.newest;
     writeLinkHeader(request, reply, window, page.total);
     reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
-    const { json, etag } = render(page.rows, request.baseUrl);
+    const { json, etag } = render(page.rows, request.baseUrl, numericIds && endpoints.events[name].response === "IssueEvent[]");
     return reply.type("application/json; charset=utf-8").header("ETag", etag).send(json);
   }
 

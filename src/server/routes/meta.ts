@@ -1,6 +1,7 @@
 /**
  * Probes for load balancers: `/healthz` says the process is up; `/readyz` that the database and the shared
- * counters (Redis, when configured) answer. Neither counts against rate limits.
+ * counters (Redis, when configured) answer. Neither counts against rate limits, and neither is API: both are
+ * served at `/` only, not under `/api/v3` (plugins/api-prefix.ts).
  */
 import type { FastifyInstance } from "fastify";
 import type { WindowCounters } from "../counters/counters.js";
@@ -25,9 +26,9 @@ async function check(name: string, probe: () => Promise<void>): Promise<[string,
 }
 
 export function metaRoutes(app: FastifyInstance, store: Store, counters: WindowCounters): void {
-  app.get("/healthz", { config: { rateLimit: false } }, async () => ({ status: "ok" }));
+  app.get("/healthz", { config: { rateLimit: false, rootOnly: true } }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { config: { rateLimit: false } }, async (_request, reply) => {
+  app.get("/readyz", { config: { rateLimit: false, rootOnly: true } }, async (_request, reply) => {
     const checks = Object.fromEntries(await Promise.all([
       check("database", () => store.ping()),
       check("counters", () => counters.ping()),
