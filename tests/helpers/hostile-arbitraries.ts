@@ -71,6 +71,16 @@ export function deletesNothing(method: string, url: string): boolean {
   return ![...url.matchAll(/authorizations\/([^/?#]*)/gi)].some((m) => namesExisting(m[1]!));
 }
 
+/**
+ * False for a POST to the authorizations collection (at `/` or under `/api/v3`) with a password: every field of the
+ * body is optional, so whatever little of it arrives (nothing, a lone chunk of whitespace) may make a legitimate
+ * create, which is not what these properties look for. Tokens cannot create, and stay in.
+ */
+export function createsNothing(method: string, url: string, authorization: string | undefined): boolean {
+  if (method.toUpperCase() !== "POST" || !/^basic /i.test(authorization ?? "")) return true;
+  return !/^(\/api\/v3)?\/authorizations\/?([?#].*)?$/i.test(url);
+}
+
 function paramArb(name: string, method: string, existingIds: number[]): fc.Arbitrary<string> {
   if (name === "id") {
     // Deletes name nothing that exists; every other method may name anything (its body is flawed).
