@@ -3,7 +3,11 @@
  * (`ruby-octokit`) and the GitHub CLI (`gh`). `.ci/run` installs them when missing; elsewhere a test whose client
  * is absent or another version reports itself skipped with the reason, never passed.
  */
+import assert from "node:assert/strict";
 import { spawnSync, spawn } from "node:child_process";
+import type { ListeningApp } from "../helpers/listening-app.js";
+import { ALICE, ALICE_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
+import { currentOtp } from "../../src/server/services/credentials.js";
 
 export const DEBIAN_CLIENTS = {
   pygithub: { package: "python3-github", version: "1.55", check: ["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('PyGithub'))"] },
@@ -41,12 +45,28 @@ export function runScript(command: string, args: string[], env: Record<string, s
   });
 }
 
-/** The `{"case": name, "result": ...}` lines a case script prints, by case. */
-export function caseResults(stdout: string): Map<string, unknown> {
+/** The client world's credentials as a case script reads them, the one-time code at the server's clock. */
+export function clientWorldEnvironment(t: ListeningApp): Record<string, string> {
+  return {
+    FEEDGATE_URL: t.url, ALICE_LOGIN: ALICE.login, ALICE_PASSWORD: ALICE.password, ALICE_TOKEN,
+    OLGA_LOGIN: OLGA.login, OLGA_PASSWORD: OLGA.password, OLGA_OTP: currentOtp(OTP_SECRET, t.clock.now()),
+  };
+}
+
+/**
+ * Runs a case script against `t` (each case prints `{"case": name, "result": ...}` on a line of its own) and
+ * returns each case's result; a script that failed, or a case that never ran, fails the test that asks for it.
+ */
+export async function runCases(command: string, script: string, t: ListeningApp) {
+  const run = await runScript(command, [script], clientWorldEnvironment(t));
   const results = new Map<string, unknown>();
-  for (const line of stdout.split("\n").filter(Boolean)) {
+  for (const line of run.stdout.split("\n").filter(Boolean)) {
     const { case: name, result } = JSON.parse(line) as { case: string; result: unknown };
     results.set(name, result);
   }
-  return results;
+  return (name: string) => {
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(results.has(name), `case "${name}" did not run:\n${run.stdout}\n${run.stderr}`);
+    return results.get(name) as Record<string, unknown>;
+  };
 }

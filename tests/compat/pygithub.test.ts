@@ -9,34 +9,22 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { ALICE, ALICE_TOKEN, HELLO_IDS, OLGA, OTP_SECRET } from "../helpers/client-world.js";
-import { currentOtp } from "../../src/server/services/credentials.js";
+import { HELLO_IDS } from "../helpers/client-world.js";
 import { FEEDS } from "./feeds.js";
-import { caseResults, runScript, skipUnlessClient, type ScriptRun } from "./debian-clients.js";
+import { runCases, skipUnlessClient } from "./debian-clients.js";
 
 const SCRIPT = fileURLToPath(new URL("scripts/pygithub_cases.py", import.meta.url));
 const skip = skipUnlessClient("pygithub");
 
 describe("PyGithub 1.55 against feedgate --numeric-ids", { skip }, () => {
   let t: ListeningApp;
-  let run: ScriptRun;
-  let results: Map<string, unknown>;
+  let result: Awaited<ReturnType<typeof runCases>>;
 
   before(async () => {
     t = await startListeningApp({ numericIds: true });
-    run = await runScript("/usr/bin/python3", [SCRIPT], {
-      FEEDGATE_URL: t.url, ALICE_LOGIN: ALICE.login, ALICE_PASSWORD: ALICE.password, ALICE_TOKEN,
-      OLGA_LOGIN: OLGA.login, OLGA_PASSWORD: OLGA.password, OLGA_OTP: currentOtp(OTP_SECRET, t.clock.now()),
-    });
-    results = caseResults(run.stdout);
+    result = await runCases("/usr/bin/python3", SCRIPT, t);
   });
   after(() => t.close());
-
-  const result = (name: string) => {
-    assert.equal(run.code, 0, run.stderr);
-    assert.ok(results.has(name), `case "${name}" did not run:\n${run.stdout}\n${run.stderr}`);
-    return results.get(name) as Record<string, unknown>;
-  };
 
   test("is the pinned version", () => assert.equal(result("version"), "1.55"));
 
