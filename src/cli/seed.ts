@@ -24,6 +24,15 @@ function report(file: string, r: SeedResult): string {
     `${count(r.issueEventsAdded, "issue event")} (${r.issueEventsSkipped} already present)\n`;
 }
 
+/** Why a world file could not be read, said as the fix; `demo/world.json` is the example every clone has. */
+function worldFileProblem(error: unknown): string {
+  if (error instanceof SyntaxError) return "is not valid JSON";
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return "does not exist; a world file is JSON such as demo/world.json";
+  if (code === "EISDIR") return "is a directory; name the world file in it";
+  return (error as Error).message;
+}
+
 export function seedCommand(program: Command, io: CliIo): void {
   const seed = program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)");
   passwordCostOption(dbOption(seed, io.env), io.env)
@@ -32,7 +41,7 @@ export function seedCommand(program: Command, io: CliIo): void {
       try {
         doc = JSON.parse(await readFile(file, "utf8"));
       } catch (error) {
-        throw new InvalidInputError(error instanceof SyntaxError ? "is not valid JSON" : (error as Error).message, { field: file });
+        throw new InvalidInputError(worldFileProblem(error), { field: file });
       }
       const result = await withStore(options, (store) =>
         new IngestService(store, () => new Date()).seedWorld(doc, { baseDir: dirname(resolve(file)) }));

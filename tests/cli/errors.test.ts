@@ -55,6 +55,16 @@ describe("failures of feedgate commands", () => {
     assert.match(verbose.stderr, /^feedgate: standard input \(-\) can be imported once\nInvalidInputError: .*\n\s+at /);
   });
 
+  test("seed of a world file that does not exist, or of a directory: one line saying so, nothing opened", async () => {
+    const db = join(dir, "seed.db");
+    const missing = await runCli(["seed", join(dir, "nope.json"), "--db", db]);
+    assert.deepEqual([missing.code, lines(missing.stderr)],
+      [1, [`feedgate: ${join(dir, "nope.json")}: does not exist; a world file is JSON such as demo/world.json`]]);
+    const folder = await runCli(["seed", dir, "--db", db]);
+    assert.deepEqual([folder.code, lines(folder.stderr)], [1, [`feedgate: ${dir}: is a directory; name the world file in it`]]);
+    assert.equal(existsSync(db), false);
+  });
+
   test("a flag with a value it cannot take is one line naming the flag's rule, without the hint", async () => {
     for (const [args, line] of [
       [["serve", "--log-format", "yaml"], 'feedgate: log format must be json or pretty, got "yaml"'],
