@@ -33,7 +33,7 @@ import { metaRoutes } from "./routes/meta.js";
 import { Metrics } from "./metrics.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
-import { readTlsFiles } from "./tls.js";
+import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 
 export interface AppDependencies {
@@ -46,6 +46,8 @@ export interface AppDependencies {
   logger?: FastifyServerOptions["loggerInstance"];
   /** Given when `/metrics` is also served elsewhere (`--metrics-port`); otherwise the app makes its own. */
   metrics?: Metrics;
+  /** `--tls-cert`/`--tls-key` as read already (startServer reads them before anything is opened); else read here. */
+  tls?: TlsFiles;
 }
 
 /** GitHub-style request ids: five hex groups, e.g. `FD86:235B:234198C:41EAB8B:5BB12844`. */
@@ -71,17 +73,16 @@ const requestTimeoutBound = (headersMs: number, requestMs: number) =>
  * instance as an HTTP/2 one that no plugin or route here accepts, while an https.Server hands handlers the very same
  * IncomingMessage and ServerResponse as an http.Server.
  */
-function httpsOption(config: Config): object {
-  const files = readTlsFiles(config.tls);
+function httpsOption(files: TlsFiles | undefined): object {
   return files ? { https: files } : {};
 }
 
 export async function buildApp({
-  config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store),
+  config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store), tls = readTlsFiles(config.tls),
 }: AppDependencies) {
   const layout = apiPrefixLayout();
   const app = Fastify({
-    ...httpsOption(config),
+    ...httpsOption(tls),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,

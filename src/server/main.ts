@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
+import { readTlsFiles } from "./tls.js";
 import type { Config } from "./config.js";
 import { openStore } from "./store/open-store.js";
 import { storeOpenFailure, unreachable } from "./store/open-failures.js";
@@ -43,6 +44,8 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
   const closers: (() => Promise<void>)[] = [];
   setPasswordCost(config.passwordCost); // before the demo account (beforeListen) is hashed
   try {
+    // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
+    const tls = readTlsFiles(config.tls);
     const store = await openStore(config.db, config.database).catch((error: unknown) => {
       throw storeOpenFailure(config.db, error);
     }); // migrates on open
@@ -50,7 +53,7 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
     await beforeListen?.(store);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
-    const app = await buildApp({ config, store, counters, metrics });
+    const app = await buildApp({ config, store, counters, metrics, tls });
     closers.push(() => app.close());
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a

@@ -7,7 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,6 +97,8 @@ describe("feedgate serve over TLS", { skip }, () => {
     const result = await serve(["--tls-cert", missing, "--tls-key", pair.key]);
     assert.equal(result.code, 1);
     assert.equal(result.stderr, `feedgate: cannot read --tls-cert ${missing}: no such file\n`);
+    // Said before anything was opened: no database file was created (and migrated) for a start that cannot happen.
+    assert.equal(existsSync(join(dir, "never.db")), false);
   });
 
   test("a key of another certificate, or a file that is no PEM: one line naming both files", async () => {
