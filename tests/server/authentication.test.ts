@@ -2,9 +2,9 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
-import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
+import { basic, startTestApp, TEST_PASSWORD_COST, type TestApp } from "../helpers/test-app.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
-import { currentOtp, mintToken, newOtpSecret, verifyOtp } from "../../src/server/services/credentials.js";
+import { currentOtp, mintToken, newOtpSecret, setPasswordCost, verifyOtp } from "../../src/server/services/credentials.js";
 
 const BAD_CREDENTIALS = { message: "Bad credentials", documentation_url: "https://developer.github.com/v3" };
 const OTP_REQUIRED = {
@@ -228,6 +228,21 @@ describe("failed-login lockout", () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => login("sam")));
     assert.deepEqual(answers.map((res) => res.statusCode), Array(8).fill(200));
     assert.equal((await login("sam")).statusCode, 200);
+  });
+
+  test("forty concurrent right passwords at the production cost, one place among checks: all logged in, none refused", async () => {
+    // One place and ~75 ms a check: the last of the forty waits about three seconds for its turn.
+    const slow = await startTestApp({ ...CONFIG, loginMaxAttempts: 1, loginWindow: WINDOW, passwordCost: 15 });
+    try {
+      await slow.createUser("quinn", "right-password");
+      const answers = await Promise.all(Array.from({ length: 40 }, () => slow.app.inject({
+        url: "/authorizations", headers: { authorization: basic("quinn", "right-password") },
+      })));
+      assert.deepEqual(answers.map((res) => res.statusCode), Array(40).fill(200));
+    } finally {
+      await slow.close();
+      setPasswordCost(TEST_PASSWORD_COST); // the other tests' cheap hashes again
+    }
   });
 
   test("asking for the OTP challenge is not a failed attempt", async () => {
