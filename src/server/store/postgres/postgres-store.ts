@@ -51,9 +51,15 @@ export class PostgresStore implements Store {
 
   async migrate(): Promise<MigrationReport> {
     return withClient(this.pool, async (client) => {
-      // A migration may build an index over millions of rows: the serving pool's limits are not for it.
+      // A migration may build an index over millions of rows: the serving pool's limits are not for it. The client
+      // goes back to the serving pool afterwards, so its session gets the pool's timeout back (RESET restores the
+      // value the connection started with).
       await client.query("SET statement_timeout = 0");
-      return this.migrateOn(client);
+      try {
+        return await this.migrateOn(client);
+      } finally {
+        await client.query("RESET statement_timeout");
+      }
     });
   }
 
