@@ -5,7 +5,6 @@
  * feeds are 404 to a caller is 404 here too. No Fastify and no SQL; unknown things are 404.
  */
 import type { RepositoryPermissions } from "../../api/schemas.js";
-import { notFound } from "../errors.js";
 import type { RepositoryContext, RepositoryFacts } from "../convert/repository.js";
 import type { AccountCounts, RepoRole, RepoRow, Store, UserRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
@@ -41,9 +40,7 @@ export class EntryPointService {
 
   /** Any account by login, organizations included (GitHub's `/users/:org` answers with `type: "Organization"`). */
   async account(login: string): Promise<AccountView> {
-    const account = await this.store.users.findByLogin(login);
-    if (!account) throw notFound();
-    return this.view(account);
+    return this.view(await this.feeds.account(login));
   }
 
   /** The caller's own account; the route lets no anonymous caller through. */
@@ -52,9 +49,7 @@ export class EntryPointService {
   }
 
   async organization(login: string): Promise<AccountView> {
-    const view = await this.account(login);
-    if (view.account.type !== "Organization") throw notFound();
-    return view;
+    return this.view(await this.feeds.organization(login));
   }
 
   /** The named parameters an id-based path stands for (`/user/:id`, `/organizations/:id`, `/repositories/:id`). */
@@ -77,12 +72,13 @@ export class EntryPointService {
   async repository(params: FeedParams, principal: Principal | null): Promise<RepositoryView> {
     const { repo } = await this.feeds.repository(params, principal);
     const fork = repo.parentId !== null;
-    const [facts, role, parent, source] = await Promise.all([
+    const [facts, role, parent] = await Promise.all([
       this.facts(repo),
       principal ? this.store.directory.repoRole(principal.user.id, repo.id) : null,
       fork ? this.related(repo.parentId, principal) : undefined,
-      fork ? this.related(repo.networkId, principal) : undefined,
     ]);
+    // A direct fork's parent is its network's root: read once.
+    const source = fork && repo.networkId !== repo.parentId ? await this.related(repo.networkId, principal) : parent;
     return {
       facts,
       ...(principal ? { permissions: PERMISSIONS[role ?? "reader"] } : {}),

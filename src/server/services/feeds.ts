@@ -52,13 +52,15 @@ export class FeedService {
     return principal.kind === "password" || satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES);
   }
 
-  private async account(login: string | undefined): Promise<UserRow> {
+  /** Any account by login, organizations included; unknown is 404. The rule of feeds and `GET /users/:user` alike. */
+  async account(login: string | undefined): Promise<UserRow> {
     const account = login ? await this.store.users.findByLogin(login) : null;
     if (!account) throw notFound();
     return account;
   }
 
-  private async organization(login: string | undefined): Promise<UserRow> {
+  /** An organization by login; an unknown login, or a user's, is 404. */
+  async organization(login: string | undefined): Promise<UserRow> {
     const org = await this.account(login);
     if (org.type !== "Organization") throw notFound();
     return org;

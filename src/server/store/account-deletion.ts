@@ -31,6 +31,3 @@ export const STRIP_CREDENTIALS =
   "UPDATE users SET password_hash = NULL, otp_secret = NULL, site_admin = FALSE, suspended_at = NULL WHERE id = @id";
 
 export const DELETE_ROW = "DELETE FROM users WHERE id = @id";
-
-/** Feeds (received events, private visibility) depend on the relations deleted: cached pages must not outlive them. */
-export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";

@@ -9,6 +9,13 @@ export type Dialect = "sqlite" | "postgres";
 const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
 
 /**
+ * The feed cache's key: one generation, raised in the transaction of every write that changes what a feed shows
+ * (ingests, account deletion) and read on every feed request, by every instance.
+ */
+export const GENERATION = "SELECT generation FROM ingest_state WHERE id = 1";
+export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";
+
+/**
  * The repositories a user can read: owned, collaborating, or owned by an organization the user belongs to.
  */
 export const READABLE_REPOS = `

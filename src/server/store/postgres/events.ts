@@ -1,6 +1,6 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
 import type pg from "pg";
-import { feedStatements, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
+import { feedStatements, GENERATION, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
 import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent } from "../store.js";
 import { named, transaction } from "./pool.js";
 
@@ -18,7 +18,7 @@ export class PostgresEvents implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async generation(): Promise<number> {
-    const { rows } = await this.pool.query<{ generation: number }>("SELECT generation FROM ingest_state WHERE id = 1");
+    const { rows } = await this.pool.query<{ generation: number }>(GENERATION);
     return rows[0]!.generation;
   }
 

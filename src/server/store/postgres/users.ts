@@ -4,8 +4,10 @@ import {
   DuplicateError, type AccountDeletion, type AccountType, type NewUser, type UserRow, type UserStore,
 } from "../store.js";
 import {
-  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, RAISE_GENERATION, STRIP_CREDENTIALS,
+  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, STRIP_CREDENTIALS,
 } from "../account-deletion.js";
+// Feeds (received events, private visibility) depend on the relations a deletion removes.
+import { RAISE_GENERATION } from "../feed-sql.js";
 import { holdsNul, isUniqueViolation, named, transaction } from "./pool.js";
 
 interface UserRecord {

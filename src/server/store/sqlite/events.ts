@@ -3,7 +3,7 @@
  * with the event id breaking ties, so the order is stable across pages. Statements are prepared once per shape.
  */
 import type Database from "better-sqlite3";
-import { feedStatements, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
+import { feedStatements, GENERATION, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
 import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent } from "../store.js";
 
 interface EventRecord {
@@ -29,7 +29,7 @@ export class SqliteEvents implements EventStore {
   private readonly generationStatement;
 
   constructor(private readonly db: Database.Database) {
-    this.generationStatement = db.prepare<[], { generation: number }>("SELECT generation FROM ingest_state WHERE id = 1");
+    this.generationStatement = db.prepare<[], { generation: number }>(GENERATION);
   }
 
   async generation(): Promise<number> {

@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
 import type { AccountType, BulkLoadProgress, IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
+import { RAISE_GENERATION } from "../feed-sql.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -41,7 +42,7 @@ function prepare(db: Database.Database) {
     insertEvent: db.prepare(
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    raiseGeneration: db.prepare("UPDATE ingest_state SET generation = generation + 1 WHERE id = 1"),
+    raiseGeneration: db.prepare(RAISE_GENERATION),
     insertIssueEvent: db.prepare(
       "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body) VALUES (?, ?, ?, ?, ?, ?)"),
   };
