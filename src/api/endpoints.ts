@@ -65,20 +65,27 @@ const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
 export const PRIVATE_FEED_SCOPES = ["repo"] as const;
 
 /** A feed row with its literal types kept (which path parameters, which element type), so the SDK's types follow the table. */
+/** Required string path parameters, by name, with their literal types kept. */
+type PathParams<P extends string> = { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } };
+
+function pathParams<P extends string>(names: readonly P[]): PathParams<P> {
+  const params: Record<string, ParamSpec> = {};
+  for (const name of names) params[name] = { in: "path", type: "string", required: true };
+  return params as PathParams<P>;
+}
+
 export interface FeedEndpoint<P extends string, R extends ResponseKind> extends Endpoint {
   readonly method: "GET";
-  readonly params: { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } } & typeof paging;
+  readonly params: PathParams<P> & typeof paging;
   readonly response: R;
 }
 
 // NoInfer: inside the table's `satisfies`, an omitted `response` would otherwise be inferred from the context as
 // the whole ResponseKind union instead of defaulting to "Event[]".
-function feed<const P extends string = never, R extends ResponseKind = "Event[]">(path: string, pathParams: readonly P[],
+function feed<const P extends string = never, R extends ResponseKind = "Event[]">(path: string, names: readonly P[],
   response?: R, acceptedScopes: readonly string[] = []): FeedEndpoint<P, NoInfer<R>> {
-  const params: Record<string, ParamSpec> = {};
-  for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
   return {
-    method: "GET", path, params: { ...params, ...paging } as FeedEndpoint<P, R>["params"], auth: "optional", acceptedScopes,
+    method: "GET", path, params: { ...pathParams(names), ...paging }, auth: "optional", acceptedScopes,
     response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS,
   };
 }
@@ -87,12 +94,10 @@ function feed<const P extends string = never, R extends ResponseKind = "Event[]"
 const V3_DOCS = "https://developer.github.com/v3";
 
 /** A single resource, read-only: no paging, no scopes beyond what reading it needs. */
-function resource<const P extends string = never, R extends ResponseKind = ResponseKind>(path: string, pathParams: readonly P[],
+function resource<const P extends string = never, R extends ResponseKind = ResponseKind>(path: string, names: readonly P[],
   response: R, resourceName: string, documentationUrl: string, auth: AuthRequirement = "optional"): ResourceEndpoint<P, R> {
-  const params: Record<string, ParamSpec> = {};
-  for (const name of pathParams) params[name] = { in: "path", type: "string", required: true };
   return {
-    method: "GET", path, params: params as ResourceEndpoint<P, R>["params"], auth, acceptedScopes: [], response,
+    method: "GET", path, params: pathParams(names), auth, acceptedScopes: [], response,
     resource: resourceName, documentationUrl,
   };
 }
@@ -100,7 +105,7 @@ function resource<const P extends string = never, R extends ResponseKind = Respo
 /** A resource row with its literal types kept, as FeedEndpoint does for feeds. */
 export interface ResourceEndpoint<P extends string, R extends ResponseKind> extends Endpoint {
   readonly method: "GET";
-  readonly params: { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } };
+  readonly params: PathParams<P>;
   readonly response: R;
 }
 

@@ -14,4 +14,4 @@ export function formatTable(header: string[], rows: string[][]): string {
 export const yesNo = (value: boolean) => (value ? "yes" : "no");
 
 /** `2026-01-15T10:00:00Z`: ISO 8601 as the API writes times, without the milliseconds nobody reads. */
-export const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
+export { isoSeconds } from "../server/convert/time.js";

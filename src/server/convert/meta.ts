@@ -51,8 +51,8 @@ export function toWireApiOverview(): ApiOverview {
   return { verifiable_password_authentication: true };
 }
 
-/** The rate-limit headers' numbers, as an object. */
-function window(state: RateLimitState): RateLimitWindow {
+/** A window's numbers as GitHub gives them: in `X-RateLimit-*` headers and in `GET /rate_limit`. */
+export function rateLimitWindow(state: RateLimitState): RateLimitWindow {
   return {
     limit: state.limit,
     used: Math.min(state.used, state.limit),
@@ -63,6 +63,6 @@ function window(state: RateLimitState): RateLimitWindow {
 
 /** `GET /rate_limit`: the `core` window every route counts against; feedgate has no search, so its limit is 0. */
 export function toWireRateLimit(state: RateLimitState): RateLimit {
-  const core = window(state);
+  const core = rateLimitWindow(state);
   return { resources: { core, search: { limit: 0, used: 0, remaining: 0, reset: core.reset } }, rate: core };
 }

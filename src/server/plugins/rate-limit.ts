@@ -4,6 +4,7 @@
  * back, because conditional requests are free on GitHub and pollers depend on that.
  */
 import fp from "fastify-plugin";
+import { rateLimitWindow } from "../convert/meta.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import type { WindowCounters } from "../counters/counters.js";
@@ -54,10 +55,11 @@ export default fp<RateLimitOptions>(async (app, options) => {
   });
 
   function writeHeaders(reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
-    reply.header("X-RateLimit-Limit", String(state.limit));
-    reply.header("X-RateLimit-Remaining", String(Math.max(0, state.limit - state.used)));
-    reply.header("X-RateLimit-Reset", String(Math.floor(state.resetAt.getTime() / 1000)));
-    reply.header("X-RateLimit-Used", String(Math.min(state.used, state.limit)));
+    const { limit, remaining, reset, used } = rateLimitWindow(state);
+    reply.header("X-RateLimit-Limit", String(limit));
+    reply.header("X-RateLimit-Remaining", String(remaining));
+    reply.header("X-RateLimit-Reset", String(reset));
+    reply.header("X-RateLimit-Used", String(used));
     reply.header("X-RateLimit-Resource", "core");
   }
 

@@ -47,9 +47,8 @@ export class AuthorizationService {
     if (input.client_id !== undefined || input.client_secret !== undefined) {
       throw new ApiError(422, "Invalid OAuth application client_id or secret.");
     }
-    checkScopes(input.scopes);
     return this.issue(user, {
-      scopes: normalize(input.scopes ?? []),
+      scopes: validScopes(input.scopes ?? []),
       note: input.note ?? null,
       noteUrl: input.note_url ?? null,
       fingerprint: input.fingerprint ?? null,

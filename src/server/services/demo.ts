@@ -11,6 +11,7 @@ import type { Store } from "../store/store.js";
 import { AuthorizationService } from "./authorizations.js";
 import { IngestService } from "./ingest.js";
 import { createAccount } from "./users.js";
+import { isoSeconds } from "../convert/time.js";
 
 /** The same relative place from src/server/services and dist/server/services. */
 export const DEMO_WORLD = fileURLToPath(new URL("../../../demo/world.json", import.meta.url));
@@ -42,7 +43,7 @@ export function restamped(world: DemoWorld, now: Date): DemoWorld {
   const latest = Math.max(...stamped.map((entry) => Date.parse(entry.created_at)));
   const shift = now.getTime() - 60_000 - latest;
   const moved = <T extends { created_at: string }>(entry: T): T =>
-    ({ ...entry, created_at: new Date(Date.parse(entry.created_at) + shift).toISOString().replace(/\.\d{3}Z$/, "Z") });
+    ({ ...entry, created_at: isoSeconds(new Date(Date.parse(entry.created_at) + shift)) });
   return { ...world, events: world.events?.map(moved), issue_events: world.issue_events?.map(moved) };
 }
 

@@ -31,7 +31,8 @@ export interface ImportSummary extends EventCounts {
 
 const DEFAULT_BATCH = 5_000;
 
-function parseLine(source: string, line: NdjsonLine) {
+/** One NDJSON line as an event, named `source:line` in errors (import files, world `events_files`). */
+export function parseLine(source: string, line: NdjsonLine) {
   const where = `${source}:${line.number}`;
   return parseEvent(parseJsonEntry(line.text, where), where, line.text);
 }

@@ -7,8 +7,9 @@ import type { IngestBatch, Store } from "../store/store.js";
 import { hashPassword, hashToken, isTokenShaped, isValidOtpSecret, verifyPassword } from "./credentials.js";
 import { addEvent, emptyBatch, parseEvent, parseIssueEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
-import { fail, isObject, parseJsonEntry, REPO_NAME, validScopes, type Json } from "./input-checks.js";
+import { fail, isObject, REPO_NAME, validScopes, type Json } from "./input-checks.js";
 import { ndjsonFromFile } from "./ndjson.js";
+import { parseLine } from "./event-import.js";
 import { checkLogin } from "./users.js";
 
 const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events"];
@@ -142,8 +143,7 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
     try {
       for await (const line of ndjsonFromFile(path).lines) {
         if (line.text.trim() === "") continue;
-        const lineWhere = `${file}:${line.number}`;
-        addEvent(batch, parseEvent(parseJsonEntry(line.text, lineWhere), lineWhere, line.text));
+        addEvent(batch, parseLine(file, line));
       }
     } catch (error) {
       if (error instanceof InvalidInputError) throw error;

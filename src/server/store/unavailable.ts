@@ -24,8 +24,7 @@ const PG_MESSAGES = [
   "Connection terminated",
   "timeout exceeded when trying to connect",
   "Query read timeout",
-  "is not queryable",
-  "Client was closed and is not queryable",
+  "is not queryable", // "Client was closed and is not queryable", and pg's other unusable clients
 ];
 
 export function isStoreUnavailable(error: unknown): boolean {
