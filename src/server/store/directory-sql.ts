@@ -3,6 +3,20 @@
  * repository, shared by the SQLite and PostgreSQL drivers so that both answer alike. Parameters are named (`@name`);
  * `private` is 0/1 in SQLite and a boolean in PostgreSQL, and `NOT private` / `private` read the same in both.
  */
+import type { RepoRow } from "./store.js";
+
+/** A repository with its owner's login: each driver adds its WHERE (logins match case-insensitively in both). */
+export const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
+
+export interface RepoRecord {
+  id: number; owner_id: number; owner_login: string; name: string; private: number | boolean; network_id: number;
+  external_id: number | null; parent_id: number | null;
+}
+
+export const toRepo = (r: RepoRecord): RepoRow => ({
+  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: Boolean(r.private),
+  networkId: r.network_id, wireId: r.external_id ?? r.id, parentId: r.parent_id,
+});
 
 /** Followers, following, and the repositories the account owns, public and private. */
 export const ACCOUNT_COUNTS = `SELECT

@@ -2,22 +2,12 @@
 import type pg from "pg";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, REPO_ROLE, REPO_STATS, toAccountCounts, toRepoStats, type AccountCountsRecord, type RepoStatsRecord,
+  ACCOUNT_COUNTS, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
+  type RepoRecord, type RepoStatsRecord,
 } from "../directory-sql.js";
 import type { DirectoryStore, RepoRole, RepoRow } from "../store.js";
 import { holdsNul, named } from "./pool.js";
 
-interface RepoRecord {
-  id: number; owner_id: number; owner_login: string; name: string; private: boolean; network_id: number;
-  external_id: number | null; parent_id: number | null;
-}
-
-const REPO = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
-
-const toRepo = (r: RepoRecord): RepoRow => ({
-  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private, networkId: r.network_id,
-  wireId: r.external_id ?? r.id, parentId: r.parent_id,
-});
 
 export class PostgresDirectory implements DirectoryStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -25,12 +15,12 @@ export class PostgresDirectory implements DirectoryStore {
   async findRepo(owner: string, name: string): Promise<RepoRow | null> {
     if (holdsNul(owner, name)) return null;
     const { rows } = await this.pool.query<RepoRecord>(
-      `${REPO} WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);
+      `${REPO_SELECT} WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);
     return rows[0] ? toRepo(rows[0]) : null;
   }
 
   async findRepoById(id: number): Promise<RepoRow | null> {
-    const { rows } = await this.pool.query<RepoRecord>(`${REPO} WHERE r.id = $1`, [id]);
+    const { rows } = await this.pool.query<RepoRecord>(`${REPO_SELECT} WHERE r.id = $1`, [id]);
     return rows[0] ? toRepo(rows[0]) : null;
   }
 

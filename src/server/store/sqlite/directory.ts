@@ -2,19 +2,11 @@
 import type Database from "better-sqlite3";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, REPO_ROLE, REPO_STATS, toAccountCounts, toRepoStats, type AccountCountsRecord, type RepoStatsRecord,
+  ACCOUNT_COUNTS, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
+  type RepoRecord, type RepoStatsRecord,
 } from "../directory-sql.js";
-import type { DirectoryStore, RepoRole, RepoRow } from "../store.js";
+import type { DirectoryStore, RepoRole } from "../store.js";
 
-interface RepoRecord {
-  id: number; owner_id: number; owner_login: string; name: string; private: number; network_id: number;
-  external_id: number | null; parent_id: number | null;
-}
-
-const toRepo = (r: RepoRecord): RepoRow => ({
-  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: r.private === 1,
-  networkId: r.network_id, wireId: r.external_id ?? r.id, parentId: r.parent_id,
-});
 
 export class SqliteDirectory implements DirectoryStore {
   private readonly repo; private readonly readable; private readonly member; private readonly login;
@@ -23,10 +15,9 @@ export class SqliteDirectory implements DirectoryStore {
 
   constructor(db: Database.Database) {
     this.repo = db.prepare<[string, string], RepoRecord>(
-      `SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id
-       WHERE u.login = ? AND r.name = ?`);
+      `${REPO_SELECT} WHERE u.login = ? AND r.name = ?`);
     this.repoById = db.prepare<[number], RepoRecord>(
-      "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id WHERE r.id = ?");
+      `${REPO_SELECT} WHERE r.id = ?`);
     this.readable = db.prepare<{ reader: number; repo: number }, { ok: number }>(
       `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`);
     this.member = db.prepare<[number, number], { ok: number }>(
