@@ -3,11 +3,10 @@
  * envelopes given partially (`{"login": "bob"}`) get the ids and URLs GitHub always sends.
  */
 import type { StoredEvent } from "../store/store.js";
+import { avatarOf } from "./urls.js";
 
 type Json = Record<string, unknown>;
 
-/** feedgate hosts no pictures; GitHub's identicon service draws one for any login. */
-export const avatarOf = (login: string) => `https://github.com/identicons/${encodeURIComponent(login)}.png`;
 
 function account(given: Json, wireId: number | null, urlPath: string, baseUrl: string): Json {
   const login = String(given.login);

@@ -9,7 +9,8 @@ import {
 } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
-import { toWireSimpleUser, webOrigin } from "./user.js";
+import { toWireSimpleUser } from "./user.js";
+import { webOrigin } from "./urls.js";
 
 /** A repository with what its object shows: its owner and its counts. */
 export interface RepositoryFacts {

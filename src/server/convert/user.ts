@@ -7,14 +7,8 @@ import {
   ACCOUNT_URL_KEYS, ORGANIZATION_URL_KEYS, type Organization, type PrivateUser, type PublicUser, type SimpleUser,
 } from "../../api/schemas.js";
 import type { AccountCounts, UserRow } from "../store/store.js";
-import { avatarOf } from "./event.js";
+import { avatarOf, webOrigin } from "./urls.js";
 import { isoSeconds } from "./time.js";
-
-/**
- * Where GitHub's web pages would be (`html_url`, clone URLs): the API's origin without its path, as GitHub
- * Enterprise serves its API under `https://host/api/v3` and its pages at `https://host/`.
- */
-export const webOrigin = (baseUrl: string) => new URL(baseUrl).origin;
 
 /** GitHub's URL templates of an account, by key. */
 function accountUrls(login: string, baseUrl: string): Record<(typeof ACCOUNT_URL_KEYS)[number], string> {
