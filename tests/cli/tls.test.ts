@@ -6,25 +6,14 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
+import { selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
 
-const openssl = spawnSync("openssl", ["version"]).status === 0;
-const skip = openssl ? false : "openssl is not installed: no certificate to test with";
-
-/** A self-signed certificate for 127.0.0.1 and its key, valid for a day. */
-function selfSigned(dir: string, name: string): { cert: string; key: string } {
-  const cert = join(dir, `${name}-cert.pem`);
-  const key = join(dir, `${name}-key.pem`);
-  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]);
-  assert.equal(made.status, 0, made.stderr.toString());
-  return { cert, key };
-}
+const skip = skipUnlessOpenssl();
 
 /** One HTTPS exchange that trusts `ca` only. */
 function https(url: string, ca: Buffer, options: { method?: string; headers?: Record<string, string>; body?: string } = {})

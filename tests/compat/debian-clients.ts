@@ -8,6 +8,7 @@ import { spawnSync, spawn } from "node:child_process";
 import type { ListeningApp } from "../helpers/listening-app.js";
 import { ALICE, ALICE_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
+import { skipOutsideCi } from "../helpers/services.js";
 
 export const DEBIAN_CLIENTS = {
   pygithub: { package: "python3-github", version: "1.55", check: ["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('PyGithub'))"] },
@@ -15,14 +16,14 @@ export const DEBIAN_CLIENTS = {
   gh: { package: "gh", version: "2.23.0", check: ["gh", "--version"] },
 } as const;
 
-/** false when the client is installed at its pinned version, else why its tests are skipped. */
+/** false when the client is installed at its pinned version, else why its tests are skipped (outside CI only). */
 export function skipUnlessClient(name: keyof typeof DEBIAN_CLIENTS): false | string {
   const client = DEBIAN_CLIENTS[name];
   const [command, ...args] = client.check;
   const run = spawnSync(command, args, { encoding: "utf8" });
-  if (run.status !== 0) return `${client.package} is not installed (apt-get install -y ${client.package})`;
+  if (run.status !== 0) return skipOutsideCi(`${client.package} is not installed (apt-get install -y ${client.package})`);
   const version = run.stdout.match(/\d+\.\d+(\.\d+)?/)?.[0];
-  if (version !== client.version) return `${client.package} is ${version}, the tests are pinned to ${client.version}`;
+  if (version !== client.version) return skipOutsideCi(`${client.package} is ${version}, the tests are pinned to ${client.version}`);
   return false;
 }
 

@@ -15,9 +15,9 @@ import { feedgate, runCli, waitForOutput, type CliRun } from "../helpers/cli.js"
 import { ALICE_TOKEN, HELLO_IDS, PRIVATE, WORLD } from "../helpers/client-world.js";
 import { FEEDS } from "./feeds.js";
 import { runScript, skipUnlessClient } from "./debian-clients.js";
+import { selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
 
-const openssl = spawnSync("openssl", ["version"]).status === 0;
-const skip = skipUnlessClient("gh") || (openssl ? false : "openssl is not installed: no certificate for the TLS server");
+const skip = skipUnlessClient("gh") || skipUnlessOpenssl();
 
 describe("gh 2.23 against feedgate's Enterprise layout over TLS", { skip }, () => {
   let dir: string;
@@ -27,11 +27,7 @@ describe("gh 2.23 against feedgate's Enterprise layout over TLS", { skip }, () =
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "feedgate-gh-"));
-    const cert = join(dir, "cert.pem");
-    const key = join(dir, "key.pem");
-    const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-      "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { encoding: "utf8" });
-    assert.equal(made.status, 0, made.stderr);
+    const { cert, key } = selfSigned(dir, "server");
     const db = join(dir, "feedgate.db");
     writeFileSync(join(dir, "world.json"), JSON.stringify(WORLD));
     const seeded = await runCli(["seed", join(dir, "world.json"), "--db", db]);

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { makeClone, REPOSITORY } from "../helpers/clone.js";
 import { matchesExpected, readmeBlocks, type Block, type Command } from "../helpers/readme-examples.js";
+import { skipOutsideCi } from "../helpers/services.js";
 
 /** The port the README's examples name; the clone's server listens on a free one instead. */
 const README_URL = "http://127.0.0.1:3000";
@@ -20,7 +21,7 @@ const NPM_NOTICE = /^npm (warn|notice)\b/;
 
 const PROGRAMS = ["bash", "curl", "jq"];
 const missing = PROGRAMS.filter((program) => spawnSync("sh", ["-c", `command -v ${program}`]).status !== 0);
-const skip = missing.length > 0 ? `the README's examples use ${missing.join(", ")}, not installed here` : false;
+const skip = skipOutsideCi(missing.length > 0 ? `the README's examples use ${missing.join(", ")}, not installed here` : false);
 
 /**
  * The environment a reader's shell has: theirs, without feedgate settings of their own. curl draws a progress meter
