@@ -177,6 +177,10 @@ describe("feedgate admin commands", () => {
   test("user delete needs --yes; then the user's tokens and password are refused at once, its events stay", async () => {
     assertRefused(await cli("user", "delete", "dee"), /^feedgate: deleting dee cannot be undone: add --yes to delete it$/);
     assert.equal((await withToken(tokens.dee!)).statusCode, 404, "nothing was deleted without --yes");
+    const receivedBy = async (login: string) => (await t.app.inject({
+      method: "GET", url: `/users/${login}/received_events`, headers: { authorization: `token ${tokens[login]}` },
+    })).json().map((e: { id: string }) => e.id);
+    assert.deepEqual(await receivedBy("ben"), ["9101"], "ben follows dee, and sees its event before the delete");
 
     const deleted = await cli("user", "delete", "dee", "--yes");
     assert.equal(deleted.code, 0, deleted.stderr);
@@ -187,8 +191,7 @@ describe("feedgate admin commands", () => {
     assert.doesNotMatch((await cli("user", "list")).stdout, /dee/);
     assert.deepEqual((await publicEvents("dee")).map((e) => e.id), ["9101"]);
     // ben no longer follows an account that cannot log in.
-    const received = await t.app.inject({ method: "GET", url: "/users/ben/received_events", headers: { authorization: `token ${tokens.ben}` } });
-    assert.deepEqual(received.json(), []);
+    assert.deepEqual(await receivedBy("ben"), []);
   });
 
   test("user delete of a user history does not name removes it entirely", async () => {
