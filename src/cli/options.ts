@@ -1,7 +1,7 @@
 /** Options several commands share, and the store they open. */
 import type { Command } from "commander";
 import { DEFAULT_DB, passwordCost } from "../server/config.js";
-import { setPasswordCost } from "../server/services/credentials.js";
+import { DEFAULT_PASSWORD_COST, setPasswordCost } from "../server/services/credentials.js";
 import { openStore } from "../server/store/open-store.js";
 import { storeOpenFailure } from "../server/store/open-failures.js";
 import type { Store } from "../server/store/store.js";
@@ -18,10 +18,14 @@ export function dbPath(options: { db?: string }): string {
   return options.db ?? DEFAULT_DB;
 }
 
-/** `--password-cost` of the commands that hash passwords; without it, FEEDGATE_PASSWORD_COST, then 15, as `serve`. */
+/**
+ * `--password-cost` of the commands that hash passwords (`serve` among them); without it, FEEDGATE_PASSWORD_COST,
+ * then the default.
+ */
 export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Command {
   return command
-    .option("--password-cost <log2>", "log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default 15)")
+    .option("--password-cost <log2>",
+      `log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default ${DEFAULT_PASSWORD_COST})`)
     .hook("preAction", () => {
       setPasswordCost(passwordCost(command.getOptionValue("passwordCost") ?? env.FEEDGATE_PASSWORD_COST));
     });

@@ -4,7 +4,7 @@ import { loadConfig } from "../server/config.js";
 import { startServer, stopOnSignals } from "../server/main.js";
 import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
-import { dbOption } from "./options.js";
+import { dbOption, passwordCostOption } from "./options.js";
 
 function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
@@ -27,7 +27,7 @@ function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
 }
 
 export function serveCommand(program: Command, io: CliIo): void {
-  dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"), io.env)
+  passwordCostOption(dbOption(program.command("serve").description("start the HTTP service (migrates the database first)"), io.env), io.env)
     .option("--host <host>", "interface to listen on (env HOST, default 127.0.0.1)")
     .option("--port <port>", "port to listen on, 0 for any free port (env PORT, default 3000)")
     .option("--metrics-port <port>", "serve GET /metrics on this port instead of --port (env FEEDGATE_METRICS_PORT)")
@@ -44,21 +44,26 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--login-max-attempts <n>", "failed logins per account before lockout (default 10)")
     .option("--login-window <seconds>", "failed-login lockout window (default 300)")
     .option("--log-format <json|pretty>", "log lines as JSON or readable (env FEEDGATE_LOG_FORMAT; default pretty on a terminal, else json)")
-    .option("--password-cost <log2>", "log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default 15)")
     .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
     .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
     .option("--feed-cache-mb <n>", "memory for cached feed pages, in MiB; 0 turns the cache off (default 32)")
     .option("--admin-body-limit <bytes>", "largest body of POST /admin/events and /admin/world (default 67108864)")
     .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
-    .option("--trust-proxy <trust>", "believe X-Forwarded-For/-Proto/-Host from: true, a hop count, or addresses/CIDRs (default: nobody)")
-    .option("--request-timeout <duration>", "longest time to receive a whole request, e.g. 120s; then 408 (default 120s)")
-    .option("--headers-timeout <duration>", "longest time to receive a request's headers; then 408 (default 20s)")
-    .option("--keep-alive-timeout <duration>", "close idle keep-alive connections after this (default 72s)")
-    .option("--idle-timeout <duration>", "destroy a socket with no traffic for this long (default 120s)")
-    .option("--db-pool-size <n>", "PostgreSQL connections per instance (default 10)")
-    .option("--db-connect-timeout <duration>", "PostgreSQL connect timeout; then 503 (default 5s)")
-    .option("--db-statement-timeout <duration>", "PostgreSQL statement_timeout for requests; then 503 (default 15s)")
-    .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503 (default 20s)")
+    .option("--trust-proxy <trust>", "believe X-Forwarded-For/-Proto/-Host from: addresses/CIDRs of your proxies, a hop " +
+      "count, or true; a hop count or true also trusts whoever connects directly, so only with a proxy always in front " +
+      "(env FEEDGATE_TRUST_PROXY, default: nobody)")
+    .option("--request-timeout <duration>", "longest time to receive a whole request, e.g. 120s; then 408; 0: none " +
+      "(env FEEDGATE_REQUEST_TIMEOUT, default 120s)")
+    .option("--headers-timeout <duration>", "longest time to receive a request's headers, at most --request-timeout; " +
+      "then 408; 0: none (env FEEDGATE_HEADERS_TIMEOUT, default 20s)")
+    .option("--keep-alive-timeout <duration>", "close idle keep-alive connections after this (env FEEDGATE_KEEP_ALIVE_TIMEOUT, default 72s)")
+    .option("--idle-timeout <duration>", "destroy a socket with no traffic for this long; 0: never (env FEEDGATE_IDLE_TIMEOUT, default 120s)")
+    .option("--db-pool-size <n>", "PostgreSQL connections per instance, at least 1 (env FEEDGATE_DB_POOL_SIZE, default 10)")
+    .option("--db-connect-timeout <duration>", "PostgreSQL connect timeout; then 503 (env FEEDGATE_DB_CONNECT_TIMEOUT, default 5s)")
+    .option("--db-statement-timeout <duration>", "PostgreSQL statement_timeout for requests; then 503; 0: none " +
+      "(env FEEDGATE_DB_STATEMENT_TIMEOUT, default 15s)")
+    .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503; 0: none " +
+      "(env FEEDGATE_DB_QUERY_TIMEOUT, default 20s)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
       // JSON stays the default for machines; a person at a terminal reads lines.

@@ -98,7 +98,9 @@ export async function buildApp({
     rewriteUrl: layout.rewriteUrl,
     frameworkErrors,
     clientErrorHandler,
-    // A hop count trusts that many proxies nearest this server (Fastify's types leave out its number form).
+    // A hop count trusts that many proxies nearest this server, the socket's peer first, as Express does. Fastify
+    // refuses the number form on purpose (it cannot check the peer); the flag's help and the README say the same:
+    // a hop count is for a server that only its proxies can reach, and addresses are the safer choice.
     trustProxy: typeof config.trustProxy === "number"
       ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
     // Node answers 408 and closes the socket when the headers, or the whole request, take longer than this.

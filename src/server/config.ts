@@ -127,24 +127,20 @@ function positiveInteger(name: string, value: string | number | undefined, fallb
   return n;
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** A duration such as `30d`, `12h`, `45m`, `90s` or plain seconds. */
-function duration(name: string, value: string | number | undefined): number | null {
-  if (value === undefined || value === "") return null;
-  const match = /^([0-9]+)([smhd]?)$/.exec(String(value).trim());
-  if (!match) throw new InvalidInputError(`${name} must be a duration such as 30d, 12h, 45m or 90s, got "${value}"`);
-  return Number(match[1]) * UNIT_SECONDS[match[2] || "s"]!;
-}
-
-const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
-
-/** A timeout such as `500ms`, `30s`, `2m`, or plain seconds; 0 turns the limit off. */
+/** Every duration setting, timeouts and `--feed-max-age` alike: `500ms`, `30s`, `2m`, `12h`, `30d`, or plain seconds. */
 function milliseconds(name: string, value: string | number | undefined, fallbackMs: number): number {
   if (value === undefined || value === "") return fallbackMs;
-  const match = /^([0-9]+)(ms|s|m)?$/.exec(String(value).trim());
-  if (!match) throw new InvalidInputError(`${name} must be a duration such as 500ms, 30s or 2m, got "${value}"`);
+  const match = /^([0-9]+)(ms|s|m|h|d)?$/.exec(String(value).trim());
+  if (!match) throw new InvalidInputError(`${name} must be a duration such as 500ms, 30s, 2m, 12h or 30d, got "${value}"`);
   return Number(match[1]) * MS_PER_UNIT[match[2] ?? "s"]!;
+}
+
+/** A duration in whole seconds, or null when not given. */
+function duration(name: string, value: string | number | undefined): number | null {
+  if (value === undefined || value === "") return null;
+  return Math.floor(milliseconds(name, value, 0) / 1000);
 }
 
 /** `--trust-proxy`: true/false, a hop count, or a comma-separated list of addresses and CIDRs. */
@@ -218,7 +214,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     baseUrl: normalizeBaseUrl(input.baseUrl ?? env.FEEDGATE_BASE_URL),
     bodyLimit: positiveInteger("body limit", input.bodyLimit ?? env.FEEDGATE_BODY_LIMIT, 1024 * 1024),
     database: {
-      maxConnections: positiveInteger("database pool size", input.dbPoolSize ?? env.FEEDGATE_DB_POOL_SIZE, 10) || 10,
+      maxConnections: optionalPositive("database pool size", input.dbPoolSize ?? env.FEEDGATE_DB_POOL_SIZE) ?? 10,
       connectTimeoutMs: milliseconds("database connect timeout", input.dbConnectTimeout ?? env.FEEDGATE_DB_CONNECT_TIMEOUT, 5000),
       statementTimeoutMs: milliseconds("database statement timeout",
         input.dbStatementTimeout ?? env.FEEDGATE_DB_STATEMENT_TIMEOUT, 15_000),

@@ -68,7 +68,7 @@ describe("failures of feedgate commands", () => {
   test("a flag with a value it cannot take is one line naming the flag's rule, without the hint", async () => {
     for (const [args, line] of [
       [["serve", "--log-format", "yaml"], 'feedgate: log format must be json or pretty, got "yaml"'],
-      [["serve", "--feed-max-age", "forever"], 'feedgate: feed max age must be a duration such as 30d, 12h, 45m or 90s, got "forever"'],
+      [["serve", "--feed-max-age", "forever"], 'feedgate: feed max age must be a duration such as 500ms, 30s, 2m, 12h or 30d, got "forever"'],
     ] as const) {
       const result = await runCli([...args, "--db", join(dir, "flags.db")]);
       assert.deepEqual([result.code, lines(result.stderr)], [1, [line]]);

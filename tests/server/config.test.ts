@@ -29,6 +29,12 @@ describe("configuration", () => {
     assert.equal(loadConfig({ requestTimeout: "45s" }, env).timeouts.requestMs, 45_000);
   });
 
+  test("one duration syntax for every duration: timeouts take hours, the feed age takes milliseconds", () => {
+    assert.equal(loadConfig({ requestTimeout: "1h" }, {}).timeouts.requestMs, 3_600_000);
+    assert.equal(loadConfig({ feedMaxAge: "30d" }, {}).feeds.maxAgeSeconds, 30 * 86_400);
+    assert.equal(loadConfig({ feedMaxAge: "90000ms" }, {}).feeds.maxAgeSeconds, 90);
+  });
+
   test("--trust-proxy: true, a hop count, or addresses and CIDRs; anything else is refused", () => {
     assert.equal(loadConfig({}, { FEEDGATE_TRUST_PROXY: "true" }).trustProxy, true);
     assert.equal(loadConfig({}, { FEEDGATE_TRUST_PROXY: "2" }).trustProxy, 2);
@@ -41,6 +47,7 @@ describe("configuration", () => {
     for (const [input, env, pattern] of [
       [{ requestTimeout: "soon" }, {}, /^request timeout must be a duration/],
       [{}, { FEEDGATE_DB_POOL_SIZE: "-1" }, /^database pool size must be a non-negative integer/],
+      [{ dbPoolSize: "0" }, {}, /^database pool size must be at least 1/],
       [{ logFormat: "yaml" }, {}, /^log format must be json or pretty/],
       [{}, { FEEDGATE_NUMERIC_IDS: "maybe" }, /^numeric ids \(FEEDGATE_NUMERIC_IDS\) must be true or false/],
       [{ passwordCost: "30" }, {}, /^password cost must be from 4 to 20/],
