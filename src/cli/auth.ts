@@ -19,7 +19,8 @@ type AuthCommandOptions = ConnectionOptions & {
 
 function connection(command: Command): Command {
   return urlOption(command)
-    .option("--user <login>", "your login (env FEEDGATE_USER); the password is read from FEEDGATE_PASSWORD or prompted");
+    .option("--user <login>", "your login (env FEEDGATE_USER); the password comes from FEEDGATE_PASSWORD, a pipe on stdin, or a prompt, " +
+      "and a two-factor code, when the server asks, from FEEDGATE_OTP or a prompt");
 }
 
 const JSON_HELP = "print authorizations as JSON lines, as the server sent them";

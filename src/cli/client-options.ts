@@ -23,7 +23,7 @@ export function urlOption(command: Command): Command {
   return command.option("--url <url>", "server base URL (env FEEDGATE_URL), e.g. http://127.0.0.1:3000");
 }
 
-export function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
+function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
   const baseUrl = options.url ?? env.FEEDGATE_URL;
   if (!baseUrl) throw new InvalidInputError("--url (or FEEDGATE_URL) is required");
   return baseUrl;

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { endpoints } from "../api/endpoints.js";
 import type { Params } from "../client/index.js";
 import { InvalidInputError } from "../server/failures.js";
-import { clientAction, serverUrl, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
+import { clientAction, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
 import type { CliIo } from "./io.js";
 import { follow, isLocalServer, type FeedCall, type FeedItem, type PollPace } from "./follow.js";
 import { seconds } from "./seconds.js";
@@ -68,8 +68,8 @@ export function eventsCommand(program: Command, io: CliIo): void {
         throw new InvalidInputError("--follow reads the newest events; it does not combine with --page or --all");
       }
       const params = { ...feedParams(feed, args), ...(options.perPage === undefined ? {} : { per_page: options.perPage }) };
-      const pace = pollPace(options, serverUrl(options, io.env));
-      const client = tokenClient(options, io.env);
+      const client = tokenClient(options, io.env); // checks the URL, with the SDK's own message
+      const pace = pollPace(options, client.baseUrl);
       // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
       const operation = client.events[feed] as unknown as typeof client.events.get;
       const call = operation as unknown as FeedCall;

@@ -15,7 +15,7 @@ import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.j
 import type { BulkLoadProgress, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
-import { checkImportFiles } from "./import-files.js";
+import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
 import { importProgress, perSecond } from "./import-progress.js";
 import { seconds } from "./seconds.js";
 
@@ -68,10 +68,10 @@ export function importCommand(program: Command, io: CliIo): void {
 Malformed lines are reported (file:line) and skipped, and the rest of the file is imported; with --strict a
 file with one is not imported at all. (POST /admin/events differs on purpose: it refuses a whole body with a bad
 line, writing nothing.) Events already stored, by id, are skipped, so importing a file again adds nothing.
-GH Archive's files are at https://data.gharchive.org/YYYY-MM-DD-H.json.gz, one an hour.`);
+${GH_ARCHIVE_HINT}.`);
   dbOption(command, io.env)
     .option("--strict", "abort a file at its first malformed line, writing nothing from it")
-    .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often (default 5)", "5")
+    .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often", "5")
     .action(async (files: string[], flags: { strict?: boolean; progressEvery: string; db?: string }) => {
       const options: ImportOptions = { strict: Boolean(flags.strict), progressEvery: seconds(flags.progressEvery, "--progress-every") };
       await checkImportFiles(files);

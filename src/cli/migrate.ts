@@ -4,12 +4,12 @@ import type { MigrationReport } from "../server/store/store.js";
 import { shownDb } from "../server/store/open-failures.js";
 import type { CliIo } from "./io.js";
 import { dbOption, dbPath, withStore } from "./options.js";
+import { count } from "./table.js";
 
-const migrationsText = (n: number) => `${n} migration${n === 1 ? "" : "s"}`;
 
 export function describeMigration(report: MigrationReport): string {
-  if (report.created) return `created the schema (${migrationsText(report.applied)})`;
-  if (report.applied > 0) return `applied ${migrationsText(report.applied)} (now at version ${report.version})`;
+  if (report.created) return `created the schema (${count(report.applied, "migration")})`;
+  if (report.applied > 0) return `applied ${count(report.applied, "migration")} (now at version ${report.version})`;
   return `already up to date (version ${report.version})`;
 }
 

@@ -6,8 +6,8 @@ import { IngestService, type SeedResult } from "../server/services/ingest.js";
 import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
 import { dbOption, passwordCostOption, withStore } from "./options.js";
+import { count } from "./table.js";
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * Two lines: what the file held, then what the database did not have yet. Accounts and repositories that only

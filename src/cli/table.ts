@@ -13,5 +13,8 @@ export function formatTable(header: string[], rows: string[][]): string {
 
 export const yesNo = (value: boolean) => (value ? "yes" : "no");
 
+/** `1 token`, `2 tokens`, `0 repositories`: a number with its word. */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** `2026-01-15T10:00:00Z`: ISO 8601 as the API writes times, without the milliseconds nobody reads. */
 export { isoSeconds } from "../server/convert/time.js";

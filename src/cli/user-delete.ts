@@ -4,8 +4,8 @@ import { InvalidInputError } from "../server/failures.js";
 import { requireUser } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
+import { count } from "./table.js";
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function userDeleteCommand(user: Command, io: CliIo): void {
   dbOption(user.command("delete <login>")
@@ -18,7 +18,7 @@ export function userDeleteCommand(user: Command, io: CliIo): void {
         if (!options.yes) throw new InvalidInputError(`deleting ${found.login} cannot be undone: add --yes to delete it`);
         return { login: found.login, ...(await store.users.delete(found.id)) };
       });
-      io.stdout.write(`deleted user ${done.login}: ${plural(done.authorizationsDeleted, "token")} revoked` +
+      io.stdout.write(`deleted user ${done.login}: ${count(done.authorizationsDeleted, "token")} revoked` +
         `${done.rowKept ? "; its events and repositories stay, under an account that cannot log in" : ""}\n`);
     });
 }

@@ -65,6 +65,14 @@ describe("failures of feedgate commands", () => {
     assert.equal(existsSync(db), false);
   });
 
+  test("events with a --url that is no URL: the SDK's one line, with --follow --interval too", async () => {
+    for (const extra of [[], ["--follow", "--interval", "5"]]) {
+      const result = await runCli(["events", "get", "--url", "notaurl", ...extra]);
+      assert.deepEqual([result.code, lines(result.stderr)],
+        [1, ['feedgate: baseUrl must be an absolute http(s) URL without query, got "notaurl"']], extra.join(" "));
+    }
+  });
+
   test("a flag with a value it cannot take is one line naming the flag's rule, without the hint", async () => {
     for (const [args, line] of [
       [["serve", "--log-format", "yaml"], 'feedgate: log format must be json or pretty, got "yaml"'],
