@@ -2,8 +2,7 @@
 import type { Command } from "commander";
 import { DEFAULT_DB, passwordCost } from "../server/config.js";
 import { DEFAULT_PASSWORD_COST, setPasswordCost } from "../server/services/credentials.js";
-import { openStore } from "../server/store/open-store.js";
-import { storeOpenFailure } from "../server/store/open-failures.js";
+import { openStoreExplained } from "../server/store/open-failures.js";
 import type { Store } from "../server/store/store.js";
 
 /** `--db`; without it, FEEDGATE_DB from `env`, then the default file. */
@@ -37,9 +36,7 @@ export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Co
  */
 export async function withStore<T>(options: { db?: string }, work: (store: Store) => Promise<T>): Promise<T> {
   const db = dbPath(options);
-  const store = await openStore(db).catch((error: unknown) => {
-    throw storeOpenFailure(db, error);
-  });
+  const store = await openStoreExplained(db);
   try {
     return await work(store);
   } finally {

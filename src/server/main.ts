@@ -6,8 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import { readTlsFiles } from "./tls.js";
 import type { Config } from "./config.js";
-import { openStore } from "./store/open-store.js";
-import { storeOpenFailure, unreachable } from "./store/open-failures.js";
+import { openStoreExplained, unreachable } from "./store/open-failures.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
 import type { Store } from "./store/store.js";
@@ -46,9 +45,7 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
   try {
     // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
     const tls = readTlsFiles(config.tls);
-    const store = await openStore(config.db, config.database).catch((error: unknown) => {
-      throw storeOpenFailure(config.db, error);
-    }); // migrates on open
+    const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
     await beforeListen?.(store);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);

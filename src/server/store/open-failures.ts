@@ -4,7 +4,9 @@
  * opens the store, so that `feedgate migrate` on a database nobody created says `createdb`, not a pg stack.
  */
 import { StartupError } from "../failures.js";
-import { isPostgresUrl } from "./open-store.js";
+import { isPostgresUrl, openStore } from "./open-store.js";
+import type { PoolLimits } from "./postgres/pool.js";
+import type { Store } from "./store.js";
 import { isStoreUnavailable } from "./unavailable.js";
 
 /** `postgres://feedgate:hunter2@db/feedgate` -> `postgres://feedgate@db/feedgate`. */
@@ -37,8 +39,15 @@ function createdbCommand(url: URL, name: string): string {
   return ["createdb", ...args.filter(Boolean), name].join(" ");
 }
 
+/** Opens (and migrates) the store `db`; what the operator can fix fails as one StartupError line saying how. */
+export function openStoreExplained(db: string, limits?: PoolLimits): Promise<Store> {
+  return openStore(db, limits).catch((error: unknown) => {
+    throw storeOpenFailure(db, error);
+  });
+}
+
 /** The error opening the store `db` met, as a StartupError when the operator can fix it; otherwise unchanged. */
-export function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_DB)"): unknown {
+function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_DB)"): unknown {
   if (!isPostgresUrl(db)) return error;
   if ((error as { code?: unknown }).code === NO_SUCH_DATABASE) {
     const url = new URL(db);
