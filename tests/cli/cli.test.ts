@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
+import { basic } from "../helpers/test-app.js";
 
 const run = (args: string[], input?: string) => runCli(args, { input });
 
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 const KNOWN_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 
 describe("feedgate CLI", () => {

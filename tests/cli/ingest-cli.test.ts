@@ -7,12 +7,12 @@ import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
 import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
 import Database from "better-sqlite3";
 import { currentOtp } from "../../src/server/services/credentials.js";
+import { basic } from "../helpers/test-app.js";
 
 const run = (args: string[], input?: string | Buffer) => runCli(args, { input });
 
 /** A path as a literal part of a pattern. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 const OTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DP";
 const ALICE_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 

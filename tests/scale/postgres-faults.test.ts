@@ -18,10 +18,10 @@ import { RETRY_AFTER_SECONDS } from "../../src/server/errors.js";
 import { TcpProxy } from "../helpers/tcp-proxy.js";
 import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../helpers/services.js";
 import { event } from "../helpers/ingest-fixtures.js";
+import { basic } from "../helpers/test-app.js";
 
 const skip = await skipUnlessPostgres();
 
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 
 describe("an instance whose PostgreSQL fails", { skip }, () => {
   let database: TestDatabase;

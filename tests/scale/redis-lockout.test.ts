@@ -15,10 +15,10 @@ import { RedisWindowCounters } from "../../src/server/counters/redis-counters.js
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { createAccount } from "../../src/server/services/users.js";
 import { REDIS_URL, redisPrefix, skipUnlessRedis } from "../helpers/services.js";
+import { basic } from "../helpers/test-app.js";
 
 const skip = await skipUnlessRedis();
 const LIMIT = 10;
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 
 describe("the login lockout shared in Redis by two instances", { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-lockout-"));

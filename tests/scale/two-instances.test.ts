@@ -17,6 +17,7 @@ import { event, ids, ndjson } from "../helpers/ingest-fixtures.js";
 import {
   createTestDatabase, REDIS_URL, redisPrefix, skipUnlessPostgres, skipUnlessRedis, type TestDatabase,
 } from "../helpers/services.js";
+import { basic } from "../helpers/test-app.js";
 
 const skip = (await skipUnlessPostgres()) || (await skipUnlessRedis());
 
@@ -35,7 +36,6 @@ async function listeningUrl(server: Feedgate): Promise<string> {
   throw new Error(`feedgate did not start:\n${server.stdout}\n${server.stderr}`);
 }
 
-const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 const PASSWORDS: Record<string, string> = { alice: "alice-password", bob: "bob-password", carol: "carol-password", admin: "admin-password" };
 const as = (login: string) => ({ authorization: basic(login, PASSWORDS[login]!) });
 

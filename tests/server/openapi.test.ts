@@ -96,6 +96,14 @@ describe("the OpenAPI description", () => {
     assert.ok(create?.security?.every((requirement) => "basicAuth" in requirement), "a password only");
     assert.ok(create?.requestBody, "the body is described");
     assert.equal(document.paths?.["/repositories/{id}/events"]?.get?.operationId, "events.getFromRepoById");
+    // The ways a caller authenticates: Basic (with either one-time-password header) and tokens, as the issue names them.
+    const schemes = document.components?.securitySchemes as Record<string, OpenAPIV3_1.SecuritySchemeObject>;
+    assert.deepEqual(schemes.basicAuth, { ...schemes.basicAuth, type: "http", scheme: "basic" });
+    for (const [scheme, header] of [["githubOtp", "X-GitHub-OTP"], ["serviceOtp", "X-Service-OTP"], ["tokenAuth", "Authorization"]]) {
+      assert.deepEqual(schemes[scheme!], { ...schemes[scheme!], type: "apiKey", in: "header", name: header }, scheme);
+    }
+    assert.ok(create?.security?.some((requirement) => "basicAuth" in requirement && "serviceOtp" in requirement),
+      "a two-factor code may come with the password on create");
     const perPage = (get?.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === "per_page");
     assert.deepEqual([perPage?.in, (perPage?.schema as { pattern?: string }).pattern], ["query", "^[0-9]+$"]);
   });
