@@ -8,6 +8,8 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import cors from "@fastify/cors";
 import type { Config } from "./config.js";
 import type { Store } from "./store/store.js";
+import { RememberingStore } from "./store/remembering-store.js";
+import storeVersion from "./plugins/store-version.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { Authenticator } from "./services/authenticator.js";
 import { AuthorizationService } from "./services/authorizations.js";
@@ -86,7 +88,8 @@ function httpsOption(files: TlsFiles | undefined): object {
 }
 
 export async function buildApp({
-  config, store, clock = () => new Date(), counters, logger, metrics = new Metrics(store), tls = readTlsFiles(config.tls),
+  config, store: databaseStore, clock = () => new Date(), counters, logger, metrics = new Metrics(databaseStore),
+  tls = readTlsFiles(config.tls),
 }: AppDependencies) {
   const layout = apiPrefixLayout();
   const app = Fastify({
@@ -116,11 +119,15 @@ export async function buildApp({
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
   });
   const sharedCounters = counters ?? new MemoryWindowCounters();
+  // The services see the store through what it remembers; the plugin below keeps that current, request by request.
+  const remembering = new RememberingStore(databaseStore);
+  const store = remembering.store;
 
   // Before any route: it learns which routes stay out of the /api/v3 layout as they are registered.
   await app.register(layout.plugin);
   await app.register(requestContext, { clock, baseUrl: config.baseUrl });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
+  await app.register(storeVersion, { remembering });
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "POST", "PATCH", "PUT", "DELETE"],
@@ -142,7 +149,7 @@ export async function buildApp({
   await app.register(openapi, { numericIds: config.numericIds });
 
   authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
-  const feeds = new FeedService(store, config.feeds, clock, metrics.feedCacheRequests);
+  const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
   eventRoutes(app, feeds, config.numericIds);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);

@@ -1,6 +1,7 @@
 /**
  * The feed page cache over HTTP: concurrent requests for a page nobody has asked for since the last ingest
- * read the store once between them, and an ingest makes the next requests read it again.
+ * read the store once between them; an ingest into the feed makes the next requests read its rows again and count
+ * only what is new; an ingest elsewhere costs one small count and no rows.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -14,18 +15,23 @@ const event = (id: string, minute: number) => ({
 
 describe("feed page cache", () => {
   let t: TestApp;
-  let reads = 0;
+  /** The store's feed reads by kind; the store itself answers them. */
+  const reads = { rows: 0, counts: 0, boundaries: 0 };
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ rateLimitAnonymous: 1000 });
     await new IngestService(t.store, t.clock.now).ingestEvents([event("1", 1), event("2", 2)]);
-    // Count the store's feed reads; the store itself answers them.
     const events = t.store.events;
-    const feed = events.feed.bind(events);
-    events.feed = async (...args) => {
-      reads += 1;
-      return feed(...args);
-    };
+    const [feedRows, countBetween, timeAtDepth] = [events.feedRows.bind(events), events.countBetween.bind(events), events.timeAtDepth.bind(events)];
+    events.feedRows = async (...args) => (reads.rows++, feedRows(...args));
+    events.countBetween = async (...args) => (reads.counts++, countBetween(...args));
+    events.timeAtDepth = async (...args) => (reads.boundaries++, timeAtDepth(...args));
   });
+  /** What the store was asked since the last call. */
+  const asked = () => {
+    const seen = { ...reads };
+    Object.assign(reads, { rows: 0, counts: 0, boundaries: 0 });
+    return seen;
+  };
   after(() => t.close());
 
   const poll = (clients: number) => Promise.all(Array.from({ length: clients }, () =>
@@ -33,7 +39,8 @@ describe("feed page cache", () => {
 
   test("twenty concurrent polls of an uncached page read the store once and get the same page", async () => {
     const responses = await poll(20);
-    assert.equal(reads, 1);
+    // The boundary, the count above it (the feed is smaller than the boundary's depth: nothing lies below), the rows.
+    assert.deepEqual(asked(), { rows: 1, counts: 1, boundaries: 1 });
     for (const res of responses) {
       assert.equal(res.statusCode, 200);
       assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["2", "1"]);
@@ -41,10 +48,24 @@ describe("feed page cache", () => {
     }
   });
 
-  test("after an ingest the next polls read the store once more and show the new event", async () => {
+  test("after an ingest the next polls count what is new, read the rows once more and show the new event", async () => {
     await new IngestService(t.store, t.clock.now).ingestEvents([event("3", 3)]);
     const responses = await poll(20);
-    assert.equal(reads, 2);
+    assert.deepEqual(asked(), { rows: 1, counts: 1, boundaries: 0 });
     for (const res of responses) assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["3", "2", "1"]);
+  });
+
+  test("after an ingest into another repository the page is kept: one count, no rows", async () => {
+    const etag = (await poll(1))[0]!.headers.etag;
+    asked();
+    await new IngestService(t.store, t.clock.now).ingestEvents([{ ...event("4", 4), repo: { name: "poller/quiet" } }]);
+    const responses = await poll(20);
+    assert.deepEqual(asked(), { rows: 0, counts: 1, boundaries: 0 });
+    for (const res of responses) assert.equal(res.headers.etag, etag, res.body);
+  });
+
+  test("polls with nothing ingested read nothing but the version", async () => {
+    await poll(20);
+    assert.deepEqual(asked(), { rows: 0, counts: 0, boundaries: 0 });
   });
 });

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import {
-  DuplicateError, IngestConflictError, type EventScope, type FeedPage, type IngestBatch, type Store, type Visibility,
+  DuplicateError, IngestConflictError, type AuthorizationRow, type EventScope, type FeedPage, type IngestBatch, type Store,
+  type StoreVersion, type Visibility,
 } from "../../src/server/store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/event-envelope.js";
 import { worldBatch } from "../../src/server/services/world.js";
@@ -485,13 +486,15 @@ for (const driver of DRIVERS) {
 
       test("delete of an account history does not name removes its row, tokens and every relation, and raises the generation", async () => {
         const zoe = await id("zoe");
-        const generation = await s.store.events.generation();
+        const before = await s.store.events.version();
         assert.deepEqual(await s.store.users.delete(zoe), { authorizationsDeleted: 2, rowKept: false });
         assert.equal(await s.store.users.findByLogin("zoe"), null);
         for (const table of ["authorizations", "follows", "watches", "org_members", "collaborators"]) {
           assert.deepEqual(await rowsNaming(table, zoe), [], table);
         }
-        assert.equal(await s.store.events.generation(), generation + 1);
+        const after = await s.store.events.version();
+        assert.equal(after.generation, before.generation + 1);
+        assert.ok(after.credentials > before.credentials && after.directory > before.directory);
         // Other accounts' relations stay.
         assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
         assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
@@ -819,6 +822,85 @@ for (const driver of DRIVERS) {
         await s.store.ingest.apply(complete, NOW);
         assert.equal((await s.store.users.findByLogin("solo-dev"))!.wireId, 424242);
         assert.equal((await s.store.directory.findRepo("solo-dev", "app"))!.wireId, 515151);
+      });
+    });
+
+    describe("version: which writes raise which number", () => {
+      let s: OpenedStore;
+      before(async () => {
+        s = await driver.open();
+        await s.store.ingest.apply(await theWorld(s.store), NOW);
+      });
+      after(() => s.close());
+
+      /** The numbers a write raised: 0 for one it left alone. */
+      async function raisedBy(write: () => Promise<unknown>): Promise<Record<keyof StoreVersion, number>> {
+        const before = await s.store.events.version();
+        await write();
+        const after = await s.store.events.version();
+        return {
+          generation: Math.sign(after.generation - before.generation),
+          credentials: Math.sign(after.credentials - before.credentials),
+          directory: Math.sign(after.directory - before.directory),
+        };
+      }
+      const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
+      const batchOf = (fill: (batch: IngestBatch) => void) => {
+        const batch = emptyBatch();
+        fill(batch);
+        return () => s.store.ingest.apply(batch, NOW);
+      };
+
+      test("new events by new accounts in new repositories raise only the generation", async () => {
+        const batch = emptyBatch();
+        addEvent(batch, parseEvent({ ...COMPLETE_EVENT, id: "880000001", actor: { ...COMPLETE_EVENT.actor, id: 8801, login: "newcomer" },
+          repo: { ...COMPLETE_EVENT.repo, id: 8802, name: "newcomer/fresh" } }, "e0"));
+        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), { generation: 1, credentials: 0, directory: 0 });
+        // Applying it again adds nothing, and nothing else moves either.
+        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), { generation: 1, credentials: 0, directory: 0 });
+      });
+
+      test("tokens raise credentials only: create, update, delete, revoke", async () => {
+        const bob = await id("bob");
+        let created: AuthorizationRow | undefined;
+        assert.deepEqual(await raisedBy(async () => { created = await s.store.authorizations.create(newAuthorization(bob, 71), NOW); }),
+          { generation: 0, credentials: 1, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.update(bob, created!.id, { note: "changed" }, LATER)),
+          { generation: 0, credentials: 1, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, created!.id)), { generation: 0, credentials: 1, directory: 0 });
+        const again = await s.store.authorizations.create(newAuthorization(bob, 72), NOW);
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.revoke(again.id)), { generation: 0, credentials: 1, directory: 0 });
+        // A delete that finds nothing changes nothing.
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, again.id)), { generation: 0, credentials: 0, directory: 0 });
+      });
+
+      test("account changes raise credentials and directory", async () => {
+        const carol = await id("carol");
+        for (const write of [
+          () => s.store.users.setPassword(carol, "scrypt$other"),
+          () => s.store.users.setOtpSecret(carol, "JBSWY3DPEHPK3PXP"),
+          () => s.store.users.setSuspended(carol, NOW),
+          () => s.store.users.setSuspended(carol, null),
+        ]) {
+          assert.deepEqual(await raisedBy(write), { generation: 0, credentials: 1, directory: 1 }, String(write));
+        }
+      });
+
+      test("relations, privacy, networks and organizations raise directory (and the generation, as ingests)", async () => {
+        const cases: Array<[string, () => Promise<unknown>]> = [
+          ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" }))],
+          ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" }))],
+          ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" }))],
+          ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" }))],
+          ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true }))],
+          ["fork", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", forkOf: "acme/widgets" }))],
+        ];
+        for (const [what, write] of cases) {
+          assert.deepEqual(await raisedBy(write), { generation: 1, credentials: 0, directory: 1 }, what);
+        }
+        // An account turned organization is an account change.
+        assert.deepEqual(await raisedBy(batchOf((b) => b.accounts.push({ source: "o", login: "newcomer", type: "Organization" }))),
+          { generation: 1, credentials: 1, directory: 1 });
       });
     });
 

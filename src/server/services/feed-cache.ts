@@ -1,8 +1,8 @@
 /**
- * Feed pages kept in memory between requests: feeds are polled constantly, and a page's rows, total and
- * newest time cost a count over the whole feed. Entries are keyed by the ingest generation, which every
- * ingest raises in its transaction and every lookup reads from the database, so a page is never served after
- * anything it shows has changed, on this instance or any other sharing the database.
+ * Feed pages' rows kept in memory between requests, because feeds are polled constantly. The key names the state of
+ * the feed the rows were read in (FeedService: the directory number and the feed's total's epoch and count, all read
+ * from the database before the rows), so a page is never served after anything it shows has changed, on this
+ * instance or any other sharing the database.
  *
  * Concurrent misses for one page share one load (lru-cache's fetch): right after an ingest every poller of a
  * busy feed misses at once, and each would otherwise count the whole feed again.
@@ -11,17 +11,19 @@ import { LRUCache } from "lru-cache";
 import type { Counter } from "prom-client";
 import type { FeedPage } from "../store/store.js";
 
-type Load = () => Promise<FeedPage>;
+/** A page's rows and its feed's newest time; the total is kept apart (./feed-totals.ts). */
+export type PageRows = Omit<FeedPage, "total">;
+type Load = () => Promise<PageRows>;
 
 export class FeedPageCache {
-  private readonly pages: LRUCache<string, FeedPage, Load> | null;
+  private readonly pages: LRUCache<string, PageRows, Load> | null;
 
   /**
    * @param maxBytes the memory pages may take (their JSON text); 0 turns caching off.
    * @param requests counts each request as a `hit` (no load of its own) or a `miss` (it loaded the page).
    */
   constructor(maxBytes: number, private readonly requests?: Counter<"result">) {
-    this.pages = maxBytes > 0 ? new LRUCache<string, FeedPage, Load>({
+    this.pages = maxBytes > 0 ? new LRUCache<string, PageRows, Load>({
       maxSize: maxBytes,
       sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
       fetchMethod: (_key, _stale, { context: load }) => load(),
@@ -30,7 +32,12 @@ export class FeedPageCache {
     }) : null;
   }
 
-  async get(key: string, generation: () => Promise<number>, load: Load): Promise<FeedPage> {
+  get enabled(): boolean {
+    return this.pages !== null;
+  }
+
+  /** @param key names the page and everything its rows depend on: a new state of the feed is a new entry. */
+  async get(key: string, load: Load): Promise<PageRows> {
     if (!this.pages) {
       this.requests?.inc({ result: "miss" });
       return load();
@@ -41,7 +48,7 @@ export class FeedPageCache {
       loaded = true;
       return load();
     };
-    const page = await this.pages.fetch(`${await generation()}|${key}`, { context: loadHere });
+    const page = await this.pages.fetch(key, { context: loadHere });
     this.requests?.inc({ result: loaded ? "miss" : "hit" });
     // fetch answers undefined only when the load does, and a load always gives a page.
     return page!;

@@ -8,9 +8,12 @@ import { satisfies } from "../../api/scopes.js";
 import { PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/endpoints.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { ApiError, notFound } from "../errors.js";
-import type { EventScope, FeedPage, PageRequest, RepoRow, Store, UserRow, Visibility } from "../store/store.js";
+import type {
+  FeedPage, FeedRequest, FeedTarget, PageRequest, RepoRow, Store, StoreVersion, UserRow, Visibility,
+} from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache } from "./feed-cache.js";
+import { FeedTotals } from "./feed-totals.js";
 
 /** The feeds, by their operation names in the endpoint table. */
 export type FeedName = keyof Endpoints["events"];
@@ -39,11 +42,14 @@ const MINUTE_MS = 60_000;
 
 export class FeedService {
   private readonly cache: FeedPageCache;
+  private readonly totals: FeedTotals;
 
   /** @param cacheRequests counts the page cache's hits and misses. */
+  /** @param version the store's version as the current request read it (RememberingStore). */
   constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date,
-    cacheRequests?: Counter<"result">) {
+    private readonly version: () => StoreVersion, cacheRequests?: Counter<"result">) {
     this.cache = new FeedPageCache(caps.cacheBytes, cacheRequests);
+    this.totals = new FeedTotals(store.events);
   }
 
   private mayReadPrivate(principal: Principal | null): principal is Principal {
@@ -90,7 +96,7 @@ export class FeedService {
 
   /** What a feed covers and shows, after every access rule. */
   private async plan(name: FeedName, params: FeedParams, principal: Principal | null)
-    : Promise<{ scope: EventScope; visibility: Visibility } | { issuesOf: number }> {
+    : Promise<FeedTarget> {
     const PUBLIC: Visibility = { kind: "public" };
     switch (name) {
       case "get":
@@ -159,10 +165,26 @@ export class FeedService {
       limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
       notBefore,
     };
-    const key = JSON.stringify([plan, request]);
-    const page = await this.cache.get(key, () => this.store.events.generation(), () => ("issuesOf" in plan
-      ? this.store.events.issueFeed(plan.issuesOf, request)
-      : this.store.events.feed(plan.scope, { ...request, visibility: plan.visibility })));
+    const page = await this.read(plan, request);
     return { ...page, total: maxEvents === null ? page.total : Math.min(page.total, maxEvents) };
+  }
+
+  /**
+   * The page as of the version the request read, or newer. Its total is kept across ingests (./feed-totals.ts), and
+   * its rows while the total says the feed holds the same events; both are counted before the rows are read, so
+   * rows never lag behind the state they are kept under.
+   */
+  private async read(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
+    if (!this.cache.enabled) {
+      return "issuesOf" in target ? this.store.events.issueFeed(target.issuesOf, request)
+        : this.store.events.feed(target.scope, { ...request, visibility: target.visibility });
+    }
+    const version = this.version();
+    const feedKey = JSON.stringify([target, request.notBefore]);
+    const notBefore = request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0;
+    const { total, epoch, above } = await this.totals.get(feedKey, target, notBefore, version);
+    const rows = await this.cache.get(`${version.directory}|${epoch}|${above}|${JSON.stringify([target, request])}`,
+      () => this.store.events.feedRows(target, request));
+    return { ...rows, total };
   }
 }

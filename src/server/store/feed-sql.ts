@@ -2,18 +2,33 @@
  * The SQL of the feed queries, shared by the SQLite and PostgreSQL drivers so that both serve the same
  * events in the same order. Parameters are named (`@name`); `TRUE` is each dialect's boolean literal.
  */
-import type { EventScope, Visibility } from "./store.js";
+import type { EventScope, FeedTarget, Visibility } from "./store.js";
 
 export type Dialect = "sqlite" | "postgres";
 
 const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
 
 /**
- * The feed cache's key: one generation, raised in the transaction of every write that changes what a feed shows
- * (ingests, account deletion) and read on every feed request, by every instance.
+ * The store's version (StoreVersion): the ingest generation, raised in the transaction of every write that changes
+ * what a feed shows (ingests, account deletion), and the credentials and directory numbers raised by triggers
+ * (migration 6). Read on every request, by every instance.
  */
-export const GENERATION = "SELECT generation FROM ingest_state WHERE id = 1";
+export const VERSION = "SELECT generation, credentials, directory FROM ingest_state WHERE id = 1";
 export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";
+
+/** Ingests the log keeps (one small row each): a feed total last counted further back is counted again. */
+export const INGEST_LOG_KEPT = 100_000;
+
+/** What an ingest writes after raising the generation: its row of the ingest log, and the log's oldest row out. */
+export const LOG_INGEST = [
+  `INSERT INTO ingest_log (generation, oldest_event, oldest_issue_event)
+    VALUES ((SELECT generation FROM ingest_state WHERE id = 1), @oldestEvent, @oldestIssueEvent)`,
+  `DELETE FROM ingest_log WHERE generation <= (SELECT generation FROM ingest_state WHERE id = 1) - ${INGEST_LOG_KEPT}`,
+];
+
+/** The log's rows after one generation up to another: complete when their number is the generations' difference. */
+export const INGESTED_SINCE = `SELECT count(*) AS n, min(oldest_event) AS oldest_event, min(oldest_issue_event) AS oldest_issue_event
+  FROM ingest_log WHERE generation > @after AND generation <= @upTo`;
 
 /**
  * The repositories a user can read: owned, collaborating, or owned by an organization the user belongs to.
@@ -91,7 +106,10 @@ export function wireIdsSql(dialect: Dialect, table: "events" | "issue_events"): 
     ${account("org_id")} AS org_wire_id`;
 }
 
-/** The three statements of one feed shape: a page, its total, and the feed's newest time. */
+/**
+ * The statements of one feed shape: a page, its total, the feed's newest time, the count of a time range
+ * [@notBefore, @until), and the time of the event at a depth (0: the newest).
+ */
 export function feedStatements(dialect: Dialect, table: "events" | "issue_events", where: string) {
   const from = `FROM ${table} e WHERE ${where} AND e.created_at >= @notBefore`;
   return {
@@ -99,5 +117,15 @@ export function feedStatements(dialect: Dialect, table: "events" | "issue_events
       ORDER BY e.created_at DESC, e.id DESC LIMIT @limit OFFSET @offset`,
     count: `SELECT count(*) AS n ${from}`,
     newest: `SELECT e.created_at ${from} ORDER BY e.created_at DESC, e.id DESC LIMIT 1`,
+    countUntil: `SELECT count(*) AS n ${from} AND e.created_at < @until`,
+    timeAtDepth: `SELECT e.created_at ${from} ORDER BY e.created_at DESC, e.id DESC LIMIT 1 OFFSET @depth`,
   };
+}
+
+/** A feed's events, as the store's feed queries take them: scope and visibility, or a repository's issue events. */
+export function feedWhere(dialect: Dialect, target: FeedTarget): { table: "events" | "issue_events"; where: string; parameters: Record<string, number> } {
+  if ("issuesOf" in target) return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
+  const parameters = scopeParameters(target.scope);
+  if (target.visibility.kind === "readable-by") parameters.reader = target.visibility.userId;
+  return { table: "events", where: `${SCOPES[target.scope.kind]} AND ${visibilitySql(dialect, target.visibility.kind)}`, parameters };
 }

@@ -66,7 +66,7 @@ export type IngestOp =
   | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
   | { op: "insertEvents"; rows: EventRow[] } // number added
   | { op: "insertIssueEvents"; rows: IssueEventRow[] } // number added
-  | { op: "raiseGeneration" };
+  | { op: "raiseGeneration"; oldestEvent: number | null; oldestIssueEvent: number | null }; // and logs the ingest
 
 /** What the operations that answer something answer. */
 export interface IngestResults {
@@ -376,8 +376,10 @@ class BatchPlan implements BatchTarget {
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
     const eventsAdded = events.length ? yield* ask({ op: "insertEvents", rows: events }) : 0;
     const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
-    // Any write above may change what a feed shows (a new event, a repository turned private, a new follow).
-    yield* ask({ op: "raiseGeneration" });
+    // Any write above may change what a feed shows (a new event, a repository turned private, a new follow). The log
+    // says how far back this ingest reached, so that totals counted before it can be kept (services/feed-totals.ts).
+    const oldest = (rows: { createdAt: number }[]) => rows.reduce<number | null>((min, r) => min === null || r.createdAt < min ? r.createdAt : min, null);
+    yield* ask({ op: "raiseGeneration", oldestEvent: oldest(events), oldestIssueEvent: oldest(issueEvents) });
     return {
       eventsAdded, eventsSkipped: events.length - eventsAdded,
       issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,

@@ -219,12 +219,45 @@ export interface DirectoryStore {
   repoRole(userId: number, repoId: number): Promise<RepoRole | null>;
 }
 
+/**
+ * Numbers that only ever grow, each raised in the transaction of a kind of write (see store/feed-sql.ts VERSION):
+ * what was read from the database while they stood still is still what the database holds.
+ */
+export interface StoreVersion {
+  /** Every ingest and account deletion: what feeds show. */
+  generation: number;
+  /** Every change to tokens or accounts: who a credential is. */
+  credentials: number;
+  /** Every change to accounts, repositories, memberships, collaborators, follows and watches. */
+  directory: number;
+}
+
+/** A feed's events: a scope seen with a visibility, or one repository's issue events. */
+export type FeedTarget = { scope: EventScope; visibility: Visibility } | { issuesOf: number };
+
+/** The oldest creation times (seconds) that a run of ingests stored; null where they stored none. */
+export interface IngestedSince {
+  oldestEvent: number | null;
+  oldestIssueEvent: number | null;
+}
+
 export interface EventStore {
-  /** Raised by every ingest, in its transaction: what feeds show can only change when it does. */
-  generation(): Promise<number>;
+  /** The store's version now: one read of one row. */
+  version(): Promise<StoreVersion>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;
   /** Issue events of one repository (they have no visibility of their own: the repository's applies). */
   issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage>;
+  /** A page's rows and the feed's newest time, without the total: feed() for callers that keep the total. */
+  feedRows(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<Omit<FeedPage, "total">>;
+  /** How many of the feed's events were created in [from, until) (seconds; until null: up to now). */
+  countBetween(target: FeedTarget, from: number, until: number | null): Promise<number>;
+  /** The creation time (seconds) of the event at `depth` (0: the newest) among those from `from` on; null when fewer. */
+  timeAtDepth(target: FeedTarget, depth: number, from: number): Promise<number | null>;
+  /**
+   * What the ingests after generation `after`, up to `upTo`, stored (the ingest log); null when one of them is not
+   * in the log (pruned, or a generation raised by something other than an ingest).
+   */
+  ingestedSince(after: number, upTo: number): Promise<IngestedSince | null>;
 }
 
 /** One entry of an ingest batch carries where it came from, so an error can name it. */

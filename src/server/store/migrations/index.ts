@@ -255,4 +255,66 @@ export const migrations: readonly Migration[] = [
     sqlite: "ALTER TABLE users ADD COLUMN suspended_at TEXT;",
     postgres: "ALTER TABLE users ADD COLUMN suspended_at timestamptz;",
   },
+  {
+    id: 6,
+    name: "versions of what requests remember",
+    // Two more numbers beside the ingest generation, raised by triggers in the transaction of every write, so no
+    // write path (a command in another process, an operator's SQL) can forget them: `credentials` by any change to
+    // tokens or accounts, `directory` by any change to accounts, repositories and their relations. The server reads
+    // the three on each request and keeps what it looked up (the caller's token, a repository, whether it may be
+    // read) while they stand still (store/remembering-store.ts). Inserting an account or a repository raises
+    // nothing: imports create them all the time, and the server remembers only what it found.
+    sqlite: `
+      ALTER TABLE ingest_state ADD COLUMN credentials INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN directory INTEGER NOT NULL DEFAULT 0;
+      ${sqliteTriggers("authorizations", ["INSERT", "UPDATE", "DELETE"], "credentials")}
+      ${sqliteTriggers("users", ["UPDATE", "DELETE"], "credentials", "directory")}
+      ${sqliteTriggers("repos", ["DELETE"], "directory")}
+      -- A repository is inserted with network 0 and given its own id as network at once: that is its creation.
+      CREATE TRIGGER repos_update_raises AFTER UPDATE ON repos WHEN OLD.network_id <> 0
+        BEGIN UPDATE ingest_state SET directory = directory + 1 WHERE id = 1; END;
+      ${["org_members", "collaborators", "follows", "watches"]
+        .map((table) => sqliteTriggers(table, ["INSERT", "UPDATE", "DELETE"], "directory")).join("\n")}
+    `,
+    postgres: `
+      ALTER TABLE ingest_state ADD COLUMN credentials bigint NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN directory bigint NOT NULL DEFAULT 0;
+      CREATE FUNCTION raise_credentials() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE ingest_state SET credentials = credentials + 1 WHERE id = 1; RETURN NULL; END $$;
+      CREATE FUNCTION raise_directory() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE ingest_state SET directory = directory + 1 WHERE id = 1; RETURN NULL; END $$;
+      CREATE FUNCTION raise_both() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE ingest_state SET credentials = credentials + 1, directory = directory + 1 WHERE id = 1;
+        RETURN NULL; END $$;
+      -- Per row, not per statement: a statement that changes nothing (ON CONFLICT DO NOTHING, an UPDATE whose WHERE
+      -- matches no row) must not make every instance forget what it knows.
+      CREATE TRIGGER authorizations_raise AFTER INSERT OR UPDATE OR DELETE ON authorizations
+        FOR EACH ROW EXECUTE FUNCTION raise_credentials();
+      CREATE TRIGGER users_raise AFTER UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION raise_both();
+      CREATE TRIGGER repos_raise AFTER UPDATE OR DELETE ON repos FOR EACH ROW EXECUTE FUNCTION raise_directory();
+      ${["org_members", "collaborators", "follows", "watches"].map((table) =>
+        `CREATE TRIGGER ${table}_raise AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION raise_directory();`)
+        .join("\n")}
+    `,
+  },
+  {
+    id: 7,
+    name: "ingest log",
+    // One row per ingest: how old the oldest event it brought was. A feed's total counted once stays right across
+    // later ingests that only added events newer than some time: the server then counts only those newer events
+    // (services/feed-totals.ts). Kept for the last INGEST_LOG_KEPT ingests (store/feed-sql.ts).
+    sqlite: `
+      CREATE TABLE ingest_log (generation INTEGER PRIMARY KEY, oldest_event INTEGER, oldest_issue_event INTEGER);
+    `,
+    postgres: `
+      CREATE TABLE ingest_log (generation bigint PRIMARY KEY, oldest_event bigint, oldest_issue_event bigint);
+    `,
+  },
 ];
+
+/** SQLite triggers (one per statement kind, as SQLite allows) raising the named `ingest_state` numbers. */
+function sqliteTriggers(table: string, kinds: string[], ...versions: string[]): string {
+  const raise = `UPDATE ingest_state SET ${versions.map((v) => `${v} = ${v} + 1`).join(", ")} WHERE id = 1;`;
+  return kinds.map((kind) =>
+    `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table} BEGIN ${raise} END;`).join("\n");
+}

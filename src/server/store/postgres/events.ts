@@ -1,7 +1,9 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
 import type pg from "pg";
-import { feedStatements, GENERATION, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
-import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent } from "../store.js";
+import { feedStatements, feedWhere, INGESTED_SINCE, VERSION } from "../feed-sql.js";
+import type {
+  EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
+} from "../store.js";
 import { named, transaction } from "./pool.js";
 
 interface EventRecord {
@@ -14,18 +16,22 @@ const toStored = (r: EventRecord): StoredEvent => ({
   actorWireId: r.actor_wire_id, repoWireId: r.repo_wire_id, orgWireId: r.org_wire_id,
 });
 
+/** A bound no creation time reaches (created_at is bigint seconds). */
+const NO_END = Number.MAX_SAFE_INTEGER;
+const secondsOf = (time: Date | null) => time ? Math.floor(time.getTime() / 1000) : 0;
+
 export class PostgresEvents implements EventStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async generation(): Promise<number> {
-    const { rows } = await this.pool.query<{ generation: number }>(GENERATION);
-    return rows[0]!.generation;
+  async version(): Promise<StoreVersion> {
+    const { rows } = await this.pool.query<StoreVersion>(VERSION);
+    return rows[0]!;
   }
 
   private run(table: "events" | "issue_events", where: string, parameters: Record<string, number>,
     request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
     const sql = feedStatements("postgres", table, where);
-    const filter = { ...parameters, notBefore: request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0 };
+    const filter = { ...parameters, notBefore: secondsOf(request.notBefore) };
     return transaction(this.pool, async (client) => {
       const page = await client.query<EventRecord>(named(sql.page, { ...filter, limit: request.limit, offset: request.offset }));
       const count = await client.query<{ n: string }>(named(sql.count, filter));
@@ -39,13 +45,45 @@ export class PostgresEvents implements EventStore {
   }
 
   async feed(scope: EventScope, request: FeedRequest): Promise<FeedPage> {
-    const where = `${SCOPES[scope.kind]} AND ${visibilitySql("postgres", request.visibility.kind)}`;
-    const parameters: Record<string, number> = scopeParameters(scope);
-    if (request.visibility.kind === "readable-by") parameters.reader = request.visibility.userId;
-    return this.run("events", where, parameters, request);
+    const { table, where, parameters } = feedWhere("postgres", { scope, visibility: request.visibility });
+    return this.run(table, where, parameters, request);
   }
 
   async issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
-    return this.run("issue_events", "e.repo_id = @repo", { repo: repoId }, request);
+    const { table, where, parameters } = feedWhere("postgres", { issuesOf: repoId });
+    return this.run(table, where, parameters, request);
+  }
+
+  async feedRows(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<Omit<FeedPage, "total">> {
+    const { table, where, parameters } = feedWhere("postgres", target);
+    const sql = feedStatements("postgres", table, where);
+    const filter = { ...parameters, notBefore: secondsOf(request.notBefore) };
+    return transaction(this.pool, async (client) => {
+      const page = await client.query<EventRecord>(named(sql.page, { ...filter, limit: request.limit, offset: request.offset }));
+      const newest = await client.query<{ created_at: number }>(named(sql.newest, filter));
+      return { rows: page.rows.map(toStored), newest: newest.rows[0] ? new Date(newest.rows[0].created_at * 1000) : null };
+    }, "REPEATABLE READ");
+  }
+
+  async countBetween(target: FeedTarget, from: number, until: number | null): Promise<number> {
+    const { table, where, parameters } = feedWhere("postgres", target);
+    const sql = feedStatements("postgres", table, where);
+    const { rows } = await this.pool.query<{ n: number }>(named(sql.countUntil, { ...parameters, notBefore: from, until: until ?? NO_END }));
+    return Number(rows[0]!.n);
+  }
+
+  async timeAtDepth(target: FeedTarget, depth: number, from: number): Promise<number | null> {
+    const { table, where, parameters } = feedWhere("postgres", target);
+    const sql = feedStatements("postgres", table, where);
+    const { rows } = await this.pool.query<{ created_at: number }>(named(sql.timeAtDepth, { ...parameters, notBefore: from, depth }));
+    return rows[0]?.created_at ?? null;
+  }
+
+  async ingestedSince(after: number, upTo: number): Promise<IngestedSince | null> {
+    const { rows } = await this.pool.query<{ n: number; oldest_event: number | null; oldest_issue_event: number | null }>(
+      named(INGESTED_SINCE, { after, upTo }));
+    const found = rows[0]!;
+    if (Number(found.n) !== upTo - after) return null;
+    return { oldestEvent: found.oldest_event, oldestIssueEvent: found.oldest_issue_event };
   }
 }

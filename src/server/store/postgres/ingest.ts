@@ -7,9 +7,9 @@ import {
   ingestProgram, runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord,
 } from "../ingest-plan.js";
 import type { IngestBatch, IngestResult, IngestStore } from "../store.js";
-import { transaction } from "./pool.js";
+import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
-import { RAISE_GENERATION } from "../feed-sql.js";
+import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 
 const lower = (s: string) => s.toLowerCase();
 const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
@@ -85,7 +85,10 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
       (await q("SELECT user_id FROM authorizations WHERE hashed_token = $1", [o.hashedToken])).rows[0]?.user_id ?? null,
     insertToken: (o) => run(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]),
-    raiseGeneration: () => run(RAISE_GENERATION, []),
+    raiseGeneration: async (o) => {
+      await run(RAISE_GENERATION, []);
+      for (const sql of LOG_INGEST) await client.query(named(sql, { oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent }));
+    },
     insertEvents: (o) => copyNewRows(client, "events",
       ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
       o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body])),

@@ -3,8 +3,10 @@
  * with the event id breaking ties, so the order is stable across pages. Statements are prepared once per shape.
  */
 import type Database from "better-sqlite3";
-import { feedStatements, GENERATION, scopeParameters, SCOPES, visibilitySql } from "../feed-sql.js";
-import type { EventScope, EventStore, FeedPage, FeedRequest, StoredEvent } from "../store.js";
+import { feedStatements, feedWhere, INGESTED_SINCE, VERSION } from "../feed-sql.js";
+import type {
+  EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
+} from "../store.js";
 
 interface EventRecord {
   body: string; complete: number; created_at: number;
@@ -22,18 +24,27 @@ interface FeedStatements {
   page: Database.Statement<Parameters, EventRecord>;
   count: Database.Statement<Parameters, { n: number }>;
   newest: Database.Statement<Parameters, { created_at: number }>;
+  countUntil: Database.Statement<Parameters, { n: number }>;
+  timeAtDepth: Database.Statement<Parameters, { created_at: number }>;
 }
+
+/** SQLite integers go up to 2^63; a bound no creation time reaches. */
+const NO_END = Number.MAX_SAFE_INTEGER;
+const secondsOf = (time: Date | null) => time ? Math.floor(time.getTime() / 1000) : 0;
 
 export class SqliteEvents implements EventStore {
   private readonly statements = new Map<string, FeedStatements>();
-  private readonly generationStatement;
+  private readonly versionStatement;
+  private readonly ingestedSinceStatement;
 
   constructor(private readonly db: Database.Database) {
-    this.generationStatement = db.prepare<[], { generation: number }>(GENERATION);
+    this.versionStatement = db.prepare<[], StoreVersion>(VERSION);
+    this.ingestedSinceStatement = db.prepare<{ after: number; upTo: number },
+      { n: number; oldest_event: number | null; oldest_issue_event: number | null }>(INGESTED_SINCE);
   }
 
-  async generation(): Promise<number> {
-    return this.generationStatement.get()!.generation;
+  async version(): Promise<StoreVersion> {
+    return this.versionStatement.get()!;
   }
 
   private prepared(table: "events" | "issue_events", where: string): FeedStatements {
@@ -41,14 +52,17 @@ export class SqliteEvents implements EventStore {
     let statements = this.statements.get(key);
     if (!statements) {
       const sql = feedStatements("sqlite", table, where);
-      statements = { page: this.db.prepare(sql.page), count: this.db.prepare(sql.count), newest: this.db.prepare(sql.newest) };
+      statements = {
+        page: this.db.prepare(sql.page), count: this.db.prepare(sql.count), newest: this.db.prepare(sql.newest),
+        countUntil: this.db.prepare(sql.countUntil), timeAtDepth: this.db.prepare(sql.timeAtDepth),
+      };
       this.statements.set(key, statements);
     }
     return statements;
   }
 
   private run(statements: FeedStatements, parameters: Parameters, request: Omit<FeedRequest, "visibility">): FeedPage {
-    const where = { ...parameters, notBefore: request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0 };
+    const where = { ...parameters, notBefore: secondsOf(request.notBefore) };
     // One read transaction: the page, the total and the newest time describe the same moment.
     return this.db.transaction(() => {
       const newest = statements.newest.get(where);
@@ -61,13 +75,44 @@ export class SqliteEvents implements EventStore {
   }
 
   async feed(scope: EventScope, request: FeedRequest): Promise<FeedPage> {
-    const where = `${SCOPES[scope.kind]} AND ${visibilitySql("sqlite", request.visibility.kind)}`;
-    const parameters: Parameters = scopeParameters(scope);
-    if (request.visibility.kind === "readable-by") parameters.reader = request.visibility.userId;
-    return this.run(this.prepared("events", where), parameters, request);
+    const { statements, parameters } = this.target({ scope, visibility: request.visibility });
+    return this.run(statements, parameters, request);
   }
 
   async issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
-    return this.run(this.prepared("issue_events", "e.repo_id = @repo"), { repo: repoId }, request);
+    const { statements, parameters } = this.target({ issuesOf: repoId });
+    return this.run(statements, parameters, request);
+  }
+  private target(target: FeedTarget): { statements: FeedStatements; parameters: Parameters } {
+    const { table, where, parameters } = feedWhere("sqlite", target);
+    return { statements: this.prepared(table, where), parameters };
+  }
+
+  async feedRows(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<Omit<FeedPage, "total">> {
+    const { statements, parameters } = this.target(target);
+    const where = { ...parameters, notBefore: secondsOf(request.notBefore) };
+    return this.db.transaction(() => {
+      const newest = statements.newest.get(where);
+      return {
+        rows: statements.page.all({ ...where, limit: request.limit, offset: request.offset }).map(toStored),
+        newest: newest ? new Date(newest.created_at * 1000) : null,
+      };
+    })();
+  }
+
+  async countBetween(target: FeedTarget, from: number, until: number | null): Promise<number> {
+    const { statements, parameters } = this.target(target);
+    return statements.countUntil.get({ ...parameters, notBefore: from, until: until ?? NO_END })!.n;
+  }
+
+  async timeAtDepth(target: FeedTarget, depth: number, from: number): Promise<number | null> {
+    const { statements, parameters } = this.target(target);
+    return statements.timeAtDepth.get({ ...parameters, notBefore: from, depth })?.created_at ?? null;
+  }
+
+  async ingestedSince(after: number, upTo: number): Promise<IngestedSince | null> {
+    const found = this.ingestedSinceStatement.get({ after, upTo })!;
+    if (found.n !== upTo - after) return null;
+    return { oldestEvent: found.oldest_event, oldestIssueEvent: found.oldest_issue_event };
   }
 }

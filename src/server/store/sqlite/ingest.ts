@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
 import type { AccountType, BulkLoadProgress, IngestBatch, IngestResult, IngestStore } from "../store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
-import { RAISE_GENERATION } from "../feed-sql.js";
+import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -43,6 +43,7 @@ function prepare(db: Database.Database) {
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
+    logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
     insertIssueEvent: db.prepare(
       "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body) VALUES (?, ?, ?, ?, ?, ?)"),
   };
@@ -93,7 +94,10 @@ function driver(s: Statements): IngestDriver {
       e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
     insertIssueEvents: (o) => o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId,
       e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
-    raiseGeneration: () => void s.raiseGeneration.run(),
+    raiseGeneration: (o) => {
+      s.raiseGeneration.run();
+      for (const statement of s.logIngest) statement.run({ oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent });
+    },
   };
 }
 

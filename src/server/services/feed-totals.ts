@@ -1,0 +1,106 @@
+/**
+ * Feed totals (the `last` link's page count) kept across ingests, so that a poll after an ingest costs the events
+ * that ingest added, not a count of the whole feed.
+ *
+ * A total is kept as two counts on either side of a boundary time: `below`, the events created before it, counted
+ * once; and `above`, the events from it on, counted again at each new generation. Events are never deleted, so the
+ * count below stays right while no ingest stores an event older than the boundary; the ingest log
+ * (EventStore.ingestedSince) says whether one did. The boundary is the time of the feed's ANCHOR_DEPTH-th newest
+ * event, so an ingest of recent activity, even somewhat out of order, keeps it, and `above` stays small: it is
+ * moved up once `above` passes REANCHOR_ABOVE. Anything else (the boundary crossed, the log pruned, a directory
+ * change such as a new follow or a repository turned private) counts the feed again from scratch.
+ *
+ * Each full count or move of the boundary starts a new `epoch`. Within one epoch, an equal `above` means the feed
+ * holds exactly the same events, which is what lets FeedService keep a page's rows across generations.
+ */
+import { LRUCache } from "lru-cache";
+import type { EventStore, FeedTarget, StoreVersion } from "../store/store.js";
+
+/** Which of the feed's events, from the newest, marks the boundary: 1,000 back is minutes of a busy feed. */
+const ANCHOR_DEPTH = 1_000;
+/** When this many events sit above the boundary, it moves up to ANCHOR_DEPTH again. */
+const REANCHOR_ABOVE = 5_000;
+/** Feeds whose totals are kept: one small entry each. */
+const FEEDS_KEPT = 50_000;
+
+export interface FeedTotal {
+  /** The feed's events (from `notBefore` on). */
+  total: number;
+  /** Changes whenever a count was made from scratch or the boundary moved. */
+  epoch: number;
+  /** The events at or after the boundary: within one epoch, the same number means the same events. */
+  above: number;
+}
+
+interface Kept extends FeedTotal {
+  /** The version read before the counts were made: what they are at least as new as. */
+  generation: number;
+  directory: number;
+  boundary: number;
+  below: number;
+}
+
+export class FeedTotals {
+  private readonly kept = new LRUCache<string, Kept>({ max: FEEDS_KEPT });
+  /** Counts in flight, so that every poller arriving after an ingest waits for one count instead of making its own. */
+  private readonly counting = new Map<string, Promise<Kept>>();
+  private epochs = 0;
+
+  /** @param depths the boundary's depth and when it moves; tests make them small to cross them often. */
+  constructor(private readonly events: EventStore,
+    private readonly depths = { anchor: ANCHOR_DEPTH, reanchorAbove: REANCHOR_ABOVE }) {}
+
+  /**
+   * The feed's total as of `version` or newer.
+   * @param key names the feed (target and notBefore) among all others.
+   * @param notBefore the age cap's start, in seconds (0 for none).
+   */
+  async get(key: string, target: FeedTarget, notBefore: number, version: StoreVersion): Promise<FeedTotal> {
+    const kept = this.kept.get(key);
+    if (kept && kept.directory === version.directory && kept.generation >= version.generation) return kept;
+    const flightKey = `${key}|${version.generation}.${version.directory}`;
+    let counted = this.counting.get(flightKey);
+    if (!counted) {
+      counted = this.count(target, notBefore, version, kept).finally(() => this.counting.delete(flightKey));
+      this.counting.set(flightKey, counted);
+    }
+    const fresh = await counted;
+    const now = this.kept.get(key);
+    // A slower count for an older version must not replace a newer one.
+    if (!now || now.directory !== fresh.directory || now.generation <= fresh.generation) this.kept.set(key, fresh);
+    return fresh;
+  }
+
+  private async count(target: FeedTarget, notBefore: number, version: StoreVersion, kept: Kept | undefined): Promise<Kept> {
+    const { generation, directory } = version;
+    if (kept && kept.directory === directory && (await this.boundaryHolds(target, kept, generation))) {
+      const above = await this.events.countBetween(target, kept.boundary, null);
+      if (above <= this.depths.reanchorAbove) return { ...kept, generation, above, total: kept.below + above };
+      // Move the boundary up: what lies between the old and the new one joins the count below.
+      const boundary = await this.boundary(target, notBefore);
+      const below = kept.below + (await this.events.countBetween(target, kept.boundary, boundary));
+      return this.entry(version, boundary, below, await this.events.countBetween(target, boundary, null));
+    }
+    const boundary = await this.boundary(target, notBefore);
+    const below = boundary > notBefore ? await this.events.countBetween(target, notBefore, boundary) : 0;
+    return this.entry(version, boundary, below, await this.events.countBetween(target, boundary, null));
+  }
+
+  private entry({ generation, directory }: StoreVersion, boundary: number, below: number, above: number): Kept {
+    return { generation, directory, boundary, below, above, total: below + above, epoch: ++this.epochs };
+  }
+
+  /** The time of the ANCHOR_DEPTH-th newest event, or the feed's start when it has fewer. */
+  private async boundary(target: FeedTarget, notBefore: number): Promise<number> {
+    return (await this.events.timeAtDepth(target, this.depths.anchor, notBefore)) ?? notBefore;
+  }
+
+  /** Whether every ingest since the kept count stored only events at or after its boundary (for this kind of feed). */
+  private async boundaryHolds(target: FeedTarget, kept: Kept, generation: number): Promise<boolean> {
+    if (kept.generation === generation) return true;
+    const since = await this.events.ingestedSince(kept.generation, generation);
+    if (!since) return false;
+    const oldest = "issuesOf" in target ? since.oldestIssueEvent : since.oldestEvent;
+    return oldest === null || oldest >= kept.boundary;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The store as the server uses it: look-ups that every request makes again (the caller's token and account, a
+ * repository by name, whether a user may read it) are remembered between requests for as long as the database says
+ * that nothing they depend on has changed.
+ *
+ * What says so is the store's version (StoreVersion), read once at the start of every request (`refresh()`). Its
+ * numbers are raised in the transaction of every write by database triggers (migration 6), whichever process or
+ * instance writes, so a token deleted through one instance is refused by every instance on its next request: that
+ * request reads the new number first and forgets. An answer is kept only under the version that stood when its
+ * look-up began, so a look-up that raced a write can never outlive it.
+ *
+ * What is remembered, and under which number:
+ * - by `credentials`: tokens by their last eight characters (found or not: a token is only ever created by a write
+ *   that raises it) and accounts by id and login (found only: an import creates accounts without raising anything);
+ * - by `directory`: repositories (found only, for the same reason), who may read a repository and who belongs to an
+ *   organization (both answers: only writes that raise it change them), and the names behind GitHub's numeric ids.
+ * Everything else goes straight to the store.
+ */
+import { LRUCache } from "lru-cache";
+import type { AuthorizationRow, AuthorizationStore, DirectoryStore, RepoRow, Store, StoreVersion, UserRow, UserStore } from "./store.js";
+
+/** Entries per kind of look-up: the working set of a busy instance (callers, repositories polled), not the database. */
+const ENTRIES = 50_000;
+
+/** Answers of one kind, valid while one number of the version stands. */
+class Remembered<V extends {}> {
+  private standing = -1;
+  private readonly answers = new LRUCache<string, V>({ max: ENTRIES });
+
+  /** Forgets everything when the number has moved on (an older reading, answered late, changes nothing). */
+  observe(version: number): void {
+    if (version <= this.standing) return;
+    this.standing = version;
+    this.answers.clear();
+  }
+
+  /**
+   * The remembered answer, or the store's, kept when `keep` says it may be and the number did not move while it
+   * was being looked up. A miss is simply asked again (only `keep`-able answers are ever stored).
+   */
+  async get(key: string, look: () => Promise<V>, keep: (answer: V) => boolean = () => true): Promise<V> {
+    const known = this.answers.get(key);
+    if (known !== undefined) return known;
+    const standing = this.standing;
+    const answer = await look();
+    if (standing === this.standing && keep(answer)) this.answers.set(key, answer);
+    return answer;
+  }
+}
+
+/** Found answers only: null is asked again next time. */
+const found = <V>(answer: V | null): answer is V => answer !== null;
+/** null cannot be an LRU value: a boxed answer carries "not found" when that may be remembered too. */
+type Boxed<V> = { value: V };
+
+/** An object that answers the overridden methods itself and passes every other one to `inner`. */
+function overriding<T extends object>(inner: T, overrides: Partial<T>): T {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export class RememberingStore {
+  /** The store with remembered look-ups; writes and everything else go to the database as before. */
+  readonly store: Store;
+  private current: StoreVersion = { generation: -1, credentials: -1, directory: -1 };
+
+  private readonly tokens = new Remembered<AuthorizationRow[]>();
+  private readonly accountsById = new Remembered<Boxed<UserRow | null>>();
+  private readonly accountsByLogin = new Remembered<Boxed<UserRow | null>>();
+  private readonly repos = new Remembered<Boxed<RepoRow | null>>();
+  private readonly reposById = new Remembered<Boxed<RepoRow | null>>();
+  private readonly readers = new Remembered<Boxed<boolean>>();
+  private readonly members = new Remembered<Boxed<boolean>>();
+  private readonly wireNames = new Remembered<Boxed<string | null>>();
+
+  constructor(private readonly inner: Store) {
+    const box = <V>(look: () => Promise<V>) => async () => ({ value: await look() });
+    const boxedFound = <V>(answer: Boxed<V | null>) => found(answer.value);
+    const users = overriding<UserStore>(inner.users, {
+      findById: async (id) => (await this.accountsById.get(String(id), box(() => inner.users.findById(id)), boxedFound)).value,
+      findByLogin: async (login) => (await this.accountsByLogin.get(login.toLowerCase(),
+        box(() => inner.users.findByLogin(login)), boxedFound)).value,
+    });
+    const authorizations = overriding<AuthorizationStore>(inner.authorizations, {
+      findByTokenLastEight: (lastEight) => this.tokens.get(lastEight, () => inner.authorizations.findByTokenLastEight(lastEight)),
+    });
+    const directory = overriding<DirectoryStore>(inner.directory, {
+      findRepo: async (owner, name) => (await this.repos.get(`${owner}/${name}`.toLowerCase(),
+        box(() => inner.directory.findRepo(owner, name)), boxedFound)).value,
+      findRepoById: async (id) => (await this.reposById.get(String(id), box(() => inner.directory.findRepoById(id)), boxedFound)).value,
+      canRead: async (userId, repoId) => (await this.readers.get(`${userId}:${repoId}`,
+        box(() => inner.directory.canRead(userId, repoId)))).value,
+      isMember: async (orgId, userId) => (await this.members.get(`${orgId}:${userId}`,
+        box(() => inner.directory.isMember(orgId, userId)))).value,
+      loginByWireId: async (wireId) => (await this.wireNames.get(`account:${wireId}`,
+        box(() => inner.directory.loginByWireId(wireId)), boxedFound)).value,
+      repoNameByWireId: async (wireId) => (await this.wireNames.get(`repo:${wireId}`,
+        box(() => inner.directory.repoNameByWireId(wireId)), boxedFound)).value,
+    });
+    this.store = overriding<Store>(inner, { users, authorizations, directory });
+  }
+
+  /** The version read by the latest refresh: what every answer given since is at least as new as. */
+  get version(): StoreVersion {
+    return this.current;
+  }
+
+  /** Reads the store's version and forgets whatever it has outdated: the first thing every request does. */
+  async refresh(): Promise<StoreVersion> {
+    const read = await this.inner.events.version();
+    // Numbers only grow: with PostgreSQL a request's reading can arrive after a later request's.
+    const version = {
+      generation: Math.max(read.generation, this.current.generation),
+      credentials: Math.max(read.credentials, this.current.credentials),
+      directory: Math.max(read.directory, this.current.directory),
+    };
+    this.current = version;
+    for (const remembered of [this.tokens, this.accountsById, this.accountsByLogin]) remembered.observe(version.credentials);
+    for (const remembered of [this.repos, this.reposById, this.readers, this.members, this.wireNames]) {
+      remembered.observe(version.directory);
+    }
+    return version;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * What the server remembers between requests (src/server/store/remembering-store.ts): a poll it has seen before asks
+ * the store for nothing but the version, and a write made anywhere else (another process or instance on the same
+ * database, here a second store) is seen on the very next request: tokens revoked, accounts suspended, repositories
+ * turned private, collaborators removed.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startTestApp, type TestApp } from "../helpers/test-app.js";
+import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import type { Store } from "../../src/server/store/store.js";
+import { emptyBatch } from "../../src/server/services/event-envelope.js";
+import { IngestService } from "../../src/server/services/ingest.js";
+
+describe("remembered look-ups", () => {
+  let t: TestApp;
+  /** Another process's view of the same database. */
+  let elsewhere: Store;
+  let token: string;
+  let tokenId: number;
+  const lookups: string[] = [];
+
+  before(async () => {
+    t = await startTestApp();
+    elsewhere = t.dbPath.startsWith("postgres") ? await PostgresStore.open(t.dbPath) : await SqliteStore.open(t.dbPath);
+    const alice = await t.createUser("alice", "pw-alice");
+    await t.createUser("bob", "pw-bob");
+    const world = emptyBatch();
+    world.repos.push({ source: "r0", fullName: "bob/private", private: true }, { source: "r1", fullName: "bob/public" });
+    world.collaborators.push({ source: "c0", repo: "bob/private", user: "alice" });
+    await t.store.ingest.apply(world, t.clock.now());
+    await new IngestService(t.store, t.clock.now).ingestEvents(["bob/private", "bob/public"].map((name, i) => ({
+      id: String(i + 1), type: "PushEvent", actor: { login: "bob" }, repo: { name }, payload: {}, public: name === "bob/public",
+      created_at: "2026-01-14T00:00:00Z",
+    })));
+    const issued = await t.createToken(alice, ["repo"]);
+    [token, tokenId] = [issued.token, Number(issued.id)];
+    // Every look-up the server makes, by name; the store itself answers them.
+    const watch = <T extends object>(part: T, names: (keyof T & string)[]) => {
+      for (const name of names) {
+        const original = (part[name] as (...args: unknown[]) => unknown).bind(part);
+        (part as Record<string, unknown>)[name] = (...args: unknown[]) => (lookups.push(name), original(...args));
+      }
+    };
+    watch(t.store.authorizations, ["findByTokenLastEight"]);
+    watch(t.store.users, ["findById", "findByLogin"]);
+    watch(t.store.directory, ["findRepo", "canRead"]);
+  });
+  after(async () => {
+    await elsewhere.close();
+    await t.close();
+  });
+
+  const poll = (url: string, authorization = `token ${token}`) =>
+    t.app.inject({ method: "GET", url, headers: { authorization } });
+  const lookedUp = () => lookups.splice(0);
+
+  test("a poll seen before asks the store for no token, account, repository or permission", async () => {
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
+    assert.deepEqual(lookedUp().sort(), ["canRead", "findById", "findByTokenLastEight", "findRepo"]);
+    for (let i = 0; i < 5; i++) assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
+    assert.deepEqual(lookedUp(), []);
+  });
+
+  test("a collaborator removed elsewhere gets 404 for the private repository on the next request", async () => {
+    const removal = emptyBatch();
+    removal.collaborators.push({ source: "c0", repo: "bob/private", user: "alice", remove: true });
+    await elsewhere.ingest.apply(removal, t.clock.now());
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 404);
+    const back = emptyBatch();
+    back.collaborators.push({ source: "c0", repo: "bob/private", user: "alice" });
+    await elsewhere.ingest.apply(back, t.clock.now());
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
+  });
+
+  test("a repository turned private elsewhere is 404 to others on the next request", async () => {
+    assert.equal((await poll("/repos/bob/public/events", "")).statusCode, 200);
+    const change = emptyBatch();
+    change.repos.push({ source: "r1", fullName: "bob/public", private: true });
+    await elsewhere.ingest.apply(change, t.clock.now());
+    assert.equal((await poll("/repos/bob/public/events", "")).statusCode, 404);
+  });
+
+  test("an account suspended elsewhere is refused on the next request, and let in again once enabled", async () => {
+    const alice = (await elsewhere.users.findByLogin("alice"))!;
+    await elsewhere.users.setSuspended(alice.id, t.clock.now());
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 403);
+    await elsewhere.users.setSuspended(alice.id, null);
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
+  });
+
+  test("a token revoked elsewhere is refused on the next request", async () => {
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
+    assert.ok(await elsewhere.authorizations.revoke(tokenId));
+    assert.equal((await poll("/repos/bob/private/events")).statusCode, 401);
+  });
+});
