@@ -494,7 +494,7 @@ for (const driver of DRIVERS) {
         }
         const after = await s.store.events.version();
         assert.equal(after.generation, before.generation + 1);
-        assert.ok(after.credentials > before.credentials && after.directory > before.directory);
+        assert.ok(after.credentials > before.credentials && after.relations > before.relations && after.access > before.access);
         // Other accounts' relations stay.
         assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
         assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
@@ -838,12 +838,13 @@ for (const driver of DRIVERS) {
         const before = await s.store.events.version();
         await write();
         const after = await s.store.events.version();
-        return {
-          generation: Math.sign(after.generation - before.generation),
-          credentials: Math.sign(after.credentials - before.credentials),
-          directory: Math.sign(after.directory - before.directory),
-        };
+        const raised = { ...after };
+        for (const name of Object.keys(after) as (keyof StoreVersion)[]) raised[name] = Math.sign(after[name] - before[name]);
+        return raised;
       }
+      const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, relations: 0 };
+      /** An ingest raises the generation, and the named numbers. */
+      const INGEST = { ...NONE, generation: 1 };
       const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
       const batchOf = (fill: (batch: IngestBatch) => void) => {
         const batch = emptyBatch();
@@ -855,26 +856,26 @@ for (const driver of DRIVERS) {
         const batch = emptyBatch();
         addEvent(batch, parseEvent({ ...COMPLETE_EVENT, id: "880000001", actor: { ...COMPLETE_EVENT.actor, id: 8801, login: "newcomer" },
           repo: { ...COMPLETE_EVENT.repo, id: 8802, name: "newcomer/fresh" } }, "e0"));
-        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), { generation: 1, credentials: 0, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), INGEST);
         // Applying it again adds nothing, and nothing else moves either.
-        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), { generation: 1, credentials: 0, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), INGEST);
       });
 
       test("tokens raise credentials only: create, update, delete, revoke", async () => {
         const bob = await id("bob");
         let created: AuthorizationRow | undefined;
         assert.deepEqual(await raisedBy(async () => { created = await s.store.authorizations.create(newAuthorization(bob, 71), NOW); }),
-          { generation: 0, credentials: 1, directory: 0 });
+          { ...NONE, credentials: 1 });
         assert.deepEqual(await raisedBy(() => s.store.authorizations.update(bob, created!.id, { note: "changed" }, LATER)),
-          { generation: 0, credentials: 1, directory: 0 });
-        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, created!.id)), { generation: 0, credentials: 1, directory: 0 });
+          { ...NONE, credentials: 1 });
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, created!.id)), { ...NONE, credentials: 1 });
         const again = await s.store.authorizations.create(newAuthorization(bob, 72), NOW);
-        assert.deepEqual(await raisedBy(() => s.store.authorizations.revoke(again.id)), { generation: 0, credentials: 1, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.revoke(again.id)), { ...NONE, credentials: 1 });
         // A delete that finds nothing changes nothing.
-        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, again.id)), { generation: 0, credentials: 0, directory: 0 });
+        assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, again.id)), NONE);
       });
 
-      test("account changes raise credentials and directory", async () => {
+      test("account changes raise credentials", async () => {
         const carol = await id("carol");
         for (const write of [
           () => s.store.users.setPassword(carol, "scrypt$other"),
@@ -882,25 +883,25 @@ for (const driver of DRIVERS) {
           () => s.store.users.setSuspended(carol, NOW),
           () => s.store.users.setSuspended(carol, null),
         ]) {
-          assert.deepEqual(await raisedBy(write), { generation: 0, credentials: 1, directory: 1 }, String(write));
+          assert.deepEqual(await raisedBy(write), { ...NONE, credentials: 1 }, String(write));
         }
       });
 
-      test("relations, privacy, networks and organizations raise directory (and the generation, as ingests)", async () => {
-        const cases: Array<[string, () => Promise<unknown>]> = [
-          ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" }))],
-          ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" }))],
-          ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" }))],
-          ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" }))],
-          ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true }))],
-          ["fork", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", forkOf: "acme/widgets" }))],
+      test("each relation raises its number (and the generation, as ingests do)", async () => {
+        const cases: Array<[string, () => Promise<unknown>, Partial<StoreVersion>]> = [
+          ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), { relations: 1 }],
+          ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), { relations: 1 }],
+          ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" })), { access: 1 }],
+          ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" })), { access: 1 }],
+          ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true })), { repos: 1 }],
+          ["fork", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", forkOf: "acme/widgets" })), { repos: 1 }],
+          // Even a fork the batch creates: a trigger cannot tell a row this transaction inserted from an older one, and
+          // forgetting too much costs look-ups, never a stale answer.
+          ["new fork", batchOf((b) => b.repos.push({ source: "r", fullName: "zed/new-fork", forkOf: "acme/widgets" })), { repos: 1 }],
+          ["organization", batchOf((b) => b.accounts.push({ source: "o", login: "newcomer", type: "Organization" })), { credentials: 1 }],
+          ["same follow again", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), {}],
         ];
-        for (const [what, write] of cases) {
-          assert.deepEqual(await raisedBy(write), { generation: 1, credentials: 0, directory: 1 }, what);
-        }
-        // An account turned organization is an account change.
-        assert.deepEqual(await raisedBy(batchOf((b) => b.accounts.push({ source: "o", login: "newcomer", type: "Organization" }))),
-          { generation: 1, credentials: 1, directory: 1 });
+        for (const [what, write, raised] of cases) assert.deepEqual(await raisedBy(write), { ...INGEST, ...raised }, what);
       });
     });
 

@@ -1,6 +1,6 @@
 /**
  * Feed pages' rows kept in memory between requests, because feeds are polled constantly. The key names the state of
- * the feed the rows were read in (FeedService: the directory number and the feed's total's epoch and count, all read
+ * the feed the rows were read in (FeedService: the numbers the feed depends on and its total's epoch and count, all read
  * from the database before the rows), so a page is never served after anything it shows has changed, on this
  * instance or any other sharing the database.
  *

@@ -7,8 +7,8 @@
  * count below stays right while no ingest stores an event older than the boundary; the ingest log
  * (EventStore.ingestedSince) says whether one did. The boundary is the time of the feed's ANCHOR_DEPTH-th newest
  * event, so an ingest of recent activity, even somewhat out of order, keeps it, and `above` stays small: it is
- * moved up once `above` passes REANCHOR_ABOVE. Anything else (the boundary crossed, the log pruned, a directory
- * change such as a new follow or a repository turned private) counts the feed again from scratch.
+ * moved up once `above` passes REANCHOR_ABOVE. Anything else (the boundary crossed, the log pruned, a change to
+ * what the feed covers, such as a new follow for a received feed: its `standing`) counts the feed again from scratch.
  *
  * Each full count or move of the boundary starts a new `epoch`. Within one epoch, an equal `above` means the feed
  * holds exactly the same events, which is what lets FeedService keep a page's rows across generations.
@@ -23,6 +23,28 @@ const REANCHOR_ABOVE = 5_000;
 /** Feeds whose totals are kept: one small entry each. */
 const FEEDS_KEPT = 50_000;
 
+/** The generation, and the other numbers of the store's version that a feed depends on, as a request read them. */
+export interface Standing {
+  generation: number;
+  standing: string;
+}
+
+/**
+ * The numbers besides the generation that decide which stored events a feed holds. A repository's, an actor's, an
+ * organization's (its repositories' owner never changes) and the global feed depend on none: events only come, so
+ * the ingest log covers them. A network's depends on which repositories it holds; a received feed on the user's
+ * follows and watches; a feed with the reader's private events on who may read what.
+ */
+export function feedStanding(target: FeedTarget, version: StoreVersion): Standing {
+  const parts: number[] = [];
+  if (!("issuesOf" in target)) {
+    if (target.scope.kind === "network") parts.push(version.repos);
+    if (target.scope.kind === "received") parts.push(version.relations);
+    if (target.visibility.kind === "readable-by") parts.push(version.access);
+  }
+  return { generation: version.generation, standing: parts.join(".") };
+}
+
 export interface FeedTotal {
   /** The feed's events (from `notBefore` on). */
   total: number;
@@ -33,9 +55,10 @@ export interface FeedTotal {
 }
 
 interface Kept extends FeedTotal {
-  /** The version read before the counts were made: what they are at least as new as. */
+  /** The generation read before the counts were made: what they are at least as new as. */
   generation: number;
-  directory: number;
+  /** The other numbers the feed depends on, as read then (FeedService's feedStanding). */
+  standing: string;
   boundary: number;
   below: number;
 }
@@ -55,10 +78,10 @@ export class FeedTotals {
    * @param key names the feed (target and notBefore) among all others.
    * @param notBefore the age cap's start, in seconds (0 for none).
    */
-  async get(key: string, target: FeedTarget, notBefore: number, version: StoreVersion): Promise<FeedTotal> {
+  async get(key: string, target: FeedTarget, notBefore: number, version: Standing): Promise<FeedTotal> {
     const kept = this.kept.get(key);
-    if (kept && kept.directory === version.directory && kept.generation >= version.generation) return kept;
-    const flightKey = `${key}|${version.generation}.${version.directory}`;
+    if (kept && kept.standing === version.standing && kept.generation >= version.generation) return kept;
+    const flightKey = `${key}|${version.generation}|${version.standing}`;
     let counted = this.counting.get(flightKey);
     if (!counted) {
       counted = this.count(target, notBefore, version, kept).finally(() => this.counting.delete(flightKey));
@@ -67,13 +90,13 @@ export class FeedTotals {
     const fresh = await counted;
     const now = this.kept.get(key);
     // A slower count for an older version must not replace a newer one.
-    if (!now || now.directory !== fresh.directory || now.generation <= fresh.generation) this.kept.set(key, fresh);
+    if (!now || now.standing !== fresh.standing || now.generation <= fresh.generation) this.kept.set(key, fresh);
     return fresh;
   }
 
-  private async count(target: FeedTarget, notBefore: number, version: StoreVersion, kept: Kept | undefined): Promise<Kept> {
-    const { generation, directory } = version;
-    if (kept && kept.directory === directory && (await this.boundaryHolds(target, kept, generation))) {
+  private async count(target: FeedTarget, notBefore: number, version: Standing, kept: Kept | undefined): Promise<Kept> {
+    const { generation, standing } = version;
+    if (kept && kept.standing === standing && (await this.boundaryHolds(target, kept, generation))) {
       const above = await this.events.countBetween(target, kept.boundary, null);
       if (above <= this.depths.reanchorAbove) return { ...kept, generation, above, total: kept.below + above };
       // Move the boundary up: what lies between the old and the new one joins the count below.
@@ -86,8 +109,8 @@ export class FeedTotals {
     return this.entry(version, boundary, below, await this.events.countBetween(target, boundary, null));
   }
 
-  private entry({ generation, directory }: StoreVersion, boundary: number, below: number, above: number): Kept {
-    return { generation, directory, boundary, below, above, total: below + above, epoch: ++this.epochs };
+  private entry({ generation, standing }: Standing, boundary: number, below: number, above: number): Kept {
+    return { generation, standing, boundary, below, above, total: below + above, epoch: ++this.epochs };
   }
 
   /** The time of the ANCHOR_DEPTH-th newest event, or the feed's start when it has fewer. */

@@ -10,10 +10,10 @@ const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
 
 /**
  * The store's version (StoreVersion): the ingest generation, raised in the transaction of every write that changes
- * what a feed shows (ingests, account deletion), and the credentials and directory numbers raised by triggers
- * (migration 6). Read on every request, by every instance.
+ * what a feed shows (ingests, account deletion), and the numbers raised by triggers (migration 6). Read on every
+ * request, by every instance.
  */
-export const VERSION = "SELECT generation, credentials, directory FROM ingest_state WHERE id = 1";
+export const VERSION = "SELECT generation, credentials, repos, access, relations FROM ingest_state WHERE id = 1";
 export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";
 
 /** Ingests the log keeps (one small row each): a feed total last counted further back is counted again. */

@@ -11,9 +11,11 @@
  *
  * What is remembered, and under which number:
  * - by `credentials`: tokens by their last eight characters (found or not: a token is only ever created by a write
- *   that raises it) and accounts by id and login (found only: an import creates accounts without raising anything);
- * - by `directory`: repositories (found only, for the same reason), who may read a repository and who belongs to an
- *   organization (both answers: only writes that raise it change them), and the names behind GitHub's numeric ids.
+ *   that raises it), accounts by id and login, and logins by GitHub's numeric ids (found only: an import creates
+ *   accounts without raising anything);
+ * - by `repos`: repositories by name and id, and their names by GitHub's ids (found only, for the same reason);
+ * - by `access`: who may read a repository and who belongs to an organization (both answers: only collaborator and
+ *   member changes alter them; a repository's owner never changes).
  * Everything else goes straight to the store.
  */
 import { LRUCache } from "lru-cache";
@@ -27,9 +29,9 @@ class Remembered<V extends {}> {
   private standing = -1;
   private readonly answers = new LRUCache<string, V>({ max: ENTRIES });
 
-  /** Forgets everything when the number has moved on (an older reading, answered late, changes nothing). */
+  /** Forgets everything when the number has moved on (refresh() never hands an older one). */
   observe(version: number): void {
-    if (version <= this.standing) return;
+    if (version === this.standing) return;
     this.standing = version;
     this.answers.clear();
   }
@@ -67,7 +69,7 @@ function overriding<T extends object>(inner: T, overrides: Partial<T>): T {
 export class RememberingStore {
   /** The store with remembered look-ups; writes and everything else go to the database as before. */
   readonly store: Store;
-  private current: StoreVersion = { generation: -1, credentials: -1, directory: -1 };
+  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1, relations: -1 };
 
   private readonly tokens = new Remembered<AuthorizationRow[]>();
   private readonly accountsById = new Remembered<Boxed<UserRow | null>>();
@@ -76,7 +78,8 @@ export class RememberingStore {
   private readonly reposById = new Remembered<Boxed<RepoRow | null>>();
   private readonly readers = new Remembered<Boxed<boolean>>();
   private readonly members = new Remembered<Boxed<boolean>>();
-  private readonly wireNames = new Remembered<Boxed<string | null>>();
+  private readonly loginsByWireId = new Remembered<Boxed<string | null>>();
+  private readonly repoNamesByWireId = new Remembered<Boxed<string | null>>();
 
   constructor(private readonly inner: Store) {
     const box = <V>(look: () => Promise<V>) => async () => ({ value: await look() });
@@ -97,9 +100,9 @@ export class RememberingStore {
         box(() => inner.directory.canRead(userId, repoId)))).value,
       isMember: async (orgId, userId) => (await this.members.get(`${orgId}:${userId}`,
         box(() => inner.directory.isMember(orgId, userId)))).value,
-      loginByWireId: async (wireId) => (await this.wireNames.get(`account:${wireId}`,
+      loginByWireId: async (wireId) => (await this.loginsByWireId.get(String(wireId),
         box(() => inner.directory.loginByWireId(wireId)), boxedFound)).value,
-      repoNameByWireId: async (wireId) => (await this.wireNames.get(`repo:${wireId}`,
+      repoNameByWireId: async (wireId) => (await this.repoNamesByWireId.get(String(wireId),
         box(() => inner.directory.repoNameByWireId(wireId)), boxedFound)).value,
     });
     this.store = overriding<Store>(inner, { users, authorizations, directory });
@@ -114,16 +117,14 @@ export class RememberingStore {
   async refresh(): Promise<StoreVersion> {
     const read = await this.inner.events.version();
     // Numbers only grow: with PostgreSQL a request's reading can arrive after a later request's.
-    const version = {
-      generation: Math.max(read.generation, this.current.generation),
-      credentials: Math.max(read.credentials, this.current.credentials),
-      directory: Math.max(read.directory, this.current.directory),
-    };
+    const version: StoreVersion = { ...read };
+    for (const name of Object.keys(read) as (keyof StoreVersion)[]) version[name] = Math.max(read[name], this.current[name]);
     this.current = version;
-    for (const remembered of [this.tokens, this.accountsById, this.accountsByLogin]) remembered.observe(version.credentials);
-    for (const remembered of [this.repos, this.reposById, this.readers, this.members, this.wireNames]) {
-      remembered.observe(version.directory);
+    for (const remembered of [this.tokens, this.accountsById, this.accountsByLogin, this.loginsByWireId]) {
+      remembered.observe(version.credentials);
     }
+    for (const remembered of [this.repos, this.reposById, this.repoNamesByWireId]) remembered.observe(version.repos);
+    for (const remembered of [this.readers, this.members]) remembered.observe(version.access);
     return version;
   }
 }

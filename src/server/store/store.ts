@@ -226,10 +226,14 @@ export interface DirectoryStore {
 export interface StoreVersion {
   /** Every ingest and account deletion: what feeds show. */
   generation: number;
-  /** Every change to tokens or accounts: who a credential is. */
+  /** Every change to tokens or accounts: who a credential is, what a login or an id names. */
   credentials: number;
-  /** Every change to accounts, repositories, memberships, collaborators, follows and watches. */
-  directory: number;
+  /** Every change to a repository (privacy, parent, network): what a repository name gives, network feeds. */
+  repos: number;
+  /** Every change to collaborators and organization members: who may read what. */
+  access: number;
+  /** Every change to follows and watches: what received feeds cover. */
+  relations: number;
 }
 
 /** A feed's events: a scope seen with a visibility, or one repository's issue events. */

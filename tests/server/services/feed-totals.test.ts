@@ -1,7 +1,7 @@
 /**
  * Feed totals kept across ingests (src/server/services/feed-totals.ts), checked against the store's own count after
- * every step of random histories: ingests in and out of time order, into the feed and elsewhere, and directory
- * changes. The boundary sits 3 events deep and moves at 4 above it, so histories cross and move it all the time.
+ * every step of random histories: ingests in and out of time order, into the feed and elsewhere, follows (received
+ * feeds) and forks (network feeds). The boundary sits 3 events deep and moves at 4 above it, so histories cross and move it all the time.
  * Also: within one epoch, an equal `above` always means the same rows (what the page cache relies on).
  */
 import { test, describe } from "node:test";
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { SqliteStore } from "../../../src/server/store/sqlite/sqlite-store.js";
 import { PostgresStore } from "../../../src/server/store/postgres/postgres-store.js";
 import type { FeedTarget, Store } from "../../../src/server/store/store.js";
-import { FeedTotals } from "../../../src/server/services/feed-totals.js";
+import { feedStanding, FeedTotals } from "../../../src/server/services/feed-totals.js";
 import { IngestService } from "../../../src/server/services/ingest.js";
 import { emptyBatch } from "../../../src/server/services/event-envelope.js";
 import { createTestDatabase, skipUnlessPostgres } from "../../helpers/services.js";
@@ -24,7 +24,8 @@ const T0 = Date.parse("2026-01-01T00:00:00Z");
 
 type Step =
   | { kind: "ingest"; events: { repo: number; actor: number; minute: number; isPublic: boolean }[] }
-  | { kind: "follow" };
+  | { kind: "follow" }
+  | { kind: "fork" };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 9, arbitrary: fc.record({
@@ -34,6 +35,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }), { minLength: 1, maxLength: 4 }),
   }) },
   { weight: 1, arbitrary: fc.constant({ kind: "follow" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "fork" as const }) },
 );
 
 interface Opened { store: Store; close(): Promise<void> }
@@ -74,6 +76,7 @@ for (const driver of drivers) {
             { scope: { kind: "repo", repoId: repoIds[0]! }, visibility: { kind: "all" } },
             { scope: { kind: "actor", actorId: ann }, visibility: { kind: "public" } },
             { scope: { kind: "received", userId: ann }, visibility: { kind: "readable-by", userId: ann } },
+            { scope: { kind: "network", networkId: repoIds[0]! }, visibility: { kind: "public" } },
           ];
           // The age cap, in whole minutes after T0 (0: none), as FeedService passes it.
           const notBefore = cap === 0 ? 0 : Math.floor(T0 / 1000) + cap * 60;
@@ -82,6 +85,11 @@ for (const driver of drivers) {
             if (s.kind === "follow") {
               const batch = emptyBatch();
               batch.follows.push({ source: "f", follower: "ann", followee: ACTORS[run++ % ACTORS.length]! });
+              await store.ingest.apply(batch, new Date(T0));
+            } else if (s.kind === "fork") {
+              // bo/three, and the events it has, join ann/one's network: no event is added.
+              const batch = emptyBatch();
+              batch.repos.push({ source: "r", fullName: "bo/three", forkOf: "ann/one" });
               await store.ingest.apply(batch, new Date(T0));
             } else {
               await ingest.ingestEvents(s.events.map((e) => ({
@@ -92,12 +100,13 @@ for (const driver of drivers) {
             }
             const version = await store.events.version();
             for (const [i, target] of targets.entries()) {
-              const kept = await totals.get(`${i}|${notBefore}`, target, notBefore, version);
+              const standing = feedStanding(target, version);
+              const kept = await totals.get(`${i}|${notBefore}`, target, notBefore, standing);
               const request = { offset: 0, limit: 100, notBefore: notBefore ? new Date(notBefore * 1000) : null };
               const truth = "issuesOf" in target ? await store.events.issueFeed(target.issuesOf, request)
                 : await store.events.feed(target.scope, { ...request, visibility: target.visibility });
               assert.equal(kept.total, truth.total, `feed ${i} after ${JSON.stringify(s)}`);
-              const state = `${i}|${version.directory}|${kept.epoch}|${kept.above}`;
+              const state = `${i}|${standing.standing}|${kept.epoch}|${kept.above}`;
               const rows = JSON.stringify(truth.rows.map((r) => r.body));
               assert.equal(rowsSeen.get(state) ?? rows, rows, `feed ${i}: same epoch and count above, other rows`);
               rowsSeen.set(state, rows);

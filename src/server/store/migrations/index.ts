@@ -258,43 +258,42 @@ export const migrations: readonly Migration[] = [
   {
     id: 6,
     name: "versions of what requests remember",
-    // Two more numbers beside the ingest generation, raised by triggers in the transaction of every write, so no
-    // write path (a command in another process, an operator's SQL) can forget them: `credentials` by any change to
-    // tokens or accounts, `directory` by any change to accounts, repositories and their relations. The server reads
-    // the three on each request and keeps what it looked up (the caller's token, a repository, whether it may be
-    // read) while they stand still (store/remembering-store.ts). Inserting an account or a repository raises
-    // nothing: imports create them all the time, and the server remembers only what it found.
+    // Numbers beside the ingest generation, raised by triggers in the transaction of every write, so no write path
+    // (a command in another process, an operator's SQL) can forget them; each names what it covers, so that a
+    // change to one kind of thing makes the server forget only what depends on it (store/remembering-store.ts,
+    // services/feeds.ts): `credentials` (tokens and accounts), `repos` (repositories: privacy, parents, networks),
+    // `access` (collaborators and organization members) and `relations` (follows and watches). Inserting an account
+    // or a repository raises nothing: imports create them all the time, and the server remembers only what it found.
     sqlite: `
       ALTER TABLE ingest_state ADD COLUMN credentials INTEGER NOT NULL DEFAULT 0;
-      ALTER TABLE ingest_state ADD COLUMN directory INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN repos INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN access INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN relations INTEGER NOT NULL DEFAULT 0;
       ${sqliteTriggers("authorizations", ["INSERT", "UPDATE", "DELETE"], "credentials")}
-      ${sqliteTriggers("users", ["UPDATE", "DELETE"], "credentials", "directory")}
-      ${sqliteTriggers("repos", ["DELETE"], "directory")}
+      ${sqliteTriggers("users", ["UPDATE", "DELETE"], "credentials")}
+      ${sqliteTriggers("repos", ["DELETE"], "repos")}
       -- A repository is inserted with network 0 and given its own id as network at once: that is its creation.
       CREATE TRIGGER repos_update_raises AFTER UPDATE ON repos WHEN OLD.network_id <> 0
-        BEGIN UPDATE ingest_state SET directory = directory + 1 WHERE id = 1; END;
-      ${["org_members", "collaborators", "follows", "watches"]
-        .map((table) => sqliteTriggers(table, ["INSERT", "UPDATE", "DELETE"], "directory")).join("\n")}
+        BEGIN UPDATE ingest_state SET repos = repos + 1 WHERE id = 1; END;
+      ${sqliteTriggers("collaborators", ["INSERT", "UPDATE", "DELETE"], "access")}
+      ${sqliteTriggers("org_members", ["INSERT", "UPDATE", "DELETE"], "access")}
+      ${sqliteTriggers("follows", ["INSERT", "UPDATE", "DELETE"], "relations")}
+      ${sqliteTriggers("watches", ["INSERT", "UPDATE", "DELETE"], "relations")}
     `,
     postgres: `
       ALTER TABLE ingest_state ADD COLUMN credentials bigint NOT NULL DEFAULT 0;
-      ALTER TABLE ingest_state ADD COLUMN directory bigint NOT NULL DEFAULT 0;
-      CREATE FUNCTION raise_credentials() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN UPDATE ingest_state SET credentials = credentials + 1 WHERE id = 1; RETURN NULL; END $$;
-      CREATE FUNCTION raise_directory() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN UPDATE ingest_state SET directory = directory + 1 WHERE id = 1; RETURN NULL; END $$;
-      CREATE FUNCTION raise_both() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN UPDATE ingest_state SET credentials = credentials + 1, directory = directory + 1 WHERE id = 1;
-        RETURN NULL; END $$;
+      ALTER TABLE ingest_state ADD COLUMN repos bigint NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN access bigint NOT NULL DEFAULT 0;
+      ALTER TABLE ingest_state ADD COLUMN relations bigint NOT NULL DEFAULT 0;
       -- Per row, not per statement: a statement that changes nothing (ON CONFLICT DO NOTHING, an UPDATE whose WHERE
       -- matches no row) must not make every instance forget what it knows.
-      CREATE TRIGGER authorizations_raise AFTER INSERT OR UPDATE OR DELETE ON authorizations
-        FOR EACH ROW EXECUTE FUNCTION raise_credentials();
-      CREATE TRIGGER users_raise AFTER UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION raise_both();
-      CREATE TRIGGER repos_raise AFTER UPDATE OR DELETE ON repos FOR EACH ROW EXECUTE FUNCTION raise_directory();
-      ${["org_members", "collaborators", "follows", "watches"].map((table) =>
-        `CREATE TRIGGER ${table}_raise AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION raise_directory();`)
-        .join("\n")}
+      ${postgresTriggers("authorizations", "INSERT OR UPDATE OR DELETE", "credentials")}
+      ${postgresTriggers("users", "UPDATE OR DELETE", "credentials")}
+      ${postgresTriggers("repos", "UPDATE OR DELETE", "repos")}
+      ${postgresTriggers("collaborators", "INSERT OR UPDATE OR DELETE", "access")}
+      ${postgresTriggers("org_members", "INSERT OR UPDATE OR DELETE", "access")}
+      ${postgresTriggers("follows", "INSERT OR UPDATE OR DELETE", "relations")}
+      ${postgresTriggers("watches", "INSERT OR UPDATE OR DELETE", "relations")}
     `,
   },
   {
@@ -312,9 +311,15 @@ export const migrations: readonly Migration[] = [
   },
 ];
 
-/** SQLite triggers (one per statement kind, as SQLite allows) raising the named `ingest_state` numbers. */
-function sqliteTriggers(table: string, kinds: string[], ...versions: string[]): string {
-  const raise = `UPDATE ingest_state SET ${versions.map((v) => `${v} = ${v} + 1`).join(", ")} WHERE id = 1;`;
-  return kinds.map((kind) =>
-    `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table} BEGIN ${raise} END;`).join("\n");
+/** SQLite triggers (one per statement kind, as SQLite allows) raising one `ingest_state` number. */
+function sqliteTriggers(table: string, kinds: string[], version: string): string {
+  return kinds.map((kind) => `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table}
+    BEGIN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; END;`).join("\n");
+}
+
+/** A PostgreSQL trigger function and trigger raising one `ingest_state` number for every row `events` change. */
+function postgresTriggers(table: string, events: string, version: string): string {
+  return `CREATE FUNCTION ${table}_raises() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; RETURN NULL; END $$;
+    CREATE TRIGGER ${table}_raises AFTER ${events} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_raises();`;
 }
