@@ -494,7 +494,8 @@ for (const driver of DRIVERS) {
         }
         const after = await s.store.events.version();
         assert.equal(after.generation, before.generation + 1);
-        assert.ok(after.credentials > before.credentials && after.relations > before.relations && after.access > before.access);
+        assert.ok(after.credentials > before.credentials && after.access > before.access);
+        assert.ok(await s.store.events.receivedVersion(zoe) > 0);
         // Other accounts' relations stay.
         assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
         assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
@@ -842,7 +843,7 @@ for (const driver of DRIVERS) {
         for (const name of Object.keys(after) as (keyof StoreVersion)[]) raised[name] = Math.sign(after[name] - before[name]);
         return raised;
       }
-      const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, relations: 0 };
+      const NONE = { generation: 0, credentials: 0, repos: 0, access: 0 };
       /** An ingest raises the generation, and the named numbers. */
       const INGEST = { ...NONE, generation: 1 };
       const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
@@ -889,8 +890,8 @@ for (const driver of DRIVERS) {
 
       test("each relation raises its number (and the generation, as ingests do)", async () => {
         const cases: Array<[string, () => Promise<unknown>, Partial<StoreVersion>]> = [
-          ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), { relations: 1 }],
-          ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), { relations: 1 }],
+          ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), {}],
+          ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), {}],
           ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" })), { access: 1 }],
           ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" })), { access: 1 }],
           ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true })), { repos: 1 }],
@@ -902,6 +903,20 @@ for (const driver of DRIVERS) {
           ["same follow again", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), {}],
         ];
         for (const [what, write, raised] of cases) assert.deepEqual(await raisedBy(write), { ...INGEST, ...raised }, what);
+      });
+
+      test("follows and watches raise the received number of the user they belong to, and no one else's", async () => {
+        const [zed, alice] = [await id("zed"), await id("alice")];
+        const received = async () => [await s.store.events.receivedVersion(zed), await s.store.events.receivedVersion(alice)];
+        const [zedBefore, aliceBefore] = await received();
+        await batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "bob" }))();
+        assert.deepEqual(await received(), [zedBefore! + 1, aliceBefore]);
+        await batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "dave/solo" }))();
+        assert.deepEqual(await received(), [zedBefore! + 2, aliceBefore]);
+        // Deleting the account removes its follows and watches: its number moves again.
+        await s.store.users.delete(zed);
+        assert.ok((await s.store.events.receivedVersion(zed)) > zedBefore! + 2);
+        assert.equal(await s.store.events.receivedVersion(999_999), 0);
       });
     });
 

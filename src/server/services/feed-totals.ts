@@ -33,16 +33,28 @@ export interface Standing {
  * The numbers besides the generation that decide which stored events a feed holds. A repository's, an actor's, an
  * organization's (its repositories' owner never changes) and the global feed depend on none: events only come, so
  * the ingest log covers them. A network's depends on which repositories it holds; a received feed on the user's
- * follows and watches; a feed with the reader's private events on who may read what.
+ * follows and watches (`received`: EventStore.receivedVersion, read for received feeds only); a feed with the
+ * reader's private events on who may read what.
  */
-export function feedStanding(target: FeedTarget, version: StoreVersion): Standing {
+export function feedStanding(target: FeedTarget, version: StoreVersion, received: number): Standing {
   const parts: number[] = [];
   if (!("issuesOf" in target)) {
     if (target.scope.kind === "network") parts.push(version.repos);
-    if (target.scope.kind === "received") parts.push(version.relations);
+    if (target.scope.kind === "received") parts.push(received);
     if (target.visibility.kind === "readable-by") parts.push(version.access);
   }
   return { generation: version.generation, standing: parts.join(".") };
+}
+
+/**
+ * The same page, read from the boundary on when it lies among the feed's `above` newest events (those are exactly the
+ * events at or after the boundary): a received feed's union of a thousand follows and watches then reads minutes of
+ * events, not years.
+ */
+export function fromBoundary<R extends { offset: number; limit: number; notBefore: Date | null }>(request: R, total: FeedTotal): R {
+  const notBefore = request.notBefore ? request.notBefore.getTime() / 1000 : 0;
+  return request.offset + request.limit <= total.above && total.boundary > notBefore
+    ? { ...request, notBefore: new Date(total.boundary * 1000) } : request;
 }
 
 export interface FeedTotal {
@@ -52,14 +64,15 @@ export interface FeedTotal {
   epoch: number;
   /** The events at or after the boundary: within one epoch, the same number means the same events. */
   above: number;
+  /** The boundary's time (seconds): the feed's first `above` events, and only they, are at or after it. */
+  boundary: number;
 }
 
 interface Kept extends FeedTotal {
   /** The generation read before the counts were made: what they are at least as new as. */
   generation: number;
-  /** The other numbers the feed depends on, as read then (FeedService's feedStanding). */
+  /** The other numbers the feed depends on, as read then (feedStanding). */
   standing: string;
-  boundary: number;
   below: number;
 }
 

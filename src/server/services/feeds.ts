@@ -13,7 +13,7 @@ import type {
 } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache } from "./feed-cache.js";
-import { feedStanding, FeedTotals } from "./feed-totals.js";
+import { feedStanding, FeedTotals, fromBoundary } from "./feed-totals.js";
 
 /** The feeds, by their operation names in the endpoint table. */
 export type FeedName = keyof Endpoints["events"];
@@ -179,12 +179,13 @@ export class FeedService {
       return "issuesOf" in target ? this.store.events.issueFeed(target.issuesOf, request)
         : this.store.events.feed(target.scope, { ...request, visibility: target.visibility });
     }
-    const standing = feedStanding(target, this.version());
+    const received = "scope" in target && target.scope.kind === "received" ? await this.store.events.receivedVersion(target.scope.userId) : 0;
+    const standing = feedStanding(target, this.version(), received);
     const feedKey = JSON.stringify([target, request.notBefore]);
     const notBefore = request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0;
-    const { total, epoch, above } = await this.totals.get(feedKey, target, notBefore, standing);
-    const rows = await this.cache.get(`${standing.standing}|${epoch}|${above}|${JSON.stringify([target, request])}`,
-      () => this.store.events.feedRows(target, request));
-    return { ...rows, total };
+    const kept = await this.totals.get(feedKey, target, notBefore, standing);
+    const rows = await this.cache.get(`${standing.standing}|${kept.epoch}|${kept.above}|${JSON.stringify([target, request])}`,
+      () => this.store.events.feedRows(target, fromBoundary(request, kept)));
+    return { ...rows, total: kept.total };
   }
 }

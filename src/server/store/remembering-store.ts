@@ -69,7 +69,7 @@ function overriding<T extends object>(inner: T, overrides: Partial<T>): T {
 export class RememberingStore {
   /** The store with remembered look-ups; writes and everything else go to the database as before. */
   readonly store: Store;
-  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1, relations: -1 };
+  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1 };
 
   private readonly tokens = new Remembered<AuthorizationRow[]>();
   private readonly accountsById = new Remembered<Boxed<UserRow | null>>();

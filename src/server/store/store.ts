@@ -232,8 +232,6 @@ export interface StoreVersion {
   repos: number;
   /** Every change to collaborators and organization members: who may read what. */
   access: number;
-  /** Every change to follows and watches: what received feeds cover. */
-  relations: number;
 }
 
 /** A feed's events: a scope seen with a visibility, or one repository's issue events. */
@@ -248,6 +246,8 @@ export interface IngestedSince {
 export interface EventStore {
   /** The store's version now: one read of one row. */
   version(): Promise<StoreVersion>;
+  /** The user's received-feed number: raised by every change to the user's follows and watches. */
+  receivedVersion(userId: number): Promise<number>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;
   /** Issue events of one repository (they have no visibility of their own: the repository's applies). */
   issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage>;

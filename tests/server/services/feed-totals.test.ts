@@ -2,7 +2,8 @@
  * Feed totals kept across ingests (src/server/services/feed-totals.ts), checked against the store's own count after
  * every step of random histories: ingests in and out of time order, into the feed and elsewhere, follows (received
  * feeds) and forks (network feeds). The boundary sits 3 events deep and moves at 4 above it, so histories cross and move it all the time.
- * Also: within one epoch, an equal `above` always means the same rows (what the page cache relies on).
+ * Also: within one epoch, an equal `above` always means the same rows (what the page cache relies on), and a page
+ * read from the boundary on is the page.
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +14,7 @@ import fc from "fast-check";
 import { SqliteStore } from "../../../src/server/store/sqlite/sqlite-store.js";
 import { PostgresStore } from "../../../src/server/store/postgres/postgres-store.js";
 import type { FeedTarget, Store } from "../../../src/server/store/store.js";
-import { feedStanding, FeedTotals } from "../../../src/server/services/feed-totals.js";
+import { feedStanding, FeedTotals, fromBoundary } from "../../../src/server/services/feed-totals.js";
 import { IngestService } from "../../../src/server/services/ingest.js";
 import { emptyBatch } from "../../../src/server/services/event-envelope.js";
 import { createTestDatabase, skipUnlessPostgres } from "../../helpers/services.js";
@@ -100,12 +101,20 @@ for (const driver of drivers) {
             }
             const version = await store.events.version();
             for (const [i, target] of targets.entries()) {
-              const standing = feedStanding(target, version);
+              const received = "scope" in target && target.scope.kind === "received" ? await store.events.receivedVersion(ann) : 0;
+              const standing = feedStanding(target, version, received);
               const kept = await totals.get(`${i}|${notBefore}`, target, notBefore, standing);
               const request = { offset: 0, limit: 100, notBefore: notBefore ? new Date(notBefore * 1000) : null };
               const truth = "issuesOf" in target ? await store.events.issueFeed(target.issuesOf, request)
                 : await store.events.feed(target.scope, { ...request, visibility: target.visibility });
               assert.equal(kept.total, truth.total, `feed ${i} after ${JSON.stringify(s)}`);
+              // The page FeedService reads from the boundary on is the page.
+              for (const window of [{ offset: 0, limit: 2 }, { offset: 2, limit: 3 }]) {
+                const page = { ...request, ...window };
+                const bounded = await store.events.feedRows(target, fromBoundary(page, kept));
+                assert.deepEqual(bounded.rows, truth.rows.slice(window.offset, window.offset + window.limit), `feed ${i} rows ${JSON.stringify(window)}`);
+                assert.deepEqual(bounded.newest, truth.newest, `feed ${i} newest`);
+              }
               const state = `${i}|${standing.standing}|${kept.epoch}|${kept.above}`;
               const rows = JSON.stringify(truth.rows.map((r) => r.body));
               assert.equal(rowsSeen.get(state) ?? rows, rows, `feed ${i}: same epoch and count above, other rows`);

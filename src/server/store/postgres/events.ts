@@ -1,6 +1,6 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
 import type pg from "pg";
-import { feedStatements, feedWhere, INGESTED_SINCE, VERSION } from "../feed-sql.js";
+import { feedStatements, feedWhere, INGESTED_SINCE, RECEIVED_VERSION, VERSION } from "../feed-sql.js";
 import type {
   EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
 } from "../store.js";
@@ -26,6 +26,11 @@ export class PostgresEvents implements EventStore {
   async version(): Promise<StoreVersion> {
     const { rows } = await this.pool.query<StoreVersion>(VERSION);
     return rows[0]!;
+  }
+
+  async receivedVersion(userId: number): Promise<number> {
+    const { rows } = await this.pool.query<{ version: number }>(named(RECEIVED_VERSION, { user: userId }));
+    return Number(rows[0]!.version);
   }
 
   private run(table: "events" | "issue_events", where: string, parameters: Record<string, number>,

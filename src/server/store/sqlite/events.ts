@@ -3,7 +3,7 @@
  * with the event id breaking ties, so the order is stable across pages. Statements are prepared once per shape.
  */
 import type Database from "better-sqlite3";
-import { feedStatements, feedWhere, INGESTED_SINCE, VERSION } from "../feed-sql.js";
+import { feedStatements, feedWhere, INGESTED_SINCE, RECEIVED_VERSION, VERSION } from "../feed-sql.js";
 import type {
   EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
 } from "../store.js";
@@ -36,15 +36,21 @@ export class SqliteEvents implements EventStore {
   private readonly statements = new Map<string, FeedStatements>();
   private readonly versionStatement;
   private readonly ingestedSinceStatement;
+  private readonly receivedVersionStatement;
 
   constructor(private readonly db: Database.Database) {
     this.versionStatement = db.prepare<[], StoreVersion>(VERSION);
+    this.receivedVersionStatement = db.prepare<{ user: number }, { version: number }>(RECEIVED_VERSION);
     this.ingestedSinceStatement = db.prepare<{ after: number; upTo: number },
       { n: number; oldest_event: number | null; oldest_issue_event: number | null }>(INGESTED_SINCE);
   }
 
   async version(): Promise<StoreVersion> {
     return this.versionStatement.get()!;
+  }
+
+  async receivedVersion(userId: number): Promise<number> {
+    return this.receivedVersionStatement.get({ user: userId })!.version;
   }
 
   private prepared(table: "events" | "issue_events", where: string): FeedStatements {
