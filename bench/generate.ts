@@ -28,7 +28,7 @@ const ZIPF_EXPONENT = 1.0;
 const EVENTS_PER_SECOND = 35;
 const START = Date.parse("2021-07-21T00:00:00Z") / 1000;
 /** GH Archive's ids in July 2021 were around 17.2 billion. */
-const FIRST_EVENT_ID = 17_000_000_000;
+export const FIRST_EVENT_ID = 17_000_000_000;
 /** Forks get new repository ids above every generated one. */
 const FORK_ID_BASE = 900_000_000;
 const CHUNK_BYTES = 8 * 1024 * 1024;

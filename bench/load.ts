@@ -32,6 +32,8 @@ export interface Scenario {
   body?: string;
   /** The status every response must have; anything else is counted as an error. */
   expect: number;
+  /** Polled while events flow in (bench/live.ts); `exclude` names a repository the feeder leaves alone. */
+  live?: { exclude?: string };
 }
 
 export interface LoadSettings {
@@ -62,6 +64,8 @@ export interface Measurement {
   rampSeconds: number | null;
   /** Connections that had no response before the window opened (0 normally). */
   starved: number;
+  /** Live scenarios: events ingested per second during the run (measured over the window's length). */
+  liveEvents?: number;
 }
 
 /**
@@ -182,11 +186,14 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
   };
 }
 
-/** The scenarios of issue 6, in the order they run. */
+/** The idle scenarios that also run live. */
+export const LIVE_KEYS = ["repo", "events", "user", "received", "304"];
+
+/** The scenarios, in the order they run. */
 export function scenarios(names: { topRepo: string; topActor: string; reader: string; token: string; poster: string; posterPassword: string }): Scenario[] {
   const token = { Authorization: `token ${names.token}`, Accept: "application/vnd.github.v3+json" };
   const basic = `Basic ${Buffer.from(`${names.poster}:${names.posterPassword}`).toString("base64")}`;
-  return [
+  const idle: Scenario[] = [
     { key: "ceiling", label: "ceiling: bare node:http, same 30-event page", target: "ceiling", method: "GET", path: "/", headers: {}, expect: 200 },
     { key: "repo", label: "GET /repos/:o/:r/events (token)", target: "feedgate", method: "GET", path: `/repos/${names.topRepo}/events`, headers: token, expect: 200 },
     { key: "events", label: "GET /events (page 1)", target: "feedgate", method: "GET", path: "/events", headers: token, expect: 200 },
@@ -197,6 +204,14 @@ export function scenarios(names: { topRepo: string; topActor: string; reader: st
     // If-None-Match is filled in by the runner from a first response's ETag.
     { key: "304", label: "GET /repos/:o/:r/events, If-None-Match: 304", target: "feedgate", method: "GET",
       path: `/repos/${names.topRepo}/events`, headers: token, expect: 304 },
+  ];
+  return [
+    ...idle,
+    // The same feeds while 1,000 events/s are ingested (bench/live.ts). The 304 poll's repository gets none of them:
+    // its page must stay the same for If-None-Match to hold, while every other feed's ingest still reaches its server.
+    ...idle.filter((s) => LIVE_KEYS.includes(s.key)).map((s): Scenario => ({
+      ...s, key: `live-${s.key}`, label: `live: ${s.label}`, live: s.key === "304" ? { exclude: names.topRepo } : {},
+    })),
     { key: "authorizations", label: "POST /authorizations (Basic auth)", target: "feedgate", method: "POST", path: "/authorizations",
       headers: { Authorization: basic, "Content-Type": "application/json", Accept: "application/vnd.github.v3+json" },
       body: JSON.stringify({ scopes: ["public_repo"], note: "feedgate bench" }), expect: 201 },

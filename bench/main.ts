@@ -9,18 +9,19 @@
  * The server and the importer are the real CLI from dist/, never an in-process app: the numbers are what an
  * operator gets. Nothing here asserts a target; the report says which held.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { averageLineBytes, generate, type Manifest } from "./generate.js";
+import { averageLineBytes, FIRST_EVENT_ID, generate, type Manifest } from "./generate.js";
 import {
   importPostgres, importSqlite, measureImportCeiling, measurePostgresCeiling, type ImportCeiling, type ImportOutcome,
 } from "./import-runner.js";
-import { measure, RAMP_LIMIT_SECONDS, scenarios, type Measurement, type Scenario } from "./load.js";
+import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
+import { LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
-import { renderReport } from "./report.js";
+import { renderReport, savedRun, type SavedRun } from "./report.js";
 
 const started = Date.now();
 const say = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
@@ -37,6 +38,15 @@ function checkDisk(options: BenchOptions, needData: boolean, needDb: boolean): v
     throw new Error(`about ${(needed / 1e9).toFixed(0)} GB of disk needed in ${options.dataDir}, ${(free / 1e9).toFixed(0)} GB free ` +
       "(use --data-dir, --skip-postgres or fewer --events)");
   }
+}
+
+/** The newest saved run of that many events with live rows: the cost-growth comparison's baseline. */
+function latestRun(resultsDir: string, events: number): SavedRun | undefined {
+  const runs = readdirSync(resultsDir).filter((f) => f.endsWith(".json"))
+    .map((f) => ({ f, run: JSON.parse(readFileSync(`${resultsDir}/${f}`, "utf8")) as SavedRun, at: statSync(`${resultsDir}/${f}`).mtimeMs }))
+    .filter(({ run }) => run.events === events && run.measurements.some((m) => m.key.startsWith("live-")))
+    .sort((a, b) => b.at - a.at);
+  return runs[0]?.run;
 }
 
 /** Data files are cached by size, seed and format: the same flags reuse them. */
@@ -70,7 +80,7 @@ function feedSize(response: Response, body: string): number | null {
 
 /** One request first: a scenario answering the wrong status would measure an error page's speed. */
 async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: number | null }> {
-  if (scenario.key === "304") {
+  if (scenario.expect === 304) {
     const first = await fetch(url + scenario.path, { headers: scenario.headers });
     await first.arrayBuffer();
     const etag = first.headers.get("etag");
@@ -128,6 +138,13 @@ async function main(): Promise<void> {
     await feedgate(["seed", data.world, "--db", db]);
   }
 
+  // The live scenarios' feeder posts as a site administrator with a token (Basic auth would cost scrypt each time).
+  say("feedgate seed (the live feeder's site administrator)");
+  const adminToken = writeAdminWorld(`${options.dataDir}/admin-world.json`, options.seed);
+  await feedgate(["seed", `${options.dataDir}/admin-world.json`, "--db", db]);
+  const templates = await readTemplates(data.events, 20_000);
+  let nextLiveId = FIRST_EVENT_ID + manifest.events + 1_000_000;
+
   const profileDir = `${options.dataDir}/profiles/${Date.now()}`;
   const measurements: Measurement[] = [];
   let serverRss: ReturnType<typeof memoryOf> = null;
@@ -160,7 +177,17 @@ async function main(): Promise<void> {
       const target = scenario.target === "ceiling" ? ceiling : server;
       const { feedEvents } = await probe(target.url, scenario);
       say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
+      const feeder = scenario.live ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude) : null;
+      feeder?.start();
       const m = await measure(target.url, scenario, options, target.pid, feedEvents);
+      if (feeder) {
+        const fed = await feeder.stop();
+        nextLiveId += 10_000_000;
+        m.liveEvents = fed.events / m.seconds;
+        notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested meanwhile` +
+          `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`);
+        await settle(server.pid);
+      }
       measurements.push(m);
       say(`  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
         `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`);
@@ -204,16 +231,19 @@ async function main(): Promise<void> {
     imports.push({ store: "PostgreSQL", skipped: "--skip-postgres" });
   }
 
-  const report = renderReport({
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile,
+  const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
+  const input = {
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
       durationSeconds: options.durationSeconds, logLevel: options.logLevel, postgresSeconds: options.postgresSeconds,
     },
-  });
+  };
+  const report = renderReport(input);
   const file = `${options.resultsDir}/${machine.date.slice(0, 10)}-${machine.commit}.md`;
   writeFileSync(file, report);
+  writeFileSync(file.replace(/\.md$/, ".json"), `${JSON.stringify(savedRun(input, file.slice(file.lastIndexOf("/") + 1)), null, 1)}\n`);
   process.stdout.write(report);
   say(`saved ${file}; total ${((Date.now() - started) / 60000).toFixed(1)} min`);
 }
