@@ -35,18 +35,35 @@ const secondsOf = (time: Date | null) => time ? Math.floor(time.getTime() / 1000
 export class SqliteEvents implements EventStore {
   private readonly statements = new Map<string, FeedStatements>();
   private readonly versionStatement;
+  /** What the version row said, and what told that nothing has been written since (see version()). */
+  private lastVersion: { version: StoreVersion; dataVersion: number; totalChanges: number } | null = null;
+  private readonly dataVersionStatement;
+  private readonly totalChangesStatement;
   private readonly ingestedSinceStatement;
   private readonly receivedVersionStatement;
 
   constructor(private readonly db: Database.Database) {
     this.versionStatement = db.prepare<[], StoreVersion>(VERSION);
+    this.dataVersionStatement = db.prepare<[], number>("PRAGMA data_version").pluck();
+    this.totalChangesStatement = db.prepare<[], number>("SELECT total_changes()").pluck();
     this.receivedVersionStatement = db.prepare<{ user: number }, { version: number }>(RECEIVED_VERSION);
     this.ingestedSinceStatement = db.prepare<{ after: number; upTo: number },
       { n: number; oldest_event: number | null; oldest_issue_event: number | null }>(INGESTED_SINCE);
   }
 
+  /**
+   * The version row is read only when something may have changed it: `PRAGMA data_version` moves when another
+   * connection (a command in another process) commits, and total_changes() when this one writes (triggers included).
+   * Both are cheaper than reading a table, which every poll would otherwise do.
+   */
   async version(): Promise<StoreVersion> {
-    return this.versionStatement.get()!;
+    const dataVersion = this.dataVersionStatement.get()!;
+    const totalChanges = this.totalChangesStatement.get()!;
+    const last = this.lastVersion;
+    if (last && last.dataVersion === dataVersion && last.totalChanges === totalChanges) return last.version;
+    const version = this.versionStatement.get()!;
+    this.lastVersion = { version, dataVersion, totalChanges };
+    return version;
   }
 
   async receivedVersion(userId: number): Promise<number> {
