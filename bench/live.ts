@@ -46,6 +46,8 @@ export async function readTemplates(file: string, count: number): Promise<Record
 
 export interface FeedResult {
   events: number;
+  /** From start() to stop(). */
+  seconds: number;
   /** Batches refused or failed. */
   errors: number;
 }
@@ -54,7 +56,8 @@ export class LiveFeeder {
   private timer: NodeJS.Timeout | undefined;
   private next = 0;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly result: FeedResult = { events: 0, errors: 0 };
+  private readonly result = { events: 0, errors: 0 };
+  private started = 0;
 
   /**
    * @param firstId ids from here on are free (past the generated file's).
@@ -64,6 +67,7 @@ export class LiveFeeder {
     private nextId: number, private readonly exclude?: string) {}
 
   start(): void {
+    this.started = performance.now();
     const usable = this.exclude ? this.templates.filter((t) => (t.repo as { name?: string } | undefined)?.name !== this.exclude) : this.templates;
     const perBatch = LIVE_EVENTS_PER_SECOND / BATCHES_PER_SECOND;
     this.timer = setInterval(() => {
@@ -95,6 +99,6 @@ export class LiveFeeder {
   async stop(): Promise<FeedResult> {
     clearInterval(this.timer);
     await Promise.all(this.inFlight);
-    return { ...this.result };
+    return { ...this.result, seconds: (performance.now() - this.started) / 1000 };
   }
 }

@@ -183,8 +183,8 @@ async function main(): Promise<void> {
       if (feeder) {
         const fed = await feeder.stop();
         nextLiveId += 10_000_000;
-        m.liveEvents = fed.events / m.seconds;
-        notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested meanwhile` +
+        m.liveEvents = fed.events / fed.seconds;
+        notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested while the feeder ran (warm-up included)` +
           `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`);
         await settle(server.pid);
       }

@@ -19,7 +19,9 @@
  * Everything else goes straight to the store.
  */
 import { LRUCache } from "lru-cache";
-import type { AuthorizationRow, AuthorizationStore, DirectoryStore, RepoRow, Store, StoreVersion, UserRow, UserStore } from "./store.js";
+import type {
+  AuthorizationRow, AuthorizationStore, DirectoryStore, RepoRow, Store, StoreVersion, UserRow, UserStore,
+} from "./store.js";
 
 /** Entries per kind of look-up: the working set of a busy instance (callers, repositories polled), not the database. */
 const ENTRIES = 50_000;
