@@ -5,7 +5,7 @@
  * instance or any other sharing the database.
  *
  * Concurrent misses for one page share one load (lru-cache's fetch): right after an ingest every poller of a
- * busy feed misses at once, and each would otherwise count the whole feed again.
+ * busy feed misses at once, and each would otherwise read the page again.
  */
 import { LRUCache } from "lru-cache";
 import type { Counter } from "prom-client";

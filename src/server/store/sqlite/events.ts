@@ -14,6 +14,7 @@ interface EventRecord {
 }
 
 type Parameters = Record<string, number>;
+type PageOf = Omit<FeedRequest, "visibility">;
 
 const toStored = (r: EventRecord): StoredEvent => ({
   body: r.body, complete: r.complete === 1, createdAt: new Date(r.created_at * 1000),
@@ -84,14 +85,16 @@ export class SqliteEvents implements EventStore {
     return statements;
   }
 
-  private run(statements: FeedStatements, parameters: Parameters, request: Omit<FeedRequest, "visibility">): FeedPage {
+  /** The page and the newest time, and the total when `counted`, in one read transaction: one moment. */
+  private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: true): FeedPage;
+  private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: false): Omit<FeedPage, "total">;
+  private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: boolean) {
     const where = { ...parameters, notBefore: secondsOf(request.notBefore) };
-    // One read transaction: the page, the total and the newest time describe the same moment.
     return this.db.transaction(() => {
       const newest = statements.newest.get(where);
       return {
         rows: statements.page.all({ ...where, limit: request.limit, offset: request.offset }).map(toStored),
-        total: statements.count.get(where)!.n,
+        ...(counted ? { total: statements.count.get(where)!.n } : {}),
         newest: newest ? new Date(newest.created_at * 1000) : null,
       };
     })();
@@ -99,12 +102,12 @@ export class SqliteEvents implements EventStore {
 
   async feed(scope: EventScope, request: FeedRequest): Promise<FeedPage> {
     const { statements, parameters } = this.target({ scope, visibility: request.visibility });
-    return this.run(statements, parameters, request);
+    return this.run(statements, parameters, request, true);
   }
 
   async issueFeed(repoId: number, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
     const { statements, parameters } = this.target({ issuesOf: repoId });
-    return this.run(statements, parameters, request);
+    return this.run(statements, parameters, request, true);
   }
   private target(target: FeedTarget): { statements: FeedStatements; parameters: Parameters } {
     const { table, where, parameters } = feedWhere("sqlite", target);
@@ -113,14 +116,7 @@ export class SqliteEvents implements EventStore {
 
   async feedRows(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<Omit<FeedPage, "total">> {
     const { statements, parameters } = this.target(target);
-    const where = { ...parameters, notBefore: secondsOf(request.notBefore) };
-    return this.db.transaction(() => {
-      const newest = statements.newest.get(where);
-      return {
-        rows: statements.page.all({ ...where, limit: request.limit, offset: request.offset }).map(toStored),
-        newest: newest ? new Date(newest.created_at * 1000) : null,
-      };
-    })();
+    return this.run(statements, parameters, request, false);
   }
 
   async countBetween(target: FeedTarget, from: number, until: number | null): Promise<number> {
