@@ -1,7 +1,7 @@
 /** `feedgate serve`: migrate, listen, stop gracefully on SIGINT/SIGTERM. */
 import type { Command } from "commander";
 import { loadConfig } from "../server/config.js";
-import { startServer, stopOnSignals } from "../server/main.js";
+import { startServer } from "../server/main.js";
 import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { dbOption, passwordCostOption } from "./options.js";
@@ -70,10 +70,12 @@ export function serveCommand(program: Command, io: CliIo): void {
       const logFormat = options.logFormat ?? io.env.FEEDGATE_LOG_FORMAT ?? (io.stdout.isTTY ? "pretty" : "json");
       const config = loadConfig({ ...options, logFormat }, io.env);
       let demo: DemoCredentials | null = null;
-      const server = await startServer(config, async (store) => {
-        if (options.demo) demo = await ensureDemoAccount(store);
+      const server = await startServer(config, {
+        beforeListen: async (store) => {
+          if (options.demo) demo = await ensureDemoAccount(store);
+        },
+        exitOnSignals: true,
       });
-      stopOnSignals(server);
       if (demo) printDemo(demo, config.baseUrl ?? server.url, io);
       else if (options.demo) {
         io.stderr.write("The demo account was created on an earlier start; its credentials were shown then. " +

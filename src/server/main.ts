@@ -37,7 +37,18 @@ function listenError(error: unknown, host: string, port: number, what: string, f
   return error;
 }
 
-export async function startServer(config: Config, beforeListen?: (store: Store) => Promise<void>): Promise<RunningServer> {
+export interface StartOptions {
+  /** Runs on the opened, migrated store before anything listens (the demo account). */
+  beforeListen?: (store: Store) => Promise<void>;
+  /**
+   * Stop on the first SIGINT or SIGTERM and exit once drained. The handlers are installed before the port opens:
+   * "Server listening" is logged inside `listen`, and a signal sent on seeing it must not find Node's default
+   * (an exit with no drain and no "stopped" line).
+   */
+  exitOnSignals?: boolean;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
   // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
   const closers: (() => Promise<void>)[] = [];
@@ -47,7 +58,7 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    await beforeListen?.(store);
+    await options.beforeListen?.(store);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls });
@@ -58,22 +69,20 @@ export async function startServer(config: Config, beforeListen?: (store: Store) 
     app.addHook("onSend", async (_request, reply) => {
       if (stopping) reply.header("connection", "close");
     });
-    const address = await app.listen({ host: config.host, port: config.port })
-      .catch((error: unknown) => { throw listenError(error, config.host, config.port, "port", "--port (or PORT)"); });
+    const listening = listen(app, metrics, config);
     let metricsServer: MetricsServer | undefined;
-    if (config.metricsPort !== undefined) {
-      const metricsPort = config.metricsPort;
-      metricsServer = await startMetricsServer(metrics, config.host, metricsPort, app.log).catch((error: unknown) => {
-        throw listenError(error, config.host, metricsPort, "metrics port", "--metrics-port");
-      });
-    }
+    // A stop asked for while the ports are opening waits for them, so that it closes what was opened.
     const stop = () => (stopping ??= (async () => {
+      await listening.catch(() => undefined);
       await app.close(); // stops accepting, lets in-flight requests finish
       await metricsServer?.close(); // scrapes still see the drain
       await store.close(); // then drains the pool / closes the file
       await counters.close();
     })());
-    return { app, store, url: address, metricsUrl: metricsServer?.url, stop };
+    if (options.exitOnSignals) exitOnSignals(app, stop);
+    const started = await listening;
+    metricsServer = started.metricsServer;
+    return { app, store, url: started.address, metricsUrl: metricsServer?.url, stop };
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     throw error;
@@ -91,17 +100,29 @@ async function openCounters(redis: string | undefined, prefix: string, closers: 
   return counters;
 }
 
+/** Opens the API's port, then `/metrics`'s own when it has one; a port in use names the flag that moves it. */
+async function listen(app: FastifyInstance, metrics: Metrics, config: Config): Promise<{ address: string; metricsServer?: MetricsServer }> {
+  const address = await app.listen({ host: config.host, port: config.port })
+    .catch((error: unknown) => { throw listenError(error, config.host, config.port, "port", "--port (or PORT)"); });
+  const metricsPort = config.metricsPort;
+  if (metricsPort === undefined) return { address };
+  const metricsServer = await startMetricsServer(metrics, config.host, metricsPort, app.log).catch((error: unknown) => {
+    throw listenError(error, config.host, metricsPort, "metrics port", "--metrics-port");
+  });
+  return { address, metricsServer };
+}
+
 /** Stops the server on the first SIGINT or SIGTERM and exits once it has drained. */
-export function stopOnSignals(server: RunningServer): void {
+function exitOnSignals(app: FastifyInstance, stop: () => Promise<void>): void {
   const onSignal = (signal: NodeJS.Signals) => {
-    server.app.log.info({ signal }, "shutting down: finishing in-flight requests");
-    server.stop().then(
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    stop().then(
       () => {
-        server.app.log.info("stopped");
+        app.log.info("stopped");
         process.exit(0);
       },
       (error: unknown) => {
-        server.app.log.error({ err: error }, "shutdown failed");
+        app.log.error({ err: error }, "shutdown failed");
         process.exit(1);
       },
     );
