@@ -241,7 +241,10 @@ async function main(): Promise<void> {
     },
   };
   const report = renderReport(input);
-  const file = `${options.resultsDir}/${machine.date.slice(0, 10)}-${machine.commit}.md`;
+  // A run of another size from the same commit (the --large one) must not overwrite the 1,000,000-event report it
+  // compares itself with.
+  const size = options.events === 1_000_000 ? "" : `-${options.events}`;
+  const file = `${options.resultsDir}/${machine.date.slice(0, 10)}-${machine.commit}${size}.md`;
   writeFileSync(file, report);
   writeFileSync(file.replace(/\.md$/, ".json"), `${JSON.stringify(savedRun(input, file.slice(file.lastIndexOf("/") + 1)), null, 1)}\n`);
   process.stdout.write(report);
