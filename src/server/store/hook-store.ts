@@ -1,0 +1,124 @@
+/**
+ * What the webhooks need from persistence: the hooks themselves (GitHub's repository and organization hooks API),
+ * their outbox (deliveries still to make, claimed by one dispatcher at a time), and the record of every attempt.
+ */
+import type { Page, PageRequest } from "./store.js";
+
+/** A hook belongs to one repository or one organization. */
+export type HookOwner = { kind: "repo"; repoId: number } | { kind: "org"; orgId: number };
+
+export type ContentType = "json" | "form";
+
+export interface HookConfig {
+  url: string;
+  contentType: ContentType;
+  /** GitHub's `insecure_ssl`: "0" verifies the receiver's certificate, "1" does not. */
+  insecureSsl: "0" | "1";
+  /** The secret sealed (webhooks/secret-box.ts): unreadable from the database alone; null when none is set. */
+  sealedSecret: string | null;
+}
+
+export interface HookRow {
+  id: number;
+  owner: HookOwner;
+  /** Always "web" for repository and organization hooks. */
+  name: string;
+  active: boolean;
+  /** Webhook event names (`push`, `issues`, ...) or `*`. */
+  events: string[];
+  config: HookConfig;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The last delivery's outcome, GitHub's `last_response`: status "unused" before any. */
+  lastResponse: { code: number | null; status: string; message: string | null };
+}
+
+export type NewHook = Omit<HookRow, "id" | "createdAt" | "updatedAt" | "lastResponse">;
+
+export interface HookChanges {
+  active?: boolean;
+  events?: string[];
+  config?: HookConfig;
+}
+
+/** A delivery still to make: a row of the outbox. */
+export interface QueuedDelivery {
+  id: number;
+  hookId: number;
+  /** Shared by every delivery of the same event, to every hook (GitHub's `guid`), and kept by retries. */
+  guid: string;
+  /** The webhook event name (`X-GitHub-Event`). */
+  event: string;
+  action: string | null;
+  /** The stored event it announces; null for `ping` and other deliveries whose body is made when queued. */
+  eventId: string | null;
+  /** The exact bytes' JSON, made at the first attempt (or when queued) and sent unchanged by every retry. */
+  body: string | null;
+  redelivery: boolean;
+  /** Attempts made so far. */
+  attempts: number;
+}
+
+export type NewQueuedDelivery = Omit<QueuedDelivery, "id" | "attempts">;
+
+/** One attempt, as GitHub's hook-delivery object shows it. */
+export interface DeliveryAttempt {
+  hookId: number;
+  guid: string;
+  deliveredAt: Date;
+  redelivery: boolean;
+  /** Seconds. */
+  duration: number;
+  /** "OK", "Invalid HTTP Response: 500", "timed out", ... */
+  status: string;
+  /** The receiver's HTTP status; 0 when none came. */
+  statusCode: number;
+  event: string;
+  action: string | null;
+  /** The repository's wire id; null for organization events without one. */
+  repositoryId: number | null;
+  url: string;
+  request: { headers: Record<string, string>; payload: string };
+  response: { headers: Record<string, string>; payload: string | null };
+}
+
+export interface DeliveryRow extends DeliveryAttempt {
+  id: number;
+}
+
+/** What to do with a queued delivery after an attempt. */
+export type AttemptOutcome =
+  | { kind: "done" } // delivered, or failed for the last time: it leaves the queue
+  | { kind: "retry"; dueAt: number }; // epoch ms
+
+export interface HookStore {
+  create(hook: NewHook, now: Date): Promise<HookRow>;
+  /** The owner's hook with that id, or null (another owner's id is null too). */
+  find(owner: HookOwner, id: number): Promise<HookRow | null>;
+  /** The owner's hooks, oldest first. */
+  list(owner: HookOwner, page: PageRequest): Promise<Page<HookRow>>;
+  /** Applies the changes and moves updated_at; null when the owner has no such hook. */
+  update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null>;
+  /** Deletes the hook, its queued deliveries and its record; true when there was one. */
+  delete(owner: HookOwner, id: number): Promise<boolean>;
+
+  /** Queues deliveries made outside an ingest (ping, test, redelivery), due now. */
+  enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void>;
+  /**
+   * Claims due deliveries for `leaseMs`: for each active hook, only the oldest in its queue, so that a hook's
+   * deliveries keep their order; one not claimed by anyone else (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   */
+  claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]>;
+  /** Keeps the body made at the first attempt, so that retries send the same bytes. */
+  setBody(id: number, body: string, action: string | null): Promise<void>;
+  /** Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction. */
+  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
+  /** When the next queued delivery falls due (epoch ms), or null when nothing is queued: how long a dispatcher may sleep. */
+  nextDue(): Promise<number | null>;
+  /** Deliveries queued, by hook: what /metrics and `--webhook-max-queue` look at. */
+  queued(hookId: number): Promise<number>;
+
+  /** The hook's attempts, newest first, `before` an id (GitHub's cursor). */
+  deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]>;
+  delivery(hookId: number, id: number): Promise<DeliveryRow | null>;
+}
