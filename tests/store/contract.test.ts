@@ -5,11 +5,6 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
-import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import {
   DuplicateError, IngestConflictError, type AuthorizationRow, type EventScope, type FeedPage, type IngestBatch, type Store,
   type StoreVersion, type Visibility,
@@ -17,45 +12,8 @@ import {
 import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/event-envelope.js";
 import { worldBatch } from "../../src/server/services/world.js";
 import { hashToken } from "../../src/server/services/credentials.js";
-import { createTestDatabase, skipUnlessPostgres } from "../helpers/services.js";
+import { DRIVERS, postgresSkip, type OpenedStore } from "../helpers/store-drivers.js";
 import { event, snapshot } from "../helpers/ingest-fixtures.js";
-
-interface OpenedStore {
-  store: Store;
-  /** The SQLite file or the PostgreSQL URL, for snapshot(). */
-  db: string;
-  close(): Promise<void>;
-}
-
-interface Driver {
-  name: "sqlite" | "postgres";
-  skip: string | false;
-  open(): Promise<OpenedStore>;
-}
-
-const postgresSkip = await skipUnlessPostgres();
-
-const DRIVERS: Driver[] = [
-  {
-    name: "sqlite",
-    skip: false,
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), "feedgate-contract-"));
-      const db = join(dir, "feedgate.db");
-      const store = await SqliteStore.open(db);
-      return { store, db, async close() { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
-    },
-  },
-  {
-    name: "postgres",
-    skip: postgresSkip,
-    async open() {
-      const database = await createTestDatabase();
-      const store = await PostgresStore.open(database.url);
-      return { store, db: database.url, async close() { await store.close(); await database.drop(); } };
-    },
-  },
-];
 
 const NOW = new Date("2026-01-15T10:00:00Z");
 /** An ingest result's counts of accounts, repositories and tokens when a batch names only stored ones. */

@@ -3,6 +3,7 @@
  * Asynchronous even though SQLite is synchronous, so that the PostgreSQL driver fits the same interface.
  */
 import { FeedgateFailure } from "../failures.js";
+import type { HookStore } from "./hook-store.js";
 
 export type AccountType = "User" | "Organization";
 
@@ -396,6 +397,7 @@ export interface Store {
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
+  readonly hooks: HookStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */
   migrate(): Promise<MigrationReport>;
   /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */

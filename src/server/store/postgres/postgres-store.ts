@@ -13,6 +13,8 @@ import { PostgresAuthorizations } from "./authorizations.js";
 import { PostgresDirectory } from "./directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
+import { PostgresHooks } from "./hooks.js";
+import type { HookStore } from "../hook-store.js";
 
 const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
 /**
@@ -27,6 +29,7 @@ export class PostgresStore implements Store {
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
+  readonly hooks: HookStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -36,6 +39,7 @@ export class PostgresStore implements Store {
     this.directory = new PostgresDirectory(pool);
     this.events = new PostgresEvents(pool);
     this.ingest = new PostgresIngest(pool);
+    this.hooks = new PostgresHooks(pool);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {

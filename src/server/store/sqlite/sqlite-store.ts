@@ -14,6 +14,8 @@ import { SqliteAuthorizations } from "./authorizations.js";
 import { SqliteDirectory } from "./directory.js";
 import { SqliteEvents } from "./events.js";
 import { SqliteIngest } from "./ingest.js";
+import { SqliteHooks } from "./hooks.js";
+import type { HookStore } from "../hook-store.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 
 /** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
@@ -42,6 +44,7 @@ export class SqliteStore implements Store {
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
+  readonly hooks: HookStore;
 
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
     this.users = new SqliteUsers(db);
@@ -49,6 +52,7 @@ export class SqliteStore implements Store {
     this.directory = new SqliteDirectory(db);
     this.events = new SqliteEvents(db);
     this.ingest = new SqliteIngest(db);
+    this.hooks = new SqliteHooks(db);
   }
 
   /** Opens (creating when needed) the database file and applies pending migrations. */

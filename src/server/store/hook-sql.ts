@@ -1,0 +1,127 @@
+/**
+ * The webhooks' SQL, shared by both drivers (`@name` parameters; PostgreSQL's driver numbers them), and the
+ * mapping of their rows, whose column types differ by driver (text or jsonb, text or timestamptz, 0/1 or boolean).
+ */
+import type {
+  DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, QueuedDelivery,
+} from "./hook-store.js";
+
+/** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
+export function ownerWhere(owner: HookOwner): { column: "repo_id" | "org_id"; value: number } {
+  return owner.kind === "repo" ? { column: "repo_id", value: owner.repoId } : { column: "org_id", value: owner.orgId };
+}
+
+export const HOOK_SQL = {
+  insert: `INSERT INTO hooks (repo_id, org_id, name, active, events, url, content_type, insecure_ssl, secret, created_at, updated_at)
+    VALUES (@repo, @org, @name, @active, @events, @url, @contentType, @insecureSsl, @secret, @now, @now) RETURNING *`,
+  find: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner AND id = @id`,
+  page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
+  count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
+  update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
+    insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now WHERE ${column} = @owner AND id = @id RETURNING *`,
+  delete: (column: string) => `DELETE FROM hooks WHERE ${column} = @owner AND id = @id`,
+  deleteQueue: "DELETE FROM hook_queue WHERE hook_id = @id",
+  deleteDeliveries: "DELETE FROM hook_deliveries WHERE hook_id = @id",
+
+  enqueue: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at, created_at)
+    VALUES (@hookId, @guid, @event, @action, @eventId, @body, @redelivery, @due, @now)`,
+  /**
+   * The head of each active hook's queue, when it is due and nobody holds it: one index read per hook, however long
+   * its queue (an import can queue thousands). A later delivery of the same hook waits for its head.
+   */
+  heads: `SELECT q.* FROM hooks h JOIN hook_queue q ON q.id = (SELECT min(id) FROM hook_queue WHERE hook_id = h.id)
+    WHERE h.active = @active AND q.next_attempt_at <= @now AND (q.claimed_until IS NULL OR q.claimed_until < @now)
+    ORDER BY q.next_attempt_at LIMIT @limit`,
+  lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
+  setBody: "UPDATE hook_queue SET body = @body, action = @action WHERE id = @id",
+  retry: "UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL WHERE id = @id",
+  dequeue: "DELETE FROM hook_queue WHERE id = @id",
+  nextDue: "SELECT min(q.next_attempt_at) AS due FROM hook_queue q JOIN hooks h ON h.id = q.hook_id WHERE h.active = @active",
+  queued: "SELECT count(*) AS n FROM hook_queue WHERE hook_id = @hookId",
+  record: `INSERT INTO hook_deliveries (hook_id, guid, delivered_at, redelivery, duration, status, status_code, event, action,
+      repository_id, url, request_headers, request_body, response_headers, response_body)
+    VALUES (@hookId, @guid, @deliveredAt, @redelivery, @duration, @status, @statusCode, @event, @action,
+      @repositoryId, @url, @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
+  lastResponse: "UPDATE hooks SET last_code = @code, last_status = @status, last_message = @message WHERE id = @hookId",
+  deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
+  delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
+};
+
+/** Larger than any id: `before` when the listing starts at the newest. */
+export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
+type Json<T> = T | string;
+const json = <T>(value: Json<T>): T => (typeof value === "string" ? JSON.parse(value) as T : value);
+const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+/** SQLite has no boolean: its driver passes 0/1. */
+export type Bool = boolean | number;
+
+export interface HookRecord {
+  id: number; repo_id: number | null; org_id: number | null; name: string; active: Bool; events: Json<string[]>;
+  url: string; content_type: string; insecure_ssl: string; secret: string | null; created_at: Date | string;
+  updated_at: Date | string; last_code: number | null; last_status: string; last_message: string | null;
+}
+
+export function toHook(r: HookRecord): HookRow {
+  return {
+    id: r.id,
+    owner: r.repo_id !== null ? { kind: "repo", repoId: r.repo_id } : { kind: "org", orgId: r.org_id! },
+    name: r.name, active: Boolean(r.active), events: json(r.events),
+    config: {
+      url: r.url, contentType: r.content_type as HookConfig["contentType"], insecureSsl: r.insecure_ssl as HookConfig["insecureSsl"],
+      sealedSecret: r.secret,
+    },
+    createdAt: date(r.created_at), updatedAt: date(r.updated_at),
+    lastResponse: { code: r.last_code, status: r.last_status, message: r.last_message },
+  };
+}
+
+/** The parameters of `insert` and `update`: a hook with its changes applied. */
+export function hookParameters(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => Bool) {
+  const config = changes.config ?? hook.config;
+  return {
+    active: bool(changes.active ?? hook.active), events: JSON.stringify(changes.events ?? hook.events),
+    url: config.url, contentType: config.contentType, insecureSsl: config.insecureSsl, secret: config.sealedSecret,
+  };
+}
+
+export interface QueueRecord {
+  id: number; hook_id: number; guid: string; event: string; action: string | null; event_id: number | string | null;
+  body: string | null; redelivery: Bool; attempts: number;
+}
+
+export const toQueued = (r: QueueRecord): QueuedDelivery => ({
+  id: r.id, hookId: r.hook_id, guid: r.guid, event: r.event, action: r.action,
+  eventId: r.event_id === null ? null : String(r.event_id), body: r.body, redelivery: Boolean(r.redelivery), attempts: r.attempts,
+});
+
+export interface DeliveryRecord {
+  id: number; hook_id: number; guid: string; delivered_at: Date | string; redelivery: Bool; duration: number; status: string;
+  status_code: number; event: string; action: string | null; repository_id: number | null; url: string;
+  request_headers: Json<Record<string, string>>; request_body: string; response_headers: Json<Record<string, string>>;
+  response_body: string | null;
+}
+
+export const toDelivery = (r: DeliveryRecord): DeliveryRow => ({
+  id: r.id, hookId: r.hook_id, guid: r.guid, deliveredAt: date(r.delivered_at), redelivery: Boolean(r.redelivery),
+  duration: r.duration, status: r.status, statusCode: r.status_code, event: r.event, action: r.action,
+  repositoryId: r.repository_id, url: r.url,
+  request: { headers: json(r.request_headers), payload: r.request_body },
+  response: { headers: json(r.response_headers), payload: r.response_body },
+});
+
+export function attemptParameters(a: DeliveryAttempt, bool: (value: boolean) => Bool) {
+  return {
+    hookId: a.hookId, guid: a.guid, deliveredAt: a.deliveredAt.toISOString(), redelivery: bool(a.redelivery),
+    duration: a.duration, status: a.status, statusCode: a.statusCode, event: a.event, action: a.action,
+    repositoryId: a.repositoryId, url: a.url, requestHeaders: JSON.stringify(a.request.headers), requestBody: a.request.payload,
+    responseHeaders: JSON.stringify(a.response.headers), responseBody: a.response.payload,
+  };
+}
+
+/** GitHub's `last_response` after an attempt: "active" with the receiver's status, or the failure's message. */
+export function lastResponse(a: DeliveryAttempt): { code: number | null; status: string; message: string | null } {
+  return a.statusCode >= 200 && a.statusCode < 300
+    ? { code: a.statusCode, status: "active", message: "OK" }
+    : { code: a.statusCode || null, status: "misconfigured", message: a.status };
+}

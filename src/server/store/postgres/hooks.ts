@@ -1,0 +1,122 @@
+/** Webhooks in PostgreSQL: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
+import type pg from "pg";
+import type {
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
+  QueuedDelivery,
+} from "../hook-store.js";
+import {
+  attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
+  type DeliveryRecord, type HookRecord, type QueueRecord,
+} from "../hook-sql.js";
+import type { Page, PageRequest } from "../store.js";
+import { named, transaction, type Queryable } from "./pool.js";
+
+const bool = (value: boolean) => value;
+
+async function query<R extends pg.QueryResultRow>(db: Queryable, sql: string, parameters: Record<string, unknown>): Promise<R[]> {
+  return (await db.query<R>(named(sql, parameters))).rows;
+}
+
+export class PostgresHooks implements HookStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(hook: NewHook, now: Date): Promise<HookRow> {
+    const { column, value } = ownerWhere(hook.owner);
+    const [record] = await query<HookRecord>(this.pool, HOOK_SQL.insert, {
+      ...hookParameters(hook, {}, bool), repo: column === "repo_id" ? value : null, org: column === "org_id" ? value : null,
+      name: hook.name, now,
+    });
+    return toHook(record!);
+  }
+
+  async find(owner: HookOwner, id: number): Promise<HookRow | null> {
+    const { column, value } = ownerWhere(owner);
+    const [record] = await query<HookRecord>(this.pool, HOOK_SQL.find(column), { owner: value, id });
+    return record ? toHook(record) : null;
+  }
+
+  async list(owner: HookOwner, { limit, offset }: PageRequest): Promise<Page<HookRow>> {
+    const { column, value } = ownerWhere(owner);
+    // One snapshot, so the rows and the total agree.
+    return transaction(this.pool, async (client) => ({
+      rows: (await query<HookRecord>(client, HOOK_SQL.page(column), { owner: value, limit, offset })).map(toHook),
+      total: Number((await query<{ n: number }>(client, HOOK_SQL.count(column), { owner: value }))[0]!.n),
+    }), "REPEATABLE READ");
+  }
+
+  async update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null> {
+    const { column, value } = ownerWhere(owner);
+    return transaction(this.pool, async (client) => {
+      const [found] = await query<HookRecord>(client, `${HOOK_SQL.find(column)} FOR UPDATE`, { owner: value, id });
+      if (!found) return null;
+      const [record] = await query<HookRecord>(client, HOOK_SQL.update(column), {
+        ...hookParameters(toHook(found), changes, bool), owner: value, id, now,
+      });
+      return toHook(record!);
+    });
+  }
+
+  async delete(owner: HookOwner, id: number): Promise<boolean> {
+    const { column, value } = ownerWhere(owner);
+    return transaction(this.pool, async (client) => {
+      const [found] = await query<HookRecord>(client, `${HOOK_SQL.find(column)} FOR UPDATE`, { owner: value, id });
+      if (!found) return false;
+      await query(client, HOOK_SQL.deleteQueue, { id });
+      await query(client, HOOK_SQL.deleteDeliveries, { id });
+      await query(client, HOOK_SQL.delete(column), { owner: value, id });
+      return true;
+    });
+  }
+
+  async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
+    await transaction(this.pool, async (client) => {
+      for (const d of deliveries) {
+        await query(client, HOOK_SQL.enqueue, {
+          hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
+          redelivery: d.redelivery, due: now.getTime(), now,
+        });
+      }
+    });
+  }
+
+  async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
+    // Rows another instance is claiming are skipped, not waited for; once leased, the heads query leaves them out.
+    return transaction(this.pool, async (client) => {
+      const heads = await query<QueueRecord>(client, `${HOOK_SQL.heads} FOR UPDATE OF q SKIP LOCKED`, { active: true, now, limit });
+      for (const head of heads) await query(client, HOOK_SQL.lease, { id: head.id, until: now + leaseMs });
+      return heads.map(toQueued);
+    });
+  }
+
+  async setBody(id: number, body: string, action: string | null): Promise<void> {
+    await query(this.pool, HOOK_SQL.setBody, { id, body, action });
+  }
+
+  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    await transaction(this.pool, async (client) => {
+      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
+      await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
+      if (outcome.kind === "retry") await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt });
+      else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
+    });
+  }
+
+  async nextDue(): Promise<number | null> {
+    const [row] = await query<{ due: number | null }>(this.pool, HOOK_SQL.nextDue, { active: true });
+    return row?.due ?? null;
+  }
+
+  async queued(hookId: number): Promise<number> {
+    return Number((await query<{ n: number }>(this.pool, HOOK_SQL.queued, { hookId }))[0]!.n);
+  }
+
+  async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
+    return (await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
+      .map(toDelivery);
+  }
+
+  async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {
+    const [record] = await query<DeliveryRecord>(this.pool, HOOK_SQL.delivery, { hookId, id });
+    return record ? toDelivery(record) : null;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The webhooks' part of the store contract, on every driver: hooks kept per owner, the outbox handing out only the
+ * head of each hook's queue (so a hook's deliveries keep their order) to one claimer at a time, retries, and the
+ * record of attempts read newest first.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { worldBatch } from "../../src/server/services/world.js";
+import type { DeliveryAttempt, HookOwner, NewHook, QueuedDelivery } from "../../src/server/store/hook-store.js";
+import { DRIVERS, type OpenedStore } from "../helpers/store-drivers.js";
+
+const NOW = new Date("2026-01-15T10:00:00Z");
+const T = NOW.getTime();
+
+const hook = (owner: HookOwner, url: string, extra: Partial<NewHook> = {}): NewHook => ({
+  owner, name: "web", active: true, events: ["push"],
+  config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null }, ...extra,
+});
+
+const queued = (hookId: number, guid: string) => ({
+  hookId, guid, event: "ping", action: null, eventId: null, body: `{"zen":"${guid}"}`, redelivery: false,
+});
+
+const attempt = (d: QueuedDelivery, statusCode: number, at = NOW): DeliveryAttempt => ({
+  hookId: d.hookId, guid: d.guid, deliveredAt: at, redelivery: d.redelivery, duration: 0.25,
+  status: statusCode === 200 ? "OK" : `Invalid HTTP Response: ${statusCode}`, statusCode, event: d.event, action: d.action,
+  repositoryId: 7, url: "http://receiver.test/hook",
+  request: { headers: { "X-GitHub-Event": d.event }, payload: d.body ?? "" },
+  response: { headers: { "content-type": "text/plain" }, payload: "thanks" },
+});
+
+for (const driver of DRIVERS) {
+  describe(`hooks store contract: ${driver.name}`, { skip: driver.skip }, () => {
+    let s: OpenedStore;
+    let repo: HookOwner;
+    let otherRepo: HookOwner;
+    let org: HookOwner;
+    before(async () => {
+      s = await driver.open();
+      await s.store.ingest.apply(await worldBatch(s.store, {
+        users: [{ login: "alice", password: "pw" }],
+        orgs: [{ login: "acme", members: ["alice"] }],
+        repos: [{ full_name: "alice/tools" }, { full_name: "alice/other" }],
+      }, { baseDir: undefined }), NOW);
+      repo = { kind: "repo", repoId: (await s.store.directory.findRepo("alice", "tools"))!.id };
+      otherRepo = { kind: "repo", repoId: (await s.store.directory.findRepo("alice", "other"))!.id };
+      org = { kind: "org", orgId: (await s.store.users.findByLogin("acme"))!.id };
+    });
+    after(() => s.close());
+
+    test("a hook is found, listed, changed and deleted through its owner only", async () => {
+      const created = await s.store.hooks.create(hook(repo, "http://a.test/1", { events: ["push", "issues"] }), NOW);
+      assert.deepEqual(created.owner, repo);
+      assert.deepEqual(created.events, ["push", "issues"]);
+      assert.equal(created.active, true);
+      assert.deepEqual(created.lastResponse, { code: null, status: "unused", message: null });
+      assert.equal(created.createdAt.getTime(), T);
+      assert.equal(await s.store.hooks.find(otherRepo, created.id), null, "another repository's hook is not found");
+      assert.equal(await s.store.hooks.find(org, created.id), null);
+      const orgHook = await s.store.hooks.create(hook(org, "http://a.test/org", { events: ["*"] }), NOW);
+      const listed = await s.store.hooks.list(repo, { limit: 10, offset: 0 });
+      assert.deepEqual(listed.rows.map((h) => h.id), [created.id]);
+      assert.equal(listed.total, 1);
+      assert.deepEqual((await s.store.hooks.list(org, { limit: 10, offset: 0 })).rows.map((h) => h.id), [orgHook.id]);
+
+      const later = new Date(T + 60_000);
+      const changed = await s.store.hooks.update(repo, created.id, {
+        active: false, config: { ...created.config, contentType: "form", sealedSecret: "sealed" },
+      }, later);
+      assert.equal(changed!.active, false);
+      assert.deepEqual(changed!.events, ["push", "issues"], "what the change does not name stays");
+      assert.equal(changed!.config.contentType, "form");
+      assert.equal(changed!.config.sealedSecret, "sealed");
+      assert.equal(changed!.updatedAt.getTime(), later.getTime());
+      assert.equal(await s.store.hooks.update(otherRepo, created.id, { active: true }, later), null);
+
+      assert.equal(await s.store.hooks.delete(otherRepo, created.id), false);
+      assert.equal(await s.store.hooks.delete(repo, created.id), true);
+      assert.equal(await s.store.hooks.find(repo, created.id), null);
+      assert.equal(await s.store.hooks.delete(repo, created.id), false);
+      await s.store.hooks.delete(org, orgHook.id);
+    });
+
+    test("the outbox hands out the head of each hook's queue, leased, and the next one only after it is finished", async () => {
+      const first = await s.store.hooks.create(hook(repo, "http://a.test/first"), NOW);
+      const second = await s.store.hooks.create(hook(otherRepo, "http://a.test/second"), NOW);
+      await s.store.hooks.enqueue([queued(first.id, "f1"), queued(first.id, "f2"), queued(second.id, "s1")], NOW);
+      assert.equal(await s.store.hooks.queued(first.id), 2);
+      assert.equal(await s.store.hooks.nextDue(), T);
+
+      const claimed = await s.store.hooks.claim(T, 60_000, 10);
+      assert.deepEqual(claimed.map((d) => d.guid).sort(), ["f1", "s1"], "one per hook: its oldest");
+      assert.deepEqual(await s.store.hooks.claim(T + 1, 60_000, 10), [], "leased deliveries are not handed out again");
+
+      const f1 = claimed.find((d) => d.guid === "f1")!;
+      assert.equal(f1.attempts, 0);
+      await s.store.hooks.finish(f1, attempt(f1, 500), { kind: "retry", dueAt: T + 1_000 });
+      assert.deepEqual(await s.store.hooks.claim(T + 500, 60_000, 10), [], "not due yet, and f2 waits behind it");
+      const again = await s.store.hooks.claim(T + 1_000, 60_000, 10);
+      assert.deepEqual(again.map((d) => [d.guid, d.attempts]), [["f1", 1]]);
+      await s.store.hooks.finish(again[0]!, attempt(again[0]!, 200), { kind: "done" });
+      const next = await s.store.hooks.claim(T + 1_001, 60_000, 10);
+      assert.deepEqual(next.map((d) => d.guid), ["f2"]);
+
+      // A claim whose claimer died runs out: another claimer gets the delivery once the lease has passed.
+      const s1 = claimed.find((d) => d.guid === "s1")!;
+      const expired = await s.store.hooks.claim(T + 60_001, 60_000, 10);
+      assert.deepEqual(expired.map((d) => d.guid).sort(), ["s1"], "f2's lease (from T + 1,001) still runs");
+      await s.store.hooks.finish(s1, attempt(s1, 200), { kind: "done" });
+      await s.store.hooks.finish(next[0]!, attempt(next[0]!, 200), { kind: "done" });
+      assert.equal(await s.store.hooks.nextDue(), null);
+      await s.store.hooks.delete(repo, first.id);
+      await s.store.hooks.delete(otherRepo, second.id);
+    });
+
+    test("an inactive hook's deliveries wait; attempts are recorded newest first, with the hook's last response", async () => {
+      const h = await s.store.hooks.create(hook(repo, "http://a.test/r"), NOW);
+      await s.store.hooks.enqueue([queued(h.id, "r1"), queued(h.id, "r2"), queued(h.id, "r3")], NOW);
+      await s.store.hooks.update(repo, h.id, { active: false }, NOW);
+      assert.deepEqual(await s.store.hooks.claim(T, 1_000, 10), []);
+      assert.equal(await s.store.hooks.nextDue(), null, "nothing an active hook waits for");
+      await s.store.hooks.update(repo, h.id, { active: true }, NOW);
+      for (const [i, code] of [[0, 200], [1, 500], [2, 200]] as const) {
+        const [d] = await s.store.hooks.claim(T + i, 1, 10);
+        assert.equal(d!.guid, `r${i + 1}`);
+        await s.store.hooks.finish(d!, attempt(d!, code, new Date(T + i)), { kind: "done" });
+        if (code === 500) assert.deepEqual((await s.store.hooks.find(repo, h.id))!.lastResponse,
+          { code: 500, status: "misconfigured", message: "Invalid HTTP Response: 500" });
+      }
+      assert.deepEqual((await s.store.hooks.find(repo, h.id))!.lastResponse, { code: 200, status: "active", message: "OK" });
+      const newest = await s.store.hooks.deliveries(h.id, 2, null);
+      assert.deepEqual(newest.map((d) => d.guid), ["r3", "r2"]);
+      const older = await s.store.hooks.deliveries(h.id, 2, newest.at(-1)!.id);
+      assert.deepEqual(older.map((d) => d.guid), ["r1"]);
+      const one = await s.store.hooks.delivery(h.id, older[0]!.id);
+      assert.deepEqual(one!.request, { headers: { "X-GitHub-Event": "ping" }, payload: '{"zen":"r1"}' });
+      assert.deepEqual(one!.response, { headers: { "content-type": "text/plain" }, payload: "thanks" });
+      assert.equal(one!.duration, 0.25);
+      assert.equal(one!.deliveredAt.getTime(), T);
+      assert.equal(await s.store.hooks.delivery(h.id + 1000, older[0]!.id), null, "through its own hook only");
+      await s.store.hooks.delete(repo, h.id);
+      assert.equal(await s.store.hooks.delivery(h.id, older[0]!.id), null, "a deleted hook's record goes with it");
+    });
+
+    test("claims made at the same moment never share a delivery", async () => {
+      const hooks = await Promise.all(["a", "b", "c", "d", "e"].map((name) => s.store.hooks.create(hook(repo, `http://a.test/${name}`), NOW)));
+      await s.store.hooks.enqueue(hooks.map((h) => queued(h.id, `c${h.id}`)), NOW);
+      const claims = await Promise.all(Array.from({ length: 4 }, () => s.store.hooks.claim(T, 60_000, 2)));
+      const guids = claims.flat().map((d) => d.guid);
+      assert.equal(new Set(guids).size, guids.length, `handed out twice: ${guids.join(", ")}`);
+      assert.equal(guids.length, 5);
+      for (const h of hooks) await s.store.hooks.delete(repo, h.id);
+    });
+  });
+}
