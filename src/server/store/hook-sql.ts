@@ -47,6 +47,22 @@ export const HOOK_SQL = {
   delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
 };
 
+/**
+ * The active hooks an event in one of `@repoIds` goes to: the repository's own, and its owning organization's; each
+ * with its queue's length (`--webhook-max-queue`). Two joins, so that each reads an index. `ids` is the dialect's
+ * "in this list" (SQLite: a JSON array; PostgreSQL: an array parameter).
+ */
+export function hookTargetsSql(ids: string): string {
+  const part = (join: string) => `SELECT r.id AS repo_id, h.id AS hook_id, h.events AS events,
+      (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued
+    FROM repos r JOIN hooks h ON ${join} WHERE h.active = @active AND r.id IN (${ids})`;
+  return `${part("h.repo_id = r.id")} UNION ALL ${part("h.org_id = r.owner_id")}`;
+}
+
+export interface HookTargetRecord { repo_id: number; hook_id: number; events: Json<string[]>; queued: number }
+
+export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookId: r.hook_id, events: json(r.events), queued: Number(r.queued) });
+
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
