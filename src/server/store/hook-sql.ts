@@ -15,6 +15,7 @@ export const HOOK_SQL = {
   insert: `INSERT INTO hooks (repo_id, org_id, name, active, events, url, content_type, insecure_ssl, secret, created_at, updated_at)
     VALUES (@repo, @org, @name, @active, @events, @url, @contentType, @insecureSsl, @secret, @now, @now) RETURNING *`,
   find: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner AND id = @id`,
+  get: "SELECT * FROM hooks WHERE id = @id",
   page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
   count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
   update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
@@ -43,6 +44,8 @@ export const HOOK_SQL = {
     VALUES (@hookId, @guid, @deliveredAt, @redelivery, @duration, @status, @statusCode, @event, @action,
       @repositoryId, @url, @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
   lastResponse: "UPDATE hooks SET last_code = @code, last_status = @status, last_message = @message WHERE id = @hookId",
+  eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
+  latestPush: "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
   delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
 };
