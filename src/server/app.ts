@@ -155,7 +155,9 @@ export async function buildApp({
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
   const hooks = webhooks(app, config, databaseStore);
-  adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake()), config.adminBodyLimit);
+  const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
+    { webhooks: { maxQueue: config.webhooks.maxQueue } });
+  adminRoutes(app, ingest, config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);
