@@ -48,13 +48,14 @@ export interface ReplayProgress extends LineCounts {
 const MAX_BATCH = 1000;
 
 /**
- * New event ids for a replay started at `startMs`: the start's Unix second times a million, plus a count. They are
- * 16 digits, above every id GitHub has issued (11 digits in 2025), so a poller that keeps the highest id it has seen
- * takes them as new; they rise in replay order, and replays started at different seconds never share one unless a
- * replay adds more than a million events a second. They stay below 2^53, so JavaScript clients read them exactly.
+ * New event ids for a replay started at `startMs`: the start in Unix milliseconds times a thousand, plus a count.
+ * They are 16 digits, above every id GitHub has issued (11 digits in 2025), so a poller that keeps the highest id
+ * it has seen takes them as new; they rise in replay order and from one replay to the next, and two replays share
+ * none unless one started in the same millisecond or adds more than a million events a second. They stay below
+ * 2^53, so JavaScript clients read them exactly.
  */
 export function freshIds(startMs: number): () => string {
-  let next = Math.floor(startMs / 1000) * 1_000_000;
+  let next = Math.floor(startMs) * 1000;
   return () => String(++next);
 }
 
