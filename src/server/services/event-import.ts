@@ -24,10 +24,7 @@ export interface ImportOptions {
   onMalformed?: (where: string, message: string) => void;
 }
 
-export interface ImportSummary extends EventCounts {
-  lines: number;
-  malformed: number;
-}
+export type ImportSummary = EventCounts & LineCounts;
 
 const DEFAULT_BATCH = 5_000;
 

@@ -7,7 +7,7 @@
  */
 import type { Store } from "../store/store.js";
 import { addEvent, emptyBatch, type ParsedEvent } from "./event-envelope.js";
-import { parsedEvents, type LineCounts } from "./event-import.js";
+import { parsedEvents, type ImportOptions, type LineCounts } from "./event-import.js";
 import type { NdjsonSource } from "./ndjson.js";
 
 export interface ReplayOptions {
@@ -22,7 +22,7 @@ export interface ReplayOptions {
   /** Aborted: stop after the batch being applied, writing nothing more. */
   signal?: AbortSignal;
   onBatch?: (progress: ReplayProgress) => void;
-  onMalformed?: (where: string, message: string) => void;
+  onMalformed?: ImportOptions["onMalformed"];
 }
 
 export interface ReplayProgress extends LineCounts {
