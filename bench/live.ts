@@ -12,14 +12,17 @@ import { createHash } from "node:crypto";
 export const LIVE_EVENTS_PER_SECOND = 1000;
 const BATCHES_PER_SECOND = 10;
 
+/** The site administrator the feeder (by token) and the webhook measurement (by password, to create hooks) act as. */
+export const ADMIN_CREDENTIALS = { login: "bench-admin", password: "bench-admin-password" };
+
 /** The site administrator whose token the feeder uses: seeded by the bench next to the world. */
 export function adminWorld(seed: number): { world: object; token: string } {
   const token = createHash("sha1").update(`feedgate-bench:${seed}:admin`).digest("hex");
   return {
     token,
     world: {
-      users: [{ login: "bench-admin", password: "bench-admin-password", site_admin: true }],
-      tokens: [{ user: "bench-admin", token, scopes: ["site_admin"], note: "feedgate bench feeder" }],
+      users: [{ login: ADMIN_CREDENTIALS.login, password: ADMIN_CREDENTIALS.password, site_admin: true }],
+      tokens: [{ user: ADMIN_CREDENTIALS.login, token, scopes: ["site_admin"], note: "feedgate bench feeder" }],
     },
   };
 }

@@ -16,7 +16,8 @@ import {
   importPostgres, importSqlite, measureImportCeiling, measurePostgresCeiling, type ImportCeiling, type ImportOutcome,
 } from "./import-runner.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
-import { LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
+import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
+import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
   const profileDir = `${options.dataDir}/profiles/${Date.now()}`;
   const measurements: Measurement[] = [];
   let serverRss: ReturnType<typeof memoryOf> = null;
+  let deliveries: DeliveryMeasurement | undefined;
   let server: Listening | undefined;
   let ceiling: Listening | undefined;
   try {
@@ -202,6 +204,13 @@ async function main(): Promise<void> {
       }
     }
     serverRss = memoryOf(server.pid);
+    if (options.only === null || options.only.includes("webhooks")) {
+      say("webhooks: deliveries to a local receiver");
+      deliveries = await measureDeliveries(server.url, server.pid, { ...ADMIN_CREDENTIALS, token: adminToken }, busiestRepos(templates, 16),
+        templates, nextLiveId, 20_000);
+      nextLiveId += 10_000_000;
+      say(`  ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+    }
   } finally {
     await ceiling?.stop();
     await server?.stop();
@@ -233,7 +242,7 @@ async function main(): Promise<void> {
 
   const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
   const input = {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline,
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline, deliveries,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,

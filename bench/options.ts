@@ -39,7 +39,8 @@ const HELP = `npm run bench -- [flags]
   --no-build        use dist/ as it is (default: npm run build first)
   --only a,b        run only these scenarios: ceiling, repo, events, user, received, page1000, 304, live-repo,
                     live-events, live-user, live-received, live-304, authorizations (live-*: polled while
-                    1,000 events/s are ingested through POST /admin/events)
+                    1,000 events/s are ingested through POST /admin/events), webhooks (deliveries/s to a
+                    local receiver)
   --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
   --log-level L     the server's log level (default warn; info logs every request)
 `;

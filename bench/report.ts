@@ -7,6 +7,7 @@ import type { ImportCeiling, ImportOutcome } from "./import-runner.js";
 import type { Measurement } from "./load.js";
 import type { Machine } from "./machine.js";
 import type { Manifest } from "./generate.js";
+import type { DeliveryMeasurement } from "./webhooks.js";
 
 export interface RunSettings {
   events: number;
@@ -35,6 +36,8 @@ export interface ReportInput {
   notes: string[];
   /** An earlier run to compare the live rows with (cost growth), when there is one. */
   baseline?: SavedRun;
+  /** Webhook delivery throughput (bench/webhooks.ts), when measured. */
+  deliveries?: DeliveryMeasurement;
 }
 
 const MB = 1024 * 1024;
@@ -228,6 +231,19 @@ export function renderReport(input: ReportInput): string {
   if (page1000 && page1000.feedEvents !== null && page1000.feedEvents < 30_000) {
     lines.push(`GET /events has fewer than 30,000 public events here, so page 1,000 is past its end (an empty page); ` +
       "the page-1,000 comparison needs a larger --events.", "");
+  }
+
+  const d = input.deliveries;
+  if (d) {
+    lines.push("## Webhooks", "");
+    lines.push(`${int(d.deliveries)} events posted through \`POST /admin/events\` (batches of 200) into ${d.hooks} repositories, each with ` +
+      "a hook subscribed to every event, pointing at a receiver in the benchmark's process that answers 204. Latency: from the " +
+      "ingest's acknowledgement to the delivery's arrival. Ceiling: the benchmark POSTing bodies of the same size to the " +
+      `same receiver, a new connection each as the dispatcher opens, ${d.hooks} in flight (its CPU is sender and receiver together).`, "");
+    lines.push("| | deliveries/s | ratio | p50 ms | p99 ms | CPU ms/delivery |", "|---|---:|---:|---:|---:|---:|");
+    lines.push(`| ceiling: POSTs from one process | ${int(d.ceilingRate)} | 1.00 | | | ${fixed(d.ceilingCpuMsPerPost, 3)} |`);
+    lines.push(`| feedgate: ingest -> queue -> delivery | ${int(d.rate)} | ${ratio(d.rate / d.ceilingRate)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} | ` +
+      `${fixed(d.cpuMsPerDelivery, 3)} |`, "");
   }
 
   lines.push("## Import", "");
