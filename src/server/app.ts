@@ -37,6 +37,7 @@ import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
+import { webhooks } from "./webhooks/webhooks.js";
 
 export interface AppDependencies {
   config: Config;
@@ -152,7 +153,9 @@ export async function buildApp({
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
   eventRoutes(app, feeds, config.numericIds);
   entryPointRoutes(app, new EntryPointService(store, feeds));
-  adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
+  // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
+  const hooks = webhooks(app, config, databaseStore);
+  adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake()), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);

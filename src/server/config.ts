@@ -2,6 +2,8 @@
 import { InvalidInputError } from "./failures.js";
 import type { PoolLimits } from "./store/postgres/pool.js";
 import { DEFAULT_PASSWORD_COST } from "./services/credentials.js";
+import { AddressPolicy } from "./webhooks/address-policy.js";
+import { DEFAULT_WEBHOOK_MAX_QUEUE } from "./store/store.js";
 
 export interface Config {
   host: string;
@@ -73,6 +75,20 @@ export interface Config {
   logFormat: LogFormat;
   /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
   passwordCost: number;
+  webhooks: {
+    /** Attempts per delivery in all; 1 behaves as GitHub (no automatic retry). */
+    maxAttempts: number;
+    /** The longest wait between two attempts. */
+    maxBackoffMs: number;
+    /** Deliveries an ingest may queue for one hook; past it, that hook gets none until its queue drains. */
+    maxQueue: number;
+    /** GitHub's 10 seconds for a receiver to answer. */
+    timeoutMs: number;
+    /** Where deliveries may go; null: anywhere (the default: local receivers are the main use). */
+    allowedHosts: AddressPolicy | null;
+    /** The file holding the key webhook secrets are sealed with; unset: beside the SQLite database, or ./data/webhook.key. */
+    keyFile: string | undefined;
+  };
 }
 
 export type LogFormat = "json" | "pretty";
@@ -118,6 +134,20 @@ export interface ConfigInput {
   idleTimeout?: string | number;
   trustProxy?: string | boolean | number;
   passwordCost?: string | number;
+  webhookMaxAttempts?: string | number;
+  webhookMaxBackoff?: string | number;
+  webhookMaxQueue?: string | number;
+  webhookAllowedHosts?: string;
+  webhookKeyFile?: string;
+}
+
+function allowedHosts(value: string | undefined): AddressPolicy | null {
+  if (value === undefined || value.trim() === "") return null;
+  try {
+    return AddressPolicy.parse(value);
+  } catch (error) {
+    throw new InvalidInputError(`webhook allowed hosts: ${(error as Error).message}`);
+  }
 }
 
 function positiveInteger(name: string, value: string | number | undefined, fallback: number): number {
@@ -246,5 +276,13 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",
     logFormat: logFormat(input.logFormat ?? env.FEEDGATE_LOG_FORMAT),
     passwordCost: passwordCost(input.passwordCost ?? env.FEEDGATE_PASSWORD_COST),
+    webhooks: {
+      maxAttempts: optionalPositive("webhook max attempts", input.webhookMaxAttempts ?? env.FEEDGATE_WEBHOOK_MAX_ATTEMPTS) ?? 5,
+      maxBackoffMs: milliseconds("webhook max backoff", input.webhookMaxBackoff ?? env.FEEDGATE_WEBHOOK_MAX_BACKOFF, 600_000),
+      maxQueue: optionalPositive("webhook max queue", input.webhookMaxQueue ?? env.FEEDGATE_WEBHOOK_MAX_QUEUE) ?? DEFAULT_WEBHOOK_MAX_QUEUE,
+      timeoutMs: 10_000,
+      allowedHosts: allowedHosts(input.webhookAllowedHosts ?? env.FEEDGATE_WEBHOOK_ALLOWED_HOSTS),
+      keyFile: input.webhookKeyFile ?? (env.FEEDGATE_WEBHOOK_KEY_FILE || undefined),
+    },
   };
 }

@@ -6,6 +6,9 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { worldBatch } from "../../src/server/services/world.js";
+import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/event-envelope.js";
+import type { IngestBatch } from "../../src/server/store/store.js";
+import { event } from "../helpers/ingest-fixtures.js";
 import type { DeliveryAttempt, HookOwner, NewHook, QueuedDelivery } from "../../src/server/store/hook-store.js";
 import { DRIVERS, type OpenedStore } from "../helpers/store-drivers.js";
 
@@ -20,6 +23,16 @@ const hook = (owner: HookOwner, url: string, extra: Partial<NewHook> = {}): NewH
 const queued = (hookId: number, guid: string) => ({
   hookId, guid, event: "ping", action: null, eventId: null, body: `{"zen":"${guid}"}`, redelivery: false,
 });
+
+/** A batch of events, each given as [id, type, repository], by alice, or with an `org` when the repository's owner is acme. */
+function eventsBatch(events: [string, string, string][]): IngestBatch {
+  const batch = emptyBatch();
+  events.forEach(([id, type, repo], i) => {
+    const extra = repo.startsWith("acme/") ? { org: { login: "acme" } } : {};
+    addEvent(batch, parseEvent(event(id, type, "alice", repo, extra), `events[${i}]`));
+  });
+  return batch;
+}
 
 const attempt = (d: QueuedDelivery, statusCode: number, at = NOW): DeliveryAttempt => ({
   hookId: d.hookId, guid: d.guid, deliveredAt: at, redelivery: d.redelivery, duration: 0.25,
@@ -150,6 +163,51 @@ for (const driver of DRIVERS) {
       assert.equal(new Set(guids).size, guids.length, `handed out twice: ${guids.join(", ")}`);
       assert.equal(guids.length, 5);
       for (const h of hooks) await s.store.hooks.delete(repo, h.id);
+    });
+
+    test("an ingest queues, in its own transaction, one delivery per new event for each hook subscribed to its name", async () => {
+      await s.store.ingest.apply(eventsBatch([["900", "CreateEvent", "acme/app"]]), NOW);
+      const app: HookOwner = { kind: "repo", repoId: (await s.store.directory.findRepo("acme", "app"))!.id };
+      const pushes = await s.store.hooks.create(hook(repo, "http://a.test/pushes", { events: ["push"] }), NOW);
+      const all = await s.store.hooks.create(hook(org, "http://a.test/all", { events: ["*"] }), NOW);
+      const appIssues = await s.store.hooks.create(hook(app, "http://a.test/issues", { events: ["issues"] }), NOW);
+      const off = await s.store.hooks.create(hook(repo, "http://a.test/off", { events: ["*"], active: false }), NOW);
+
+      const result = await s.store.ingest.apply(eventsBatch([
+        ["901", "PushEvent", "alice/tools"], ["902", "IssuesEvent", "acme/app"], ["903", "WatchEvent", "acme/app"],
+        ["904", "PushEvent", "alice/other"], ["905", "GistEvent", "alice/tools"], ["900", "CreateEvent", "acme/app"],
+      ]), NOW);
+      assert.equal(result.eventsAdded, 5);
+      assert.equal(result.hooksFull, undefined);
+      const claimedAll = async () => {
+        const out: QueuedDelivery[] = [];
+        for (;;) {
+          const batch = await s.store.hooks.claim(T, 1, 100);
+          if (!batch.length) return out;
+          for (const d of batch) await s.store.hooks.finish(d, attempt(d, 200), { kind: "done" });
+          out.push(...batch);
+        }
+      };
+      const delivered = (await claimedAll()).map((d) => [d.hookId, d.event, d.eventId]);
+      assert.deepEqual(delivered.sort(), [
+        [pushes.id, "push", "901"],
+        [all.id, "issues", "902"], [all.id, "watch", "903"],
+        [appIssues.id, "issues", "902"],
+      ].sort(), "event 900 was stored before the hooks: never delivered; GistEvent has no webhook; the inactive hook gets none");
+      const guids = await Promise.all([all.id, appIssues.id].map(async (id) => (await s.store.hooks.deliveries(id, 10, null))
+        .find((d) => d.event === "issues")!.guid));
+      assert.equal(guids[0], guids[1], "one GUID an event, shared by its deliveries to every hook");
+
+      const none = await s.store.ingest.apply(eventsBatch([["906", "PushEvent", "alice/tools"]]), NOW, { webhooks: null });
+      assert.equal(none.eventsAdded, 1);
+      assert.equal(await s.store.hooks.queued(pushes.id), 0, "an import with --no-webhooks queues nothing");
+
+      const full = await s.store.ingest.apply(eventsBatch([
+        ["907", "PushEvent", "alice/tools"], ["908", "PushEvent", "alice/tools"], ["909", "PushEvent", "alice/tools"],
+      ]), NOW, { webhooks: { maxQueue: 2 } });
+      assert.deepEqual(full.hooksFull, [pushes.id]);
+      assert.equal(await s.store.hooks.queued(pushes.id), 2, "the queue stops at its bound");
+      for (const h of [[repo, pushes], [org, all], [app, appIssues], [repo, off]] as const) await s.store.hooks.delete(h[0], h[1].id);
     });
   });
 }

@@ -10,8 +10,12 @@ export interface SeedResult extends IngestResult {
 }
 
 export class IngestService {
-  /** @param eventsIngested counts the events each ingest actually added (the serving process passes it). */
-  constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter) {}
+  /**
+   * @param eventsIngested counts the events each ingest actually added (the serving process passes it).
+   * @param ingested told after each ingest (the serving process wakes its webhook dispatcher: deliveries were queued).
+   */
+  constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter,
+    private readonly ingested?: () => void) {}
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
@@ -28,6 +32,7 @@ export class IngestService {
 
   private counted(result: IngestResult): IngestResult {
     this.eventsIngested?.inc(result.eventsAdded);
+    this.ingested?.();
     return result;
   }
 }

@@ -15,6 +15,7 @@ export const HOOK_SQL = {
   insert: `INSERT INTO hooks (repo_id, org_id, name, active, events, url, content_type, insecure_ssl, secret, created_at, updated_at)
     VALUES (@repo, @org, @name, @active, @events, @url, @contentType, @insecureSsl, @secret, @now, @now) RETURNING *`,
   find: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner AND id = @id`,
+  get: "SELECT * FROM hooks WHERE id = @id",
   page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
   count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
   update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
@@ -43,9 +44,27 @@ export const HOOK_SQL = {
     VALUES (@hookId, @guid, @deliveredAt, @redelivery, @duration, @status, @statusCode, @event, @action,
       @repositoryId, @url, @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
   lastResponse: "UPDATE hooks SET last_code = @code, last_status = @status, last_message = @message WHERE id = @hookId",
+  eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
+  latestPush: "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
   delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
 };
+
+/**
+ * The active hooks an event in one of `@repoIds` goes to: the repository's own, and its owning organization's; each
+ * with its queue's length (`--webhook-max-queue`). Two joins, so that each reads an index. `ids` is the dialect's
+ * "in this list" (SQLite: a JSON array; PostgreSQL: an array parameter).
+ */
+export function hookTargetsSql(ids: string): string {
+  const part = (join: string) => `SELECT r.id AS repo_id, h.id AS hook_id, h.events AS events,
+      (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued
+    FROM repos r JOIN hooks h ON ${join} WHERE h.active = @active AND r.id IN (${ids})`;
+  return `${part("h.repo_id = r.id")} UNION ALL ${part("h.org_id = r.owner_id")}`;
+}
+
+export interface HookTargetRecord { repo_id: number; hook_id: number; events: Json<string[]>; queued: number }
+
+export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookId: r.hook_id, events: json(r.events), queued: Number(r.queued) });
 
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;

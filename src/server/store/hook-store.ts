@@ -41,6 +41,12 @@ export interface HookChanges {
   config?: HookConfig;
 }
 
+export interface EventSource {
+  body: string;
+  repoId: number | null;
+  actorId: number;
+}
+
 /** A delivery still to make: a row of the outbox. */
 export interface QueuedDelivery {
   id: number;
@@ -95,6 +101,8 @@ export interface HookStore {
   create(hook: NewHook, now: Date): Promise<HookRow>;
   /** The owner's hook with that id, or null (another owner's id is null too). */
   find(owner: HookOwner, id: number): Promise<HookRow | null>;
+  /** Any hook by id, whoever owns it: for the dispatcher, never for a request. */
+  get(id: number): Promise<HookRow | null>;
   /** The owner's hooks, oldest first. */
   list(owner: HookOwner, page: PageRequest): Promise<Page<HookRow>>;
   /** Applies the changes and moves updated_at; null when the owner has no such hook. */
@@ -117,6 +125,11 @@ export interface HookStore {
   nextDue(): Promise<number | null>;
   /** Deliveries queued, by hook: what /metrics and `--webhook-max-queue` look at. */
   queued(hookId: number): Promise<number>;
+
+  /** A stored event as a delivery announces it: its JSON and the rows it names; null when there is no such event. */
+  eventSource(eventId: string): Promise<EventSource | null>;
+  /** The repository's newest PushEvent (`POST .../hooks/:id/tests` delivers it). */
+  latestPush(repoId: number): Promise<string | null>;
 
   /** The hook's attempts, newest first, `before` an id (GitHub's cursor). */
   deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]>;

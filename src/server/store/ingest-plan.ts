@@ -11,12 +11,14 @@
  * the batch's order against that state, so conflicts and fork networks come out as if each entry were applied
  * one by one.
  */
+import { randomUUID } from "node:crypto";
 import {
-  IngestConflictError, type AccountType, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult,
+  DEFAULT_INGEST_OPTIONS, IngestConflictError, type IngestOptions, type AccountType, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult,
   type IssueEventInsert, type RepoUpsert, type TokenInsert,
 } from "./store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
+import { webhookEventName } from "../webhooks/event-names.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
 export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
@@ -30,6 +32,10 @@ export interface EventRow {
   id: string; type: string; actorId: number; repoId: number | null; orgId: number | null; public: boolean;
   createdAt: number; complete: boolean; body: string;
 }
+
+/** An active hook an event of `repoId` may be delivered to. */
+export interface HookTarget { repoId: number; hookId: number; events: string[]; queued: number }
+export interface QueuedEventDelivery { hookId: number; guid: string; event: string; eventId: string }
 
 export interface IssueEventRow {
   id: string; repoId: number; actorId: number | null; createdAt: number; complete: boolean; body: string;
@@ -64,7 +70,10 @@ export type IngestOp =
   | { op: "removeCollaborators"; pairs: Pair[] }
   | { op: "tokenOwner"; hashedToken: string } // number (user id) | null
   | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
-  | { op: "insertEvents"; rows: EventRow[] } // number added
+  | { op: "insertEvents"; rows: EventRow[] } // string[]: the ids of the rows added (the others were stored already)
+  // The active hooks of these repositories and of their owning organizations, with their queues' lengths.
+  | { op: "findHookTargets"; repoIds: number[] } // HookTarget[]
+  | { op: "queueDeliveries"; rows: QueuedEventDelivery[]; now: Date }
   | { op: "insertIssueEvents"; rows: IssueEventRow[] } // number added
   | { op: "raiseGeneration"; oldestEvent: number | null; oldestIssueEvent: number | null }; // and logs the ingest
 
@@ -75,7 +84,8 @@ export interface IngestResults {
   findRepos: (RepoRecord | null)[]; // names matched case-insensitively
   insertRepos: number[]; // ids; each repository the root of its own network
   tokenOwner: number | null; // user id
-  insertEvents: number; // added
+  insertEvents: string[]; // ids added
+  findHookTargets: HookTarget[];
   insertIssueEvents: number; // added
 }
 
@@ -196,7 +206,38 @@ class BatchPlan implements BatchTarget {
   /** What the result reports besides events: rows this batch created. */
   private readonly added = { users: 0, organizations: 0, repos: 0, tokens: 0 };
 
-  constructor(private readonly now: Date) {}
+  constructor(private readonly now: Date, private readonly options: IngestOptions) {}
+
+  /**
+   * Queues a delivery of each added event to every active hook of its repository, or of the organization owning it,
+   * that subscribes to the event's webhook name (or `*`). One GUID an event, shared by its deliveries, as GitHub's.
+   * A hook whose queue holds `maxQueue` deliveries gets no more: its id is returned, so that the caller can say so.
+   */
+  private *queueDeliveries(added: string[], maxQueue: number): Step<number[]> {
+    const ids = new Set(added);
+    const fresh = this.events.filter((e) => ids.has(e.id) && e.repoId !== null);
+    if (!fresh.length) return [];
+    const targets = yield* ask({ op: "findHookTargets", repoIds: [...new Set(fresh.map((e) => e.repoId!))] });
+    if (!targets.length) return [];
+    const byRepo = new Map<number, HookTarget[]>();
+    for (const target of targets) byRepo.set(target.repoId, [...(byRepo.get(target.repoId) ?? []), target]);
+    const queued = new Map(targets.map((t) => [t.hookId, t.queued]));
+    const full = new Set<number>();
+    const rows: QueuedEventDelivery[] = [];
+    for (const e of fresh) {
+      const event = webhookEventName(e.type);
+      const guid = randomUUID();
+      for (const target of byRepo.get(e.repoId!) ?? []) {
+        if (!event || !(target.events.includes(event) || target.events.includes("*"))) continue;
+        const length = queued.get(target.hookId)!;
+        if (length >= maxQueue) { full.add(target.hookId); continue; }
+        queued.set(target.hookId, length + 1);
+        rows.push({ hookId: target.hookId, guid, event, eventId: e.id });
+      }
+    }
+    if (rows.length) yield* ask({ op: "queueDeliveries", rows, now: this.now });
+    return [...full];
+  }
 
   /** Looks up everything the batch names at once, and inserts what is missing at once. */
   *resolve(batch: IngestBatch): Step<void> {
@@ -374,7 +415,10 @@ class BatchPlan implements BatchTarget {
     const { events, issueEvents } = this;
     yield* this.later.write();
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
-    const eventsAdded = events.length ? yield* ask({ op: "insertEvents", rows: events }) : 0;
+    const added = events.length ? yield* ask({ op: "insertEvents", rows: events }) : [];
+    const eventsAdded = added.length;
+    // In the events' own transaction: a delivery is recorded if and only if its event is.
+    const hooksFull = this.options.webhooks && added.length ? yield* this.queueDeliveries(added, this.options.webhooks.maxQueue) : [];
     const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
     // Any write above may change what a feed shows (a new event, a repository turned private, a new follow). The log
     // says how far back this ingest reached, so that totals counted before it can be kept (services/feed-totals.ts).
@@ -385,10 +429,11 @@ class BatchPlan implements BatchTarget {
       issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,
       usersAdded: this.added.users, organizationsAdded: this.added.organizations, reposAdded: this.added.repos,
       tokensAdded: this.added.tokens,
+      ...(hooksFull.length ? { hooksFull } : {}),
     };
   }
 }
 
-export function ingestProgram(batch: IngestBatch, now: Date): IngestProgram {
-  return new BatchPlan(now).write(batch);
+export function ingestProgram(batch: IngestBatch, now: Date, options: IngestOptions = DEFAULT_INGEST_OPTIONS): IngestProgram {
+  return new BatchPlan(now, options).write(batch);
 }

@@ -344,6 +344,17 @@ export interface EventCounts {
 /** Called as a step of a bulk load begins (`what`: "building feed indexes"); the function it returns, once done. */
 export type BulkLoadProgress = (what: string) => () => void;
 
+export interface IngestOptions {
+  /**
+   * Queue webhook deliveries for the events added (null: none, `feedgate import --no-webhooks`); a hook whose queue
+   * holds `maxQueue` deliveries gets no more from the ingest (`--webhook-max-queue`).
+   */
+  webhooks: { maxQueue: number } | null;
+}
+
+export const DEFAULT_WEBHOOK_MAX_QUEUE = 10_000;
+export const DEFAULT_INGEST_OPTIONS: IngestOptions = { webhooks: { maxQueue: DEFAULT_WEBHOOK_MAX_QUEUE } };
+
 export interface IngestResult extends EventCounts {
   /**
    * Rows the batch created, by the type the batch left them: the accounts and repositories its entries name,
@@ -354,11 +365,13 @@ export interface IngestResult extends EventCounts {
   reposAdded: number;
   /** Tokens stored; a token already stored for the same user is not counted. */
   tokensAdded: number;
+  /** Hooks that got no delivery of some event because their queue was full (present only when there were any). */
+  hooksFull?: number[];
 }
 
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
-  apply(batch: IngestBatch, now: Date): Promise<IngestResult>;
+  apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult>;
   /**
    * Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after.
    * `progress` is told of such work after the import that takes long enough to be worth saying (SQLite's index build).

@@ -23,11 +23,11 @@ function cell(value: Cell): string {
 }
 
 /**
- * Copies the rows whose id (their first cell) `table` does not hold yet; returns how many that was.
+ * Copies the rows whose id (their first cell) `table` does not hold yet; returns their ids.
  * @param columns the column list, in the order of each row's cells; the first is `id`.
  */
 export async function copyNewRows(client: pg.PoolClient, table: string, columns: string[], rows: [string, ...Cell[]][])
-  : Promise<number> {
+  : Promise<string[]> {
   const { rows: stored } = await client.query<{ id: string }>(
     `SELECT id::text AS id FROM ${table} WHERE id = ANY($1::int8[])`, [rows.map((row) => row[0])]);
   // Compared as the database prints them: "007" is id 7.
@@ -39,7 +39,7 @@ export async function copyNewRows(client: pg.PoolClient, table: string, columns:
     seen.add(id);
     return true;
   });
-  if (fresh.length === 0) return 0;
+  if (fresh.length === 0) return [];
   // Rows go out a few hundred at a time: one socket write per row costs more than the row itself.
   const chunks = Readable.from((function* () {
     for (let start = 0; start < fresh.length; start += ROWS_PER_WRITE) {
@@ -47,5 +47,5 @@ export async function copyNewRows(client: pg.PoolClient, table: string, columns:
     }
   })());
   await pipeline(chunks, client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`)));
-  return fresh.length;
+  return fresh.map((row) => row[0]);
 }

@@ -1,7 +1,7 @@
 /** Webhooks in PostgreSQL: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type pg from "pg";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
   QueuedDelivery,
 } from "../hook-store.js";
 import {
@@ -32,6 +32,11 @@ export class PostgresHooks implements HookStore {
   async find(owner: HookOwner, id: number): Promise<HookRow | null> {
     const { column, value } = ownerWhere(owner);
     const [record] = await query<HookRecord>(this.pool, HOOK_SQL.find(column), { owner: value, id });
+    return record ? toHook(record) : null;
+  }
+
+  async get(id: number): Promise<HookRow | null> {
+    const [record] = await query<HookRecord>(this.pool, HOOK_SQL.get, { id });
     return record ? toHook(record) : null;
   }
 
@@ -108,6 +113,16 @@ export class PostgresHooks implements HookStore {
 
   async queued(hookId: number): Promise<number> {
     return Number((await query<{ n: number }>(this.pool, HOOK_SQL.queued, { hookId }))[0]!.n);
+  }
+
+  async eventSource(eventId: string): Promise<EventSource | null> {
+    const [r] = await query<{ body: string; repo_id: number | null; actor_id: number }>(this.pool, HOOK_SQL.eventSource, { id: eventId });
+    return r ? { body: r.body, repoId: r.repo_id, actorId: r.actor_id } : null;
+  }
+
+  async latestPush(repoId: number): Promise<string | null> {
+    const [r] = await query<{ id: number }>(this.pool, HOOK_SQL.latestPush, { repoId });
+    return r ? String(r.id) : null;
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {

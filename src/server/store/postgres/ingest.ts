@@ -6,10 +6,13 @@ import type pg from "pg";
 import {
   ingestProgram, runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord,
 } from "../ingest-plan.js";
-import type { IngestBatch, IngestResult, IngestStore } from "../store.js";
+import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
+import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
+
+const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
 
 const lower = (s: string) => s.toLowerCase();
 const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
@@ -92,9 +95,16 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
     insertEvents: (o) => copyNewRows(client, "events",
       ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
       o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body])),
-    insertIssueEvents: (o) => copyNewRows(client, "issue_events",
+    insertIssueEvents: async (o) => (await copyNewRows(client, "issue_events",
       ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
-      o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body])),
+      o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]))).length,
+    findHookTargets: async (o) =>
+      (await client.query<HookTargetRecord>(named(HOOK_TARGETS, { active: true, repoIds: o.repoIds }))).rows.map(toHookTarget),
+    queueDeliveries: (o) => run(`INSERT INTO hook_queue (hook_id, guid, event, event_id, next_attempt_at, created_at)
+        SELECT d.hook_id, d.guid, d.event, d.event_id, $5, $6 FROM unnest($1::int8[], $2::text[], $3::text[], $4::int8[])
+          AS d(hook_id, guid, event, event_id)`,
+      [o.rows.map((d) => d.hookId), o.rows.map((d) => d.guid), o.rows.map((d) => d.event), o.rows.map((d) => d.eventId),
+        o.now.getTime(), o.now]),
   };
 }
 
@@ -106,11 +116,11 @@ export class PostgresIngest implements IngestStore {
     return work();
   }
 
-  apply(batch: IngestBatch, now: Date): Promise<IngestResult> {
+  apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");
-      return runProgramAsync(ingestProgram(batch, now), driver(client));
+      return runProgramAsync(ingestProgram(batch, now, options), driver(client));
     });
   }
 }

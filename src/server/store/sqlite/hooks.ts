@@ -1,7 +1,7 @@
 /** Webhooks in SQLite: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
   QueuedDelivery,
 } from "../hook-store.js";
 import {
@@ -36,6 +36,11 @@ export class SqliteHooks implements HookStore {
   async find(owner: HookOwner, id: number): Promise<HookRow | null> {
     const { column, value } = ownerWhere(owner);
     const record = this.statement(HOOK_SQL.find(column)).get({ owner: value, id }) as HookRecord | undefined;
+    return record ? toHook(record) : null;
+  }
+
+  async get(id: number): Promise<HookRow | null> {
+    const record = this.statement(HOOK_SQL.get).get({ id }) as HookRecord | undefined;
     return record ? toHook(record) : null;
   }
 
@@ -108,6 +113,16 @@ export class SqliteHooks implements HookStore {
 
   async queued(hookId: number): Promise<number> {
     return (this.statement(HOOK_SQL.queued).get({ hookId }) as { n: number }).n;
+  }
+
+  async eventSource(eventId: string): Promise<EventSource | null> {
+    const r = this.statement(HOOK_SQL.eventSource).get({ id: eventId }) as { body: string; repo_id: number | null; actor_id: number } | undefined;
+    return r ? { body: r.body, repoId: r.repo_id, actorId: r.actor_id } : null;
+  }
+
+  async latestPush(repoId: number): Promise<string | null> {
+    const r = this.statement(HOOK_SQL.latestPush).get({ repoId }) as { id: number } | undefined;
+    return r ? String(r.id) : null;
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {

@@ -5,9 +5,10 @@
  */
 import type Database from "better-sqlite3";
 import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
-import type { AccountType, BulkLoadProgress, IngestBatch, IngestResult, IngestStore } from "../store.js";
+import type { AccountType, BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
+import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -43,6 +44,8 @@ function prepare(db: Database.Database) {
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
+    hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(hookTargetsSql("SELECT value FROM json_each(@repoIds)")),
+    enqueue: db.prepare(HOOK_SQL.enqueue),
     logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
     insertIssueEvent: db.prepare(
       "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body) VALUES (?, ?, ?, ?, ?, ?)"),
@@ -90,8 +93,13 @@ function driver(s: Statements): IngestDriver {
       const at = o.now.toISOString();
       s.insertToken.run(o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, at, at);
     },
-    insertEvents: (o) => o.rows.reduce((added, e) => added + s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
-      e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
+    insertEvents: (o) => o.rows.filter((e) => s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
+      e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes === 1).map((e) => e.id),
+    findHookTargets: (o) => s.hookTargets.all({ active: 1, repoIds: JSON.stringify(o.repoIds) }).map(toHookTarget),
+    queueDeliveries: (o) => o.rows.forEach((d) => s.enqueue.run({
+      hookId: d.hookId, guid: d.guid, event: d.event, action: null, eventId: d.eventId, body: null, redelivery: 0,
+      due: o.now.getTime(), now: o.now.toISOString(),
+    })),
     insertIssueEvents: (o) => o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId,
       e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
     raiseGeneration: (o) => {
@@ -125,8 +133,8 @@ export class SqliteIngest implements IngestStore {
     }
   }
 
-  async apply(batch: IngestBatch, now: Date): Promise<IngestResult> {
+  async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
     // IMMEDIATE: take the write lock up front, so a concurrent writer waits instead of failing half-way.
-    return this.db.transaction(() => runProgram(ingestProgram(batch, now), this.driver)).immediate();
+    return this.db.transaction(() => runProgram(ingestProgram(batch, now, options), this.driver)).immediate();
   }
 }

@@ -1,0 +1,187 @@
+/**
+ * Delivers the outbox: claims the head of each hook's queue (store/hook-store.ts), builds and signs the body, POSTs
+ * it, records the attempt, and retries failures with exponential backoff and jitter up to `maxAttempts`. Claims are
+ * leased, so several instances share one database's queue and a crashed instance's deliveries are taken up again:
+ * at least once, in order per hook. It wakes when this process queues something and otherwise looks again every
+ * second, which is how it sees what other processes (an import, another instance) queued.
+ */
+import { createHmac } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { HookRow, QueuedDelivery } from "../store/hook-store.js";
+import type { Store } from "../store/store.js";
+import type { AddressPolicy } from "./address-policy.js";
+import type { PayloadBuilder } from "./payload.js";
+import type { SecretBox } from "./secret-box.js";
+import { send, type SendOutcome } from "./send.js";
+
+export interface DispatchSettings {
+  /** Attempts in all, the first included; 1 behaves as GitHub (no automatic retry). */
+  maxAttempts: number;
+  maxBackoffMs: number;
+  /** GitHub's 10 seconds. */
+  timeoutMs: number;
+  /** null: every destination. */
+  policy: AddressPolicy | null;
+}
+
+/** Deliveries in flight at once, each to a different hook. */
+const CONCURRENCY = 16;
+/** How often the queue is looked at when nothing woke the dispatcher: what other processes queued arrives this late. */
+const POLL_MS = 1000;
+/** A claim outlives the longest attempt by far; a claimer gone for this long has died, and its claims pass on. */
+const LEASE_MS = 60_000;
+/** The first retry's delay; each further one doubles it. */
+const FIRST_RETRY_MS = 1000;
+
+/** `attempt`: attempts made so far (1 after the first). About 1 s, 2 s, 4 s ... up to the cap, each within +-20%. */
+export function backoffMs(attempt: number, maxBackoffMs: number, random = Math.random): number {
+  const base = Math.min(maxBackoffMs, FIRST_RETRY_MS * 2 ** (attempt - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+const hmac = (algorithm: "sha1" | "sha256", secret: string, body: Buffer) =>
+  `${algorithm}=${createHmac(algorithm, secret).update(body).digest("hex")}`;
+
+export class Dispatcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
+  constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly secrets: SecretBox,
+    private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger) {}
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Something was queued: look now rather than at the next poll. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (each ends within the timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.running;
+    await Promise.all(this.inFlight);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const free = CONCURRENCY - this.inFlight.size;
+      const claimed = free > 0 ? await this.store.hooks.claim(Date.now(), LEASE_MS, free).catch((error: unknown) => {
+        this.log.warn({ err: error }, "webhooks: could not claim deliveries; trying again");
+        return [];
+      }) : [];
+      for (const delivery of claimed) {
+        const attempt = this.attempt(delivery).catch((error: unknown) => {
+          // The attempt's record could not be written: the lease runs out and the delivery is tried again.
+          this.log.warn({ err: error, hook: delivery.hookId }, "webhooks: delivery not recorded; it will be tried again");
+        }).finally(() => {
+          this.inFlight.delete(attempt);
+          this.wake();
+        });
+        this.inFlight.add(attempt);
+      }
+      if (claimed.length === free && free > 0) continue;
+      await this.sleep(await this.untilDue());
+    }
+  }
+
+  private async untilDue(): Promise<number> {
+    const due = await this.store.hooks.nextDue().catch(() => null);
+    return due === null ? POLL_MS : Math.max(0, Math.min(POLL_MS, due - Date.now()));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wakeUp = undefined;
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async attempt(delivery: QueuedDelivery): Promise<void> {
+    const hook = await this.store.hooks.get(delivery.hookId);
+    if (!hook) return; // deleted meanwhile, its queue with it
+    let { body, action } = delivery;
+    if (body === null) {
+      const built = delivery.eventId === null ? null : await this.payloads.forEvent(delivery.eventId, this.baseUrl());
+      if (!built) return this.giveUp(delivery, hook, "the event is no longer stored");
+      ({ body, action } = built);
+      await this.store.hooks.setBody(delivery.id, body, action);
+    }
+    let secret: string | null = null;
+    try {
+      secret = hook.config.sealedSecret === null ? null : this.secrets.open(hook.config.sealedSecret);
+    } catch {
+      return this.giveUp(delivery, hook, "the hook's secret cannot be opened: the webhook key file changed; set the secret again");
+    }
+    const bytes = Buffer.from(hook.config.contentType === "json" ? body : `payload=${encodeURIComponent(body)}`);
+    const headers = this.headers(delivery, hook, body, bytes, secret);
+    const deliveredAt = new Date();
+    const outcome = await send(hook.config.url, headers, bytes, {
+      timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
+    });
+    await this.record(delivery, hook, { ...delivery, body, action }, headers, deliveredAt, outcome);
+  }
+
+  private headers(delivery: QueuedDelivery, hook: HookRow, body: string, bytes: Buffer, secret: string | null): Record<string, string> {
+    const target = hook.owner.kind === "repo"
+      ? { type: "repository", id: repositoryIdOf(body) ?? hook.owner.repoId } : { type: "organization", id: hook.owner.orgId };
+    return {
+      "Accept": "*/*",
+      "Content-Type": hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded",
+      "User-Agent": "GitHub-Hookshot/feedgate",
+      "X-GitHub-Delivery": delivery.guid,
+      "X-GitHub-Event": delivery.event,
+      "X-GitHub-Hook-ID": String(hook.id),
+      "X-GitHub-Hook-Installation-Target-ID": String(target.id),
+      "X-GitHub-Hook-Installation-Target-Type": target.type,
+      ...(secret === null ? {} : { "X-Hub-Signature": hmac("sha1", secret, bytes), "X-Hub-Signature-256": hmac("sha256", secret, bytes) }),
+    };
+  }
+
+  private async record(queued: QueuedDelivery, hook: HookRow, sent: QueuedDelivery & { body: string }, headers: Record<string, string>,
+    deliveredAt: Date, outcome: SendOutcome): Promise<void> {
+    const made = queued.attempts + 1;
+    const delivered = outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const last = delivered || made >= this.settings.maxAttempts;
+    if (!delivered) {
+      this.log.warn({ hook: hook.id, delivery: queued.guid, event: queued.event, attempt: made, status: outcome.status },
+        last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying");
+    }
+    await this.store.hooks.finish(queued, {
+      hookId: hook.id, guid: queued.guid, deliveredAt, redelivery: queued.redelivery || made > 1, duration: outcome.seconds,
+      status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
+      repositoryId: repositoryIdOf(sent.body), url: hook.config.url,
+      request: { headers, payload: sent.body },
+      response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
+    }, last ? { kind: "done" } : { kind: "retry", dueAt: Date.now() + backoffMs(made, this.settings.maxBackoffMs) });
+  }
+
+  /** A delivery that can never be made: recorded as failed once, and out of the queue, so later ones are not held up. */
+  private async giveUp(delivery: QueuedDelivery, hook: HookRow, why: string): Promise<void> {
+    this.log.warn({ hook: hook.id, delivery: delivery.guid }, `webhooks: ${why}`);
+    await this.store.hooks.finish(delivery, {
+      hookId: hook.id, guid: delivery.guid, deliveredAt: new Date(), redelivery: delivery.redelivery, duration: 0, status: why,
+      statusCode: 0, event: delivery.event, action: delivery.action, repositoryId: null, url: hook.config.url,
+      request: { headers: {}, payload: delivery.body ?? "" }, response: { headers: {}, payload: null },
+    }, { kind: "done" });
+  }
+}
+
+/** The `repository.id` a body carries (GitHub's delivery `repository_id`), without trusting its shape. */
+function repositoryIdOf(body: string): number | null {
+  const id = (JSON.parse(body) as { repository?: { id?: unknown } }).repository?.id;
+  return typeof id === "number" ? id : null;
+}

@@ -1,0 +1,71 @@
+/**
+ * The body of a delivery, built from what feedgate stores: the event's payload as GitHub's Events API recorded it,
+ * plus the `repository`, `organization` (for an organization's repository) and `sender` objects every webhook
+ * carries. What an event never recorded is left out rather than invented (../shared/data/webhooks/headers.md);
+ * only what follows from the event itself is filled in: a push's `after` is its `head`, a commit comment's
+ * action is "created" (the only one its webhook has).
+ */
+import { toWireRepository } from "../convert/repository.js";
+import { toWireOrganization, toWireSimpleUser } from "../convert/user.js";
+import type { Store, UserRow } from "../store/store.js";
+
+/** GitHub's organization-simple, the `organization` of a webhook: these keys of organization-full. */
+const ORGANIZATION_SIMPLE_KEYS = [
+  "login", "id", "node_id", "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url",
+  "public_members_url", "avatar_url", "description",
+] as const;
+
+/** GitHub's `zen` phrases: the ping's `zen` is one of them. */
+const ZEN = [
+  "Non-blocking is better than blocking.", "Design for failure.", "Half measures are as bad as nothing at all.",
+  "Favor focus over features.", "Approachable is better than simple.", "Mind your words, they are important.",
+  "Speak like a human.", "Keep it logically awesome.", "Anything added dilutes everything else.",
+  "Practicality beats purity.", "Avoid administrative distraction.", "Encourage flow.", "Responsive is better than fast.",
+  "It's not fully shipped until it's fast.",
+];
+
+export interface BuiltPayload {
+  body: string;
+  action: string | null;
+}
+
+export class PayloadBuilder {
+  constructor(private readonly store: Store) {}
+
+  async organization(org: UserRow, baseUrl: string): Promise<Record<string, unknown>> {
+    const full = toWireOrganization(org, await this.store.directory.accountCounts(org.id), baseUrl) as Record<string, unknown>;
+    return Object.fromEntries(ORGANIZATION_SIMPLE_KEYS.map((key) => [key, full[key]]));
+  }
+
+  /** `repository` and, when an organization owns it, `organization`. */
+  async context(repoId: number, baseUrl: string): Promise<Record<string, unknown>> {
+    const repo = await this.store.directory.findRepoById(repoId);
+    if (!repo) return {};
+    const [owner, stats] = await Promise.all([this.store.users.findById(repo.ownerId), this.store.directory.repoStats(repo.id)]);
+    const repository = toWireRepository({ repo, owner: owner!, stats }, {}, baseUrl);
+    return owner!.type === "Organization" ? { repository, organization: await this.organization(owner!, baseUrl) } : { repository };
+  }
+
+  /** The delivery of a stored event; null when the event is gone (nothing to announce). */
+  async forEvent(eventId: string, baseUrl: string): Promise<BuiltPayload | null> {
+    const source = await this.store.hooks.eventSource(eventId);
+    if (!source) return null;
+    const event = JSON.parse(source.body) as { type: string; payload?: Record<string, unknown> };
+    const payload: Record<string, unknown> = { ...event.payload };
+    if (event.type === "PushEvent" && payload.after === undefined && typeof payload.head === "string") payload.after = payload.head;
+    if (event.type === "CommitCommentEvent" && payload.action === undefined) payload.action = "created";
+    const actor = await this.store.users.findById(source.actorId);
+    const body = {
+      ...payload,
+      ...(source.repoId !== null ? await this.context(source.repoId, baseUrl) : {}),
+      ...(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {}),
+    };
+    return { body: JSON.stringify(body), action: typeof payload.action === "string" ? payload.action : null };
+  }
+
+  /** GitHub's `ping`: a zen phrase, the hook, where it lives, and who asked. */
+  async ping(hookId: number, hook: object, where: Record<string, unknown>, sender: UserRow, baseUrl: string): Promise<string> {
+    const zen = ZEN[Math.floor(Math.random() * ZEN.length)];
+    return JSON.stringify({ zen, hook_id: hookId, hook, ...where, sender: toWireSimpleUser(sender, baseUrl) });
+  }
+}

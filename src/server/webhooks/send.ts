@@ -1,0 +1,87 @@
+/**
+ * One delivery attempt: a POST of the exact bytes, with GitHub's headers, and what came back. Never throws: a
+ * refused destination, a network error or a timeout is an outcome with status code 0 and GitHub's wording.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { AddressPolicy, RefusedDestination } from "./address-policy.js";
+
+/** What the record keeps of a receiver's answer; GitHub shows deliveries' bodies, not megabytes of them. */
+const RESPONSE_KEPT_BYTES = 64 * 1024;
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** `insecure_ssl: "1"`: do not verify the receiver's certificate. */
+  insecure: boolean;
+  /** null: every destination is allowed. */
+  policy: AddressPolicy | null;
+}
+
+export interface SendOutcome {
+  statusCode: number;
+  /** GitHub's delivery `status`: "OK", "Invalid HTTP Response: 503", "timed out", ... */
+  status: string;
+  seconds: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  return flat;
+}
+
+export function send(url: string, headers: Record<string, string>, body: Buffer, options: SendOptions): Promise<SendOutcome> {
+  const started = performance.now();
+  const outcome = (statusCode: number, status: string, response?: { headers: IncomingHttpHeaders; body: string }): SendOutcome => ({
+    statusCode, status, seconds: (performance.now() - started) / 1000,
+    responseHeaders: response ? flatHeaders(response.headers) : {}, responseBody: response ? response.body : null,
+  });
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(outcome(0, `invalid URL: ${url}`));
+  }
+  const refusal = options.policy?.refusal(target.hostname);
+  if (refusal) return Promise.resolve(outcome(0, refusal));
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: SendOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const outgoing = request(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": String(body.length) },
+      lookup: options.policy?.lookup(target.hostname),
+      rejectUnauthorized: !options.insecure,
+      // A fresh connection each time: a pooled socket would have been checked against the policy for another delivery.
+      agent: false,
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      response.on("data", (chunk: Buffer) => {
+        if (kept < RESPONSE_KEPT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_KEPT_BYTES - kept));
+        kept += chunk.length;
+      });
+      response.on("end", () => {
+        const code = response.statusCode ?? 0;
+        finish(outcome(code, code >= 200 && code < 300 ? "OK" : `Invalid HTTP Response: ${code}`,
+          { headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      });
+      response.on("error", (error) => finish(outcome(response.statusCode ?? 0, `failed to read the response: ${error.message}`)));
+    });
+    const timer = setTimeout(() => {
+      finish(outcome(0, "timed out"));
+      outgoing.destroy();
+    }, options.timeoutMs);
+    outgoing.on("error", (error) => finish(outcome(0, error instanceof RefusedDestination || (error as { cause?: unknown }).cause instanceof RefusedDestination
+      ? error.message : `failed to connect: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    outgoing.end(body);
+  });
+}

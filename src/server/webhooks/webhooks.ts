@@ -1,0 +1,50 @@
+/**
+ * The webhooks of one app: the secret box, the dispatcher (started when the app is ready, stopped when it closes)
+ * and the deliveries the hooks API queues.
+ */
+import { dirname, join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { DEFAULT_DB, type Config } from "../config.js";
+import type { HookRow } from "../store/hook-store.js";
+import type { Store } from "../store/store.js";
+import { Dispatcher } from "./dispatcher.js";
+import { WebhookDeliveries } from "./deliveries.js";
+import { PayloadBuilder } from "./payload.js";
+import { SecretBox } from "./secret-box.js";
+
+const isPostgres = (db: string) => /^postgres(ql)?:/.test(db);
+
+/** `--webhook-key-file`, else beside the SQLite file, else (PostgreSQL) where the default database would be. */
+export function secretBox(config: Config): SecretBox {
+  if (config.webhooks.keyFile) return SecretBox.atPath(config.webhooks.keyFile);
+  if (config.db === ":memory:") return SecretBox.ephemeral();
+  return SecretBox.atPath(isPostgres(config.db) ? join(dirname(DEFAULT_DB), "webhook.key") : `${config.db}.webhook-key`);
+}
+
+/** Where the app listens; before it does (an app only injected into, in tests), GitHub's own local default. */
+function listeningOrigin(app: FastifyInstance): string {
+  try {
+    return app.listeningOrigin;
+  } catch {
+    return "http://localhost";
+  }
+}
+
+export interface Webhooks {
+  secrets: SecretBox;
+  dispatcher: Dispatcher;
+  deliveries: WebhookDeliveries;
+}
+
+/** @param describeHook the hook as the API shows it, for the ping's `hook`. */
+export function webhooks(app: FastifyInstance, config: Config, store: Store,
+  describeHook: (hook: HookRow, baseUrl: string) => object = (hook) => ({ id: hook.id, type: "Repository", name: hook.name })): Webhooks {
+  const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
+  const secrets = secretBox(config);
+  const payloads = new PayloadBuilder(store);
+  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, policy: config.webhooks.allowedHosts },
+    baseUrl, app.log);
+  app.addHook("onReady", async () => dispatcher.start());
+  app.addHook("onClose", async () => dispatcher.stop());
+  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, describeHook, baseUrl) };
+}

@@ -1,0 +1,200 @@
+/**
+ * Deliveries to real receivers: an `@octokit/webhooks` app (its middleware verifies the signature and fires its
+ * `on("push")` handlers), a form-encoded hook checked with `verify`, and a receiver that fails and comes back: the
+ * retries arrive in order, with the same GUID, and every attempt is recorded. Both drivers (the matrix runs
+ * tests/server on PostgreSQL too).
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Webhooks, createNodeMiddleware } from "@octokit/webhooks";
+import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { SecretBox } from "../../src/server/webhooks/secret-box.js";
+import type { HookOwner, NewHook } from "../../src/server/store/hook-store.js";
+
+const SECRET = "It's a Secret to Everybody";
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver answering with `status()` for each request, keeping what it received; `next()` resolves on the n-th. */
+function receiver(status: () => number = () => 200) {
+  const received: Received[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.writeHead(status(), { "content-type": "text/plain" }).end("thanks");
+      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
+    });
+  });
+  return {
+    server, received,
+    until: (count: number) => new Promise<void>((resolve) => {
+      if (received.length >= count) resolve();
+      else waiting.push({ count, resolve });
+    }),
+    async listen(): Promise<string> {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    },
+  };
+}
+
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe("webhook deliveries", () => {
+  let t: ListeningApp;
+  let dir: string;
+  let secrets: SecretBox;
+  let repo: HookOwner;
+  let nextId = 90_000;
+  const push = (repoName = "alice/hello") => ({
+    id: String(nextId++), type: "PushEvent", actor: { login: "alice" }, repo: { name: repoName }, public: true,
+    created_at: "2026-01-15T10:00:00Z", payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc123", before: "000000", commits: [] },
+  });
+  const hook = (url: string, extra: Partial<NewHook> = {}): NewHook => ({
+    owner: repo, name: "web", active: true, events: ["push"],
+    config: { url, contentType: "json", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) }, ...extra,
+  });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-webhooks-"));
+    const keyFile = join(dir, "webhook.key");
+    t = await startListeningApp({ webhookKeyFile: keyFile, webhookMaxBackoff: "50ms" });
+    secrets = SecretBox.atPath(keyFile);
+    repo = { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id };
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("an @octokit/webhooks app verifies the signature and its on(\"push\") handler fires with GitHub's headers and body", async () => {
+    const app = new Webhooks({ secret: SECRET });
+    const pushes: { id: string; name: string; payload: Record<string, unknown> }[] = [];
+    const fired = new Promise<void>((resolve) => app.on("push", (event) => {
+      pushes.push(event as unknown as (typeof pushes)[number]);
+      resolve();
+    }));
+    const server = createServer(createNodeMiddleware(app, { path: "/hook" }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    const created = await t.store.hooks.create(hook(url), t.clock.now());
+    try {
+      const event = push();
+      await t.ingest.ingestEvents([event]);
+      await fired;
+      const [delivered] = pushes;
+      assert.equal(delivered!.name, "push");
+      assert.match(delivered!.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const payload = delivered!.payload as { after: string; ref: string; repository: { full_name: string; id: number }; sender: { login: string } };
+      assert.equal(payload.after, "abc123", "a push's after is its head");
+      assert.equal(payload.ref, "refs/heads/main");
+      assert.equal(payload.repository.full_name, "alice/hello");
+      assert.equal(payload.sender.login, "alice");
+
+      // The attempt is recorded with what was sent and what came back.
+      let [record] = await t.store.hooks.deliveries(created.id, 10, null);
+      for (let i = 0; !record && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        [record] = await t.store.hooks.deliveries(created.id, 10, null);
+      }
+      assert.equal(record!.guid, delivered!.id);
+      assert.equal(record!.statusCode, 200);
+      assert.equal(record!.status, "OK");
+      assert.equal(record!.event, "push");
+      assert.equal(record!.repositoryId, payload.repository.id);
+      assert.equal(record!.request.headers["X-GitHub-Hook-ID"], String(created.id));
+      assert.equal(record!.request.headers["X-GitHub-Hook-Installation-Target-Type"], "repository");
+      assert.match(record!.request.headers["User-Agent"]!, /^GitHub-Hookshot\//);
+      assert.deepEqual(JSON.parse(record!.request.payload), payload);
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
+      await close(server);
+    }
+  });
+
+  test("a form hook posts payload=<JSON>, signed over the exact body; a hook without a secret sends no signature", async () => {
+    const r = receiver();
+    const url = await r.listen();
+    const form = await t.store.hooks.create(hook(url, { config: { url, contentType: "form", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) } }), t.clock.now());
+    const plain = await t.store.hooks.create(hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null } }), t.clock.now());
+    try {
+      await t.ingest.ingestEvents([push()]);
+      await r.until(2);
+      const formed = r.received.find((x) => x.headers["content-type"] === "application/x-www-form-urlencoded")!;
+      const json = r.received.find((x) => x.headers["content-type"] === "application/json")!;
+      const verifier = new Webhooks({ secret: SECRET });
+      assert.ok(await verifier.verify(formed.body, String(formed.headers["x-hub-signature-256"])), "the signature covers the form body");
+      const payload = JSON.parse(new URLSearchParams(formed.body).get("payload")!) as { repository: { full_name: string } };
+      assert.equal(payload.repository.full_name, "alice/hello");
+      assert.match(String(formed.headers["x-hub-signature"]), /^sha1=[0-9a-f]{40}$/);
+      assert.equal(json.headers["x-hub-signature-256"], undefined);
+      assert.equal(json.headers["x-hub-signature"], undefined);
+      assert.equal(json.headers["x-github-delivery"], formed.headers["x-github-delivery"], "one GUID an event, to every hook");
+    } finally {
+      await t.store.hooks.delete(repo, form.id);
+      await t.store.hooks.delete(repo, plain.id);
+      await close(r.server);
+    }
+  });
+
+  test("a failing receiver gets the retries, in order, with the same GUID; every attempt is recorded", async () => {
+    let answers = 0;
+    // Fails the first two requests, then answers 200: the first event's retries must come before the second event.
+    const r = receiver(() => (++answers <= 2 ? 503 : 200));
+    const url = await r.listen();
+    const created = await t.store.hooks.create(hook(url), t.clock.now());
+    try {
+      const [first, second] = [push(), push()];
+      await t.ingest.ingestEvents([first, second]);
+      await r.until(4);
+      const guids = r.received.map((x) => String(x.headers["x-github-delivery"]));
+      assert.equal(guids[0], guids[1]);
+      assert.equal(guids[1], guids[2], "three attempts of the first event");
+      assert.notEqual(guids[3], guids[0], "then the second event");
+      const bodies = r.received.map((x) => x.body);
+      assert.equal(bodies[0], bodies[2], "retries send the same bytes");
+      let records = await t.store.hooks.deliveries(created.id, 10, null);
+      for (let i = 0; records.length < 4 && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        records = await t.store.hooks.deliveries(created.id, 10, null);
+      }
+      assert.deepEqual(records.map((d) => d.statusCode), [200, 200, 503, 503], "newest first");
+      assert.deepEqual(records.map((d) => d.redelivery), [false, true, true, false]);
+      assert.equal(records[2]!.status, "Invalid HTTP Response: 503");
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
+      await close(r.server);
+    }
+  });
+
+  test("a receiver that is down: the attempt is a failed delivery with a clear status, and the process carries on", async () => {
+    const r = receiver();
+    const url = await r.listen();
+    await close(r.server); // nothing listens there any more
+    const created = await t.store.hooks.create(hook(url), t.clock.now());
+    try {
+      await t.ingest.ingestEvents([push()]);
+      let records = await t.store.hooks.deliveries(created.id, 10, null);
+      for (let i = 0; records.length < 5 && i < 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        records = await t.store.hooks.deliveries(created.id, 10, null);
+      }
+      assert.equal(records.length, 5, "--webhook-max-attempts (5) attempts, then it gives up");
+      assert.ok(records.every((d) => d.statusCode === 0 && /ECONNREFUSED/.test(d.status)), records[0]!.status);
+      assert.equal(await t.store.hooks.queued(created.id), 0);
+      assert.equal((await t.store.hooks.find(repo, created.id))!.lastResponse.status, "misconfigured");
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
+    }
+  });
+});
