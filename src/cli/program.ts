@@ -9,6 +9,7 @@ import { userCommand } from "./user.js";
 import { tokenCommand } from "./token.js";
 import { seedCommand } from "./seed.js";
 import { importCommand } from "./import.js";
+import { replayCommand } from "./replay.js";
 import { authCommand } from "./auth.js";
 import { eventsCommand } from "./events.js";
 
@@ -28,6 +29,7 @@ export function buildProgram(io: CliIo): Command {
   tokenCommand(program, io);
   seedCommand(program, io);
   importCommand(program, io);
+  replayCommand(program, io);
   authCommand(program, io);
   eventsCommand(program, io);
   return program;

@@ -64,6 +64,16 @@ export function serveCommand(program: Command, io: CliIo): void {
       "(env FEEDGATE_DB_STATEMENT_TIMEOUT, default 15s)")
     .option("--db-query-timeout <duration>", "give up on a PostgreSQL query that gets no answer; then 503; 0: none " +
       "(env FEEDGATE_DB_QUERY_TIMEOUT, default 20s)")
+    .option("--webhook-max-attempts <n>", "attempts per webhook delivery, the first included; 1 behaves as GitHub, which " +
+      "does not retry (env FEEDGATE_WEBHOOK_MAX_ATTEMPTS, default 5)")
+    .option("--webhook-max-backoff <duration>", "longest wait between two attempts; they start at about 1s and double " +
+      "(env FEEDGATE_WEBHOOK_MAX_BACKOFF, default 10m)")
+    .option("--webhook-max-queue <n>", "deliveries an ingest may queue for one hook before it gets no more " +
+      "(env FEEDGATE_WEBHOOK_MAX_QUEUE, default 10000)")
+    .option("--webhook-allowed-hosts <list>", "host names, IPs and CIDRs deliveries may go to, checked on the address " +
+      "connected to (env FEEDGATE_WEBHOOK_ALLOWED_HOSTS, default: every host)")
+    .option("--webhook-key-file <file>", "the key webhook secrets are sealed with, made on first use; every instance on " +
+      "one database needs the same (env FEEDGATE_WEBHOOK_KEY_FILE, default: <db>.webhook-key, or ./data/webhook.key)")
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .action(async (options) => {
       // JSON stays the default for machines; a person at a terminal reads lines.

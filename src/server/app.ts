@@ -157,7 +157,9 @@ export async function buildApp({
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
   const hooks = webhooks(app, config, databaseStore);
-  adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake()), config.adminBodyLimit);
+  const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
+    { webhooks: { maxQueue: config.webhooks.maxQueue } });
+  adminRoutes(app, ingest, config.adminBodyLimit);
   hookRoutes(app, new HookService(store, clock, hooks.secrets, hooks.deliveries));
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.

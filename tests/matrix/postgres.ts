@@ -1,6 +1,7 @@
 /**
- * The driver matrix: runs the HTTP suites (tests/server, its folders included) and the administrators' CLI, whose
- * commands work on the database directly, again on PostgreSQL, through the same tests, with
+ * The driver matrix: runs the HTTP suites (tests/server, its folders included) and the CLI commands that work on the
+ * database directly while an app reads it (the administrators' commands; replay, whose batches go through the
+ * driver's ingest transaction while feeds are read), again on PostgreSQL, through the same tests, with
  * FEEDGATE_TEST_STORE=postgres. Outside CI an unreachable server skips the run, saying so; under CI it fails.
  */
 import { spawnSync } from "node:child_process";
@@ -17,6 +18,7 @@ const files = [
   ...readdirSync("tests/server", { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).sort()
     .map((f) => `tests/server/${f}`),
   "tests/cli/admin-cli.test.ts",
+  "tests/cli/replay.test.ts",
 ];
 // Four files at a time, as `npm run test:sqlite` runs them: each has its own database, and Node's default of one
 // file per spare core (one, on two cores) leaves the time a file spends waiting on timers, sockets and PostgreSQL unused.

@@ -6,7 +6,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,41 +14,9 @@ import { Webhooks, createNodeMiddleware } from "@octokit/webhooks";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { SecretBox } from "../../src/server/webhooks/secret-box.js";
 import type { HookOwner, NewHook } from "../../src/server/store/hook-store.js";
+import { eventually, receiver } from "../helpers/webhook-receiver.js";
 
 const SECRET = "It's a Secret to Everybody";
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A receiver answering with `status()` for each request, keeping what it received; `next()` resolves on the n-th. */
-function receiver(status: () => number = () => 200) {
-  const received: Received[] = [];
-  const waiting: { count: number; resolve: () => void }[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.writeHead(status(), { "content-type": "text/plain" }).end("thanks");
-      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
-    });
-  });
-  return {
-    server, received,
-    until: (count: number) => new Promise<void>((resolve) => {
-      if (received.length >= count) resolve();
-      else waiting.push({ count, resolve });
-    }),
-    async listen(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
-    },
-  };
-}
-
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 describe("webhook deliveries", () => {
   let t: ListeningApp;
@@ -102,11 +70,7 @@ describe("webhook deliveries", () => {
       assert.equal(payload.sender.login, "alice");
 
       // The attempt is recorded with what was sent and what came back.
-      let [record] = await t.store.hooks.deliveries(created.id, 10, null);
-      for (let i = 0; !record && i < 100; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        [record] = await t.store.hooks.deliveries(created.id, 10, null);
-      }
+      const [record] = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length > 0);
       assert.equal(record!.guid, delivered!.id);
       assert.equal(record!.statusCode, 200);
       assert.equal(record!.status, "OK");
@@ -118,7 +82,7 @@ describe("webhook deliveries", () => {
       assert.deepEqual(JSON.parse(record!.request.payload), payload);
     } finally {
       await t.store.hooks.delete(repo, created.id);
-      await close(server);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
@@ -143,7 +107,7 @@ describe("webhook deliveries", () => {
     } finally {
       await t.store.hooks.delete(repo, form.id);
       await t.store.hooks.delete(repo, plain.id);
-      await close(r.server);
+      await r.close();
     }
   });
 
@@ -163,32 +127,24 @@ describe("webhook deliveries", () => {
       assert.notEqual(guids[3], guids[0], "then the second event");
       const bodies = r.received.map((x) => x.body);
       assert.equal(bodies[0], bodies[2], "retries send the same bytes");
-      let records = await t.store.hooks.deliveries(created.id, 10, null);
-      for (let i = 0; records.length < 4 && i < 100; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        records = await t.store.hooks.deliveries(created.id, 10, null);
-      }
+      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 4);
       assert.deepEqual(records.map((d) => d.statusCode), [200, 200, 503, 503], "newest first");
       assert.deepEqual(records.map((d) => d.redelivery), [false, true, true, false]);
       assert.equal(records[2]!.status, "Invalid HTTP Response: 503");
     } finally {
       await t.store.hooks.delete(repo, created.id);
-      await close(r.server);
+      await r.close();
     }
   });
 
   test("a receiver that is down: the attempt is a failed delivery with a clear status, and the process carries on", async () => {
     const r = receiver();
     const url = await r.listen();
-    await close(r.server); // nothing listens there any more
+    await r.close(); // nothing listens there any more
     const created = await t.store.hooks.create(hook(url), t.clock.now());
     try {
       await t.ingest.ingestEvents([push()]);
-      let records = await t.store.hooks.deliveries(created.id, 10, null);
-      for (let i = 0; records.length < 5 && i < 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        records = await t.store.hooks.deliveries(created.id, 10, null);
-      }
+      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 5);
       assert.equal(records.length, 5, "--webhook-max-attempts (5) attempts, then it gives up");
       assert.ok(records.every((d) => d.statusCode === 0 && /ECONNREFUSED/.test(d.status)), records[0]!.status);
       assert.equal(await t.store.hooks.queued(created.id), 0);

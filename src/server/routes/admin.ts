@@ -28,6 +28,8 @@ const wireSummary = (r: IngestResult) => ({
   events_skipped: r.eventsSkipped,
   issue_events_added: r.issueEventsAdded,
   issue_events_skipped: r.issueEventsSkipped,
+  // Said only when it happened: hooks whose queue was full (--webhook-max-queue) got no delivery of some events.
+  ...(r.hooksFull ? { webhook_queues_full: r.hooksFull } : {}),
 });
 
 /** Ingest problems name the entry: `events[3].repo.name: must be "owner/name"`. */

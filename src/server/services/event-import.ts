@@ -4,7 +4,7 @@
  * nothing. Malformed lines are reported and skipped, or, when strict, abort the file with nothing written.
  */
 import type { EventCounts, Store } from "../store/store.js";
-import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
+import { addEvent, emptyBatch, parseEvent, type ParsedEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
 import type { NdjsonLine, NdjsonSource } from "./ndjson.js";
@@ -24,10 +24,7 @@ export interface ImportOptions {
   onMalformed?: (where: string, message: string) => void;
 }
 
-export interface ImportSummary extends EventCounts {
-  lines: number;
-  malformed: number;
-}
+export type ImportSummary = EventCounts & LineCounts;
 
 const DEFAULT_BATCH = 5_000;
 
@@ -40,6 +37,34 @@ export function parseLine(source: string, line: NdjsonLine) {
 /** Checks every line of a source without writing: the first pass of a strict import. */
 export async function validateEvents(source: NdjsonSource): Promise<void> {
   for await (const line of source.lines) if (line.text.trim() !== "") parseLine(source.name, line);
+}
+
+/** Lines read and malformed lines skipped, counted as `parsedEvents` goes. */
+export interface LineCounts {
+  lines: number;
+  malformed: number;
+}
+
+/**
+ * A source's events, parsed, in the file's order: the line loop `feedgate import` and `feedgate replay` share.
+ * Malformed lines are counted and reported and skipped, or, when strict, thrown.
+ */
+export async function* parsedEvents(source: NdjsonSource, options: Pick<ImportOptions, "strict" | "onMalformed">,
+  counts: LineCounts): AsyncIterable<ParsedEvent> {
+  for await (const line of source.lines) {
+    if (line.text.trim() === "") continue;
+    counts.lines += 1;
+    let parsed: ParsedEvent;
+    try {
+      parsed = parseLine(source.name, line);
+    } catch (error) {
+      if (options.strict || !(error instanceof InvalidInputError)) throw error;
+      counts.malformed += 1;
+      options.onMalformed?.(`${source.name}:${line.number}`, error.message);
+      continue;
+    }
+    yield parsed;
+  }
 }
 
 export async function importEvents(store: Store, source: NdjsonSource, options: ImportOptions, clock: () => Date)
@@ -66,17 +91,8 @@ export async function importEvents(store: Store, source: NdjsonSource, options: 
   };
 
   try {
-    for await (const line of source.lines) {
-      if (line.text.trim() === "") continue;
-      summary.lines += 1;
-      try {
-        addEvent(batch, parseLine(source.name, line));
-      } catch (error) {
-        if (options.strict || !(error instanceof InvalidInputError)) throw error;
-        summary.malformed += 1;
-        options.onMalformed?.(`${source.name}:${line.number}`, error.message);
-        continue;
-      }
+    for await (const parsed of parsedEvents(source, options, summary)) {
+      addEvent(batch, parsed);
       if (batch.events.length >= batchSize) await flush();
     }
     await flush();

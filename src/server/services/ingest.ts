@@ -1,6 +1,6 @@
 /** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
 import type { Counter } from "prom-client";
-import type { IngestResult, Store } from "../store/store.js";
+import type { IngestOptions, IngestResult, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 
@@ -13,21 +13,22 @@ export class IngestService {
   /**
    * @param eventsIngested counts the events each ingest actually added (the serving process passes it).
    * @param ingested told after each ingest (the serving process wakes its webhook dispatcher: deliveries were queued).
+   * @param options what the ingests queue for webhooks (`--webhook-max-queue`).
    */
   constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter,
-    private readonly ingested?: () => void) {}
+    private readonly ingested?: () => void, private readonly options?: IngestOptions) {}
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
     const { batch, contents } = await loadWorld(this.store, doc, options);
-    return { ...this.counted(await this.store.ingest.apply(batch, this.clock())), contents };
+    return { ...this.counted(await this.store.ingest.apply(batch, this.clock(), this.options)), contents };
   }
 
   /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */
   async ingestEvents(events: unknown[]): Promise<IngestResult> {
     const batch = emptyBatch();
     events.forEach((event, i) => addEvent(batch, parseEvent(event, `events[${i}]`)));
-    return this.counted(await this.store.ingest.apply(batch, this.clock()));
+    return this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
   }
 
   private counted(result: IngestResult): IngestResult {

@@ -7,18 +7,17 @@ import type { FastifyInstance } from "fastify";
 import { DEFAULT_DB, type Config } from "../config.js";
 import type { HookRow } from "../store/hook-store.js";
 import type { Store } from "../store/store.js";
+import { isPostgresUrl } from "../store/open-store.js";
 import { Dispatcher } from "./dispatcher.js";
 import { WebhookDeliveries } from "./deliveries.js";
 import { PayloadBuilder } from "./payload.js";
 import { SecretBox } from "./secret-box.js";
 
-const isPostgres = (db: string) => /^postgres(ql)?:/.test(db);
-
 /** `--webhook-key-file`, else beside the SQLite file, else (PostgreSQL) where the default database would be. */
 export function secretBox(config: Config): SecretBox {
   if (config.webhooks.keyFile) return SecretBox.atPath(config.webhooks.keyFile);
   if (config.db === ":memory:") return SecretBox.ephemeral();
-  return SecretBox.atPath(isPostgres(config.db) ? join(dirname(DEFAULT_DB), "webhook.key") : `${config.db}.webhook-key`);
+  return SecretBox.atPath(isPostgresUrl(config.db) ? join(dirname(DEFAULT_DB), "webhook.key") : `${config.db}.webhook-key`);
 }
 
 /** Where the app listens; before it does (an app only injected into, in tests), GitHub's own local default. */

@@ -1,0 +1,57 @@
+/** A webhook receiver on a real socket: answers each request with `status()` and keeps what it received. */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  server: Server;
+  received: Received[];
+  /** Resolves once `count` requests have arrived. */
+  until(count: number): Promise<void>;
+  /** Listens on 127.0.0.1 (a free port, or `port`); resolves with the hook URL. */
+  listen(port?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function receiver(status: () => number = () => 200): Receiver {
+  const received: Received[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.writeHead(status(), { "content-type": "text/plain" }).end("thanks");
+      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
+    });
+  });
+  return {
+    server, received,
+    until: (count) => new Promise<void>((resolve) => {
+      if (received.length >= count) resolve();
+      else waiting.push({ count, resolve });
+    }),
+    async listen(port = 0) {
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Polls `read` every 20 ms until `done` holds of its answer (at most `ms`); returns the last answer. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    value = await read();
+  }
+  return value;
+}
