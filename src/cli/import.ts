@@ -12,9 +12,9 @@ import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
-import type { BulkLoadProgress, Store } from "../server/store/store.js";
+import type { BulkLoadProgress, IngestOptions, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { dbOption, fullQueuesNote, webhookOptions, withStore } from "./options.js";
 import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
 import { importProgress, perSecond } from "./import-progress.js";
 import { seconds } from "./seconds.js";
@@ -23,6 +23,9 @@ interface ImportOptions {
   strict: boolean;
   /** Seconds between plain progress lines when stderr is not a terminal. */
   progressEvery: number;
+  ingest: IngestOptions;
+  /** Hooks whose queue was full, gathered over every file. */
+  hooksFull: Set<number>;
 }
 
 async function importOne(store: Store, name: string, path: string | null, options: ImportOptions, io: CliIo)
@@ -40,6 +43,8 @@ async function importOne(store: Store, name: string, path: string | null, option
       // The message already starts with the place (`file:3: ...` or `file:3.repo.name: ...`): cutting a fixed
       // `where: ` off it mangled the second form into `file:3: epo.name: ...`.
       onMalformed: (_where, message) => progress.note(`skipped ${message}`),
+      ingest: options.ingest,
+      onQueueFull: (hookId) => options.hooksFull.add(hookId),
     }, () => new Date());
   } finally {
     progress.stop();
@@ -69,11 +74,14 @@ Malformed lines are reported (file:line) and skipped, and the rest of the file i
 file with one is not imported at all. (POST /admin/events differs on purpose: it refuses a whole body with a bad
 line, writing nothing.) Events already stored, by id, are skipped, so importing a file again adds nothing.
 ${GH_ARCHIVE_HINT}.`);
-  dbOption(command, io.env)
+  webhookOptions(dbOption(command, io.env), io.env, true)
     .option("--strict", "abort a file at its first malformed line, writing nothing from it")
     .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often", "5")
-    .action(async (files: string[], flags: { strict?: boolean; progressEvery: string; db?: string }) => {
-      const options: ImportOptions = { strict: Boolean(flags.strict), progressEvery: seconds(flags.progressEvery, "--progress-every") };
+    .action(async (files: string[], flags: { strict?: boolean; progressEvery: string; db?: string; ingestOptions: IngestOptions }) => {
+      const options: ImportOptions = {
+        strict: Boolean(flags.strict), progressEvery: seconds(flags.progressEvery, "--progress-every"),
+        ingest: flags.ingestOptions, hooksFull: new Set(),
+      };
       await checkImportFiles(files);
       await withStore(flags, async (store) => {
         const started = Date.now();
@@ -95,6 +103,7 @@ ${GH_ARCHIVE_HINT}.`);
         }, stepProgress(io));
         const ms = Date.now() - started;
         io.stdout.write(`imported ${total} events in ${(ms / 1000).toFixed(1)} s (${perSecond(total, ms)} events/s)\n`);
+        io.stderr.write(fullQueuesNote(options.hooksFull));
       });
     });
 }

@@ -11,7 +11,8 @@ import { replayEvents, type ReplayProgress } from "../server/services/event-repl
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { dbOption, fullQueuesNote, webhookOptions, withStore } from "./options.js";
+import type { IngestOptions } from "../server/store/store.js";
 import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
 import { perSecond } from "./import-progress.js";
 import { duration, events, replayProgress } from "./replay-progress.js";
@@ -58,13 +59,14 @@ Malformed lines are reported (file:line) and skipped. Ctrl-C (SIGINT) or SIGTERM
 written, prints the summary, and exits with 130 (143 for SIGTERM); every batch is one transaction, so nothing is
 half-written.
 ${GH_ARCHIVE_HINT}.`);
-  dbOption(command, io.env)
+  webhookOptions(dbOption(command, io.env), io.env, false)
     .option("--speed <factor|max>", "recorded time over wall time (60: an hour in a minute; 1: real time; max: as fast as ingest goes)", "60")
     .option("--restamp", "set each event's created_at to the moment it is ingested (feeds, age caps and bots see it as new)")
     .option("--new-ids", "give each event a new id, so events already stored arrive again")
     .option("--max-gap <seconds>", "cut pauses in the recorded events longer than this (recorded seconds) to it (default: keep them)")
     .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often", "5")
-    .action(async (files: string[], flags: { speed: string; restamp?: boolean; newIds?: boolean; maxGap?: string; progressEvery: string; db?: string }) => {
+    .action(async (files: string[], flags: { speed: string; restamp?: boolean; newIds?: boolean; maxGap?: string; progressEvery: string; db?: string;
+      ingestOptions: IngestOptions; }) => {
       const speed = speedOf(flags.speed);
       const maxGapMs = flags.maxGap === undefined ? Infinity : seconds(flags.maxGap, "--max-gap") * 1000;
       const progressEvery = seconds(flags.progressEvery, "--progress-every");
@@ -72,6 +74,7 @@ ${GH_ARCHIVE_HINT}.`);
       // Standard input's size is unknown: then the bar shows no fraction, as import's does.
       const size = files.includes("-") ? 0 : (await Promise.all(files.map((f) => stat(f)))).reduce((sum, s) => sum + s.size, 0);
 
+      const hooksFull = new Set<number>();
       const stop = new AbortController();
       let stoppedBy: NodeJS.Signals | null = null;
       const onSignal = (signal: NodeJS.Signals) => {
@@ -102,12 +105,14 @@ ${GH_ARCHIVE_HINT}.`);
               speed, maxGapMs, restamp: Boolean(flags.restamp), newIds: Boolean(flags.newIds), signal: stop.signal,
               onBatch: (p) => progress.update(p, bytesBefore + (current?.bytesRead() ?? 0)),
               onMalformed: (_where, message) => progress.note(`skipped ${message}`),
+              ingest: flags.ingestOptions, onQueueFull: (hookId) => hooksFull.add(hookId),
             });
           } finally {
             progress.stop();
           }
         });
         io.stdout.write(summary(result, speed, stoppedBy));
+        io.stderr.write(fullQueuesNote(hooksFull));
         if (result.eventsSkipped > 0 && !flags.newIds) {
           io.stderr.write(`${result.eventsSkipped} events were stored already (same id) and were skipped; ` +
             "--new-ids replays them as new events\n");

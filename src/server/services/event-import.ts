@@ -3,7 +3,7 @@
  * transaction, so memory stays constant whatever the file's size. Event ids are the key: re-importing adds
  * nothing. Malformed lines are reported and skipped, or, when strict, abort the file with nothing written.
  */
-import type { EventCounts, Store } from "../store/store.js";
+import type { EventCounts, IngestOptions, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent, type ParsedEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
@@ -22,6 +22,10 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Called for each malformed line skipped (never when strict: that throws). */
   onMalformed?: (where: string, message: string) => void;
+  /** What the ingests queue for webhooks; the store's default when absent. */
+  ingest?: IngestOptions;
+  /** Told of each hook whose queue was full (`--webhook-max-queue`). */
+  onQueueFull?: (hookId: number) => void;
 }
 
 export type ImportSummary = EventCounts & LineCounts;
@@ -81,7 +85,8 @@ export async function importEvents(store: Store, source: NdjsonSource, options: 
     const ready = batch;
     batch = emptyBatch();
     await applying;
-    applying = store.ingest.apply(ready, clock()).then((result) => {
+    applying = store.ingest.apply(ready, clock(), options.ingest).then((result) => {
+      for (const hookId of result.hooksFull ?? []) options.onQueueFull?.(hookId);
       summary.eventsAdded += result.eventsAdded;
       summary.eventsSkipped += result.eventsSkipped;
       options.onProgress?.({ events: summary.eventsAdded + summary.eventsSkipped, bytes: source.bytesRead() });

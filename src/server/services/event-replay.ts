@@ -23,6 +23,8 @@ export interface ReplayOptions {
   signal?: AbortSignal;
   onBatch?: (progress: ReplayProgress) => void;
   onMalformed?: ImportOptions["onMalformed"];
+  ingest?: ImportOptions["ingest"];
+  onQueueFull?: ImportOptions["onQueueFull"];
 }
 
 export interface ReplayProgress extends LineCounts {
@@ -166,7 +168,8 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
     }
     pending = [];
     const late = Number.isFinite(options.speed) ? Math.max(0, performance.now() - dueAt) : 0;
-    const result = await store.ingest.apply(batch, now);
+    const result = await store.ingest.apply(batch, now, options.ingest);
+    for (const hookId of result.hooksFull ?? []) options.onQueueFull?.(hookId);
     progress.eventsAdded += result.eventsAdded;
     progress.eventsSkipped += result.eventsSkipped;
     progress.replayedMs = replayedMs;
