@@ -3,9 +3,10 @@
  * that validation cannot drift from it. No Node-only imports.
  */
 import {
-  Type, type Static, type TArray, type TNull, type TObject, type TOptional, type TSchema, type TString, type TUnion,
+  Type, type Static, type TArray, type TBoolean, type TNull, type TNumber, type TObject, type TOptional, type TSchema,
+  type TString, type TUnion,
 } from "@sinclair/typebox";
-import type { Endpoint, Endpoints, ParamLocation, ParamSpec } from "./endpoints.js";
+import type { Endpoint, Endpoints, FieldType, ParamLocation, ParamSpec } from "./endpoints.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -60,18 +61,38 @@ export type ErrorBody = Static<typeof ErrorBody>;
  */
 export const NO_NUL_PATTERN = "^[^\\u0000]*$";
 
+const bodyString = () => Type.String({ pattern: NO_NUL_PATTERN });
+
+/** A key of an object parameter, or a body value of that type. */
+function fieldSchema(type: FieldType): TSchema {
+  return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
+}
+
 function paramSchema(spec: ParamSpec): TSchema {
   let schema: TSchema;
   if (spec.type === "array") schema = Type.Array(Type.String());
   // Query numbers travel as text; the spec's rule is the digits pattern, checked on the text.
   else if (spec.type === "number") schema = Type.String({ pattern: spec.pattern ?? "^[0-9]+$" });
-  else schema = Type.String({ pattern: spec.pattern ?? (spec.in === "body" ? NO_NUL_PATTERN : undefined) });
+  else if (spec.type === "boolean") schema = Type.Boolean();
+  else if (spec.type === "string|number") schema = fieldSchema(spec.type);
+  else if (spec.type === "object") {
+    const keys = Object.entries(spec.properties ?? {}).map(([name, type]) => [name, Type.Optional(fieldSchema(type))]);
+    schema = Type.Object(Object.fromEntries(keys));
+  } else schema = Type.String({ pattern: spec.pattern ?? (spec.in === "body" ? NO_NUL_PATTERN : undefined) });
   return spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
 }
 
+type FieldSchema<T extends FieldType> = T extends "string" ? TString : TUnion<[TString, TNumber]>;
+
+/** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
+type BaseSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TString>
+  : S["type"] extends "boolean" ? TBoolean
+  : S["type"] extends "string|number" ? FieldSchema<"string|number">
+  : S["type"] extends "object" ? TObject<{ [K in keyof S["properties"]]: TOptional<FieldSchema<S["properties"][K] & FieldType>> }>
+  : TString;
+
 /** The TypeBox type `paramSchema` builds for a row's parameter, so its static type follows the table. */
-type ParamSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TString>
-  : S["nullable"] extends true ? TUnion<[TString, TNull]> : TString;
+type ParamSchema<S extends ParamSpec> = S["nullable"] extends true ? TUnion<[BaseSchema<S>, TNull]> : BaseSchema<S>;
 
 /** The TypeBox object `requestSchema` builds for one location of a row. */
 export type RequestSchema<E extends Endpoint, L extends ParamLocation> = TObject<{
@@ -341,6 +362,85 @@ export type Root = Static<typeof Root>;
 /** GitHub's api-overview: `GET /meta`, in GitHub Enterprise's form (no IP ranges or SSH keys of github.com). */
 export const ApiOverview = Type.Object({ verifiable_password_authentication: Type.Boolean() });
 export type ApiOverview = Static<typeof ApiOverview>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks: GitHub's webhook-config, hook, org-hook, hook-delivery-item and hook-delivery, keys in GitHub's order.
+
+/** A hook's configuration as GitHub shows it: `secret` is `"********"` when one is set, and absent otherwise. */
+export const WebhookConfig = Type.Object({
+  content_type: Type.String(),
+  insecure_ssl: Type.String(),
+  url: Type.String(),
+  secret: Type.Optional(Type.String()),
+});
+export type WebhookConfig = Static<typeof WebhookConfig>;
+
+/** GitHub's hook-response: the last delivery's outcome; `{code: null, status: "unused", message: null}` before any. */
+export const HookResponse = Type.Object({ code: Type.Union([Type.Integer(), Type.Null()]), status: NullableString, message: NullableString });
+
+/** GitHub's hook: a repository's webhook (`type: "Repository"`). */
+export const Hook = Type.Object({
+  type: Type.String(),
+  id: Type.Integer(),
+  name: Type.String(),
+  active: Type.Boolean(),
+  events: Type.Array(Type.String()),
+  config: WebhookConfig,
+  updated_at: Type.String(),
+  created_at: Type.String(),
+  ...strings(["url", "test_url", "ping_url", "deliveries_url"]),
+  last_response: HookResponse,
+});
+export type Hook = Static<typeof Hook>;
+
+/** GitHub's org-hook: an organization's webhook (`type: "Organization"`), without a test URL or last response. */
+export const OrgHook = Type.Object({
+  id: Type.Integer(),
+  ...strings(["url", "ping_url", "deliveries_url"]),
+  name: Type.String(),
+  events: Type.Array(Type.String()),
+  active: Type.Boolean(),
+  config: WebhookConfig,
+  updated_at: Type.String(),
+  created_at: Type.String(),
+  type: Type.String(),
+});
+export type OrgHook = Static<typeof OrgHook>;
+
+const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+
+/** GitHub's hook-delivery-item: one attempt, as the deliveries list shows it. */
+export const HookDeliveryItem = Type.Object({
+  id: Type.Integer(),
+  guid: Type.String(),
+  delivered_at: Type.String(),
+  redelivery: Type.Boolean(),
+  /** Seconds. */
+  duration: Type.Number(),
+  status: Type.String(),
+  status_code: Type.Integer(),
+  event: Type.String(),
+  action: NullableString,
+  installation_id: NullableInteger,
+  repository_id: NullableInteger,
+  throttled_at: NullableString,
+});
+export type HookDeliveryItem = Static<typeof HookDeliveryItem>;
+
+const HeaderMap = Type.Record(Type.String(), Type.String());
+
+/** GitHub's hook-delivery: the attempt with the request sent (its payload parsed) and the response received. */
+export const HookDelivery = Type.Object({
+  ...HookDeliveryItem.properties,
+  url: Type.String(),
+  request: Type.Object({ headers: HeaderMap, payload: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) }),
+  response: Type.Object({ headers: HeaderMap, payload: NullableString }),
+});
+export type HookDelivery = Static<typeof HookDelivery>;
+
+/** What a redelivery answers with its 202: an empty object. */
+export const Accepted = Type.Object({});
+export type Accepted = Static<typeof Accepted>;
 
 /**
  * The response shapes exactly as a server in one mode sends them: its serializers and its OpenAPI description.

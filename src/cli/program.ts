@@ -12,6 +12,7 @@ import { importCommand } from "./import.js";
 import { replayCommand } from "./replay.js";
 import { authCommand } from "./auth.js";
 import { eventsCommand } from "./events.js";
+import { hooksCommand } from "./hooks.js";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("feedgate")
@@ -32,6 +33,7 @@ export function buildProgram(io: CliIo): Command {
   replayCommand(program, io);
   authCommand(program, io);
   eventsCommand(program, io);
+  hooksCommand(program, io);
   return program;
 }
 

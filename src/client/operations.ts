@@ -3,9 +3,10 @@
  * parameter and result types computed from the row, so a new row is a new typed method with no SDK change,
  * and the SDK cannot drift from the routes the server registers from the same table.
  */
-import type { Endpoint, Endpoints, ParamSpec, ResponseKind } from "../api/endpoints.js";
+import type { Endpoint, Endpoints, FieldType, ParamSpec, ResponseKind } from "../api/endpoints.js";
 import type {
-  ApiOverview, Authorization, Event, IssueEvent, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root,
+  Accepted, ApiOverview, Authorization, Event, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
+  PrivateUser, PublicUser, RateLimit, Repository, Root, WebhookConfig,
 } from "../api/schemas.js";
 import type { RequestHeaders, UnconditionalHeaders } from "./headers.js";
 import type { Result, Success } from "./types.js";
@@ -16,6 +17,7 @@ interface ResponseTypes {
   "Event[]": Event[];
   "IssueEvent[]": IssueEvent[];
   empty: undefined;
+  accepted: Accepted;
   PrivateUser: PrivateUser;
   PublicUser: PublicUser;
   Organization: Organization;
@@ -23,14 +25,26 @@ interface ResponseTypes {
   RateLimit: RateLimit;
   Root: Root;
   ApiOverview: ApiOverview;
+  Hook: Hook;
+  "Hook[]": Hook[];
+  OrgHook: OrgHook;
+  "OrgHook[]": OrgHook[];
+  WebhookConfig: WebhookConfig;
+  HookDelivery: HookDelivery;
+  "HookDeliveryItem[]": HookDeliveryItem[];
 }
 
 /** What an operation's `data` holds. */
 export type Data<E extends Endpoint> = ResponseTypes[E["response"] & ResponseKind];
 
+type FieldValue<T extends FieldType> = T extends "string" ? string : string | number;
+
 /** Numbers that travel as text may be given as numbers too (`page: 2` means "2"). */
 type Value<S extends ParamSpec> =
-  | (S["type"] extends "array" ? readonly string[] : S["type"] extends "number" ? number | string : string)
+  | (S["type"] extends "array" ? readonly string[] : S["type"] extends "number" | "string|number" ? number | string
+    : S["type"] extends "boolean" ? boolean
+    : S["type"] extends "object" ? { readonly [K in keyof S["properties"]]?: FieldValue<S["properties"][K] & FieldType> }
+    : string)
   | (S extends { nullable: true } ? null : never);
 
 type Specs<E extends Endpoint> = E["params"];

@@ -3,7 +3,7 @@
  * and 8) and places each where the row says (path, query or JSON body). Every check happens here, before
  * anything is sent, and a refusal names the parameter.
  */
-import type { Endpoint, ParamSpec } from "../api/endpoints.js";
+import type { Endpoint, FieldType, ParamSpec } from "../api/endpoints.js";
 import { ParameterError } from "./errors.js";
 import { checkHeaders } from "./headers.js";
 
@@ -21,6 +21,12 @@ function refuse(operation: string, parameter: string, problem: string): never {
 }
 
 const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
+
+/** A string, or for `string|number` a finite number too, as JSON carries it. */
+function checkField(operation: string, name: string, type: FieldType, value: unknown): unknown {
+  if (typeof value === "string" || (type === "string|number" && typeof value === "number" && Number.isFinite(value))) return value;
+  return refuse(operation, name, `must be a ${type === "string" ? "string" : "string or a number"}, got ${shown(value)}`);
+}
 
 /** The value as it travels, or a refusal. */
 function checkValue(operation: string, name: string, spec: ParamSpec, value: unknown): unknown {
@@ -44,6 +50,22 @@ function checkValue(operation: string, name: string, spec: ParamSpec, value: unk
         refuse(operation, name, "must be an array of strings");
       }
       return [...value];
+    case "boolean":
+      if (typeof value !== "boolean") refuse(operation, name, `must be true or false, got ${shown(value)}`);
+      return value;
+    case "string|number":
+      return checkField(operation, name, spec.type, value);
+    case "object": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) refuse(operation, name, "must be an object");
+      const properties = spec.properties ?? {};
+      const checked: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const type = properties[key];
+        if (!type) refuse(operation, `${name}.${key}`, `is not a key of ${name}; it takes ${Object.keys(properties).join(", ")}`);
+        if (item !== undefined) checked[key] = checkField(operation, `${name}.${key}`, type, item);
+      }
+      return checked;
+    }
   }
 }
 

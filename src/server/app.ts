@@ -38,6 +38,8 @@ import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 import { webhooks } from "./webhooks/webhooks.js";
+import { hookRoutes } from "./routes/hooks.js";
+import { HookService } from "./services/hooks.js";
 
 export interface AppDependencies {
   config: Config;
@@ -158,6 +160,7 @@ export async function buildApp({
   const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
     { webhooks: { maxQueue: config.webhooks.maxQueue } });
   adminRoutes(app, ingest, config.adminBodyLimit);
+  hookRoutes(app, new HookService(store, clock, hooks.secrets, hooks.deliveries));
   metaRoutes(app, store, sharedCounters);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);

@@ -12,7 +12,8 @@ import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { endpoints, type Endpoint, type Endpoints, type ParamSpec, type ResponseKind } from "../api/endpoints.js";
 import {
-  ApiOverview, ErrorBody, Event, Organization, PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas,
+  Accepted, ApiOverview, ErrorBody, Event, Hook, HookDelivery, HookDeliveryItem, Organization, OrgHook, PrivateUser,
+  PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
 } from "../api/schemas.js";
 import { SUPPORTED_VERSION } from "./plugins/version.js";
 
@@ -38,9 +39,11 @@ const IngestSummary = Type.Object({
 const schemas = (numericIds: boolean): Record<string, TSchema> => ({
   ...servedSchemas(numericIds), Event, ErrorBody, Health, Readiness, IngestSummary,
   PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
+  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted,
 });
 type SchemaName = "Authorization" | "Event" | "IssueEvent" | "ErrorBody" | "Health" | "Readiness" | "IngestSummary"
-  | "PrivateUser" | "PublicUser" | "Organization" | "Repository" | "RateLimit" | "Root" | "ApiOverview";
+  | "PrivateUser" | "PublicUser" | "Organization" | "Repository" | "RateLimit" | "Root" | "ApiOverview"
+  | "Hook" | "OrgHook" | "WebhookConfig" | "HookDelivery" | "HookDeliveryItem" | "Accepted";
 const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
 /** What each response kind of the table looks like on the wire; null: no body. */
@@ -50,6 +53,7 @@ const RESPONSE_BODIES: Record<ResponseKind, Json | null> = {
   "Event[]": { type: "array", items: schemaRef("Event") },
   "IssueEvent[]": { type: "array", items: schemaRef("IssueEvent") },
   empty: null,
+  accepted: schemaRef("Accepted"),
   PrivateUser: schemaRef("PrivateUser"),
   PublicUser: schemaRef("PublicUser"),
   Organization: schemaRef("Organization"),
@@ -57,6 +61,13 @@ const RESPONSE_BODIES: Record<ResponseKind, Json | null> = {
   RateLimit: schemaRef("RateLimit"),
   Root: schemaRef("Root"),
   ApiOverview: schemaRef("ApiOverview"),
+  Hook: schemaRef("Hook"),
+  "Hook[]": { type: "array", items: schemaRef("Hook") },
+  OrgHook: schemaRef("OrgHook"),
+  "OrgHook[]": { type: "array", items: schemaRef("OrgHook") },
+  WebhookConfig: schemaRef("WebhookConfig"),
+  HookDelivery: schemaRef("HookDelivery"),
+  "HookDeliveryItem[]": { type: "array", items: schemaRef("HookDeliveryItem") },
 };
 
 /** GitHub's titles for the operations; typed by the table, so a new row does not compile without one. */
@@ -91,6 +102,31 @@ const SUMMARIES: { readonly [F in keyof Endpoints]: { readonly [O in keyof Endpo
     root: "GitHub API Root",
     get: "Get GitHub meta information",
   },
+  hooks: {
+    list: "List repository webhooks",
+    create: "Create a repository webhook",
+    get: "Get a repository webhook",
+    update: "Update a repository webhook",
+    delete: "Delete a repository webhook",
+    getConfig: "Get a webhook configuration for a repository",
+    updateConfig: "Update a webhook configuration for a repository",
+    ping: "Ping a repository webhook",
+    test: "Test the push repository webhook",
+    listDeliveries: "List deliveries for a repository webhook",
+    getDelivery: "Get a delivery for a repository webhook",
+    redeliver: "Redeliver a delivery for a repository webhook",
+    listForOrg: "List organization webhooks",
+    createForOrg: "Create an organization webhook",
+    getForOrg: "Get an organization webhook",
+    updateForOrg: "Update an organization webhook",
+    deleteForOrg: "Delete an organization webhook",
+    getConfigForOrg: "Get a webhook configuration for an organization",
+    updateConfigForOrg: "Update a webhook configuration for an organization",
+    pingForOrg: "Ping an organization webhook",
+    listDeliveriesForOrg: "List deliveries for an organization webhook",
+    getDeliveryForOrg: "Get a webhook delivery for an organization webhook",
+    redeliverForOrg: "Redeliver a delivery for an organization webhook",
+  },
 };
 
 /** Each row of the table and its operation name (`events.getFromRepo`), found by identity: routes carry the row itself. */
@@ -107,6 +143,7 @@ const TAGS = [
   { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },
   { name: "orgs", description: "Organizations, as GitHub's organization objects, by login or id" },
   { name: "repos", description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers" },
+  { name: "hooks", description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them" },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   { name: "meta", description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description" },
 ];
@@ -156,7 +193,7 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   "Last-Modified": ["string", "Where a time applies: the newest event's, or the authorization's `updated_at`."],
   Link: ["string", "`<url>; rel=\"prev\"`, `next`, `last`, `first`, when the list spans pages."],
   "X-Poll-Interval": ["integer", "Seconds a poller should wait before asking again."],
-  Location: ["string", "The new authorization's URL."],
+  Location: ["string", "The new authorization's or hook's URL."],
   "Retry-After": ["integer", "Seconds to wait before retrying."],
   "X-GitHub-OTP": ["string", "`required; app` when a two-factor account sent no valid one-time code."],
   "X-Service-OTP": ["string", "Same as X-GitHub-OTP."],
@@ -257,6 +294,7 @@ const OTHER_ROUTES: Record<string, OtherRoute> = {
 
 const PATH_PARAMETERS: Record<string, string> = {
   user: "An account's login", repo: "A repository's name", org: "An organization's login", id: "The authorization's id",
+  hook_id: "The hook's id", delivery_id: "The delivery's id",
 };
 /** GitHub's id-based paths (`/repositories/:id/events`) name what the id is by their first segment. */
 const ID_KINDS: Record<string, string> = { repositories: "repository", organizations: "organization", user: "user" };
@@ -279,6 +317,15 @@ function withDescriptions(schema: unknown, describe: (name: string) => Json): un
   return { ...object, properties };
 }
 
+/** What the row's accepted scopes are for: private events in feeds, hooks otherwise. */
+function scopesText(endpoint: Endpoint): string {
+  const scopes = `\`${endpoint.acceptedScopes.join("` or `")}\``;
+  if (endpoint.resource !== "Hook") return `Private events are included for a caller who may read them, with a password or a token with ${scopes}.`;
+  return `For the repository's owner, members of the organization that owns it, and site administrators (organization hooks: ` +
+    `its members and site administrators), with a password or a token with ${scopes}` +
+    `${endpoint.acceptedScopes.includes("public_repo") ? " (`public_repo`: public repositories only)" : ""}; anyone else gets 404.`;
+}
+
 /** The route as its table row describes it: operation name, texts, security, parameter descriptions. */
 function fromTable(route: RouteOptions, schema: FastifySchema, endpoint: Endpoint) {
   const operation = OPERATIONS.get(endpoint);
@@ -295,10 +342,9 @@ function fromTable(route: RouteOptions, schema: FastifySchema, endpoint: Endpoin
       ? "Basic authentication with the account's password (and a two-factor account's one-time code) only: a token is refused with 403."
       : endpoint.auth === "required" ? "Any valid credential, password or token; anonymous callers get 401 \"Requires authentication\"."
         : "Anonymous callers see public data; credentials, when sent, must be valid.",
-    endpoint.acceptedScopes.length > 0
-      ? `Private events are included for a caller who may read them, with a password or a token with \`${endpoint.acceptedScopes.join("` or `")}\`.`
-      : "",
-    endpoint.params.per_page ? "Paged with `page` and `per_page`; the `Link` header names the other pages." : "",
+    endpoint.acceptedScopes.length > 0 ? scopesText(endpoint) : "",
+    endpoint.params.cursor ? "Paged with `per_page` and `cursor`; the `Link` header names the next page (`rel=\"next\"`)."
+      : endpoint.params.per_page ? "Paged with `page` and `per_page`; the `Link` header names the other pages." : "",
   ].filter(Boolean).join(" ");
   const pathParams = schema.params ?? (byId
     ? { type: "object", properties: { id: { type: "string" } }, required: ["id"] } : undefined);
@@ -354,14 +400,15 @@ function tableResponses(route: RouteOptions, endpoint: Endpoint): Responses {
   const common = commonHeaders(route);
   const body = RESPONSE_BODIES[endpoint.response];
   const list = endpoint.response.endsWith("[]");
-  const status = body === null ? 204 : method === "POST" && endpoint.method === "POST" ? 201 : 200;
+  const status = body === null ? 204 : endpoint.response === "accepted" ? 202
+    : method === "POST" && endpoint.method === "POST" ? 201 : 200;
   const successHeaders = [...common,
     ...(method === "GET" ? ["ETag", "Last-Modified"] : []),
     ...(list ? ["Link"] : []),
     ...(endpoint.response === "Event[]" || endpoint.response === "IssueEvent[]" ? ["X-Poll-Interval"] : []),
     ...(status === 201 ? ["Location"] : [])];
   const success: OpenAPIV3_1.ResponseObject = {
-    description: status === 204 ? "No Content" : status === 201 ? "Created" : "OK",
+    description: status === 204 ? "No Content" : status === 201 ? "Created" : status === 202 ? "Accepted" : "OK",
     headers: headers(successHeaders),
     ...(body ? { content: { "application/json": { schema: body } } } : {}),
   };

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { startTestApp, basic, type TestApp } from "../helpers/test-app.js";
 import { ALICE, ALICE_TOKEN } from "../helpers/client-world.js";
+import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
 
 type Document = OpenAPIV3_1.Document;
 type Operation = OpenAPIV3_1.OperationObject;
@@ -153,19 +154,29 @@ describe("the OpenAPI description", () => {
       organizations: String(orgEvent.org!.id),
       user: String(aliceEvent.actor!.id),
     };
+    // A hook of each kind, with an attempt recorded: what the hooks routes show.
+    const repoHook = await createHook(t.store, { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id });
+    const orgHook = await createHook(t.store, { kind: "org", orgId: (await t.store.users.findByLogin("acme"))!.id });
+    for (const hook of [repoHook, orgHook]) await recordAttempt(t.store, hook);
+    const [delivery] = await t.store.hooks.deliveries(repoHook.id, 1, null);
+    const [orgDelivery] = await t.store.hooks.deliveries(orgHook.id, 1, null);
     const values: Record<string, string> = { user: "alice", repo: "hello", org: "acme" };
+    const hookValues = (path: string): Record<string, string> => path.startsWith("/orgs/")
+      ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
+      : { hook_id: String(repoHook.id), delivery_id: String(delivery!.id) };
 
     const gets = operations(resolved).filter(({ method }) => method === "get");
     assert.ok(gets.length >= 23, `${gets.length} GET operations`);
     for (const { path, operation } of gets) {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
-        const value = name === "id" ? ids[path.split("/")[1]!] : values[name];
+        const value = name === "id" ? ids[path.split("/")[1]!] : values[name] ?? hookValues(path)[name];
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;
       });
       // A password where only a password will do; otherwise alice's token, so private events are shown too.
       const passwordOnly = !operation.security?.some((requirement) => Object.keys(requirement).length === 0 || "tokenAuth" in requirement);
-      const authorization = passwordOnly ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
+      // Hooks with the password too: organization hooks need `admin:org_hook`, which alice's token lacks.
+      const authorization = passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
       const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
       assert.equal(res.status, 200, `GET ${url}`);
       const etag = res.headers.get("etag");

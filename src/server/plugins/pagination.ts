@@ -25,15 +25,18 @@ export function readPage(query: PageQuery): PageWindow {
   return { page, perPage, limit: perPage, offset };
 }
 
-function pageUrl(request: FastifyRequest, page: number): string {
+/** The request's own URL with one query parameter set: `page`, or a list's `cursor`. */
+function linkUrl(request: FastifyRequest, name: string, value: string): string {
   const url = new URL(request.url, request.baseUrl);
   // A token never goes into a header that caches and proxies keep. It also broke node-github 0.2.4: its
   // getNextPage re-sends the Link URL's query and appends its own `access_token`, and a token given twice is
   // refused as Bad credentials (tests/server/authentication.test.ts). Clients re-add their credentials anyway.
   url.searchParams.delete("access_token");
-  url.searchParams.set("page", String(page));
+  url.searchParams.set(name, value);
   return `${request.baseUrl}${url.pathname}${url.search}`;
 }
+
+const pageUrl = (request: FastifyRequest, page: number) => linkUrl(request, "page", String(page));
 
 /** Writes the `Link` header for a page of a list of `total` items. */
 export function writeLinkHeader(request: FastifyRequest, reply: FastifyReply, window: PageWindow, total: number): void {
@@ -47,4 +50,12 @@ export function writeLinkHeader(request: FastifyRequest, reply: FastifyReply, wi
   }
   if (window.page > 1) link(1, "first");
   if (links.length > 0) reply.header("Link", links.join(", "));
+}
+
+/**
+ * The `Link` header of a list paged by cursor (GitHub's webhook deliveries): `rel="next"` only, while there is a next
+ * page, its URL the request's own with that page's cursor.
+ */
+export function writeCursorLink(request: FastifyRequest, reply: FastifyReply, next: string | null): void {
+  if (next !== null) reply.header("Link", `<${linkUrl(request, "cursor", next)}>; rel="next"`);
 }

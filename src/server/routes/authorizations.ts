@@ -4,36 +4,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type, type TSchema } from "@sinclair/typebox";
-import { endpoints, type Endpoint } from "../../api/endpoints.js";
-import { requestSchema, servedSchemas, type RequestSchema } from "../../api/schemas.js";
+import { Type } from "@sinclair/typebox";
+import { endpoints } from "../../api/endpoints.js";
+import { servedSchemas } from "../../api/schemas.js";
+import { route } from "./route-options.js";
 import { toWireAuthorization, type WireOptions } from "../convert/authorization.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { UserRow } from "../store/store.js";
 
-/** Fastify refuses a body schema on GET and DELETE routes; the type says which rows have one. */
-type BodySchema<E extends Endpoint> = E["method"] extends "GET" | "DELETE" ? object : { body: RequestSchema<E, "body"> };
-const bodySchema = <E extends Endpoint>(endpoint: E) =>
-  (endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { body: requestSchema(endpoint, "body") }) as BodySchema<E>;
-
-/**
- * Route options shared by every operation: the endpoint row as config, request schemas from the table (whose
- * static types the type provider hands the handler as typed `params`, `querystring` and `body`).
- */
-function route<E extends Endpoint, R extends Record<number, TSchema>>(endpoint: E, response: R) {
-  return {
-    method: endpoint.method,
-    url: endpoint.path,
-    config: { endpoint },
-    schema: {
-      params: requestSchema(endpoint, "path"),
-      querystring: requestSchema(endpoint, "query"),
-      ...bodySchema(endpoint),
-      response,
-    },
-  };
-}
 
 /** The password-authenticated user; the auth plugin guarantees one on these routes. */
 function caller(request: FastifyRequest): UserRow {

@@ -7,7 +7,7 @@ import type { RequestOf } from "../../api/schemas.js";
 import type { endpoints } from "../../api/endpoints.js";
 import { ApiError, notFound } from "../errors.js";
 import { InvalidInputError } from "../failures.js";
-import { validScopes } from "./input-checks.js";
+import { parseId, validScopes } from "./input-checks.js";
 import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
 import { hashToken, mintToken } from "./credentials.js";
 
@@ -21,12 +21,6 @@ const SCOPE_KEYS = ["scopes", "add_scopes", "remove_scopes"] as const;
 
 /** Every scope list a request names, checked together: one error names all the unknown scopes. */
 const checkScopes = (...lists: (string[] | undefined)[]) => validScopes(lists.flatMap((list) => list ?? []));
-
-/** Authorization ids are positive integers on the wire as strings; anything else names nothing. */
-function parseId(id: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(id)) throw notFound();
-  return Number(id);
-}
 
 export class AuthorizationService {
   constructor(private readonly store: Store, private readonly clock: () => Date) {}

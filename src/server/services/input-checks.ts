@@ -4,6 +4,7 @@
  */
 import { normalize, unknownScopes } from "../../api/scopes.js";
 import { InvalidInputError } from "../failures.js";
+import { notFound } from "../errors.js";
 
 export type Json = Record<string, unknown>;
 
@@ -34,4 +35,10 @@ export function validScopes(scopes: readonly string[], field = "scopes"): string
   const unknown = unknownScopes(scopes);
   if (unknown.length > 0) throw new InvalidInputError(`scopes are invalid: ${unknown.join(",")}`, { field, code: "custom" });
   return normalize(scopes);
+}
+
+/** Row ids in paths (authorizations, hooks, deliveries) are positive integers; anything else names nothing: 404. */
+export function parseId(id: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(id)) throw notFound();
+  return Number(id);
 }

@@ -1,0 +1,96 @@
+/**
+ * `feedgate hooks list|create|deliveries|redeliver`: a repository's or an organization's webhooks on a server, over
+ * HTTP with the SDK. The target is `owner/repo`, or an organization's login; credentials are a token (--token or
+ * FEEDGATE_TOKEN, with `admin:repo_hook` or `admin:org_hook`) or a password (--user).
+ */
+import type { Command } from "commander";
+import type { Client } from "../client/index.js";
+import { InvalidInputError } from "../server/failures.js";
+import { clientAction, passwordClient, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
+import type { CliIo } from "./io.js";
+
+interface HooksOptions extends ConnectionOptions {
+  json?: boolean;
+  hookUrl?: string;
+  events?: string;
+  secret?: string;
+  contentType?: string;
+  inactive?: boolean;
+}
+
+type Target = { user: string; repo: string } | { org: string };
+
+/** `alice/hello` names a repository, `acme` an organization. */
+function target(name: string): Target {
+  const parts = name.split("/");
+  if (parts.length === 2 && parts[0] && parts[1]) return { user: parts[0], repo: parts[1] };
+  if (parts.length === 1 && name) return { org: name };
+  throw new InvalidInputError(`the target must be owner/repo or an organization's login, got ${JSON.stringify(name)}`);
+}
+
+function connection(command: Command): Command {
+  return urlOption(command)
+    .option("--token <token>", "a token with admin:repo_hook (organizations: admin:org_hook) (env FEEDGATE_TOKEN)")
+    .option("--user <login>", "use this login's password instead (FEEDGATE_PASSWORD, a pipe on stdin, or a prompt)")
+    .option("--json", "print JSON lines, as the server sent them");
+}
+
+const connect = (options: HooksOptions, io: CliIo): Promise<Client> | Client =>
+  options.user !== undefined ? passwordClient(options, io) : tokenClient(options, io.env);
+
+const eventList = (list: string | undefined) => list?.split(",").map((s) => s.trim()).filter(Boolean);
+
+export function hooksCommand(program: Command, io: CliIo): void {
+  const hooks = program.command("hooks").description("manage a repository's or an organization's webhooks (over HTTP)");
+  const line = (json: boolean | undefined, value: object, text: string) => io.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+
+  connection(hooks.command("list <target>").description("list the hooks of owner/repo or of an organization: id, active, events, URL"))
+    .action(clientAction(async (name: string, options: HooksOptions) => {
+      const client = await connect(options, io);
+      const where = target(name);
+      const pages = "org" in where ? client.paginate(client.hooks.listForOrg, { ...where, per_page: 100 })
+        : client.paginate(client.hooks.list, { ...where, per_page: 100 });
+      for await (const page of pages) {
+        for (const hook of page.data) line(options.json, hook, `${hook.id}\t${hook.active ? "active" : "inactive"}\t${hook.events.join(",")}\t${hook.config.url}`);
+      }
+    }));
+
+  connection(hooks.command("create <target>").description("create a hook (the server pings it) and print its id"))
+    .requiredOption("--hook-url <url>", "where deliveries are sent")
+    .option("--events <list>", "comma-separated event names (default push; * for all)")
+    .option("--secret <secret>", "the secret deliveries are signed with")
+    .option("--content-type <type>", "json or form (default form, as on GitHub)")
+    .option("--inactive", "create it inactive: nothing is delivered until it is activated")
+    .action(clientAction(async (name: string, options: HooksOptions) => {
+      const client = await connect(options, io);
+      const where = target(name);
+      const body = {
+        events: eventList(options.events), active: !options.inactive,
+        config: { url: options.hookUrl, secret: options.secret, content_type: options.contentType },
+      };
+      const { data } = "org" in where ? await client.hooks.createForOrg({ ...where, ...body }) : await client.hooks.create({ ...where, ...body });
+      line(options.json, data, String(data.id));
+    }));
+
+  connection(hooks.command("deliveries <target> <hook-id>").description("list a hook's deliveries, newest first: id, GUID, event, status, when"))
+    .action(clientAction(async (name: string, hookId: string, options: HooksOptions) => {
+      const client = await connect(options, io);
+      const where = { ...target(name), hook_id: hookId };
+      const pages = "org" in where ? client.paginate(client.hooks.listDeliveriesForOrg, { ...where, per_page: 100 })
+        : client.paginate(client.hooks.listDeliveries, { ...where, per_page: 100 });
+      for await (const page of pages) {
+        for (const d of page.data) {
+          line(options.json, d, `${d.id}\t${d.guid}\t${d.event}${d.action ? `.${d.action}` : ""}\t${d.status_code} ${d.status}\t${d.delivered_at}`);
+        }
+      }
+    }));
+
+  connection(hooks.command("redeliver <target> <hook-id> <delivery-id>").description("deliver an attempt again (same GUID and body)"))
+    .action(clientAction(async (name: string, hookId: string, deliveryId: string, options: HooksOptions) => {
+      const client = await connect(options, io);
+      const where = { ...target(name), hook_id: hookId, delivery_id: deliveryId };
+      if ("org" in where) await client.hooks.redeliverForOrg(where);
+      else await client.hooks.redeliver(where);
+      io.stdout.write(`redelivery of ${deliveryId} queued\n`);
+    }));
+}

@@ -1,0 +1,61 @@
+/** `feedgate hooks list|create|deliveries|redeliver`, in process, against a listening feedgate. */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { runCli } from "../helpers/cli.js";
+import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { ALICE, ALICE_TOKEN } from "../helpers/client-world.js";
+import { recordAttempt } from "../helpers/hook-fixtures.js";
+
+describe("feedgate hooks", () => {
+  let t: ListeningApp;
+  let env: Record<string, string>;
+  before(async () => {
+    t = await startListeningApp();
+    env = { FEEDGATE_URL: t.url, FEEDGATE_TOKEN: ALICE_TOKEN };
+  });
+  after(() => t.close());
+
+  test("create prints the new hook's id; list shows it; deliveries and redeliver work on its attempts", async () => {
+    const created = await runCli(["hooks", "create", "alice/hello", "--hook-url", "https://example.com/cli", "--events", "push,issues",
+      "--secret", "s", "--content-type", "json", "--inactive"], { env });
+    assert.equal(created.code, 0, created.stderr);
+    const id = Number(created.stdout.trim());
+    assert.ok(id > 0, created.stdout);
+
+    const list = await runCli(["hooks", "list", "alice/hello"], { env });
+    assert.equal(list.code, 0, list.stderr);
+    assert.equal(list.stdout, `${id}\tinactive\tpush,issues\thttps://example.com/cli\n`);
+    const json = await runCli(["hooks", "list", "alice/hello", "--json"], { env });
+    assert.equal(JSON.parse(json.stdout).config.secret, "********");
+
+    const hook = (await t.store.hooks.find({ kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id }, id))!;
+    await recordAttempt(t.store, hook, { guid: "cli-guid" });
+    const deliveries = await runCli(["hooks", "deliveries", "alice/hello", String(id)], { env });
+    assert.equal(deliveries.code, 0, deliveries.stderr);
+    const [deliveryId, guid, event, status] = deliveries.stdout.trim().split("\t");
+    assert.deepEqual([guid, event, status], ["cli-guid", "push", "200 OK"]);
+    const again = await runCli(["hooks", "redeliver", "alice/hello", String(id), deliveryId!], { env });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, `redelivery of ${deliveryId} queued\n`);
+  });
+
+  test("an organization's hooks, with a password", async () => {
+    const passwordEnv = { FEEDGATE_URL: t.url, FEEDGATE_PASSWORD: ALICE.password };
+    const created = await runCli(["hooks", "create", "acme", "--user", "alice", "--hook-url", "https://example.com/org", "--inactive"], { env: passwordEnv });
+    assert.equal(created.code, 0, created.stderr);
+    const list = await runCli(["hooks", "list", "acme", "--user", "alice"], { env: passwordEnv });
+    assert.match(list.stdout, new RegExp(`^${created.stdout.trim()}\tinactive\tpush\thttps://example.com/org\n$`));
+  });
+
+  test("failures are one line: a token without admin:org_hook gets 404, bad input the server's 422", async () => {
+    const refused = await runCli(["hooks", "list", "acme"], { env });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /404 Not Found/);
+    const bad = await runCli(["hooks", "create", "alice/hello", "--hook-url", "https://example.com/", "--events", "nonsense"], { env });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /422 Validation Failed: "nonsense" is not a valid event name/);
+    const target = await runCli(["hooks", "list", "a/b/c"], { env });
+    assert.equal(target.code, 1);
+    assert.match(target.stderr, /owner\/repo or an organization's login/);
+  });
+});
