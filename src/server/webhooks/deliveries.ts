@@ -8,25 +8,32 @@ import type { DeliveryRow, HookRow, NewQueuedDelivery } from "../store/hook-stor
 import type { Store, UserRow } from "../store/store.js";
 import type { Dispatcher } from "./dispatcher.js";
 import type { PayloadBuilder } from "./payload.js";
+import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 
 export class WebhookDeliveries {
-  /**
-   * @param describeHook the hook as the API shows it (the ping carries it).
-   * @param baseUrl the API's absolute base, for the URLs inside bodies.
-   */
+  /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
   constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly dispatcher: Dispatcher,
-    private readonly describeHook: (hook: HookRow, baseUrl: string) => object, private readonly baseUrl: () => string) {}
+    private readonly baseUrl: () => string) {}
 
   private async queue(delivery: NewQueuedDelivery): Promise<void> {
     await this.store.hooks.enqueue([delivery], new Date());
     this.dispatcher.wake();
   }
 
+  /** GitHub's ping: the hook as the API shows it, where it lives (`repository` or `organization`), and who asked. */
   async ping(hook: HookRow, sender: UserRow): Promise<void> {
     const baseUrl = this.baseUrl();
-    const where = hook.owner.kind === "repo" ? await this.payloads.context(hook.owner.repoId, baseUrl)
-      : { organization: await this.payloads.organization((await this.store.users.findById(hook.owner.orgId))!, baseUrl) };
-    const body = await this.payloads.ping(hook.id, this.describeHook(hook, baseUrl), where, sender, baseUrl);
+    let described: object;
+    let where: Record<string, unknown>;
+    if (hook.owner.kind === "repo") {
+      where = await this.payloads.context(hook.owner.repoId, baseUrl);
+      described = toWireHook(hook, `repos/${(where.repository as { full_name: string }).full_name}`, baseUrl);
+    } else {
+      const org = (await this.store.users.findById(hook.owner.orgId))!;
+      where = { organization: await this.payloads.organization(org, baseUrl) };
+      described = toWireOrgHook(hook, `orgs/${org.login}`, baseUrl);
+    }
+    const body = await this.payloads.ping(hook.id, described, where, sender, baseUrl);
     await this.queue({ hookId: hook.id, guid: randomUUID(), event: "ping", action: null, eventId: null, body, redelivery: false });
   }
 

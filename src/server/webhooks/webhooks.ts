@@ -5,7 +5,6 @@
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_DB, type Config } from "../config.js";
-import type { HookRow } from "../store/hook-store.js";
 import type { Store } from "../store/store.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { Dispatcher } from "./dispatcher.js";
@@ -35,9 +34,7 @@ export interface Webhooks {
   deliveries: WebhookDeliveries;
 }
 
-/** @param describeHook the hook as the API shows it, for the ping's `hook`. */
-export function webhooks(app: FastifyInstance, config: Config, store: Store,
-  describeHook: (hook: HookRow, baseUrl: string) => object = (hook) => ({ id: hook.id, type: "Repository", name: hook.name })): Webhooks {
+export function webhooks(app: FastifyInstance, config: Config, store: Store): Webhooks {
   const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
   const secrets = secretBox(config);
   const payloads = new PayloadBuilder(store);
@@ -45,5 +42,5 @@ export function webhooks(app: FastifyInstance, config: Config, store: Store,
     baseUrl, app.log);
   app.addHook("onReady", async () => dispatcher.start());
   app.addHook("onClose", async () => dispatcher.stop());
-  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, describeHook, baseUrl) };
+  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, baseUrl) };
 }
