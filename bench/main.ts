@@ -144,7 +144,9 @@ async function main(): Promise<void> {
   const adminToken = writeAdminWorld(`${options.dataDir}/admin-world.json`, options.seed);
   await feedgate(["seed", `${options.dataDir}/admin-world.json`, "--db", db]);
   const templates = await readTemplates(data.events, 20_000);
-  let nextLiveId = FIRST_EVENT_ID + manifest.events + 1_000_000;
+  // Above the generated ids and above every earlier run's on a reused database (a run's live events stay stored):
+  // a thousand ids per millisecond since 2026 leaves each run room for billions, and stays below 2^53 for centuries.
+  let nextLiveId = FIRST_EVENT_ID + manifest.events + (Date.now() - Date.UTC(2026, 0, 1)) * 1000;
 
   const profileDir = `${options.dataDir}/profiles/${Date.now()}`;
   const measurements: Measurement[] = [];
