@@ -37,6 +37,8 @@ import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
+import { StreamHub } from "./streams/hub.js";
+import { registerStreams } from "./streams/lifecycle.js";
 
 export interface AppDependencies {
   config: Config;
@@ -138,9 +140,8 @@ export async function buildApp({
   });
   await app.register(conditional);
   await app.register(version);
-  await app.register(auth, {
-    authenticator: new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures),
-  });
+  const authenticator = new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures);
+  await app.register(auth, { authenticator });
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(bodyParser);
@@ -150,7 +151,9 @@ export async function buildApp({
 
   authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  eventRoutes(app, feeds, config.numericIds);
+  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams);
+  registerStreams(app, streams);
+  eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   adminRoutes(app, new IngestService(store, clock, metrics.eventsIngested), config.adminBodyLimit);
   metaRoutes(app, store, sharedCounters);
