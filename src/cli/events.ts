@@ -8,7 +8,7 @@ import type { Params } from "../client/index.js";
 import { InvalidInputError } from "../server/failures.js";
 import { clientAction, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
 import type { CliIo } from "./io.js";
-import { follow, isLocalServer, type FeedCall, type FeedItem, type PollPace } from "./follow.js";
+import { followLive, isLocalServer, type FeedCall, type FeedItem, type PollPace } from "./follow.js";
 import { seconds } from "./seconds.js";
 
 type FeedName = keyof typeof endpoints.events;
@@ -57,7 +57,8 @@ export function eventsCommand(program: Command, io: CliIo): void {
     .option("--page <n>", "page number")
     .option("--per-page <n>", "events per page, at most 100 (default 30)")
     .option("--all", "every page, following the Link header")
-    .option("--follow", "keep polling with conditional requests and print each new event once, oldest first")
+    .option("--follow", "keep printing each new event once, oldest first: from the server's live stream, or by polling " +
+      "with conditional requests when it offers none")
     .option("--interval <seconds>", "with --follow, seconds between polls; a server's larger X-Poll-Interval wins, " +
       "except on this machine (127.0.0.1, localhost, ::1)")
     .option("--force-interval", "poll every --interval seconds even when the server asks for longer")
@@ -73,7 +74,8 @@ export function eventsCommand(program: Command, io: CliIo): void {
       // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
       const operation = client.events[feed] as unknown as typeof client.events.get;
       const call = operation as unknown as FeedCall;
-      if (options.follow) return follow(client, call, params, printEvent, (line) => io.stderr.write(line), pace);
+      // A live stream when the server offers one, else conditional polling (./follow.ts).
+      if (options.follow) return followLive(client, operation, params, call, printEvent, (line) => io.stderr.write(line), pace);
       if (options.all) {
         for await (const page of client.paginate(operation, params as Params<typeof operation.endpoint>)) page.data.forEach(printEvent);
         return;

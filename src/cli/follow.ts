@@ -8,8 +8,12 @@
  * GitHub asks of pollers, unless `--force-interval`; a server on this machine (127.0.0.1, localhost, ::1) is the
  * operator's own, to poll as fast as they like.
  */
-import type { Client, Event, IssueEvent, Meta, Result, Success } from "../client/index.js";
-import { FeedgateError, HttpError, NetworkError, TimeoutError } from "../client/index.js";
+import type { Client, Event, IssueEvent, Meta, Operation, Params, Result, Success } from "../client/index.js";
+import { FeedgateError, HttpError, NetworkError, StreamUnavailableError, TimeoutError } from "../client/index.js";
+import type { Endpoints } from "../api/endpoints.js";
+
+/** Any feed's generated method (`client.events.getFromRepo`). */
+export type FeedOperation = Operation<Endpoints["events"]["get"]>;
 import { describeError } from "./client-options.js";
 
 export type FeedItem = Event | IssueEvent;
@@ -89,14 +93,19 @@ function retryDelay(error: unknown, interval: number): number {
 
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
-/** Polls until the process is stopped; `print` gets each new event once, oldest first, and `warn` each retried failure. */
+/**
+ * Polls until the process is stopped; `print` gets each new event once, oldest first, and `warn` each retried failure.
+ * @param first a first page already printed (the live-stream attempt read it): polling goes on from it.
+ */
 export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void,
-  warn: (line: string) => void, pace: PollPace = { mayPollFaster: false }): Promise<never> {
+  warn: (line: string) => void, pace: PollPace = { mayPollFaster: false }, first?: Success<FeedItem[]>): Promise<never> {
   const seen = new SeenIds();
-  let etag: string | undefined;
-  let interval = nextWait(undefined, pace);
+  first?.data.forEach((event) => seen.add(event.id));
+  let etag = first?.meta.etag;
+  let interval = nextWait(first && serverInterval(first.meta), pace);
   let toldSlower = false;
-  for (let start = true; ;) {
+  if (first) await sleep(interval);
+  for (let start = !first; ;) {
     let wait: number;
     try {
       const result = await call({ ...params, ...(etag ? { headers: { "If-None-Match": etag } } : {}) });
@@ -119,4 +128,25 @@ export async function follow(client: Client, call: FeedCall, params: Record<stri
     }
     await sleep(wait);
   }
+}
+
+/**
+ * `--follow` on a server with live streams: the newest page first, as polling starts, then the feed's stream from
+ * its newest event (the server replays whatever arrived in between). A server without streams answers the stream
+ * request with a page: polling then goes on from the page already printed.
+ */
+export async function followLive(client: Client, feed: FeedOperation, params: Record<string, unknown>, call: FeedCall,
+  print: (event: FeedItem) => void, warn: (line: string) => void, pace: PollPace): Promise<never> {
+  const first = await call(params);
+  if (first.notModified) throw new Error("a first page without If-None-Match cannot be 304");
+  [...first.data].reverse().forEach(print);
+  const pathParams = Object.fromEntries(Object.entries(params).filter(([name]) => name !== "per_page"));
+  const lastEventId = first.data[0]?.id;
+  try {
+    const stream = client.events.stream(feed, pathParams as Params<typeof feed.endpoint>, lastEventId === undefined ? {} : { lastEventId });
+    for await (const event of stream) print(event);
+  } catch (error) {
+    if (!(error instanceof StreamUnavailableError)) throw error;
+  }
+  return follow(client, call, params, print, warn, pace, first);
 }

@@ -47,6 +47,10 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--feed-max-events <n>", "serve at most this many events per feed, as GitHub's 300 (default: all)")
     .option("--feed-max-age <duration>", "leave out events older than this, e.g. 30d as GitHub (default: all)")
     .option("--feed-cache-mb <n>", "memory for cached feed pages, in MiB; 0 turns the cache off (default 32)")
+    .option("--max-streams-per-user <n>", "live feed streams (Accept: text/event-stream) one user, or one anonymous " +
+      "IP address, may hold open; 0 turns streams off (env FEEDGATE_MAX_STREAMS_PER_USER, default 10)")
+    .option("--stream-heartbeat <duration>", "comment line sent on quiet streams this often, at most half --idle-timeout " +
+      "(env FEEDGATE_STREAM_HEARTBEAT, default 15s)")
     .option("--admin-body-limit <bytes>", "largest body of POST /admin/events and /admin/world (default 67108864)")
     .option("--log-level <level>", "pino log level (env LOG_LEVEL, default info)")
     .option("--trust-proxy <trust>", "believe X-Forwarded-For/-Proto/-Host from: addresses/CIDRs of your proxies, a hop " +

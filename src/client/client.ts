@@ -2,17 +2,19 @@
  * The Client: options checked at construction, one method per endpoint-table row (see operations.ts),
  * credentials with the two-factor retry, and paging that follows the server's `Link` URLs.
  */
-import { endpoints, type Endpoint, type ResponseKind } from "../api/endpoints.js";
+import { endpoints, type Endpoint, type Endpoints, type ResponseKind } from "../api/endpoints.js";
 import { authorizationHeader, checkAuth, otpChallenge, type AuthOptions } from "./auth.js";
 import { ParameterError } from "./errors.js";
 import { checkHeaders, type UnconditionalHeaders } from "./headers.js";
 import { parseLink } from "./link.js";
 import {
-  generateFamilies, type Data, type Families, type Operation, type Params, type ParamsArgument,
+  generateFamilies, type Data, type Families, type Operation, type Operations, type Params, type ParamsArgument,
 } from "./operations.js";
+import { followStream, StreamUnavailableError, type Opened, type StreamOptions } from "./stream.js";
+import { NetworkError } from "./errors.js";
 import { prepare } from "./prepare.js";
 import { interpret } from "./response.js";
-import { exchange, type Fetch, type WireRequest } from "./transport.js";
+import { describe, exchange, type Fetch, type WireRequest } from "./transport.js";
 import { withStringIds } from "./ids.js";
 import type { Meta, Result, Success } from "./types.js";
 
@@ -59,7 +61,24 @@ function checkBaseUrl(value: unknown): string {
   return url.href.replace(/\/+$/, "");
 }
 
-export interface Client extends Families {}
+/** A feed operation: one of `client.events`' methods. */
+type FeedEndpoint = Endpoints["events"][keyof Endpoints["events"]];
+
+/** `client.events`: the feeds' methods, and `stream` for any of them live. */
+export interface EventFamily extends Operations<Endpoints["events"]> {
+  /**
+   * The feed's new events as they are stored, oldest first, for as long as the caller iterates (or until
+   * `options.signal` aborts). Reconnects by itself with `Last-Event-ID`, losing nothing. Throws HttpError for a
+   * refused request (404, 401), and StreamUnavailableError when the server answers with a page instead (a server
+   * without streams): poll then.
+   */
+  stream<E extends FeedEndpoint>(operation: Operation<E>, ...args: [...ParamsArgument<E>, options?: StreamOptions])
+    : AsyncGenerator<Data<E>[number], void, undefined>;
+}
+
+export interface Client extends Omit<Families, "events"> {
+  readonly events: EventFamily;
+}
 
 export class Client {
   readonly baseUrl: string;
@@ -89,10 +108,13 @@ export class Client {
     const fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#fetch = (input, init) => fetch(input, init);
     if (options.auth !== undefined) this.authenticate(options.auth);
-    Object.assign(this, generateFamilies(endpoints, (endpoint, operation, params) => {
+    const families = generateFamilies(endpoints, (endpoint, operation, params) => {
       const request = prepare(endpoint, operation, params);
       return this.#send(request.method, `${this.baseUrl}${request.target}`, request.headers, request.body, endpoint.response);
-    }));
+    });
+    // The second argument is the options whatever the operation (TypeScript cannot index a generic tuple to say so).
+    const stream: EventFamily["stream"] = (operation, ...args) => this.#stream(operation, args[0], args[1] as StreamOptions | undefined);
+    Object.assign(this, families, { events: Object.freeze({ ...families.events, stream }) });
   }
 
   /** Sets the credentials for later requests; `null` makes them anonymous. */
@@ -184,17 +206,61 @@ export class Client {
     return result;
   }
 
-  async #exchange(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
+  /** The headers of a request to `url`: the client's, the caller's, and the credentials for the service's own origin. */
+  #headersFor(url: string, callerHeaders: Record<string, string>): Record<string, string> {
     const auth = this.#auth;
     const headers: Record<string, string> = { accept: ACCEPT_V3, ...this.#headers, ...callerHeaders };
-    if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";
     // Credentials go only to the service's own origin, as fetch itself does on cross-origin redirects:
     // a Link URL is the server's word, not the caller's.
-    const ownOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
-    if (auth && ownOrigin) {
+    if (auth && new URL(url).origin === new URL(this.baseUrl).origin) {
       headers.authorization = authorizationHeader(auth);
       if (auth.type === "basic" && typeof auth.otp === "string") headers["x-service-otp"] ??= auth.otp;
     }
+    return headers;
+  }
+
+  /** A feed's live stream (./stream.ts): each opening is one GET with `Accept: text/event-stream`. */
+  async *#stream<E extends FeedEndpoint>(operation: Operation<E>, params: unknown, options: StreamOptions | undefined)
+    : AsyncGenerator<Data<E>[number], void, undefined> {
+    const endpoint: Endpoint = operation.endpoint;
+    const prepared = prepare(endpoint, operation.operation, params);
+    const url = `${this.baseUrl}${prepared.target}`;
+    const open = async (lastEventId: string | undefined, signal: AbortSignal): Promise<Opened> => {
+      const headers = this.#headersFor(url, { ...prepared.headers, accept: "text/event-stream",
+        ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) });
+      const request: WireRequest = { method: "GET", url, headers };
+      let response: Response;
+      try {
+        response = await this.#fetch(url, { method: "GET", headers, signal });
+      } catch (error) {
+        throw new NetworkError(`GET ${describe(request).url} failed: ${(error as Error).message}`, describe(request), { cause: error });
+      }
+      const type = response.headers.get("content-type") ?? "";
+      if (response.ok && type.startsWith("text/event-stream") && response.body) return { body: response.body };
+      if (!response.ok) {
+        try {
+          interpret(request, { response, text: await response.text() });
+        } catch (error) {
+          return { failure: error as Error };
+        }
+      }
+      await response.body?.cancel();
+      return { failure: new StreamUnavailableError(`GET ${describe(request).url} answered ${type || "without a content type"}, ` +
+        "not an event stream: the server offers no live streams", describe(request)) };
+    };
+    const parse = (data: string) => {
+      const item: unknown = JSON.parse(data);
+      withStringIds(endpoint.response, [item]);
+      return item as Data<E>[number];
+    };
+    yield* followStream(open, parse, (error) => error instanceof NetworkError, options);
+  }
+
+  async #exchange(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
+    const auth = this.#auth;
+    const headers = this.#headersFor(url, callerHeaders);
+    if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";
+    const ownOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
     const request: WireRequest = { method, url, headers, body };
     const first = await exchange(request, this.#fetch, this.#timeout);
     const challenge = first.response.status === 401 ? otpChallenge(first.response.headers) : null;

@@ -40,6 +40,8 @@ import openapi from "./plugins/openapi.js";
 import { webhooks } from "./webhooks/webhooks.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { HookService } from "./services/hooks.js";
+import { StreamHub } from "./streams/hub.js";
+import { registerStreams } from "./streams/lifecycle.js";
 
 export interface AppDependencies {
   config: Config;
@@ -141,9 +143,8 @@ export async function buildApp({
   });
   await app.register(conditional);
   await app.register(version);
-  await app.register(auth, {
-    authenticator: new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures),
-  });
+  const authenticator = new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures);
+  await app.register(auth, { authenticator });
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(bodyParser);
@@ -153,7 +154,9 @@ export async function buildApp({
 
   authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  eventRoutes(app, feeds, config.numericIds);
+  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams);
+  registerStreams(app, streams);
+  eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
   const hooks = webhooks(app, config, databaseStore);

@@ -68,6 +68,13 @@ export interface Config {
     /** Memory for cached feed pages, in bytes; 0 turns the cache off. */
     cacheBytes: number;
   };
+  /** Live streams of the feeds (Server-Sent Events, server/streams/). */
+  streams: {
+    /** Streams one user (an anonymous client: one IP address) may hold open at once; 0 turns streams off. */
+    maxPerUser: number;
+    /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
+    heartbeatMs: number;
+  };
   /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
   adminBodyLimit: number;
   logLevel: string;
@@ -122,6 +129,8 @@ export interface ConfigInput {
   feedMaxAge?: string | number;
   feedCacheMb?: string | number;
   adminBodyLimit?: string | number;
+  maxStreamsPerUser?: string | number;
+  streamHeartbeat?: string | number;
   logLevel?: string;
   logFormat?: string;
   dbPoolSize?: string | number;
@@ -231,7 +240,18 @@ function normalizeBaseUrl(value: string | undefined): string | undefined {
   return url.toString().replace(/\/+$/, "");
 }
 
+/**
+ * The heartbeat: 15 s unless set, and never as long as half the idle timeout, which would otherwise close a quiet
+ * stream between two heartbeats.
+ */
+function heartbeatMs(value: string | number | undefined, idleMs: number): number {
+  const asked = milliseconds("stream heartbeat", value, 15_000);
+  if (asked === 0) throw new InvalidInputError("stream heartbeat must be longer than 0");
+  return idleMs > 0 ? Math.min(asked, Math.max(1, Math.floor(idleMs / 2))) : asked;
+}
+
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const idleMs = milliseconds("idle timeout", input.idleTimeout ?? env.FEEDGATE_IDLE_TIMEOUT, 120_000);
   return {
     host: input.host ?? env.HOST ?? "127.0.0.1",
     port: positiveInteger("port", input.port ?? env.PORT, 3000),
@@ -254,7 +274,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       requestMs: milliseconds("request timeout", input.requestTimeout ?? env.FEEDGATE_REQUEST_TIMEOUT, 120_000),
       headersMs: milliseconds("headers timeout", input.headersTimeout ?? env.FEEDGATE_HEADERS_TIMEOUT, 20_000),
       keepAliveMs: milliseconds("keep-alive timeout", input.keepAliveTimeout ?? env.FEEDGATE_KEEP_ALIVE_TIMEOUT, 72_000),
-      idleMs: milliseconds("idle timeout", input.idleTimeout ?? env.FEEDGATE_IDLE_TIMEOUT, 120_000),
+      idleMs,
     },
     trustProxy: trustProxy(input.trustProxy ?? env.FEEDGATE_TRUST_PROXY),
     rateLimit: {
@@ -271,6 +291,10 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       maxEvents: optionalPositive("feed max events", input.feedMaxEvents ?? env.FEEDGATE_FEED_MAX_EVENTS),
       maxAgeSeconds: duration("feed max age", input.feedMaxAge ?? env.FEEDGATE_FEED_MAX_AGE),
       cacheBytes: positiveInteger("feed cache size", input.feedCacheMb ?? env.FEEDGATE_FEED_CACHE_MB, 32) * 1024 * 1024,
+    },
+    streams: {
+      maxPerUser: positiveInteger("max streams per user", input.maxStreamsPerUser ?? env.FEEDGATE_MAX_STREAMS_PER_USER, 10),
+      heartbeatMs: heartbeatMs(input.streamHeartbeat ?? env.FEEDGATE_STREAM_HEARTBEAT, idleMs),
     },
     adminBodyLimit: positiveInteger("admin body limit", input.adminBodyLimit ?? env.FEEDGATE_ADMIN_BODY_LIMIT, 64 * 1024 * 1024),
     logLevel: input.logLevel ?? env.LOG_LEVEL ?? "info",

@@ -60,6 +60,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Live streams are left out of the request durations (a stream lasts as long as its client likes): counted here. */
+  readonly openStreams = new Gauge({
+    name: "feedgate_streams_open",
+    help: "Live feed streams (Server-Sent Events) this process holds open.",
+    registers: [this.registry],
+  });
+
   constructor(store: Pick<Store, "connections">) {
     // Series that exist from the start, so a rate over them is defined before the first event.
     for (const result of ["hit", "miss"]) this.feedCacheRequests.inc({ result }, 0);

@@ -183,10 +183,14 @@ describe("feedgate auth and events against a listening server", () => {
             response.writeHead(502, { "content-type": "text/plain" });
             return void response.end("upstream down");
           }
-          const forwarded = Object.entries(request.headers).filter(([name]) => !["host", "connection"].includes(name));
+          // A gateway that passes no streams: a live-stream request gets the feed's page, as from a server without
+          // streams, and is not a poll. --follow must then poll.
+          const streamRequest = request.headers.accept === "text/event-stream";
+          const forwarded = Object.entries(request.headers).filter(([name]) => !["host", "connection"].includes(name))
+            .map(([name, value]) => (name === "accept" && streamRequest ? [name, "application/json"] : [name, value]));
           const upstream = await fetch(`${t.url}${request.url}`, { headers: Object.fromEntries(forwarded) as Record<string, string> });
           const body = Buffer.from(await upstream.arrayBuffer());
-          seen.push({ ifNoneMatch: request.headers["if-none-match"], status: upstream.status, url: request.url! });
+          if (!streamRequest) seen.push({ ifNoneMatch: request.headers["if-none-match"], status: upstream.status, url: request.url! });
           const headers = Object.fromEntries([...upstream.headers].filter(([name]) =>
             !["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"].includes(name)));
           if (headers.link) headers.link = headers.link.replaceAll(t.url, proxyUrl);
@@ -237,6 +241,22 @@ describe("feedgate auth and events against a listening server", () => {
           await t.ingest.ingestEvents([event("7201", "PushEvent", "alice", "alice/hello", 400)]);
           await until(() => lines(follow.stdout).length >= 16, "the event after the failure");
           assert.deepEqual(eventIds(follow.stdout).slice(15), ["7201"]);
+        } finally {
+          follow.child.kill("SIGTERM");
+          await follow.done;
+        }
+      });
+
+      test("uses the server's live stream when it offers one: the newest page, then each new event as it is stored", async () => {
+        const follow = spawnCli(["events", "getFromRepo", "alice", "hello", "--url", t.url, "--per-page", "3", "--follow"]);
+        try {
+          await until(() => lines(follow.stdout).length >= 3, "the first page");
+          const printed = eventIds(follow.stdout);
+          // Stored before the stream opens or after: either way it arrives once (Last-Event-ID is the page's newest).
+          await t.ingest.ingestEvents([event("7301", "PushEvent", "alice", "alice/hello", 500)]);
+          await until(() => lines(follow.stdout).length >= 4, "the streamed event");
+          assert.deepEqual(eventIds(follow.stdout), [...printed, "7301"]);
+          assert.equal(follow.stderr, "");
         } finally {
           follow.child.kill("SIGTERM");
           await follow.done;

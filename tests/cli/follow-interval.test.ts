@@ -33,7 +33,8 @@ interface PollingProxy {
 async function pollingProxy(upstream: string, host: string): Promise<PollingProxy> {
   const polls: number[] = [];
   const server: Server = createServer(async (request, response) => {
-    polls.push(Date.now());
+    // Passes no live streams (the Accept header is not forwarded): --follow's stream request gets a page, and is no poll.
+    if (request.headers.accept !== "text/event-stream") polls.push(Date.now());
     const upstreamResponse = await fetch(`${upstream}${request.url}`, {
       headers: request.headers["if-none-match"] ? { "if-none-match": request.headers["if-none-match"] } : {},
     });

@@ -18,6 +18,15 @@ describe("configuration", () => {
       ["127.0.0.1", 3000, "./data/feedgate.db", false, false, "json", 15]);
   });
 
+  test("live streams: 10 per user and a 15 s heartbeat by default; the heartbeat stays under half the idle timeout", () => {
+    assert.deepEqual(loadConfig({}, {}).streams, { maxPerUser: 10, heartbeatMs: 15_000 });
+    assert.deepEqual(loadConfig({ maxStreamsPerUser: "0" }, { FEEDGATE_STREAM_HEARTBEAT: "5s" }).streams, { maxPerUser: 0, heartbeatMs: 5_000 });
+    assert.equal(loadConfig({ idleTimeout: "10s" }, {}).streams.heartbeatMs, 5_000);
+    assert.equal(loadConfig({ idleTimeout: "0" }, {}).streams.heartbeatMs, 15_000);
+    assert.throws(() => loadConfig({ maxStreamsPerUser: "-1" }, {}), /max streams per user must be a non-negative integer/);
+    assert.throws(() => loadConfig({ streamHeartbeat: "0" }, {}), /stream heartbeat must be longer than 0/);
+  });
+
   test("each timeout from its environment variable, in any unit; a flag wins over the environment", () => {
     const env = {
       FEEDGATE_REQUEST_TIMEOUT: "30s", FEEDGATE_HEADERS_TIMEOUT: "500ms", FEEDGATE_KEEP_ALIVE_TIMEOUT: "2m", FEEDGATE_IDLE_TIMEOUT: "0",

@@ -878,6 +878,93 @@ for (const driver of DRIVERS) {
       });
     });
 
+    describe("arrival order: what live streams read", () => {
+      let s: OpenedStore;
+      before(async () => {
+        s = await driver.open();
+        await s.store.ingest.apply(await theWorld(s.store), NOW);
+      });
+      after(() => s.close());
+
+      const ingest = (...events: Record<string, unknown>[]) => {
+        const batch = emptyBatch();
+        events.forEach((e, i) => addEvent(batch, parseEvent(e, `events[${i}]`)));
+        return s.store.ingest.apply(batch, NOW);
+      };
+      const alicePriv = async () => (await s.store.directory.findRepo("alice", "priv"))!;
+      const lived = (id: string, repo: string, created = "2020-01-01T00:00:00Z") =>
+        ({ ...COMPLETE_EVENT, id, created_at: created, repo: { ...COMPLETE_EVENT.repo, id: undefined, name: repo }, public: repo !== "alice/priv" });
+
+      test("numbers events in the order they were stored, whatever their ids and times", async () => {
+        const before = await s.store.events.lastArrivals();
+        // A smaller id and an older time stored later must still come after.
+        await ingest(lived("990000009", "alice/priv", "2025-06-01T00:00:00Z"));
+        await ingest(lived("990000001", "alice/priv", "2019-01-01T00:00:00Z"), lived("990000005", "alice/priv"));
+        const last = await s.store.events.lastArrivals();
+        assert.equal(last.events, before.events + 3);
+        assert.equal(last.issueEvents, before.issueEvents);
+        const first = await s.store.events.arrivalOf("events", "990000009");
+        assert.equal(first, before.events + 1);
+        assert.ok((await s.store.events.arrivalOf("events", "990000001"))! > first!);
+        assert.equal(await s.store.events.arrivalOf("events", "123456789012345678"), null);
+        assert.equal(await s.store.events.arrivalOf("issueEvents", "990000009"), null);
+        // Storing an event again gives it no new number.
+        await ingest(lived("990000009", "alice/priv"));
+        assert.deepEqual(await s.store.events.lastArrivals(), last);
+      });
+
+      test("reads a feed's arrivals in (after, upTo] with the feed's own visibility and limit", async () => {
+        const start = (await s.store.events.lastArrivals()).events;
+        await ingest(lived("990000102", "alice/priv"), lived("990000101", "alice/pub"), lived("990000103", "alice/priv"));
+        const repo = await alicePriv();
+        const upTo = start + 3;
+        const read = async (visibility: Visibility, after = start, limit = 10) =>
+          (await s.store.events.arrivals({ scope: { kind: "repo", repoId: repo.id }, visibility },
+            { after, upTo, limit, notBefore: null })).map((e) => [e.id, e.type, e.seq]);
+        assert.deepEqual(await read({ kind: "all" }), [["990000102", "IssuesEvent", start + 1], ["990000103", "IssuesEvent", start + 3]]);
+        assert.deepEqual(await read({ kind: "public" }), []);
+        assert.deepEqual(await read({ kind: "all" }, start + 1), [["990000103", "IssuesEvent", start + 3]]);
+        assert.deepEqual(await read({ kind: "all" }, start, 1), [["990000102", "IssuesEvent", start + 1]]);
+        const bob = (await s.store.users.findByLogin("bob"))!.id;
+        assert.deepEqual((await read({ kind: "readable-by", userId: bob })).length, 2);
+        const all = await s.store.events.arrivals({ scope: { kind: "all" }, visibility: { kind: "public" } },
+          { after: start, upTo, limit: 10, notBefore: null });
+        assert.deepEqual(all.map((e) => e.id), ["990000101"]);
+        assert.equal(all[0]!.body, JSON.stringify(lived("990000101", "alice/pub")));
+        // The age cap leaves out what the feed leaves out.
+        assert.deepEqual(await s.store.events.arrivals({ scope: { kind: "all" }, visibility: { kind: "public" } },
+          { after: start, upTo, limit: 10, notBefore: new Date("2021-01-01T00:00:00Z") }), []);
+      });
+
+      test("numbers issue events apart, and reads them by repository", async () => {
+        const before = await s.store.events.lastArrivals();
+        const batch = emptyBatch();
+        batch.issueEvents.push({ source: "i", id: "770000001", repoName: "alice/pub", actorLogin: "bob", createdAt: NOW, complete: true,
+          body: JSON.stringify({ id: "770000001", event: "closed" }) });
+        await s.store.ingest.apply(batch, NOW);
+        const after = await s.store.events.lastArrivals();
+        assert.deepEqual(after, { events: before.events, issueEvents: before.issueEvents + 1 });
+        const repo = (await s.store.directory.findRepo("alice", "pub"))!;
+        const read = await s.store.events.arrivals({ issuesOf: repo.id },
+          { after: before.issueEvents, upTo: after.issueEvents, limit: 10, notBefore: null });
+        assert.deepEqual(read.map((e) => [e.id, e.type]), [["770000001", null]]);
+        assert.equal(await s.store.events.arrivalOf("issueEvents", "770000001"), after.issueEvents);
+      });
+
+      test("tells a listener of writes committed through other connections", { skip: driver.name !== "postgres" }, async () => {
+        let heard!: () => void;
+        const told = new Promise<void>((resolve) => (heard = resolve));
+        const stop = await s.store.events.listenForChanges(() => heard());
+        try {
+          const bob = (await s.store.users.findByLogin("bob"))!.id;
+          await s.store.authorizations.create(newAuthorization(bob, 991), NOW);
+          await told;
+        } finally {
+          await stop();
+        }
+      });
+    });
+
     describe("event feeds", () => {
       let s: OpenedStore;
       let resolve: Awaited<ReturnType<typeof resolver>>;

@@ -53,8 +53,11 @@ function withIntegerId(json: string): string {
  * @param integerIds ids as JSON integers: issue events on a `--numeric-ids` server (event ids stay strings).
  */
 export function toWireEventsJson(rows: StoredEvent[], baseUrl: string, integerIds = false): string {
-  return `[${rows.map((row) => {
-    const json = row.complete ? row.body : completed(row, baseUrl);
-    return integerIds ? withIntegerId(json) : json;
-  }).join(",")}]`;
+  return `[${rows.map((row) => toWireEventJson(row, baseUrl, integerIds)).join(",")}]`;
+}
+
+/** One event's JSON text, as a page of its feed holds it (a live stream's `data`). */
+export function toWireEventJson(row: StoredEvent, baseUrl: string, integerIds = false): string {
+  const json = row.complete ? row.body : completed(row, baseUrl);
+  return integerIds ? withIntegerId(json) : json;
 }

@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import fp from "fastify-plugin";
+import { isEventStream } from "../streams/resume.js";
 
 const VARY = "Accept, Authorization, Cookie, X-GitHub-OTP, X-Service-OTP, Accept-Encoding";
 
@@ -15,7 +16,10 @@ export default fp(async (app) => {
     reply.header("X-GitHub-Request-Id", request.id);
     reply.header("X-Content-Type-Options", "nosniff");
     reply.header("Vary", VARY);
-    if (request.method === "GET" && (status === 200 || status === 304)) {
+    if (isEventStream(reply)) {
+      // A live stream: nothing in it may be kept and replayed by a cache (https://html.spec.whatwg.org/#authoring-notes).
+      reply.header("Cache-Control", "no-cache");
+    } else if (request.method === "GET" && (status === 200 || status === 304)) {
       const audience = request.principal ? "private" : "public";
       reply.header("Cache-Control", `${audience}, max-age=60, s-maxage=60`);
     } else {

@@ -13,6 +13,8 @@ import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import { strongEtag } from "../plugins/conditional.js";
 import type { StoredEvent } from "../store/store.js";
 import { Type } from "@sinclair/typebox";
+import type { StreamHub } from "../streams/hub.js";
+import { wantsStream } from "../streams/resume.js";
 
 /** GitHub asks pollers to wait this long between requests (wire notes 2.6). */
 const POLL_INTERVAL_SECONDS = "60";
@@ -56,16 +58,19 @@ function render(rows: StoredEvent[], baseUrl: string, integerIds: boolean): { js
 const FEED_NAMES = Object.keys(endpoints.events) as FeedName[];
 
 /** @param numericIds `--numeric-ids`: issue-event ids as integers, as GitHub sent them; event ids stay strings. */
-export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numericIds: boolean): void {
+export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numericIds: boolean, streams: StreamHub): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  const integerIds = (name: FeedName) => numericIds && endpoints.events[name].response === "IssueEvent[]";
 
   async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams, query: PageQuery) {
+    // `Accept: text/event-stream`: the feed's new events, live (server/streams/); with streams off, the page as ever.
+    if (streams.enabled && wantsStream(request)) return streams.serve(request, reply, { feed: name, params, integerIds: integerIds(name) });
     const window = readPage(query);
     const page = await feeds.page(name, params, request.principal, window);
     request.lastModified = page.newest;
     writeLinkHeader(request, reply, window, page.total);
     reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
-    const { json, etag } = render(page.rows, request.baseUrl, numericIds && endpoints.events[name].response === "IssueEvent[]");
+    const { json, etag } = render(page.rows, request.baseUrl, integerIds(name));
     return reply.type("application/json; charset=utf-8").header("ETag", etag).send(json);
   }
 

@@ -69,6 +69,19 @@ export class Authenticator {
     }
   }
 
+  /**
+   * The principal as the store has it now, for a request that outlives its authentication (a live stream): null once
+   * its token is deleted, its account suspended or deleted, or its password changed; otherwise the principal with
+   * what may have changed since (a token's scopes).
+   */
+  async recheck(principal: Principal): Promise<Principal | null> {
+    const user = await this.store.users.findById(principal.user.id);
+    if (!user || user.suspendedAt) return null;
+    if (principal.kind === "password") return user.passwordHash === principal.user.passwordHash ? { kind: "password", user } : null;
+    const authorization = await this.store.authorizations.find(user.id, principal.authorization.id);
+    return authorization?.hashedToken === principal.authorization.hashedToken ? { kind: "token", user, authorization } : null;
+  }
+
   private async byToken(token: string): Promise<Principal | null> {
     if (!isTokenShaped(token)) return null;
     const hashed = hashToken(token);

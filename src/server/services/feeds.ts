@@ -9,7 +9,7 @@ import { PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/en
 import type { RequestOf } from "../../api/schemas.js";
 import { ApiError, notFound } from "../errors.js";
 import type {
-  FeedPage, FeedRequest, FeedTarget, PageRequest, RepoRow, Store, StoreVersion, UserRow, Visibility,
+  ArrivedEvent, FeedPage, FeedRequest, FeedTarget, PageRequest, RepoRow, Store, StoreVersion, UserRow, Visibility,
 } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache } from "./feed-cache.js";
@@ -40,8 +40,11 @@ const PAGINATION_LIMITED = () =>
 /** The age cap is applied at whole minutes, so a cached page stays valid for a minute rather than a millisecond. */
 const MINUTE_MS = 60_000;
 
-/** A feed's name among the cached ones (a string built directly: JSON.stringify showed in a poll's profile). */
-function targetKey(target: FeedTarget): string {
+/**
+ * A feed's name among the cached ones (a string built directly: JSON.stringify showed in a poll's profile); live
+ * streams group their subscribers by it too.
+ */
+export function targetKey(target: FeedTarget): string {
   if ("issuesOf" in target) return `issues:${target.issuesOf}`;
   const { scope, visibility } = target;
   const reader = visibility.kind === "readable-by" ? visibility.userId : "";
@@ -106,8 +109,8 @@ export class FeedService {
     return this.mayReadPrivate(principal) && principal.user.id === account.id;
   }
 
-  /** What a feed covers and shows, after every access rule. */
-  private async plan(name: FeedName, params: FeedParams, principal: Principal | null)
+  /** What a feed covers and shows, after every access rule: 404 for a feed the caller may not see. */
+  async plan(name: FeedName, params: FeedParams, principal: Principal | null)
     : Promise<FeedTarget> {
     const PUBLIC: Visibility = { kind: "public" };
     switch (name) {
@@ -166,12 +169,11 @@ export class FeedService {
   }
 
   async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<FeedPage> {
-    const { maxEvents, maxAgeSeconds } = this.caps;
+    const { maxEvents } = this.caps;
     // Access first: a feed the caller may not see is 404 on every page, never the pagination 422 (spec 4.2 rule 3).
     const plan = await this.plan(name, params, principal);
     if (maxEvents !== null && window.offset >= maxEvents) throw PAGINATION_LIMITED();
-    const notBefore = maxAgeSeconds === null ? null
-      : new Date(Math.floor((this.clock().getTime() - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS);
+    const notBefore = this.notBefore();
     const request = {
       offset: window.offset,
       limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
@@ -179,6 +181,21 @@ export class FeedService {
     };
     const page = await this.read(plan, request);
     return { ...page, total: maxEvents === null ? page.total : Math.min(page.total, maxEvents) };
+  }
+
+  /** The oldest time the age cap (`--feed-max-age`) lets a feed show; null without the cap. */
+  private notBefore(): Date | null {
+    const { maxAgeSeconds } = this.caps;
+    return maxAgeSeconds === null ? null
+      : new Date(Math.floor((this.clock().getTime() - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS);
+  }
+
+  /**
+   * What a live stream of the feed shows next: its events that arrived in (after, upTo], as a page of the feed would
+   * show them (the same target, the same age cap). The event-count cap is about paging back, not about new events.
+   */
+  arrivals(target: FeedTarget, after: number, upTo: number, limit: number): Promise<ArrivedEvent[]> {
+    return this.store.events.arrivals(target, { after, upTo, limit, notBefore: this.notBefore() });
   }
 
   /**

@@ -132,3 +132,24 @@ export function feedWhere(dialect: Dialect, target: FeedTarget): { table: "event
   if (target.visibility.kind === "readable-by") parameters.reader = target.visibility.userId;
   return { table: "events", where: `${SCOPES[target.scope.kind]} AND ${visibilitySql(dialect, target.visibility.kind)}`, parameters };
 }
+
+/**
+ * Live streams (migration 8): a feed's events stored after one arrival number, up to another, in arrival order. The
+ * feed's own WHERE, so a stream shows exactly what its feed shows. Issue events have no `type` column.
+ */
+export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", where: string): string {
+  const type = table === "events" ? "e.type" : "NULL";
+  return `SELECT e.seq, CAST(e.id AS TEXT) AS id, ${type} AS type, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}
+    FROM ${table} e WHERE ${where} AND e.seq > @after AND e.seq <= @upTo AND e.created_at >= @notBefore
+    ORDER BY e.seq LIMIT @limit`;
+}
+
+/** The newest arrival numbers, 0 before any. */
+export const LAST_ARRIVALS = `SELECT (SELECT coalesce(max(seq), 0) FROM events) AS events,
+  (SELECT coalesce(max(seq), 0) FROM issue_events) AS issue_events`;
+
+/** The arrival number of an event (or issue event) by its id. */
+export const ARRIVAL_OF = {
+  events: "SELECT seq FROM events WHERE id = @id",
+  issueEvents: "SELECT seq FROM issue_events WHERE id = @id",
+};

@@ -244,6 +244,34 @@ export interface IngestedSince {
   oldestIssueEvent: number | null;
 }
 
+/** A stored event with what live streams need: its place in arrival order (migration 8), id and type. */
+export interface ArrivedEvent extends StoredEvent {
+  seq: number;
+  id: string;
+  /** The event's type (`PushEvent`); null for issue events, whose kind is their body's `event`. */
+  type: string | null;
+}
+
+/** The newest arrival numbers: events and issue events are numbered apart; 0 before any. */
+export interface Arrivals {
+  events: number;
+  issueEvents: number;
+}
+
+export type ArrivalTable = keyof Arrivals;
+
+/** Which numbering a feed's events take theirs from. */
+export const arrivalTableOf = (target: FeedTarget): ArrivalTable => ("issuesOf" in target ? "issueEvents" : "events");
+
+export interface ArrivalRequest {
+  /** Only events with an arrival number above `after`, up to `upTo`. */
+  after: number;
+  upTo: number;
+  limit: number;
+  /** Events created before this are left out (`--feed-max-age`), as the feed does; null for none. */
+  notBefore: Date | null;
+}
+
 export interface EventStore {
   /** The store's version now: one read of one row. */
   version(): Promise<StoreVersion>;
@@ -263,6 +291,18 @@ export interface EventStore {
    * in the log (pruned, or a generation raised by something other than an ingest).
    */
   ingestedSince(after: number, upTo: number): Promise<IngestedSince | null>;
+  /** The newest arrival numbers (two index reads). */
+  lastArrivals(): Promise<Arrivals>;
+  /** The arrival number of the event (or issue event) with that id (digits), or null when none is stored. */
+  arrivalOf(table: ArrivalTable, id: string): Promise<number | null>;
+  /** A feed's events that arrived in (after, upTo], oldest arrival first, at most `limit`. */
+  arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]>;
+  /**
+   * Calls `onChange` soon after another process commits a write that raises the version (PostgreSQL: LISTEN on
+   * the channel migration 8 notifies). A driver without such a signal never calls it: its readers poll version().
+   * Resolves, once listening, to the function that stops.
+   */
+  listenForChanges(onChange: () => void): Promise<() => Promise<void>>;
 }
 
 /** One entry of an ingest batch carries where it came from, so an error can name it. */

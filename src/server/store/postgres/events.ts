@@ -1,8 +1,12 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
-import type pg from "pg";
-import { feedStatements, feedWhere, INGESTED_SINCE, RECEIVED_VERSION, VERSION } from "../feed-sql.js";
+import pg from "pg";
+import {
+  ARRIVAL_OF, arrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+} from "../feed-sql.js";
+import { CHANGES_CHANNEL } from "../migrations/index.js";
 import type {
-  EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
+  ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget,
+  IngestedSince, StoredEvent, StoreVersion,
 } from "../store.js";
 import { named, transaction } from "./pool.js";
 
@@ -15,6 +19,9 @@ const toStored = (r: EventRecord): StoredEvent => ({
   body: r.body, complete: r.complete, createdAt: new Date(r.created_at * 1000),
   actorWireId: r.actor_wire_id, repoWireId: r.repo_wire_id, orgWireId: r.org_wire_id,
 });
+
+/** How long a lost LISTEN connection waits before connecting again (the version checks cover the gap). */
+const RELISTEN_MS = 1000;
 
 /** A bound no creation time reaches (created_at is bigint seconds). */
 const NO_END = Number.MAX_SAFE_INTEGER;
@@ -90,5 +97,69 @@ export class PostgresEvents implements EventStore {
     const found = rows[0]!;
     if (Number(found.n) !== upTo - after) return null;
     return { oldestEvent: found.oldest_event, oldestIssueEvent: found.oldest_issue_event };
+  }
+
+  async lastArrivals(): Promise<Arrivals> {
+    const { rows } = await this.pool.query<{ events: number; issue_events: number }>(LAST_ARRIVALS);
+    return { events: Number(rows[0]!.events), issueEvents: Number(rows[0]!.issue_events) };
+  }
+
+  async arrivalOf(table: ArrivalTable, id: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ seq: number }>(named(ARRIVAL_OF[table], { id }));
+    return rows[0] ? Number(rows[0].seq) : null;
+  }
+
+  async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
+    const { table, where, parameters } = feedWhere("postgres", target);
+    const { after, upTo, limit, notBefore } = request;
+    const { rows } = await this.pool.query<EventRecord & { seq: number; id: string; type: string | null }>(
+      named(arrivalsSql("postgres", table, where), { ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) }));
+    return rows.map((r) => ({ ...toStored(r), seq: Number(r.seq), id: r.id, type: r.type }));
+  }
+
+  /**
+   * A connection of its own, outside the pool (a LISTEN holds its connection for as long as it listens, and the
+   * pool's are for requests). A lost connection is opened again after a pause, and `onChange` is called when it
+   * is back, since a notification sent meanwhile was lost with it.
+   */
+  async listenForChanges(onChange: () => void): Promise<() => Promise<void>> {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let retry: NodeJS.Timeout | undefined;
+    const schedule = () => {
+      if (!stopped) retry = setTimeout(() => void connect().then(onChange, () => undefined), RELISTEN_MS);
+    };
+    const connect = async (): Promise<void> => {
+      const next = new pg.Client(this.pool.options);
+      client = next;
+      let gone = false;
+      const lost = () => {
+        if (gone) return;
+        gone = true;
+        next.on("error", () => undefined); // a closing connection may still report its loss
+        void next.end().catch(() => undefined);
+        if (client === next) schedule();
+      };
+      next.on("notification", () => onChange());
+      next.on("error", lost);
+      next.on("end", lost);
+      try {
+        await next.connect();
+        await next.query(`LISTEN ${CHANGES_CHANNEL}`);
+      } catch (error) {
+        lost();
+        throw error;
+      }
+    };
+    await connect().catch((error: unknown) => {
+      stopped = true; // the caller learns of the failure; nothing keeps trying behind its back
+      clearTimeout(retry);
+      throw error;
+    });
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    };
   }
 }

@@ -3,9 +3,12 @@
  * with the event id breaking ties, so the order is stable across pages. Statements are prepared once per shape.
  */
 import type Database from "better-sqlite3";
-import { feedStatements, feedWhere, INGESTED_SINCE, RECEIVED_VERSION, VERSION } from "../feed-sql.js";
+import {
+  ARRIVAL_OF, arrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+} from "../feed-sql.js";
 import type {
-  EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion,
+  ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget,
+  IngestedSince, StoredEvent, StoreVersion,
 } from "../store.js";
 
 interface EventRecord {
@@ -14,6 +17,7 @@ interface EventRecord {
 }
 
 type Parameters = Record<string, number>;
+type ArrivalRecord = EventRecord & { seq: number; id: string; type: string | null };
 type PageOf = Omit<FeedRequest, "visibility">;
 
 const toStored = (r: EventRecord): StoredEvent => ({
@@ -42,6 +46,9 @@ export class SqliteEvents implements EventStore {
   private readonly totalChangesStatement;
   private readonly ingestedSinceStatement;
   private readonly receivedVersionStatement;
+  private readonly arrivalStatements = new Map<string, Database.Statement<Parameters, ArrivalRecord>>();
+  private readonly lastArrivalsStatement;
+  private readonly arrivalOfStatements;
 
   constructor(private readonly db: Database.Database) {
     this.versionStatement = db.prepare<[], StoreVersion>(VERSION);
@@ -50,6 +57,11 @@ export class SqliteEvents implements EventStore {
     this.receivedVersionStatement = db.prepare<{ user: number }, { version: number }>(RECEIVED_VERSION);
     this.ingestedSinceStatement = db.prepare<{ after: number; upTo: number },
       { n: number; oldest_event: number | null; oldest_issue_event: number | null }>(INGESTED_SINCE);
+    this.lastArrivalsStatement = db.prepare<[], { events: number; issue_events: number }>(LAST_ARRIVALS);
+    this.arrivalOfStatements = {
+      events: db.prepare<{ id: bigint }, number>(ARRIVAL_OF.events).pluck(),
+      issueEvents: db.prepare<{ id: bigint }, number>(ARRIVAL_OF.issueEvents).pluck(),
+    };
   }
 
   /**
@@ -133,5 +145,29 @@ export class SqliteEvents implements EventStore {
     const found = this.ingestedSinceStatement.get({ after, upTo })!;
     if (found.n !== upTo - after) return null;
     return { oldestEvent: found.oldest_event, oldestIssueEvent: found.oldest_issue_event };
+  }
+
+  async lastArrivals(): Promise<Arrivals> {
+    const row = this.lastArrivalsStatement.get()!;
+    return { events: row.events, issueEvents: row.issue_events };
+  }
+
+  async arrivalOf(table: ArrivalTable, id: string): Promise<number | null> {
+    // A BigInt: ids go up to 18 digits, past a double's exact integers.
+    return this.arrivalOfStatements[table].get({ id: BigInt(id) }) ?? null;
+  }
+
+  async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
+    const { table, where, parameters } = feedWhere("sqlite", target);
+    let statement = this.arrivalStatements.get(`${table}|${where}`);
+    if (!statement) this.arrivalStatements.set(`${table}|${where}`, statement = this.db.prepare(arrivalsSql("sqlite", table, where)));
+    const { after, upTo, limit, notBefore } = request;
+    return statement.all({ ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) })
+      .map((r) => ({ ...toStored(r), seq: r.seq, id: r.id, type: r.type }));
+  }
+
+  /** Nothing to listen to: writes of this process wake streams directly, other processes' show in version(). */
+  async listenForChanges(): Promise<() => Promise<void>> {
+    return async () => undefined;
   }
 }

@@ -41,14 +41,16 @@ function prepare(db: Database.Database) {
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
          created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`),
     insertEvent: db.prepare(
-      `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      // The next arrival number (migration 8): one index read, under the write lock every ingest holds.
+      `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM events))`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
     hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(hookTargetsSql("SELECT value FROM json_each(@repoIds)")),
     enqueue: db.prepare(HOOK_SQL.enqueue),
     logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
     insertIssueEvent: db.prepare(
-      "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body) VALUES (?, ?, ?, ?, ?, ?)"),
+      "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body, seq) " +
+      "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))"),
   };
 }
 

@@ -1,0 +1,259 @@
+/**
+ * Live streams of the feeds: one hub per app, whatever the number of streams. Streams of the same feed as seen by
+ * the same reader (FeedService's target, the page cache's key) form a group, read once per wake-up.
+ *
+ * A wake-up reads the store's version (the same cheap read every request starts with). When an ingest raised the
+ * generation, each group reads its feed's events that arrived after the group's oldest cursor, through the feed's
+ * own query, and hands each stream those after its own cursor; a new stream resuming after `Last-Event-ID` is a
+ * stream whose cursor is behind, so replay is the same read. When credentials, repositories or access moved, every
+ * stream's principal and feed are checked again as a new request would be, and a stream that would now be refused,
+ * or would see another feed, is ended (its client reconnects and gets the new answer).
+ *
+ * Wake-ups come from writes through this app (an ingest, a deleted token), from PostgreSQL's NOTIFY for writes
+ * through other instances, and from a check every CHECK_MS that cannot miss anything: it is what finds writes of
+ * other processes on a SQLite file (`PRAGMA data_version` moves) and what covers a LISTEN connection being lost.
+ */
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
+import type { Gauge } from "prom-client";
+import { ApiError } from "../errors.js";
+import type { Authenticator, Principal } from "../services/authenticator.js";
+import { targetKey, type FeedName, type FeedParams, type FeedService } from "../services/feeds.js";
+import type { RememberingStore } from "../store/remembering-store.js";
+import {
+  arrivalTableOf, type ArrivalTable, type ArrivedEvent, type Arrivals, type EventStore, type FeedTarget, type StoreVersion,
+} from "../store/store.js";
+import { toWireEventJson } from "../convert/event.js";
+import { SseStream } from "./sse.js";
+import { resumeAfter, unknownEvent } from "./resume.js";
+
+/** How often the version is checked when nothing woke the hub: "within a second" with room to spare. */
+const CHECK_MS = 500;
+/** Events read per group and read: what replaying far back holds in memory at once. */
+const CHUNK = 500;
+
+export interface StreamOptions {
+  /** Streams one user (or, anonymous, one client IP) may hold open at once; 0: streams are off. */
+  maxPerUser: number;
+  heartbeatMs: number;
+}
+
+/** What the route knows of a stream request. */
+export interface StreamRequest {
+  feed: FeedName;
+  params: FeedParams;
+  /** Issue-event ids as JSON integers (`--numeric-ids`), as the feed's pages send them. */
+  integerIds: boolean;
+}
+
+interface Subscriber {
+  sink: SseStream;
+  request: StreamRequest;
+  principal: Principal | null;
+  baseUrl: string;
+  owner: string;
+  group: Group;
+  /** Every event of the feed with an arrival number up to this one has been sent (or was before the stream). */
+  cursor: number;
+  /** The version the subscriber's principal and feed were last checked at. */
+  checked: StoreVersion;
+}
+
+interface Group {
+  key: string;
+  target: FeedTarget;
+  table: ArrivalTable;
+  members: Set<Subscriber>;
+}
+
+const tooMany = (limit: number) =>
+  new ApiError(429, `Too many open streams: at most ${limit} per user (per IP address when anonymous) at once; ` +
+    "close one before opening another", { documentationUrl: "https://developer.github.com/v3/#rate-limiting" });
+
+/** The kind of an event for the `event:` field: its type, or an issue event's `event` ("closed"). */
+function kindOf(row: ArrivedEvent): string {
+  if (row.type !== null) return row.type;
+  const { event } = JSON.parse(row.body) as { event?: unknown };
+  return typeof event === "string" ? event : "IssueEvent";
+}
+
+const moved = (now: StoreVersion, then: StoreVersion) =>
+  now.credentials !== then.credentials || now.repos !== then.repos || now.access !== then.access;
+
+export class StreamHub {
+  private readonly groups = new Map<string, Group>();
+  private readonly owners = new Map<string, number>();
+  private subscribers = 0;
+  private checkTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private stopListening: Promise<() => Promise<void>> | undefined;
+  private generation = -1;
+  /** A group has a subscriber whose cursor is behind (a new stream): read even if no ingest happened. */
+  private behind = false;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly remembering: RememberingStore,
+    private readonly feeds: FeedService,
+    private readonly authenticator: Authenticator,
+    private readonly options: StreamOptions,
+    private readonly log: FastifyBaseLogger,
+    private readonly open: Gauge,
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.maxPerUser > 0;
+  }
+
+  /** Answers a stream request: the feed's 404s and the resume point's errors first, then the stream. */
+  async serve(request: FastifyRequest, reply: FastifyReply, stream: StreamRequest): Promise<FastifyReply> {
+    const principal = request.principal;
+    const target = await this.feeds.plan(stream.feed, stream.params, principal);
+    const table = arrivalTableOf(target);
+    const after = resumeAfter(request);
+    const cursor = after === null ? (await this.events.lastArrivals())[table] : await this.events.arrivalOf(table, after);
+    if (cursor === null) throw unknownEvent(after!);
+    const owner = principal ? `user:${principal.user.id}` : `ip:${request.ip}`;
+    const held = this.owners.get(owner) ?? 0;
+    if (held >= this.options.maxPerUser) throw tooMany(this.options.maxPerUser);
+    if (this.closed) throw new ApiError(503, "Service Unavailable: the server is shutting down");
+
+    const sink = new SseStream(reply.raw);
+    const key = targetKey(target);
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
+    const subscriber: Subscriber = {
+      sink, request: stream, principal, baseUrl: request.baseUrl, owner, group, cursor, checked: this.remembering.version,
+    };
+    this.add(subscriber);
+    sink.onClose(() => this.remove(subscriber));
+    if (after !== null) this.behind = true;
+    this.wake();
+    return reply.type("text/event-stream; charset=utf-8").header("X-Accel-Buffering", "no").send(sink.body);
+  }
+
+  /** Something may have been written: check now rather than at the next tick. */
+  wake(): void {
+    if (this.subscribers === 0 || this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => (this.running = undefined));
+  }
+
+  /** Ends every stream and stops listening: before the server waits for its requests to finish. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.end("closed: the server is shutting down");
+    this.stopTimers();
+    await this.running;
+  }
+
+  private add(subscriber: Subscriber): void {
+    subscriber.group.members.add(subscriber);
+    this.owners.set(subscriber.owner, (this.owners.get(subscriber.owner) ?? 0) + 1);
+    this.open.inc();
+    if (this.subscribers++ === 0) this.startTimers();
+  }
+
+  private remove(subscriber: Subscriber): void {
+    const { group, owner } = subscriber;
+    if (!group.members.delete(subscriber)) return;
+    if (group.members.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
+    const held = this.owners.get(owner)! - 1;
+    if (held === 0) this.owners.delete(owner);
+    else this.owners.set(owner, held);
+    this.open.dec();
+    if (--this.subscribers === 0) this.stopTimers();
+  }
+
+  private startTimers(): void {
+    this.checkTimer = setInterval(() => this.wake(), CHECK_MS).unref();
+    this.heartbeatTimer = setInterval(() => {
+      for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.comment("heartbeat");
+    }, this.options.heartbeatMs).unref();
+    // Listening starts with the first stream and stops with the last: an instance nobody streams from holds no connection.
+    this.stopListening = this.events.listenForChanges(() => this.wake());
+    this.stopListening.catch((error: unknown) => this.log.warn({ err: error }, "streams: cannot listen for changes; checking every 500 ms"));
+  }
+
+  private stopTimers(): void {
+    clearInterval(this.checkTimer);
+    clearInterval(this.heartbeatTimer);
+    const stopping = this.stopListening;
+    this.stopListening = undefined;
+    void stopping?.then((stop) => stop(), () => undefined);
+  }
+
+  private async run(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        const version = await this.remembering.refresh();
+        await this.recheck(version);
+        if (version.generation !== this.generation || this.behind) {
+          this.behind = false;
+          await this.deliver(await this.events.lastArrivals());
+          this.generation = version.generation;
+        }
+      } catch (error) {
+        // The database is away: cursors have not moved, so the next check sends what this one could not.
+        this.behind = true;
+        this.log.warn({ err: error }, "streams: reading new events failed; trying again");
+        return;
+      }
+    } while (this.again && !this.closed);
+  }
+
+  /** Ends the streams that a request made now would refuse, or would answer with another feed. */
+  private async recheck(version: StoreVersion): Promise<void> {
+    for (const group of [...this.groups.values()]) {
+      for (const subscriber of [...group.members]) {
+        if (!moved(version, subscriber.checked)) continue;
+        const reason = await this.refusal(subscriber);
+        if (reason) subscriber.sink.end(`closed: ${reason}`);
+        else subscriber.checked = version;
+      }
+    }
+  }
+
+  /** Why the subscriber may no longer have its stream, or null. Errors other than the feed's own (404) propagate. */
+  private async refusal(subscriber: Subscriber): Promise<string | null> {
+    const principal = subscriber.principal && await this.authenticator.recheck(subscriber.principal);
+    if (subscriber.principal && !principal) return "the credentials no longer authenticate";
+    try {
+      const target = await this.feeds.plan(subscriber.request.feed, subscriber.request.params, principal);
+      return targetKey(target) === subscriber.group.key ? null : "what the feed shows this caller has changed";
+    } catch (error) {
+      if (error instanceof ApiError) return "the feed is no longer visible to this caller";
+      throw error;
+    }
+  }
+
+  /** Sends each group's new events to the members that have not had them, CHUNK at a time. */
+  private async deliver(top: Arrivals): Promise<void> {
+    for (const group of [...this.groups.values()]) {
+      const upTo = top[group.table];
+      for (;;) {
+        // Members that join while this group is read wait for the next pass (`behind`), as their cursors are not here.
+        const members = [...group.members].filter((m) => !m.sink.ended);
+        if (members.length === 0) break;
+        const after = Math.min(...members.map((m) => m.cursor));
+        if (after >= upTo) break;
+        const rows = await this.feeds.arrivals(group.target, after, upTo, CHUNK);
+        for (const row of rows) {
+          for (const member of members) {
+            if (row.seq <= member.cursor) continue;
+            member.sink.event(row.id, kindOf(row), toWireEventJson(row, member.baseUrl, member.request.integerIds));
+          }
+        }
+        const reached = rows.length < CHUNK ? upTo : rows[rows.length - 1]!.seq;
+        for (const member of members) member.cursor = Math.max(member.cursor, reached);
+        if (rows.length < CHUNK) break;
+      }
+    }
+  }
+}
