@@ -18,6 +18,7 @@ import {
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
+import { measureFanOut, type FanOutMeasurement } from "./streams.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   let serverRss: ReturnType<typeof memoryOf> = null;
   let deliveries: DeliveryMeasurement | undefined;
+  let fanOut: FanOutMeasurement | undefined;
   let server: Listening | undefined;
   let ceiling: Listening | undefined;
   try {
@@ -161,6 +163,8 @@ async function main(): Promise<void> {
       CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
       // Rate limiting stays on (its cost is part of every request) but can never trip.
       "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
+      // The fan-out measurement opens its 1,000 streams from one address.
+      "--max-streams-per-user", "2000",
     ], `${options.dataDir}/server.log`);
 
     const list = scenarios({
@@ -213,6 +217,12 @@ async function main(): Promise<void> {
       nextLiveId += 10_000_000;
       say(`  ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
     }
+    if (options.only === null || options.only.includes("streams")) {
+      say("streams: 1,000 open on GET /events while events are posted");
+      fanOut = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId);
+      nextLiveId += 10_000_000;
+      say(`  ${Math.round(fanOut.frameRate)} events/s to the streams in all, p99 ${fanOut.p99Ms.toFixed(1)} ms, ${fanOut.incomplete} incomplete`);
+    }
   } finally {
     await ceiling?.stop();
     await server?.stop();
@@ -244,7 +254,7 @@ async function main(): Promise<void> {
 
   const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
   const input = {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline, deliveries,
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline, deliveries, fanOut,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,

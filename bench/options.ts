@@ -40,7 +40,7 @@ const HELP = `npm run bench -- [flags]
   --only a,b        run only these scenarios: ceiling, repo, events, user, received, page1000, 304, live-repo,
                     live-events, live-user, live-received, live-304, authorizations (live-*: polled while
                     1,000 events/s are ingested through POST /admin/events), webhooks (deliveries/s to a
-                    local receiver)
+                    local receiver), streams (fan-out to 1,000 open streams)
   --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
   --log-level L     the server's log level (default warn; info logs every request)
 `;

@@ -8,6 +8,7 @@ import type { Measurement } from "./load.js";
 import type { Machine } from "./machine.js";
 import type { Manifest } from "./generate.js";
 import type { DeliveryMeasurement } from "./webhooks.js";
+import type { FanOutMeasurement } from "./streams.js";
 
 export interface RunSettings {
   events: number;
@@ -38,6 +39,8 @@ export interface ReportInput {
   baseline?: SavedRun;
   /** Webhook delivery throughput (bench/webhooks.ts), when measured. */
   deliveries?: DeliveryMeasurement;
+  /** Stream fan-out (bench/streams.ts), when measured. */
+  fanOut?: FanOutMeasurement;
 }
 
 const MB = 1024 * 1024;
@@ -244,6 +247,18 @@ export function renderReport(input: ReportInput): string {
     lines.push(`| ceiling: POSTs from one process | ${int(d.ceilingRate)} | 1.00 | | | ${fixed(d.ceilingCpuMsPerPost, 3)} |`);
     lines.push(`| feedgate: ingest -> queue -> delivery | ${int(d.rate)} | ${ratio(d.rate / d.ceilingRate)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} | ` +
       `${fixed(d.cpuMsPerDelivery, 3)} |`, "");
+  }
+
+  const f = input.fanOut;
+  if (f) {
+    lines.push("## Streams", "");
+    lines.push(`${int(f.streams)} Server-Sent Events streams open on \`GET /events\` (from one address) while ${int(f.events)} events are ` +
+      `posted through \`POST /admin/events\` in batches of 100. Latency: from the ingest's acknowledgement to the event's arrival, ` +
+      "on 20 of the streams. No ceiling: a bare fan-out server would measure node:http's socket writes, which the CPU per event " +
+      "sent shows.", "");
+    lines.push("| events posted/s | events sent/s (every stream) | p50 ms | p99 ms | server CPU µs per event sent | streams incomplete after 30 s |",
+      "|---:|---:|---:|---:|---:|---:|");
+    lines.push(`| ${int(f.ingestRate)} | ${int(f.frameRate)} | ${ms(f.p50Ms)} | ${ms(f.p99Ms)} | ${fixed(f.cpuUsPerFrame, 1)} | ${f.incomplete} |`, "");
   }
 
   lines.push("## Import", "");

@@ -24,10 +24,13 @@ describe("webhook deliveries", () => {
   let secrets: SecretBox;
   let repo: HookOwner;
   let nextId = 90_000;
-  const push = (repoName = "alice/hello") => ({
-    id: String(nextId++), type: "PushEvent", actor: { login: "alice" }, repo: { name: repoName }, public: true,
-    created_at: "2026-01-15T10:00:00Z", payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc123", before: "000000", commits: [] },
-  });
+  const push = (repoName = "alice/hello") => {
+    const id = String(nextId++);
+    return {
+      id, type: "PushEvent", actor: { login: "alice" }, repo: { name: repoName }, public: true, created_at: "2026-01-15T10:00:00Z",
+      payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: `head-${id}`, before: "000000", commits: [] },
+    };
+  };
   const hook = (url: string, extra: Partial<NewHook> = {}): NewHook => ({
     owner: repo, name: "web", active: true, events: ["push"],
     config: { url, contentType: "json", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) }, ...extra,
@@ -64,7 +67,7 @@ describe("webhook deliveries", () => {
       assert.equal(delivered!.name, "push");
       assert.match(delivered!.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const payload = delivered!.payload as { after: string; ref: string; repository: { full_name: string; id: number }; sender: { login: string } };
-      assert.equal(payload.after, "abc123", "a push's after is its head");
+      assert.equal(payload.after, event.payload.head, "a push's after is its head");
       assert.equal(payload.ref, "refs/heads/main");
       assert.equal(payload.repository.full_name, "alice/hello");
       assert.equal(payload.sender.login, "alice");
@@ -134,6 +137,38 @@ describe("webhook deliveries", () => {
     } finally {
       await t.store.hooks.delete(repo, created.id);
       await r.close();
+    }
+  });
+
+  test("a receiver killed and brought back gets the retries, in order, with the same GUIDs, every attempt recorded", async () => {
+    const first = receiver();
+    const url = await first.listen();
+    const port = Number(new URL(url).port);
+    await first.close(); // killed: connections are refused from now on
+    const created = await t.store.hooks.create(hook(url), t.clock.now());
+    try {
+      const events = [push(), push(), push()];
+      await t.ingest.ingestEvents(events);
+      // At least one refused attempt of the first event, then the receiver comes back on the same port.
+      await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 1);
+      const back = receiver();
+      await back.listen(port);
+      try {
+        await back.until(3);
+        const heads = back.received.map((x) => (JSON.parse(x.body) as { after: string }).after);
+        assert.deepEqual(heads, events.map((e) => e.payload.head), "in the order the events were stored");
+        const records = await eventually(() => t.store.hooks.deliveries(created.id, 20, null),
+          (rows) => rows.filter((d) => d.statusCode === 200).length === 3);
+        const refused = records.filter((d) => d.statusCode === 0);
+        assert.ok(refused.length >= 1 && refused.every((d) => /ECONNREFUSED/.test(d.status)));
+        const firstGuid = String(back.received[0]!.headers["x-github-delivery"]);
+        assert.ok(refused.every((d) => d.guid === firstGuid), "the refused attempts were the first event's, retried under its GUID");
+        assert.equal(records.find((d) => d.statusCode === 200 && d.guid === firstGuid)!.redelivery, true, "a retry");
+      } finally {
+        await back.close();
+      }
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
     }
   });
 
