@@ -99,11 +99,12 @@ for (const driver of DRIVERS) {
       const second = await s.store.hooks.create(hook(otherRepo, "http://a.test/second"), NOW);
       await s.store.hooks.enqueue([queued(first.id, "f1"), queued(first.id, "f2"), queued(second.id, "s1")], NOW);
       assert.equal(await s.store.hooks.queued(first.id), 2);
-      assert.equal(await s.store.hooks.nextDue(), T);
+      assert.equal(await s.store.hooks.nextDue(T), T);
 
       const claimed = await s.store.hooks.claim(T, 60_000, 10);
       assert.deepEqual(claimed.map((d) => d.guid).sort(), ["f1", "s1"], "one per hook: its oldest");
       assert.deepEqual(await s.store.hooks.claim(T + 1, 60_000, 10), [], "leased deliveries are not handed out again");
+      assert.equal(await s.store.hooks.nextDue(T + 1), T + 60_000, "leased heads can be claimed when their lease runs out");
 
       const f1 = claimed.find((d) => d.guid === "f1")!;
       assert.equal(f1.attempts, 0);
@@ -121,7 +122,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(expired.map((d) => d.guid).sort(), ["s1"], "f2's lease (from T + 1,001) still runs");
       await s.store.hooks.finish(s1, attempt(s1, 200), { kind: "done" });
       await s.store.hooks.finish(next[0]!, attempt(next[0]!, 200), { kind: "done" });
-      assert.equal(await s.store.hooks.nextDue(), null);
+      assert.equal(await s.store.hooks.nextDue(T), null);
       await s.store.hooks.delete(repo, first.id);
       await s.store.hooks.delete(otherRepo, second.id);
     });
@@ -131,7 +132,7 @@ for (const driver of DRIVERS) {
       await s.store.hooks.enqueue([queued(h.id, "r1"), queued(h.id, "r2"), queued(h.id, "r3")], NOW);
       await s.store.hooks.update(repo, h.id, { active: false }, NOW);
       assert.deepEqual(await s.store.hooks.claim(T, 1_000, 10), []);
-      assert.equal(await s.store.hooks.nextDue(), null, "nothing an active hook waits for");
+      assert.equal(await s.store.hooks.nextDue(T), null, "nothing an active hook waits for");
       await s.store.hooks.update(repo, h.id, { active: true }, NOW);
       for (const [i, code] of [[0, 200], [1, 500], [2, 200]] as const) {
         const [d] = await s.store.hooks.claim(T + i, 1, 10);

@@ -34,10 +34,15 @@ export const HOOK_SQL = {
     WHERE h.active = @active AND q.next_attempt_at <= @now AND (q.claimed_until IS NULL OR q.claimed_until < @now)
     ORDER BY q.next_attempt_at LIMIT @limit`,
   lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
-  setBody: "UPDATE hook_queue SET body = @body, action = @action WHERE id = @id",
-  retry: "UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL WHERE id = @id",
+  retry: `UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL, body = @body, action = @action
+    WHERE id = @id`,
   dequeue: "DELETE FROM hook_queue WHERE id = @id",
-  nextDue: "SELECT min(q.next_attempt_at) AS due FROM hook_queue q JOIN hooks h ON h.id = q.hook_id WHERE h.active = @active",
+  /**
+   * When a head of an active hook's queue can next be claimed: when it falls due, or, leased, when its lease runs out.
+   * Only heads count (a later delivery waits for its head however due it is), so this reads one row per hook.
+   */
+  nextDue: `SELECT min(CASE WHEN q.claimed_until > @now THEN q.claimed_until ELSE q.next_attempt_at END) AS due
+    FROM hooks h JOIN hook_queue q ON q.id = (SELECT min(id) FROM hook_queue WHERE hook_id = h.id) WHERE h.active = @active`,
   queued: "SELECT count(*) AS n FROM hook_queue WHERE hook_id = @hookId",
   record: `INSERT INTO hook_deliveries (hook_id, guid, delivered_at, redelivery, duration, status, status_code, event, action,
       repository_id, url, request_headers, request_body, response_headers, response_body)

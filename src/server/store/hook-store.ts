@@ -117,12 +117,16 @@ export interface HookStore {
    * deliveries keep their order; one not claimed by anyone else (PostgreSQL: FOR UPDATE SKIP LOCKED).
    */
   claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]>;
-  /** Keeps the body made at the first attempt, so that retries send the same bytes. */
-  setBody(id: number, body: string, action: string | null): Promise<void>;
-  /** Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction. */
+  /**
+   * Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction.
+   * A retried delivery keeps the body the attempt sent (`attempt.request.payload`), so every retry sends the same bytes.
+   */
   finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
-  /** When the next queued delivery falls due (epoch ms), or null when nothing is queued: how long a dispatcher may sleep. */
-  nextDue(): Promise<number | null>;
+  /**
+   * When a delivery can next be claimed (epoch ms): a head of a hook's queue falling due, or its lease running out;
+   * null when nothing is queued. How long a dispatcher may sleep.
+   */
+  nextDue(now: number): Promise<number | null>;
   /** Deliveries queued, by hook: what /metrics and `--webhook-max-queue` look at. */
   queued(hookId: number): Promise<number>;
 

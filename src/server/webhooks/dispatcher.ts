@@ -87,13 +87,15 @@ export class Dispatcher {
         this.inFlight.add(attempt);
       }
       if (claimed.length === free && free > 0) continue;
-      await this.sleep(await this.untilDue());
+      // Every slot busy: the next completion wakes the loop; nothing to ask the database until then.
+      await this.sleep(free === claimed.length ? POLL_MS : await this.untilDue());
     }
   }
 
   private async untilDue(): Promise<number> {
-    const due = await this.store.hooks.nextDue().catch(() => null);
-    return due === null ? POLL_MS : Math.max(0, Math.min(POLL_MS, due - Date.now()));
+    const now = Date.now();
+    const due = await this.store.hooks.nextDue(now).catch(() => null);
+    return due === null ? POLL_MS : Math.max(0, Math.min(POLL_MS, due - now));
   }
 
   private sleep(ms: number): Promise<void> {
@@ -117,8 +119,7 @@ export class Dispatcher {
     if (body === null) {
       const built = delivery.eventId === null ? null : await this.payloads.forEvent(delivery.eventId, this.baseUrl());
       if (!built) return this.giveUp(delivery, hook, "the event is no longer stored");
-      ({ body, action } = built);
-      await this.store.hooks.setBody(delivery.id, body, action);
+      ({ body, action } = built); // kept by finish() for the retries
     }
     let secret: string | null = null;
     try {

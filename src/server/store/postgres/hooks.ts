@@ -93,21 +93,19 @@ export class PostgresHooks implements HookStore {
     });
   }
 
-  async setBody(id: number, body: string, action: string | null): Promise<void> {
-    await query(this.pool, HOOK_SQL.setBody, { id, body, action });
-  }
-
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
     await transaction(this.pool, async (client) => {
       await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
       await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
-      if (outcome.kind === "retry") await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt });
+      if (outcome.kind === "retry") {
+        await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
+      }
       else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
     });
   }
 
-  async nextDue(): Promise<number | null> {
-    const [row] = await query<{ due: number | null }>(this.pool, HOOK_SQL.nextDue, { active: true });
+  async nextDue(now: number): Promise<number | null> {
+    const [row] = await query<{ due: number | null }>(this.pool, HOOK_SQL.nextDue, { active: true, now });
     return row?.due ?? null;
   }
 

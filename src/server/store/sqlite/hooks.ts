@@ -94,21 +94,19 @@ export class SqliteHooks implements HookStore {
     }).immediate();
   }
 
-  async setBody(id: number, body: string, action: string | null): Promise<void> {
-    this.statement(HOOK_SQL.setBody).run({ id, body, action });
-  }
-
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
     this.db.transaction(() => {
       this.statement(HOOK_SQL.record).run(attemptParameters(attempt, bool));
       this.statement(HOOK_SQL.lastResponse).run({ hookId: delivery.hookId, ...lastResponse(attempt) });
-      if (outcome.kind === "retry") this.statement(HOOK_SQL.retry).run({ id: delivery.id, due: outcome.dueAt });
+      if (outcome.kind === "retry") {
+        this.statement(HOOK_SQL.retry).run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
+      }
       else this.statement(HOOK_SQL.dequeue).run({ id: delivery.id });
     }).immediate();
   }
 
-  async nextDue(): Promise<number | null> {
-    return (this.statement(HOOK_SQL.nextDue).get({ active: 1 }) as { due: number | null }).due;
+  async nextDue(now: number): Promise<number | null> {
+    return (this.statement(HOOK_SQL.nextDue).get({ active: 1, now }) as { due: number | null }).due;
   }
 
   async queued(hookId: number): Promise<number> {
