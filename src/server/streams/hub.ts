@@ -244,11 +244,18 @@ export class StreamHub {
         const after = Math.min(...members.map((m) => m.cursor));
         if (after >= upTo) break;
         const rows = await this.feeds.arrivals(group.target, after, upTo, CHUNK);
-        for (const row of rows) {
-          for (const member of members) {
-            if (row.seq <= member.cursor) continue;
-            member.sink.event(row.id, kindOf(row), toWireEventJson(row, member.baseUrl, member.request.integerIds));
+        // Each event is rendered once per way of rendering it (base URL, integer ids), not once per stream, and each
+        // stream gets its new events in one write: a thousand streams of one feed cost a thousand writes a read.
+        const rendered = new Map<string, { frames: string[]; all: string }>();
+        for (const member of members) {
+          const variant = `${member.baseUrl}|${member.request.integerIds}`;
+          let text = rendered.get(variant);
+          if (!text) {
+            const frames = rows.map((row) => SseStream.frame(row.id, kindOf(row), toWireEventJson(row, member.baseUrl, member.request.integerIds)));
+            rendered.set(variant, text = { frames, all: frames.join("") });
           }
+          const first = rows.findIndex((row) => row.seq > member.cursor);
+          if (first >= 0) member.sink.frames(first === 0 ? text.all : text.frames.slice(first).join(""));
         }
         const reached = rows.length < CHUNK ? upTo : rows[rows.length - 1]!.seq;
         for (const member of members) member.cursor = Math.max(member.cursor, reached);

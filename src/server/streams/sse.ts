@@ -33,9 +33,18 @@ export class SseStream {
     return this.#ended || this.body.destroyed;
   }
 
-  /** One event. A field's value cannot hold a line break: each line of `data` is a `data:` line of its own. */
+  /** One event's frame. A field's value cannot hold a line break: each line of `data` is a `data:` line of its own. */
+  static frame(id: string, type: string, data: string): string {
+    return `id: ${id}\nevent: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`;
+  }
+
   event(id: string, type: string, data: string): void {
-    this.write(`id: ${id}\nevent: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
+    this.write(SseStream.frame(id, type, data));
+  }
+
+  /** Frames made by frame(), several at once: one write to the socket for all of them. */
+  frames(text: string): void {
+    if (text) this.write(text);
   }
 
   /** A comment line: clients ignore it; proxies and idle timers see traffic. */
