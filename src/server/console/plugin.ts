@@ -7,7 +7,7 @@
  * sign-in form is guarded by the login lockout, the rest by the session.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
-import { ApiError } from "../errors.js";
+import { ApiError, GENERAL_DOCS } from "../errors.js";
 import { isStoreUnavailable } from "../store/unavailable.js";
 import type { ConsoleServices } from "./context.js";
 import { pageContext, sendPage } from "./context.js";
@@ -26,6 +26,11 @@ export const CONTENT_SECURITY_POLICY = [
 ].join("; ");
 
 const YEAR_SECONDS = 365 * 24 * 3600;
+
+function clientError(error: unknown): number | null {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : null;
+}
 
 export function consolePlugin(services: ConsoleServices) {
   return async (app: FastifyInstance) => {
@@ -57,9 +62,16 @@ export function consolePlugin(services: ConsoleServices) {
 
     app.setErrorHandler(async (error, request, reply) => {
       const known = error instanceof ApiError ? error
-        : isStoreUnavailable(error) ? new ApiError(503, "The database is unavailable. Try again shortly.") : null;
+        : isStoreUnavailable(error) ? new ApiError(503, "The database is unavailable. Try again shortly.")
+        // Fastify's own 4xx (a body that is not a form, too large, badly encoded): the request's fault, not ours.
+        : clientError(error) ? new ApiError(clientError(error)!, "Bad request") : null;
       if (!known || known.statusCode >= 500) request.log.error({ err: error }, "console error");
       const status = known?.statusCode ?? 500;
+      // API credentials sent to a page (the auth plugin refused them): answered as the API answers them, in JSON.
+      if (known && request.headers.authorization !== undefined) {
+        for (const [name, value] of Object.entries(known.options.headers ?? {})) reply.header(name, value);
+        return reply.code(status).send(known.body(GENERAL_DOCS));
+      }
       return sendPage(reply, status, errorPage(pageContext(request, services.assets, services), status,
         known && status < 500 ? known.message : status === 503 ? known!.message : "Something went wrong."));
     });
