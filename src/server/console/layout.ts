@@ -30,6 +30,7 @@ export function page(context: PageContext, title: string, body: Html): string {
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · feedgate</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${context.assets.style.url}">
 <script type="module" src="${context.assets.script.url}"></script>
 </head><body>
