@@ -42,6 +42,9 @@ import { hookRoutes } from "./routes/hooks.js";
 import { HookService } from "./services/hooks.js";
 import { StreamHub } from "./streams/hub.js";
 import { registerStreams } from "./streams/lifecycle.js";
+import { consolePlugin } from "./console/plugin.js";
+import { loadAssets } from "./console/assets.js";
+import { SessionService } from "./services/sessions.js";
 
 export interface AppDependencies {
   config: Config;
@@ -96,7 +99,7 @@ export async function buildApp({
   config, store: databaseStore, clock = () => new Date(), counters, logger, metrics = new Metrics(databaseStore),
   tls = readTlsFiles(config.tls),
 }: AppDependencies) {
-  const layout = apiPrefixLayout();
+  const layout = apiPrefixLayout(["/console"]);
   const app = Fastify({
     ...httpsOption(tls),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
@@ -152,7 +155,8 @@ export async function buildApp({
   // Before the routes: the description is generated from the routes registered after it.
   await app.register(openapi, { numericIds: config.numericIds });
 
-  authorizationRoutes(app, new AuthorizationService(store, clock), config.numericIds);
+  const authorizations = new AuthorizationService(store, clock);
+  authorizationRoutes(app, authorizations, config.numericIds);
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
   const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams);
   registerStreams(app, streams);
@@ -165,6 +169,9 @@ export async function buildApp({
   adminRoutes(app, ingest, config.adminBodyLimit);
   hookRoutes(app, new HookService(store, clock, hooks.secrets, hooks.deliveries));
   metaRoutes(app, store, sharedCounters);
+  await app.register(consolePlugin({
+    sessions: new SessionService(store, clock), authenticator, authorizations, assets: loadAssets(), users: store.users,
+  }), { prefix: "/console" });
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);
 

@@ -38,6 +38,7 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
     const url = segments.join("");
     for (const method of methods.split(", ").filter(Boolean)) {
       if (!["GET", "POST", "PATCH", "DELETE"].includes(method) || url === "/docs" || url.startsWith("/docs/")) continue;
+      if (url === "/console" || url.startsWith("/console/")) continue; // web pages, not API (tests/server/console-*.test.ts)
       routes.push({ method, url });
     }
   }

@@ -9,7 +9,8 @@
  * `originalUrl`), and request-context adds it to `request.baseUrl`, so `Link`, `Location` and `url` fields keep the
  * layout the caller used.
  *
- * Which routes are API: everything except what a route marks `rootOnly` in its config. The probes (`/healthz`,
+ * Which routes are API: everything except what a route marks `rootOnly` in its config, and everything under a
+ * root-only prefix the app names (the console, `/console`: a web page, not API). The probes (`/healthz`,
  * `/readyz`) and `/metrics` are for load balancers and scrapers, not API clients, and GitHub Enterprise serves
  * nothing of the kind under `/api/v3`: `/api/v3/healthz` is the ordinary 404. The API's own description
  * (`/openapi.json`, `/docs`) is API (GitHub Enterprise serves `/api/v3/meta` and the like): under the prefix its
@@ -56,8 +57,10 @@ export function withApiPrefix(base: string, prefix: string): string {
  * The layout: Fastify's `rewriteUrl` option, and the plugin (registered before any route) that learns which routes
  * are `rootOnly` as they are registered.
  */
-export function apiPrefixLayout() {
+export function apiPrefixLayout(rootOnlyPrefixes: readonly string[] = []) {
   const rootOnly = new Set<string>();
+  /** Paths under a root-only prefix (the console's `/console`), parametric routes included. */
+  const underRootOnlyPrefix = (path: string) => rootOnlyPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
   /** `/api/v3/events?page=2` -> `/events?page=2`; `/api/v3` and `/api/v3/` -> `/`; anything else as it came. */
   function rewriteUrl(raw: RawRequest): string {
@@ -66,7 +69,8 @@ export function apiPrefixLayout() {
     const rest = url.slice(API_PREFIX.length);
     if (rest !== "" && !/^[/?#]/.test(rest)) return url; // `/api/v3x` is not under the prefix
     const stripped = rest.startsWith("/") ? rest : `/${rest}`;
-    return rootOnly.has(pathOf(stripped)) ? url : stripped;
+    const path = pathOf(stripped);
+    return rootOnly.has(path) || underRootOnlyPrefix(path) ? url : stripped;
   }
 
   const plugin = fp(async (app) => {

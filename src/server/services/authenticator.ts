@@ -94,29 +94,48 @@ export class Authenticator {
   }
 
   private async byPassword(credentials: { login: string; password: string; otp: string | undefined }, now: Date) {
-    const keys = attemptKeys(credentials.login);
-    await this.reserveCheck(keys, now);
-    let failed = false;
-    try {
+    return this.counted(credentials.login, now, async () => {
       const user = await this.store.users.findByLogin(credentials.login);
       // Unknown logins are checked against a decoy hash, so response time does not reveal which logins exist.
-      if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user) {
-        failed = true;
-        throw badCredentials();
-      }
+      if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user) return { failure: badCredentials() };
       if (user.otpSecret) {
         // Clients first call without a code and answer the 401 challenge: only a wrong code is a failed attempt.
         if (credentials.otp === undefined) throw otpRequired();
-        if (!verifyOtp(user.otpSecret, credentials.otp.trim(), now)) {
-          failed = true;
-          throw otpRequired();
-        }
+        if (!verifyOtp(user.otpSecret, credentials.otp.trim(), now)) return { failure: otpRequired() };
       }
-      // Checked last, so only whoever proves the password (and the code) learns that the account is suspended.
-      if (user.suspendedAt) throw accountSuspended();
-      return { kind: "password", user } as const;
+      return { user };
+    });
+  }
+
+  /**
+   * The console's second step: the code of a two-factor account whose password was proven in an earlier request
+   * (the console keeps that as a pending session). A wrong code counts toward the lockout as it does with Basic auth.
+   */
+  async secondFactor(userId: number, code: string, now: Date): Promise<Principal> {
+    const user = await this.store.users.findById(userId);
+    if (!user) throw badCredentials();
+    return this.counted(user.login, now, async () =>
+      user.otpSecret && verifyOtp(user.otpSecret, code.trim(), now) ? { user } : { failure: otpRequired() });
+  }
+
+  /**
+   * Runs one login check under the lockout: a failure the check reports keeps its place among the checks and is
+   * recorded; anything else gives its place back. Checked last, so only whoever proves the password (and the code)
+   * learns that the account is suspended.
+   */
+  private async counted(login: string, now: Date, check: () => Promise<{ user: UserRow } | { failure: Error }>) {
+    const keys = attemptKeys(login);
+    await this.reserveCheck(keys, now);
+    let failed = false;
+    try {
+      const outcome = await check();
+      if ("failure" in outcome) {
+        failed = true;
+        throw outcome.failure;
+      }
+      if (outcome.user.suspendedAt) throw accountSuspended();
+      return { kind: "password", user: outcome.user } as const;
     } finally {
-      // A failure keeps its place among the checks and is recorded; anything else gives its place back.
       if (failed) {
         this.loginFailures?.inc();
         await this.counters.hit(keys.failures, this.lockout.windowSeconds, now);

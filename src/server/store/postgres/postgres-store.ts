@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
 import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, Store, UserStore,
+  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
 } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { PostgresUsers } from "./users.js";
@@ -14,6 +14,7 @@ import { PostgresDirectory } from "./directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
 import { PostgresHooks } from "./hooks.js";
+import { PostgresSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 
 const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
@@ -30,6 +31,7 @@ export class PostgresStore implements Store {
   readonly events: EventStore;
   readonly ingest: IngestStore;
   readonly hooks: HookStore;
+  readonly sessions: SessionStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -40,6 +42,7 @@ export class PostgresStore implements Store {
     this.events = new PostgresEvents(pool);
     this.ingest = new PostgresIngest(pool);
     this.hooks = new PostgresHooks(pool);
+    this.sessions = new PostgresSessions(pool);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {

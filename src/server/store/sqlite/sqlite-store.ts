@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrations } from "../migrations/index.js";
 import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, Store, UserStore,
+  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
 } from "../store.js";
 import { SqliteUsers } from "./users.js";
 import { SqliteAuthorizations } from "./authorizations.js";
@@ -15,6 +15,7 @@ import { SqliteDirectory } from "./directory.js";
 import { SqliteEvents } from "./events.js";
 import { SqliteIngest } from "./ingest.js";
 import { SqliteHooks } from "./hooks.js";
+import { SqliteSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 
@@ -45,6 +46,7 @@ export class SqliteStore implements Store {
   readonly events: EventStore;
   readonly ingest: IngestStore;
   readonly hooks: HookStore;
+  readonly sessions: SessionStore;
 
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
     this.users = new SqliteUsers(db);
@@ -53,6 +55,7 @@ export class SqliteStore implements Store {
     this.events = new SqliteEvents(db);
     this.ingest = new SqliteIngest(db);
     this.hooks = new SqliteHooks(db);
+    this.sessions = new SqliteSessions(db);
   }
 
   /** Opens (creating when needed) the database file and applies pending migrations. */

@@ -1,0 +1,55 @@
+/** What console routes share: their services, the session of the request, and the page context built from it. */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Authenticator } from "../services/authenticator.js";
+import type { AuthorizationService } from "../services/authorizations.js";
+import type { SessionService, SignedIn } from "../services/sessions.js";
+import type { UserStore } from "../store/store.js";
+import type { ConsoleAssets } from "./assets.js";
+import type { PageContext } from "./layout.js";
+
+export interface ConsoleServices {
+  sessions: SessionService;
+  authenticator: Authenticator;
+  authorizations: AuthorizationService;
+  assets: ConsoleAssets;
+  users: UserStore;
+}
+
+/** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */
+export type ConsoleAccess = "anyone" | "pending" | "signed-in";
+
+export interface ConsoleSession extends SignedIn {
+  /** The cookie's value: never logged, never stored. */
+  id: string;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    consoleAccess?: ConsoleAccess;
+  }
+  interface FastifyRequest {
+    consoleSession: ConsoleSession | null;
+  }
+}
+
+/** Console forms arrive as application/x-www-form-urlencoded. */
+export type FormRequest = FastifyRequest<{ Body: URLSearchParams }>;
+
+export function pageContext(request: FastifyRequest, assets: ConsoleAssets, services: ConsoleServices): PageContext {
+  const session = request.consoleSession;
+  return {
+    assets,
+    user: session?.session.verified ? session.user : null,
+    csrf: session ? services.sessions.csrfToken(session.id) : "",
+  };
+}
+
+/** The signed-in session of a route that requires one (the guard has checked it). */
+export function signedIn(request: FastifyRequest): ConsoleSession {
+  const session = request.consoleSession;
+  if (!session) throw new Error("console route without its session guard");
+  return session;
+}
+
+export const sendPage = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).type("text/html; charset=utf-8").send(body);

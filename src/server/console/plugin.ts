@@ -1,0 +1,89 @@
+/**
+ * The console, served under /console/ by the API's own process: server-rendered pages, one script and one
+ * stylesheet (assets.ts). An encapsulated plugin, so its form parser, error pages and headers stay out of the API:
+ * the API keeps reading JSON, answering errors in GitHub's shape, and ignoring cookies.
+ *
+ * Routes are `rootOnly` (GitHub Enterprise has no console under /api/v3) and exempt from the API's rate limit: the
+ * sign-in form is guarded by the login lockout, the rest by the session.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
+import { ApiError, GENERAL_DOCS } from "../errors.js";
+import { isStoreUnavailable } from "../store/unavailable.js";
+import type { ConsoleServices } from "./context.js";
+import { pageContext, sendPage } from "./context.js";
+import { consoleGuard } from "./guard.js";
+import { errorPage } from "./sign-in-page.js";
+import { signInRoutes } from "./sign-in-routes.js";
+import { tokenRoutes } from "./token-routes.js";
+
+/**
+ * No inline script or style, nothing from another origin; forms post only here; no page may frame the console.
+ * `connect-src 'self'` is what the activity page's EventSource needs.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'",
+].join("; ");
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+function clientError(error: unknown): number | null {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : null;
+}
+
+export function consolePlugin(services: ConsoleServices) {
+  return async (app: FastifyInstance) => {
+    app.decorateRequest("consoleSession", null);
+    app.addHook("onRoute", (route: RouteOptions) => {
+      route.config = { rootOnly: true, rateLimit: false, ...route.config };
+      // Web pages, not API: out of the API's description.
+      route.schema = { ...route.schema, hide: true };
+    });
+    // Forms, not JSON: each field with all its values (a checkbox per scope).
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 },
+      async (_request: FastifyRequest, body: string) => new URLSearchParams(body));
+    app.addHook("preHandler", consoleGuard(services));
+
+    // After the API's own onSend hooks (this context's run after its parent's): the console's headers win.
+    app.addHook("onSend", async (request, reply, payload) => {
+      reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+      reply.header("X-Frame-Options", "DENY");
+      reply.header("Referrer-Policy", "same-origin");
+      reply.header("Cross-Origin-Opener-Policy", "same-origin");
+      reply.removeHeader("Access-Control-Allow-Origin");
+      reply.removeHeader("Access-Control-Expose-Headers");
+      const asset = request.routeOptions.url === "/console/assets/:name" && reply.statusCode === 200;
+      // Pages show one user's tokens and feeds: no cache keeps them. Assets never change under their name.
+      reply.header("Cache-Control", asset ? `public, max-age=${YEAR_SECONDS}, immutable` : "no-store");
+      return payload;
+    });
+
+    app.setErrorHandler(async (error, request, reply) => {
+      const known = error instanceof ApiError ? error
+        : isStoreUnavailable(error) ? new ApiError(503, "The database is unavailable. Try again shortly.")
+        // Fastify's own 4xx (a body that is not a form, too large, badly encoded): the request's fault, not ours.
+        : clientError(error) ? new ApiError(clientError(error)!, "Bad request") : null;
+      if (!known || known.statusCode >= 500) request.log.error({ err: error }, "console error");
+      const status = known?.statusCode ?? 500;
+      // API credentials sent to a page (the auth plugin refused them): answered as the API answers them, in JSON.
+      if (known && request.headers.authorization !== undefined) {
+        for (const [name, value] of Object.entries(known.options.headers ?? {})) reply.header(name, value);
+        return reply.code(status).send(known.body(GENERAL_DOCS));
+      }
+      return sendPage(reply, status, errorPage(pageContext(request, services.assets, services), status,
+        known && status < 500 ? known.message : status === 503 ? known!.message : "Something went wrong."));
+    });
+    app.setNotFoundHandler(async (request, reply) =>
+      sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found")));
+
+    app.get("/assets/:name", async (request, reply) => {
+      const asset = services.assets.byUrl.get(request.url.split("?")[0]!);
+      if (!asset) return sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found"));
+      return reply.type(asset.contentType).send(asset.body);
+    });
+    signInRoutes(app, services);
+    tokenRoutes(app, services);
+  };
+}

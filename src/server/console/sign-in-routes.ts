@@ -1,0 +1,87 @@
+/**
+ * Signing in and out. Credentials go through the Authenticator, as Basic auth's do, so a wrong password or code
+ * counts toward the same lockout; the console only turns its answers into pages.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError } from "../errors.js";
+import type { UserRow } from "../store/store.js";
+import { clearCookie, SESSION_COOKIE, writeCookie } from "./cookies.js";
+import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
+import { signInPage, twoFactorPage } from "./sign-in-page.js";
+
+const INCORRECT = "Incorrect username or password.";
+
+/** The Authenticator's refusals as the sign-in page words them; null for failures that are not the user's. */
+function refusal(error: unknown): { status: number; message: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.statusCode === 401) return { status: 401, message: INCORRECT };
+  if (error.statusCode === 403) return { status: 403, message: error.message };
+  return null;
+}
+
+const isOtpChallenge = (error: unknown) => error instanceof ApiError && error.options.headers?.["X-GitHub-OTP"] !== undefined;
+
+export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
+  const { sessions, authenticator, assets } = services;
+  const render = (request: FastifyRequest) => pageContext(request, assets, services);
+
+  /** Replaces whatever session the browser had with a new one (a fresh id after each step: no session fixation). */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, user: UserRow, verified: boolean) {
+    if (request.consoleSession) await sessions.end(request.consoleSession.id);
+    writeCookie(request, reply, SESSION_COOKIE, await sessions.start(user, verified));
+  }
+
+  app.get("/", async (request, reply) => reply.redirect(request.consoleSession?.session.verified ? "/console/tokens" : "/console/sign-in", 303));
+
+  app.get("/sign-in", async (request, reply) => {
+    if (request.consoleSession?.session.verified) return reply.redirect("/console/", 303);
+    return sendPage(reply, 200, signInPage(render(request), null));
+  });
+
+  app.post("/sign-in", async (request: FormRequest, reply) => {
+    const login = request.body.get("login") ?? "";
+    const password = request.body.get("password") ?? "";
+    try {
+      const principal = await authenticator.authenticate({ type: "basic", login, password, otp: undefined }, request.receivedAt);
+      if (principal?.kind !== "password") throw new ApiError(401, INCORRECT); // a token given as the password
+      await startSession(request, reply, principal.user, true);
+      return reply.redirect("/console/", 303);
+    } catch (error) {
+      if (isOtpChallenge(error)) {
+        // The password is proven; the session stays unverified until the code is.
+        const user = await services.users.findByLogin(login);
+        if (user) {
+          await startSession(request, reply, user, false);
+          return reply.redirect("/console/two-factor", 303);
+        }
+      }
+      const refused = refusal(error);
+      if (!refused) throw error;
+      return sendPage(reply, refused.status, signInPage(render(request), refused.message, login));
+    }
+  });
+
+  app.get("/two-factor", { config: { consoleAccess: "pending" } }, async (request, reply) =>
+    sendPage(reply, 200, twoFactorPage(render(request), null)));
+
+  app.post("/two-factor", { config: { consoleAccess: "pending" } }, async (request: FormRequest, reply) => {
+    const session = signedIn(request);
+    try {
+      const principal = await authenticator.secondFactor(session.user.id, request.body.get("otp") ?? "", request.receivedAt);
+      await startSession(request, reply, principal.user, true);
+      return reply.redirect("/console/", 303);
+    } catch (error) {
+      const refused = refusal(error);
+      if (!refused) throw error;
+      const message = refused.status === 401 ? "Incorrect authentication code." : refused.message;
+      return sendPage(reply, refused.status, twoFactorPage(render(request), message));
+    }
+  });
+
+  // Any session may end, a pending one too.
+  app.post("/sign-out", async (request, reply) => {
+    if (request.consoleSession) await sessions.end(request.consoleSession.id);
+    clearCookie(request, reply, SESSION_COOKIE);
+    return reply.redirect("/console/sign-in", 303);
+  });
+}
