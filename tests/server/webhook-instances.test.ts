@@ -4,6 +4,7 @@
  * that answers 2xx; `--webhook-allowed-hosts` refuses a destination without sending anything to it.
  */
 import { test, describe, before, after } from "node:test";
+import { createServer } from "node:http";
 import assert from "node:assert/strict";
 import { buildApp } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
@@ -61,6 +62,40 @@ describe("webhook deliveries across restarts and instances", () => {
     } finally {
       await t.store.hooks.delete(repo, hook.id);
       await r.close();
+    }
+  });
+
+  test("a stopping server does not wait for a receiver that hangs: its claim is given back and the next instance sends it", async () => {
+    let requests = 0;
+    let firstArrived: () => void = () => undefined;
+    const arrivedOnce = new Promise<void>((resolve) => { firstArrived = resolve; });
+    const hanging = createServer((request, response) => {
+      request.resume();
+      if (++requests === 1) return firstArrived(); // the first request never gets an answer
+      request.on("end", () => response.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const hook = await hookOn(`http://127.0.0.1:${(hanging.address() as { port: number }).port}/hook`);
+    try {
+      const first = await instance();
+      await new IngestService(t.store, t.clock.now).ingestEvents([push()]);
+      await arrivedOnce;
+      const stopping = Date.now();
+      await first.close();
+      assert.ok(Date.now() - stopping < 3000, `stopping took ${Date.now() - stopping} ms, the receiver's 10 s were not waited out`);
+      assert.deepEqual(await t.store.hooks.deliveries(hook.id, 10, null), [], "the cut-short attempt is not recorded");
+      const next = await instance();
+      try {
+        const [record] = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length > 0, 5000);
+        assert.equal(record!.statusCode, 200, "sent again at once, not after the claim's 60 s lease");
+        assert.equal(requests, 2);
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await t.store.hooks.delete(repo, hook.id);
+      hanging.closeAllConnections();
+      hanging.close();
     }
   });
 

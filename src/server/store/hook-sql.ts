@@ -34,6 +34,7 @@ export const HOOK_SQL = {
     WHERE h.active = @active AND q.next_attempt_at <= @now AND (q.claimed_until IS NULL OR q.claimed_until < @now)
     ORDER BY q.next_attempt_at LIMIT @limit`,
   lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
+  release: "UPDATE hook_queue SET claimed_until = NULL WHERE id = @id",
   retry: `UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL, body = @body, action = @action
     WHERE id = @id`,
   dequeue: "DELETE FROM hook_queue WHERE id = @id",

@@ -117,6 +117,8 @@ export interface HookStore {
    * deliveries keep their order; one not claimed by anyone else (PostgreSQL: FOR UPDATE SKIP LOCKED).
    */
   claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]>;
+  /** Gives a claim back unattempted (a stopping server cut its attempt short): the next claimer takes it at once. */
+  release(id: number): Promise<void>;
   /**
    * Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction.
    * A retried delivery keeps the body the attempt sent (`attempt.request.payload`), so every retry sends the same bytes.

@@ -44,6 +44,8 @@ const hmac = (algorithm: "sha1" | "sha256", secret: string, body: Buffer) =>
 
 export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Cuts the attempts in flight short when the server stops: their claims are given back, not waited for. */
+  private readonly stopping = new AbortController();
   private stopped = false;
   private running: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -61,9 +63,14 @@ export class Dispatcher {
     this.wakeUp?.();
   }
 
-  /** Stops claiming and waits for the attempts in flight (each ends within the timeout). */
+  /**
+   * Stops claiming, cuts the attempts in flight short and gives their claims back, so that a stopping server does not
+   * wait out a slow receiver and the next instance (or this one restarted) sends them at once. A receiver that had
+   * already taken one gets it again: delivery is at least once.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.wake();
     await this.running;
     await Promise.all(this.inFlight);
@@ -132,7 +139,9 @@ export class Dispatcher {
     const deliveredAt = new Date();
     const outcome = await send(hook.config.url, headers, bytes, {
       timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
+      signal: this.stopping.signal,
     });
+    if (outcome.cancelled) return this.store.hooks.release(delivery.id);
     await this.record(delivery, hook, { ...delivery, body, action }, headers, deliveredAt, outcome);
   }
 

@@ -15,9 +15,13 @@ export interface SendOptions {
   insecure: boolean;
   /** null: every destination is allowed. */
   policy: AddressPolicy | null;
+  /** Aborts the attempt (a stopping server): its outcome is then `cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface SendOutcome {
+  /** The server stopped before the receiver answered: the attempt says nothing of the receiver. */
+  cancelled?: boolean;
   statusCode: number;
   /** GitHub's delivery `status`: "OK", "Invalid HTTP Response: 503", "timed out", ... */
   status: string;
@@ -80,6 +84,12 @@ export function send(url: string, headers: Record<string, string>, body: Buffer,
       finish(outcome(0, "timed out"));
       outgoing.destroy();
     }, options.timeoutMs);
+    const cancel = () => {
+      finish({ ...outcome(0, "cancelled: the server stopped"), cancelled: true });
+      outgoing.destroy();
+    };
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
     outgoing.on("error", (error) => finish(outcome(0, error instanceof RefusedDestination || (error as { cause?: unknown }).cause instanceof RefusedDestination
       ? error.message : `failed to connect: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
     outgoing.end(body);

@@ -93,6 +93,10 @@ export class PostgresHooks implements HookStore {
     });
   }
 
+  async release(id: number): Promise<void> {
+    await query(this.pool, HOOK_SQL.release, { id });
+  }
+
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
     await transaction(this.pool, async (client) => {
       await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));

@@ -94,6 +94,10 @@ export class SqliteHooks implements HookStore {
     }).immediate();
   }
 
+  async release(id: number): Promise<void> {
+    this.statement(HOOK_SQL.release).run({ id });
+  }
+
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
     this.db.transaction(() => {
       this.statement(HOOK_SQL.record).run(attemptParameters(attempt, bool));
