@@ -50,7 +50,10 @@ if (events && events.dataset.stream && "EventSource" in window) {
   const wanted = events.dataset.type;
   const source = new EventSource(events.dataset.stream);
   source.addEventListener("open", () => { status.textContent = "Live: new events appear at the top."; });
-  source.addEventListener("error", () => { status.textContent = "Live updates paused; reconnecting."; });
+  // A refused stream (the session ended: 401) is closed for good; a dropped one reconnects by itself.
+  source.addEventListener("error", () => {
+    status.textContent = source.readyState === EventSource.CLOSED ? "Live updates stopped; reload the page." : "Live updates paused; reconnecting.";
+  });
   source.addEventListener("activity", (message) => {
     const event = JSON.parse(message.data);
     if (wanted && event.type !== wanted) return;
