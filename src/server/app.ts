@@ -171,6 +171,7 @@ export async function buildApp({
   metaRoutes(app, store, sharedCounters);
   await app.register(consolePlugin({
     sessions: new SessionService(store, clock), authenticator, authorizations, assets: loadAssets(), users: store.users,
+    feeds, streams, now: clock,
   }), { prefix: "/console" });
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);

@@ -62,6 +62,9 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
   test("generate a token, use it, see it once, revoke it, sign out", async () => {
     await freshPage();
     await signIn("carla", "carla-password");
+    // The console lands on Activity; Tokens is in the navigation.
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Tokens" }).click();
     await page.getByRole("heading", { name: "Tokens" }).waitFor();
     const response = await page.request.get(`${t.url}/console/tokens`);
     assert.match(response.headers()["content-security-policy"] ?? "", /default-src 'self'/);
@@ -108,13 +111,13 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     // The listening app's clock is the test clock; the code must match it.
     await page.getByRole("textbox", { name: "Authentication code" }).fill(currentOtp(secret, t.clock.now()));
     await page.getByRole("button", { name: "Verify" }).click();
-    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
   });
 
   test("a form posted from another origin is refused", async () => {
     await freshPage();
     await signIn("carla", "carla-password");
-    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
     const evil = await context.newPage(); // about:blank: an origin that is not the console's
 
     // A form on the other origin posting to the console: the browser sends no cookie (SameSite=Strict), and the

@@ -2,7 +2,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../services/authenticator.js";
 import type { AuthorizationService } from "../services/authorizations.js";
+import type { FeedService } from "../services/feeds.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
+import type { StreamHub } from "../streams/hub.js";
 import type { UserStore } from "../store/store.js";
 import type { ConsoleAssets } from "./assets.js";
 import type { PageContext } from "./layout.js";
@@ -13,6 +15,10 @@ export interface ConsoleServices {
   authorizations: AuthorizationService;
   assets: ConsoleAssets;
   users: UserStore;
+  feeds: FeedService;
+  streams: StreamHub;
+  /** The app's clock: "3 minutes ago" is measured by the clock events are stored by. */
+  now: () => Date;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

@@ -15,6 +15,7 @@ import { consoleGuard } from "./guard.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
+import { activityRoutes } from "./activity-routes.js";
 
 /**
  * No inline script or style, nothing from another origin; forms post only here; no page may frame the console.
@@ -85,5 +86,6 @@ export function consolePlugin(services: ConsoleServices) {
     });
     signInRoutes(app, services);
     tokenRoutes(app, services);
+    activityRoutes(app, services);
   };
 }

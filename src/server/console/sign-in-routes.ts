@@ -31,7 +31,7 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
     writeCookie(request, reply, SESSION_COOKIE, await sessions.start(user, verified));
   }
 
-  app.get("/", async (request, reply) => reply.redirect(request.consoleSession?.session.verified ? "/console/tokens" : "/console/sign-in", 303));
+  app.get("/", async (request, reply) => reply.redirect(request.consoleSession?.session.verified ? "/console/activity" : "/console/sign-in", 303));
 
   app.get("/sign-in", async (request, reply) => {
     if (request.consoleSession?.session.verified) return reply.redirect("/console/", 303);

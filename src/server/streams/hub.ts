@@ -43,6 +43,15 @@ export interface StreamRequest {
   params: FeedParams;
   /** Issue-event ids as JSON integers (`--numeric-ids`), as the feed's pages send them. */
   integerIds: boolean;
+  /** How each event is written; the API's wire JSON unless given (the console sends its own rendering). */
+  format?: StreamFormat;
+}
+
+/** An event's `event:` name and `data` on a stream. Streams are grouped by feed; each format renders an event once. */
+export interface StreamFormat {
+  name: string;
+  kind(row: ArrivedEvent): string;
+  data(row: ArrivedEvent, baseUrl: string, integerIds: boolean): string;
 }
 
 interface Subscriber {
@@ -76,6 +85,9 @@ function kindOf(row: ArrivedEvent): string {
   return typeof event === "string" ? event : "IssueEvent";
 }
 
+/** The API's: the event's type as `event:`, its wire JSON as `data`. */
+const WIRE_FORMAT: StreamFormat = { name: "wire", kind: kindOf, data: toWireEventJson };
+
 const moved = (now: StoreVersion, then: StoreVersion) =>
   now.credentials !== then.credentials || now.repos !== then.repos || now.access !== then.access;
 
@@ -107,9 +119,13 @@ export class StreamHub {
     return this.options.maxPerUser > 0;
   }
 
-  /** Answers a stream request: the feed's 404s and the resume point's errors first, then the stream. */
-  async serve(request: FastifyRequest, reply: FastifyReply, stream: StreamRequest): Promise<FastifyReply> {
-    const principal = request.principal;
+  /**
+   * Answers a stream request: the feed's 404s and the resume point's errors first, then the stream.
+   * @param principal who reads: the request's API credentials, unless the caller (the console, whose requests carry
+   * a session instead) says otherwise.
+   */
+  async serve(request: FastifyRequest, reply: FastifyReply, stream: StreamRequest,
+    principal: Principal | null = request.principal): Promise<FastifyReply> {
     const target = await this.feeds.plan(stream.feed, stream.params, principal);
     const table = arrivalTableOf(target);
     const after = resumeAfter(request);
@@ -244,14 +260,15 @@ export class StreamHub {
         const after = Math.min(...members.map((m) => m.cursor));
         if (after >= upTo) break;
         const rows = await this.feeds.arrivals(group.target, after, upTo, CHUNK);
-        // Each event is rendered once per way of rendering it (base URL, integer ids), not once per stream, and each
+        // Each event is rendered once per way of rendering it (format, base URL, integer ids), not once per stream, and each
         // stream gets its new events in one write: a thousand streams of one feed cost a thousand writes a read.
         const rendered = new Map<string, { frames: string[]; all: string }>();
         for (const member of members) {
-          const variant = `${member.baseUrl}|${member.request.integerIds}`;
+          const format = member.request.format ?? WIRE_FORMAT;
+          const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
           let text = rendered.get(variant);
           if (!text) {
-            const frames = rows.map((row) => SseStream.frame(row.id, kindOf(row), toWireEventJson(row, member.baseUrl, member.request.integerIds)));
+            const frames = rows.map((row) => SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds)));
             rendered.set(variant, text = { frames, all: frames.join("") });
           }
           const first = rows.findIndex((row) => row.seq > member.cursor);
