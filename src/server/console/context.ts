@@ -2,8 +2,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../services/authenticator.js";
 import type { AuthorizationService } from "../services/authorizations.js";
+import type { HookService } from "../services/hooks.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
-import type { UserStore } from "../store/store.js";
+import type { AuthorizationStore, UserStore } from "../store/store.js";
 import type { ConsoleAssets } from "./assets.js";
 import type { PageContext } from "./layout.js";
 
@@ -13,6 +14,10 @@ export interface ConsoleServices {
   authorizations: AuthorizationService;
   assets: ConsoleAssets;
   users: UserStore;
+  /** The API's own hook rules: the Webhooks page manages exactly what the hooks API would let the user manage. */
+  hooks: HookService;
+  /** Token counts for the Users page. */
+  tokenCounts: Pick<AuthorizationStore, "countByUser">;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

@@ -12,6 +12,7 @@ import { isStoreUnavailable } from "../store/unavailable.js";
 import type { ConsoleServices } from "./context.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
+import { hookRoutes } from "./hook-routes.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
@@ -85,5 +86,6 @@ export function consolePlugin(services: ConsoleServices) {
     });
     signInRoutes(app, services);
     tokenRoutes(app, services);
+    hookRoutes(app, services);
   };
 }
