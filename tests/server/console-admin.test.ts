@@ -125,4 +125,22 @@ describe("console: webhooks and users pages", () => {
     assert.ok(hook!.config.sealedSecret && !hook!.config.sealedSecret.includes("s3cret"));
     await t.store.hooks.delete(hello, hook!.id);
   });
+
+  test("Users: site administrators only, with type, site-admin flag, two-factor state and token count", async () => {
+    const page = await get("/console/users", "root");
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<h1>Users<\/h1>/);
+    for (const column of ["Login", "Type", "Site admin", "Two-factor", "Tokens", "Status"]) assert.match(page.body, new RegExp(`<th scope="col">${column}</th>`));
+    const row = (login: string) => new RegExp(`<tr><th scope="row">${login}</th>(.*?)</tr>`, "s").exec(page.body)?.[1] ?? "";
+    assert.match(row("alice"), /<td>User<\/td><td>No<\/td><td>Off<\/td><td>2<\/td><td>Active<\/td>/);
+    assert.match(row("olga"), /<td>User<\/td><td>No<\/td><td>On<\/td><td>0<\/td>/);
+    assert.match(row("root"), /<td>User<\/td><td>Yes<\/td><td>Off<\/td><td>1<\/td>/);
+    assert.match((await get("/console/tokens", "root")).body, /href="\/console\/users"/, "in the navigation");
+
+    const refused = await get("/console/users", "alice");
+    assert.equal(refused.statusCode, 404);
+    assert.doesNotMatch(refused.body, /olga/);
+    assert.doesNotMatch((await get("/console/tokens", "alice")).body, /href="\/console\/users"/);
+    assert.equal((await t.app.inject({ method: "GET", url: "/console/users" })).statusCode, 303);
+  });
 });

@@ -16,6 +16,7 @@ import { hookRoutes } from "./hook-routes.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
+import { userRoutes } from "./user-routes.js";
 
 /**
  * No inline script or style, nothing from another origin; forms post only here; no page may frame the console.
@@ -87,5 +88,6 @@ export function consolePlugin(services: ConsoleServices) {
     signInRoutes(app, services);
     tokenRoutes(app, services);
     hookRoutes(app, services);
+    userRoutes(app, services);
   };
 }
