@@ -18,9 +18,11 @@ const time = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOStri
 /** `/console/repos/:owner/:repo/hooks`: where every form of the page posts under. */
 export const hooksPath = (fullName: string) => `/console/repos/${fullName.split("/").map(encodeURIComponent).join("/")}/hooks`;
 
+/** GitHub's `last_response`: the code and message of the last delivery, its status word ("active", "unused") aside. */
 function lastResponse(hook: HookRow): Html {
   const { code, status, message } = hook.lastResponse;
-  return html`${code === null ? "" : html`<code>${code}</code> `}${status}${message ? html` <span class="hint">${message}</span>` : ""}`;
+  if (code === null && !message) return html`none yet <span class="hint">(${status})</span>`;
+  return html`${code === null ? "" : html`<code>${code}</code> `}${message ?? ""} <span class="hint">(${status})</span>`;
 }
 
 const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\n");
