@@ -22,6 +22,8 @@ function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
     '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
     "",
     `The API reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+    // The same account signs in to the web console: the one place to see it without curl.
+    `The console: ${url}/console/ (Username: ${demo.login}, Password: ${demo.password})`,
     "",
   ].join("\n"));
 }

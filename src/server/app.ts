@@ -167,11 +167,13 @@ export async function buildApp({
   const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
     { webhooks: { maxQueue: config.webhooks.maxQueue } });
   adminRoutes(app, ingest, config.adminBodyLimit);
-  hookRoutes(app, new HookService(store, clock, hooks.secrets, hooks.deliveries));
+  const hookService = new HookService(store, clock, hooks.secrets, hooks.deliveries);
+  hookRoutes(app, hookService);
   metaRoutes(app, store, sharedCounters);
   await app.register(consolePlugin({
     sessions: new SessionService(store, clock), authenticator, authorizations, assets: loadAssets(), users: store.users,
     feeds, streams, now: clock,
+    hooks: hookService, tokenCounts: store.authorizations,
   }), { prefix: "/console" });
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);

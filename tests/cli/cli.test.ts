@@ -107,12 +107,17 @@ describe("feedgate CLI", () => {
     // On stderr, apart from the log lines on stdout.
     const [, exports] = await waitForOutput(server, /export (FEEDGATE_URL=.*)\n/, 20_000, "stderr");
     await waitForOutput(server, /The API reference: http:\/\/127\.0\.0\.1:\d+\/docs /, 20_000, "stderr");
+    const [, consoleUrl, consoleLogin, consolePassword] = await waitForOutput(server,
+      /The console: (http:\/\/127\.0\.0\.1:\d+\/console\/) \(Username: (\S+), Password: (\S+)\)\n/, 20_000, "stderr");
     const vars = Object.fromEntries([...exports!.matchAll(/(\w+)='?([^' ]+)'?/g)].map((m) => [m[1], m[2]]));
     const list = await fetch(`${vars.FEEDGATE_URL}/authorizations`, {
       headers: { authorization: basic(vars.FEEDGATE_USER!, vars.FEEDGATE_PASSWORD!) },
     });
     assert.equal(list.status, 200);
     assert.equal((await fetch(`${vars.FEEDGATE_URL}/docs`)).status, 200, "the reference the banner names");
+    assert.equal(consoleUrl, `${vars.FEEDGATE_URL}/console/`);
+    assert.deepEqual([consoleLogin, consolePassword], [vars.FEEDGATE_USER, vars.FEEDGATE_PASSWORD], "the demo credentials sign in to the console");
+    assert.match(await (await fetch(consoleUrl!)).text(), /Sign in to feedgate/, "the console's sign-in page, after its redirect");
     const tokenCall = await fetch(`${vars.FEEDGATE_URL}/nowhere`, { headers: { authorization: `token ${vars.FEEDGATE_TOKEN}` } });
     assert.equal(tokenCall.status, 404);
     server.child.kill("SIGINT");

@@ -116,6 +116,12 @@ describe("console activity pages", () => {
     assert.equal((await get("/console/repos/nobody/nothing", "bob")).statusCode, 404);
   });
 
+  test("a repository's page links to its Webhooks for those who may manage its hooks, and only for them", async () => {
+    const link = /<a href="\/console\/repos\/alice\/hello\/hooks">Webhooks<\/a>/;
+    assert.match((await get("/console/repos/alice/hello", "alice")).body, link, "the owner");
+    assert.doesNotMatch((await get("/console/repos/alice/hello", "bob")).body, link, "a stranger reading a public repository");
+  });
+
   test("user pages show the user's events, their private ones only to themselves; org pages only for organizations", async () => {
     assert.ok(ids((await get("/console/users/alice", "alice")).body).includes("3001"));
     assert.ok(!ids((await get("/console/users/alice", "bob")).body).includes("3001"));

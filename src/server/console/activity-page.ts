@@ -26,6 +26,8 @@ export interface ActivityPageOptions {
   /** The page's URL path, without query. */
   path: string;
   type: string | null;
+  /** Links to pages about the same thing (a repository's Webhooks). */
+  related?: { href: string; text: string }[];
 }
 
 const query = (type: string | null, page: number) => `?${new URLSearchParams({ ...(type ? { type } : {}), page: String(page) })}`;
@@ -49,6 +51,7 @@ export function activityPage(context: PageContext, options: ActivityPageOptions,
   const truncated = first.truncated ? html`<p class="hint">The filter looked at the most recent events only.</p>` : "";
   return page(context, options.heading, html`<h1>${options.heading}</h1>
 <p class="hint">${options.description}</p>
+${options.related?.length ? html`<p>${options.related.map((link) => html`<a href="${link.href}">${link.text}</a> `)}</p>` : ""}
 ${filter(options)}
 <p class="hint" id="live-status" role="status" aria-live="polite"></p>
 ${empty}${list}${more}${truncated}`);

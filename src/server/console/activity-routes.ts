@@ -28,6 +28,8 @@ interface ViewSpec {
   view(params: Params, login: string): FeedView;
   heading(params: Params): string;
   description: string;
+  /** Pages the signed-in user may also open from here (a repository's Webhooks, for those who may manage them). */
+  related?(params: Params, request: FastifyRequest, services: ConsoleServices): Promise<{ href: string; text: string }[]>;
 }
 
 const VIEWS: ViewSpec[] = [
@@ -43,6 +45,12 @@ const VIEWS: ViewSpec[] = [
     route: "/repos/:owner/:repo", heading: (p) => `${p.owner!}/${p.repo!}`, description: "Events in this repository.",
     view: (p) => ({ feed: "getFromRepo", params: { user: p.owner!, repo: p.repo! },
       path: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}` }),
+    // The hooks API's own rule decides who sees the link, so the link and the Webhooks page never disagree.
+    related: async (p, request, services) => {
+      const manages = await services.hooks.scope({ user: p.owner!, repo: p.repo! },
+        { principal: sessionPrincipal(signedIn(request).user), acceptedScopes: [] }).then(() => true, () => false);
+      return manages ? [{ href: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}/hooks`, text: "Webhooks" }] : [];
+    },
   },
   {
     route: "/orgs/:org", heading: (p) => p.org!, description: "Public events in this organization's repositories.",
@@ -75,8 +83,9 @@ export function activityRoutes(app: FastifyInstance, services: ConsoleServices) 
       const view = spec.view(request.params, user.login);
       const type = typeOf(request.query);
       const items = await readItems(feeds, view, user, pageOf(request.query), type, now());
+      const related = (await spec.related?.(request.params, request, services)) ?? [];
       return sendPage(reply, 200, activityPage(pageContext(request, services.assets, services),
-        { heading: spec.heading(request.params), description: spec.description, path: view.path, type }, items));
+        { heading: spec.heading(request.params), description: spec.description, path: view.path, type, related }, items));
     });
 
     app.get(`${spec.route}/items`, async (request: Request, reply: FastifyReply) => {

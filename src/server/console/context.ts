@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../services/authenticator.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import type { FeedService } from "../services/feeds.js";
+import type { HookService } from "../services/hooks.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
 import type { StreamHub } from "../streams/hub.js";
-import type { UserStore } from "../store/store.js";
+import type { AuthorizationStore, UserStore } from "../store/store.js";
 import type { ConsoleAssets } from "./assets.js";
 import type { PageContext } from "./layout.js";
 
@@ -19,6 +20,10 @@ export interface ConsoleServices {
   streams: StreamHub;
   /** The app's clock: "3 minutes ago" is measured by the clock events are stored by. */
   now: () => Date;
+  /** The API's own hook rules: the Webhooks page manages exactly what the hooks API would let the user manage. */
+  hooks: HookService;
+  /** Token counts for the Users page. */
+  tokenCounts: Pick<AuthorizationStore, "countByUser">;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

@@ -12,10 +12,12 @@ import { isStoreUnavailable } from "../store/unavailable.js";
 import type { ConsoleServices } from "./context.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
+import { hookRoutes } from "./hook-routes.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
 import { activityRoutes } from "./activity-routes.js";
+import { userRoutes } from "./user-routes.js";
 
 /**
  * No inline script or style, nothing from another origin; forms post only here; no page may frame the console.
@@ -87,5 +89,7 @@ export function consolePlugin(services: ConsoleServices) {
     signInRoutes(app, services);
     tokenRoutes(app, services);
     activityRoutes(app, services);
+    hookRoutes(app, services);
+    userRoutes(app, services);
   };
 }
