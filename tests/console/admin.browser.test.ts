@@ -45,7 +45,7 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     await page.getByRole("textbox", { name: "Username" }).fill(login);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.getByRole("heading", { name: "Activity" }).waitFor(); // where /console/ lands
   }
 
   async function assertClean(name: string) {
