@@ -6,24 +6,13 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import type { LightMyRequestResponse } from "fastify";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { WORLD } from "../helpers/client-world.js";
 import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import type { HookOwner } from "../../src/server/store/hook-store.js";
 
-const form = (fields: Record<string, string | string[]>) => {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
-  return body.toString();
-};
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const sessionOf = (res: LightMyRequestResponse) => {
-  const cookie = [res.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("feedgate_session="));
-  return cookie?.split(";")[0]!.split("=")[1];
-};
-const csrfOf = (page: string) => /name="csrf" value="([^"]*)"/.exec(page)?.[1] ?? "";
+import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
 const HOOKS = "/console/repos/alice/hello/hooks";
 
 describe("console: webhooks and users pages", () => {

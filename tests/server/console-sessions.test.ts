@@ -5,21 +5,10 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { currentOtp, newOtpSecret } from "../../src/server/services/credentials.js";
 
-const form = (fields: Record<string, string | string[]>) => {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(name, v);
-  return body.toString();
-};
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const sessionOf = (res: LightMyRequestResponse) => {
-  const cookie = [res.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("feedgate_session="));
-  return cookie?.split(";")[0]!.split("=")[1];
-};
-const csrfOf = (page: string) => /name="csrf" value="([^"]*)"/.exec(page)?.[1] ?? "";
+import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
 
 describe("console sessions", () => {
   let t: TestApp;
