@@ -20,6 +20,12 @@ import { EVENT_TYPES } from "./event-sentence.js";
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
 
 type Query = { page?: string; type?: string };
+
+/**
+ * A console stream lives this long, then its EventSource reconnects (after the last event it had) through the guard:
+ * a session that expired by time meanwhile ends its stream within this. Sign-out ends it at once (the hub rechecks).
+ */
+const STREAM_LEASE_MS = 5 * 60_000;
 type Params = Record<string, string>;
 
 interface ViewSpec {
@@ -98,7 +104,10 @@ export function activityRoutes(app: FastifyInstance, services: ConsoleServices) 
       const user = sessionUser(request);
       if (!streams.enabled) throw new ApiError(404, "Live streams are turned off on this server.");
       const view = spec.view(request.params, user.login);
-      return streams.serve(request, reply, { feed: view.feed, params: view.params, integerIds: false, format }, sessionPrincipal(user));
+      const sessionId = request.consoleSession!.id;
+      const lease = { stillValid: async () => (await services.sessions.resolve(sessionId)) !== null, endsAt: Date.now() + STREAM_LEASE_MS };
+      return streams.serve(request, reply, { feed: view.feed, params: view.params, integerIds: false, format, lease },
+        sessionPrincipal(user));
     });
   }
 }

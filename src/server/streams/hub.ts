@@ -45,6 +45,12 @@ export interface StreamRequest {
   integerIds: boolean;
   /** How each event is written; the API's wire JSON unless given (the console sends its own rendering). */
   format?: StreamFormat;
+  /**
+   * What else the stream lives by (the console's session): checked whenever credentials move, as a deleted session
+   * raises them; and a time (epoch ms) after which the stream ends, so that its client reconnects through the checks
+   * a new request passes (a session's expiry is by time, and no write announces it).
+   */
+  lease?: { stillValid(): Promise<boolean>; endsAt: number };
 }
 
 /** An event's `event:` name and `data` on a stream. Streams are grouped by feed; each format renders an event once. */
@@ -209,6 +215,7 @@ export class StreamHub {
       this.again = false;
       try {
         const version = await this.remembering.refresh();
+        this.endLeases(Date.now());
         await this.recheck(version);
         if (version.generation !== this.generation || this.behind) {
           this.behind = false;
@@ -222,6 +229,16 @@ export class StreamHub {
         return;
       }
     } while (this.again && !this.closed);
+  }
+
+  /** Ends the streams whose lease ran out: their clients reconnect, and so pass a new request's checks. */
+  private endLeases(now: number): void {
+    for (const group of this.groups.values()) {
+      for (const subscriber of group.members) {
+        const lease = subscriber.request.lease;
+        if (lease && lease.endsAt <= now) subscriber.sink.end("closed: reconnect to continue");
+      }
+    }
   }
 
   /** Ends the streams that a request made now would refuse, or would answer with another feed. */
@@ -238,6 +255,7 @@ export class StreamHub {
 
   /** Why the subscriber may no longer have its stream, or null. Errors other than the feed's own (404) propagate. */
   private async refusal(subscriber: Subscriber): Promise<string | null> {
+    if (subscriber.request.lease && !(await subscriber.request.lease.stillValid())) return "the session ended";
     const principal = subscriber.principal && await this.authenticator.recheck(subscriber.principal);
     if (subscriber.principal && !principal) return "the credentials no longer authenticate";
     try {

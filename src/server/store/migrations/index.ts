@@ -513,6 +513,18 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX sessions_by_user ON sessions (user_id);
     `,
   },
+  {
+    id: 12,
+    name: "a deleted session raises the credentials number",
+    // Sign-out (or an expired session cleared) must end the session's open console streams on every instance: the
+    // streams' hubs recheck their subscribers when `credentials` moves (server/streams/hub.ts).
+    sqlite: `
+      ${sqliteTriggers("sessions", ["DELETE"], "credentials")}
+    `,
+    postgres: `
+      ${postgresTriggers("sessions", "DELETE", "credentials")}
+    `,
+  },
 ];
 
 /** An arrival number for `table`: existing rows numbered by creation time, then an identity for new ones. */
