@@ -1,6 +1,6 @@
 /** Options several commands share, and the store they open. */
 import type { Command } from "commander";
-import { DEFAULT_DB, loadConfig, passwordCost } from "../server/config.js";
+import { DEFAULT_DB, passwordCost, webhookMaxQueue } from "../server/config.js";
 import { DEFAULT_PASSWORD_COST, setPasswordCost } from "../server/services/credentials.js";
 import { openStoreExplained } from "../server/store/open-failures.js";
 import { DEFAULT_WEBHOOK_MAX_QUEUE, type IngestOptions, type Store } from "../server/store/store.js";
@@ -40,7 +40,7 @@ export function webhookOptions(command: Command, env: NodeJS.ProcessEnv, skippab
   if (skippable) command.option("--no-webhooks", "queue no webhook deliveries for the events added");
   return command.hook("preAction", () => {
     const webhooks = command.getOptionValue("webhooks") !== false;
-    const { maxQueue } = loadConfig({ webhookMaxQueue: command.getOptionValue("webhookMaxQueue") }, env).webhooks;
+    const maxQueue = webhookMaxQueue(command.getOptionValue("webhookMaxQueue") ?? env.FEEDGATE_WEBHOOK_MAX_QUEUE);
     command.setOptionValue("ingestOptions", { webhooks: webhooks ? { maxQueue } : null } satisfies IngestOptions);
   });
 }

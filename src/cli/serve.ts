@@ -74,7 +74,7 @@ export function serveCommand(program: Command, io: CliIo): void {
       "does not retry (env FEEDGATE_WEBHOOK_MAX_ATTEMPTS, default 5)")
     .option("--webhook-max-backoff <duration>", "longest wait between two attempts; they start at about 1s and double " +
       "(env FEEDGATE_WEBHOOK_MAX_BACKOFF, default 10m)")
-    .option("--webhook-max-queue <n>", "deliveries an ingest may queue for one hook before it gets no more " +
+    .option("--webhook-max-queue <n>", "deliveries queued for one hook at most; ingests queue none more for it while full " +
       "(env FEEDGATE_WEBHOOK_MAX_QUEUE, default 10000)")
     .option("--webhook-allowed-hosts <list>", "host names, IPs and CIDRs deliveries may go to, checked on the address " +
       "connected to (env FEEDGATE_WEBHOOK_ALLOWED_HOSTS, default: every host)")

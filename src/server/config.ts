@@ -150,6 +150,11 @@ export interface ConfigInput {
   webhookKeyFile?: string;
 }
 
+/** `--webhook-max-queue`: also read by `import` and `replay`, which need nothing else of the server's settings. */
+export function webhookMaxQueue(value: string | number | undefined): number {
+  return optionalPositive("webhook max queue", value) ?? DEFAULT_WEBHOOK_MAX_QUEUE;
+}
+
 function allowedHosts(value: string | undefined): AddressPolicy | null {
   if (value === undefined || value.trim() === "") return null;
   try {
@@ -303,7 +308,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
     webhooks: {
       maxAttempts: optionalPositive("webhook max attempts", input.webhookMaxAttempts ?? env.FEEDGATE_WEBHOOK_MAX_ATTEMPTS) ?? 5,
       maxBackoffMs: milliseconds("webhook max backoff", input.webhookMaxBackoff ?? env.FEEDGATE_WEBHOOK_MAX_BACKOFF, 600_000),
-      maxQueue: optionalPositive("webhook max queue", input.webhookMaxQueue ?? env.FEEDGATE_WEBHOOK_MAX_QUEUE) ?? DEFAULT_WEBHOOK_MAX_QUEUE,
+      maxQueue: webhookMaxQueue(input.webhookMaxQueue ?? env.FEEDGATE_WEBHOOK_MAX_QUEUE),
       timeoutMs: 10_000,
       allowedHosts: allowedHosts(input.webhookAllowedHosts ?? env.FEEDGATE_WEBHOOK_ALLOWED_HOSTS),
       keyFile: input.webhookKeyFile ?? (env.FEEDGATE_WEBHOOK_KEY_FILE || undefined),

@@ -172,6 +172,25 @@ describe("webhook deliveries", () => {
     }
   });
 
+  test("a secret sealed under another key: failed attempts, retried as any (another instance may hold the key), never sent", async () => {
+    const r = receiver();
+    const url = await r.listen();
+    const foreign = SecretBox.ephemeral().seal(SECRET);
+    const created = await t.store.hooks.create(hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: foreign } }),
+      t.clock.now());
+    try {
+      await t.ingest.ingestEvents([push()]);
+      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 5);
+      assert.equal(records.length, 5, "every attempt recorded, up to --webhook-max-attempts");
+      assert.ok(records.every((d) => d.statusCode === 0 && /secret cannot be opened/.test(d.status)));
+      assert.equal(JSON.parse(records[0]!.request.payload).repository.full_name, "alice/hello", "the body it would have sent");
+      assert.equal(r.received.length, 0, "nothing unsigned went out");
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
+      await r.close();
+    }
+  });
+
   test("a receiver that is down: the attempt is a failed delivery with a clear status, and the process carries on", async () => {
     const r = receiver();
     const url = await r.listen();

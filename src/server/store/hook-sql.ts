@@ -20,9 +20,8 @@ export const HOOK_SQL = {
   count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
   update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
     insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now WHERE ${column} = @owner AND id = @id RETURNING *`,
+  // Its queue and its record go with it: both reference hooks ON DELETE CASCADE (migration 8).
   delete: (column: string) => `DELETE FROM hooks WHERE ${column} = @owner AND id = @id`,
-  deleteQueue: "DELETE FROM hook_queue WHERE hook_id = @id",
-  deleteDeliveries: "DELETE FROM hook_deliveries WHERE hook_id = @id",
 
   enqueue: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at, created_at)
     VALUES (@hookId, @guid, @event, @action, @eventId, @body, @redelivery, @due, @now)`,

@@ -129,7 +129,7 @@ export interface HookStore {
    * null when nothing is queued. How long a dispatcher may sleep.
    */
   nextDue(now: number): Promise<number | null>;
-  /** Deliveries queued, by hook: what /metrics and `--webhook-max-queue` look at. */
+  /** The deliveries queued for a hook (in flight included). */
   queued(hookId: number): Promise<number>;
 
   /** A stored event as a delivery announces it: its JSON and the rows it names; null when there is no such event. */

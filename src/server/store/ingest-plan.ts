@@ -18,7 +18,7 @@ import {
 } from "./store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
-import { webhookEventName } from "../webhooks/event-names.js";
+import { subscribes, webhookEventName } from "../webhooks/event-names.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
 export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
@@ -228,7 +228,7 @@ class BatchPlan implements BatchTarget {
       const event = webhookEventName(e.type);
       const guid = randomUUID();
       for (const target of byRepo.get(e.repoId!) ?? []) {
-        if (!event || !(target.events.includes(event) || target.events.includes("*"))) continue;
+        if (!event || !subscribes(target.events, event)) continue;
         const length = queued.get(target.hookId)!;
         if (length >= maxQueue) { full.add(target.hookId); continue; }
         queued.set(target.hookId, length + 1);

@@ -8,6 +8,7 @@ import type { DeliveryRow, HookRow, NewQueuedDelivery } from "../store/hook-stor
 import type { Store, UserRow } from "../store/store.js";
 import type { Dispatcher } from "./dispatcher.js";
 import type { PayloadBuilder } from "./payload.js";
+import { subscribes } from "./event-names.js";
 import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 
 export class WebhookDeliveries {
@@ -39,7 +40,7 @@ export class WebhookDeliveries {
 
   /** GitHub's test: the repository's latest push, when the hook subscribes to pushes; otherwise nothing is sent. */
   async testPush(hook: HookRow): Promise<void> {
-    if (hook.owner.kind !== "repo" || !(hook.events.includes("push") || hook.events.includes("*"))) return;
+    if (hook.owner.kind !== "repo" || !subscribes(hook.events, "push")) return;
     const eventId = await this.store.hooks.latestPush(hook.owner.repoId);
     if (eventId === null) return;
     await this.queue({ hookId: hook.id, guid: randomUUID(), event: "push", action: null, eventId, body: null, redelivery: false });

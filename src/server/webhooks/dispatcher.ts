@@ -39,7 +39,8 @@ export function backoffMs(attempt: number, maxBackoffMs: number, random = Math.r
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-const hmac = (algorithm: "sha1" | "sha256", secret: string, body: Buffer) =>
+/** GitHub's `X-Hub-Signature` (sha1) and `X-Hub-Signature-256` values: the HMAC of the exact bytes sent. */
+export const signature = (algorithm: "sha1" | "sha256", secret: string, body: Buffer) =>
   `${algorithm}=${createHmac(algorithm, secret).update(body).digest("hex")}`;
 
 export class Dispatcher {
@@ -124,15 +125,20 @@ export class Dispatcher {
     if (!hook) return; // deleted meanwhile, its queue with it
     let { body, action } = delivery;
     if (body === null) {
-      const built = delivery.eventId === null ? null : await this.payloads.forEvent(delivery.eventId, this.baseUrl());
-      if (!built) return this.giveUp(delivery, hook, "the event is no longer stored");
+      // Events are never deleted, so an event delivery always has its event.
+      const built = (await this.payloads.forEvent(delivery.eventId!, this.baseUrl()))!;
       ({ body, action } = built); // kept by finish() for the retries
     }
     let secret: string | null = null;
     try {
       secret = hook.config.sealedSecret === null ? null : this.secrets.open(hook.config.sealedSecret);
     } catch {
-      return this.giveUp(delivery, hook, "the hook's secret cannot be opened: the webhook key file changed; set the secret again");
+      // This instance's key is not the one the secret was sealed with (a key file not shared, or replaced): a failed
+      // attempt, retried as any other, so that an instance holding the right key may make the next one.
+      return this.record(delivery, hook, { ...delivery, body, action }, {}, new Date(), {
+        statusCode: 0, seconds: 0, responseHeaders: {}, responseBody: null,
+        status: "the hook's secret cannot be opened with this instance's --webhook-key-file",
+      });
     }
     const bytes = Buffer.from(hook.config.contentType === "json" ? body : `payload=${encodeURIComponent(body)}`);
     const headers = this.headers(delivery, hook, body, bytes, secret);
@@ -157,7 +163,7 @@ export class Dispatcher {
       "X-GitHub-Hook-ID": String(hook.id),
       "X-GitHub-Hook-Installation-Target-ID": String(target.id),
       "X-GitHub-Hook-Installation-Target-Type": target.type,
-      ...(secret === null ? {} : { "X-Hub-Signature": hmac("sha1", secret, bytes), "X-Hub-Signature-256": hmac("sha256", secret, bytes) }),
+      ...(secret === null ? {} : { "X-Hub-Signature": signature("sha1", secret, bytes), "X-Hub-Signature-256": signature("sha256", secret, bytes) }),
     };
   }
 
@@ -178,20 +184,14 @@ export class Dispatcher {
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
     }, last ? { kind: "done" } : { kind: "retry", dueAt: Date.now() + backoffMs(made, this.settings.maxBackoffMs) });
   }
-
-  /** A delivery that can never be made: recorded as failed once, and out of the queue, so later ones are not held up. */
-  private async giveUp(delivery: QueuedDelivery, hook: HookRow, why: string): Promise<void> {
-    this.log.warn({ hook: hook.id, delivery: delivery.guid }, `webhooks: ${why}`);
-    await this.store.hooks.finish(delivery, {
-      hookId: hook.id, guid: delivery.guid, deliveredAt: new Date(), redelivery: delivery.redelivery, duration: 0, status: why,
-      statusCode: 0, event: delivery.event, action: delivery.action, repositoryId: null, url: hook.config.url,
-      request: { headers: {}, payload: delivery.body ?? "" }, response: { headers: {}, payload: null },
-    }, { kind: "done" });
-  }
 }
 
 /** The `repository.id` a body carries (GitHub's delivery `repository_id`), without trusting its shape. */
 function repositoryIdOf(body: string): number | null {
-  const id = (JSON.parse(body) as { repository?: { id?: unknown } }).repository?.id;
-  return typeof id === "number" ? id : null;
+  try {
+    const id = (JSON.parse(body) as { repository?: { id?: unknown } } | null)?.repository?.id;
+    return typeof id === "number" ? id : null;
+  } catch {
+    return null; // a redelivered body is whatever the record kept; it must not stop the hook's queue
+  }
 }

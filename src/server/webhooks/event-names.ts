@@ -22,8 +22,10 @@ export const WEBHOOK_EVENT_NAMES: Readonly<Record<string, string>> = {
   WatchEvent: "watch",
 };
 
-/** The names a hook may subscribe to: every delivered event, `ping` (sent regardless) and `*` (all of them). */
-export const HOOK_EVENT_NAMES: readonly string[] = ["*", ...Object.values(WEBHOOK_EVENT_NAMES), "ping"];
+/** Whether a hook subscribed to `events` gets a delivery of `name`: named, or `*` (everything). */
+export function subscribes(events: readonly string[], name: string): boolean {
+  return events.includes(name) || events.includes("*");
+}
 
 export function webhookEventName(type: string): string | null {
   return Object.hasOwn(WEBHOOK_EVENT_NAMES, type) ? WEBHOOK_EVENT_NAMES[type]! : null;

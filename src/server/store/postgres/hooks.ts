@@ -63,14 +63,7 @@ export class PostgresHooks implements HookStore {
 
   async delete(owner: HookOwner, id: number): Promise<boolean> {
     const { column, value } = ownerWhere(owner);
-    return transaction(this.pool, async (client) => {
-      const [found] = await query<HookRecord>(client, `${HOOK_SQL.find(column)} FOR UPDATE`, { owner: value, id });
-      if (!found) return false;
-      await query(client, HOOK_SQL.deleteQueue, { id });
-      await query(client, HOOK_SQL.deleteDeliveries, { id });
-      await query(client, HOOK_SQL.delete(column), { owner: value, id });
-      return true;
-    });
+    return (await this.pool.query(named(HOOK_SQL.delete(column), { owner: value, id }))).rowCount === 1;
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {

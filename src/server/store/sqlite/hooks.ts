@@ -66,12 +66,7 @@ export class SqliteHooks implements HookStore {
 
   async delete(owner: HookOwner, id: number): Promise<boolean> {
     const { column, value } = ownerWhere(owner);
-    return this.db.transaction(() => {
-      if (!this.statement(HOOK_SQL.find(column)).get({ owner: value, id })) return false;
-      this.statement(HOOK_SQL.deleteQueue).run({ id });
-      this.statement(HOOK_SQL.deleteDeliveries).run({ id });
-      return this.statement(HOOK_SQL.delete(column)).run({ owner: value, id }).changes === 1;
-    }).immediate();
+    return this.statement(HOOK_SQL.delete(column)).run({ owner: value, id }).changes === 1;
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
