@@ -134,7 +134,7 @@ export function feedWhere(dialect: Dialect, target: FeedTarget): { table: "event
 }
 
 /**
- * Live streams (migration 8): a feed's events stored after one arrival number, up to another, in arrival order. The
+ * Live streams (migration 9): a feed's events stored after one arrival number, up to another, in arrival order. The
  * feed's own WHERE, so a stream shows exactly what its feed shows. Issue events have no `type` column.
  */
 export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", where: string): string {

@@ -269,7 +269,7 @@ export interface IngestedSince {
   oldestIssueEvent: number | null;
 }
 
-/** A stored event with what live streams need: its place in arrival order (migration 8), id and type. */
+/** A stored event with what live streams need: its place in arrival order (migration 9), id and type. */
 export interface ArrivedEvent extends StoredEvent {
   seq: number;
   id: string;
@@ -324,7 +324,7 @@ export interface EventStore {
   arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]>;
   /**
    * Calls `onChange` soon after another process commits a write that raises the version (PostgreSQL: LISTEN on
-   * the channel migration 8 notifies). A driver without such a signal never calls it: its readers poll version().
+   * the channel migration 9 notifies). A driver without such a signal never calls it: its readers poll version().
    * Resolves, once listening, to the function that stops.
    */
   listenForChanges(onChange: () => void): Promise<() => Promise<void>>;

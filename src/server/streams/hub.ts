@@ -30,6 +30,8 @@ import { resumeAfter, unknownEvent } from "./resume.js";
 const CHECK_MS = 500;
 /** Events read per group and read: what replaying far back holds in memory at once. */
 const CHUNK = 500;
+/** A stream whose client has taken nothing of what it was sent for this long is cut (it reconnects when it can). */
+const STALLED_MS = 30_000;
 
 export interface StreamOptions {
   /** Streams one user (or, anonymous, one client IP) may hold open at once; 0: streams are off. */
@@ -71,6 +73,8 @@ interface Subscriber {
   cursor: number;
   /** The version the subscriber's principal and feed were last checked at. */
   checked: StoreVersion;
+  /** Since when its client has left too much unsent (SseStream.congested), while it does. */
+  congestedSince?: number;
 }
 
 interface Group {
@@ -267,13 +271,28 @@ export class StreamHub {
     }
   }
 
+  /** Whether to skip the member for now: its client is congested (cut once it has stayed so for STALLED_MS). */
+  private waitsForClient(member: Subscriber): boolean {
+    if (!member.sink.congested) {
+      member.congestedSince = undefined;
+      return false;
+    }
+    const now = Date.now();
+    member.congestedSince ??= now;
+    if (now - member.congestedSince > STALLED_MS) member.sink.cut();
+    this.behind = true;
+    return true;
+  }
+
   /** Sends each group's new events to the members that have not had them, CHUNK at a time. */
   private async deliver(top: Arrivals): Promise<void> {
     for (const group of [...this.groups.values()]) {
       const upTo = top[group.table];
       for (;;) {
         // Members that join while this group is read wait for the next pass (`behind`), as their cursors are not here.
-        const members = [...group.members].filter((m) => !m.sink.ended);
+        // A member whose client has not taken what it was sent is left out of this pass, its cursor where it is: the next
+        // check (at most CHECK_MS away) tries again. A large ingest then reaches a slow reader at its own pace.
+        const members = [...group.members].filter((m) => !m.sink.ended && !this.waitsForClient(m));
         if (members.length === 0) break;
         const after = Math.min(...members.map((m) => m.cursor));
         if (after >= upTo) break;

@@ -13,6 +13,8 @@ const EVENT_ID = /^[0-9]{1,18}$/;
 
 /** Whether the client asked for Server-Sent Events rather than a JSON page. */
 export function wantsStream(request: FastifyRequest): boolean {
+  // HEAD asks for headers only: it gets the page's, never a stream that would hold a slot open.
+  if (request.method !== "GET") return false;
   const accept = request.headers.accept;
   return typeof accept === "string" && /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept);
 }

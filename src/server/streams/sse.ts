@@ -7,10 +7,15 @@ import type { ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 
 /**
- * Bytes a client may leave unread before its stream is ended: a stalled reader must not grow the server's memory.
- * It loses nothing by it: it reconnects with `Last-Event-ID` and is replayed what it missed.
+ * Bytes a stream may hold unsent before the hub stops writing to it for a while (`congested`): a large ingest is
+ * written a chunk at a time, faster than any socket takes it, and the hub waits for the client to catch up.
  */
-const MAX_UNSENT_BYTES = 1024 * 1024;
+const CONGESTED_BYTES = 1024 * 1024;
+/**
+ * Past this, a stream is cut: only comments (heartbeats) and one chunk can be written to a congested stream, so
+ * this is a safety net against a reader that never reads, not a limit the hub runs into.
+ */
+const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 
 /** How long EventSource clients wait before reconnecting (the `retry` field), in milliseconds. */
 const RECONNECT_MS = 1000;
@@ -52,6 +57,28 @@ export class SseStream {
     this.write(`: ${text}\n\n`);
   }
 
+  /** Bytes written and not yet taken by the client's socket. */
+  private get unsent(): number {
+    return this.body.readableLength + this.response.writableLength;
+  }
+
+  /** The client has not taken what it was sent: write it nothing more until it has. */
+  get congested(): boolean {
+    return this.unsent > CONGESTED_BYTES;
+  }
+
+  /**
+   * Ends the stream at once, unsent bytes and socket included: for a client that stopped reading (a graceful end
+   * would wait for it to read them, and hold its stream slot meanwhile). It loses nothing it cannot get back: it
+   * reconnects with `Last-Event-ID`.
+   */
+  cut(): void {
+    if (this.ended) return;
+    this.#ended = true;
+    this.body.destroy();
+    this.response.destroy();
+  }
+
   /** Ends the response; `why`, when given, is sent first as a comment. */
   end(why?: string): void {
     if (this.ended) return;
@@ -70,7 +97,7 @@ export class SseStream {
 
   private write(frame: string): void {
     if (this.ended) return;
-    if (this.body.readableLength + this.response.writableLength > MAX_UNSENT_BYTES) return this.end("closed: the client reads too slowly");
+    if (this.unsent > MAX_UNSENT_BYTES) return this.cut();
     this.body.write(frame);
   }
 }

@@ -10,7 +10,7 @@ export interface Migration {
 }
 
 /**
- * The PostgreSQL channel migration 8 notifies on every committed write to `ingest_state`. Notifications with the same
+ * The PostgreSQL channel migration 9 notifies on every committed write to `ingest_state`. Notifications with the same
  * payload in one transaction are folded into one, so a bulk write costs one.
  */
 export const CHANGES_CHANNEL = "feedgate_changes";

@@ -41,7 +41,7 @@ function prepare(db: Database.Database) {
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
          created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`),
     insertEvent: db.prepare(
-      // The next arrival number (migration 8): one index read, under the write lock every ingest holds.
+      // The next arrival number (migration 9): one index read, under the write lock every ingest holds.
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM events))`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
