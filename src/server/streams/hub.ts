@@ -250,7 +250,9 @@ export class StreamHub {
     for (const group of [...this.groups.values()]) {
       for (const subscriber of [...group.members]) {
         if (!moved(version, subscriber.checked)) continue;
-        const reason = await this.refusal(subscriber);
+        // Credentials are checked again only when they moved; a replay moves `repos` (forks) and `access` (members) in
+        // most batches, and those only change what the feed shows.
+        const reason = await this.refusal(subscriber, version.credentials !== subscriber.checked.credentials);
         if (reason) subscriber.sink.end(`closed: ${reason}`);
         else subscriber.checked = version;
       }
@@ -258,10 +260,13 @@ export class StreamHub {
   }
 
   /** Why the subscriber may no longer have its stream, or null. Errors other than the feed's own (404) propagate. */
-  private async refusal(subscriber: Subscriber): Promise<string | null> {
-    if (subscriber.request.lease && !(await subscriber.request.lease.stillValid())) return "the session ended";
-    const principal = subscriber.principal && await this.authenticator.recheck(subscriber.principal);
-    if (subscriber.principal && !principal) return "the credentials no longer authenticate";
+  private async refusal(subscriber: Subscriber, credentialsMoved: boolean): Promise<string | null> {
+    let principal = subscriber.principal;
+    if (credentialsMoved) {
+      if (subscriber.request.lease && !(await subscriber.request.lease.stillValid())) return "the session ended";
+      principal = subscriber.principal && await this.authenticator.recheck(subscriber.principal);
+      if (subscriber.principal && !principal) return "the credentials no longer authenticate";
+    }
     try {
       const target = await this.feeds.plan(subscriber.request.feed, subscriber.request.params, principal);
       return targetKey(target) === subscriber.group.key ? null : "what the feed shows this caller has changed";
