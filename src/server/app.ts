@@ -42,7 +42,7 @@ import { hookRoutes } from "./routes/hooks.js";
 import { HookService } from "./services/hooks.js";
 import { StreamHub } from "./streams/hub.js";
 import { registerStreams } from "./streams/lifecycle.js";
-import { consolePlugin } from "./console/plugin.js";
+import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import { loadAssets } from "./console/assets.js";
 import { SessionService } from "./services/sessions.js";
 
@@ -99,7 +99,7 @@ export async function buildApp({
   config, store: databaseStore, clock = () => new Date(), counters, logger, metrics = new Metrics(databaseStore),
   tls = readTlsFiles(config.tls),
 }: AppDependencies) {
-  const layout = apiPrefixLayout(["/console"]);
+  const layout = apiPrefixLayout([CONSOLE_PREFIX]);
   const app = Fastify({
     ...httpsOption(tls),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
@@ -174,7 +174,7 @@ export async function buildApp({
     sessions: new SessionService(store, clock), authenticator, authorizations, assets: loadAssets(), users: store.users,
     feeds, streams, now: clock,
     hooks: hookService, tokenCounts: store.authorizations,
-  }), { prefix: "/console" });
+  }), { prefix: CONSOLE_PREFIX });
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);
 

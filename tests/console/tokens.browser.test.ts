@@ -107,6 +107,7 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
   test("a two-factor account signs in with its code", async () => {
     await freshPage();
     await signIn("otto", "otto-password");
+    await page.getByRole("textbox", { name: "Authentication code" }).waitFor(); // the page axe and CSP check below
     await assertClean("two-factor");
     // The listening app's clock is the test clock; the code must match it.
     await page.getByRole("textbox", { name: "Authentication code" }).fill(currentOtp(secret, t.clock.now()));
@@ -132,6 +133,8 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
       form.submit();
     }, t.url)]);
     assert.equal(answer?.status(), 403);
+    // Refused for its origin, not merely for coming without a cookie.
+    assert.match(await evil.content(), /Cross-origin request refused\./);
     assert.equal((await t.store.authorizations.listAll()).filter((a) => a.note === "stolen").length, 0);
   });
 });

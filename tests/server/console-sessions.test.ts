@@ -107,6 +107,8 @@ describe("console sessions", () => {
       headers: { cookie: `feedgate_session=${session}; ${[ok.headers["set-cookie"]].flat()[0]!.split(";")[0]}` } });
     const token = /id="new-token">([0-9A-Za-z_]{30,})</.exec(shown.body)?.[1];
     assert.ok(token, "the new token is shown once");
+    assert.ok([shown.headers["set-cookie"]].flat().some((c) => /^feedgate_new_token=;.*Max-Age=0/.test(String(c))),
+      "the page that shows it clears what carried it, so a reload cannot show it again");
     const user = await t.app.inject({ method: "GET", url: "/user", headers: { authorization: `token ${token}` } });
     assert.equal(user.statusCode, 200);
     assert.doesNotMatch((await get("/console/tokens", session)).body, new RegExp(token!), "never again");

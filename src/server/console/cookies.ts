@@ -15,7 +15,7 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 
 /**
  * HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Path=/console (the API never sees
- * it), Secure when served over HTTPS. Values here are base64url: nothing to encode.
+ * it), Secure when served over HTTPS. Values here (base64url ids, SecretBox text) hold no character a cookie value must not.
  */
 export function writeCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds?: number) {
   const attributes = ["Path=/console", "HttpOnly", "SameSite=Strict"];

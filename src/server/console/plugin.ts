@@ -3,8 +3,8 @@
  * stylesheet (assets.ts). An encapsulated plugin, so its form parser, error pages and headers stay out of the API:
  * the API keeps reading JSON, answering errors in GitHub's shape, and ignoring cookies.
  *
- * Routes are `rootOnly` (GitHub Enterprise has no console under /api/v3) and exempt from the API's rate limit: the
- * sign-in form is guarded by the login lockout, the rest by the session.
+ * Mounted at CONSOLE_PREFIX, which the API prefix layout leaves out of `/api/v3` (GitHub Enterprise has no console
+ * there), and exempt from the API's rate limit: the sign-in form is guarded by the login lockout, the rest by the session.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { ApiError, GENERAL_DOCS } from "../errors.js";
@@ -28,6 +28,9 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'",
 ].join("; ");
 
+/** Where the console is mounted: registered under it, and kept out of the `/api/v3` layout (app.ts). */
+export const CONSOLE_PREFIX = "/console";
+
 const YEAR_SECONDS = 365 * 24 * 3600;
 
 function clientError(error: unknown): number | null {
@@ -39,7 +42,7 @@ export function consolePlugin(services: ConsoleServices) {
   return async (app: FastifyInstance) => {
     app.decorateRequest("consoleSession", null);
     app.addHook("onRoute", (route: RouteOptions) => {
-      route.config = { rootOnly: true, rateLimit: false, ...route.config };
+      route.config = { rateLimit: false, ...route.config };
       // Web pages, not API: out of the API's description.
       route.schema = { ...route.schema, hide: true };
     });

@@ -5,7 +5,9 @@
  * shows it. Sessions end when idle too long, when too old, on sign-out, and when the account's password changes, it is
  * suspended, or it is deleted.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { SecretBox } from "../webhooks/secret-box.js";
+import { hashToken } from "./credentials.js";
 import type { SessionRow, Store, UserRow } from "../store/store.js";
 
 export interface SessionPolicy {
@@ -25,8 +27,10 @@ export interface SignedIn {
   user: UserRow;
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+/** A session id is a bearer secret like a token: stored, and compared, as its SHA-256. */
+const sha256 = hashToken;
 const derive = (id: string, purpose: string) => createHmac("sha256", id).update(`feedgate console ${purpose}`).digest();
+const boxOf = (id: string) => SecretBox.fromKey(derive(id, "seal").toString("hex"));
 /** What the session remembers of the password: enough to notice a change, nothing to guess it from. */
 const credentialOf = (user: UserRow) => sha256(`feedgate session ${user.passwordHash ?? ""}`);
 
@@ -79,22 +83,15 @@ export class SessionService {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  /** Seals text (a new token) so that only a request of this session can open it: AES-256-GCM under a derived key. */
+  /** Seals text (a new token) so that only a request of this session can open it: a SecretBox under a derived key. */
   seal(id: string, text: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", derive(id, "seal"), iv);
-    const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+    return boxOf(id).seal(text);
   }
 
   /** The sealed text, or null when it was not sealed by this session (or was altered). */
   unseal(id: string, sealed: string): string | null {
-    const bytes = Buffer.from(sealed, "base64url");
-    if (bytes.length < 29) return null;
     try {
-      const decipher = createDecipheriv("aes-256-gcm", derive(id, "seal"), bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+      return boxOf(id).open(sealed);
     } catch {
       return null;
     }
