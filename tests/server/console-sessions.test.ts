@@ -138,4 +138,17 @@ describe("console sessions", () => {
     t.clock.advance(9 * 3600);
     assert.equal((await get("/console/tokens", session)).statusCode, 303);
   });
+
+  test("the Tokens page pages through a user's tokens, 100 a page", async () => {
+    const many = await t.createUser("manny", "manny-password");
+    for (let i = 0; i < 101; i++) await t.createToken(many, [], `token ${i}`);
+    const session = sessionOf(await signIn("manny", "manny-password"))!;
+    const first = (await get("/console/tokens", session)).body;
+    assert.equal([...first.matchAll(/>Revoke</g)].length, 100);
+    assert.match(first, /Page 1 of 2/);
+    assert.match(first, /href="\/console\/tokens\?page=2">Next page</);
+    const second = (await get("/console/tokens?page=2", session)).body;
+    assert.equal([...second.matchAll(/>Revoke</g)].length, 1, "the 101st is not lost");
+    assert.match(second, /href="\/console\/tokens\?page=1">Previous page</);
+  });
 });

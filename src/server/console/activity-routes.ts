@@ -14,7 +14,7 @@ import type { StreamFormat } from "../streams/hub.js";
 import { readItems, sessionPrincipal, type FeedView } from "./activity-feed.js";
 import { activityItem } from "./activity-item.js";
 import { activityPage } from "./activity-page.js";
-import { pageContext, sendPage, signedIn, type ConsoleServices } from "./context.js";
+import { pageContext, pageOf, sendPage, signedIn, type ConsoleServices } from "./context.js";
 import { EVENT_TYPES } from "./event-sentence.js";
 
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
@@ -64,8 +64,6 @@ const VIEWS: ViewSpec[] = [
   },
 ];
 
-/** `?page=N`: a positive number, else the first page. */
-const pageOf = (query: Query) => (query.page && /^[1-9][0-9]{0,5}$/.test(query.page) ? Number(query.page) : 1);
 /** `?type=T`: one of the types the filter offers, else none. */
 const typeOf = (query: Query) => (query.type && EVENT_TYPES.includes(query.type) ? query.type : null);
 

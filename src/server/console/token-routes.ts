@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import { FeedgateFailure } from "../failures.js";
 import { clearCookie, NEW_TOKEN_COOKIE, readCookie, writeCookie } from "./cookies.js";
-import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
+import { pageContext, pageOf, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
 import { revokePage, tokenFormPage, tokensPage, type TokenFormValues } from "./tokens-page.js";
+
+/** Tokens listed a page: a user with more pages through them (`?page=N`). */
+const TOKENS_PER_PAGE = 100;
 
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
 /** The sealed new token waits this long for the page that shows it. */
@@ -33,14 +36,16 @@ export function tokenRoutes(app: FastifyInstance, services: ConsoleServices) {
     return sendPage(reply, 422, tokenFormPage(context(request), values, editing, problem));
   }
 
-  app.get("/tokens", SIGNED_IN, async (request, reply) => {
+  app.get("/tokens", SIGNED_IN, async (request: FastifyRequest<{ Querystring: { page?: string } }>, reply) => {
     const session = signedIn(request);
     // The new token, sealed to this session, is shown by this one response and then forgotten.
     const sealed = readCookie(request, NEW_TOKEN_COOKIE);
     const newToken = sealed ? sessions.unseal(session.id, sealed) : null;
     if (sealed) clearCookie(request, reply, NEW_TOKEN_COOKIE);
-    const { rows } = await authorizations.list(session.user, { limit: 100, offset: 0 });
-    return sendPage(reply, 200, tokensPage(context(request), rows, newToken));
+    const number = pageOf(request.query);
+    const { rows, total } = await authorizations.list(session.user, { limit: TOKENS_PER_PAGE, offset: (number - 1) * TOKENS_PER_PAGE });
+    const pages = { number, last: Math.max(1, Math.ceil(total / TOKENS_PER_PAGE)) };
+    return sendPage(reply, 200, tokensPage(context(request), rows, newToken, pages));
   });
 
   app.get("/tokens/new", SIGNED_IN, async (request, reply) =>

@@ -20,7 +20,16 @@ function newTokenNotice(token: string): Html {
 </section>`;
 }
 
-export function tokensPage(context: PageContext, rows: AuthorizationRow[], newToken: string | null): string {
+/** Links to the neighbouring pages of the list, when it has more than one. */
+function pageLinks({ number, last }: { number: number; last: number }): Html | string {
+  if (last === 1) return "";
+  return html`<nav aria-label="Token pages"><p>Page ${number} of ${last}
+  ${number > 1 ? html`<a href="/console/tokens?page=${number - 1}">Previous page</a>` : ""}
+  ${number < last ? html`<a href="/console/tokens?page=${number + 1}">Next page</a>` : ""}</p></nav>`;
+}
+
+export function tokensPage(context: PageContext, rows: AuthorizationRow[], newToken: string | null,
+  pages: { number: number; last: number }): string {
   const table = rows.length === 0 ? html`<p>No tokens yet.</p>` : html`<table>
   <caption class="hint">Your personal access tokens</caption>
   <thead><tr><th scope="col">Note</th><th scope="col">Scopes</th><th scope="col">Ends with</th>
@@ -34,7 +43,8 @@ export function tokensPage(context: PageContext, rows: AuthorizationRow[], newTo
   return page(context, "Tokens", html`<h1>Tokens</h1>
 ${newToken ? newTokenNotice(newToken) : ""}
 <p><a class="button" href="/console/tokens/new">Generate new token</a></p>
-${table}`);
+${table}
+${pageLinks(pages)}`);
 }
 
 export interface TokenFormValues {
