@@ -169,6 +169,11 @@ export class HookService {
   }
 
   /** The hook's attempts, newest first, `limit` a page, from the cursor on. */
+  /** The newest deliveries of a hook the caller already holds through list() or get(): no access check again. */
+  recentDeliveries(hook: HookRow, limit: number): Promise<DeliveryRow[]> {
+    return this.store.hooks.deliveries(hook.id, limit, null);
+  }
+
   async listDeliveries(path: HookPath, access: HookAccess, limit: number, cursor: string | undefined)
     : Promise<DeliveryPage> {
     const { hook } = await this.get(path, access);
