@@ -134,13 +134,34 @@ export function feedWhere(dialect: Dialect, target: FeedTarget): { table: "event
 }
 
 /**
- * Live streams (migration 9): a feed's events stored after one arrival number, up to another, in arrival order. The
- * feed's own WHERE, so a stream shows exactly what its feed shows. Issue events have no `type` column.
+ * The organization and received scopes row by row. The pages' forms (SCOPES) gather the feed's events by index first,
+ * which suits reading the newest of a long history; a stream reads the few events that just arrived, and asks each
+ * of them whether it belongs.
+ */
+const ROW_SCOPES: Partial<Record<EventScope["kind"], string>> = {
+  org: "(e.org_id = @org OR e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org))",
+  received: `(e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
+    OR e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user))`,
+};
+
+/** A feed's WHERE for live streams: the feed's own (feedWhere), the same events, row by row. */
+export function arrivalWhere(dialect: Dialect, target: FeedTarget): ReturnType<typeof feedWhere> {
+  const found = feedWhere(dialect, target);
+  const rowScope = "scope" in target ? ROW_SCOPES[target.scope.kind] : undefined;
+  if (!rowScope || !("scope" in target)) return found;
+  return { ...found, where: `${rowScope} AND ${visibilitySql(dialect, target.visibility.kind)}` };
+}
+
+/**
+ * Live streams (migration 9): a feed's events stored after one arrival number, up to another, in arrival order.
+ * Driven by the arrival range (the events just stored), then filtered by the feed's WHERE (arrivalWhere): read
+ * through the feed's own index instead, a wake-up cost the feed's whole history. Issue events have no `type` column.
  */
 export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", where: string): string {
   const type = table === "events" ? "e.type" : "NULL";
-  return `SELECT e.seq, CAST(e.id AS TEXT) AS id, ${type} AS type, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}
-    FROM ${table} e WHERE ${where} AND e.seq > @after AND e.seq <= @upTo AND e.created_at >= @notBefore
+  return `WITH fresh AS MATERIALIZED (SELECT * FROM ${table} WHERE seq > @after AND seq <= @upTo)
+    SELECT e.seq, CAST(e.id AS TEXT) AS id, ${type} AS type, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}
+    FROM fresh e WHERE ${where} AND e.created_at >= @notBefore
     ORDER BY e.seq LIMIT @limit`;
 }
 

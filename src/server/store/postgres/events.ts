@@ -1,7 +1,7 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
 import pg from "pg";
 import {
-  ARRIVAL_OF, arrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+  ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
 import { CHANGES_CHANNEL } from "../migrations/index.js";
 import type {
@@ -110,7 +110,7 @@ export class PostgresEvents implements EventStore {
   }
 
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
-    const { table, where, parameters } = feedWhere("postgres", target);
+    const { table, where, parameters } = arrivalWhere("postgres", target);
     const { after, upTo, limit, notBefore } = request;
     const { rows } = await this.pool.query<EventRecord & { seq: number; id: string; type: string | null }>(
       named(arrivalsSql("postgres", table, where), { ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) }));

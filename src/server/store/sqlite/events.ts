@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 import {
-  ARRIVAL_OF, arrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+  ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
 import type {
   ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget,
@@ -158,7 +158,7 @@ export class SqliteEvents implements EventStore {
   }
 
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
-    const { table, where, parameters } = feedWhere("sqlite", target);
+    const { table, where, parameters } = arrivalWhere("sqlite", target);
     let statement = this.arrivalStatements.get(`${table}|${where}`);
     if (!statement) this.arrivalStatements.set(`${table}|${where}`, statement = this.db.prepare(arrivalsSql("sqlite", table, where)));
     const { after, upTo, limit, notBefore } = request;
