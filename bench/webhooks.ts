@@ -7,7 +7,7 @@
  */
 import { createServer, request, type Server } from "node:http";
 import { cpuSecondsOf } from "./processes.js";
-import { WEBHOOK_EVENT_NAMES } from "../src/server/webhooks/event-names.js";
+import { WEBHOOK_EVENT_NAMES } from "../src/api/webhook-events.js";
 
 export interface DeliveryMeasurement {
   hooks: number;

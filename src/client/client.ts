@@ -17,11 +17,10 @@ import { interpret } from "./response.js";
 import { describe, exchange, type Fetch, type WireRequest } from "./transport.js";
 import { withStringIds } from "./ids.js";
 import type { Meta, Result, Success } from "./types.js";
+import { SUPPORTED_MEDIA_TYPE, SUPPORTED_VERSION } from "../api/versions.js";
 
 /** The interface version this SDK speaks (spec section 9). */
-export const VERSION = "3.0.0";
-/** How 3.0.0 is selected on the wire: GitHub's v3 media type, which every GitHub-compatible server reads. */
-const ACCEPT_V3 = "application/vnd.github.v3+json";
+export const VERSION = SUPPORTED_VERSION;
 
 export interface ClientOptions {
   /** Where the service is, e.g. `http://127.0.0.1:3000` or `https://ghe.example/api/v3`. */
@@ -209,7 +208,7 @@ export class Client {
   /** The headers of a request to `url`: the client's, the caller's, and the credentials for the service's own origin. */
   #headersFor(url: string, callerHeaders: Record<string, string>): Record<string, string> {
     const auth = this.#auth;
-    const headers: Record<string, string> = { accept: ACCEPT_V3, ...this.#headers, ...callerHeaders };
+    const headers: Record<string, string> = { accept: SUPPORTED_MEDIA_TYPE, ...this.#headers, ...callerHeaders };
     // Credentials go only to the service's own origin, as fetch itself does on cross-origin redirects:
     // a Link URL is the server's word, not the caller's.
     if (auth && new URL(url).origin === new URL(this.baseUrl).origin) {

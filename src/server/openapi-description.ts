@@ -15,7 +15,7 @@ import {
   Accepted, ApiOverview, ErrorBody, Event, Hook, HookDelivery, HookDeliveryItem, Organization, OrgHook, PrivateUser,
   PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
 } from "../api/schemas.js";
-import { SUPPORTED_VERSION } from "./plugins/version.js";
+import { SUPPORTED_VERSION } from "../api/versions.js";
 
 type Json = Record<string, unknown>;
 type Responses = Record<string, OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject>;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { SecretBox } from "../../src/server/webhooks/secret-box.js";
 import { backoffMs, signature } from "../../src/server/webhooks/dispatcher.js";
 import { AddressPolicy } from "../../src/server/webhooks/address-policy.js";
-import { webhookEventName } from "../../src/server/webhooks/event-names.js";
+import { webhookEventName } from "../../src/api/webhook-events.js";
 import { loadConfig } from "../../src/server/config.js";
 
 describe("webhook parts", () => {

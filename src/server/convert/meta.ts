@@ -1,6 +1,6 @@
 /** The API root, the meta information and the rate-limit overview -> GitHub's objects (root, api-overview, rate-limit-overview). */
 import type { ApiOverview, RateLimit, RateLimitWindow, Root } from "../../api/schemas.js";
-import type { RateLimitState } from "../plugins/request-context.js";
+import type { RateLimitState } from "../../api/rate-limit.js";
 import { webOrigin } from "./urls.js";
 
 /** GitHub's root document: URL templates (RFC 6570) of the whole API, feedgate's own among them, at this base URL. */

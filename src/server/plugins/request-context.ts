@@ -7,15 +7,9 @@ import fp from "fastify-plugin";
 import type { FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS } from "../errors.js";
 import type { Endpoint } from "../../api/endpoints.js";
+import type { RateLimitState } from "../../api/rate-limit.js";
 import type { Principal } from "../services/authenticator.js";
 import { apiPrefixOf, withApiPrefix } from "./api-prefix.js";
-
-export interface RateLimitState {
-  key: string;
-  limit: number;
-  used: number;
-  resetAt: Date;
-}
 
 declare module "fastify" {
   interface FastifyContextConfig {

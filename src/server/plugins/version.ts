@@ -4,12 +4,9 @@
  * names another version gets a 4xx naming the one supported, rather than a silently different answer.
  */
 import fp from "fastify-plugin";
+import { ACCEPTED_VERSION_HEADERS, SUPPORTED_MEDIA_TYPE, SUPPORTED_VERSION } from "../../api/versions.js";
 import { ApiError } from "../errors.js";
 
-export const SUPPORTED_VERSION = "3.0.0";
-const SUPPORTED_MEDIA_TYPE = "application/vnd.github.v3+json";
-/** Date versions GitHub clients send in `X-GitHub-Api-Version`; the v3 wire format answers them all the same. */
-const ACCEPTED_VERSION_HEADERS = new Set([SUPPORTED_VERSION, "2022-11-28"]);
 
 /** The version a media range names (`application/vnd.github.v4+json` -> "v4"), or null when it names none. */
 function namedVersion(mediaRange: string): string | null {

@@ -18,7 +18,7 @@ import {
 } from "./store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
-import { subscribes, webhookEventName } from "../webhooks/event-names.js";
+import { subscribes, webhookEventName } from "../../api/webhook-events.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
 export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }

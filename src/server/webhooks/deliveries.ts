@@ -8,7 +8,7 @@ import type { DeliveryRow, HookRow, NewQueuedDelivery } from "../store/hook-stor
 import type { Store, UserRow } from "../store/store.js";
 import type { Dispatcher } from "./dispatcher.js";
 import type { PayloadBuilder } from "./payload.js";
-import { subscribes } from "./event-names.js";
+import { subscribes } from "../../api/webhook-events.js";
 import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 
 export class WebhookDeliveries {

@@ -1,7 +1,8 @@
 /**
  * Events API `type` -> the webhook event GitHub delivers for it (`X-GitHub-Event`), from GitHub's "GitHub event
- * types" and "Webhook events and payloads" pages (../shared/data/webhooks/headers.md). Types without a webhook
- * (GistEvent, FollowEvent, ... of old history) are delivered to no hook.
+ * types" and "Webhook events and payloads" pages (shared/data/webhooks/headers.md). Types without a webhook (GistEvent,
+ * FollowEvent, ... of old history) are delivered to no hook. Pure GitHub data, read by the ingest plan, the delivery
+ * queue and the console.
  */
 export const WEBHOOK_EVENT_NAMES: Readonly<Record<string, string>> = {
   CommitCommentEvent: "commit_comment",
