@@ -1,12 +1,13 @@
 /**
  * The console's Webhooks and Users pages in Chromium (playwright-core), on SQLite: a webhook added through the form
  * to a receiver listening in this test gets its ping, listed with its status; "Redeliver" sends it again; a stranger
- * gets the not-found page; a site administrator sees Users, another user does not. Every page is checked with axe-core
- * and for CSP violations. Screenshots go to docs/console-webhooks.png and docs/console-users.png.
+ * gets the not-found page; the "Add webhook" form's layout (by element boxes) and its marks on the events feedgate
+ * sends; a site administrator sees Users, another user does not. Every page is checked with axe-core and for CSP
+ * violations. Screenshots go to docs/console-webhooks.png and docs/console-users.png.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { browserSkip, launchChromium, seriousViolations, watchViolations } from "../helpers/browser.js";
 import { eventually, receiver, type Receiver } from "../helpers/webhook-receiver.js";
@@ -101,6 +102,43 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     assert.match(await again.first().textContent() ?? "", /200\s+OK[\s\S]*\(redelivery\)/);
     await assertClean("webhooks after redelivery");
   });
+
+  test("the Add webhook form: Active beside its label, the Secret hint under its input, the events feedgate sends marked", async () => {
+    await signedInPage("alice", "alice-password");
+    await page.goto(`${t.url}${HOOKS}`);
+    const form = page.getByRole("region", { name: "Add webhook" });
+    const box = async (locator: Locator) => (await locator.boundingBox())!;
+
+    const active = await box(form.getByRole("checkbox", { name: "Active" }));
+    const activeLabel = await box(form.locator("label[for=hook-active]"));
+    assert.ok(activeLabel.x >= active.x + active.width, "the label right of its checkbox");
+    assert.ok(activeLabel.y < active.y + active.height && active.y < activeLabel.y + activeLabel.height, "on one row");
+
+    const secret = await box(form.getByLabel("Secret", { exact: true }));
+    const hint = await box(form.locator("#hook-secret-hint"));
+    assert.ok(hint.y >= secret.y + secret.height, "the hint below its input");
+    assert.equal(hint.x, secret.x, "starting where the input starts");
+
+    const events = form.getByRole("group", { name: "Events" });
+    assert.match(await events.locator("p").first().textContent() ?? "", /marked “sent by feedgate”[\s\S]*others are accepted[\s\S]*never sent/,
+      "above the list, what the marker means");
+    await expectDescription("push", "sent by feedgate");
+    const marker = await box(events.locator(".check:has(#hook-event-push)").getByText("sent by feedgate", { exact: true }));
+    assert.ok(marker.width > 40 && marker.height > 8, "the marker is text on the page, not for screen readers only");
+    await expectDescription("workflow_run", "");
+    assert.doesNotMatch(await events.locator(".check:has(#hook-event-workflow_run)").textContent() ?? "", /sent by feedgate/);
+    await assertClean("add webhook form");
+  });
+
+  /** The accessible description Chromium computes for the checkbox (what a screen reader reads after its name). */
+  async function expectDescription(name: string, expected: string) {
+    const cdp = await context.newCDPSession(page);
+    const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+    const { nodes } = await cdp.send("Accessibility.queryAXTree", { nodeId: root.nodeId, accessibleName: name, role: "checkbox" });
+    await cdp.detach();
+    assert.equal(nodes.length, 1, `one checkbox named ${name}`);
+    assert.equal(nodes[0]!.description?.value ?? "", expected, `${name}'s description`);
+  }
 
   test("a stranger gets the not-found page for another user's hooks", async () => {
     await signedInPage("bob", "bob-password");

@@ -1,7 +1,8 @@
 /**
  * The console in a real browser (Chromium through playwright-core), on SQLite: sign in (with and without two-factor),
- * a wrong password, generate a token and use it against the API, see it once, revoke it, sign out. Controls are found
- * by role and accessible name, the names issue 17 makes the contract. Screenshots go to docs/console-*.png.
+ * a wrong password, generate a token and use it against the API, see it once, revoke it, sign out; each token's
+ * actions on one line. Controls are found by role and accessible name, the names issue 17 makes the contract.
+ * Screenshots go to docs/console-*.png.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -102,6 +103,28 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     const replay = await fetch(`${t.url}/console/tokens`, { headers: { cookie: `feedgate_session=${cookie.value}` }, redirect: "manual" });
     assert.equal(replay.status, 303, "the old cookie no longer signs anyone in");
+  });
+
+  test("each token's Edit and Revoke sit side by side on one line, however many tokens and scopes", async () => {
+    const dora = await t.createUser("dora", "dora-password");
+    // A long note and every scope squeeze the Actions column: the width the table's layout gives it is what wrapped.
+    await t.createToken(dora, ["repo", "admin:org", "admin:public_key", "admin:repo_hook", "admin:org_hook", "gist",
+      "notifications", "user", "delete_repo", "write:discussion", "admin:gpg_key", "workflow", "write:packages"],
+    "deploy bot for the staging and production clusters of the billing service");
+    await t.createToken(dora, ["repo"], "laptop");
+    await freshPage();
+    await signIn("dora", "dora-password");
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
+    await page.goto(`${t.url}/console/tokens`);
+    const rows = page.getByRole("table").getByRole("row").filter({ has: page.getByRole("link", { name: /^Edit / }) });
+    assert.equal(await rows.count(), 2);
+    for (const row of await rows.all()) {
+      const edit = (await row.getByRole("link", { name: /^Edit / }).boundingBox())!;
+      const revoke = (await row.getByRole("link", { name: /^Revoke / }).boundingBox())!;
+      assert.equal(revoke.y, edit.y, "Revoke on Edit's line");
+      assert.ok(revoke.x >= edit.x + edit.width, "Revoke to the right of Edit");
+    }
+    await assertClean("tokens of a user with two");
   });
 
   test("a two-factor account signs in with its code", async () => {

@@ -37,7 +37,7 @@ export function tokensPage(context: PageContext, rows: AuthorizationRow[], newTo
   <tbody>${rows.map((row) => html`<tr>
     <td>${noteCell(row)}</td><td>${row.scopes.length ? row.scopes.join(", ") : "(no scopes)"}</td>
     <td><code>${row.tokenLastEight}</code></td><td>${date(row.createdAt)}</td><td>${date(row.updatedAt)}</td>
-    <td><a class="button" href="/console/tokens/${row.id}/edit" aria-label="Edit ${row.note ?? `token ${row.id}`}">Edit</a>
+    <td class="actions"><a class="button" href="/console/tokens/${row.id}/edit" aria-label="Edit ${row.note ?? `token ${row.id}`}">Edit</a>
       <a class="button" href="/console/tokens/${row.id}/revoke" aria-label="Revoke ${row.note ?? `token ${row.id}`}">Revoke</a></td>
   </tr>`)}</tbody></table>`;
   return page(context, "Tokens", html`<h1>Tokens</h1>
