@@ -168,16 +168,6 @@ const CEILING_NAMES: Record<ImportCeiling["kind"], string> = {
 const storeCeiling = (input: ReportInput, store: ImportOutcome["store"]) =>
   input.ceilings.find((c) => c.kind === (store === "SQLite" ? "sqlite" : "postgres"));
 
-/** ", 0.31 of the raw write (…/s), 0.22 of parse only (…/s)": what the import's halves allow on this machine. */
-function ceilingNote(input: ReportInput, store: ImportOutcome["store"]): string {
-  const i = input.imports.find((x) => x.store === store);
-  if (!i || "skipped" in i) return "";
-  const parts = [storeCeiling(input, store), input.ceilings.find((c) => c.kind === "parse")]
-    .filter((c): c is ImportCeiling => c !== undefined)
-    .map((c) => `${ratio(i.rate / c.rate)} of ${c.kind === "parse" ? "parse only" : "the raw write"} (${int(c.rate)}/s)`);
-  return parts.length ? ` (${parts.join(", ")})` : "";
-}
-
 export function renderReport(input: ReportInput): string {
   const { machine: m, settings: s, manifest } = input;
   const ceiling = ceilingRps(input.measurements);

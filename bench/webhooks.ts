@@ -30,7 +30,7 @@ export function busiestRepos(templates: Record<string, unknown>[], count: number
   const seen = new Map<string, number>();
   for (const t of templates) {
     const name = (t.repo as { name?: string } | undefined)?.name;
-    if (name && name.includes("/")) seen.set(name, (seen.get(name) ?? 0) + 1);
+    if (name?.includes("/")) seen.set(name, (seen.get(name) ?? 0) + 1);
   }
   return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name]) => name);
 }

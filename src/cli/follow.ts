@@ -9,7 +9,7 @@
  * operator's own, to poll as fast as they like.
  */
 import type { Client, Event, IssueEvent, Meta, Operation, Params, Result, Success } from "../client/index.js";
-import { FeedgateError, HttpError, NetworkError, StreamUnavailableError, TimeoutError } from "../client/index.js";
+import { type FeedgateError, HttpError, NetworkError, StreamUnavailableError, TimeoutError } from "../client/index.js";
 import type { Endpoints } from "../api/endpoints.js";
 
 /** Any feed's generated method (`client.events.getFromRepo`). */
@@ -100,7 +100,7 @@ const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
 export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void,
   warn: (line: string) => void, pace: PollPace = { mayPollFaster: false }, first?: Success<FeedItem[]>): Promise<never> {
   const seen = new SeenIds();
-  first?.data.forEach((event) => seen.add(event.id));
+  for (const event of first?.data ?? []) seen.add(event.id);
   let etag = first?.meta.etag;
   let interval = nextWait(first && serverInterval(first.meta), pace);
   let toldSlower = false;

@@ -1,13 +1,14 @@
 /** Listings for people: a header line and columns padded to their widest cell, two spaces apart. */
 
 /** Control characters (a note's line break or tab) would break the row; a space stands in for each. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const printable = (cell: string) => cell.replace(/[\u0000-\u001f\u007f]/g, " ");
 
 export function formatTable(header: string[], rows: string[][]): string {
   const lines = [header, ...rows].map((row) => row.map(printable));
   const widths = header.map((_, i) => Math.max(...lines.map((row) => row[i]?.length ?? 0)));
   // The last column is not padded: no trailing blanks.
-  return lines.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ") + "\n")
+  return lines.map((row) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`)
     .join("");
 }
 

@@ -79,6 +79,7 @@ export interface Client extends Omit<Families, "events"> {
   readonly events: EventFamily;
 }
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface declares the methods the constructor makes from the endpoint table
 export class Client {
   readonly baseUrl: string;
   readonly version: typeof VERSION;

@@ -67,7 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).
     app.addHook("onSend", async (_request, reply) => {
-      if (stopping) reply.header("connection", "close");
+      if (stopping !== undefined) reply.header("connection", "close");
     });
     const listening = listen(app, metrics, config);
     let metricsServer: MetricsServer | undefined;

@@ -4,8 +4,8 @@
  * star, creates, so it is both stargazers and subscribers), direct forks, the fork network. Times come from the
  * repository's stored events; what feedgate does not store is GitHub's neutral value.
  */
-import {
-  REPOSITORY_URL_KEYS, type ParentRepository, type Repository, type RepositoryPermissions,
+import type {
+  REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions,
 } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";

@@ -3,8 +3,8 @@
  * organization-full). What feedgate does not store (names, e-mail, bio, gists, node ids) is GitHub's neutral
  * value: null where the schema allows it, else 0, false or "". Counts and times are the stored ones.
  */
-import {
-  ACCOUNT_URL_KEYS, ORGANIZATION_URL_KEYS, type Organization, type PrivateUser, type PublicUser, type SimpleUser,
+import type {
+  ACCOUNT_URL_KEYS, ORGANIZATION_URL_KEYS, Organization, PrivateUser, PublicUser, SimpleUser,
 } from "../../api/schemas.js";
 import type { AccountCounts, UserRow } from "../store/store.js";
 import { avatarOf, webOrigin } from "./urls.js";

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import type { WindowCounters } from "../counters/counters.js";
 import { ApiError } from "../errors.js";
+import type { RateLimitState } from "../../api/rate-limit.js";
 
 export interface RateLimitOptions {
   counters: WindowCounters;
@@ -79,7 +80,7 @@ export default fp<RateLimitOptions>(async (app, options) => {
     if (exempt(request)) return payload;
     // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
     // against the client IP, as GitHub's 401s do.
-    let state;
+    let state: RateLimitState;
     try {
       state = await charge(request);
       if (reply.statusCode === 304 && state.used <= state.limit) {

@@ -22,6 +22,7 @@ function idOf(value: unknown, where: string): string {
 
 function loginOf(value: unknown, where: string): string {
   if (!isObject(value)) fail(where, "must be an object with a login");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (typeof value.login !== "string" || value.login.trim() === "" || /[/\s\x00-\x1f\x7f]/.test(value.login)) {
     fail(`${where}.login`, "must be a non-empty string without slashes or spaces");
   }

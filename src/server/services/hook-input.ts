@@ -59,6 +59,7 @@ function validUrl(url: string | undefined): string {
   }
   // WHATWG URL parsing forgives spaces and control characters by dropping or encoding them: refuse them instead, so
   // that the URL shown is the URL given.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (!parsed || !/^https?:$/.test(parsed.protocol) || !parsed.hostname || /[\s\x00-\x1f\x7f]/.test(url)) {
     throw new InvalidInputError(BAD_URL, { field: "config", code: "custom" });
   }

@@ -89,7 +89,7 @@ export class HookService {
     const user = principal.user;
     if (params.org !== undefined) {
       const org = await this.store.users.findByLogin(params.org);
-      if (!org || org.type !== "Organization") throw notFound();
+      if (org?.type !== "Organization") throw notFound();
       if (!user.siteAdmin && !(await this.store.directory.isMember(org.id, user.id))) throw notFound();
       return { owner: { kind: "org", orgId: org.id }, path: `orgs/${org.login}` };
     }

@@ -27,7 +27,7 @@ export class IngestService {
   /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */
   async ingestEvents(events: unknown[]): Promise<IngestResult> {
     const batch = emptyBatch();
-    events.forEach((event, i) => addEvent(batch, parseEvent(event, `events[${i}]`)));
+    for (const [i, event] of events.entries()) addEvent(batch, parseEvent(event, `events[${i}]`));
     return this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
   }
 

@@ -11,6 +11,7 @@ export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** `owner/name`. Control characters, NUL above all, name nothing on GitHub, and PostgreSQL refuses NUL in text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 export const REPO_NAME = /^[^/\s\x00-\x1f\x7f]+\/[^/\s\x00-\x1f\x7f]+$/;
 
 /** Refuses the entry `where` (e.g. `events[3].repo.name`), saying why. */

@@ -163,7 +163,7 @@ export class StreamHub {
   /** Something may have been written: check now rather than at the next tick. */
   wake(): void {
     if (this.subscribers === 0 || this.closed) return;
-    if (this.running) {
+    if (this.running !== undefined) {
       this.again = true;
       return;
     }

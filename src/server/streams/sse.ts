@@ -97,7 +97,10 @@ export class SseStream {
 
   private write(frame: string): void {
     if (this.ended) return;
-    if (this.unsent > MAX_UNSENT_BYTES) return this.cut();
+    if (this.unsent > MAX_UNSENT_BYTES) {
+      this.cut();
+      return;
+    }
     this.body.write(frame);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { AddressPolicy, RefusedDestination } from "./address-policy.js";
+import { type AddressPolicy, RefusedDestination } from "./address-policy.js";
 
 /** What the record keeps of a receiver's answer; GitHub shows deliveries' bodies, not megabytes of them. */
 const RESPONSE_KEPT_BYTES = 64 * 1024;

@@ -1,6 +1,5 @@
 // The console's one script (the Content-Security-Policy allows no other, and no inline script): small enhancements
 // of pages that work without it.
-"use strict";
 
 // "Copy" buttons: copy the text of the element their data-copy names.
 for (const button of document.querySelectorAll("button[data-copy]")) {
@@ -46,7 +45,7 @@ const status = document.getElementById("live-status");
 
 // New events at the top as they are stored: the page's feed on an EventSource, authenticated by the session cookie.
 // EventSource reconnects by itself with Last-Event-ID, and the server replays what the page missed.
-if (events && events.dataset.stream && "EventSource" in window) {
+if (events?.dataset.stream && "EventSource" in window) {
   const wanted = events.dataset.type;
   const source = new EventSource(events.dataset.stream);
   source.addEventListener("open", () => { status.textContent = "Live: new events appear at the top."; });
