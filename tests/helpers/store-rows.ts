@@ -2,7 +2,11 @@
  * The rows the store contract suites write: fixed times, login users and tokens. A token's last eight characters
  * differ from token to token, as the store's lookup by them expects.
  */
-import { hashToken } from "../../src/server/services/credentials.js";
+import { hashToken, setPasswordCost } from "../../src/server/services/credentials.js";
+import { TEST_PASSWORD_COST } from "./password-cost.js";
+
+// The worlds the suites apply hash their users' passwords: at the production cost that is most of a suite's time.
+setPasswordCost(TEST_PASSWORD_COST);
 
 export const NOW = new Date("2026-01-15T10:00:00Z");
 /** An ingest result's counts of accounts, repositories and tokens when a batch names only stored ones. */

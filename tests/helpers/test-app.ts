@@ -7,17 +7,14 @@ import type { FastifyInstance } from "fastify";
 import { buildApp, type AppDependencies } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { openStore, testDriver } from "./store-drivers.js";
+import { TEST_PASSWORD_COST } from "./password-cost.js";
+
+export { TEST_PASSWORD_COST };
 import type { Store, UserRow } from "../../src/server/store/store.js";
 import { hashPassword, setPasswordCost } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { normalize } from "../../src/api/scopes.js";
 
-/**
- * log2 of scrypt's N in tests: a hash costs microseconds instead of ~75 ms. Apps get it through their config
- * (`passwordCost`), CLI runs through FEEDGATE_PASSWORD_COST; tests/server/services/credentials.test.ts checks the
- * production cost.
- */
-export const TEST_PASSWORD_COST = 4;
 
 /** A clock tests can move forward. */
 export class TestClock {
