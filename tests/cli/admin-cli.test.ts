@@ -7,7 +7,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { runCli } from "../helpers/cli.js";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
-import { event } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 

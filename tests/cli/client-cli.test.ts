@@ -7,25 +7,20 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { feedgate as spawnCli, runCli } from "../helpers/cli.js";
+import { until } from "../helpers/wait.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { ALICE, ALICE_TOKEN, HELLO_IDS, OLGA, OTP_SECRET, PRIVATE, event } from "../helpers/client-world.js";
+import { ALICE, ALICE_TOKEN, HELLO_IDS, OLGA, OTP_SECRET, PRIVATE, minute } from "../helpers/client-world.js";
+import { event } from "../helpers/events.js";
 
 /** Runs `feedgate <args>` with only the FEEDGATE_* variables given. */
 const feedgate = (args: string[], env: Record<string, string> = {}, input?: string) => runCli(args, { env, input });
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
 const eventIds = (text: string) => lines(text).map((line) => (JSON.parse(line) as { id: string }).id);
-
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  for (const started = Date.now(); !condition();) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -220,11 +215,11 @@ describe("feedgate auth and events against a listening server", () => {
           assert.ok(polls.every((p) => p.ifNoneMatch?.startsWith('"')), JSON.stringify(polls));
 
           // Two new events arrive: printed once each, the older one first.
-          await t.ingest.ingestEvents([event("7002", "PushEvent", "alice", "alice/hello", 202), event("7001", "PushEvent", "alice", "alice/hello", 201)]);
+          await t.ingest.ingestEvents([event("7002", "PushEvent", "alice", "alice/hello", { created_at: minute(202) }), event("7001", "PushEvent", "alice", "alice/hello", { created_at: minute(201) })]);
           await until(() => lines(follow.stdout).length >= 7, "two new events");
 
           // A burst larger than a page: the older pages are read until a known event, nothing is lost.
-          const burst = Array.from({ length: 8 }, (_, i) => event(String(7101 + i), "PushEvent", "alice", "alice/hello", 300 + i));
+          const burst = Array.from({ length: 8 }, (_, i) => event(7101 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(300 + i) }));
           await t.ingest.ingestEvents(burst);
           await until(() => lines(follow.stdout).length >= 15, "the burst");
           await until(() => seen.filter((s) => s.status === 304).length >= 4, "quiet polls after the burst");
@@ -238,7 +233,7 @@ describe("feedgate auth and events against a listening server", () => {
           failNext = true;
           await until(() => follow.stderr !== "", "the warning");
           assert.equal(follow.stderr, "feedgate: 502 upstream down; trying again in 1 s\n");
-          await t.ingest.ingestEvents([event("7201", "PushEvent", "alice", "alice/hello", 400)]);
+          await t.ingest.ingestEvents([event("7201", "PushEvent", "alice", "alice/hello", { created_at: minute(400) })]);
           await until(() => lines(follow.stdout).length >= 16, "the event after the failure");
           assert.deepEqual(eventIds(follow.stdout).slice(15), ["7201"]);
         } finally {
@@ -253,7 +248,7 @@ describe("feedgate auth and events against a listening server", () => {
           await until(() => lines(follow.stdout).length >= 3, "the first page");
           const printed = eventIds(follow.stdout);
           // Stored before the stream opens or after: either way it arrives once (Last-Event-ID is the page's newest).
-          await t.ingest.ingestEvents([event("7301", "PushEvent", "alice", "alice/hello", 500)]);
+          await t.ingest.ingestEvents([event("7301", "PushEvent", "alice", "alice/hello", { created_at: minute(500) })]);
           await until(() => lines(follow.stdout).length >= 4, "the streamed event");
           assert.deepEqual(eventIds(follow.stdout), [...printed, "7301"]);
           assert.equal(follow.stderr, "");

@@ -11,17 +11,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { feedgate as spawnCli, runCli } from "../helpers/cli.js";
+import { until } from "../helpers/wait.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 
 /** The server's X-Poll-Interval, in seconds. */
 const SERVER_INTERVAL = 2;
-
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  for (const started = Date.now(); !condition();) {
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 interface PollingProxy {
   url: string;
@@ -80,7 +74,7 @@ describe("feedgate events --follow --interval", () => {
     proxy.polls.length = 0;
     const run = spawnCli(["events", "get", "--url", proxy.url, "--per-page", "1", "--follow", ...flags]);
     try {
-      await until(() => proxy.polls.length >= count, `${count} polls`);
+      await until(() => proxy.polls.length >= count, `${count} polls`, { every: 25 });
       return { gaps: gaps(proxy.polls.slice(0, count)), stderr: run.stderr };
     } finally {
       run.child.kill("SIGTERM");

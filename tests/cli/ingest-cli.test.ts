@@ -4,7 +4,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
-import { SAMPLE, SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { SAMPLE, SAMPLE_GZ, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import Database from "better-sqlite3";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { basic } from "../helpers/test-app.js";

@@ -11,14 +11,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
-import { event, ndjson, sampleLines } from "../helpers/ingest-fixtures.js";
+import { ndjson, sampleLines } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
+import { sleep } from "../helpers/wait.js";
 import { withTopLevelValues } from "../../src/server/services/event-replay.js";
 
 const T0 = Date.parse("2021-07-21T06:00:00Z");
 /** GitHub's format for `seconds` after T0. */
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString().replace(".000Z", "Z");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface FeedEvent { id: string; created_at: string; [key: string]: unknown }
 

@@ -6,7 +6,8 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "../../src/client/index.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { ALICE, event } from "../helpers/client-world.js";
+import { ALICE, minute } from "../helpers/client-world.js";
+import { event } from "../helpers/events.js";
 
 describe("conditional requests", () => {
   let t: ListeningApp;
@@ -42,7 +43,7 @@ describe("conditional requests", () => {
 
   test("a new event changes the feed: the same ETag then gets 200 with the event on top", async () => {
     const before = await client.events.getFromRepo(HELLO);
-    await t.ingest.ingestEvents([event("6001", "WatchEvent", "bob", "alice/hello", 100)]);
+    await t.ingest.ingestEvents([event("6001", "WatchEvent", "bob", "alice/hello", { created_at: minute(100) })]);
     const after = await client.events.getFromRepo({ ...HELLO, headers: { "If-None-Match": before.meta.etag! } });
     assert.equal(after.notModified, false);
     if (after.notModified) return;

@@ -7,10 +7,11 @@ import assert from "node:assert/strict";
 import { Client, HttpError, StreamUnavailableError } from "../../src/client/index.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { TcpProxy } from "../helpers/tcp-proxy.js";
-import { ALICE_TOKEN, event } from "../helpers/client-world.js";
+import { ALICE_TOKEN, minute } from "../helpers/client-world.js";
+import { event } from "../helpers/events.js";
 
 let nextId = 800_000;
-const push = (repo: string, extra: Record<string, unknown> = {}) => event(String(nextId--), "PushEvent", "alice", repo, 70, extra);
+const push = (repo: string, extra: Record<string, unknown> = {}) => event(nextId--, "PushEvent", "alice", repo, { created_at: minute(70), ...extra });
 
 describe("client.events.stream", () => {
   let t: ListeningApp;

@@ -10,6 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { Client, FeedgateError, HttpError, NetworkError, TimeoutError } from "../../src/client/index.js";
+import { failure } from "../helpers/failure.js";
 
 describe("transport failures", () => {
   let server: Server;
@@ -65,10 +66,6 @@ describe("transport failures", () => {
 
   const client = (options: { timeout?: number; token?: string } = {}) =>
     new Client({ baseUrl: url, version: "3.0.0", timeout: options.timeout, auth: { type: "oauth", token: options.token ?? "s3cret-token" } });
-
-  async function failure(work: Promise<unknown>): Promise<unknown> {
-    return work.then(() => assert.fail("expected a failure"), (e: unknown) => e);
-  }
 
   test("a 200 declared as JSON with a malformed body is HttpError code 500, internal server error", async () => {
     const error = await failure(client().events.get());

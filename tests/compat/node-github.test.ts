@@ -11,6 +11,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { failure } from "../helpers/failure.js";
 import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, HELLO_IDS, OLGA, OTP_SECRET, PRIVATE } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { LAYOUTS, NodeGithub, PINNED, versions } from "./clients.js";
@@ -36,10 +37,11 @@ function page<T = Items>(client: Client, which: "getNextPage" | "getPreviousPage
   return new Promise<T>((resolve, reject) => client[which](from, (err: unknown, data: T) => (err ? reject(err) : resolve(data))));
 }
 
+const isHttpError = (e: unknown): e is NodeGithubError => typeof (e as Partial<NodeGithubError> | null)?.code === "number";
+
 /** Rejects with node-github's HttpError carrying `code`; returns it with the body it carries as its message. */
-async function failure(promise: Promise<unknown>): Promise<{ code: number; body: Json }> {
-  const error = await promise.then(() => assert.fail("expected an error"), (e: unknown) => e as NodeGithubError);
-  assert.equal(typeof error.code, "number", `an HttpError, got ${String(error)}`);
+async function httpFailure(promise: Promise<unknown>): Promise<{ code: number; body: Json }> {
+  const error = await failure(promise, isHttpError, "an HttpError");
   return { code: error.code, body: JSON.parse(error.message) as Json };
 }
 
@@ -107,7 +109,7 @@ for (const { name, prefix } of LAYOUTS) describe(`node-github 0.2.4 against feed
 
       const deleted = await call(github.authorization.delete, { id: created.id });
       assert.equal(deleted.meta.status, "204 No Content");
-      const gone = await failure(call(github.authorization.get, { id: created.id }));
+      const gone = await httpFailure(call(github.authorization.get, { id: created.id }));
       assert.deepEqual([gone.code, gone.body.message], [404, "Not Found"]);
       assert.ok(!ids(await call<Items>(github.authorization.getAll, { per_page: 100 })).includes(String(created.id)));
     });
@@ -127,7 +129,7 @@ for (const { name, prefix } of LAYOUTS) describe(`node-github 0.2.4 against feed
 
     test("a two-factor user is asked for the code (401) and succeeds with X-GitHub-OTP", async () => {
       const github = basic(OLGA.login, OLGA.password);
-      const challenged = await failure(call(github.authorization.getAll));
+      const challenged = await httpFailure(call(github.authorization.getAll));
       assert.deepEqual([challenged.code, challenged.body.message], [401, OTP_MESSAGE]);
       const otp = currentOtp(OTP_SECRET, t.clock.now());
       const created = await call(github.authorization.create, { note: "olga via node-github", headers: { "X-GitHub-OTP": otp } });
@@ -137,8 +139,8 @@ for (const { name, prefix } of LAYOUTS) describe(`node-github 0.2.4 against feed
     });
 
     test("a wrong password is 401 and a token is 403: authorizations need the password", async () => {
-      assert.equal((await failure(call(basic(ALICE.login, "wrong").authorization.getAll))).code, 401);
-      const refused = await failure(call(oauth().authorization.getAll));
+      assert.equal((await httpFailure(call(basic(ALICE.login, "wrong").authorization.getAll))).code, 401);
+      const refused = await httpFailure(call(oauth().authorization.getAll));
       assert.deepEqual([refused.code, refused.body.message], [403, "This API can only be accessed with username and password Basic Auth"]);
     });
   });
@@ -199,20 +201,20 @@ for (const { name, prefix } of LAYOUTS) describe(`node-github 0.2.4 against feed
 
   describe("errors carry the HTTP status as code", () => {
     test("another user's organization dashboard is 404", async () => {
-      const refused = await failure(call(oauth(BOB_TOKEN).events.getFromUserOrg, { user: "alice", org: "acme" }));
+      const refused = await httpFailure(call(oauth(BOB_TOKEN).events.getFromUserOrg, { user: "alice", org: "acme" }));
       assert.deepEqual([refused.code, refused.body.message], [404, "Not Found"]);
     });
 
     test("a private repository is 404 to a token without repo scope and to anonymous callers", async () => {
-      assert.equal((await failure(call(oauth(ALICE_PUBLIC_TOKEN).events.getFromRepo, { user: "alice", repo: "secret" }))).code, 404);
-      assert.equal((await failure(call(client().events.getFromRepo, { user: "alice", repo: "secret" }))).code, 404);
+      assert.equal((await httpFailure(call(oauth(ALICE_PUBLIC_TOKEN).events.getFromRepo, { user: "alice", repo: "secret" }))).code, 404);
+      assert.equal((await httpFailure(call(client().events.getFromRepo, { user: "alice", repo: "secret" }))).code, 404);
     });
 
     test("unknown users, organizations and repositories are 404", async () => {
       const github = oauth();
-      assert.equal((await failure(call(github.events.getFromUser, { user: "nobody" }))).code, 404);
-      assert.equal((await failure(call(github.events.getFromOrg, { org: "no-such-org" }))).code, 404);
-      assert.equal((await failure(call(github.events.getFromRepo, { user: "alice", repo: "nothing" }))).code, 404);
+      assert.equal((await httpFailure(call(github.events.getFromUser, { user: "nobody" }))).code, 404);
+      assert.equal((await httpFailure(call(github.events.getFromOrg, { org: "no-such-org" }))).code, 404);
+      assert.equal((await httpFailure(call(github.events.getFromRepo, { user: "alice", repo: "nothing" }))).code, 404);
     });
 
     test("anonymous callers get the public feeds", async () => {

@@ -7,6 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { failure } from "../helpers/failure.js";
 import { ALICE, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { LAYOUTS, Octokit16, octokit16Fetch, PINNED, versions } from "./clients.js";
@@ -37,11 +38,8 @@ function listFeed(octokit: Octokit, { operation, params }: FeedCase, extra: Json
   return methods[operation]();
 }
 
-async function failure(promise: Promise<unknown>): Promise<RequestFailure> {
-  const error = await promise.then(() => assert.fail("expected an error"), (e: unknown) => e as RequestFailure);
-  assert.equal(typeof error.status, "number", `a RequestError, got ${String(error)}`);
-  return error;
-}
+const isRequestFailure = (e: unknown): e is RequestFailure => typeof (e as Partial<RequestFailure> | null)?.status === "number";
+const requestFailure = (promise: Promise<unknown>) => failure(promise, isRequestFailure, "a RequestError");
 
 for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest 16.43.2 against feedgate${name}`, () => {
   let t: ListeningApp;
@@ -104,7 +102,7 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest 16.43.2 against 
 
       const deleted = await octokit.oauthAuthorizations.deleteAuthorization({ authorization_id: id });
       assert.equal(deleted.status, 204);
-      const gone = await failure(octokit.oauthAuthorizations.getAuthorization({ authorization_id: id }));
+      const gone = await requestFailure(octokit.oauthAuthorizations.getAuthorization({ authorization_id: id }));
       assert.deepEqual([gone.status, gone.message], [404, "Not Found"]);
     });
 
@@ -132,7 +130,7 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest 16.43.2 against 
     });
 
     test("a token is refused with 403: authorizations need the password", async () => {
-      const refused = await failure(token().oauthAuthorizations.listAuthorizations());
+      const refused = await requestFailure(token().oauthAuthorizations.listAuthorizations());
       assert.deepEqual([refused.status, refused.message], [403, "This API can only be accessed with username and password Basic Auth"]);
     });
 
@@ -166,16 +164,16 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest 16.43.2 against 
       const octokit = token(BOB_TOKEN);
       const feed = { operation: "getFromRepo", params: { user: PAGED.user, repo: PAGED.repo } } as FeedCase;
       const first = await listFeed(octokit, feed);
-      const notModified = await failure(listFeed(octokit, feed, { headers: { "if-none-match": first.headers.etag } }));
+      const notModified = await requestFailure(listFeed(octokit, feed, { headers: { "if-none-match": first.headers.etag } }));
       assert.equal(notModified.status, 304);
       assert.equal(notModified.headers["x-ratelimit-remaining"], first.headers["x-ratelimit-remaining"]);
       assert.equal(notModified.headers.etag, first.headers.etag);
-      const byDate = await failure(listFeed(octokit, feed, { headers: { "if-modified-since": first.headers["last-modified"] } }));
+      const byDate = await requestFailure(listFeed(octokit, feed, { headers: { "if-modified-since": first.headers["last-modified"] } }));
       assert.equal(byDate.status, 304);
     });
 
     test("another user's organization dashboard is 404", async () => {
-      const refused = await failure(listFeed(token(BOB_TOKEN), FEEDS.find((f) => f.operation === "getFromUserOrg")!));
+      const refused = await requestFailure(listFeed(token(BOB_TOKEN), FEEDS.find((f) => f.operation === "getFromUserOrg")!));
       assert.deepEqual([refused.status, refused.message], [404, "Not Found"]);
     });
   });

@@ -8,6 +8,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Octokit } from "octokit-rest-latest";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { failure } from "../helpers/failure.js";
 import { ALICE, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { LAYOUTS, PINNED, versions } from "./clients.js";
@@ -36,11 +37,8 @@ function listFeed(octokit: Octokit, { operation, params }: FeedCase) {
   return methods[operation]();
 }
 
-async function failure(promise: Promise<unknown>): Promise<RequestFailure> {
-  const error = await promise.then(() => assert.fail("expected an error"), (e: unknown) => e as RequestFailure);
-  assert.equal(typeof error.status, "number", `a RequestError, got ${String(error)}`);
-  return error;
-}
+const isRequestFailure = (e: unknown): e is RequestFailure => typeof (e as Partial<RequestFailure> | null)?.status === "number";
+const requestFailure = (promise: Promise<unknown>) => failure(promise, isRequestFailure, "a RequestError");
 
 for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) against feedgate${name}`, () => {
   let t: ListeningApp;
@@ -94,13 +92,13 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
     test("a conditional request with the feed's ETag is answered 304", async () => {
       const octokit = client(BOB_TOKEN);
       const first = await octokit.activity.listRepoEvents({ owner: PAGED.user, repo: PAGED.repo });
-      const notModified = await failure(octokit.activity.listRepoEvents({ owner: PAGED.user, repo: PAGED.repo, headers: { "if-none-match": first.headers.etag } }));
+      const notModified = await requestFailure(octokit.activity.listRepoEvents({ owner: PAGED.user, repo: PAGED.repo, headers: { "if-none-match": first.headers.etag } }));
       assert.equal(notModified.status, 304);
       assert.equal(notModified.response?.headers["x-ratelimit-remaining"], first.headers["x-ratelimit-remaining"]);
     });
 
     test("another user's organization dashboard is 404", async () => {
-      const refused = await failure(client(BOB_TOKEN).activity.listOrgEventsForAuthenticatedUser({ username: "alice", org: "acme" }));
+      const refused = await requestFailure(client(BOB_TOKEN).activity.listOrgEventsForAuthenticatedUser({ username: "alice", org: "acme" }));
       assert.equal(refused.status, 404);
     });
   });
@@ -131,14 +129,14 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
 
       const deleted = await octokit.request("DELETE /authorizations/{authorization_id}", { headers: alice, authorization_id });
       assert.equal(deleted.status, 204);
-      const gone = await failure(octokit.request("GET /authorizations/{authorization_id}", { headers: alice, authorization_id }));
+      const gone = await requestFailure(octokit.request("GET /authorizations/{authorization_id}", { headers: alice, authorization_id }));
       assert.equal(gone.status, 404);
     });
 
     test("a two-factor user: 401 with X-GitHub-OTP: required; app, then the request with the code succeeds", async () => {
       const octokit = client();
       const olga = { authorization: basicHeader(OLGA.login, OLGA.password) };
-      const challenged = await failure(octokit.request("POST /authorizations", { headers: olga, note: "olga via octokit latest" }));
+      const challenged = await requestFailure(octokit.request("POST /authorizations", { headers: olga, note: "olga via octokit latest" }));
       assert.equal(challenged.status, 401);
       assert.equal(challenged.response?.headers["x-github-otp"], "required; app");
       const created = await octokit.request("POST /authorizations", {
@@ -148,7 +146,7 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
     });
 
     test("a token in the client's auth is refused with 403", async () => {
-      const refused = await failure(client(ALICE_TOKEN).request("GET /authorizations"));
+      const refused = await requestFailure(client(ALICE_TOKEN).request("GET /authorizations"));
       assert.equal(refused.status, 403);
       assert.equal((refused.response?.data as { message: string }).message, "This API can only be accessed with username and password Basic Auth");
     });

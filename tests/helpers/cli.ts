@@ -8,6 +8,7 @@ import { once } from "node:events";
 import { Readable, Writable } from "node:stream";
 import { runCli as runProgram } from "../../src/cli/program.js";
 import { TEST_PASSWORD_COST } from "./test-app.js";
+import { eventually } from "./wait.js";
 
 export interface CliOptions {
   /** FEEDGATE_* settings for the command; this process's own never reach it. */
@@ -82,10 +83,7 @@ export const runFeedgate = (args: string[], options: CliOptions = {}) =>
 /** Resolves with the first match of `pattern` in the process's stdout (or `from` stderr). */
 export async function waitForOutput(run: CliRun, pattern: RegExp, ms = 20_000, from: "stdout" | "stderr" = "stdout")
   : Promise<RegExpExecArray> {
-  for (const started = Date.now(); Date.now() - started < ms;) {
-    const match = pattern.exec(run[from]);
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const match = await eventually(() => pattern.exec(run[from]), (found) => found !== null, { ms, every: 50 });
+  if (match) return match;
   throw new Error(`timed out waiting for ${pattern} in ${from}:\n${run[from]}`);
 }

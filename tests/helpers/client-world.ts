@@ -3,6 +3,7 @@
  * non-ASCII password), an organization, public and private repositories, a fork, tokens, 46 events on one
  * repository (enough for five pages of ten) and a few elsewhere, and repository issue events.
  */
+import { event, issueEvent, minutesAfter } from "./events.js";
 
 export const OTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DP";
 export const ALICE = { login: "alice", password: "alice-password" };
@@ -16,27 +17,21 @@ export const ALICE_TOKEN = "a11ce00000000000000000000000000000000001";
 export const ALICE_PUBLIC_TOKEN = "a11ce00000000000000000000000000000000002";
 export const BOB_TOKEN = "b0b0000000000000000000000000000000000001";
 
-export const START = Date.parse("2026-01-14T00:00:00Z");
-export const minute = (n: number) => new Date(START + n * 60_000).toISOString().replace(".000Z", "Z");
-
-/** A partial event: the server completes the envelope. */
-export const event = (id: string, type: string, actor: string, repo: string, at: number, extra: Record<string, unknown> = {}) =>
-  ({ id, type, actor: { login: actor }, repo: { name: repo }, payload: {}, public: true, created_at: minute(at), ...extra });
+/** This world's time `n` minutes into it, in GitHub's format. */
+export const minute = (n: number) => minutesAfter("2026-01-14T00:00:00Z", n);
 
 /** The push events on alice/hello: ids 1001..1045, one a minute, 1045 newest. */
-export const HELLO_PUSHES = Array.from({ length: 45 }, (_, i) => event(String(1001 + i), "PushEvent", "alice", "alice/hello", i));
-export const FORK = event("2001", "ForkEvent", "bob", "alice/hello", 50, { payload: { forkee: { full_name: "bob/hello" } } });
-export const PRIVATE = event("3001", "PushEvent", "alice", "alice/secret", 51, { public: false });
-export const ORG_EVENT = event("4001", "PushEvent", "olga", "acme/site", 52, { org: { login: "acme" } });
-export const BOB_EVENT = event("5001", "CreateEvent", "bob", "bob/tools", 53);
+export const HELLO_PUSHES = Array.from({ length: 45 }, (_, i) => event(1001 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(i) }));
+export const FORK = event("2001", "ForkEvent", "bob", "alice/hello", { created_at: minute(50), payload: { forkee: { full_name: "bob/hello" } } });
+export const PRIVATE = event("3001", "PushEvent", "alice", "alice/secret", { created_at: minute(51), public: false });
+export const ORG_EVENT = event("4001", "PushEvent", "olga", "acme/site", { created_at: minute(52), org: { login: "acme" } });
+export const BOB_EVENT = event("5001", "CreateEvent", "bob", "bob/tools", { created_at: minute(53) });
 
 /** Every id of alice/hello's feed, newest first: the fork, then the pushes. */
 export const HELLO_IDS = ["2001", ...HELLO_PUSHES.map((e) => e.id).reverse()];
 
-export const issueEvent = (id: string, number: number, at: number) => ({
-  repo: "alice/hello", id, event: "referenced", actor: { login: "alice" }, created_at: minute(at),
-  issue: { title: `Issue ${number}`, number, state: "closed" },
-});
+const referenced = (id: string, number: number, at: number) => issueEvent("alice/hello", id, "referenced", "alice",
+  { created_at: minute(at), issue: { title: `Issue ${number}`, number, state: "closed" } });
 
 export const WORLD = {
   users: [
@@ -54,5 +49,5 @@ export const WORLD = {
     { user: "bob", token: BOB_TOKEN, scopes: ["repo"], note: "bob" },
   ],
   events: [...HELLO_PUSHES, FORK, PRIVATE, ORG_EVENT, BOB_EVENT],
-  issue_events: [issueEvent("11", 1, 10), issueEvent("12", 2, 20), issueEvent("13", 3, 30)],
+  issue_events: [referenced("11", 1, 10), referenced("12", 2, 20), referenced("13", 3, 30)],
 };

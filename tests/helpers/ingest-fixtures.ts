@@ -1,5 +1,5 @@
 /**
- * Fixtures the ingest tests share: the real GH Archive sample, a builder for partial events, and a snapshot
+ * Fixtures the ingest tests share: the real GH Archive sample (events to ingest are built by ./events.ts), and a snapshot
  * of every ingest-written table, so "nothing was written" and "nothing changed" are one deepEqual.
  */
 import { readFileSync } from "node:fs";
@@ -18,11 +18,6 @@ export const SAMPLE = `${ROOT}../shared/data/gharchive/2021-07-21-sample.ndjson`
 /** The sample's lines, exactly as GH Archive wrote them. */
 export function sampleLines(): string[] {
   return gunzipSync(readFileSync(SAMPLE_GZ)).toString("utf8").split("\n").filter((line) => line !== "");
-}
-
-/** An event with the envelope given partially, as a world file may give it. */
-export function event(id: string, type: string, actor: string, repo: string, extra: Record<string, unknown> = {}) {
-  return { id, type, actor: { login: actor }, repo: { name: repo }, created_at: "2021-07-21T10:00:00Z", ...extra };
 }
 
 export const ndjson = (events: object[]) => events.map((e) => JSON.stringify(e)).join("\n");

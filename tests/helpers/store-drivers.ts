@@ -1,7 +1,10 @@
 /**
- * The store drivers the contract suites run on: SQLite always; PostgreSQL when reachable (always under CI), else
- * the driver's suite reports itself skipped with the reason.
+ * The one place tests pick a store driver. The contract suites (tests/store) run on every driver in one run:
+ * SQLite always; PostgreSQL when reachable (always under CI), else the driver's suite reports itself skipped with
+ * the reason. Everything else (the apps of tests/server, the CLI) runs on `testDriver()`, the driver
+ * FEEDGATE_TEST_STORE names: SQLite by default, PostgreSQL in the driver matrix run (tests/matrix/postgres.ts).
  */
+import { describe } from "node:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +13,14 @@ import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js
 import type { Store } from "../../src/server/store/store.js";
 import { createTestDatabase, skipUnlessPostgres } from "./services.js";
 
+/** A new, empty database of one driver, not opened yet. */
+export interface TestDatabase {
+  /** The SQLite file or the PostgreSQL URL: what `--db` takes. */
+  db: string;
+  /** Removes the database (the SQLite file's directory, or the PostgreSQL database). */
+  drop(): Promise<void>;
+}
+
 export interface OpenedStore {
   store: Store;
   /** The SQLite file or the PostgreSQL URL, for snapshot(). */
@@ -17,32 +28,55 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
+export type DriverName = "sqlite" | "postgres";
+
 export interface Driver {
-  name: "sqlite" | "postgres";
+  name: DriverName;
   skip: string | false;
+  create(): Promise<TestDatabase>;
+  /** A new database, opened (and so migrated); `close()` closes the store and drops the database. */
   open(): Promise<OpenedStore>;
+}
+
+/** Opens a store on a database `db` names, as `--db` does: a PostgreSQL URL, or a SQLite file. */
+export function openStore(db: string): Promise<Store> {
+  return /^postgres(ql)?:/.test(db) ? PostgresStore.open(db) : SqliteStore.open(db);
+}
+
+function driver(name: DriverName, skip: string | false, create: () => Promise<TestDatabase>): Driver {
+  return {
+    name, skip, create,
+    async open() {
+      const database = await create();
+      const store = await openStore(database.db);
+      return { store, db: database.db, async close() { await store.close(); await database.drop(); } };
+    },
+  };
 }
 
 export const postgresSkip = await skipUnlessPostgres();
 
 export const DRIVERS: Driver[] = [
-  {
-    name: "sqlite",
-    skip: false,
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), "feedgate-contract-"));
-      const db = join(dir, "feedgate.db");
-      const store = await SqliteStore.open(db);
-      return { store, db, async close() { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
-    },
-  },
-  {
-    name: "postgres",
-    skip: postgresSkip,
-    async open() {
-      const database = await createTestDatabase();
-      const store = await PostgresStore.open(database.url);
-      return { store, db: database.url, async close() { await store.close(); await database.drop(); } };
-    },
-  },
+  driver("sqlite", false, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
+    return { db: join(dir, "feedgate.db"), async drop() { rmSync(dir, { recursive: true, force: true }); } };
+  }),
+  driver("postgres", postgresSkip, async () => {
+    const database = await createTestDatabase();
+    return { db: database.url, drop: () => database.drop() };
+  }),
 ];
+
+/** The driver FEEDGATE_TEST_STORE names (SQLite unless it says postgres): the one an app or a CLI run uses. */
+export function testDriver(): Driver {
+  const name = process.env.FEEDGATE_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+  return DRIVERS.find((d) => d.name === name)!;
+}
+
+/**
+ * Declares a part of the store contract on every driver, under `store contract: <driver>`, so each part can be a
+ * file of its own (files run in parallel) while its tests keep the names they had in the one-file suite.
+ */
+export function contractSuite(body: (driver: Driver) => void): void {
+  for (const d of DRIVERS) describe(`store contract: ${d.name}`, { skip: d.skip }, () => body(d));
+}

@@ -1,28 +1,20 @@
 /**
- * A real feedgate app on a real store, driven through `app.inject()`: a SQLite file in a temporary directory,
- * or, when FEEDGATE_TEST_STORE=postgres (the driver matrix run of `npm test`), a fresh PostgreSQL database
- * that is dropped again on close. Tests create their users and tokens through the services the CLI uses.
+ * A real feedgate app on a real store, driven through `app.inject()`: a fresh database of the driver
+ * FEEDGATE_TEST_STORE names (a SQLite file by default; PostgreSQL in the driver matrix run of `npm test`), dropped
+ * again on close. Tests create their users and tokens through the services the CLI uses.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppDependencies } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
-import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
-import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
-import { createTestDatabase } from "./services.js";
+import { openStore, testDriver } from "./store-drivers.js";
+import { TEST_PASSWORD_COST } from "./password-cost.js";
+
+export { TEST_PASSWORD_COST };
 import type { Store, UserRow } from "../../src/server/store/store.js";
 import { hashPassword, setPasswordCost } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { normalize } from "../../src/api/scopes.js";
 
-/**
- * log2 of scrypt's N in tests: a hash costs microseconds instead of ~75 ms. Apps get it through their config
- * (`passwordCost`), CLI runs through FEEDGATE_PASSWORD_COST; tests/server/services/credentials.test.ts checks the
- * production cost.
- */
-export const TEST_PASSWORD_COST = 4;
 
 /** A clock tests can move forward. */
 export class TestClock {
@@ -53,10 +45,9 @@ export function basic(login: string, password: string): string {
 export async function startTestApp(
   config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"],
 ): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
-  const postgres = process.env.FEEDGATE_TEST_STORE === "postgres" ? await createTestDatabase() : null;
-  const dbPath = postgres?.url ?? join(dir, "feedgate.db");
-  const store = postgres ? await PostgresStore.open(dbPath) : await SqliteStore.open(dbPath);
+  const database = await testDriver().create();
+  const dbPath = database.db;
+  const store = await openStore(dbPath);
   const appConfig = loadConfig({ db: dbPath, logLevel: "silent", passwordCost: TEST_PASSWORD_COST, ...config }, {});
   setPasswordCost(appConfig.passwordCost); // as startServer does
   const app = await buildApp({ config: appConfig, store, clock: clock.now, logger });
@@ -76,8 +67,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       await store.close();
-      await postgres?.drop();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

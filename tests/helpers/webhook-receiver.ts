@@ -45,13 +45,5 @@ export function receiver(status: () => number = () => 200): Receiver {
   };
 }
 
-/** Polls `read` every 20 ms until `done` holds of its answer (at most `ms`); returns the last answer. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await read();
-  }
-  return value;
-}
+// The console tests (tests/console) import it from here.
+export { eventually } from "./wait.js";

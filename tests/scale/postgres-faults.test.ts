@@ -17,8 +17,9 @@ import { createAccount } from "../../src/server/services/users.js";
 import { RETRY_AFTER_SECONDS } from "../../src/server/errors.js";
 import { TcpProxy } from "../helpers/tcp-proxy.js";
 import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../helpers/services.js";
-import { event } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { basic } from "../helpers/test-app.js";
+import { eventually, sleep } from "../helpers/wait.js";
 
 const skip = await skipUnlessPostgres();
 
@@ -122,9 +123,9 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
         }
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     proxy.cut("reset");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await sleep(2000);
     proxy.restore();
     restoredAt = Date.now();
     await load;
@@ -149,12 +150,10 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
 
   /** The instance's backends waiting for a lock: its open transactions. */
   async function waitingBackends(admin: pg.Client): Promise<number[]> {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'");
-      if (rows.length > 0) return rows.map((r) => r.pid);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { rows } = await eventually(() => admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"),
+    (found) => found.rows.length > 0, { ms: 2000, every: 20 });
+    if (rows.length > 0) return rows.map((r) => r.pid);
     throw new Error("no request reached its transaction");
   }
 

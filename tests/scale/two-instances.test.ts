@@ -13,11 +13,13 @@ import pg from "pg";
 import { Redis } from "ioredis";
 import { migrations } from "../../src/server/store/migrations/index.js";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
-import { event, ids, ndjson } from "../helpers/ingest-fixtures.js";
+import { ids, ndjson } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import {
   createTestDatabase, REDIS_URL, redisPrefix, skipUnlessPostgres, skipUnlessRedis, type TestDatabase,
 } from "../helpers/services.js";
 import { basic } from "../helpers/test-app.js";
+import { eventually } from "../helpers/wait.js";
 
 const skip = (await skipUnlessPostgres()) || (await skipUnlessRedis());
 
@@ -28,11 +30,9 @@ const run = (args: string[]) => runFeedgate(args);
 async function listeningUrl(server: Feedgate): Promise<string> {
   let exited = false;
   void server.done.then(() => (exited = true));
-  for (let i = 0; i < 600 && !exited; i++) {
-    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stdout);
-    if (match) return match[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const match = await eventually(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(server.stdout),
+    (found) => found !== null || exited, { ms: 30_000, every: 50 });
+  if (match) return match[1]!;
   throw new Error(`feedgate did not start:\n${server.stdout}\n${server.stderr}`);
 }
 

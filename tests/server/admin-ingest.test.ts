@@ -2,7 +2,8 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
-import { event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 
 const ROOT = basic("root", "root-password");
 const ALICE = basic("alice", "alice-password");

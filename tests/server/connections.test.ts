@@ -9,7 +9,7 @@ import { connect } from "node:net";
 import { once } from "node:events";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
-import { event } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { links as parseLinks } from "../helpers/assertions.js";
 
 /**

@@ -8,6 +8,7 @@ import { request as httpRequest } from "node:http";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE } from "../helpers/client-world.js";
 import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
+import { sleep } from "../helpers/wait.js";
 
 describe("console streams and their session", () => {
   let t: ListeningApp;
@@ -31,7 +32,7 @@ describe("console streams and their session", () => {
       req.on("error", reject);
       req.end();
     });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the stream is open
+    await sleep(300); // the stream is open
     const signedOut = performance.now();
     const out = await t.app.inject({ method: "POST", url: "/console/sign-out", headers: { ...FORM, cookie },
       payload: form({ csrf: csrfOf(page.body) }) });

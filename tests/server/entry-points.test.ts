@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { InjectOptions } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { event } from "../helpers/events.js";
 import { endpoints } from "../../src/api/endpoints.js";
 import { assertSchema } from "../compat/schemas.js";
 
@@ -28,8 +29,6 @@ const CREATE_HELLO = {
   payload: { ref: null, ref_type: "repository", master_branch: "main", description: null, pusher_type: "user" },
   public: true, created_at: at(1),
 };
-const partial = (id: number, type: string, actor: string, repo: string, minute: number, isPublic = true) =>
-  ({ id: String(id), type, actor: { login: actor }, repo: { name: repo }, payload: {}, public: isPublic, created_at: at(minute) });
 
 const TOKENS = {
   alice: "a11ce00000000000000000000000000000000001",
@@ -67,9 +66,9 @@ const WORLD = {
   ],
   events: [
     CREATE_HELLO,
-    partial(102, "PushEvent", "alice", "alice/hello", 5),
-    partial(103, "IssuesEvent", "bob", "alice/hello", 9),
-    partial(104, "PushEvent", "alice", "alice/secret", 7, false),
+    event(102, "PushEvent", "alice", "alice/hello", { created_at: at(5) }),
+    event(103, "IssuesEvent", "bob", "alice/hello", { created_at: at(9) }),
+    event(104, "PushEvent", "alice", "alice/secret", { created_at: at(7), public: false }),
   ],
 };
 

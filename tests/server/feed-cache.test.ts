@@ -7,11 +7,10 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { event, minutesAfter } from "../helpers/events.js";
 
-const event = (id: string, minute: number) => ({
-  id, type: "PushEvent", actor: { login: "poller" }, repo: { name: "poller/busy" }, payload: {}, public: true,
-  created_at: new Date(Date.parse("2026-01-14T00:00:00Z") + minute * 60_000).toISOString(),
-});
+const push = (id: string, minute: number) =>
+  event(id, "PushEvent", "poller", "poller/busy", { created_at: minutesAfter("2026-01-14T00:00:00Z", minute) });
 
 describe("feed page cache", () => {
   let t: TestApp;
@@ -19,7 +18,7 @@ describe("feed page cache", () => {
   const reads = { rows: 0, counts: 0, boundaries: 0 };
   before(async () => {
     t = await startTestApp({ rateLimitAnonymous: 1000 });
-    await new IngestService(t.store, t.clock.now).ingestEvents([event("1", 1), event("2", 2)]);
+    await new IngestService(t.store, t.clock.now).ingestEvents([push("1", 1), push("2", 2)]);
     const events = t.store.events;
     const [feedRows, countBetween, timeAtDepth] = [events.feedRows.bind(events), events.countBetween.bind(events), events.timeAtDepth.bind(events)];
     events.feedRows = async (...args) => (reads.rows++, feedRows(...args));
@@ -49,7 +48,7 @@ describe("feed page cache", () => {
   });
 
   test("after an ingest the next polls count what is new, read the rows once more and show the new event", async () => {
-    await new IngestService(t.store, t.clock.now).ingestEvents([event("3", 3)]);
+    await new IngestService(t.store, t.clock.now).ingestEvents([push("3", 3)]);
     const responses = await poll(20);
     assert.deepEqual(asked(), { rows: 1, counts: 1, boundaries: 0 });
     for (const res of responses) assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["3", "2", "1"]);
@@ -58,7 +57,7 @@ describe("feed page cache", () => {
   test("after an ingest into another repository the page is kept: one count, no rows", async () => {
     const etag = (await poll(1))[0]!.headers.etag;
     asked();
-    await new IngestService(t.store, t.clock.now).ingestEvents([{ ...event("4", 4), repo: { name: "poller/quiet" } }]);
+    await new IngestService(t.store, t.clock.now).ingestEvents([{ ...push("4", 4), repo: { name: "poller/quiet" } }]);
     const responses = await poll(20);
     assert.deepEqual(asked(), { rows: 0, counts: 1, boundaries: 0 });
     for (const res of responses) assert.equal(res.headers.etag, etag, res.body);

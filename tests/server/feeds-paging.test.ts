@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, TestClock, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { links } from "../helpers/assertions.js";
+import { event, issueEvent, minutesAfter } from "../helpers/events.js";
 
 const BASE = "https://feedgate.example";
 const PAT = basic("pat", "pat-password");
@@ -22,23 +23,17 @@ const PAGINATION_LIMITED = {
 
 const ids = (res: LightMyRequestResponse) => (res.json() as { id: string }[]).map((e) => e.id);
 const remaining = (res: LightMyRequestResponse) => Number(res.headers["x-ratelimit-remaining"]);
-const minutesAfter = (start: string, minutes: number) => new Date(Date.parse(start) + minutes * 60_000).toISOString().replace(".000Z", "Z");
-
-/** A partial event of pat's repository; `minute` counts from the world's first event. */
-const event = (id: string, minute: number, repo = "pat/busy") => ({
-  id, type: "PushEvent", actor: { login: "pat" }, repo: { name: repo }, payload: {}, public: true,
-  created_at: minutesAfter("2026-01-14T00:00:00Z", minute),
-});
-const issueEvent = (id: number, minute: number) => ({
-  repo: "pat/busy", id, event: "closed", actor: { login: "pat" }, created_at: minutesAfter("2026-01-14T00:00:00Z", minute),
-  issue: { title: `Issue ${id}`, number: id, state: "closed" },
-});
+/** A push to pat's repository; `minute` counts from the world's first event. */
+const push = (id: string, minute: number, repo = "pat/busy") =>
+  event(id, "PushEvent", "pat", repo, { created_at: minutesAfter("2026-01-14T00:00:00Z", minute) });
+const closed = (id: number, minute: number) => issueEvent("pat/busy", id, "closed", "pat",
+  { created_at: minutesAfter("2026-01-14T00:00:00Z", minute), issue: { title: `Issue ${id}`, number: id, state: "closed" } });
 
 describe("event feed paging and polling", () => {
   let t: TestApp;
   // Ids of every length and out of time order; 9, 10 and 100 share a time, as do 3 and 11: numeric id breaks the tie.
-  const EVENTS = [event("5", 50), event("7", 40), event("9", 30), event("10", 30), event("100", 30), event("2", 60),
-    event("3", 20), event("1000", 10), event("11", 20), event("4", 0), event("12", 45, "pat/fork")];
+  const EVENTS = [push("5", 50), push("7", 40), push("9", 30), push("10", 30), push("100", 30), push("2", 60),
+    push("3", 20), push("1000", 10), push("11", 20), push("4", 0), push("12", 45, "pat/fork")];
   const REPO_ORDER = ["2", "5", "7", "100", "10", "9", "11", "3", "1000", "4"];
   const ALL_ORDER = ["2", "5", "12", "7", "100", "10", "9", "11", "3", "1000", "4"];
   const NEWEST = "Wed, 14 Jan 2026 01:00:00 GMT";
@@ -49,7 +44,7 @@ describe("event feed paging and polling", () => {
       users: [{ login: "pat", password: "pat-password" }],
       repos: [{ full_name: "pat/busy" }, { full_name: "pat/fork", fork_of: "pat/busy" }],
       events: EVENTS,
-      issue_events: [issueEvent(21, 5), issueEvent(30, 5), issueEvent(4, 5), issueEvent(8, 9), issueEvent(1, 1)],
+      issue_events: [closed(21, 5), closed(30, 5), closed(4, 5), closed(8, 9), closed(1, 1)],
     }, { baseDir: undefined });
   });
   after(() => t.close());
@@ -195,7 +190,7 @@ describe("event feed paging and polling", () => {
 
     test("the ETag and Last-Modified change and the old validators get the new page", async () => {
       before = await get(FEED);
-      await new IngestService(t.store, t.clock.now).ingestEvents([event("13", 70)]);
+      await new IngestService(t.store, t.clock.now).ingestEvents([push("13", 70)]);
       const byTag = await get(FEED, { "if-none-match": String(before.headers.etag) });
       assert.equal(byTag.statusCode, 200);
       assert.notEqual(byTag.headers.etag, before.headers.etag);
@@ -216,9 +211,7 @@ describe("GitHub-style feed caps", () => {
   // Clock: 2026-01-15T10:00:00Z, so 30 days back is 2025-12-16T10:00:00Z.
   let t: TestApp;
   const clock = new TestClock();
-  const capped = (id: string, created_at: string) => ({
-    id, type: "WatchEvent", actor: { login: "cap" }, repo: { name: "cap/repo" }, payload: { action: "started" }, public: true, created_at,
-  });
+  const capped = (id: string, created_at: string) => event(id, "WatchEvent", "cap", "cap/repo", { payload: { action: "started" }, created_at });
   // Eight recent events (80 newest), then one just inside the 30 days and one well outside.
   const RECENT = ["80", "70", "60", "50", "40", "30", "20", "10"];
 

@@ -11,19 +11,16 @@ import { join } from "node:path";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { event } from "../helpers/events.js";
 
 const BASE = "https://feedgate.example";
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const NOT_FOUND = { message: "Not Found", documentation_url: "https://developer.github.com/v3" };
 const at = (minute: number) => `2026-01-14T10:${String(minute).padStart(2, "0")}:00Z`;
 
-/** A partial envelope: only logins and names, as hand-written worlds give them. */
-function partial(id: number, type: string, actor: string, repo: string, options: { public?: boolean; org?: string; payload?: object } = {}) {
-  return {
-    id: String(id), type, actor: { login: actor }, repo: { name: repo }, payload: options.payload ?? {},
-    public: options.public ?? true, created_at: at(id - 100), ...(options.org ? { org: { login: options.org } } : {}),
-  };
-}
+/** A partial envelope: only logins and names, as hand-written worlds give them; ids rise with time. */
+const partial = (id: number, type: string, actor: string, repo: string, extra: Record<string, unknown> = {}) =>
+  event(id, type, actor, repo, { created_at: at(id - 100), ...extra });
 
 /** A complete envelope, in GitHub's key order, with GitHub's own URLs: it must come back untouched. */
 const COMPLETE_111 = {
@@ -66,9 +63,9 @@ const WORLD = {
     partial(103, "IssuesEvent", "bob", "alice/private", { public: false, payload: { action: "opened" } }),
     partial(104, "ForkEvent", "bob", "alice/public", { payload: { forkee: { full_name: "bob/public-fork" } } }),
     partial(105, "PushEvent", "bob", "bob/public-fork"),
-    partial(106, "PushEvent", "carol", "acme/widgets", { org: "acme" }),
-    partial(107, "PushEvent", "carol", "acme/secret", { public: false, org: "acme" }),
-    partial(108, "PushEvent", "alice", "acme/secret", { public: false, org: "acme" }),
+    partial(106, "PushEvent", "carol", "acme/widgets", { org: { login: "acme" } }),
+    partial(107, "PushEvent", "carol", "acme/secret", { public: false, org: { login: "acme" } }),
+    partial(108, "PushEvent", "alice", "acme/secret", { public: false, org: { login: "acme" } }),
     partial(109, "CreateEvent", "dave", "dave/solo", { payload: { ref: null, ref_type: "repository" } }),
     partial(110, "PushEvent", "dave", "dave/fork2"),
     COMPLETE_111,

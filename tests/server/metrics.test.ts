@@ -5,12 +5,10 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/services.js";
-import { event, ndjson } from "../helpers/ingest-fixtures.js";
+import { testDriver, type TestDatabase } from "../helpers/store-drivers.js";
+import { ndjson } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { loadConfig } from "../../src/server/config.js";
 import { startServer, type RunningServer } from "../../src/server/main.js";
@@ -172,7 +170,7 @@ describe("GET /metrics", () => {
       [state, valueOf(metrics, "feedgate_db_pool_connections", { state })]));
     // Nothing else runs between the scrape and this read: a scrape uses no connection.
     assert.deepEqual(gauge, t.store.connections());
-    if (process.env.FEEDGATE_TEST_STORE === "postgres") {
+    if (testDriver().name === "postgres") {
       assert.ok(gauge.idle! >= 1, "the pool keeps the connections earlier requests used");
       assert.equal(gauge.waiting, 0);
     } else {
@@ -210,19 +208,15 @@ describe("GET /metrics and rate limits", () => {
 });
 
 describe("--metrics-port", () => {
-  let dir: string;
-  let postgres: TestDatabase | null;
+  let database: TestDatabase;
   let server: RunningServer;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "feedgate-metrics-"));
-    postgres = process.env.FEEDGATE_TEST_STORE === "postgres" ? await createTestDatabase() : null;
-    const db = postgres?.url ?? join(dir, "feedgate.db");
-    server = await startServer(loadConfig({ db, host: "127.0.0.1", port: 0, metricsPort: 0, logLevel: "silent" }, {}));
+    database = await testDriver().create();
+    server = await startServer(loadConfig({ db: database.db, host: "127.0.0.1", port: 0, metricsPort: 0, logLevel: "silent" }, {}));
   });
   after(async () => {
     await server.stop();
-    await postgres?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   });
 
   test("is read from the flag, then FEEDGATE_METRICS_PORT; unset, /metrics stays on the API port", () => {

@@ -9,15 +9,15 @@ import { Value } from "@sinclair/typebox/value";
 import { Type } from "@sinclair/typebox";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { event, issueEvent } from "../helpers/events.js";
 import { Event, servedSchemas } from "../../src/api/schemas.js";
 import { loadConfig } from "../../src/server/config.js";
 import { InvalidInputError } from "../../src/server/failures.js";
 
 const PAT = basic("pat", "pat-password");
-const issueEvent = (id: string | number, complete: boolean) => ({
-  repo: "pat/busy", id, event: "closed", created_at: "2026-01-14T00:00:00Z",
-  actor: complete ? { login: "pat", id: 7, url: "https://api.github.com/users/pat", avatar_url: "https://x/pat.png" } : { login: "pat" },
-  issue: { title: `Issue ${id}`, number: 1, state: "closed" },
+const closed = (id: string | number, complete: boolean) => issueEvent("pat/busy", id, "closed", "pat", {
+  created_at: "2026-01-14T00:00:00Z",
+  ...(complete ? { actor: { login: "pat", id: 7, url: "https://api.github.com/users/pat", avatar_url: "https://x/pat.png" } } : {}),
 });
 
 for (const numericIds of [false, true]) {
@@ -31,9 +31,8 @@ for (const numericIds of [false, true]) {
       t = await startTestApp({ numericIds, rateLimitAnonymous: 1000 });
       await new IngestService(t.store, t.clock.now).seedWorld({
         users: [{ login: "pat", password: "pat-password" }], repos: [{ full_name: "pat/busy" }],
-        events: [{ id: "901", type: "PushEvent", actor: { login: "pat" }, repo: { name: "pat/busy" }, payload: {}, public: true,
-          created_at: "2026-01-14T00:00:00Z" }],
-        issue_events: [issueEvent("41", false), issueEvent(42, true), issueEvent("0043", false), issueEvent("123456789012345678", true)],
+        events: [event("901", "PushEvent", "pat", "pat/busy", { created_at: "2026-01-14T00:00:00Z" })],
+        issue_events: [closed("41", false), closed(42, true), closed("0043", false), closed("123456789012345678", true)],
       }, { baseDir: undefined });
     });
     after(() => t.close());

@@ -7,8 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
-import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
-import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import { openStore } from "../helpers/store-drivers.js";
 import type { Store } from "../../src/server/store/store.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
 import { IngestService } from "../../src/server/services/ingest.js";
@@ -23,7 +22,7 @@ describe("remembered look-ups", () => {
 
   before(async () => {
     t = await startTestApp();
-    elsewhere = t.dbPath.startsWith("postgres") ? await PostgresStore.open(t.dbPath) : await SqliteStore.open(t.dbPath);
+    elsewhere = await openStore(t.dbPath);
     const alice = await t.createUser("alice", "pw-alice");
     await t.createUser("bob", "pw-bob");
     const world = emptyBatch();

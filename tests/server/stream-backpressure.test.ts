@@ -7,6 +7,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { eventually, sleep } from "../helpers/wait.js";
 
 describe("streams and large ingests", () => {
   let t: ListeningApp;
@@ -47,7 +48,7 @@ describe("streams and large ingests", () => {
       created_at: "2026-01-15T10:00:00Z", payload: { head: `h${i}`, filler: "x".repeat(3000) },
     }));
     await t.ingest.ingestEvents(events);
-    await Promise.race([arrived, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    await Promise.race([arrived, sleep(20_000)]);
     assert.equal(ids.length, count, `${ids.length} of ${count} events arrived${closed ? "; the stream was closed" : ""}`);
     assert.deepEqual(ids, events.map((e) => e.id), "in arrival order");
     assert.equal(closed, false);
@@ -59,9 +60,8 @@ describe("streams and large ingests", () => {
     assert.equal(head.status, 200);
     assert.match(String(head.headers.get("content-type")), /^application\/json/);
     // The first test's stream, destroyed by its client, is released as its socket closes.
-    for (let i = 0; i < 50 && !/^feedgate_streams_open 0$/m.test(await (await fetch(`${t.url}/metrics`)).text()); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.match(await (await fetch(`${t.url}/metrics`)).text(), /^feedgate_streams_open 0$/m);
+    const metrics = await eventually(async () => (await fetch(`${t.url}/metrics`)).text(),
+      (text) => /^feedgate_streams_open 0$/m.test(text), { ms: 1000 });
+    assert.match(metrics, /^feedgate_streams_open 0$/m);
   });
 });

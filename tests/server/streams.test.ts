@@ -6,17 +6,18 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { EventSource } from "eventsource";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, event } from "../helpers/client-world.js";
+import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, minute } from "../helpers/client-world.js";
+import { event, issueEvent } from "../helpers/events.js";
 import { openRawStream, within, type RawStream } from "../helpers/sse.js";
 import { basic } from "../helpers/test-app.js";
+import { until } from "../helpers/wait.js";
 import { buildApp } from "../../src/server/app.js";
 import { loadConfig } from "../../src/server/config.js";
-import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
-import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import { openStore } from "../helpers/store-drivers.js";
 
 let nextId = 700_000;
 /** A public push to `repo` with a fresh id; ids go down, so that id order and arrival order differ. */
-const push = (repo: string, extra: Record<string, unknown> = {}) => event(String(nextId--), "PushEvent", "alice", repo, 60, extra);
+const push = (repo: string, extra: Record<string, unknown> = {}) => event(nextId--, "PushEvent", "alice", repo, { created_at: minute(60), ...extra });
 
 /** The feed's JSON text of each event, by id, exactly as a page serves it. */
 async function asServed(t: ListeningApp, path: string, headers: Record<string, string> = {}): Promise<Map<string, string>> {
@@ -41,10 +42,7 @@ async function openStreams(t: ListeningApp): Promise<number> {
 
 /** Polls the metric until it reads `count` (the server notices a closed socket asynchronously). */
 async function untilOpenStreams(t: ListeningApp, count: number): Promise<void> {
-  for (let tries = 0; (await openStreams(t)) !== count; tries++) {
-    if (tries > 100) assert.fail(`open streams never reached ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(async () => (await openStreams(t)) === count, `open streams to reach ${count}`, { ms: 2000, every: 20 });
 }
 
 describe("live streams of the feeds", () => {
@@ -96,8 +94,8 @@ describe("live streams of the feeds", () => {
   test("id-based paths and issue-event feeds stream too", async () => {
     const repo = (await (await fetch(`${t.url}/repos/alice/hello`)).json()) as { id: number };
     const s = await stream(t, `/repositories/${repo.id}/issues/events`);
-    await t.ingest.seedWorld({ issue_events: [{ repo: "alice/hello", id: "88", event: "closed", actor: { login: "bob" },
-      created_at: "2026-01-14T02:00:00Z", issue: { title: "x", number: 9, state: "closed" } }] }, { baseDir: undefined });
+    await t.ingest.seedWorld({ issue_events: [issueEvent("alice/hello", "88", "closed", "bob",
+      { created_at: "2026-01-14T02:00:00Z", issue: { title: "x", number: 9, state: "closed" } })] }, { baseDir: undefined });
     const frame = await s.next();
     assert.deepEqual([frame.id, frame.event, JSON.parse(frame.data!).event], ["88", "closed", "closed"]);
     closeAll();
@@ -262,7 +260,7 @@ describe("streams across instances on one database", () => {
   test("an event ingested through instance A reaches a stream on instance B within a second", async () => {
     const a = await startListeningApp();
     // Instance B: its own app and its own connections to A's database (the same SQLite file, or PostgreSQL database).
-    const store = /^postgres/.test(a.dbPath) ? await PostgresStore.open(a.dbPath) : await SqliteStore.open(a.dbPath);
+    const store = await openStore(a.dbPath);
     const b = await buildApp({ config: loadConfig({ db: a.dbPath, logLevel: "silent", rateLimitAnonymous: 1000 }, {}), store });
     try {
       const bUrl = await b.listen({ port: 0, host: "127.0.0.1" });

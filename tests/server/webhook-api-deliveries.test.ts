@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { basic } from "../helpers/test-app.js";
 import { ALICE } from "../helpers/client-world.js";
-import { eventually, receiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { receiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { eventually } from "../helpers/wait.js";
 
 describe("deliveries the hooks API asks for", () => {
   let t: ListeningApp;

@@ -14,7 +14,9 @@ import { Webhooks, createNodeMiddleware } from "@octokit/webhooks";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { SecretBox } from "../../src/server/webhooks/secret-box.js";
 import type { HookOwner, NewHook } from "../../src/server/store/hook-store.js";
-import { eventually, receiver } from "../helpers/webhook-receiver.js";
+import { receiver } from "../helpers/webhook-receiver.js";
+import { eventually } from "../helpers/wait.js";
+import { event } from "../helpers/events.js";
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -26,10 +28,10 @@ describe("webhook deliveries", () => {
   let nextId = 90_000;
   const push = (repoName = "alice/hello") => {
     const id = String(nextId++);
-    return {
-      id, type: "PushEvent", actor: { login: "alice" }, repo: { name: repoName }, public: true, created_at: "2026-01-15T10:00:00Z",
+    return event(id, "PushEvent", "alice", repoName, {
+      created_at: "2026-01-15T10:00:00Z",
       payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: `head-${id}`, before: "000000", commits: [] },
-    };
+    });
   };
   const hook = (url: string, extra: Partial<NewHook> = {}): NewHook => ({
     owner: repo, name: "web", active: true, events: ["push"],

@@ -13,7 +13,9 @@ import type { Store } from "../../src/server/store/store.js";
 import type { HookOwner } from "../../src/server/store/hook-store.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { eventually, receiver } from "../helpers/webhook-receiver.js";
+import { receiver } from "../helpers/webhook-receiver.js";
+import { eventually, sleep } from "../helpers/wait.js";
+import { event } from "../helpers/events.js";
 
 describe("webhook deliveries across restarts and instances", () => {
   let t: ListeningApp;
@@ -21,10 +23,9 @@ describe("webhook deliveries across restarts and instances", () => {
   let nextId = 70_000;
   const push = () => {
     const id = String(nextId++);
-    return {
-      id, type: "PushEvent", actor: { login: "alice" }, repo: { name: "alice/hello" }, public: true,
+    return event(id, "PushEvent", "alice", "alice/hello", {
       created_at: "2026-01-15T10:00:00Z", payload: { ref: "refs/heads/main", head: `head-${id}`, before: "000", commits: [] },
-    };
+    });
   };
   const hookOn = (url: string) => t.store.hooks.create({
     owner: repo, name: "web", active: true, events: ["*"], config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
@@ -86,7 +87,7 @@ describe("webhook deliveries across restarts and instances", () => {
       assert.deepEqual(await t.store.hooks.deliveries(hook.id, 10, null), [], "the cut-short attempt is not recorded");
       const next = await instance();
       try {
-        const [record] = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length > 0, 5000);
+        const [record] = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length > 0, { ms: 5000 });
         assert.equal(record!.statusCode, 200, "sent again at once, not after the claim's 60 s lease");
         assert.equal(requests, 2);
       } finally {
@@ -115,7 +116,7 @@ describe("webhook deliveries across restarts and instances", () => {
           .map((x) => (JSON.parse(x.body) as { after: string }).after);
         assert.deepEqual(order, events.map((e) => e.payload.head), "in the order they were stored, whichever instance sent each");
       }
-      await new Promise((resolve) => setTimeout(resolve, 300)); // a second delivery would have arrived by now
+      await sleep(300); // a second delivery would have arrived by now
       assert.equal(r.received.length, 80);
     } finally {
       await a.close();

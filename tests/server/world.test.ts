@@ -4,7 +4,8 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
-import { SAMPLE_GZ, event, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { SAMPLE_GZ, ids, ndjson, sampleLines, snapshot } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { currentOtp, mintToken } from "../../src/server/services/credentials.js";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { worldBatch } from "../../src/server/services/world.js";
 import { addEvent, emptyBatch, parseEvent } from "../../src/server/services/event-envelope.js";
 import type { IngestBatch } from "../../src/server/store/store.js";
-import { event } from "../helpers/ingest-fixtures.js";
+import { event } from "../helpers/events.js";
 import type { DeliveryAttempt, HookOwner, NewHook, QueuedDelivery } from "../../src/server/store/hook-store.js";
 import { DRIVERS, type OpenedStore } from "../helpers/store-drivers.js";
 

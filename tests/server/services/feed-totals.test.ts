@@ -7,17 +7,12 @@
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { SqliteStore } from "../../../src/server/store/sqlite/sqlite-store.js";
-import { PostgresStore } from "../../../src/server/store/postgres/postgres-store.js";
-import type { FeedTarget, Store } from "../../../src/server/store/store.js";
+import type { FeedTarget } from "../../../src/server/store/store.js";
 import { feedStanding, FeedTotals, fromBoundary } from "../../../src/server/services/feed-totals.js";
 import { IngestService } from "../../../src/server/services/ingest.js";
 import { emptyBatch } from "../../../src/server/services/event-envelope.js";
-import { createTestDatabase, skipUnlessPostgres } from "../../helpers/services.js";
+import { testDriver } from "../../helpers/store-drivers.js";
 
 const REPOS = ["ann/one", "ann/two", "bo/three"];
 const ACTORS = ["ann", "bo", "cy"];
@@ -39,92 +34,77 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "fork" as const }) },
 );
 
-interface Opened { store: Store; close(): Promise<void> }
+/** The driver this run tests (FEEDGATE_TEST_STORE): SQLite, or PostgreSQL in the driver matrix run. */
+const driver = testDriver();
 
-const postgresSkip = await skipUnlessPostgres();
-const drivers: { name: string; skip: string | false; open(): Promise<Opened> }[] = [
-  { name: "sqlite", skip: false, async open() {
-    const dir = mkdtempSync(join(tmpdir(), "feedgate-totals-"));
-    const store = await SqliteStore.open(join(dir, "feedgate.db"));
-    return { store, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
-  } },
-  { name: "postgres", skip: postgresSkip, async open() {
-    const database = await createTestDatabase();
-    const store = await PostgresStore.open(database.url);
-    return { store, close: async () => { await store.close(); await database.drop(); } };
-  } },
-];
-
-for (const driver of drivers) {
-  describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, () => {
-    test("after every step of random histories, every feed's kept total is the store's count", async () => {
-      let run = 0;
-      await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.nat(30), async (steps, cap) => {
-        const { store, close } = await driver.open();
-        try {
-          const ingest = new IngestService(store, () => new Date(T0));
-          const totals = new FeedTotals(store.events, { anchor: 3, reanchorAbove: 4 });
-          let nextId = 1;
-          // A world first: accounts, repositories, one of them private to its owner.
-          const world = emptyBatch();
-          for (const login of ACTORS) world.accounts.push({ source: login, login, type: "User" });
-          for (const fullName of REPOS) world.repos.push({ source: fullName, fullName, private: fullName === "ann/two" });
-          await store.ingest.apply(world, new Date(T0));
-          const ann = (await store.users.findByLogin("ann"))!.id;
-          const repoIds = await Promise.all(REPOS.map(async (name) => (await store.directory.findRepo(...name.split("/") as [string, string]))!.id));
-          const targets: FeedTarget[] = [
-            { scope: { kind: "all" }, visibility: { kind: "public" } },
-            { scope: { kind: "repo", repoId: repoIds[0]! }, visibility: { kind: "all" } },
-            { scope: { kind: "actor", actorId: ann }, visibility: { kind: "public" } },
-            { scope: { kind: "received", userId: ann }, visibility: { kind: "readable-by", userId: ann } },
-            { scope: { kind: "network", networkId: repoIds[0]! }, visibility: { kind: "public" } },
-          ];
-          // The age cap, in whole minutes after T0 (0: none), as FeedService passes it.
-          const notBefore = cap === 0 ? 0 : Math.floor(T0 / 1000) + cap * 60;
-          const rowsSeen = new Map<string, string>();
-          for (const s of steps) {
-            if (s.kind === "follow") {
-              const batch = emptyBatch();
-              batch.follows.push({ source: "f", follower: "ann", followee: ACTORS[run++ % ACTORS.length]! });
-              await store.ingest.apply(batch, new Date(T0));
-            } else if (s.kind === "fork") {
-              // bo/three, and the events it has, join ann/one's network: no event is added.
-              const batch = emptyBatch();
-              batch.repos.push({ source: "r", fullName: "bo/three", forkOf: "ann/one" });
-              await store.ingest.apply(batch, new Date(T0));
-            } else {
-              await ingest.ingestEvents(s.events.map((e) => ({
-                id: String(nextId++), type: "PushEvent", actor: { login: ACTORS[e.actor] }, repo: { name: REPOS[e.repo] },
-                payload: {}, public: e.isPublic && REPOS[e.repo] !== "ann/two",
-                created_at: new Date(T0 + e.minute * 60_000).toISOString(),
-              })));
-            }
-            const version = await store.events.version();
-            for (const [i, target] of targets.entries()) {
-              const received = "scope" in target && target.scope.kind === "received" ? await store.events.receivedVersion(ann) : 0;
-              const standing = feedStanding(target, version, received);
-              const kept = await totals.get(`${i}|${notBefore}`, target, notBefore, standing);
-              const request = { offset: 0, limit: 100, notBefore: notBefore ? new Date(notBefore * 1000) : null };
-              const truth = "issuesOf" in target ? await store.events.issueFeed(target.issuesOf, request)
-                : await store.events.feed(target.scope, { ...request, visibility: target.visibility });
-              assert.equal(kept.total, truth.total, `feed ${i} after ${JSON.stringify(s)}`);
-              // The page FeedService reads from the boundary on is the page.
-              for (const window of [{ offset: 0, limit: 2 }, { offset: 2, limit: 3 }]) {
-                const page = { ...request, ...window };
-                const bounded = await store.events.feedRows(target, fromBoundary(page, kept));
-                assert.deepEqual(bounded.rows, truth.rows.slice(window.offset, window.offset + window.limit), `feed ${i} rows ${JSON.stringify(window)}`);
-                assert.deepEqual(bounded.newest, truth.newest, `feed ${i} newest`);
-              }
-              const state = `${i}|${standing.standing}|${kept.epoch}|${kept.above}`;
-              const rows = JSON.stringify(truth.rows.map((r) => r.body));
-              assert.equal(rowsSeen.get(state) ?? rows, rows, `feed ${i}: same epoch and count above, other rows`);
-              rowsSeen.set(state, rows);
-            }
+describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, () => {
+  test("after every step of random histories, every feed's kept total is the store's count", async () => {
+    let run = 0;
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.nat(30), async (steps, cap) => {
+      const { store, close } = await driver.open();
+      try {
+        const ingest = new IngestService(store, () => new Date(T0));
+        const totals = new FeedTotals(store.events, { anchor: 3, reanchorAbove: 4 });
+        let nextId = 1;
+        // A world first: accounts, repositories, one of them private to its owner.
+        const world = emptyBatch();
+        for (const login of ACTORS) world.accounts.push({ source: login, login, type: "User" });
+        for (const fullName of REPOS) world.repos.push({ source: fullName, fullName, private: fullName === "ann/two" });
+        await store.ingest.apply(world, new Date(T0));
+        const ann = (await store.users.findByLogin("ann"))!.id;
+        const repoIds = await Promise.all(REPOS.map(async (name) => (await store.directory.findRepo(...name.split("/") as [string, string]))!.id));
+        const targets: FeedTarget[] = [
+          { scope: { kind: "all" }, visibility: { kind: "public" } },
+          { scope: { kind: "repo", repoId: repoIds[0]! }, visibility: { kind: "all" } },
+          { scope: { kind: "actor", actorId: ann }, visibility: { kind: "public" } },
+          { scope: { kind: "received", userId: ann }, visibility: { kind: "readable-by", userId: ann } },
+          { scope: { kind: "network", networkId: repoIds[0]! }, visibility: { kind: "public" } },
+        ];
+        // The age cap, in whole minutes after T0 (0: none), as FeedService passes it.
+        const notBefore = cap === 0 ? 0 : Math.floor(T0 / 1000) + cap * 60;
+        const rowsSeen = new Map<string, string>();
+        for (const s of steps) {
+          if (s.kind === "follow") {
+            const batch = emptyBatch();
+            batch.follows.push({ source: "f", follower: "ann", followee: ACTORS[run++ % ACTORS.length]! });
+            await store.ingest.apply(batch, new Date(T0));
+          } else if (s.kind === "fork") {
+            // bo/three, and the events it has, join ann/one's network: no event is added.
+            const batch = emptyBatch();
+            batch.repos.push({ source: "r", fullName: "bo/three", forkOf: "ann/one" });
+            await store.ingest.apply(batch, new Date(T0));
+          } else {
+            await ingest.ingestEvents(s.events.map((e) => ({
+              id: String(nextId++), type: "PushEvent", actor: { login: ACTORS[e.actor] }, repo: { name: REPOS[e.repo] },
+              payload: {}, public: e.isPublic && REPOS[e.repo] !== "ann/two",
+              created_at: new Date(T0 + e.minute * 60_000).toISOString(),
+            })));
           }
-        } finally {
-          await close();
+          const version = await store.events.version();
+          for (const [i, target] of targets.entries()) {
+            const received = "scope" in target && target.scope.kind === "received" ? await store.events.receivedVersion(ann) : 0;
+            const standing = feedStanding(target, version, received);
+            const kept = await totals.get(`${i}|${notBefore}`, target, notBefore, standing);
+            const request = { offset: 0, limit: 100, notBefore: notBefore ? new Date(notBefore * 1000) : null };
+            const truth = "issuesOf" in target ? await store.events.issueFeed(target.issuesOf, request)
+              : await store.events.feed(target.scope, { ...request, visibility: target.visibility });
+            assert.equal(kept.total, truth.total, `feed ${i} after ${JSON.stringify(s)}`);
+            // The page FeedService reads from the boundary on is the page.
+            for (const window of [{ offset: 0, limit: 2 }, { offset: 2, limit: 3 }]) {
+              const page = { ...request, ...window };
+              const bounded = await store.events.feedRows(target, fromBoundary(page, kept));
+              assert.deepEqual(bounded.rows, truth.rows.slice(window.offset, window.offset + window.limit), `feed ${i} rows ${JSON.stringify(window)}`);
+              assert.deepEqual(bounded.newest, truth.newest, `feed ${i} newest`);
+            }
+            const state = `${i}|${standing.standing}|${kept.epoch}|${kept.above}`;
+            const rows = JSON.stringify(truth.rows.map((r) => r.body));
+            assert.equal(rowsSeen.get(state) ?? rows, rows, `feed ${i}: same epoch and count above, other rows`);
+            rowsSeen.set(state, rows);
+          }
         }
-      }), { numRuns: driver.name === "sqlite" ? 60 : 15 });
-    });
+      } finally {
+        await close();
+      }
+    }), { numRuns: driver.name === "sqlite" ? 60 : 15 });
   });
-}
+});

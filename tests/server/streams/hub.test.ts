@@ -1,0 +1,150 @@
+/**
+ * The stream hub (src/server/streams/hub.ts) without HTTP: requests and replies are the few fields the hub reads,
+ * the store is real (the driver this run tests), and the feed service, authenticator and remembering store are the
+ * app's own. What is checked is the hub's bookkeeping: streams of one feed share one read per wake-up, each stream
+ * gets what arrived after its own cursor, the per-user limit, and the shutdown.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
+import type { PassThrough } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { Gauge } from "prom-client";
+import { pino } from "pino";
+import { StreamHub } from "../../../src/server/streams/hub.js";
+import { RememberingStore } from "../../../src/server/store/remembering-store.js";
+import { FeedService } from "../../../src/server/services/feeds.js";
+import { Authenticator } from "../../../src/server/services/authenticator.js";
+import { IngestService } from "../../../src/server/services/ingest.js";
+import { MemoryWindowCounters } from "../../../src/server/counters/counters.js";
+import { loadConfig } from "../../../src/server/config.js";
+import { ApiError } from "../../../src/server/errors.js";
+import { testDriver, type OpenedStore } from "../../helpers/store-drivers.js";
+import { event } from "../../helpers/events.js";
+import { until } from "../../helpers/wait.js";
+
+const NOW = new Date("2026-01-15T10:00:00Z");
+
+/** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
+interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough }
+
+describe("stream hub", () => {
+  let s: OpenedStore;
+  let hub: StreamHub;
+  let ingest: IngestService;
+  let reads = 0;
+  const open = new Gauge({ name: "hub_test_open_streams", help: "open streams", registers: [] });
+  let nextId = 1000;
+
+  before(async () => {
+    s = await testDriver().open();
+    const config = loadConfig({ db: s.db }, {});
+    const remembering = new RememberingStore(s.store);
+    const feeds = new FeedService(remembering.store, config.feeds, () => NOW, () => remembering.version);
+    const arrivals = feeds.arrivals.bind(feeds);
+    feeds.arrivals = async (...args) => (reads++, arrivals(...args));
+    const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
+    hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000 },
+      pino({ level: "silent" }), open);
+    ingest = new IngestService(s.store, () => NOW);
+    await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
+  });
+  after(async () => {
+    await hub.close();
+    await s.close();
+  });
+
+  const push = (repo = "alice/hello") => event(nextId++, "PushEvent", "alice", repo, { created_at: "2026-01-15T09:00:00Z" });
+
+  /**
+   * Opens a stream of a repository's feed as an anonymous client at `ip`. The request and reply are the fields the
+   * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
+   */
+  async function stream(ip: string, repo = "hello", lastEventId?: string): Promise<Client> {
+    const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, baseUrl: "https://feedgate.test", principal: null };
+    const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough };
+    const reply = {
+      raw: new ServerResponse(new IncomingMessage(new Socket())),
+      type() { return reply; },
+      header() { return reply; },
+      send(body: PassThrough) {
+        client.body = body;
+        body.on("data", (chunk: Buffer) => {
+          client.text += chunk.toString("utf8");
+          client.ids = [...client.text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]!);
+        });
+        body.on("end", () => (client.ended = true));
+        return reply;
+      },
+    };
+    await hub.serve(request as unknown as FastifyRequest, reply as unknown as FastifyReply,
+      { feed: "getFromRepo", params: { user: "alice", repo }, integerIds: false }, null);
+    return client;
+  }
+  const ids = (events: { id: string }[]) => events.map((e) => e.id);
+  const streamsOpen = async () => (await open.get()).values[0]?.value ?? 0;
+
+  test("streams of one feed read its new events once per wake-up, however many they are", async () => {
+    const clients = await Promise.all(["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"].map((ip) => stream(ip)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    reads = 0;
+    const sent = [push(), push(), push()];
+    await ingest.ingestEvents(sent);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 3), "every stream to get the three events");
+    for (const client of clients) assert.deepEqual(client.ids, ids(sent));
+    assert.equal(reads, 1, "one read of the feed for the four streams");
+    // An event of another feed is not sent: the next one these streams get is their feed's.
+    await ingest.ingestEvents([push("bob/tools")]);
+    hub.wake();
+    const next = push();
+    await ingest.ingestEvents([next]);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 4), "the next event of the feed");
+    for (const client of clients) assert.deepEqual(client.ids, [...ids(sent), next.id]);
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("each stream gets what arrived after its own cursor: one resuming after an id is sent the rest, in arrival order", async () => {
+    const earlier = [push(), push(), push()];
+    await ingest.ingestEvents(earlier);
+    // Stored later with a smaller id: arrival order, not id order, decides.
+    const later = event(500, "PushEvent", "bob", "alice/hello", { created_at: "2026-01-15T08:00:00Z" });
+    await ingest.ingestEvents([later]);
+    const resumed = await stream("10.0.1.1", "hello", earlier[0]!.id);
+    const fresh = await stream("10.0.1.2");
+    await until(() => resumed.ids.length === 3, "the replay");
+    assert.deepEqual(resumed.ids, [earlier[1]!.id, earlier[2]!.id, "500"]);
+    const next = push();
+    await ingest.ingestEvents([next]);
+    hub.wake();
+    await until(() => resumed.ids.length === 4 && fresh.ids.length === 1, "the next event on both streams");
+    assert.deepEqual(fresh.ids, [next.id], "a new stream starts with the next event stored");
+    assert.equal(resumed.ids.at(-1), next.id);
+    resumed.body.destroy();
+    fresh.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("a client holds at most maxPerUser streams; a closed one frees its slot; anonymous clients are counted by IP", async () => {
+    const [first] = [await stream("10.0.2.1"), await stream("10.0.2.1")];
+    await assert.rejects(stream("10.0.2.1"), (error: unknown) => error instanceof ApiError && error.statusCode === 429);
+    const other = await stream("10.0.2.2");
+    assert.equal(await streamsOpen(), 3);
+    first!.body.destroy();
+    await until(async () => (await streamsOpen()) === 2, "the closed stream to be released");
+    const again = await stream("10.0.2.1");
+    assert.equal(await streamsOpen(), 3);
+    for (const client of [again, other]) client.body.destroy();
+  });
+
+  test("close ends every stream saying why, and a stream asked for afterwards is 503", async () => {
+    const clients = [await stream("10.0.3.1"), await stream("10.0.3.2")];
+    await hub.close();
+    await until(() => clients.every((c) => c.ended), "the streams to end");
+    for (const client of clients) assert.match(client.text, /^: closed: the server is shutting down$/m);
+    await assert.rejects(stream("10.0.3.3"), (error: unknown) => error instanceof ApiError && error.statusCode === 503);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The authorizations part of the store contract, on every driver: tokens kept hashed, found by their last eight
+ * characters, paged, updated and deleted only by their owner.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { DuplicateError } from "../../src/server/store/store.js";
+import { hashToken } from "../../src/server/services/credentials.js";
+import { contractSuite, type OpenedStore } from "../helpers/store-drivers.js";
+import { NOW, LATER, newUser, token, newAuthorization } from "../helpers/store-rows.js";
+
+contractSuite((driver) => {
+  describe("authorizations", () => {
+    let s: OpenedStore;
+    let alice: number;
+    let bob: number;
+    before(async () => {
+      s = await driver.open();
+      alice = (await s.store.users.create(newUser("alice"))).id;
+      bob = (await s.store.users.create(newUser("bob"))).id;
+    });
+    after(() => s.close());
+
+    test("create stores every field and both times; find returns it only to its owner", async () => {
+      const created = await s.store.authorizations.create(
+        { ...newAuthorization(alice, 1, { scopes: ["repo", "user"] }), noteUrl: "https://ci.example", fingerprint: "fp" }, NOW);
+      assert.deepEqual({ ...created, id: 0 }, {
+        id: 0, userId: alice, hashedToken: hashToken(token(1)), tokenLastEight: token(1).slice(-8), scopes: ["repo", "user"],
+        note: "note 1", noteUrl: "https://ci.example", fingerprint: "fp", createdAt: NOW, updatedAt: NOW,
+      });
+      assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
+      assert.equal(await s.store.authorizations.find(bob, created.id), null);
+      assert.equal(await s.store.authorizations.find(alice, created.id + 1000), null);
+    });
+
+    test("a token already stored is a DuplicateError, for any user", async () => {
+      await assert.rejects(s.store.authorizations.create(newAuthorization(bob, 1), NOW), DuplicateError);
+    });
+
+    test("list pages oldest first with the user's total", async () => {
+      for (let n = 2; n <= 5; n++) await s.store.authorizations.create(newAuthorization(alice, n), new Date(NOW.getTime() + n * 1000));
+      await s.store.authorizations.create(newAuthorization(bob, 6), NOW);
+      const all = await s.store.authorizations.list(alice, { limit: 100, offset: 0 });
+      assert.equal(all.total, 5);
+      assert.deepEqual(all.rows.map((a) => a.note), ["note 1", "note 2", "note 3", "note 4", "note 5"]);
+      const second = await s.store.authorizations.list(alice, { limit: 2, offset: 2 });
+      assert.deepEqual(second, { rows: all.rows.slice(2, 4), total: 5 });
+      assert.deepEqual(await s.store.authorizations.list(alice, { limit: 2, offset: 4 }), { rows: all.rows.slice(4), total: 5 });
+      assert.deepEqual(await s.store.authorizations.list(alice, { limit: 2, offset: 10 }), { rows: [], total: 5 });
+      const bobs = await s.store.authorizations.list(bob, { limit: 100, offset: 0 });
+      assert.deepEqual(bobs.rows.map((a) => a.note), ["note 6"]);
+      assert.equal(bobs.total, 1);
+    });
+
+    test("update sets the fields given (null included), keeps the absent ones, and moves only updatedAt", async () => {
+      const [first] = (await s.store.authorizations.list(alice, { limit: 1, offset: 0 })).rows;
+      const cleared = await s.store.authorizations.update(alice, first!.id, { note: null, scopes: ["gist"] }, LATER);
+      assert.deepEqual(cleared, { ...first!, note: null, scopes: ["gist"], updatedAt: LATER });
+
+      const later = new Date(LATER.getTime() + 60_000);
+      const untouched = await s.store.authorizations.update(alice, first!.id, {}, later);
+      assert.deepEqual(untouched, { ...cleared!, updatedAt: later });
+
+      const fingerprinted = await s.store.authorizations.update(alice, first!.id, { fingerprint: "fp2", noteUrl: null }, later);
+      assert.deepEqual(fingerprinted, { ...untouched!, fingerprint: "fp2", noteUrl: null });
+      assert.deepEqual(await s.store.authorizations.find(alice, first!.id), fingerprinted);
+
+      assert.equal(await s.store.authorizations.update(bob, first!.id, { note: "stolen" }, later), null);
+      assert.equal((await s.store.authorizations.find(alice, first!.id))!.note, null);
+    });
+
+    test("findByTokenLastEight returns every candidate with those last eight characters", async () => {
+      const shared = "zzzz0000";
+      const a = await s.store.authorizations.create(newAuthorization(alice, 7, { lastEight: shared }), NOW);
+      const b = await s.store.authorizations.create(newAuthorization(bob, 8, { lastEight: shared }), NOW);
+      const found = await s.store.authorizations.findByTokenLastEight(shared);
+      assert.deepEqual(found.sort((x, y) => x.id - y.id), [a, b]);
+      assert.deepEqual(await s.store.authorizations.findByTokenLastEight("nothing!"), []);
+    });
+
+    test("delete removes only the owner's row, once", async () => {
+      const [row] = (await s.store.authorizations.list(alice, { limit: 1, offset: 0 })).rows;
+      assert.equal(await s.store.authorizations.delete(bob, row!.id), false);
+      assert.ok(await s.store.authorizations.find(alice, row!.id));
+      assert.equal(await s.store.authorizations.delete(alice, row!.id), true);
+      assert.equal(await s.store.authorizations.delete(alice, row!.id), false);
+      assert.equal(await s.store.authorizations.find(alice, row!.id), null);
+      assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row!.tokenLastEight), []);
+      assert.equal((await s.store.authorizations.list(alice, { limit: 100, offset: 0 })).total, 5);
+    });
+  });
+});
