@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL("../../src/", import.meta.url));
 const FOLDERS = ["client", "api"];
 const ALLOWED_PACKAGES = new Set(["@sinclair/typebox"]);
 /** Node globals with no browser equivalent. */
-const NODE_ONLY = /\b(Buffer|process|require|__dirname|__filename|setImmediate|global)\b(?=\s*[.(\[])/;
+const NODE_ONLY = /\b(Buffer|process|require|__dirname|__filename|setImmediate|global)\b(?=\s*[.([])/;
 
 const sources = FOLDERS.flatMap((folder) =>
   readdirSync(`${ROOT}${folder}`).filter((f) => f.endsWith(".ts")).map((f) => `${folder}/${f}`));

@@ -15,6 +15,7 @@ describe("SDK parameter errors are rejections", () => {
     throw new Error("nothing may be sent");
   });
   const client = new Client({ baseUrl: "http://127.0.0.1:9", version: "3.0.0", fetch: recorder.fetch });
+  // biome-ignore lint/suspicious/noExplicitAny: calling what the types forbid is the test
   const untyped = client as any;
 
   /** Each call, made without awaiting: it must return (not throw) a promise. */

@@ -116,7 +116,10 @@ describe("two-factor authentication and credentials", () => {
       : jsonResponse(request.headers["x-service-otp"] === "123456" ? [] : { message: "wrong" }, { status: 200 })));
     const methods: string[] = [];
     const client = new Client({ baseUrl: "https://ghe.example/api/v3", version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: "u", password: "p", otp: ({ method }) => (methods.push(method), "123456") } });
+      auth: { type: "basic", username: "u", password: "p", otp: ({ method }) => {
+        methods.push(method);
+        return "123456";
+      } } });
     const result = await client.authorization.getAll();
     assert.deepEqual(result.data, []);
     assert.deepEqual(methods, ["sms"]);

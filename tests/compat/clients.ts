@@ -26,6 +26,7 @@ export function versions(client: keyof typeof PINNED): { declared: string | unde
 }
 
 /** node-github's constructor (untyped CommonJS). */
+// biome-ignore lint/suspicious/noExplicitAny: node-github is untyped CommonJS whose methods are made at run time
 export const NodeGithub = require("github") as new (config: Record<string, unknown>) => any;
 
 /** @octokit/rest 16's Octokit, typed by its own declarations. */

@@ -24,6 +24,7 @@ type Result = Json & { meta: Record<string, string> };
 type Items = Json[] & { meta: Record<string, string> };
 interface NodeGithubError { code: number; message: string }
 /** A node-github instance: untyped CommonJS, its methods generated from its routes.json. */
+// biome-ignore lint/suspicious/noExplicitAny: untyped CommonJS: its methods are made from its routes.json at run time
 type Client = any;
 
 const OTP_MESSAGE = "Must specify two-factor authentication OTP code.";

@@ -148,7 +148,7 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
     test("a token in the client's auth is refused with 403", async () => {
       const refused = await requestFailure(client(ALICE_TOKEN).request("GET /authorizations"));
       assert.equal(refused.status, 403);
-      assert.equal((refused.response?.data as { message: string }).message, "This API can only be accessed with username and password Basic Auth");
+      assert.equal((refused.response!.data as { message: string }).message, "This API can only be accessed with username and password Basic Auth");
     });
   });
 });

@@ -12,7 +12,7 @@ export const FORM = { "content-type": "application/x-www-form-urlencoded" };
 /** The session id a response's Set-Cookie hands out, if any. */
 export const sessionOf = (res: LightMyRequestResponse) => {
   const cookie = [res.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("feedgate_session="));
-  return cookie?.split(";")[0]!.split("=")[1];
+  return cookie === undefined ? undefined : cookie.split(";")[0]!.split("=")[1];
 };
 
 /** The CSRF token a console page's forms carry. */

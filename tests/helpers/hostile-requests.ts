@@ -178,7 +178,7 @@ export async function sendRaw(world: Seeded, r: RawRequest): Promise<void> {
   const answered = [...answer.matchAll(/(?:^|\r\n)HTTP\/\d\.\d (\d{3})/g)].map((m) => Number(m[1]));
   // Answers the app wrote carry its request id; the rest are Node's own refusals.
   const by = /x-github-request-id/i.test(answer) ? "app" : "node";
-  answered.forEach((status) => count(`raw ${by} ${status}`));
+  for (const status of answered) count(`raw ${by} ${status}`);
   if (answered.length === 0) count(cutOff(r) ? "raw cut off, closed" : "raw closed");
   const what = () => `request (${bytes.length} bytes): ${JSON.stringify(clip(bytes.toString("latin1"), 1500))}\n  answer: ${JSON.stringify(clip(answer, 500))}`;
   if (answer.length > 0) assert.ok(answered.length > 0, `not an HTTP answer:\n  ${what()}`);

@@ -123,7 +123,7 @@ describe("RedisWindowCounters", { skip }, () => {
     assert.equal((await b.peek("login:alice", 300, new Date())).count, 2);
     assert.equal((await a.peek("login:alice", 300, new Date())).count, 2);
 
-    const other = await counters("feedgate-test-other-" + prefix);
+    const other = await counters(`feedgate-test-other-${prefix}`);
     assert.equal((await other.peek("login:alice", 300, new Date())).count, 0);
     assert.equal((await other.hit("login:alice", 300, new Date())).count, 1);
     assert.equal((await a.peek("login:alice", 300, new Date())).count, 2);

@@ -21,9 +21,18 @@ describe("feed page cache", () => {
     await new IngestService(t.store, t.clock.now).ingestEvents([push("1", 1), push("2", 2)]);
     const events = t.store.events;
     const [feedRows, countBetween, timeAtDepth] = [events.feedRows.bind(events), events.countBetween.bind(events), events.timeAtDepth.bind(events)];
-    events.feedRows = async (...args) => (reads.rows++, feedRows(...args));
-    events.countBetween = async (...args) => (reads.counts++, countBetween(...args));
-    events.timeAtDepth = async (...args) => (reads.boundaries++, timeAtDepth(...args));
+    events.feedRows = async (...args) => {
+      reads.rows++;
+      return feedRows(...args);
+    };
+    events.countBetween = async (...args) => {
+      reads.counts++;
+      return countBetween(...args);
+    };
+    events.timeAtDepth = async (...args) => {
+      reads.boundaries++;
+      return timeAtDepth(...args);
+    };
   });
   /** What the store was asked since the last call. */
   const asked = () => {

@@ -44,7 +44,7 @@ function parse(text: string): Exposition {
 }
 
 /** The value of the one series of `name` carrying these labels; undefined when there is none. */
-function valueOf({ samples }: Exposition, name: string, labels: Record<string, string> = {}): number | undefined {
+function sampleValue({ samples }: Exposition, name: string, labels: Record<string, string> = {}): number | undefined {
   const matches = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   assert.ok(matches.length <= 1, `${name} ${JSON.stringify(labels)} names ${matches.length} series`);
   return matches[0]?.value;
@@ -104,14 +104,14 @@ describe("GET /metrics", () => {
       assert.equal((await t.app.inject({ url: "/repos/metrics-owner/widgets/events?per_page=7" })).statusCode, 200);
     }
     const after = await scrape(t);
-    const delta = (result: string) => valueOf(after, "feedgate_feed_cache_requests_total", { result })! -
-      valueOf(before, "feedgate_feed_cache_requests_total", { result })!;
+    const delta = (result: string) => sampleValue(after, "feedgate_feed_cache_requests_total", { result })! -
+      sampleValue(before, "feedgate_feed_cache_requests_total", { result })!;
     assert.equal(delta("miss"), 1);
     assert.equal(delta("hit"), 1);
   });
 
   test("wrong passwords and wrong one-time codes are login failures; right ones and OTP challenges are not", async () => {
-    const failures = async () => valueOf(await scrape(t), "feedgate_login_failures_total");
+    const failures = async () => sampleValue(await scrape(t), "feedgate_login_failures_total");
     const login = (who: string, password: string, otp?: string) => t.app.inject({
       url: "/authorizations", headers: { authorization: basic(who, password), ...(otp ? { "x-github-otp": otp } : {}) },
     });
@@ -126,7 +126,7 @@ describe("GET /metrics", () => {
   });
 
   test("admin ingests count the events they added, not those already stored", async () => {
-    const ingested = async () => valueOf(await scrape(t), "feedgate_events_ingested_total");
+    const ingested = async () => sampleValue(await scrape(t), "feedgate_events_ingested_total");
     const post = (url: string, payload: string) => t.app.inject({
       method: "POST", url, payload, headers: { authorization: basic("metrics-root", PASSWORD) },
     });
@@ -148,11 +148,11 @@ describe("GET /metrics", () => {
     assert.equal((await t.app.inject({ url: "/users/metrics-nobody/events" })).statusCode, 404);
     const metrics = await scrape(t);
     const count = (route: string, statusCode: string) =>
-      valueOf(metrics, "http_request_duration_seconds_count", { method: "GET", route, status_code: statusCode });
+      sampleValue(metrics, "http_request_duration_seconds_count", { method: "GET", route, status_code: statusCode });
     assert.ok(count("/repos/:user/:repo/events", "200")! >= 1);
     assert.equal(count("unmatched", "404"), 1);
     assert.equal(count("/users/:user/events", "404"), 1, "a matched route keeps its pattern on a 404");
-    const bucket = valueOf(metrics, "http_request_duration_seconds_bucket",
+    const bucket = sampleValue(metrics, "http_request_duration_seconds_bucket",
       { method: "GET", route: "unmatched", status_code: "404", le: "+Inf" });
     assert.equal(bucket, 1);
 
@@ -167,7 +167,7 @@ describe("GET /metrics", () => {
   test("the pool gauge reports the store's connections by state", async () => {
     const metrics = await scrape(t);
     const gauge = Object.fromEntries(["idle", "active", "waiting"].map((state) =>
-      [state, valueOf(metrics, "feedgate_db_pool_connections", { state })]));
+      [state, sampleValue(metrics, "feedgate_db_pool_connections", { state })]));
     // Nothing else runs between the scrape and this read: a scrape uses no connection.
     assert.deepEqual(gauge, t.store.connections());
     if (testDriver().name === "postgres") {
@@ -198,12 +198,12 @@ describe("GET /metrics and rate limits", () => {
   });
 
   test("an anonymous client over its limit counts one rate-limited request", async () => {
-    assert.equal(valueOf(await scrape(t), "feedgate_rate_limited_total"), 0);
+    assert.equal(sampleValue(await scrape(t), "feedgate_rate_limited_total"), 0);
     assert.equal((await t.app.inject({ url: "/events" })).statusCode, 200);
     const refused = await t.app.inject({ url: "/events" });
     assert.equal(refused.statusCode, 403);
     assert.match(refused.json().message, /API rate limit exceeded/);
-    assert.equal(valueOf(await scrape(t), "feedgate_rate_limited_total"), 1);
+    assert.equal(sampleValue(await scrape(t), "feedgate_rate_limited_total"), 1);
   });
 });
 
@@ -239,7 +239,7 @@ describe("--metrics-port", () => {
     assert.equal(res.headers.get("x-ratelimit-limit"), null);
     const metrics = parse(await res.text());
     const count = (route: string, statusCode: string) =>
-      valueOf(metrics, "http_request_duration_seconds_count", { method: "GET", route, status_code: statusCode });
+      sampleValue(metrics, "http_request_duration_seconds_count", { method: "GET", route, status_code: statusCode });
     assert.equal(count("unmatched", "404"), 1, "the API port's 404 for /metrics");
     assert.equal(count("/events", "200"), 1);
   });

@@ -39,7 +39,10 @@ describe("remembered look-ups", () => {
     const watch = <T extends object>(part: T, names: (keyof T & string)[]) => {
       for (const name of names) {
         const original = (part[name] as (...args: unknown[]) => unknown).bind(part);
-        (part as Record<string, unknown>)[name] = (...args: unknown[]) => (lookups.push(name), original(...args));
+        (part as Record<string, unknown>)[name] = (...args: unknown[]) => {
+          lookups.push(name);
+          return original(...args);
+        };
       }
     };
     watch(t.store.authorizations, ["findByTokenLastEight"]);

@@ -33,7 +33,9 @@ async function stream(t: ListeningApp, path: string, headers: Record<string, str
   opened.push(s);
   return s;
 }
-const closeAll = () => opened.splice(0).forEach((s) => s.close());
+const closeAll = () => {
+  for (const s of opened.splice(0)) s.close();
+};
 
 async function openStreams(t: ListeningApp): Promise<number> {
   const text = await (await fetch(`${t.url}/metrics`)).text();
@@ -219,7 +221,7 @@ describe("live streams with the eventsource package", () => {
       await Promise.all(received.map((r) => r.finished));
       assert.deepEqual(received.map((r) => r.ids), [[secret.id, marker.id], [marker.id], [marker.id]]);
     } finally {
-      sources.forEach((source) => source.close());
+      for (const source of sources) source.close();
       // Node's fetch (undici) opens a spare connection as an aborted stream's goes, and sends nothing on it: the
       // server would wait for it until the keep-alive timeout. The streams themselves are gone (asserted below).
       await untilOpenStreams(t, 0);

@@ -115,7 +115,7 @@ contractSuite((driver) => {
 
     const ingest = (...events: Record<string, unknown>[]) => {
       const batch = emptyBatch();
-      events.forEach((e, i) => addEvent(batch, parseEvent(e, `events[${i}]`)));
+      for (const [i, e] of events.entries()) addEvent(batch, parseEvent(e, `events[${i}]`));
       return s.store.ingest.apply(batch, NOW);
     };
     const alicePriv = async () => (await s.store.directory.findRepo("alice", "priv"))!;

@@ -43,7 +43,10 @@ describe("stream hub", () => {
     const remembering = new RememberingStore(s.store);
     const feeds = new FeedService(remembering.store, config.feeds, () => NOW, () => remembering.version);
     const arrivals = feeds.arrivals.bind(feeds);
-    feeds.arrivals = async (...args) => (reads++, arrivals(...args));
+    feeds.arrivals = async (...args) => {
+      reads++;
+      return arrivals(...args);
+    };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000 },
       pino({ level: "silent" }), open);
