@@ -1,7 +1,8 @@
 /**
  * Flags and environment -> one typed Config, read through the settings table (settings/table.ts), which is the one
  * place a setting is written. Flags win over the environment, which wins over defaults. Imports nothing of the
- * server's, so that any part of it (and the CLI) may read its settings without an import circle.
+ * server's but the settings (and, through them, failures.ts, which imports nothing), so that any part of the server,
+ * and the CLI, may import it without an import circle.
  */
 import { readSettings, type Environment } from "./settings/read.js";
 import type { InputOf, Values } from "./settings/setting.js";

@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import type { Parser } from "./setting.js";
-import { SettingError } from "./setting-error.js";
+import { InvalidInputError } from "../failures.js";
 
 /** The entries of a comma-separated list; throws on one that is neither a host name, an address nor a CIDR. */
 export function hostPatterns(value: string): string[] {
@@ -15,7 +15,7 @@ export function hostPatterns(value: string): string[] {
     const validName = /^[A-Za-z0-9.-]+$/.test(entry);
     const validCidr = family !== 0 && extra === undefined &&
       (prefix === undefined || (/^[0-9]+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32)));
-    if (!validName && !validCidr) throw new SettingError(`"${entry}" is not a host name, an IP address or a CIDR`);
+    if (!validName && !validCidr) throw new InvalidInputError(`"${entry}" is not a host name, an IP address or a CIDR`);
   }
   return entries;
 }
@@ -26,6 +26,6 @@ export const allowedHosts: Parser<string[] | null> = (raw, { name }) => {
   try {
     return hostPatterns(String(raw));
   } catch (error) {
-    throw new SettingError(`${name}: ${(error as Error).message}`);
+    throw new InvalidInputError(`${name}: ${(error as Error).message}`);
   }
 };

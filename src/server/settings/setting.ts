@@ -13,7 +13,7 @@ export interface Named {
   readonly env: string;
 }
 
-/** Turns a given value (never undefined nor empty: that is the default) into the setting's value, or throws SettingError. */
+/** A given value (never undefined nor empty: that is the default) -> the setting's value; or an InvalidInputError. */
 export type Parser<T> = (raw: Raw, row: Named) => T;
 
 interface RowSpec<F extends string, T> extends Named {

@@ -8,7 +8,7 @@ import {
   atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, seconds, text, trustProxy,
 } from "./parsers.js";
 import { Combined, Fixed, optionalSetting, setting, type Values } from "./setting.js";
-import { SettingError } from "./setting-error.js";
+import { InvalidInputError } from "../failures.js";
 
 export const DEFAULT_DB = "./data/feedgate.db";
 /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
@@ -31,8 +31,8 @@ const tlsFiles = {
 function bothOrNeither({ certFile, keyFile }: Values<typeof tlsFiles>): { certFile: string; keyFile: string } | undefined {
   if (!certFile && !keyFile) return undefined;
   const [cert, key] = [tlsFiles.certFile, tlsFiles.keyFile].map((row) => `${row.flag} (${row.env})`);
-  if (!certFile) throw new SettingError(`${key} needs ${cert}: give both, or neither for plain HTTP`);
-  if (!keyFile) throw new SettingError(`${cert} needs ${key}: give both, or neither for plain HTTP`);
+  if (!certFile) throw new InvalidInputError(`${key} needs ${cert}: give both, or neither for plain HTTP`);
+  if (!keyFile) throw new InvalidInputError(`${cert} needs ${key}: give both, or neither for plain HTTP`);
   return { certFile, keyFile };
 }
 
