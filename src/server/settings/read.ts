@@ -1,7 +1,9 @@
-/** Flags and environment through a settings table: a flag wins over the environment, which wins over the default. */
+/** Flags and environment read through a settings table: a flag wins over the environment, which wins over the default. */
 import { Combined, Fixed, inputKey, Setting, type AnySetting, type Raw, type Table, type TableNode, type Values } from "./setting.js";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
+/** The flags' values by their commander names (`rateLimitWindow`). */
+type Input = Readonly<Record<string, Raw | undefined>>;
 
 /** Empty is not given: `FEEDGATE_REDIS=` in a compose file, or `--db ""`, leaves the default. */
 const given = (value: Raw | undefined): Raw | undefined => value === "" ? undefined : value;
@@ -11,15 +13,15 @@ export function readSetting<T>(row: Setting<string, T>, flagValue: Raw | undefin
   return row.read(given(flagValue) ?? given(env[row.env]));
 }
 
-function readNode(node: TableNode, input: Readonly<Record<string, Raw | undefined>>, env: Environment): unknown {
+function readNode(node: TableNode, input: Input, env: Environment): unknown {
   if (node instanceof Setting) return readSetting(node, input[inputKey(node)], env);
   if (node instanceof Fixed) return node.value;
   if (node instanceof Combined) return node.assemble(readNode(node.rows, input, env) as never);
   return Object.fromEntries(Object.entries(node as Table).map(([key, child]) => [key, readNode(child, input, env)]));
 }
 
-/** Every value of `table`: `input` holds the flags' values by their commander names (`rateLimitWindow`). */
-export function readSettings<T extends Table>(table: T, input: Readonly<Record<string, Raw | undefined>>, env: Environment): Values<T> {
+/** Every value of `table`, as nested as the table. */
+export function readSettings<T extends Table>(table: T, input: Input, env: Environment): Values<T> {
   return readNode(table, input, env) as Values<T>;
 }
 

@@ -57,7 +57,9 @@ export class Setting<F extends string, T> implements Named {
  * A setting with a default, written as an operator would give it (`120s`, `32`) and parsed like one, so that the help
  * shows it as it is typed and the parser checks it.
  */
-export function setting<const F extends string, T>(spec: RowSpec<F, T> & { default: Raw; shownDefault?: string }): Setting<F, T> {
+export function setting<const F extends string, T>(
+  spec: RowSpec<F, T> & { default: Raw; shownDefault?: string },
+): Setting<F, T> {
   const fallback = spec.parse(spec.default, spec);
   return new Setting(spec, spec.shownDefault ?? String(spec.default),
     (raw) => raw === undefined ? fallback : spec.parse(raw, spec));
