@@ -1,16 +1,16 @@
 /** Options several commands share, and the store they open. */
 import type { Command } from "commander";
-import { DEFAULT_DB, passwordCost, webhookMaxQueue } from "../server/config.js";
-import { DEFAULT_PASSWORD_COST, setPasswordCost } from "../server/services/credentials.js";
+import { DEFAULT_DB, SETTINGS } from "../server/config.js";
+import { setPasswordCost } from "../server/services/credentials.js";
 import { openStoreExplained } from "../server/store/open-failures.js";
-import { DEFAULT_WEBHOOK_MAX_QUEUE, type IngestOptions, type Store } from "../server/store/store.js";
+import type { IngestOptions, Store } from "../server/store/store.js";
+import { settingOption, settingValue } from "./setting-options.js";
 
 /** `--db`; without it, FEEDGATE_DB from `env`, then the default file. */
 export function dbOption(command: Command, env: NodeJS.ProcessEnv): Command {
-  return command.option("--db <path|url>", `SQLite file or postgres:// URL (env FEEDGATE_DB, default ${DEFAULT_DB})`)
-    .hook("preAction", () => {
-      command.setOptionValue("db", command.getOptionValue("db") ?? env.FEEDGATE_DB ?? DEFAULT_DB);
-    });
+  return settingOption(command, SETTINGS.db).hook("preAction", () => {
+    command.setOptionValue("db", settingValue(command, SETTINGS.db, env));
+  });
 }
 
 export function dbPath(options: { db?: string }): string {
@@ -18,16 +18,13 @@ export function dbPath(options: { db?: string }): string {
 }
 
 /**
- * `--password-cost` of the commands that hash passwords (`serve` among them); without it, FEEDGATE_PASSWORD_COST,
- * then the default.
+ * `--password-cost` of the commands that hash passwords but do not serve; without it, FEEDGATE_PASSWORD_COST,
+ * then the default. (`serve` reads it with its other settings.)
  */
 export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Command {
-  return command
-    .option("--password-cost <log2>",
-      `log2 of scrypt's N for new password hashes (env FEEDGATE_PASSWORD_COST, default ${DEFAULT_PASSWORD_COST})`)
-    .hook("preAction", () => {
-      setPasswordCost(passwordCost(command.getOptionValue("passwordCost") ?? env.FEEDGATE_PASSWORD_COST));
-    });
+  return settingOption(command, SETTINGS.passwordCost).hook("preAction", () => {
+    setPasswordCost(settingValue(command, SETTINGS.passwordCost, env));
+  });
 }
 
 /**
@@ -35,12 +32,11 @@ export function passwordCostOption(command: Command, env: NodeJS.ProcessEnv): Co
  * ingests queue for webhooks, read through `ingestOptions`. FEEDGATE_WEBHOOK_MAX_QUEUE as for `serve`.
  */
 export function webhookOptions(command: Command, env: NodeJS.ProcessEnv, skippable: boolean): Command {
-  command.option("--webhook-max-queue <n>", "deliveries queued for one hook at most, past which it gets none " +
-    `(env FEEDGATE_WEBHOOK_MAX_QUEUE, default ${DEFAULT_WEBHOOK_MAX_QUEUE})`);
+  settingOption(command, SETTINGS.webhooks.maxQueue);
   if (skippable) command.option("--no-webhooks", "queue no webhook deliveries for the events added");
   return command.hook("preAction", () => {
     const webhooks = command.getOptionValue("webhooks") !== false;
-    const maxQueue = webhookMaxQueue(command.getOptionValue("webhookMaxQueue") ?? env.FEEDGATE_WEBHOOK_MAX_QUEUE);
+    const maxQueue = settingValue(command, SETTINGS.webhooks.maxQueue, env);
     command.setOptionValue("ingestOptions", { webhooks: webhooks ? { maxQueue } : null } satisfies IngestOptions);
   });
 }

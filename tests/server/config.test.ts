@@ -4,8 +4,56 @@
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { loadConfig } from "../../src/server/config.js";
+import { loadConfig, SETTINGS, type ConfigInput } from "../../src/server/config.js";
 import { InvalidInputError } from "../../src/server/failures.js";
+import { rowsOf } from "../../src/server/settings/read.js";
+import { inputKey } from "../../src/server/settings/setting.js";
+
+/**
+ * Two values each setting can take, both other than its default and giving different configs, by environment
+ * variable; `with`: what else a value needs (a certificate, its key).
+ */
+const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, string> }> = {
+  HOST: { a: "0.0.0.0", b: "::1" },
+  PORT: { a: "4000", b: "0" },
+  FEEDGATE_METRICS_PORT: { a: "9100", b: "9200" },
+  FEEDGATE_DB: { a: "a.db", b: "postgres://localhost/b" },
+  FEEDGATE_REDIS: { a: "redis://a:6379", b: "redis://b:6379" },
+  FEEDGATE_REDIS_PREFIX: { a: "a:", b: "b:" },
+  FEEDGATE_TLS_CERT: { a: "a.pem", b: "b.pem", with: { FEEDGATE_TLS_KEY: "key.pem" } },
+  FEEDGATE_TLS_KEY: { a: "a.key", b: "b.key", with: { FEEDGATE_TLS_CERT: "cert.pem" } },
+  FEEDGATE_NUMERIC_IDS: { a: "true", b: "false" },
+  FEEDGATE_BASE_URL: { a: "https://a.example", b: "https://b.example/api/v3" },
+  FEEDGATE_BODY_LIMIT: { a: "100", b: "200" },
+  FEEDGATE_DB_POOL_SIZE: { a: "3", b: "4" },
+  FEEDGATE_DB_CONNECT_TIMEOUT: { a: "1s", b: "0" },
+  FEEDGATE_DB_STATEMENT_TIMEOUT: { a: "1m", b: "0" },
+  FEEDGATE_DB_QUERY_TIMEOUT: { a: "90s", b: "0" },
+  FEEDGATE_REQUEST_TIMEOUT: { a: "30s", b: "0" },
+  FEEDGATE_HEADERS_TIMEOUT: { a: "500ms", b: "0" },
+  FEEDGATE_KEEP_ALIVE_TIMEOUT: { a: "2m", b: "5s" },
+  FEEDGATE_IDLE_TIMEOUT: { a: "60s", b: "0" },
+  FEEDGATE_TRUST_PROXY: { a: "true", b: "10.0.0.0/8" },
+  FEEDGATE_RATE_LIMIT_AUTHENTICATED: { a: "1", b: "2" },
+  FEEDGATE_RATE_LIMIT_ANONYMOUS: { a: "1", b: "2" },
+  FEEDGATE_RATE_LIMIT_WINDOW: { a: "1", b: "2" },
+  FEEDGATE_LOGIN_MAX_ATTEMPTS: { a: "1", b: "2" },
+  FEEDGATE_LOGIN_WINDOW: { a: "1", b: "2" },
+  FEEDGATE_FEED_MAX_EVENTS: { a: "300", b: "100" },
+  FEEDGATE_FEED_MAX_AGE: { a: "30d", b: "12h" },
+  FEEDGATE_FEED_CACHE_MB: { a: "0", b: "1" },
+  FEEDGATE_MAX_STREAMS_PER_USER: { a: "0", b: "1" },
+  FEEDGATE_STREAM_HEARTBEAT: { a: "5s", b: "7s" },
+  FEEDGATE_ADMIN_BODY_LIMIT: { a: "1", b: "2" },
+  LOG_LEVEL: { a: "debug", b: "warn" },
+  FEEDGATE_LOG_FORMAT: { a: "pretty", b: "json" },
+  FEEDGATE_PASSWORD_COST: { a: "12", b: "4" },
+  FEEDGATE_WEBHOOK_MAX_ATTEMPTS: { a: "1", b: "2" },
+  FEEDGATE_WEBHOOK_MAX_BACKOFF: { a: "1m", b: "90s" },
+  FEEDGATE_WEBHOOK_MAX_QUEUE: { a: "5", b: "6" },
+  FEEDGATE_WEBHOOK_ALLOWED_HOSTS: { a: "hooks.example.com", b: "10.0.0.0/8, ::1" },
+  FEEDGATE_WEBHOOK_KEY_FILE: { a: "a.key", b: "b.key" },
+};
 
 describe("configuration", () => {
   test("defaults: timeouts, database limits, rate limits and lockout as the README's table says", () => {
@@ -63,6 +111,27 @@ describe("configuration", () => {
     ] as const) {
       assert.throws(() => loadConfig(input, env), (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
         JSON.stringify({ input, env }));
+    }
+  });
+
+  test("every setting has a flag and an environment variable of its own, FEEDGATE_ ones but for the usual three", () => {
+    const rows = rowsOf(SETTINGS);
+    assert.equal(new Set(rows.map((row) => row.flag)).size, rows.length);
+    assert.equal(new Set(rows.map((row) => row.env)).size, rows.length);
+    assert.deepEqual(rows.map((row) => row.env).filter((env) => !env.startsWith("FEEDGATE_")), ["HOST", "PORT", "LOG_LEVEL"]);
+  });
+
+  test("each setting is read from its environment variable; its flag wins over the variable, which wins over the default", () => {
+    const defaults = loadConfig({}, {});
+    assert.deepEqual(Object.keys(SAMPLES).sort(), rowsOf(SETTINGS).map((row) => row.env).sort(), "a sample for every row");
+    for (const row of rowsOf(SETTINGS)) {
+      const { a, b, with: needs = {} } = SAMPLES[row.env]!;
+      const fromEnv = loadConfig({}, { ...needs, [row.env]: a });
+      const fromFlag = loadConfig({ [inputKey(row)]: b } as ConfigInput, needs);
+      assert.notDeepEqual(fromEnv, defaults, `${row.env}=${a} is read`);
+      assert.notDeepEqual(fromFlag, fromEnv, `${row.flag} ${b} is read`);
+      assert.deepEqual(loadConfig({ [inputKey(row)]: b } as ConfigInput, { ...needs, [row.env]: a }), fromFlag, `${row.flag} wins over ${row.env}`);
+      assert.deepEqual(loadConfig({}, { [row.env]: "" }), defaults, `an empty ${row.env} is the default`);
     }
   });
 });

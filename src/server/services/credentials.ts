@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSaf
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import { Secret, TOTP } from "otpauth";
+import { DEFAULT_PASSWORD_COST } from "../config.js";
 
 const scrypt = promisify(scryptCallback) as (
   password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number },
@@ -14,8 +15,8 @@ const scrypt = promisify(scryptCallback) as (
 // OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~100 ms per Basic-auth request here; 2^15 keeps
 // password-authenticated calls responsive while remaining memory-hard (32 MiB per hash).
 const SCRYPT = { r: 8, p: 1, keylen: 64 };
-/** log2 of scrypt's N for new hashes unless `--password-cost` says otherwise. */
-export const DEFAULT_PASSWORD_COST = 15;
+/** log2 of scrypt's N for new hashes unless `--password-cost` says otherwise; a setting's default, kept with the rest. */
+export { DEFAULT_PASSWORD_COST };
 
 /**
  * log2 N of new hashes and of the decoy. Process-wide, as one process serves one deployment: the server sets it

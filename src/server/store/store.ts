@@ -2,6 +2,7 @@
  * The Store interface: everything the services need from persistence, and nothing about SQL.
  * Asynchronous even though SQLite is synchronous, so that the PostgreSQL driver fits the same interface.
  */
+import { DEFAULT_WEBHOOK_MAX_QUEUE } from "../config.js";
 import { FeedgateFailure } from "../failures.js";
 import type { HookStore } from "./hook-store.js";
 
@@ -417,7 +418,8 @@ export interface IngestOptions {
   webhooks: { maxQueue: number } | null;
 }
 
-export const DEFAULT_WEBHOOK_MAX_QUEUE = 10_000;
+/** A setting's default (`--webhook-max-queue`), kept with the other settings. */
+export { DEFAULT_WEBHOOK_MAX_QUEUE };
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = { webhooks: { maxQueue: DEFAULT_WEBHOOK_MAX_QUEUE } };
 
 export interface IngestResult extends EventCounts {

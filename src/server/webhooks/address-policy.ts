@@ -6,6 +6,7 @@
 import { BlockList, isIP } from "node:net";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
+import { hostPatterns } from "../settings/host-patterns.js";
 
 export class AddressPolicy {
   private readonly names = new Set<string>();
@@ -22,18 +23,9 @@ export class AddressPolicy {
     }
   }
 
-  /** Throws on an entry that is neither a host name, an address nor a CIDR (the config's one-line error). */
+  /** A comma-separated list; throws on an entry that is neither a host name, an address nor a CIDR. */
   static parse(value: string): AddressPolicy {
-    const entries = value.split(",").map((e) => e.trim()).filter(Boolean);
-    for (const entry of entries) {
-      const [address, prefix, extra] = entry.split("/");
-      const family = isIP(address ?? "");
-      const validName = /^[A-Za-z0-9.-]+$/.test(entry);
-      const validCidr = family !== 0 && extra === undefined &&
-        (prefix === undefined || (/^[0-9]+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32)));
-      if (!validName && !validCidr) throw new Error(`"${entry}" is not a host name, an IP address or a CIDR`);
-    }
-    return new AddressPolicy(entries);
+    return new AddressPolicy(hostPatterns(value));
   }
 
   allowsName(host: string): boolean {

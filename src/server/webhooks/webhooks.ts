@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { DEFAULT_DB, type Config } from "../config.js";
 import type { Store } from "../store/store.js";
 import { isPostgresUrl } from "../store/open-store.js";
+import { AddressPolicy } from "./address-policy.js";
 import { Dispatcher } from "./dispatcher.js";
 import { WebhookDeliveries } from "./deliveries.js";
 import { PayloadBuilder } from "./payload.js";
@@ -38,8 +39,8 @@ export function webhooks(app: FastifyInstance, config: Config, store: Store): We
   const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
   const secrets = secretBox(config);
   const payloads = new PayloadBuilder(store);
-  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, policy: config.webhooks.allowedHosts },
-    baseUrl, app.log);
+  const policy = config.webhooks.allowedHosts && new AddressPolicy(config.webhooks.allowedHosts);
+  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, policy }, baseUrl, app.log);
   app.addHook("onReady", async () => dispatcher.start());
   app.addHook("onClose", async () => dispatcher.stop());
   return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, baseUrl) };
