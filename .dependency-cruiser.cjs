@@ -48,10 +48,11 @@ module.exports = {
     },
     {
       name: "config-imports-nothing-of-the-server",
-      comment: "settings are plain data: every part of the server may read them",
+      comment: "settings are plain data that every part of the server may read; a bad value is an InvalidInputError " +
+        "(failures.ts, which imports nothing), as every other bad input",
       severity: "error",
       from: { path: "^src/server/config[.]ts$|^src/server/settings/" },
-      to: { path: "^src/server/", pathNot: "^src/server/config[.]ts$|^src/server/settings/" },
+      to: { path: "^src/server/", pathNot: "^src/server/(config|failures)[.]ts$|^src/server/settings/" },
     },
     ...upward,
   ],
