@@ -6,7 +6,8 @@
  * page shows under it, fails here with the page and line it is on.
  *
  * Each page runs in its own clone, against its own fresh demo, so a page's examples hold for a reader who opens
- * it right after the Quick start, and the pages run in parallel (one test file each: tests/readme/docs-*.test.ts).
+ * it right after the Quick start, and the pages run in parallel (one test file each: tests/readme/docs-*.test.ts),
+ * on one build of the sources that they share (tests/readme/shared-build.ts).
  * How blocks are read and marked: tests/helpers/readme-examples.ts.
  */
 import { test, describe, before, after } from "node:test";
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { makeClone, REPOSITORY } from "../helpers/clone.js";
 import { matchesExpected, readmeBlocks, type Block, type Command } from "../helpers/readme-examples.js";
 import { skipOutsideCi } from "../helpers/services.js";
+import { sharedBuild } from "./shared-build.js";
 
 /** The port the examples name; the clone's server listens on a free one instead. */
 const README_URL = "http://127.0.0.1:3000";
@@ -39,16 +41,27 @@ function readerEnvironment(dir: string): NodeJS.ProcessEnv {
 
 interface Server { server: ChildProcess; exportLine: string; log: () => string }
 
-/** Starts `npm start` in the clone on a free port; resolves with the line it prints for the reader's shell. */
-async function startServer(dir: string, clone: string): Promise<Server> {
-  const server = spawn("npm", ["start"], {
+/**
+ * How a page without a setup block finds the demo running: `npm start` after its build, which the pages share
+ * (tests/readme/shared-build.ts): package.json's start script without its `npm run build` step.
+ */
+function startAfterBuild(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const [build, ...rest] = scripts.start!.split(" && ");
+  assert.equal(build, "npm run build", `npm start no longer builds first: ${scripts.start}`);
+  return ["sh", "-c", rest.join(" && ")];
+}
+
+/** Starts the demo in the clone on a free port; resolves with the line it prints for the reader's shell. */
+async function startServer(dir: string, clone: string, command: string[]): Promise<Server> {
+  const server = spawn(command[0]!, command.slice(1), {
     cwd: clone, env: { ...readerEnvironment(dir), PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   server.stdout!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
   server.stderr!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
   const exportLine = await new Promise<string>((resolvePrinted, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no credentials in 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`${command.join(" ")} printed no credentials in 120 s:\n${output}`)), 120_000);
     const look = () => {
       const line = output.split("\n").map((text) => text.trim()).find((text) => text.startsWith("export FEEDGATE_URL="));
       if (line) {
@@ -58,7 +71,7 @@ async function startServer(dir: string, clone: string): Promise<Server> {
     };
     server.stdout!.on("data", look);
     server.stderr!.on("data", look);
-    server.once("exit", (code) => reject(new Error(`npm start exited (${code}):\n${output}`)));
+    server.once("exit", (code) => reject(new Error(`${command.join(" ")} exited (${code}):\n${output}`)));
   });
   return { server, exportLine, log: () => output };
 }
@@ -113,9 +126,13 @@ export function describeExamples(page: string, options: PageOptions): void {
     const steps: Step[] = [];
     let outputs: string;
 
-    /** Starts `npm start` and makes its printed line the shell's first command, as the reader pastes it. */
+    /**
+     * Starts the demo and makes its printed line the shell's first command, as the reader pastes it: `npm start`
+     * where the page says so (its setup block), otherwise the same on the build the pages share.
+     */
     async function start(block: Block): Promise<string> {
-      const started = await startServer(dir, clone);
+      if (!hasSetup) await sharedBuild(clone);
+      const started = await startServer(dir, clone, hasSetup ? ["npm", "start"] : startAfterBuild());
       server = started.server;
       serverLog = started.log;
       steps.push({
