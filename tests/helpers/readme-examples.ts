@@ -1,5 +1,5 @@
 /**
- * The README's examples as the README runner (tests/readme/readme.test.ts) executes them.
+ * The examples of the README and of every docs/*.md page, as the runner (tests/readme/run-examples.ts) executes them.
  *
  * Fenced blocks are read in order. ```sh and ```console blocks are run; in a console block the lines that start
  * with `$ ` are commands and the lines under one are what it prints, where a line `…` stands for any number of
@@ -9,6 +9,9 @@
  *   <!-- readme-test: setup -->        the runner does what the block says itself (installs, starts `npm start`)
  *   <!-- readme-test: printed -->      stands for the line `npm start` printed: the runner uses that line
  *   <!-- readme-test: file NAME -->    the block is saved as NAME (in the clone) for later commands to run
+ *
+ * A page without a setup block is run as a reader runs it after the README's Quick start: against a fresh
+ * `npm start` of its own, in the shell where the line that start printed was pasted.
  */
 
 export type Marker =
@@ -21,9 +24,9 @@ export type Marker =
 export interface Command {
   /** The shell text, continuation lines and here-documents included. */
   text: string;
-  /** What a console block says it prints; null where the README does not say (sh blocks). */
+  /** What a console block says it prints; null where the page does not say (sh blocks). */
   expected: string[] | null;
-  /** Line of the README the command starts on, for failure messages. */
+  /** Line of the page the command starts on, for failure messages. */
   line: number;
 }
 
@@ -32,23 +35,23 @@ export interface Block {
   marker: Marker;
   /** The block's lines, as written. */
   body: string[];
-  /** Line of the README the fence opens on. */
+  /** Line of the page the fence opens on. */
   line: number;
   commands: Command[];
 }
 
 const MARKER = /^<!--\s*readme-test:\s*(skip|setup|printed|file)\s*:?\s*(.*?)\s*-->$/;
 
-function parseMarker(line: string | undefined, at: number): Marker {
+function parseMarker(line: string | undefined, at: string): Marker {
   const match = line?.trim().match(MARKER);
   if (!match) return { kind: "run" };
   const [, kind, argument = ""] = match;
   if (kind === "skip") {
-    if (!argument) throw new Error(`README line ${at}: a skipped example says why`);
+    if (!argument) throw new Error(`${at}: a skipped example says why`);
     return { kind, reason: argument };
   }
   if (kind === "file") {
-    if (!argument) throw new Error(`README line ${at}: "file" names the file`);
+    if (!argument) throw new Error(`${at}: "file" names the file`);
     return { kind, name: argument };
   }
   return { kind: kind as "setup" | "printed" };
@@ -65,7 +68,7 @@ function hereDocumentEnd(line: string): string | null {
  * blank lines and lines holding only a comment are left out. `prompt` is `$ ` in console blocks, where every other
  * line is output of the command above it.
  */
-function splitCommands(lines: string[], firstLine: number, prompt: string | null): Command[] {
+function splitCommands(lines: string[], firstLine: number, prompt: string | null, source: string): Command[] {
   const commands: Command[] = [];
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -73,7 +76,7 @@ function splitCommands(lines: string[], firstLine: number, prompt: string | null
     if (!isCommand) {
       if (prompt !== null) {
         const current = commands.at(-1);
-        if (!current) throw new Error(`README line ${firstLine + i}: output before any command`);
+        if (!current) throw new Error(`${source} line ${firstLine + i}: output before any command`);
         current.expected!.push(raw);
       }
       continue;
@@ -82,7 +85,7 @@ function splitCommands(lines: string[], firstLine: number, prompt: string | null
     const text = [prompt === null ? raw : raw.slice(prompt.length)];
     let end = hereDocumentEnd(text[0]!);
     while (text.at(-1)!.endsWith("\\") || end !== null) {
-      if (++i >= lines.length) throw new Error(`README line ${firstLine + start}: the command never ends`);
+      if (++i >= lines.length) throw new Error(`${source} line ${firstLine + start}: the command never ends`);
       const next = lines[i]!;
       text.push(next);
       if (end !== null && next.trim() === end) end = null;
@@ -93,9 +96,12 @@ function splitCommands(lines: string[], firstLine: number, prompt: string | null
   return commands;
 }
 
-/** Every fenced block of the README, with its marker and, for shell blocks, its commands. */
-export function readmeBlocks(readme: string): Block[] {
-  const lines = readme.split("\n");
+/**
+ * Every fenced block of a page (the README or a docs/*.md page), with its marker and, for shell blocks, its
+ * commands. `source` names the page in error messages.
+ */
+export function readmeBlocks(page: string, source = "README"): Block[] {
+  const lines = page.split("\n");
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
     const fence = lines[i]!.match(/^```(\w*)\s*$/);
@@ -104,14 +110,14 @@ export function readmeBlocks(readme: string): Block[] {
     const open = i;
     const body: string[] = [];
     while (++i < lines.length && !lines[i]!.startsWith("```")) body.push(lines[i]!);
-    if (i >= lines.length) throw new Error(`README line ${open + 1}: the block is never closed`);
+    if (i >= lines.length) throw new Error(`${source} line ${open + 1}: the block is never closed`);
     // The marker is the nearest non-blank line above the fence.
     let above = open - 1;
     while (above >= 0 && lines[above]!.trim() === "") above--;
-    const marker = parseMarker(lines[above], above + 1);
+    const marker = parseMarker(lines[above], `${source} line ${above + 1}`);
     const shell = language === "sh" || language === "console";
     const commands = shell && marker.kind === "run"
-      ? splitCommands(body, open + 2, language === "console" ? "$ " : null)
+      ? splitCommands(body, open + 2, language === "console" ? "$ " : null, source)
       : [];
     blocks.push({ language, marker, body, line: open + 1, commands });
   }

@@ -1,7 +1,7 @@
 /**
- * The README's webhook receiver (examples/webhook-receiver.mjs), run as the README runs it: a separate Node process
- * with @octokit/webhooks, fed by an organization hook created through the API with a secret. Every delivery it
- * prints passed the library's signature check.
+ * The webhook receiver of docs/webhooks-and-streams.md (examples/webhook-receiver.mjs), run as the page runs it: a
+ * separate Node process with @octokit/webhooks, fed by an organization hook created through the API with a secret.
+ * Every delivery it prints passed the library's signature check.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { startListeningApp, type ListeningApp } from "../helpers/listening-app.j
 import { basic } from "../helpers/test-app.js";
 import { ALICE } from "../helpers/client-world.js";
 
-describe("the README's webhook receiver", () => {
+describe("the webhook receiver of docs/webhooks-and-streams.md", () => {
   let t: ListeningApp;
   before(async () => {
     t = await startListeningApp();

@@ -1,0 +1,4 @@
+/** docs/api.md, executed as the README is: tests/readme/run-examples.ts. */
+import { describeExamples } from "./run-examples.js";
+
+describeExamples("docs/api.md", { minimumBlocks: 5 });

@@ -1,0 +1,4 @@
+/** docs/cli.md, executed as the README is: tests/readme/run-examples.ts. */
+import { describeExamples } from "./run-examples.js";
+
+describeExamples("docs/cli.md", { minimumBlocks: 3 });

@@ -1,0 +1,4 @@
+/** docs/console.md, executed as the README is: tests/readme/run-examples.ts. */
+import { describeExamples } from "./run-examples.js";
+
+describeExamples("docs/console.md", { minimumBlocks: 1 });

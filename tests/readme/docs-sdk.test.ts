@@ -1,0 +1,4 @@
+/** docs/sdk.md, executed as the README is: tests/readme/run-examples.ts. */
+import { describeExamples } from "./run-examples.js";
+
+describeExamples("docs/sdk.md", { minimumBlocks: 1 });
