@@ -1,8 +1,7 @@
 /** `feedgate serve`: migrate, listen, stop gracefully on SIGINT/SIGTERM. */
 import type { Command } from "commander";
 import { loadConfig, SETTINGS } from "../server/config.js";
-import { startServer } from "../server/main.js";
-import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
+import type { DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { settingOptions } from "./setting-options.js";
 
@@ -35,6 +34,10 @@ export function serveCommand(program: Command, io: CliIo): void {
       // JSON stays the default for machines; a person at a terminal reads lines.
       const logFormat = options.logFormat || io.env[SETTINGS.logFormat.env] || (io.stdout.isTTY ? "pretty" : "json");
       const config = loadConfig({ ...options, logFormat }, io.env);
+      // Loaded here, not at the top: the server (Fastify, the stores, every route) costs about a second of CPU to load,
+      // which every other command, mostly short ones run from scripts, would pay for nothing.
+      const { startServer } = await import("../server/main.js");
+      const { ensureDemoAccount } = await import("../server/services/demo.js");
       let demo: DemoCredentials | null = null;
       const server = await startServer(config, {
         beforeListen: async (store) => {
