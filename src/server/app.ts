@@ -110,7 +110,7 @@ export async function buildApp({
     frameworkErrors,
     clientErrorHandler,
     // A hop count trusts that many proxies nearest this server, the socket's peer first, as Express does. Fastify
-    // refuses the number form on purpose (it cannot check the peer); the flag's help and the README say the same:
+    // refuses the number form on purpose (it cannot check the peer); the flag's help and docs/configuration.md say the same:
     // a hop count is for a server that only its proxies can reach, and addresses are the safer choice.
     trustProxy: typeof config.trustProxy === "number"
       ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,

@@ -1,5 +1,5 @@
 /**
- * The settings the README's Configuration table promises: each default, the environment variable that sets it,
+ * The settings docs/configuration.md promises: each default, the environment variable that sets it,
  * flags winning over the environment, and values refused with one line naming the setting.
  */
 import { test, describe } from "node:test";
@@ -56,7 +56,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
 };
 
 describe("configuration", () => {
-  test("defaults: timeouts, database limits, rate limits and lockout as the README's table says", () => {
+  test("defaults: timeouts, database limits, rate limits and lockout as docs/configuration.md says", () => {
     const config = loadConfig({}, {});
     assert.deepEqual(config.timeouts, { requestMs: 120_000, headersMs: 20_000, keepAliveMs: 72_000, idleMs: 120_000 });
     assert.deepEqual(config.database, { maxConnections: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000, queryTimeoutMs: 20_000 });
