@@ -28,8 +28,8 @@ export function namedResponseSchemas(numericIds: boolean) {
 /** No body: a 204. Never serialized nor sent; its static type is the SDK's `data` for such operations. */
 const Empty = Type.Undefined();
 
-/** Every response kind and its schema, made of one set of named shapes. */
-function kinds<S extends Shapes>(named: S) {
+/** Every response kind and its schema, made of one set of named shapes (the document refers to them by name). */
+export function responseKinds<S extends Shapes>(named: S) {
   // Read through a typed accessor: a plain `named.Hook` would be typed as the constraint's TSchema, not S's own.
   const shape = <K extends keyof Shapes>(name: K): S[K] => named[name];
   return {
@@ -59,10 +59,10 @@ function kinds<S extends Shapes>(named: S) {
 }
 
 /** Every response kind and its schema as a server in one id mode sends it: its serializers and its document. */
-export const responseSchemas = (numericIds: boolean) => kinds(namedResponseSchemas(numericIds));
+export const responseSchemas = (numericIds: boolean) => responseKinds(namedResponseSchemas(numericIds));
 
 /** The kinds as the spec has them (string ids), which is also what feedgate/client hands its callers. */
-export const RESPONSES = kinds(SPEC_SHAPES);
+export const RESPONSES = responseKinds(SPEC_SHAPES);
 export type Responses = typeof RESPONSES;
 
 export type ResponseKind = keyof Responses;
