@@ -21,8 +21,8 @@ function caller(request: FastifyRequest): UserRow {
 export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService, numericIds: boolean): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { getAll, get, create, update } = endpoints.authorization;
-  // Responses are serialized through their kind's schema: the id's type must be the one this mode sends, or
-  // fast-json-stringify would turn it into the other.
+  // `numericIds` in every route: responses are serialized through their kind's schema, whose id must be the type this
+  // mode sends, or fast-json-stringify would turn it into the other.
   const wire = (request: FastifyRequest): WireOptions => ({ baseUrl: request.baseUrl, numericIds });
 
   app.route({
@@ -53,7 +53,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
     },
   });
 
-  // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
+  // The row's PATCH (`method` undefined), and POST: GitHub accepts it wherever PATCH is documented (wire notes 1.1).
   for (const method of [undefined, "POST"] as const) {
     app.route({
       ...tableRoute(update, { numericIds, method }),

@@ -74,7 +74,7 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
       },
     });
 
-    // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
+    // The row's PATCH (`method` undefined), and POST: GitHub accepts it wherever PATCH is documented (wire notes 1.1).
     for (const method of [undefined, "POST"] as const) {
       app.route({
         ...tableRoute(rows.update, { method }),
