@@ -1,31 +1,15 @@
 /**
  * THE endpoint table: every operation of the interface (spec section 4), shared by the server (which
  * registers routes and validates from it) and the client SDK (which generates its methods from it).
- * Endpoints are data; a new endpoint is one row here, its schema, and its route.
- * No Node-only imports: the client runs in browsers too.
+ * Endpoints are data; a new endpoint is one row here (with its OpenAPI summary and tag), its response kind
+ * (./responses.ts), and its route. No Node-only imports: the client runs in browsers too.
  */
+import { paging, type ParamSpec } from "./params.js";
+import type { ResponseKind } from "./responses.js";
 
-export type ParamLocation = "path" | "query" | "body";
-
-/**
- * What a body value may be beyond strings, numbers as text and string arrays: a JSON boolean (`active`), GitHub's
- * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`).
- */
-export type FieldType = "string" | "string|number";
-
-export interface ParamSpec {
-  readonly in: ParamLocation;
-  readonly type: "string" | "number" | "array" | "boolean" | "object" | "string|number";
-  readonly required?: boolean;
-  /** For query numbers that travel as text: the digits-only rule of spec section 8. */
-  readonly pattern?: string;
-  readonly max?: number;
-  readonly default?: number;
-  /** `null` is accepted and clears the stored value. */
-  readonly nullable?: boolean;
-  /** For objects: their keys and each key's type; every key optional, other keys ignored (as GitHub does). */
-  readonly properties?: Readonly<Record<string, FieldType>>;
-}
+export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
+export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
+export type { ResponseKind } from "./responses.js";
 
 /**
  * How a caller must authenticate:
@@ -35,11 +19,6 @@ export interface ParamSpec {
  */
 export type AuthRequirement = "password" | "optional" | "required";
 
-/** `empty`: 204 without a body; `accepted`: 202 with an empty object (GitHub's redelivery). */
-export type ResponseKind = "Authorization" | "Authorization[]" | "Event[]" | "IssueEvent[]" | "empty" | "accepted"
-  | "PrivateUser" | "PublicUser" | "Organization" | "Repository" | "RateLimit" | "Root" | "ApiOverview"
-  | "Hook" | "Hook[]" | "OrgHook" | "OrgHook[]" | "WebhookConfig" | "HookDelivery" | "HookDeliveryItem[]";
-
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Fastify-style path with `:name` segments. */
@@ -48,21 +27,18 @@ export interface Endpoint {
   readonly auth: AuthRequirement;
   /** Scopes the operation checks for, sent back as `X-Accepted-OAuth-Scopes`. */
   readonly acceptedScopes: readonly string[];
+  /** What a success answers with (./responses.ts: the kind's schema and status). */
   readonly response: ResponseKind;
   /** The resource GitHub names in this operation's validation errors (`errors[].resource`). */
   readonly resource: string;
   /** The GitHub documentation anchor that error bodies of this operation point at. */
   readonly documentationUrl: string;
+  /** GitHub's title of the operation: the OpenAPI document's summary. */
+  readonly summary: string;
+  /** The OpenAPI tag the operation is listed under: its family in this table. */
+  readonly tag: string;
 }
 
-const DIGITS = "^[0-9]+$";
-export const PER_PAGE_DEFAULT = 30;
-export const PER_PAGE_MAX = 100;
-
-const paging = {
-  page: { in: "query", type: "number", pattern: DIGITS },
-  per_page: { in: "query", type: "number", pattern: DIGITS, max: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
-} as const satisfies Record<string, ParamSpec>;
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
 /** GitHub's internal name for the authorization object, which its 422 errors carry. */
@@ -74,7 +50,6 @@ const EVENTS_DOCS = "https://developer.github.com/v3/activity/events/";
  */
 export const PRIVATE_FEED_SCOPES = ["repo"] as const;
 
-/** A feed row with its literal types kept (which path parameters, which element type), so the SDK's types follow the table. */
 /** Required string path parameters, by name, with their literal types kept. */
 type PathParams<P extends string> = { readonly [K in P]: { readonly in: "path"; readonly type: "string"; readonly required: true } };
 
@@ -84,6 +59,7 @@ function pathParams<P extends string>(names: readonly P[]): PathParams<P> {
   return params as PathParams<P>;
 }
 
+/** A feed row with its literal types kept (which path parameters, which element type), so the SDK's types follow the table. */
 export interface FeedEndpoint<P extends string, R extends ResponseKind> extends Endpoint {
   readonly method: "GET";
   readonly params: PathParams<P> & typeof paging;
@@ -92,24 +68,29 @@ export interface FeedEndpoint<P extends string, R extends ResponseKind> extends 
 
 // NoInfer: inside the table's `satisfies`, an omitted `response` would otherwise be inferred from the context as
 // the whole ResponseKind union instead of defaulting to "Event[]".
-function feed<const P extends string = never, R extends ResponseKind = "Event[]">(path: string, names: readonly P[],
-  response?: R, acceptedScopes: readonly string[] = []): FeedEndpoint<P, NoInfer<R>> {
+function feed<const P extends string = never, R extends ResponseKind = "Event[]">(summary: string, path: string,
+  names: readonly P[], response?: R, acceptedScopes: readonly string[] = []): FeedEndpoint<P, NoInfer<R>> {
   return {
     method: "GET", path, params: { ...pathParams(names), ...paging }, auth: "optional", acceptedScopes,
-    response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS,
+    response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS, summary, tag: "events",
   };
 }
 
 /** GitHub's documentation of the resources clients fetch before the feeds (the 2016 v3 pages). */
 const V3_DOCS = "https://developer.github.com/v3";
 
+/** What a resource row says of itself: its OpenAPI tag and summary, GitHub's name for it and its documentation. */
+interface ResourceTexts {
+  readonly tag: string;
+  readonly summary: string;
+  readonly resource: string;
+  readonly documentationUrl: string;
+}
+
 /** A single resource, read-only: no paging, no scopes beyond what reading it needs. */
 function resource<const P extends string = never, R extends ResponseKind = ResponseKind>(path: string, names: readonly P[],
-  response: R, resourceName: string, documentationUrl: string, auth: AuthRequirement = "optional"): ResourceEndpoint<P, R> {
-  return {
-    method: "GET", path, params: pathParams(names), auth, acceptedScopes: [], response,
-    resource: resourceName, documentationUrl,
-  };
+  response: R, texts: ResourceTexts, auth: AuthRequirement = "optional"): ResourceEndpoint<P, R> {
+  return { method: "GET", path, params: pathParams(names), auth, acceptedScopes: [], response, ...texts };
 }
 
 /** A resource row with its literal types kept, as FeedEndpoint does for feeds. */
@@ -162,45 +143,76 @@ type HookScopes = { readonly [K in keyof typeof REPO_HOOK_SCOPES]: readonly stri
 
 /** One hook operation: callers without access get 404 (services/hooks.ts), so anonymous ones are let through to it. */
 function hookRow<const M extends Endpoint["method"], const P extends Readonly<Record<string, ParamSpec>>, const R extends ResponseKind>(
-  method: M, path: string, params: P, acceptedScopes: readonly string[], response: R, documentationUrl: string) {
-  return { method, path, params, auth: "optional", acceptedScopes, response, resource: HOOK, documentationUrl } as const;
+  method: M, path: string, params: P, acceptedScopes: readonly string[], response: R, documentationUrl: string, summary: string) {
+  return { method, path, params, auth: "optional", acceptedScopes, response, resource: HOOK, documentationUrl, summary, tag: "hooks" } as const;
 }
 
+/** The operations of one owner's hooks, by what they do; GitHub's titles differ between owners by more than a word. */
+type HookOperation = "list" | "create" | "get" | "update" | "delete" | "getConfig" | "updateConfig" | "ping" | "listDeliveries"
+  | "getDelivery" | "redeliver";
+
 /**
- * The hooks of one kind of owner, under `base` (`/repos/:user/:repo` or `/orgs/:org`), with their response kinds
- * and GitHub's documentation (`docs`, a page whose anchors are `<operation>-<kind>-webhook`).
+ * The hooks of one kind of owner, under `base` (`/repos/:user/:repo` or `/orgs/:org`), with their response kinds,
+ * GitHub's documentation (`docs`, a page whose anchors are `<operation>-<kind>-webhook`) and its titles (`summaries`).
  */
 function hookFamily<const P extends string, const H extends "Hook" | "OrgHook">(base: string, owner: readonly P[], hook: H,
-  scopes: HookScopes, docs: string, kind: string) {
+  scopes: HookScopes, docs: string, kind: string, summaries: Readonly<Record<HookOperation, string>>) {
   const at = (anchor: string) => `${docs}#${anchor}`;
   const one = { ...pathParams(owner), ...pathParams(["hook_id"]) };
   const delivery = { ...one, ...pathParams(["delivery_id"]) };
   const hooks = `${base}/hooks`;
   const single = `${hooks}/:hook_id`;
   return {
-    list: hookRow("GET", hooks, { ...pathParams(owner), ...paging }, scopes.read, `${hook}[]`, at(`list-${kind}-webhooks`)),
+    list: hookRow("GET", hooks, { ...pathParams(owner), ...paging }, scopes.read, `${hook}[]`, at(`list-${kind}-webhooks`),
+      summaries.list),
     create: hookRow("POST", hooks, { ...pathParams(owner), ...hookCreateBody },
-      scopes.write, hook, at(`create-${kind}-webhook`)),
-    get: hookRow("GET", single, one, scopes.read, hook, at(`get-${kind}-webhook`)),
-    update: hookRow("PATCH", single, { ...one, ...hookUpdateBody }, scopes.write, hook, at(`update-${kind}-webhook`)),
-    delete: hookRow("DELETE", single, one, scopes.admin, "empty", at(`delete-${kind}-webhook`)),
-    getConfig: hookRow("GET", `${single}/config`, one, scopes.read, "WebhookConfig", at(`get-a-webhook-configuration-for-${kind}`)),
+      scopes.write, hook, at(`create-${kind}-webhook`), summaries.create),
+    get: hookRow("GET", single, one, scopes.read, hook, at(`get-${kind}-webhook`), summaries.get),
+    update: hookRow("PATCH", single, { ...one, ...hookUpdateBody }, scopes.write, hook, at(`update-${kind}-webhook`),
+      summaries.update),
+    delete: hookRow("DELETE", single, one, scopes.admin, "empty", at(`delete-${kind}-webhook`), summaries.delete),
+    getConfig: hookRow("GET", `${single}/config`, one, scopes.read, "WebhookConfig", at(`get-a-webhook-configuration-for-${kind}`),
+      summaries.getConfig),
     updateConfig: hookRow("PATCH", `${single}/config`, { ...one, ...configBody }, scopes.write, "WebhookConfig",
-      at(`update-a-webhook-configuration-for-${kind}`)),
-    ping: hookRow("POST", `${single}/pings`, one, scopes.read, "empty", at(`ping-${kind}-webhook`)),
+      at(`update-a-webhook-configuration-for-${kind}`), summaries.updateConfig),
+    ping: hookRow("POST", `${single}/pings`, one, scopes.read, "empty", at(`ping-${kind}-webhook`), summaries.ping),
     listDeliveries: hookRow("GET", `${single}/deliveries`, { ...one, ...deliveryPaging }, scopes.read, "HookDeliveryItem[]",
-      at(`list-deliveries-for-${kind}-webhook`)),
+      at(`list-deliveries-for-${kind}-webhook`), summaries.listDeliveries),
     getDelivery: hookRow("GET", `${single}/deliveries/:delivery_id`, delivery, scopes.read, "HookDelivery",
-      at(`get-a-delivery-for-${kind}-webhook`)),
+      at(`get-a-delivery-for-${kind}-webhook`), summaries.getDelivery),
     redeliver: hookRow("POST", `${single}/deliveries/:delivery_id/attempts`, delivery, scopes.write, "accepted",
-      at(`redeliver-a-delivery-for-${kind}-webhook`)),
+      at(`redeliver-a-delivery-for-${kind}-webhook`), summaries.redeliver),
   };
 }
 
 const repoHooks = hookFamily("/repos/:user/:repo", ["user", "repo"], "Hook", REPO_HOOK_SCOPES,
-  "https://docs.github.com/rest/repos/webhooks", "a-repository");
+  "https://docs.github.com/rest/repos/webhooks", "a-repository", {
+    list: "List repository webhooks",
+    create: "Create a repository webhook",
+    get: "Get a repository webhook",
+    update: "Update a repository webhook",
+    delete: "Delete a repository webhook",
+    getConfig: "Get a webhook configuration for a repository",
+    updateConfig: "Update a webhook configuration for a repository",
+    ping: "Ping a repository webhook",
+    listDeliveries: "List deliveries for a repository webhook",
+    getDelivery: "Get a delivery for a repository webhook",
+    redeliver: "Redeliver a delivery for a repository webhook",
+  });
 const orgHooks = hookFamily("/orgs/:org", ["org"], "OrgHook", ORG_HOOK_SCOPES,
-  "https://docs.github.com/rest/orgs/webhooks", "an-organization");
+  "https://docs.github.com/rest/orgs/webhooks", "an-organization", {
+    list: "List organization webhooks",
+    create: "Create an organization webhook",
+    get: "Get an organization webhook",
+    update: "Update an organization webhook",
+    delete: "Delete an organization webhook",
+    getConfig: "Get a webhook configuration for an organization",
+    updateConfig: "Update a webhook configuration for an organization",
+    ping: "Ping an organization webhook",
+    listDeliveries: "List deliveries for an organization webhook",
+    getDelivery: "Get a webhook delivery for an organization webhook",
+    redeliver: "Redeliver a delivery for an organization webhook",
+  });
 
 /** `list` -> `listForOrg`: the organization's operations sit beside the repository's in one family. */
 type ForOrg<T> = { readonly [K in keyof T & string as `${K}ForOrg`]: T[K] };
@@ -212,11 +224,12 @@ export const endpoints = {
     getAll: {
       method: "GET", path: "/authorizations", params: paging, auth: "password", acceptedScopes: [],
       response: "Authorization[]", resource: AUTHORIZATION, documentationUrl: `${AUTH_DOCS}#list-your-authorizations`,
+      summary: "List your authorizations", tag: "authorization",
     },
     get: {
       method: "GET", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
       auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
-      documentationUrl: `${AUTH_DOCS}#get-a-single-authorization`,
+      documentationUrl: `${AUTH_DOCS}#get-a-single-authorization`, summary: "Get a single authorization", tag: "authorization",
     },
     create: {
       method: "POST", path: "/authorizations",
@@ -227,7 +240,7 @@ export const endpoints = {
         fingerprint: { in: "body", type: "string", nullable: true },
       },
       auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
-      documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`,
+      documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`, summary: "Create a new authorization", tag: "authorization",
     },
     update: {
       method: "PATCH", path: "/authorizations/:id",
@@ -241,49 +254,70 @@ export const endpoints = {
         fingerprint: { in: "body", type: "string", nullable: true },
       },
       auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
-      documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`,
+      documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`, summary: "Update an existing authorization",
+      tag: "authorization",
     },
     delete: {
       method: "DELETE", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
       auth: "password", acceptedScopes: [], response: "empty", resource: AUTHORIZATION,
-      documentationUrl: `${AUTH_DOCS}#delete-an-authorization`,
+      documentationUrl: `${AUTH_DOCS}#delete-an-authorization`, summary: "Delete an authorization", tag: "authorization",
     },
   },
   events: {
-    get: feed("/events", []),
-    getFromRepo: feed("/repos/:user/:repo/events", ["user", "repo"], "Event[]", PRIVATE_FEED_SCOPES),
-    getFromRepoIssues: feed("/repos/:user/:repo/issues/events", ["user", "repo"], "IssueEvent[]", PRIVATE_FEED_SCOPES),
-    getFromRepoNetwork: feed("/networks/:user/:repo/events", ["user", "repo"]),
-    getFromOrg: feed("/orgs/:org/events", ["org"]),
-    getReceived: feed("/users/:user/received_events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
-    getReceivedPublic: feed("/users/:user/received_events/public", ["user"]),
-    getFromUser: feed("/users/:user/events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
-    getFromUserPublic: feed("/users/:user/events/public", ["user"]),
-    getFromUserOrg: feed("/users/:user/events/orgs/:org", ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES),
+    get: feed("List public events", "/events", []),
+    getFromRepo: feed("List repository events", "/repos/:user/:repo/events", ["user", "repo"], "Event[]", PRIVATE_FEED_SCOPES),
+    getFromRepoIssues: feed("List issue events for a repository", "/repos/:user/:repo/issues/events", ["user", "repo"],
+      "IssueEvent[]", PRIVATE_FEED_SCOPES),
+    getFromRepoNetwork: feed("List public events for a network of repositories", "/networks/:user/:repo/events", ["user", "repo"]),
+    getFromOrg: feed("List public events for an organization", "/orgs/:org/events", ["org"]),
+    getReceived: feed("List events that a user has received", "/users/:user/received_events", ["user"], "Event[]",
+      PRIVATE_FEED_SCOPES),
+    getReceivedPublic: feed("List public events that a user has received", "/users/:user/received_events/public", ["user"]),
+    getFromUser: feed("List events performed by a user", "/users/:user/events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
+    getFromUserPublic: feed("List public events performed by a user", "/users/:user/events/public", ["user"]),
+    getFromUserOrg: feed("List events for an organization (the user's dashboard)", "/users/:user/events/orgs/:org",
+      ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES),
   },
   // The resources GitHub clients fetch before the feeds (PyGithub's get_user, get_organization, get_repo), read-only.
   users: {
-    getAuthenticated: resource("/user", [], "PrivateUser", "User", `${V3_DOCS}/users/#get-the-authenticated-user`, "required"),
-    getByUsername: resource("/users/:user", ["user"], "PublicUser", "User", `${V3_DOCS}/users/#get-a-single-user`),
+    getAuthenticated: resource("/user", [], "PrivateUser", {
+      tag: "users", summary: "Get the authenticated user", resource: "User",
+      documentationUrl: `${V3_DOCS}/users/#get-the-authenticated-user`,
+    }, "required"),
+    getByUsername: resource("/users/:user", ["user"], "PublicUser", {
+      tag: "users", summary: "Get a user", resource: "User", documentationUrl: `${V3_DOCS}/users/#get-a-single-user`,
+    }),
   },
   orgs: {
-    get: resource("/orgs/:org", ["org"], "Organization", "Organization", `${V3_DOCS}/orgs/#get-an-organization`),
+    get: resource("/orgs/:org", ["org"], "Organization", {
+      tag: "orgs", summary: "Get an organization", resource: "Organization",
+      documentationUrl: `${V3_DOCS}/orgs/#get-an-organization`,
+    }),
   },
   repos: {
-    get: resource("/repos/:user/:repo", ["user", "repo"], "Repository", "Repository", `${V3_DOCS}/repos/#get`),
+    get: resource("/repos/:user/:repo", ["user", "repo"], "Repository", {
+      tag: "repos", summary: "Get a repository", resource: "Repository", documentationUrl: `${V3_DOCS}/repos/#get`,
+    }),
   },
   rateLimit: {
-    get: resource("/rate_limit", [], "RateLimit", "RateLimit", `${V3_DOCS}/rate_limit/#get-your-current-rate-limit-status`),
+    get: resource("/rate_limit", [], "RateLimit", {
+      tag: "rateLimit", summary: "Get rate limit status for the authenticated user", resource: "RateLimit",
+      documentationUrl: `${V3_DOCS}/rate_limit/#get-your-current-rate-limit-status`,
+    }),
   },
   meta: {
-    root: resource("/", [], "Root", "Root", `${V3_DOCS}/#root-endpoint`),
-    get: resource("/meta", [], "ApiOverview", "Meta", `${V3_DOCS}/meta/#meta`),
+    root: resource("/", [], "Root", {
+      tag: "meta", summary: "GitHub API Root", resource: "Root", documentationUrl: `${V3_DOCS}/#root-endpoint`,
+    }),
+    get: resource("/meta", [], "ApiOverview", {
+      tag: "meta", summary: "Get GitHub meta information", resource: "Meta", documentationUrl: `${V3_DOCS}/meta/#meta`,
+    }),
   },
   hooks: {
     ...repoHooks,
     // GitHub's "test the push repository webhook": repositories only, as organizations have no pushes of their own.
     test: hookRow("POST", "/repos/:user/:repo/hooks/:hook_id/tests", repoHooks.get.params, REPO_HOOK_SCOPES.write, "empty",
-      "https://docs.github.com/rest/repos/webhooks#test-the-push-repository-webhook"),
+      "https://docs.github.com/rest/repos/webhooks#test-the-push-repository-webhook", "Test the push repository webhook"),
     ...forOrg(orgHooks),
   },
 } as const satisfies Record<string, Record<string, Endpoint>>;

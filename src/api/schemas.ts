@@ -6,7 +6,7 @@ import {
   Type, type Static, type TArray, type TBoolean, type TNull, type TNumber, type TObject, type TOptional, type TSchema,
   type TString, type TUnion,
 } from "@sinclair/typebox";
-import type { Endpoint, Endpoints, FieldType, ParamLocation, ParamSpec } from "./endpoints.js";
+import type { FieldType, ParamLocation, ParamSpec, WithParams, paging } from "./params.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -95,20 +95,20 @@ type BaseSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TStrin
 type ParamSchema<S extends ParamSpec> = S["nullable"] extends true ? TUnion<[BaseSchema<S>, TNull]> : BaseSchema<S>;
 
 /** The TypeBox object `requestSchema` builds for one location of a row. */
-export type RequestSchema<E extends Endpoint, L extends ParamLocation> = TObject<{
+export type RequestSchema<E extends WithParams, L extends ParamLocation> = TObject<{
   [K in keyof E["params"] as E["params"][K]["in"] extends L ? K : never]:
     E["params"][K]["required"] extends true ? ParamSchema<E["params"][K]> : TOptional<ParamSchema<E["params"][K]>>
 }>;
 
 /** What one location of a request to an endpoint holds once validated: handlers and services take these types. */
-export type RequestOf<E extends Endpoint, L extends ParamLocation> = Static<RequestSchema<E, L>>;
+export type RequestOf<E extends WithParams, L extends ParamLocation> = Static<RequestSchema<E, L>>;
 
 /**
  * The JSON schema of one location (`path`, `query` or `body`) of an endpoint, built from its table row; its static
  * type is derived from the row too, so a route's typed `params`, `querystring` and `body` cannot drift from it.
  * Unknown keys are allowed: GitHub silently ignores them (wire notes 1.3).
  */
-export function requestSchema<E extends Endpoint, L extends ParamLocation>(endpoint: E, location: L): RequestSchema<E, L> {
+export function requestSchema<E extends WithParams, L extends ParamLocation>(endpoint: E, location: L): RequestSchema<E, L> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(endpoint.params)) {
     if (spec.in !== location) continue;
@@ -118,7 +118,7 @@ export function requestSchema<E extends Endpoint, L extends ParamLocation>(endpo
 }
 
 /** `page` and `per_page`, as every list's row declares them. */
-export type PageQuery = RequestOf<Endpoints["authorization"]["getAll"], "query">;
+export type PageQuery = RequestOf<{ params: typeof paging }, "query">;
 
 /**
  * An account as events carry it (wire notes 2.2). Only `login` is promised by the spec: recorded history

@@ -4,38 +4,12 @@
  * and the SDK cannot drift from the routes the server registers from the same table.
  */
 import type { Endpoint, Endpoints, FieldType, ParamSpec, ResponseKind } from "../api/endpoints.js";
-import type {
-  Accepted, ApiOverview, Authorization, Event, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
-  PrivateUser, PublicUser, RateLimit, Repository, Root, WebhookConfig,
-} from "../api/schemas.js";
+import type { ResponseData } from "../api/responses.js";
 import type { RequestHeaders, UnconditionalHeaders } from "./headers.js";
 import type { Result, Success } from "./types.js";
 
-interface ResponseTypes {
-  Authorization: Authorization;
-  "Authorization[]": Authorization[];
-  "Event[]": Event[];
-  "IssueEvent[]": IssueEvent[];
-  empty: undefined;
-  accepted: Accepted;
-  PrivateUser: PrivateUser;
-  PublicUser: PublicUser;
-  Organization: Organization;
-  Repository: Repository;
-  RateLimit: RateLimit;
-  Root: Root;
-  ApiOverview: ApiOverview;
-  Hook: Hook;
-  "Hook[]": Hook[];
-  OrgHook: OrgHook;
-  "OrgHook[]": OrgHook[];
-  WebhookConfig: WebhookConfig;
-  HookDelivery: HookDelivery;
-  "HookDeliveryItem[]": HookDeliveryItem[];
-}
-
-/** What an operation's `data` holds. */
-export type Data<E extends Endpoint> = ResponseTypes[E["response"] & ResponseKind];
+/** What an operation's `data` holds: the static type of its response kind's schema (src/api/responses.ts). */
+export type Data<E extends Endpoint> = ResponseData<E["response"] & ResponseKind>;
 
 type FieldValue<T extends FieldType> = T extends "string" ? string : string | number;
 

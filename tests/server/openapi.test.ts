@@ -83,7 +83,7 @@ describe("the OpenAPI description", () => {
       const operation = document.paths?.[openapiPath(url)]?.[method.toLowerCase() as (typeof METHODS)[number]];
       assert.ok(operation, `${method} ${url} is missing from the document`);
       assert.ok(operation.operationId && operation.summary,
-        `${method} ${url} has no operationId or summary: describe it in src/server/openapi-description.ts`);
+        `${method} ${url} has no operationId or summary: give its row a summary (src/api/endpoints.ts), or its route a RouteDoc (src/server/openapi/route-doc.ts)`);
     }
     const listed = operations(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
     assert.deepEqual(listed, routes.map(({ method, url }) => `${method} ${openapiPath(url)}`).sort());

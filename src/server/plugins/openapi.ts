@@ -8,6 +8,13 @@ import fp from "fastify-plugin";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { openapiOptions, servedDocument } from "../openapi-description.js";
+import { documented, jsonResponse } from "../openapi/route-doc.js";
+
+const DOCUMENT_DOC = documented({
+  operationId: "meta.openapi", tag: "meta", summary: "This API description", security: "optional",
+  description: "OpenAPI 3.1, generated from the routes and schemas the server registers. `/docs` browses it.",
+  success: { 200: jsonResponse({ type: "object" }, "The OpenAPI document") },
+});
 
 /** Everything from this origin, nothing from elsewhere; swagger-ui's default adds `upgrade-insecure-requests`, which breaks plain-HTTP hosts. */
 const DOCS_CSP = {
@@ -19,7 +26,7 @@ const DOCS_CSP = {
 export default fp<{ numericIds: boolean }>(async (app, { numericIds }) => {
   await app.register(swagger, openapiOptions(numericIds));
 
-  app.get("/openapi.json", { config: { rateLimit: false } },
+  app.get("/openapi.json", { config: { rateLimit: false }, schema: DOCUMENT_DOC },
     async (request) => servedDocument(app.swagger() as unknown as Record<string, unknown>, request.baseUrl));
 
   await app.register(async (docs) => {

@@ -16,6 +16,8 @@ import { FeedgateFailure } from "../failures.js";
 import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
 import { decodeContentEncoding } from "../plugins/content-encoding.js";
 import type { IngestResult } from "../store/store.js";
+import { documented } from "../openapi/route-doc.js";
+import { INGEST_EVENTS, SEED_WORLD } from "./admin-openapi.js";
 
 /** A site admin with a password, or a site admin's token that carries the `site_admin` scope. */
 function isSiteAdmin(principal: Principal | null): boolean {
@@ -66,7 +68,7 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     });
     admin.addHook("preParsing", decodeContentEncoding(bodyLimit));
 
-    admin.post("/admin/events", async (request) => {
+    admin.post("/admin/events", { schema: documented(INGEST_EVENTS) }, async (request) => {
       let events: unknown;
       try {
         events = eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
@@ -80,7 +82,7 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
       return ingesting(() => ingest.ingestEvents(events));
     });
 
-    admin.post("/admin/world", async (request) => {
+    admin.post("/admin/world", { schema: documented(SEED_WORLD) }, async (request) => {
       const doc = parseJsonBody(text(request, "a world document (a JSON object), plain or gzipped"));
       return ingesting(() => ingest.seedWorld(doc, { baseDir: undefined }));
     });

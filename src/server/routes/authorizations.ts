@@ -4,10 +4,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
 import { endpoints } from "../../api/endpoints.js";
-import { servedSchemas } from "../../api/schemas.js";
-import { route } from "./route-options.js";
+import { tableRoute } from "./table-route.js";
 import { toWireAuthorization, type WireOptions } from "../convert/authorization.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
@@ -23,13 +21,12 @@ function caller(request: FastifyRequest): UserRow {
 export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService, numericIds: boolean): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { getAll, get, create, update } = endpoints.authorization;
-  // Responses are serialized through these schemas: the id's type must be the one this mode sends, or
-  // fast-json-stringify would turn it into the other.
-  const { Authorization } = servedSchemas(numericIds);
+  // `numericIds` in every route: responses are serialized through their kind's schema, whose id must be the type this
+  // mode sends, or fast-json-stringify would turn it into the other.
   const wire = (request: FastifyRequest): WireOptions => ({ baseUrl: request.baseUrl, numericIds });
 
   app.route({
-    ...route(getAll, { 200: Type.Array(Authorization) }),
+    ...tableRoute(getAll, { numericIds }),
     handler: async (request, reply) => {
       const window = readPage(request.query);
       const { rows, total } = await service.list(caller(request), window);
@@ -39,7 +36,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
   });
 
   app.route({
-    ...route(get, { 200: Authorization }),
+    ...tableRoute(get, { numericIds }),
     handler: async (request) => {
       const row = await service.get(caller(request), request.params.id);
       request.lastModified = row.updatedAt;
@@ -48,7 +45,7 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
   });
 
   app.route({
-    ...route(create, { 201: Authorization }),
+    ...tableRoute(create, { numericIds }),
     handler: async (request, reply) => {
       const { row, token } = await service.create(caller(request), request.body);
       const body = toWireAuthorization(row, wire(request), token);
@@ -56,18 +53,17 @@ export function authorizationRoutes(untyped: FastifyInstance, service: Authoriza
     },
   });
 
-  const updateRoute = route(update, { 200: Authorization });
-  for (const method of ["PATCH", "POST"] as const) {
-    // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
+  // The row's PATCH (`method` undefined), and POST: GitHub accepts it wherever PATCH is documented (wire notes 1.1).
+  for (const method of [undefined, "POST"] as const) {
     app.route({
-      ...updateRoute, method,
+      ...tableRoute(update, { numericIds, method }),
       handler: async (request) =>
         toWireAuthorization(await service.update(caller(request), request.params.id, request.body), wire(request)),
     });
   }
 
   app.route({
-    ...route(endpoints.authorization.delete, {}),
+    ...tableRoute(endpoints.authorization.delete, { numericIds }),
     handler: async (request, reply) => {
       await service.delete(caller(request), request.params.id);
       return reply.code(204).send();

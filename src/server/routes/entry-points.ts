@@ -5,9 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
-import { endpoints, type Endpoint } from "../../api/endpoints.js";
-import { requestSchema } from "../../api/schemas.js";
+import { endpoints } from "../../api/endpoints.js";
+import { tableRoute } from "./table-route.js";
 import { toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWirePrivateUser, toWirePublicUser } from "../convert/user.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
@@ -15,21 +14,23 @@ import type { EntryPointService } from "../services/entry-points.js";
 import type { FeedParams, WireIdKind } from "../services/feeds.js";
 
 const { users, orgs, repos, rateLimit, meta } = endpoints;
-const ById = Type.Object({ id: Type.String() });
 
 export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPointService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-  const route = <E extends Endpoint>(endpoint: E) => ({ config: { endpoint }, schema: { params: requestSchema(endpoint, "path") } });
-
-  app.get(meta.root.path, route(meta.root), async (request) => toWireRoot(request.baseUrl));
-  app.get(meta.get.path, route(meta.get), async () => toWireApiOverview());
+  app.route({ ...tableRoute(meta.root), handler: async (request) => toWireRoot(request.baseUrl) });
+  app.route({ ...tableRoute(meta.get), handler: async () => toWireApiOverview() });
   // Never counted, and so without rate-limit headers of its own: it reports the window the other routes count against.
-  app.get(rateLimit.get.path, { config: { endpoint: rateLimit.get, rateLimit: false } },
-    async (request) => toWireRateLimit(await request.server.rateLimitStatus(request)));
+  app.route({
+    ...tableRoute(rateLimit.get, { rateLimit: false }),
+    handler: async (request) => toWireRateLimit(await request.server.rateLimitStatus(request)),
+  });
 
-  app.get(users.getAuthenticated.path, route(users.getAuthenticated), async (request) => {
-    const { account, counts } = await entryPoints.self(request.principal!);
-    return toWirePrivateUser(account, counts, request.baseUrl);
+  app.route({
+    ...tableRoute(users.getAuthenticated),
+    handler: async (request) => {
+      const { account, counts } = await entryPoints.self(request.principal!);
+      return toWirePrivateUser(account, counts, request.baseUrl);
+    },
   });
 
   const user = async (login: string, baseUrl: string) => {
@@ -45,16 +46,22 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
     return toWireRepository(facts, context, request.baseUrl);
   };
 
-  app.get(users.getByUsername.path, route(users.getByUsername), (request) => user(request.params.user, request.baseUrl));
-  app.get(orgs.get.path, route(orgs.get), (request) => organization(request.params.org, request.baseUrl));
-  app.get(repos.get.path, route(repos.get), (request) => repository(request.params, request));
+  app.route({ ...tableRoute(users.getByUsername), handler: (request) => user(request.params.user, request.baseUrl) });
+  app.route({ ...tableRoute(orgs.get), handler: (request) => organization(request.params.org, request.baseUrl) });
+  app.route({ ...tableRoute(repos.get), handler: (request) => repository(request.params, request) });
 
   // GitHub's id-based forms: the same resource, found by the wire id its events carry.
-  const byId = (path: string, endpoint: Endpoint, kind: WireIdKind,
-    serve: (params: FeedParams, request: Parameters<typeof repository>[1]) => Promise<unknown>) =>
-    app.get(path, { config: { endpoint }, schema: { params: ById } },
-      async (request) => serve(await entryPoints.byWireId(kind, request.params.id), request));
-  byId("/user/:id", users.getByUsername, "user", (params, request) => user(params.user!, request.baseUrl));
-  byId("/organizations/:id", orgs.get, "org", (params, request) => organization(params.org!, request.baseUrl));
-  byId("/repositories/:id", repos.get, "repo", repository);
+  const byWireId = (kind: WireIdKind, request: { params: { id: string } }) => entryPoints.byWireId(kind, request.params.id);
+  app.route({
+    ...tableRoute(users.getByUsername, { byId: "/user/:id" }),
+    handler: async (request) => user((await byWireId("user", request)).user!, request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(orgs.get, { byId: "/organizations/:id" }),
+    handler: async (request) => organization((await byWireId("org", request)).org!, request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(repos.get, { byId: "/repositories/:id" }),
+    handler: async (request) => repository(await byWireId("repo", request), request),
+  });
 }

@@ -6,15 +6,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
-import { requestSchema, type PageQuery } from "../../api/schemas.js";
+import type { PageQuery } from "../../api/schemas.js";
 import { toWireEventsJson } from "../convert/event.js";
 import type { FeedName, FeedParams, FeedService, WireIdKind } from "../services/feeds.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import { strongEtag } from "../plugins/conditional.js";
 import type { StoredEvent } from "../store/store.js";
-import { Type } from "@sinclair/typebox";
 import type { StreamHub } from "../streams/hub.js";
 import { wantsStream } from "../streams/resume.js";
+import { tableRoute } from "./table-route.js";
 
 /** GitHub asks pollers to wait this long between requests (wire notes 2.6). */
 const POLL_INTERVAL_SECONDS = "60";
@@ -74,24 +74,17 @@ export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numeri
     return reply.type("application/json; charset=utf-8").header("ETag", etag).send(json);
   }
 
+  // Pages leave as bytes (render above), which Fastify sends as they are: the response schema serializes nothing here.
   for (const name of FEED_NAMES) {
-    const endpoint = endpoints.events[name];
     app.route({
-      method: endpoint.method,
-      url: endpoint.path,
-      config: { endpoint },
-      schema: { params: requestSchema(endpoint, "path"), querystring: requestSchema(endpoint, "query") },
+      ...tableRoute(endpoints.events[name], { numericIds }),
       handler: (request, reply) => serve(request, reply, name, request.params, request.query),
     });
   }
 
   for (const { path, feed, by } of ID_PATHS) {
-    const endpoint = endpoints.events[feed];
     app.route({
-      method: "GET",
-      url: path,
-      config: { endpoint },
-      schema: { params: Type.Object({ id: Type.String() }), querystring: requestSchema(endpoint, "query") },
+      ...tableRoute(endpoints.events[feed], { numericIds, byId: path }),
       handler: async (request, reply) =>
         serve(request, reply, feed, await feeds.paramsByWireId(by, request.params.id), request.query),
     });

@@ -4,14 +4,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { Type } from "@sinclair/typebox";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
-import { Accepted, Hook, HookDelivery, HookDeliveryItem, OrgHook, WebhookConfig } from "../../api/schemas.js";
 import { toWireConfig, toWireDelivery, toWireDeliveryItem, toWireHook, toWireOrgHook } from "../convert/hook.js";
 import { readPage, writeCursorLink, writeLinkHeader } from "../plugins/pagination.js";
 import type { HookAccess, HookService } from "../services/hooks.js";
 import type { HookRow } from "../store/hook-store.js";
-import { route } from "./route-options.js";
+import { tableRoute } from "./table-route.js";
 
 const { hooks } = endpoints;
 
@@ -23,7 +21,6 @@ const FAMILIES = [
       getConfig: hooks.getConfig, updateConfig: hooks.updateConfig, ping: hooks.ping, listDeliveries: hooks.listDeliveries,
       getDelivery: hooks.getDelivery, redeliver: hooks.redeliver,
     },
-    schema: Hook,
     toWire: toWireHook,
   },
   {
@@ -33,7 +30,6 @@ const FAMILIES = [
       ping: hooks.pingForOrg, listDeliveries: hooks.listDeliveriesForOrg, getDelivery: hooks.getDeliveryForOrg,
       redeliver: hooks.redeliverForOrg,
     },
-    schema: OrgHook,
     toWire: toWireOrgHook,
   },
 ] as const;
@@ -47,11 +43,11 @@ function access(request: FastifyRequest): HookAccess {
 export function hookRoutes(untyped: FastifyInstance, service: HookService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
 
-  for (const { rows, schema, toWire } of FAMILIES) {
+  for (const { rows, toWire } of FAMILIES) {
     const wire = (hook: HookRow, path: string, request: FastifyRequest) => toWire(hook, path, request.baseUrl);
 
     app.route({
-      ...route(rows.list, { 200: Type.Array(schema) }),
+      ...tableRoute(rows.list),
       handler: async (request, reply) => {
         const window = readPage(request.query);
         const { scope, page } = await service.list(request.params, access(request), window);
@@ -61,7 +57,7 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     });
 
     app.route({
-      ...route(rows.create, { 201: schema }),
+      ...tableRoute(rows.create),
       handler: async (request, reply) => {
         const { scope, hook } = await service.create(request.params, request.body, access(request));
         const body = wire(hook, scope.path, request);
@@ -70,7 +66,7 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     });
 
     app.route({
-      ...route(rows.get, { 200: schema }),
+      ...tableRoute(rows.get),
       handler: async (request) => {
         const { scope, hook } = await service.get(request.params, access(request));
         request.lastModified = hook.updatedAt;
@@ -78,24 +74,24 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
       },
     });
 
-    // GitHub accepts POST wherever PATCH is documented (wire notes 1.1), for clients that cannot send PATCH.
-    for (const method of ["PATCH", "POST"] as const) {
+    // The row's PATCH (`method` undefined), and POST: GitHub accepts it wherever PATCH is documented (wire notes 1.1).
+    for (const method of [undefined, "POST"] as const) {
       app.route({
-        ...route(rows.update, { 200: schema }), method,
+        ...tableRoute(rows.update, { method }),
         handler: async (request) => {
           const { scope, hook } = await service.update(request.params, request.body, access(request));
           return wire(hook, scope.path, request);
         },
       });
       app.route({
-        ...route(rows.updateConfig, { 200: WebhookConfig }), method,
+        ...tableRoute(rows.updateConfig, { method }),
         handler: async (request) =>
           toWireConfig((await service.updateConfig(request.params, request.body, access(request))).config),
       });
     }
 
     app.route({
-      ...route(rows.delete, {}),
+      ...tableRoute(rows.delete),
       handler: async (request, reply) => {
         await service.delete(request.params, access(request));
         return reply.code(204).send();
@@ -103,12 +99,12 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     });
 
     app.route({
-      ...route(rows.getConfig, { 200: WebhookConfig }),
+      ...tableRoute(rows.getConfig),
       handler: async (request) => toWireConfig((await service.get(request.params, access(request))).hook.config),
     });
 
     app.route({
-      ...route(rows.ping, {}),
+      ...tableRoute(rows.ping),
       handler: async (request, reply) => {
         await service.ping(request.params, access(request));
         return reply.code(204).send();
@@ -116,7 +112,7 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     });
 
     app.route({
-      ...route(rows.listDeliveries, { 200: Type.Array(HookDeliveryItem) }),
+      ...tableRoute(rows.listDeliveries),
       handler: async (request, reply) => {
         const { limit } = readPage(request.query);
         const page = await service.listDeliveries(request.params, access(request), limit, request.query.cursor);
@@ -126,14 +122,14 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     });
 
     app.route({
-      ...route(rows.getDelivery, { 200: HookDelivery }),
+      ...tableRoute(rows.getDelivery),
       handler: async (request) => {
         return toWireDelivery((await service.delivery(request.params, access(request))).delivery);
       },
     });
 
     app.route({
-      ...route(rows.redeliver, { 202: Accepted }),
+      ...tableRoute(rows.redeliver),
       handler: async (request, reply) => {
         await service.redeliver(request.params, access(request));
         return reply.code(202).send({});
@@ -142,7 +138,7 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
   }
 
   app.route({
-    ...route(hooks.test, {}),
+    ...tableRoute(hooks.test),
     handler: async (request, reply) => {
       await service.test(request.params, access(request));
       return reply.code(204).send();

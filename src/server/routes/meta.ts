@@ -6,6 +6,8 @@
 import type { FastifyInstance } from "fastify";
 import type { WindowCounters } from "../counters/counters.js";
 import type { Store } from "../store/store.js";
+import { documented } from "../openapi/route-doc.js";
+import { HEALTHZ, READYZ } from "./meta-openapi.js";
 
 /** How long a dependency may take to answer before the instance is reported not ready. */
 const READY_TIMEOUT_MS = 2000;
@@ -26,9 +28,9 @@ async function check(name: string, probe: () => Promise<void>): Promise<[string,
 }
 
 export function metaRoutes(app: FastifyInstance, store: Store, counters: WindowCounters): void {
-  app.get("/healthz", { config: { rateLimit: false, rootOnly: true } }, async () => ({ status: "ok" }));
+  app.get("/healthz", { config: { rateLimit: false, rootOnly: true }, schema: documented(HEALTHZ) }, async () => ({ status: "ok" }));
 
-  app.get("/readyz", { config: { rateLimit: false, rootOnly: true } }, async (_request, reply) => {
+  app.get("/readyz", { config: { rateLimit: false, rootOnly: true }, schema: documented(READYZ) }, async (_request, reply) => {
     const checks = Object.fromEntries(await Promise.all([
       check("database", () => store.ping()),
       check("counters", () => counters.ping()),

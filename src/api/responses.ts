@@ -1,0 +1,90 @@
+/**
+ * THE response kinds: what each operation of the endpoint table answers with, and that answer's TypeBox schema. One
+ * map feeds the server's serializers (a route's response schema), the OpenAPI document (its response bodies) and the
+ * SDK's result types (`Static` of the schema); the table names a kind, `ResponseKind` is this map's keys.
+ * No Node-only imports: the SDK runs in browsers too.
+ */
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import {
+  Accepted, ApiOverview, Authorization, Event, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
+  PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
+} from "./schemas.js";
+
+/** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
+const SPEC_SHAPES = {
+  Authorization, IssueEvent, Event, PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
+  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted,
+};
+type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
+
+/**
+ * The named response shapes with the ids a server in one mode sends: `--numeric-ids` integers, otherwise strings.
+ * The OpenAPI document's components, which response kinds refer to by these names.
+ */
+export function namedResponseSchemas(numericIds: boolean) {
+  return { ...SPEC_SHAPES, ...servedSchemas(numericIds) };
+}
+
+/** No body: a 204. Never serialized nor sent; its static type is the SDK's `data` for such operations. */
+const Empty = Type.Undefined();
+
+/** Every response kind and its schema, made of one set of named shapes (the document refers to them by name). */
+export function responseKinds<S extends Shapes>(named: S) {
+  // Read through a typed accessor: a plain `named.Hook` would be typed as the constraint's TSchema, not S's own.
+  const shape = <K extends keyof Shapes>(name: K): S[K] => named[name];
+  return {
+    Authorization: shape("Authorization"),
+    "Authorization[]": Type.Array(shape("Authorization")),
+    "Event[]": Type.Array(shape("Event")),
+    "IssueEvent[]": Type.Array(shape("IssueEvent")),
+    /** 204 No Content. */
+    empty: Empty,
+    /** 202 with an empty object: GitHub's answer to a redelivery. */
+    accepted: shape("Accepted"),
+    PrivateUser: shape("PrivateUser"),
+    PublicUser: shape("PublicUser"),
+    Organization: shape("Organization"),
+    Repository: shape("Repository"),
+    RateLimit: shape("RateLimit"),
+    Root: shape("Root"),
+    ApiOverview: shape("ApiOverview"),
+    Hook: shape("Hook"),
+    "Hook[]": Type.Array(shape("Hook")),
+    OrgHook: shape("OrgHook"),
+    "OrgHook[]": Type.Array(shape("OrgHook")),
+    WebhookConfig: shape("WebhookConfig"),
+    HookDelivery: shape("HookDelivery"),
+    "HookDeliveryItem[]": Type.Array(shape("HookDeliveryItem")),
+  };
+}
+
+/** Every response kind and its schema as a server in one id mode sends it: its serializers and its document. */
+export const responseSchemas = (numericIds: boolean) => responseKinds(namedResponseSchemas(numericIds));
+
+/** The kinds as the spec has them (string ids), which is also what feedgate/client hands its callers. */
+export const RESPONSES = responseKinds(SPEC_SHAPES);
+export type Responses = typeof RESPONSES;
+
+export type ResponseKind = keyof Responses;
+
+/** What an answer of a kind holds once parsed (`undefined` for `empty`). */
+export type ResponseData<K extends ResponseKind> = Static<Responses[K]>;
+
+/** Whether a kind's answer has a body. */
+export const hasBody = (kind: ResponseKind): boolean => kind !== "empty";
+
+/** A table row as far as its success status goes. */
+interface Answering {
+  readonly method: string;
+  readonly response: ResponseKind;
+}
+
+/**
+ * The status of a successful answer: 204 without a body, 202 for `accepted`, 201 when a POST row creates, 200 else.
+ * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
+ */
+export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
+  if (!hasBody(row.response)) return 204;
+  if (row.response === "accepted") return 202;
+  return row.method === "POST" ? 201 : 200;
+}

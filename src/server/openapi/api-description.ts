@@ -1,0 +1,26 @@
+/** The document's opening text (`info.description`), what every operation shares, which /docs shows first. */
+import { SUPPORTED_VERSION } from "../../api/versions.js";
+
+export const API_DESCRIPTION = `GitHub's REST v3 wire format for access authorizations and activity event feeds.
+
+- **Authentication** on every route: Basic (login:password, or a token as the password), \`Authorization: token X\`,
+  \`Authorization: Bearer X\`, or \`?access_token=X\`; two-factor accounts add their one-time code in
+  \`X-GitHub-OTP\` or \`X-Service-OTP\`. Authorizations are managed with a password only.
+- **Versions**: \`Accept: application/vnd.github.v3+json\`, \`application/json\`, \`*/*\` or none select ${SUPPORTED_VERSION};
+  another version is refused, naming this one.
+- **Errors** always have the shape \`{message, documentation_url, errors?}\` (the \`ErrorBody\` schema).
+- **Rate limits** are reported in \`X-RateLimit-*\` on every response; a 304 costs nothing.
+- **Lists** are paged with \`page\` and \`per_page\` and carry a \`Link\` header when they span pages.`;
+
+/** The tags operations are listed under, in this order; table rows name theirs (`Endpoint["tag"]`). */
+export const TAGS = [
+  { name: "authorization", description: "OAuth-style tokens with scopes, managed with the account's password" },
+  { name: "events", description: "Activity feeds, newest first, paged" },
+  { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
+  { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },
+  { name: "orgs", description: "Organizations, as GitHub's organization objects, by login or id" },
+  { name: "repos", description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers" },
+  { name: "hooks", description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them" },
+  { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
+  { name: "meta", description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description" },
+];
