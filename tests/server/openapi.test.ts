@@ -106,8 +106,8 @@ describe("the OpenAPI description", () => {
     }
     assert.ok(create?.security?.some((requirement) => "basicAuth" in requirement && "serviceOtp" in requirement),
       "a two-factor code may come with the password on create");
-    const perPage = (get?.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === "per_page");
-    assert.deepEqual([perPage?.in, (perPage?.schema as { pattern?: string }).pattern], ["query", "^[0-9]+$"]);
+    const perPage = (get!.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === "per_page");
+    assert.deepEqual([perPage?.in, (perPage!.schema as { pattern?: string }).pattern], ["query", "^[0-9]+$"]);
   });
 
   /** Asserts an answer is one the document gives for the operation: status, body schema and headers. */

@@ -59,6 +59,7 @@ function text(request: FastifyRequest, expected: string): string {
 }
 
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
+  // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
     admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => decodeBody(body));
