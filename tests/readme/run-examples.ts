@@ -7,7 +7,7 @@
  *
  * Each page runs in its own clone, against its own fresh demo, so a page's examples hold for a reader who opens
  * it right after the Quick start, and the pages run in parallel (one test file each: tests/readme/docs-*.test.ts),
- * on one build of the sources that they share (tests/readme/shared-build.ts).
+ * on one build of the sources that they share (tests/helpers/shared-build.ts).
  * How blocks are read and marked: tests/helpers/readme-examples.ts.
  */
 import { test, describe, before, after } from "node:test";
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { makeClone, REPOSITORY } from "../helpers/clone.js";
 import { matchesExpected, readmeBlocks, type Block, type Command } from "../helpers/readme-examples.js";
 import { skipOutsideCi } from "../helpers/services.js";
-import { sharedBuild } from "./shared-build.js";
+import { sharedBuild } from "../helpers/shared-build.js";
 
 /** The port the examples name; the clone's server listens on a free one instead. */
 const README_URL = "http://127.0.0.1:3000";
@@ -43,7 +43,7 @@ interface Server { server: ChildProcess; exportLine: string; log: () => string }
 
 /**
  * How a page without a setup block finds the demo running: `npm start` after its build, which the pages share
- * (tests/readme/shared-build.ts): package.json's start script without its `npm run build` step.
+ * (tests/helpers/shared-build.ts): package.json's start script without its `npm run build` step.
  */
 function startAfterBuild(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { scripts: Record<string, string> };

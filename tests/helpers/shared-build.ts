@@ -2,7 +2,8 @@
  * One `npm run build` shared by the docs pages' runs: each page runs in a clone of its own and in a test file of its
  * own, at the same time as the others, and building in every clone would cost each a full TypeScript compile. The
  * first run to need a build of these sources makes it and keeps it in a directory of the temporary folder named by
- * a hash of the sources; the others wait for it and copy it. The README's run still builds with `npm start`.
+ * a hash of the sources; the others wait for it and copy it. The README's run still builds with `npm start`. The
+ * packed tarball's test (tests/client/packed.test.ts) packs the same build.
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
