@@ -12,10 +12,8 @@
  * one by one.
  */
 import { randomUUID } from "node:crypto";
-import {
-  DEFAULT_INGEST_OPTIONS, IngestConflictError, type IngestOptions, type AccountType, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult,
-  type IssueEventInsert, type RepoUpsert, type TokenInsert,
-} from "./store.js";
+import { DEFAULT_INGEST_OPTIONS, IngestConflictError, type IngestOptions, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult, type IssueEventInsert, type RepoUpsert, type TokenInsert } from "./ingest-store.js";
+import type { AccountType } from "./user-store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 import { subscribes, webhookEventName } from "../../api/webhook-events.js";

@@ -5,7 +5,8 @@
  * entries (ingest-plan.ts). One walk, so the names gathered are always exactly the names the plan will use.
  */
 import type { IngestOp } from "./ingest-plan.js";
-import type { AccountType, AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./store.js";
+import type { AccountType } from "./user-store.js";
+import type { AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./ingest-store.js";
 
 type Step<T> = Generator<IngestOp, T, unknown>;
 

@@ -6,7 +6,7 @@ import type pg from "pg";
 import {
   ingestProgram, runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord,
 } from "../ingest-plan.js";
-import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
+import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";

@@ -4,9 +4,13 @@
  */
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
-import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
-} from "../store.js";
+import type { AuthorizationStore } from "../authorization-store.js";
+import type { DirectoryStore } from "../directory-store.js";
+import type { EventStore } from "../event-store.js";
+import type { IngestStore } from "../ingest-store.js";
+import type { SessionStore } from "../session-store.js";
+import type { UserStore } from "../user-store.js";
+import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { PostgresUsers } from "./users.js";
 import { PostgresAuthorizations } from "./authorizations.js";

@@ -1,6 +1,6 @@
 /** Console sessions in PostgreSQL. */
 import type pg from "pg";
-import type { NewSession, SessionRow, SessionStore } from "../store.js";
+import type { NewSession, SessionRow, SessionStore } from "../session-store.js";
 
 interface SessionRecord {
   id_hash: string; user_id: number; credential: string; verified: boolean; created_at: Date; last_seen_at: Date;

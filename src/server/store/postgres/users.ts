@@ -1,8 +1,7 @@
 /** Accounts (users and organizations) in PostgreSQL. */
 import type pg from "pg";
-import {
-  DuplicateError, type AccountDeletion, type AccountType, type NewUser, type UserRow, type UserStore,
-} from "../store.js";
+import { DuplicateError } from "../duplicate-error.js";
+import type { AccountDeletion, AccountType, NewUser, UserRow, UserStore } from "../user-store.js";
 import {
   DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, STRIP_CREDENTIALS,
 } from "../account-deletion.js";

@@ -1,9 +1,8 @@
 /** Authorizations in SQLite. */
 import type Database from "better-sqlite3";
-import {
-  DuplicateError, type AuthorizationChanges, type AuthorizationRow, type AuthorizationStore, type NewAuthorization,
-  type OwnedAuthorization, type Page, type PageRequest,
-} from "../store.js";
+import { DuplicateError } from "../duplicate-error.js";
+import type { AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization } from "../authorization-store.js";
+import type { Page, PageRequest } from "../page.js";
 import { isUniqueViolation } from "./errors.js";
 
 interface AuthorizationRecord {

@@ -8,7 +8,7 @@ import {
   attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
   type DeliveryRecord, type HookRecord, type QueueRecord,
 } from "../hook-sql.js";
-import type { Page, PageRequest } from "../store.js";
+import type { Page, PageRequest } from "../page.js";
 
 const bool = (value: boolean) => (value ? 1 : 0);
 

@@ -5,7 +5,8 @@
  */
 import type Database from "better-sqlite3";
 import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
-import type { AccountType, BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
+import type { AccountType } from "../user-store.js";
+import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";

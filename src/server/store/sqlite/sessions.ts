@@ -1,6 +1,6 @@
 /** Console sessions in SQLite. */
 import type Database from "better-sqlite3";
-import type { NewSession, SessionRow, SessionStore } from "../store.js";
+import type { NewSession, SessionRow, SessionStore } from "../session-store.js";
 
 interface SessionRecord {
   id_hash: string; user_id: number; credential: string; verified: number; created_at: string; last_seen_at: string;

@@ -6,9 +6,13 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrations } from "../migrations/index.js";
-import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
-} from "../store.js";
+import type { AuthorizationStore } from "../authorization-store.js";
+import type { DirectoryStore } from "../directory-store.js";
+import type { EventStore } from "../event-store.js";
+import type { IngestStore } from "../ingest-store.js";
+import type { SessionStore } from "../session-store.js";
+import type { UserStore } from "../user-store.js";
+import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { SqliteUsers } from "./users.js";
 import { SqliteAuthorizations } from "./authorizations.js";
 import { SqliteDirectory } from "./directory.js";
