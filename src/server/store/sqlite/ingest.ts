@@ -1,10 +1,12 @@
 /**
- * Applies an ingest program (store/ingest-plan.ts) in one SQLite transaction. better-sqlite3 transactions
- * cannot span an await, so the program's operations are answered synchronously with prepared statements; a
- * bulk operation is a loop over one (in-process, a statement costs microseconds, not a round trip).
+ * Applies an ingest program (store/ingest-plan.ts, in the protocol of store/ingest-protocol.ts) in one SQLite
+ * transaction. better-sqlite3 transactions cannot span an await, so the program's operations are answered
+ * synchronously with prepared statements; a bulk operation is a loop over one (in-process, a statement costs
+ * microseconds, not a round trip).
  */
 import type Database from "better-sqlite3";
-import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
+import { ingestProgram } from "../ingest-plan.js";
+import { runProgram, type IngestDriver } from "../ingest-protocol.js";
 import type { AccountType } from "../user-store.js";
 import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
