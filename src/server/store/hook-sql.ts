@@ -5,6 +5,7 @@
 import type {
   DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, QueuedDelivery,
 } from "./hook-store.js";
+import { date, json, type Bool, type Json } from "./sql-values.js";
 
 /** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
 export function ownerWhere(owner: HookOwner): { column: "repo_id" | "org_id"; value: number } {
@@ -74,11 +75,6 @@ export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookI
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
-type Json<T> = T | string;
-const json = <T>(value: Json<T>): T => (typeof value === "string" ? JSON.parse(value) as T : value);
-const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-/** SQLite has no boolean: its driver passes 0/1. */
-export type Bool = boolean | number;
 
 export interface HookRecord {
   id: number; repo_id: number | null; org_id: number | null; name: string; active: Bool; events: Json<string[]>;
