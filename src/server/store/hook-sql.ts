@@ -8,7 +8,9 @@ import type {
 import { date, json, type Bool, type Json } from "./sql-values.js";
 
 /** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
-export function ownerWhere(owner: HookOwner): { column: "repo_id" | "org_id"; value: number } {
+export type OwnerColumn = "repo_id" | "org_id";
+
+export function ownerWhere(owner: HookOwner): { column: OwnerColumn; value: number } {
   return owner.kind === "repo" ? { column: "repo_id", value: owner.repoId } : { column: "org_id", value: owner.orgId };
 }
 
@@ -97,7 +99,7 @@ export function toHook(r: HookRecord): HookRow {
 }
 
 /** The parameters of `insert` and `update`: a hook with its changes applied. */
-export function hookParameters(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => Bool) {
+export function hookParameters<B extends Bool>(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => B) {
   const config = changes.config ?? hook.config;
   return {
     active: bool(changes.active ?? hook.active), events: JSON.stringify(changes.events ?? hook.events),
@@ -130,7 +132,7 @@ export const toDelivery = (r: DeliveryRecord): DeliveryRow => ({
   response: { headers: json(r.response_headers), payload: r.response_body },
 });
 
-export function attemptParameters(a: DeliveryAttempt, bool: (value: boolean) => Bool) {
+export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (value: boolean) => B) {
   return {
     hookId: a.hookId, guid: a.guid, deliveredAt: a.deliveredAt.toISOString(), redelivery: bool(a.redelivery),
     duration: a.duration, status: a.status, statusCode: a.statusCode, event: a.event, action: a.action,
