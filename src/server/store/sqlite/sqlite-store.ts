@@ -22,6 +22,8 @@ import { SqliteHooks } from "./hooks.js";
 import { SqliteSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
+import { isSqliteOutage } from "./outage.js";
+import { raisingUnavailable } from "../unavailable.js";
 
 /** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
 function migrateDatabase(db: Database.Database): MigrationReport {
@@ -52,14 +54,15 @@ export class SqliteStore implements Store {
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
 
+  /** Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts). */
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
-    this.users = new SqliteUsers(db);
-    this.authorizations = new SqliteAuthorizations(db);
-    this.directory = new SqliteDirectory(db);
-    this.events = new SqliteEvents(db);
-    this.ingest = new SqliteIngest(db);
-    this.hooks = new SqliteHooks(db);
-    this.sessions = new SqliteSessions(db);
+    this.users = raisingUnavailable(new SqliteUsers(db), isSqliteOutage);
+    this.authorizations = raisingUnavailable(new SqliteAuthorizations(db), isSqliteOutage);
+    this.directory = raisingUnavailable(new SqliteDirectory(db), isSqliteOutage);
+    this.events = raisingUnavailable(new SqliteEvents(db), isSqliteOutage);
+    this.ingest = raisingUnavailable(new SqliteIngest(db), isSqliteOutage);
+    this.hooks = raisingUnavailable(new SqliteHooks(db), isSqliteOutage);
+    this.sessions = raisingUnavailable(new SqliteSessions(db), isSqliteOutage);
   }
 
   /** Opens (creating when needed) the database file and applies pending migrations. */
