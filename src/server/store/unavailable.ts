@@ -18,7 +18,8 @@ export function asUnavailable(error: unknown, isOutage: IsOutage): unknown {
  * inside an async method, and a method may throw before its first await) or rejected.
  */
 export function raisingUnavailable<T extends object>(part: T, isOutage: IsOutage): T {
-  const wrapped = new Map<PropertyKey, (...args: unknown[]) => unknown>();
+  // By function, not by name: a method replaced on the part (a test watching calls) is wrapped anew.
+  const wrapped = new WeakMap<object, (...args: unknown[]) => unknown>();
   const fail = (error: unknown): never => {
     throw asUnavailable(error, isOutage);
   };
@@ -26,7 +27,7 @@ export function raisingUnavailable<T extends object>(part: T, isOutage: IsOutage
     get(target, key) {
       const value: unknown = Reflect.get(target, key);
       if (typeof value !== "function") return value;
-      let method = wrapped.get(key);
+      let method = wrapped.get(value);
       if (!method) {
         method = (...args: unknown[]) => {
           try {
@@ -36,7 +37,7 @@ export function raisingUnavailable<T extends object>(part: T, isOutage: IsOutage
             return fail(error);
           }
         };
-        wrapped.set(key, method);
+        wrapped.set(value, method);
       }
       return method;
     },

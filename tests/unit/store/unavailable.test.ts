@@ -60,6 +60,13 @@ describe("raisingUnavailable", () => {
     assert.equal(await part.answers(1), 2);
   });
 
+  test("calls a method replaced on the part after it was read, as tests that watch a store's calls do", async () => {
+    const watched = raisingUnavailable({ answers: async (n: number) => n + 1 }, isSqliteOutage);
+    const original = watched.answers;
+    watched.answers = async (n: number) => (await original(n)) * 10;
+    assert.equal(await watched.answers(1), 20);
+  });
+
   test("does not wrap an outage twice", async () => {
     const inner = new StoreUnavailableError("the database", busy);
     assert.equal(await part.rejects(inner).catch((error: unknown) => error), inner);
