@@ -28,3 +28,21 @@ export class InvalidInputError extends FeedgateFailure {
 export class StartupError extends FeedgateFailure {
   override name = "StartupError";
 }
+
+/** What a StoreUnavailableError names, as the 503 says it. */
+export type UnavailableStore = "the database" | "the rate-limit store";
+
+/**
+ * A store this process depends on (the database, the rate-limit store) cannot be reached or did not answer in time:
+ * nothing is wrong with the request, and the same request may succeed in a moment. Only the drivers know which of
+ * their errors mean that (store/postgres/outage.ts, store/sqlite/outage.ts, counters/redis-counters.ts), so they
+ * raise this, with their own error as the cause; the API answers it 503 with Retry-After, which clients and load
+ * balancers retry, instead of 500. Not a FeedgateFailure: the caller cannot fix it.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+
+  constructor(readonly store: UnavailableStore, cause: unknown) {
+    super(`${store} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  }
+}

@@ -7,8 +7,8 @@
  * there), and exempt from the API's rate limit: the sign-in form is guarded by the login lockout, the rest by the session.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
-import { ApiError, GENERAL_DOCS } from "../errors.js";
-import { isStoreUnavailable } from "../store/unavailable.js";
+import { ApiError, GENERAL_DOCS, serviceUnavailable } from "../errors.js";
+import { StoreUnavailableError } from "../failures.js";
 import type { ConsoleServices } from "./context.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
@@ -68,7 +68,8 @@ export function consolePlugin(services: ConsoleServices) {
 
     app.setErrorHandler(async (error, request, reply) => {
       const known = error instanceof ApiError ? error
-        : isStoreUnavailable(error) ? new ApiError(503, "The database is unavailable. Try again shortly.")
+        : error instanceof StoreUnavailableError ? (error.store === "the database"
+          ? new ApiError(503, "The database is unavailable. Try again shortly.") : serviceUnavailable(error.store, error.cause))
         // Fastify's own 4xx (a body that is not a form, too large, badly encoded): the request's fault, not ours.
         : clientError(error) ? new ApiError(clientError(error)!, "Bad request") : null;
       if (!known || known.statusCode >= 500) request.log.error({ err: error }, "console error");

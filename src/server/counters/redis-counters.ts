@@ -2,16 +2,25 @@
  * Fixed-window counters in Redis, shared by every feedgate instance: each update is one atomic Lua script,
  * so instances never lose or double-count a hit. Windows expire in Redis itself (PEXPIRE), on Redis's clock.
  */
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import type { WindowCounters, WindowState } from "./counters.js";
-import { serviceUnavailable } from "../errors.js";
+import { StoreUnavailableError } from "../failures.js";
 
 /**
- * Without its counters an instance can neither rate-limit nor lock out password guessing: it refuses with 503
- * (which load balancers and clients retry) rather than serving unguarded or answering 500.
+ * Replies by which Redis says it cannot serve right now: loading its data, busy with a script, a replica cut off
+ * from its primary or read-only, out of memory, a cluster not ready. Any other reply is a bug, not an outage.
  */
-function unavailable(cause: unknown): never {
-  throw serviceUnavailable("the rate-limit store", cause);
+const OUTAGE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|TRYAGAIN|CLUSTERDOWN)\b/;
+
+/**
+ * Without its counters an instance can neither rate-limit nor lock out password guessing: it refuses (the API
+ * answers StoreUnavailableError 503, which load balancers and clients retry) rather than serving unguarded or
+ * answering 500. Every failure but a reply is the connection's: closed, not writable, timed out, out of retries.
+ */
+function unavailable(error: unknown): never {
+  const reply = error instanceof ReplyError && error instanceof Error;
+  if (reply && !OUTAGE_REPLIES.test(error.message)) throw error;
+  throw new StoreUnavailableError("the rate-limit store", error);
 }
 
 // INCR, and start the window's expiry with the first hit; returns the count and the milliseconds left.

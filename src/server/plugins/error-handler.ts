@@ -6,8 +6,7 @@
 import fp from "fastify-plugin";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, validationFailed } from "../errors.js";
-import { isStoreUnavailable } from "../store/unavailable.js";
-import { FeedgateFailure } from "../failures.js";
+import { FeedgateFailure, StoreUnavailableError } from "../failures.js";
 import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
 
 function docsFor(request: FastifyRequest): string {
@@ -105,7 +104,7 @@ export default fp(async (app) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error
       : error instanceof FeedgateFailure ? fromFailure(request, error)
-      : isStoreUnavailable(error) ? serviceUnavailable("the database", error)
+      : error instanceof StoreUnavailableError ? serviceUnavailable(error.store, error.cause)
       : fromFastifyError(request, error);
     if (!apiError) {
       request.log.error({ err: error }, "unhandled error");

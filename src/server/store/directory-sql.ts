@@ -3,7 +3,7 @@
  * repository, shared by the SQLite and PostgreSQL drivers so that both answer alike. Parameters are named (`@name`);
  * `private` is 0/1 in SQLite and a boolean in PostgreSQL, and `NOT private` / `private` read the same in both.
  */
-import type { RepoRow } from "./store.js";
+import type { RepoRow } from "./directory-store.js";
 
 /** A repository with its owner's login: each driver adds its WHERE (logins match case-insensitively in both). */
 export const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";

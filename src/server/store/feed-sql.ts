@@ -2,7 +2,7 @@
  * The SQL of the feed queries, shared by the SQLite and PostgreSQL drivers so that both serve the same
  * events in the same order. Parameters are named (`@name`); `TRUE` is each dialect's boolean literal.
  */
-import type { EventScope, FeedTarget, Visibility } from "./store.js";
+import type { EventScope, FeedTarget, Visibility } from "./event-store.js";
 
 export type Dialect = "sqlite" | "postgres";
 

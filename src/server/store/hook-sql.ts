@@ -5,9 +5,12 @@
 import type {
   DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, QueuedDelivery,
 } from "./hook-store.js";
+import { date, json, type Bool, type Json } from "./sql-values.js";
 
 /** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
-export function ownerWhere(owner: HookOwner): { column: "repo_id" | "org_id"; value: number } {
+export type OwnerColumn = "repo_id" | "org_id";
+
+export function ownerWhere(owner: HookOwner): { column: OwnerColumn; value: number } {
   return owner.kind === "repo" ? { column: "repo_id", value: owner.repoId } : { column: "org_id", value: owner.orgId };
 }
 
@@ -74,11 +77,6 @@ export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookI
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
-type Json<T> = T | string;
-const json = <T>(value: Json<T>): T => (typeof value === "string" ? JSON.parse(value) as T : value);
-const date = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
-/** SQLite has no boolean: its driver passes 0/1. */
-export type Bool = boolean | number;
 
 export interface HookRecord {
   id: number; repo_id: number | null; org_id: number | null; name: string; active: Bool; events: Json<string[]>;
@@ -101,7 +99,7 @@ export function toHook(r: HookRecord): HookRow {
 }
 
 /** The parameters of `insert` and `update`: a hook with its changes applied. */
-export function hookParameters(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => Bool) {
+export function hookParameters<B extends Bool>(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => B) {
   const config = changes.config ?? hook.config;
   return {
     active: bool(changes.active ?? hook.active), events: JSON.stringify(changes.events ?? hook.events),
@@ -134,7 +132,7 @@ export const toDelivery = (r: DeliveryRecord): DeliveryRow => ({
   response: { headers: json(r.response_headers), payload: r.response_body },
 });
 
-export function attemptParameters(a: DeliveryAttempt, bool: (value: boolean) => Bool) {
+export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (value: boolean) => B) {
   return {
     hookId: a.hookId, guid: a.guid, deliveredAt: a.deliveredAt.toISOString(), redelivery: bool(a.redelivery),
     duration: a.duration, status: a.status, statusCode: a.statusCode, event: a.event, action: a.action,

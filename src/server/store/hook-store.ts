@@ -2,7 +2,7 @@
  * What the webhooks need from persistence: the hooks themselves (GitHub's repository and organization hooks API),
  * their outbox (deliveries still to make, claimed by one dispatcher at a time), and the record of every attempt.
  */
-import type { Page, PageRequest } from "./store.js";
+import type { Page, PageRequest } from "./page.js";
 
 /** A hook belongs to one repository or one organization. */
 export type HookOwner = { kind: "repo"; repoId: number } | { kind: "org"; orgId: number };

@@ -3,7 +3,8 @@
  * with (ingest-walk.ts), so that a bulk insert can give each new one what applying the entries one by one would
  * have: the spelling of its first mention, the first GitHub id given, and "Organization" once any entry says so.
  */
-import type { AccountType, AccountUpsert, IngestBatch, RepoUpsert, TokenInsert } from "./store.js";
+import type { AccountType } from "./user-store.js";
+import type { AccountUpsert, IngestBatch, RepoUpsert, TokenInsert } from "./ingest-store.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 
 export interface NamedAccount {

@@ -1,9 +1,8 @@
 /**
- * How an ingest batch is applied, written once for every driver: a generator that yields primitive
- * operations and receives their results. The SQLite driver answers them synchronously inside one
- * better-sqlite3 transaction (which cannot span an await); the PostgreSQL driver answers them with
- * queries on one client inside BEGIN/COMMIT. The rules (conflicts, organizations, fork networks,
- * idempotence) live here, so the drivers cannot drift apart.
+ * The rules of an ingest batch, written once for every driver: a program that yields the primitive operations of
+ * the ingest protocol (ingest-protocol.ts) and receives their results, which each driver answers. The rules
+ * (conflicts, organizations, fork networks, idempotence) live here, so the drivers cannot drift apart; the webhook
+ * deliveries of the events added are ingest-deliveries.ts's.
  *
  * Accounts and repositories are resolved in bulk before the rules run: one look-up of everything the batch
  * names, one insert of everything new (with the type and GitHub id the whole batch gives it). A PostgreSQL
@@ -11,123 +10,18 @@
  * the batch's order against that state, so conflicts and fork networks come out as if each entry were applied
  * one by one.
  */
-import { randomUUID } from "node:crypto";
 import {
-  DEFAULT_INGEST_OPTIONS, IngestConflictError, type IngestOptions, type AccountType, type AccountUpsert, type EventInsert, type IngestBatch, type IngestResult,
+  DEFAULT_INGEST_OPTIONS, IngestConflictError, type AccountUpsert, type EventInsert, type IngestBatch, type IngestOptions,
   type IssueEventInsert, type RepoUpsert, type TokenInsert,
-} from "./store.js";
+} from "./ingest-store.js";
+import type { AccountType } from "./user-store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
-import { subscribes, webhookEventName } from "../../api/webhook-events.js";
-
-export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
-export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
-
-export interface NewAccount { login: string; type: AccountType; externalId: number | null }
-export interface RepoKey { ownerId: number; name: string }
-export interface NewRepo extends RepoKey { externalId: number | null }
-export interface Pair { a: number; b: number }
-
-export interface EventRow {
-  id: string; type: string; actorId: number; repoId: number | null; orgId: number | null; public: boolean;
-  createdAt: number; complete: boolean; body: string;
-}
-
-/** An active hook an event of `repoId` may be delivered to. */
-export interface HookTarget { repoId: number; hookId: number; events: string[]; queued: number }
-export interface QueuedEventDelivery { hookId: number; guid: string; event: string; eventId: string }
-
-export interface IssueEventRow {
-  id: string; repoId: number; actorId: number | null; createdAt: number; complete: boolean; body: string;
-}
-
-/**
- * The primitive operations a driver answers; each `yield` gets the result `IngestResults` names (nothing for the
- * rest). Bulk operations answer with one entry per input, in the input's order.
- */
-export type IngestOp =
-  | { op: "findAccounts"; logins: string[] } // (AccountRecord | null)[], matched case-insensitively
-  | { op: "insertAccounts"; rows: NewAccount[]; now: Date } // number[] (ids)
-  | { op: "setPassword"; id: number; passwordHash: string }
-  | { op: "setOtpSecret"; id: number; otpSecret: string | null }
-  | { op: "setSiteAdmin"; id: number; siteAdmin: boolean }
-  | { op: "findRepos"; keys: RepoKey[] } // (RepoRecord | null)[], names matched case-insensitively
-  | { op: "insertRepos"; rows: NewRepo[] } // number[] (ids; each repository the root of its own network)
-  // The writes below change nothing the plan reads back, so they are gathered and sent once, at the end,
-  // each its final value. a/b: account/GitHub id, repository/GitHub id, repository/private (1 or 0),
-  // fork/parent, network/network it moves into (no target is also moved), org/member, follower/followee,
-  // user/repository, repository/collaborator.
-  | { op: "makeOrganizations"; ids: number[] }
-  | { op: "setAccountExternalIds"; pairs: Pair[] }
-  | { op: "setRepoExternalIds"; pairs: Pair[] }
-  | { op: "setPrivate"; pairs: Pair[] }
-  | { op: "setParents"; pairs: Pair[] }
-  | { op: "moveNetworks"; pairs: Pair[] }
-  | { op: "addMembers"; pairs: Pair[] }
-  | { op: "addFollows"; pairs: Pair[] }
-  | { op: "addWatches"; pairs: Pair[] }
-  | { op: "addCollaborators"; pairs: Pair[] }
-  | { op: "removeCollaborators"; pairs: Pair[] }
-  | { op: "tokenOwner"; hashedToken: string } // number (user id) | null
-  | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
-  | { op: "insertEvents"; rows: EventRow[] } // string[]: the ids of the rows added (the others were stored already)
-  // The active hooks of these repositories and of their owning organizations, with their queues' lengths.
-  | { op: "findHookTargets"; repoIds: number[] } // HookTarget[]
-  | { op: "queueDeliveries"; rows: QueuedEventDelivery[]; now: Date }
-  | { op: "insertIssueEvents"; rows: IssueEventRow[] } // number added
-  | { op: "raiseGeneration"; oldestEvent: number | null; oldestIssueEvent: number | null }; // and logs the ingest
-
-/** What the operations that answer something answer. */
-export interface IngestResults {
-  findAccounts: (AccountRecord | null)[]; // matched case-insensitively
-  insertAccounts: number[]; // ids
-  findRepos: (RepoRecord | null)[]; // names matched case-insensitively
-  insertRepos: number[]; // ids; each repository the root of its own network
-  tokenOwner: number | null; // user id
-  insertEvents: string[]; // ids added
-  findHookTargets: HookTarget[];
-  insertIssueEvents: number; // added
-}
-
-export type IngestOpName = IngestOp["op"];
-export type OpOf<N extends IngestOpName> = Extract<IngestOp, { op: N }>;
-export type ResultOf<N extends IngestOpName> = N extends keyof IngestResults ? IngestResults[N] : void;
-
-/**
- * A driver: one handler per operation, each typed with that operation's result, so a driver that answers the wrong
- * shape does not compile. SQLite's handlers answer at once, PostgreSQL's with promises.
- */
-export type IngestDriver = { [N in IngestOpName]: (op: OpOf<N>) => ResultOf<N> };
-export type AsyncIngestDriver = { [N in IngestOpName]: (op: OpOf<N>) => Promise<ResultOf<N>> };
-
-export type IngestProgram = Generator<IngestOp, IngestResult, unknown>;
-type Step<T> = Generator<IngestOp, T, unknown>;
-
-/**
- * One operation's answer, typed by the operation. A generator's `next` carries one type for every yield, so the
- * answer is narrowed here, once; the drivers that produce it are typed per operation (IngestDriver).
- */
-function* ask<N extends IngestOpName>(op: OpOf<N>): Step<ResultOf<N>> {
-  return (yield op) as ResultOf<N>;
-}
-
-/** The handler of `op` in `driver`, called with it (indexing a mapped type by a union loses the pairing). */
-const handle = <D extends Record<IngestOpName, (op: never) => unknown>>(driver: D, op: IngestOp) =>
-  (driver[op.op] as (op: IngestOp) => ReturnType<D[IngestOpName]>)(op);
-
-/** Runs a program to its end against a driver that answers at once (inside the caller's transaction). */
-export function runProgram(program: IngestProgram, driver: IngestDriver): IngestResult {
-  let step = program.next();
-  while (!step.done) step = program.next(handle(driver, step.value));
-  return step.value;
-}
-
-/** Runs a program to its end against a driver that answers with promises (inside the caller's transaction). */
-export async function runProgramAsync(program: IngestProgram, driver: AsyncIngestDriver): Promise<IngestResult> {
-  let step = program.next();
-  while (!step.done) step = program.next(await handle(driver, step.value));
-  return step.value;
-}
+import {
+  ask, type AccountRecord, type EventRow, type IngestOp, type IngestProgram, type IssueEventRow, type Pair, type RepoRecord,
+  type Step,
+} from "./ingest-protocol.js";
+import { queueDeliveries } from "./ingest-deliveries.js";
 
 /**
  * An account or repository as the batch has it so far. `settled`: created by this batch with the final type
@@ -207,37 +101,6 @@ class BatchPlan implements BatchTarget {
   private readonly added = { users: 0, organizations: 0, repos: 0, tokens: 0 };
 
   constructor(private readonly now: Date, private readonly options: IngestOptions) {}
-
-  /**
-   * Queues a delivery of each added event to every active hook of its repository, or of the organization owning it,
-   * that subscribes to the event's webhook name (or `*`). One GUID an event, shared by its deliveries, as GitHub's.
-   * A hook whose queue holds `maxQueue` deliveries gets no more: its id is returned, so that the caller can say so.
-   */
-  private *queueDeliveries(added: string[], maxQueue: number): Step<number[]> {
-    const ids = new Set(added);
-    const fresh = this.events.filter((e) => ids.has(e.id) && e.repoId !== null);
-    if (!fresh.length) return [];
-    const targets = yield* ask({ op: "findHookTargets", repoIds: [...new Set(fresh.map((e) => e.repoId!))] });
-    if (!targets.length) return [];
-    const byRepo = new Map<number, HookTarget[]>();
-    for (const target of targets) byRepo.set(target.repoId, [...(byRepo.get(target.repoId) ?? []), target]);
-    const queued = new Map(targets.map((t) => [t.hookId, t.queued]));
-    const full = new Set<number>();
-    const rows: QueuedEventDelivery[] = [];
-    for (const e of fresh) {
-      const event = webhookEventName(e.type);
-      const guid = randomUUID();
-      for (const target of byRepo.get(e.repoId!) ?? []) {
-        if (!event || !subscribes(target.events, event)) continue;
-        const length = queued.get(target.hookId)!;
-        if (length >= maxQueue) { full.add(target.hookId); continue; }
-        queued.set(target.hookId, length + 1);
-        rows.push({ hookId: target.hookId, guid, event, eventId: e.id });
-      }
-    }
-    if (rows.length) yield* ask({ op: "queueDeliveries", rows, now: this.now });
-    return [...full];
-  }
 
   /** Looks up everything the batch names at once, and inserts what is missing at once. */
   *resolve(batch: IngestBatch): Step<void> {
@@ -417,8 +280,8 @@ class BatchPlan implements BatchTarget {
     // Events go in bulk, so a driver can use its fastest path (a multi-row insert, COPY); duplicates are skipped.
     const added = events.length ? yield* ask({ op: "insertEvents", rows: events }) : [];
     const eventsAdded = added.length;
-    // In the events' own transaction: a delivery is recorded if and only if its event is.
-    const hooksFull = this.options.webhooks && added.length ? yield* this.queueDeliveries(added, this.options.webhooks.maxQueue) : [];
+    // In the events' own transaction: a delivery is recorded if and only if its event is (ingest-deliveries.ts).
+    const hooksFull = this.options.webhooks && added.length ? yield* queueDeliveries(events, added, this.options.webhooks.maxQueue, this.now) : [];
     const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
     // Any write above may change what a feed shows (a new event, a repository turned private, a new follow). The log
     // says how far back this ingest reached, so that totals counted before it can be kept (services/feed-totals.ts).

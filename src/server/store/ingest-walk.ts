@@ -4,10 +4,9 @@
  * the names (ingest-names.ts), so that they are looked up and created in bulk, then the plan that applies the
  * entries (ingest-plan.ts). One walk, so the names gathered are always exactly the names the plan will use.
  */
-import type { IngestOp } from "./ingest-plan.js";
-import type { AccountType, AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./store.js";
-
-type Step<T> = Generator<IngestOp, T, unknown>;
+import type { Step } from "./ingest-protocol.js";
+import type { AccountType } from "./user-store.js";
+import type { AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./ingest-store.js";
 
 /** What a walk does with each entry; ids are the target's own (the gathering target has none to give). */
 export interface BatchTarget {

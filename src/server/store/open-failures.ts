@@ -3,11 +3,10 @@
  * password: these lines end up in CI logs and tickets), and what to do. Used by `serve` and by every command that
  * opens the store, so that `feedgate migrate` on a database nobody created says `createdb`, not a pg stack.
  */
-import { StartupError } from "../failures.js";
+import { StartupError, StoreUnavailableError } from "../failures.js";
 import { isPostgresUrl, openStore } from "./open-store.js";
 import type { PoolLimits } from "./postgres/pool.js";
 import type { Store } from "./store.js";
-import { isStoreUnavailable } from "./unavailable.js";
 
 /** `postgres://feedgate:hunter2@db/feedgate` -> `postgres://feedgate@db/feedgate`. */
 export function withoutPassword(url: string): string {
@@ -25,7 +24,9 @@ export const shownDb = (db: string) => (isPostgresUrl(db) ? withoutPassword(db) 
 
 /** The service at `url` did not answer; `flag` is where its URL was given. */
 export function unreachable(service: string, url: string, flag: string, error: unknown): StartupError {
-  const cause = (error as { code?: string }).code ?? (error as Error).message;
+  // The driver's own error says why (ECONNREFUSED...): a StoreUnavailableError carries it as its cause.
+  const inner = error instanceof StoreUnavailableError ? error.cause : error;
+  const cause = (inner as { code?: string }).code ?? (inner as Error).message;
   return new StartupError(`cannot reach ${service} at ${withoutPassword(url)} (${cause}); is it running? check ${flag}`);
 }
 
@@ -55,5 +56,5 @@ function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_
     return new StartupError(`database "${name}" does not exist on the PostgreSQL server at ${withoutPassword(db)}; ` +
       `create it (${createdbCommand(url, name)}) or check ${flag}`);
   }
-  return isStoreUnavailable(error) ? unreachable("PostgreSQL", db, flag, error) : error;
+  return error instanceof StoreUnavailableError ? unreachable("PostgreSQL", db, flag, error) : error;
 }

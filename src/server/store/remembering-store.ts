@@ -19,9 +19,11 @@
  * Everything else goes straight to the store.
  */
 import { LRUCache } from "lru-cache";
-import type {
-  AuthorizationRow, AuthorizationStore, DirectoryStore, RepoRow, Store, StoreVersion, UserRow, UserStore,
-} from "./store.js";
+import type { AuthorizationRow, AuthorizationStore } from "./authorization-store.js";
+import type { DirectoryStore, RepoRow } from "./directory-store.js";
+import type { StoreVersion } from "./event-store.js";
+import type { UserRow, UserStore } from "./user-store.js";
+import type { Store } from "./store.js";
 
 /** Entries per kind of look-up: the working set of a busy instance (callers, repositories polled), not the database. */
 const ENTRIES = 50_000;

@@ -1,37 +1,45 @@
 /**
- * Which store failures mean "the database is away or too slow right now" rather than a bug: the request is
- * answered 503 with Retry-After, which clients and load balancers retry, instead of 500. Both drivers' errors are
- * recognised here, by the codes their libraries give them, so no driver has to wrap every call.
+ * The drivers' boundary for outages: every call into a store part (users, events, hooks...) that fails because the
+ * database is away or too slow right now fails with StoreUnavailableError, its driver's own error as the cause.
+ * Each driver says which of its errors those are (postgres/outage.ts, sqlite/outage.ts); code above the store then
+ * tells an outage from a bug by its type, never by a message (the API answers it 503 with Retry-After).
  */
+import { StoreUnavailableError } from "../failures.js";
+
+export type IsOutage = (error: unknown) => boolean;
+
+/** `error` as StoreUnavailableError when the driver's `isOutage` says so; anything else unchanged. */
+export function asUnavailable(error: unknown, isOutage: IsOutage): unknown {
+  return !(error instanceof StoreUnavailableError) && isOutage(error) ? new StoreUnavailableError("the database", error) : error;
+}
 
 /**
- * PostgreSQL SQLSTATEs: class 08 (connection exception), 53 (insufficient resources: too many connections,
- * disk full, out of memory), 57P01-57P05 (the server shutting down, terminating the backend, or not yet up),
- * 57014 (the statement timeout cancelled the query).
+ * `part` with each of its methods raising StoreUnavailableError for an outage, thrown (SQLite answers synchronously
+ * inside an async method, and a method may throw before its first await) or rejected.
  */
-const POSTGRES_STATES = /^(08|53|57P0[1-5]$|57014$)/;
-
-/** SQLite: the file locked for longer than the busy timeout, or the disk failing, full or gone. */
-const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL)/;
-
-/** The network between this process and the database server. */
-const SOCKET_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN",
-]);
-
-/** pg's own errors carry no code: a lost connection, a connect or query timeout, a client left unusable. */
-const PG_MESSAGES = [
-  "Connection terminated",
-  "timeout exceeded when trying to connect",
-  "Query read timeout",
-  "is not queryable", // "Client was closed and is not queryable", and pg's other unusable clients
-];
-
-export function isStoreUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (POSTGRES_STATES.test(code) || SQLITE_CODES.test(code) || SOCKET_CODES.has(code))) {
-    return true;
-  }
-  return PG_MESSAGES.some((message) => error.message.includes(message));
+export function raisingUnavailable<T extends object>(part: T, isOutage: IsOutage): T {
+  // By function, not by name: a method replaced on the part (a test watching calls) is wrapped anew.
+  const wrapped = new WeakMap<object, (...args: unknown[]) => unknown>();
+  const fail = (error: unknown): never => {
+    throw asUnavailable(error, isOutage);
+  };
+  return new Proxy(part, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== "function") return value;
+      let method = wrapped.get(value);
+      if (!method) {
+        method = (...args: unknown[]) => {
+          try {
+            const result: unknown = Reflect.apply(value, target, args);
+            return result instanceof Promise ? result.catch(fail) : result;
+          } catch (error) {
+            return fail(error);
+          }
+        };
+        wrapped.set(value, method);
+      }
+      return method;
+    },
+  });
 }

@@ -5,7 +5,7 @@ import {
   ACCOUNT_COUNTS, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
   type RepoRecord, type RepoStatsRecord,
 } from "../directory-sql.js";
-import type { DirectoryStore, RepoRole, RepoRow } from "../store.js";
+import type { DirectoryStore, RepoRole, RepoRow } from "../directory-store.js";
 import { holdsNul, named } from "./pool.js";
 
 

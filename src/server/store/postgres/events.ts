@@ -4,10 +4,7 @@ import {
   ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
 import { CHANGES_CHANNEL } from "../migrations/index.js";
-import type {
-  ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget,
-  IngestedSince, StoredEvent, StoreVersion,
-} from "../store.js";
+import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
 import { named, transaction } from "./pool.js";
 
 interface EventRecord {

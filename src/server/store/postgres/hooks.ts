@@ -8,10 +8,11 @@ import {
   attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
   type DeliveryRecord, type HookRecord, type QueueRecord,
 } from "../hook-sql.js";
-import type { Page, PageRequest } from "../store.js";
+import type { Page, PageRequest } from "../page.js";
+import { POSTGRES_VALUES } from "../sql-values.js";
 import { named, transaction, type Queryable } from "./pool.js";
 
-const bool = (value: boolean) => value;
+const { bool } = POSTGRES_VALUES;
 
 async function query<R extends pg.QueryResultRow>(db: Queryable, sql: string, parameters: Record<string, unknown>): Promise<R[]> {
   return (await db.query<R>(named(sql, parameters))).rows;

@@ -1,12 +1,12 @@
 /**
- * Applies an ingest program (store/ingest-plan.ts) on one PostgreSQL client inside one transaction. Bulk
- * operations are one statement each over arrays (unnest), so a batch costs a handful of round trips.
+ * Applies an ingest program (store/ingest-plan.ts, in the protocol of store/ingest-protocol.ts) on one PostgreSQL
+ * client inside one transaction. Bulk operations are one statement each over arrays (unnest), so a batch costs a
+ * handful of round trips.
  */
 import type pg from "pg";
-import {
-  ingestProgram, runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord,
-} from "../ingest-plan.js";
-import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
+import { ingestProgram } from "../ingest-plan.js";
+import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord } from "../ingest-protocol.js";
+import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";

@@ -4,9 +4,13 @@
  */
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
-import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
-} from "../store.js";
+import type { AuthorizationStore } from "../authorization-store.js";
+import type { DirectoryStore } from "../directory-store.js";
+import type { EventStore } from "../event-store.js";
+import type { IngestStore } from "../ingest-store.js";
+import type { SessionStore } from "../session-store.js";
+import type { UserStore } from "../user-store.js";
+import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { PostgresUsers } from "./users.js";
 import { PostgresAuthorizations } from "./authorizations.js";
@@ -16,6 +20,8 @@ import { PostgresIngest } from "./ingest.js";
 import { PostgresHooks } from "./hooks.js";
 import { PostgresSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
+import { asUnavailable, raisingUnavailable } from "../unavailable.js";
+import { isPostgresOutage } from "./outage.js";
 
 const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
 /**
@@ -35,14 +41,15 @@ export class PostgresStore implements Store {
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
+  /** Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts). */
   private constructor(private readonly pool: pg.Pool) {
-    this.users = new PostgresUsers(pool);
-    this.authorizations = new PostgresAuthorizations(pool);
-    this.directory = new PostgresDirectory(pool);
-    this.events = new PostgresEvents(pool);
-    this.ingest = new PostgresIngest(pool);
-    this.hooks = new PostgresHooks(pool);
-    this.sessions = new PostgresSessions(pool);
+    this.users = raisingUnavailable(new PostgresUsers(pool), isPostgresOutage);
+    this.authorizations = raisingUnavailable(new PostgresAuthorizations(pool), isPostgresOutage);
+    this.directory = raisingUnavailable(new PostgresDirectory(pool), isPostgresOutage);
+    this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
+    this.ingest = raisingUnavailable(new PostgresIngest(pool), isPostgresOutage);
+    this.hooks = raisingUnavailable(new PostgresHooks(pool), isPostgresOutage);
+    this.sessions = raisingUnavailable(new PostgresSessions(pool), isPostgresOutage);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {
@@ -57,6 +64,12 @@ export class PostgresStore implements Store {
   }
 
   async migrate(): Promise<MigrationReport> {
+    return this.migrateUnlimited().catch((error: unknown) => {
+      throw asUnavailable(error, isPostgresOutage);
+    });
+  }
+
+  private migrateUnlimited(): Promise<MigrationReport> {
     return withClient(this.pool, async (client) => {
       // A migration may build an index over millions of rows: the serving pool's limits are not for it. The client
       // goes back to the serving pool afterwards, so its session gets the pool's timeout back (RESET restores the

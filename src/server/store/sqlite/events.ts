@@ -6,10 +6,7 @@ import type Database from "better-sqlite3";
 import {
   ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
-import type {
-  ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget,
-  IngestedSince, StoredEvent, StoreVersion,
-} from "../store.js";
+import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
 
 interface EventRecord {
   body: string; complete: number; created_at: number;

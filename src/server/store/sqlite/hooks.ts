@@ -6,73 +6,109 @@ import type {
 } from "../hook-store.js";
 import {
   attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
-  type DeliveryRecord, type HookRecord, type QueueRecord,
+  type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
 } from "../hook-sql.js";
-import type { Page, PageRequest } from "../store.js";
+import type { Page, PageRequest } from "../page.js";
+import { SQLITE_VALUES } from "../sql-values.js";
 
-const bool = (value: boolean) => (value ? 1 : 0);
+const { bool } = SQLITE_VALUES;
+
+type HookParameters = ReturnType<typeof hookParameters<number>>;
+type Owned = { owner: number; id: number };
+
+/** The statements on one hook name its owner's column: one statement per column, each typed alike. */
+function perOwner<P extends object, R = unknown>(db: Database.Database, sql: (column: OwnerColumn) => string) {
+  return {
+    repo_id: db.prepare<P, R>(sql("repo_id")),
+    org_id: db.prepare<P, R>(sql("org_id")),
+  };
+}
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare<HookParameters & { repo: number | null; org: number | null; name: string; now: string }, HookRecord>(HOOK_SQL.insert),
+    find: perOwner<Owned, HookRecord>(db, HOOK_SQL.find),
+    get: db.prepare<{ id: number }, HookRecord>(HOOK_SQL.get),
+    page: perOwner<{ owner: number } & PageRequest, HookRecord>(db, HOOK_SQL.page),
+    count: perOwner<{ owner: number }, { n: number }>(db, HOOK_SQL.count),
+    update: perOwner<HookParameters & Owned & { now: string }, HookRecord>(db, HOOK_SQL.update),
+    delete: perOwner<Owned>(db, HOOK_SQL.delete),
+    enqueue: db.prepare<{
+      hookId: number; guid: string; event: string; action: string | null; eventId: string | null; body: string | null;
+      redelivery: number; due: number; now: string;
+    }>(HOOK_SQL.enqueue),
+    heads: db.prepare<{ active: number; now: number; limit: number }, QueueRecord>(HOOK_SQL.heads),
+    lease: db.prepare<{ id: number; until: number }>(HOOK_SQL.lease),
+    release: db.prepare<{ id: number }>(HOOK_SQL.release),
+    retry: db.prepare<{ id: number; due: number; body: string; action: string | null }>(HOOK_SQL.retry),
+    dequeue: db.prepare<{ id: number }>(HOOK_SQL.dequeue),
+    nextDue: db.prepare<{ active: number; now: number }, { due: number | null }>(HOOK_SQL.nextDue),
+    queued: db.prepare<{ hookId: number }, { n: number }>(HOOK_SQL.queued),
+    record: db.prepare<ReturnType<typeof attemptParameters<number>>>(HOOK_SQL.record),
+    lastResponse: db.prepare<{ hookId: number } & ReturnType<typeof lastResponse>>(HOOK_SQL.lastResponse),
+    eventSource: db.prepare<{ id: string }, { body: string; repo_id: number | null; actor_id: number }>(HOOK_SQL.eventSource),
+    latestPush: db.prepare<{ repoId: number }, { id: number }>(HOOK_SQL.latestPush),
+    deliveries: db.prepare<{ hookId: number; limit: number; before: number }, DeliveryRecord>(HOOK_SQL.deliveries),
+    delivery: db.prepare<{ hookId: number; id: number }, DeliveryRecord>(HOOK_SQL.delivery),
+  };
+}
 
 export class SqliteHooks implements HookStore {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly s: ReturnType<typeof prepare>;
 
-  constructor(private readonly db: Database.Database) {}
-
-  /** Statements prepared on first use: the owner's column makes two variants of several. */
-  private statement(sql: string): Database.Statement {
-    let prepared = this.statements.get(sql);
-    if (!prepared) this.statements.set(sql, prepared = this.db.prepare(sql));
-    return prepared;
+  constructor(private readonly db: Database.Database) {
+    this.s = prepare(db);
   }
 
   async create(hook: NewHook, now: Date): Promise<HookRow> {
     const { column, value } = ownerWhere(hook.owner);
-    const record = this.statement(HOOK_SQL.insert).get({
+    const record = this.s.insert.get({
       ...hookParameters(hook, {}, bool), repo: column === "repo_id" ? value : null, org: column === "org_id" ? value : null,
       name: hook.name, now: now.toISOString(),
-    }) as HookRecord;
-    return toHook(record);
+    });
+    return toHook(record!);
   }
 
   async find(owner: HookOwner, id: number): Promise<HookRow | null> {
     const { column, value } = ownerWhere(owner);
-    const record = this.statement(HOOK_SQL.find(column)).get({ owner: value, id }) as HookRecord | undefined;
+    const record = this.s.find[column].get({ owner: value, id });
     return record ? toHook(record) : null;
   }
 
   async get(id: number): Promise<HookRow | null> {
-    const record = this.statement(HOOK_SQL.get).get({ id }) as HookRecord | undefined;
+    const record = this.s.get.get({ id });
     return record ? toHook(record) : null;
   }
 
   async list(owner: HookOwner, { limit, offset }: PageRequest): Promise<Page<HookRow>> {
     const { column, value } = ownerWhere(owner);
     return this.db.transaction(() => ({
-      rows: (this.statement(HOOK_SQL.page(column)).all({ owner: value, limit, offset }) as HookRecord[]).map(toHook),
-      total: (this.statement(HOOK_SQL.count(column)).get({ owner: value }) as { n: number }).n,
+      rows: this.s.page[column].all({ owner: value, limit, offset }).map(toHook),
+      total: this.s.count[column].get({ owner: value })!.n,
     }))();
   }
 
   async update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null> {
     const { column, value } = ownerWhere(owner);
     return this.db.transaction(() => {
-      const found = this.statement(HOOK_SQL.find(column)).get({ owner: value, id }) as HookRecord | undefined;
+      const found = this.s.find[column].get({ owner: value, id });
       if (!found) return null;
-      const record = this.statement(HOOK_SQL.update(column)).get({
+      const record = this.s.update[column].get({
         ...hookParameters(toHook(found), changes, bool), owner: value, id, now: now.toISOString(),
-      }) as HookRecord;
-      return toHook(record);
+      });
+      return toHook(record!);
     }).immediate();
   }
 
   async delete(owner: HookOwner, id: number): Promise<boolean> {
     const { column, value } = ownerWhere(owner);
-    return this.statement(HOOK_SQL.delete(column)).run({ owner: value, id }).changes === 1;
+    return this.s.delete[column].run({ owner: value, id }).changes === 1;
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
     this.db.transaction(() => {
       for (const d of deliveries) {
-        this.statement(HOOK_SQL.enqueue).run({
+        this.s.enqueue.run({
           hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
           redelivery: bool(d.redelivery), due: now.getTime(), now: now.toISOString(),
         });
@@ -83,52 +119,51 @@ export class SqliteHooks implements HookStore {
   async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
     // One process holds the write lock at a time, so reading the heads and leasing them cannot race another claim.
     return this.db.transaction(() => {
-      const heads = this.statement(HOOK_SQL.heads).all({ active: 1, now, limit }) as QueueRecord[];
-      for (const head of heads) this.statement(HOOK_SQL.lease).run({ id: head.id, until: now + leaseMs });
+      const heads = this.s.heads.all({ active: 1, now, limit });
+      for (const head of heads) this.s.lease.run({ id: head.id, until: now + leaseMs });
       return heads.map(toQueued);
     }).immediate();
   }
 
   async release(id: number): Promise<void> {
-    this.statement(HOOK_SQL.release).run({ id });
+    this.s.release.run({ id });
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
     this.db.transaction(() => {
-      this.statement(HOOK_SQL.record).run(attemptParameters(attempt, bool));
-      this.statement(HOOK_SQL.lastResponse).run({ hookId: delivery.hookId, ...lastResponse(attempt) });
+      this.s.record.run(attemptParameters(attempt, bool));
+      this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
-        this.statement(HOOK_SQL.retry).run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
+        this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
       }
-      else this.statement(HOOK_SQL.dequeue).run({ id: delivery.id });
+      else this.s.dequeue.run({ id: delivery.id });
     }).immediate();
   }
 
   async nextDue(now: number): Promise<number | null> {
-    return (this.statement(HOOK_SQL.nextDue).get({ active: 1, now }) as { due: number | null }).due;
+    return this.s.nextDue.get({ active: 1, now })!.due;
   }
 
   async queued(hookId: number): Promise<number> {
-    return (this.statement(HOOK_SQL.queued).get({ hookId }) as { n: number }).n;
+    return this.s.queued.get({ hookId })!.n;
   }
 
   async eventSource(eventId: string): Promise<EventSource | null> {
-    const r = this.statement(HOOK_SQL.eventSource).get({ id: eventId }) as { body: string; repo_id: number | null; actor_id: number } | undefined;
+    const r = this.s.eventSource.get({ id: eventId });
     return r ? { body: r.body, repoId: r.repo_id, actorId: r.actor_id } : null;
   }
 
   async latestPush(repoId: number): Promise<string | null> {
-    const r = this.statement(HOOK_SQL.latestPush).get({ repoId }) as { id: number } | undefined;
+    const r = this.s.latestPush.get({ repoId });
     return r ? String(r.id) : null;
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return (this.statement(HOOK_SQL.deliveries).all({ hookId, limit, before: before ?? NO_CURSOR }) as DeliveryRecord[])
-      .map(toDelivery);
+    return this.s.deliveries.all({ hookId, limit, before: before ?? NO_CURSOR }).map(toDelivery);
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {
-    const record = this.statement(HOOK_SQL.delivery).get({ hookId, id }) as DeliveryRecord | undefined;
+    const record = this.s.delivery.get({ hookId, id });
     return record ? toDelivery(record) : null;
   }
 }

@@ -1,11 +1,14 @@
 /**
- * Applies an ingest program (store/ingest-plan.ts) in one SQLite transaction. better-sqlite3 transactions
- * cannot span an await, so the program's operations are answered synchronously with prepared statements; a
- * bulk operation is a loop over one (in-process, a statement costs microseconds, not a round trip).
+ * Applies an ingest program (store/ingest-plan.ts, in the protocol of store/ingest-protocol.ts) in one SQLite
+ * transaction. better-sqlite3 transactions cannot span an await, so the program's operations are answered
+ * synchronously with prepared statements; a bulk operation is a loop over one (in-process, a statement costs
+ * microseconds, not a round trip).
  */
 import type Database from "better-sqlite3";
-import { ingestProgram, runProgram, type IngestDriver } from "../ingest-plan.js";
-import type { AccountType, BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../store.js";
+import { ingestProgram } from "../ingest-plan.js";
+import { runProgram, type IngestDriver } from "../ingest-protocol.js";
+import type { AccountType } from "../user-store.js";
+import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";

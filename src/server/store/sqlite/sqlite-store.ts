@@ -6,9 +6,13 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrations } from "../migrations/index.js";
-import type {
-  AuthorizationStore, ConnectionCounts, DirectoryStore, EventStore, IngestStore, MigrationReport, SessionStore, Store, UserStore,
-} from "../store.js";
+import type { AuthorizationStore } from "../authorization-store.js";
+import type { DirectoryStore } from "../directory-store.js";
+import type { EventStore } from "../event-store.js";
+import type { IngestStore } from "../ingest-store.js";
+import type { SessionStore } from "../session-store.js";
+import type { UserStore } from "../user-store.js";
+import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { SqliteUsers } from "./users.js";
 import { SqliteAuthorizations } from "./authorizations.js";
 import { SqliteDirectory } from "./directory.js";
@@ -18,6 +22,8 @@ import { SqliteHooks } from "./hooks.js";
 import { SqliteSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
+import { isSqliteOutage } from "./outage.js";
+import { raisingUnavailable } from "../unavailable.js";
 
 /** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
 function migrateDatabase(db: Database.Database): MigrationReport {
@@ -48,14 +54,15 @@ export class SqliteStore implements Store {
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
 
+  /** Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts). */
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
-    this.users = new SqliteUsers(db);
-    this.authorizations = new SqliteAuthorizations(db);
-    this.directory = new SqliteDirectory(db);
-    this.events = new SqliteEvents(db);
-    this.ingest = new SqliteIngest(db);
-    this.hooks = new SqliteHooks(db);
-    this.sessions = new SqliteSessions(db);
+    this.users = raisingUnavailable(new SqliteUsers(db), isSqliteOutage);
+    this.authorizations = raisingUnavailable(new SqliteAuthorizations(db), isSqliteOutage);
+    this.directory = raisingUnavailable(new SqliteDirectory(db), isSqliteOutage);
+    this.events = raisingUnavailable(new SqliteEvents(db), isSqliteOutage);
+    this.ingest = raisingUnavailable(new SqliteIngest(db), isSqliteOutage);
+    this.hooks = raisingUnavailable(new SqliteHooks(db), isSqliteOutage);
+    this.sessions = raisingUnavailable(new SqliteSessions(db), isSqliteOutage);
   }
 
   /** Opens (creating when needed) the database file and applies pending migrations. */

@@ -1,43 +1,34 @@
-/** Accounts (users and organizations) in SQLite. */
+/** Accounts (users and organizations) in SQLite (SQL in ../user-sql.ts). */
 import type Database from "better-sqlite3";
-import {
-  DuplicateError, type AccountDeletion, type AccountType, type NewUser, type UserRow, type UserStore,
-} from "../store.js";
+import { DuplicateError } from "../duplicate-error.js";
+import type { AccountDeletion, NewUser, UserRow, UserStore } from "../user-store.js";
 import {
   DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, STRIP_CREDENTIALS,
 } from "../account-deletion.js";
 // Feeds (received events, private visibility) depend on the relations a deletion removes.
 import { RAISE_GENERATION } from "../feed-sql.js";
+import { SQLITE_VALUES } from "../sql-values.js";
+import { newUserParameters, toUser, userSql, type UserRecord } from "../user-sql.js";
 import { isUniqueViolation } from "./errors.js";
 
-export interface UserRecord {
-  id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: number;
-  created_at: string; type: string; external_id: number | null; suspended_at: string | null;
-}
-
-export const toUser = (r: UserRecord): UserRow => ({
-  id: r.id, login: r.login, type: r.type as AccountType, wireId: r.external_id ?? r.id, passwordHash: r.password_hash, otpSecret: r.otp_secret, siteAdmin: r.site_admin === 1,
-  suspendedAt: r.suspended_at === null ? null : new Date(r.suspended_at), createdAt: new Date(r.created_at),
-});
+const SQL = userSql("sqlite");
+type NewUserParameters = ReturnType<typeof newUserParameters<number, string>>;
 
 export class SqliteUsers implements UserStore {
-  private readonly insert; private readonly byLogin; private readonly byId; private readonly all;
-  private readonly counter; private readonly password; private readonly claimAccount; private readonly otp;
-  private readonly suspension; private readonly deleteAccount;
+  private readonly claim; private readonly insert; private readonly byLogin; private readonly byId; private readonly all;
+  private readonly counter; private readonly password; private readonly otp; private readonly suspension;
+  private readonly deleteAccount;
 
   constructor(db: Database.Database) {
-    this.insert = db.prepare<[string, string | null, string | null, number, string], UserRecord>(
-      `INSERT INTO users (login, password_hash, otp_secret, site_admin, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *`);
-    this.byLogin = db.prepare<[string], UserRecord>("SELECT * FROM users WHERE login = ?");
-    this.byId = db.prepare<[number], UserRecord>("SELECT * FROM users WHERE id = ?");
-    this.all = db.prepare<[], UserRecord>("SELECT * FROM users WHERE password_hash IS NOT NULL ORDER BY id");
-    this.counter = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM users WHERE password_hash IS NOT NULL");
-    this.password = db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?");
-    this.claimAccount = db.prepare<[string | null, string | null, number, number], UserRecord>(
-      `UPDATE users SET password_hash = ?, otp_secret = ?, site_admin = ?
-       WHERE id = ? AND password_hash IS NULL AND type = 'User' RETURNING *`);
-    this.otp = db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?");
-    this.suspension = db.prepare<[string | null, number]>("UPDATE users SET suspended_at = ? WHERE id = ?");
+    this.claim = db.prepare<NewUserParameters, UserRecord>(SQL.claim);
+    this.insert = db.prepare<NewUserParameters, UserRecord>(SQL.insert);
+    this.byLogin = db.prepare<{ login: string }, UserRecord>(SQL.byLogin);
+    this.byId = db.prepare<{ id: number }, UserRecord>(SQL.byId);
+    this.all = db.prepare<[], UserRecord>(SQL.list);
+    this.counter = db.prepare<[], { n: number }>(SQL.count);
+    this.password = db.prepare<{ id: number; passwordHash: string }>(SQL.setPassword);
+    this.otp = db.prepare<{ id: number; otpSecret: string | null }>(SQL.setOtpSecret);
+    this.suspension = db.prepare<{ id: number; at: string | null }>(SQL.setSuspended);
     const authorizations = db.prepare<[{ id: number }]>(DELETE_AUTHORIZATIONS);
     const relations = DELETE_RELATIONS.map((sql) => db.prepare<[{ id: number }]>(sql));
     const named = db.prepare<[{ id: number }], { named: number }>(NAMED_BY_HISTORY);
@@ -55,15 +46,11 @@ export class SqliteUsers implements UserStore {
   }
 
   async create(user: NewUser): Promise<UserRow> {
-    // An account known only from imported events has no password yet: giving it one makes it a login user.
-    const existing = this.byLogin.get(user.login);
-    if (existing && existing.password_hash === null && existing.type === "User") {
-      return toUser(this.claimAccount.get(user.passwordHash, user.otpSecret, user.siteAdmin ? 1 : 0, existing.id)!);
-    }
+    const parameters = newUserParameters(user, new Date(), SQLITE_VALUES);
+    const claimed = this.claim.get(parameters);
+    if (claimed) return toUser(claimed);
     try {
-      const record = this.insert.get(user.login, user.passwordHash, user.otpSecret, user.siteAdmin ? 1 : 0,
-        new Date().toISOString());
-      return toUser(record!);
+      return toUser(this.insert.get(parameters)!);
     } catch (error) {
       if (isUniqueViolation(error)) throw new DuplicateError(`user ${user.login}`);
       throw error;
@@ -71,12 +58,12 @@ export class SqliteUsers implements UserStore {
   }
 
   async findByLogin(login: string) {
-    const r = this.byLogin.get(login);
+    const r = this.byLogin.get({ login });
     return r ? toUser(r) : null;
   }
 
   async findById(id: number) {
-    const r = this.byId.get(id);
+    const r = this.byId.get({ id });
     return r ? toUser(r) : null;
   }
 
@@ -89,19 +76,18 @@ export class SqliteUsers implements UserStore {
   }
 
   async setPassword(id: number, passwordHash: string) {
-    this.password.run(passwordHash, id);
+    this.password.run({ id, passwordHash });
   }
 
   async setOtpSecret(id: number, otpSecret: string | null) {
-    this.otp.run(otpSecret, id);
+    this.otp.run({ id, otpSecret });
   }
 
   async setSuspended(id: number, at: Date | null) {
-    this.suspension.run(at?.toISOString() ?? null, id);
+    this.suspension.run({ id, at: at === null ? null : SQLITE_VALUES.time(at) });
   }
 
   async delete(id: number) {
     return this.deleteAccount(id);
   }
 }
-

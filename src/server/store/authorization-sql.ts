@@ -1,0 +1,64 @@
+/**
+ * The authorizations' SQL, shared by both drivers (`@name` parameters; PostgreSQL's driver numbers them), and the
+ * mapping of their rows, whose column types differ by driver (sql-values.ts): scopes are JSON text in SQLite, jsonb
+ * in PostgreSQL.
+ */
+import type { AuthorizationChanges, AuthorizationRow, NewAuthorization } from "./authorization-store.js";
+import { date, json, type Bool, type Json, type Time, type ValueWriter } from "./sql-values.js";
+
+const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = a.user_id";
+
+export const AUTHORIZATION_SQL = {
+  insert: `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
+      created_at, updated_at)
+    VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now) RETURNING *`,
+  find: "SELECT * FROM authorizations WHERE user_id = @userId AND id = @id",
+  page: "SELECT * FROM authorizations WHERE user_id = @userId ORDER BY id LIMIT @limit OFFSET @offset",
+  count: "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId",
+  /**
+   * Unmentioned fields keep their stored values: COALESCE cannot tell "null" from "absent", so flags say which to set.
+   * One statement, so that a concurrent update cannot come between the read of a field and its write.
+   */
+  update: `UPDATE authorizations SET
+      scopes = CASE WHEN @setScopes THEN @scopes ELSE scopes END,
+      note = CASE WHEN @setNote THEN @note ELSE note END,
+      note_url = CASE WHEN @setNoteUrl THEN @noteUrl ELSE note_url END,
+      fingerprint = CASE WHEN @setFingerprint THEN @fingerprint ELSE fingerprint END,
+      updated_at = @now
+    WHERE user_id = @userId AND id = @id RETURNING *`,
+  delete: "DELETE FROM authorizations WHERE user_id = @userId AND id = @id",
+  byLastEight: "SELECT * FROM authorizations WHERE token_last_eight = @lastEight",
+  everyOwned: `${OWNED} ORDER BY a.id`,
+  ownedBy: `${OWNED} WHERE a.user_id = @userId ORDER BY a.id`,
+  countByUser: "SELECT user_id, count(*) AS n FROM authorizations GROUP BY user_id",
+  revoke: "DELETE FROM authorizations WHERE id = @id RETURNING *",
+};
+
+export interface AuthorizationRecord {
+  id: number; user_id: number; hashed_token: string; token_last_eight: string; scopes: Json<string[]>; note: string | null;
+  note_url: string | null; fingerprint: string | null; created_at: Time; updated_at: Time;
+}
+
+export type OwnedRecord = AuthorizationRecord & { login: string };
+
+export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
+  id: r.id, userId: r.user_id, hashedToken: r.hashed_token, tokenLastEight: r.token_last_eight, scopes: json(r.scopes),
+  note: r.note, noteUrl: r.note_url, fingerprint: r.fingerprint, createdAt: date(r.created_at), updatedAt: date(r.updated_at),
+});
+
+export const insertParameters = <B extends Bool, T extends Time>(a: NewAuthorization, now: Date, values: ValueWriter<B, T>) => ({
+  userId: a.userId, hashedToken: a.hashedToken, tokenLastEight: a.tokenLastEight, scopes: JSON.stringify(a.scopes),
+  note: a.note, noteUrl: a.noteUrl, fingerprint: a.fingerprint, now: values.time(now),
+});
+
+/** The parameters of `update`: each field's flag says whether the changes mention it. */
+export const updateParameters = <B extends Bool, T extends Time>(
+  userId: number, id: number, changes: AuthorizationChanges, now: Date, values: ValueWriter<B, T>,
+) => ({
+  userId, id, now: values.time(now),
+  setScopes: values.bool(changes.scopes !== undefined), scopes: JSON.stringify(changes.scopes ?? []),
+  setNote: values.bool(changes.note !== undefined), note: changes.note ?? null,
+  setNoteUrl: values.bool(changes.noteUrl !== undefined), noteUrl: changes.noteUrl ?? null,
+  setFingerprint: values.bool(changes.fingerprint !== undefined), fingerprint: changes.fingerprint ?? null,
+});
+

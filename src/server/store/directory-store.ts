@@ -1,0 +1,56 @@
+/** Repositories, who may read them, and the counts the entry points (`/users/:user`, `/repos/:owner/:repo`) show. */
+
+export interface RepoRow {
+  id: number;
+  ownerId: number;
+  /** `owner/name`, with the letter case stored. */
+  fullName: string;
+  private: boolean;
+  /** The fork network: the id of the network's root repository. */
+  networkId: number;
+  wireId: number;
+  /** The repository this one was forked from; null for a network's root. */
+  parentId: number | null;
+}
+
+/** Counts an account shows (`/users/:user`). */
+export interface AccountCounts {
+  followers: number;
+  following: number;
+  /** Repositories the account owns, by visibility. */
+  publicRepos: number;
+  privateRepos: number;
+}
+
+/** Counts and times a repository shows (`/repos/:owner/:repo`), from its relations and stored events. */
+export interface RepoStats {
+  watchers: number;
+  /** Direct forks. */
+  forks: number;
+  /** Every other repository of its fork network. */
+  networkForks: number;
+  /** Times of its first and last stored events, and of its last PushEvent; null when it has none. */
+  firstEventAt: Date | null;
+  lastEventAt: Date | null;
+  lastPushAt: Date | null;
+}
+
+/** Why a user may read a repository (the relations of `canRead`), the strongest first. */
+export type RepoRole = "owner" | "collaborator" | "member";
+
+export interface DirectoryStore {
+  findRepo(owner: string, name: string): Promise<RepoRow | null>;
+  /** The login of the account with that wire id (GitHub's id from imported data first, else the row id). */
+  loginByWireId(wireId: number): Promise<string | null>;
+  /** The `owner/name` of the repository with that wire id. */
+  repoNameByWireId(wireId: number): Promise<string | null>;
+  /** Owner, collaborator, or member of the organization that owns the repository. */
+  canRead(userId: number, repoId: number): Promise<boolean>;
+  isMember(orgId: number, userId: number): Promise<boolean>;
+  /** A repository by its row id (a fork's parent, a network's root). */
+  findRepoById(id: number): Promise<RepoRow | null>;
+  accountCounts(accountId: number): Promise<AccountCounts>;
+  repoStats(repoId: number): Promise<RepoStats>;
+  /** The user's strongest relation to the repository; null exactly when `canRead` is false. */
+  repoRole(userId: number, repoId: number): Promise<RepoRole | null>;
+}

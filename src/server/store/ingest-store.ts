@@ -1,0 +1,125 @@
+/** What an ingest writes (one batch, all or nothing) and what it reports. */
+import { DEFAULT_WEBHOOK_MAX_QUEUE } from "../config.js";
+import { FeedgateFailure } from "../failures.js";
+import type { AccountType } from "./user-store.js";
+
+/** One entry of an ingest batch carries where it came from, so an error can name it. */
+interface Sourced {
+  source: string;
+}
+
+export interface AccountUpsert extends Sourced {
+  login: string;
+  type: AccountType;
+  externalId?: number | undefined;
+  /** Only for world-file users: set when given. */
+  passwordHash?: string | undefined;
+  otpSecret?: string | null | undefined;
+  siteAdmin?: boolean | undefined;
+}
+
+export interface RepoUpsert extends Sourced {
+  fullName: string;
+  private?: boolean | undefined;
+  forkOf?: string | undefined;
+  externalId?: number | undefined;
+}
+
+export interface EventInsert extends Sourced {
+  id: string;
+  type: string;
+  actorLogin: string;
+  /** null: an event about no repository (GitHub's `"repo": {"name": "/"}`, e.g. a 2012 GistEvent). */
+  repoName: string | null;
+  orgLogin: string | null;
+  public: boolean;
+  createdAt: Date;
+  complete: boolean;
+  body: string;
+}
+
+export interface IssueEventInsert extends Sourced {
+  id: string;
+  repoName: string;
+  actorLogin: string | null;
+  createdAt: Date;
+  complete: boolean;
+  body: string;
+}
+
+export interface TokenInsert extends Sourced {
+  login: string;
+  hashedToken: string;
+  tokenLastEight: string;
+  scopes: string[];
+  note: string | null;
+}
+
+/**
+ * Everything one ingest writes, applied in one transaction in this order: accounts, memberships,
+ * repositories, collaborators, follows, watches, tokens, events, issue events. Accounts and repositories
+ * that later entries name are created on the fly. Every write is idempotent.
+ */
+export interface IngestBatch {
+  accounts: AccountUpsert[];
+  memberships: (Sourced & { org: string; member: string })[];
+  repos: RepoUpsert[];
+  collaborators: (Sourced & { repo: string; user: string; remove?: boolean })[];
+  follows: (Sourced & { follower: string; followee: string })[];
+  watches: (Sourced & { user: string; repo: string })[];
+  tokens: TokenInsert[];
+  events: EventInsert[];
+  issueEvents: IssueEventInsert[];
+}
+
+export interface EventCounts {
+  eventsAdded: number;
+  eventsSkipped: number;
+  issueEventsAdded: number;
+  issueEventsSkipped: number;
+}
+
+/** Called as a step of a bulk load begins (`what`: "building feed indexes"); the function it returns, once done. */
+export type BulkLoadProgress = (what: string) => () => void;
+
+export interface IngestOptions {
+  /**
+   * Queue webhook deliveries for the events added (null: none, `feedgate import --no-webhooks`); a hook whose queue
+   * holds `maxQueue` deliveries gets no more from the ingest (`--webhook-max-queue`).
+   */
+  webhooks: { maxQueue: number } | null;
+}
+
+export const DEFAULT_INGEST_OPTIONS: IngestOptions = { webhooks: { maxQueue: DEFAULT_WEBHOOK_MAX_QUEUE } };
+
+export interface IngestResult extends EventCounts {
+  /**
+   * Rows the batch created, by the type the batch left them: the accounts and repositories its entries name,
+   * those only an event names included. An account or repository that existed already is not counted.
+   */
+  usersAdded: number;
+  organizationsAdded: number;
+  reposAdded: number;
+  /** Tokens stored; a token already stored for the same user is not counted. */
+  tokensAdded: number;
+  /** Hooks that got no delivery of some event because their queue was full (present only when there were any). */
+  hooksFull?: number[];
+}
+
+export interface IngestStore {
+  /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
+  apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult>;
+  /**
+   * Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after.
+   * `progress` is told of such work after the import that takes long enough to be worth saying (SQLite's index build).
+   */
+  bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T>;
+}
+
+/** An ingest entry that contradicts what is stored or what the batch said before; `field` names the entry. */
+export class IngestConflictError extends FeedgateFailure {
+  override name = "IngestConflictError";
+  constructor(source: string, problem: string) {
+    super(problem, { field: source });
+  }
+}

@@ -1,0 +1,8 @@
+/** Which SQLite errors mean "the database is unavailable right now" rather than a bug. */
+import Database from "better-sqlite3";
+
+/** The file locked for longer than the busy timeout, or the disk failing, full or gone. */
+const OUTAGE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|PROTOCOL)/;
+
+export const isSqliteOutage = (error: unknown): boolean =>
+  error instanceof Database.SqliteError && OUTAGE_CODES.test(error.code);

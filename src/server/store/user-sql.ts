@@ -1,0 +1,50 @@
+/**
+ * The accounts' SQL, shared by both drivers (`@name` parameters; PostgreSQL's driver numbers them), and the mapping
+ * of their rows, whose column types differ by driver (sql-values.ts). The one difference of dialect is how a login
+ * is matched; an account's deletion is account-deletion.ts's.
+ */
+import type { Dialect } from "./feed-sql.js";
+import { date, type Bool, type Time, type ValueWriter } from "./sql-values.js";
+import type { AccountType, NewUser, UserRow } from "./user-store.js";
+
+/**
+ * Logins compare case-insensitively, as on GitHub, each dialect through its unique index (migration 1): SQLite's
+ * column is COLLATE NOCASE, so `=` ignores case; PostgreSQL's index is on lower(login), so both sides are lowered.
+ */
+const LOGIN_IS: Record<Dialect, string> = { sqlite: "login = @login", postgres: "lower(login) = lower(@login)" };
+
+export function userSql(dialect: Dialect) {
+  const loginIs = LOGIN_IS[dialect];
+  return {
+    /** An account known only from imported events has no password yet: giving it one makes it a login user. */
+    claim: `UPDATE users SET password_hash = @passwordHash, otp_secret = @otpSecret, site_admin = @siteAdmin
+      WHERE ${loginIs} AND password_hash IS NULL AND type = 'User' RETURNING *`,
+    insert: `INSERT INTO users (login, password_hash, otp_secret, site_admin, created_at)
+      VALUES (@login, @passwordHash, @otpSecret, @siteAdmin, @now) RETURNING *`,
+    byLogin: `SELECT * FROM users WHERE ${loginIs}`,
+    byId: "SELECT * FROM users WHERE id = @id",
+    /** Accounts that can log in. */
+    list: "SELECT * FROM users WHERE password_hash IS NOT NULL ORDER BY id",
+    count: "SELECT count(*) AS n FROM users WHERE password_hash IS NOT NULL",
+    setPassword: "UPDATE users SET password_hash = @passwordHash WHERE id = @id",
+    setOtpSecret: "UPDATE users SET otp_secret = @otpSecret WHERE id = @id",
+    setSuspended: "UPDATE users SET suspended_at = @at WHERE id = @id",
+  };
+}
+
+export interface UserRecord {
+  id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: Bool;
+  created_at: Time; type: AccountType; external_id: number | null; suspended_at: Time | null;
+}
+
+export const toUser = (r: UserRecord): UserRow => ({
+  id: r.id, login: r.login, type: r.type, wireId: r.external_id ?? r.id, passwordHash: r.password_hash,
+  otpSecret: r.otp_secret, siteAdmin: Boolean(r.site_admin),
+  suspendedAt: r.suspended_at === null ? null : date(r.suspended_at), createdAt: date(r.created_at),
+});
+
+/** The parameters of `claim` and `insert`. */
+export const newUserParameters = <B extends Bool, T extends Time>(user: NewUser, now: Date, values: ValueWriter<B, T>) => ({
+  login: user.login, passwordHash: user.passwordHash, otpSecret: user.otpSecret, siteAdmin: values.bool(user.siteAdmin),
+  now: values.time(now),
+});
