@@ -115,7 +115,7 @@ class BatchPlan implements BatchTarget {
     if (missing.length) {
       const ids = yield* ask({ op: "insertAccounts", now: this.now,
         rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })) });
-      missing.forEach((a, i) => this.createdAccounts.set(lower(a.login), ids[i]!));
+      for (const [i, a] of missing.entries()) this.createdAccounts.set(lower(a.login), ids[i]!);
       for (const a of missing) this.added[a.type === "Organization" ? "organizations" : "users"]++;
     }
 
@@ -136,7 +136,7 @@ class BatchPlan implements BatchTarget {
     if (newRepos.length) {
       const ids = yield* ask({ op: "insertRepos",
         rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })) });
-      newRepos.forEach(({ repo }, i) => this.createdRepos.set(lower(repo.fullName), ids[i]!));
+      for (const [i, { repo }] of newRepos.entries()) this.createdRepos.set(lower(repo.fullName), ids[i]!);
       this.added.repos = newRepos.length;
     }
   }
@@ -253,7 +253,7 @@ class BatchPlan implements BatchTarget {
 
   *token(t: TokenInsert): Step<void> {
     const user = this.current(t.login);
-    if (!user || user.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
+    if (user?.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
     const owner = yield* ask({ op: "tokenOwner", hashedToken: t.hashedToken });
     if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
     if (owner === null) {

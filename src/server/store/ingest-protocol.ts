@@ -78,6 +78,7 @@ export interface IngestResults {
 
 export type IngestOpName = IngestOp["op"];
 export type OpOf<N extends IngestOpName> = Extract<IngestOp, { op: N }>;
+// biome-ignore lint/suspicious/noConfusingVoidType: an operation without an answer is a handler returning nothing
 export type ResultOf<N extends IngestOpName> = N extends keyof IngestResults ? IngestResults[N] : void;
 
 /**

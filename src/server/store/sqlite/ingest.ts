@@ -70,8 +70,12 @@ function driver(s: Statements): IngestDriver {
       const at = o.now.toISOString();
       return o.rows.map((a) => s.insertAccount.get(a.login, a.type, a.externalId, at)!.id);
     },
-    setAccountExternalIds: (o) => o.pairs.forEach((p) => s.setExternalId.run(p.b, p.a)),
-    makeOrganizations: (o) => o.ids.forEach((id) => s.makeOrganization.run(id)),
+    setAccountExternalIds: (o) => {
+      for (const p of o.pairs) s.setExternalId.run(p.b, p.a);
+    },
+    makeOrganizations: (o) => {
+      for (const id of o.ids) s.makeOrganization.run(id);
+    },
     setPassword: (o) => void s.setPassword.run(o.passwordHash, o.id),
     setOtpSecret: (o) => void s.setOtpSecret.run(o.otpSecret, o.id),
     setSiteAdmin: (o) => void s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id),
@@ -84,15 +88,33 @@ function driver(s: Statements): IngestDriver {
       s.ownNetwork.run(id);
       return id;
     }),
-    setRepoExternalIds: (o) => o.pairs.forEach((p) => s.setRepoExternalId.run(p.b, p.a)),
-    setPrivate: (o) => o.pairs.forEach((p) => s.setPrivate.run(p.b, p.a)),
-    setParents: (o) => o.pairs.forEach((p) => s.setParent.run(p.b, p.a)),
-    moveNetworks: (o) => o.pairs.forEach((p) => s.moveNetwork.run(p.b, p.a)),
-    addCollaborators: (o) => o.pairs.forEach((p) => s.addCollaborator.run(p.a, p.b)),
-    removeCollaborators: (o) => o.pairs.forEach((p) => s.removeCollaborator.run(p.a, p.b)),
-    addMembers: (o) => o.pairs.forEach((p) => s.addMember.run(p.a, p.b)),
-    addFollows: (o) => o.pairs.forEach((p) => s.addFollow.run(p.a, p.b)),
-    addWatches: (o) => o.pairs.forEach((p) => s.addWatch.run(p.a, p.b)),
+    setRepoExternalIds: (o) => {
+      for (const p of o.pairs) s.setRepoExternalId.run(p.b, p.a);
+    },
+    setPrivate: (o) => {
+      for (const p of o.pairs) s.setPrivate.run(p.b, p.a);
+    },
+    setParents: (o) => {
+      for (const p of o.pairs) s.setParent.run(p.b, p.a);
+    },
+    moveNetworks: (o) => {
+      for (const p of o.pairs) s.moveNetwork.run(p.b, p.a);
+    },
+    addCollaborators: (o) => {
+      for (const p of o.pairs) s.addCollaborator.run(p.a, p.b);
+    },
+    removeCollaborators: (o) => {
+      for (const p of o.pairs) s.removeCollaborator.run(p.a, p.b);
+    },
+    addMembers: (o) => {
+      for (const p of o.pairs) s.addMember.run(p.a, p.b);
+    },
+    addFollows: (o) => {
+      for (const p of o.pairs) s.addFollow.run(p.a, p.b);
+    },
+    addWatches: (o) => {
+      for (const p of o.pairs) s.addWatch.run(p.a, p.b);
+    },
     tokenOwner: (o) => s.tokenOwner.get(o.hashedToken)?.user_id ?? null,
     insertToken: (o) => {
       const at = o.now.toISOString();
@@ -101,10 +123,14 @@ function driver(s: Statements): IngestDriver {
     insertEvents: (o) => o.rows.filter((e) => s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
       e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes === 1).map((e) => e.id),
     findHookTargets: (o) => s.hookTargets.all({ active: 1, repoIds: JSON.stringify(o.repoIds) }).map(toHookTarget),
-    queueDeliveries: (o) => o.rows.forEach((d) => s.enqueue.run({
-      hookId: d.hookId, guid: d.guid, event: d.event, action: null, eventId: d.eventId, body: null, redelivery: 0,
-      due: o.now.getTime(), now: o.now.toISOString(),
-    })),
+    queueDeliveries: (o) => {
+      for (const d of o.rows) {
+        s.enqueue.run({
+          hookId: d.hookId, guid: d.guid, event: d.event, action: null, eventId: d.eventId, body: null, redelivery: 0,
+          due: o.now.getTime(), now: o.now.toISOString(),
+        });
+      }
+    },
     insertIssueEvents: (o) => o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId,
       e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
     raiseGeneration: (o) => {
