@@ -49,6 +49,15 @@ describe("console sessions", () => {
     assert.equal((await get("/api/v3/console/sign-in")).statusCode, 404, "not part of the API layout");
   });
 
+  test("a form posted with no body at all is an empty form: the sign-in page's refusal, not a 500", async () => {
+    // Found by tests/server/hostile-input.test.ts: `POST /console/sign-in` with neither Content-Type nor body.
+    const res = await t.app.inject({ method: "POST", url: "/console/sign-in" });
+    assert.equal(res.statusCode, 401);
+    assert.match(res.body, /Incorrect username or password\./);
+    const signOut = await t.app.inject({ method: "POST", url: "/console/sign-out" });
+    assert.ok(signOut.statusCode < 500, `sign-out without a body: ${signOut.statusCode}`);
+  });
+
   test("a wrong password is refused with the page's words and counts toward the lockout Basic auth enforces", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await signIn("locky", "wrong");

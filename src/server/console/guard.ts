@@ -27,6 +27,9 @@ export function consoleGuard(services: ConsoleServices) {
     request.consoleSession = id && signedIn ? { id, ...signedIn } : null;
 
     const write = request.method !== "GET" && request.method !== "HEAD";
+    // A form sent with no body at all (no Content-Type, nothing to parse) is an empty form, not a missing one: every
+    // handler reads fields from it, and the empty fields get the page's own answer rather than a 500.
+    if (write && !(request.body instanceof URLSearchParams)) request.body = new URLSearchParams();
     if (write && !sameOrigin(request)) throw forbidden("Cross-origin request refused.");
     const session = request.consoleSession;
     if (write && session) {
