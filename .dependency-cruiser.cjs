@@ -10,9 +10,11 @@ const LAYERS = [
   ["webhook delivery", "^src/server/webhooks/"],
   ["services", "^src/server/services/"],
   ["streams", "^src/server/streams/"],
-  ["process parts", "^src/server/(metrics|logging|tls|openapi-description)[.]ts$"],
-  ["plugins", "^src/server/plugins/"],
+  ["process parts", "^src/server/(metrics|logging|tls)[.]ts$|^src/server/openapi/(route-doc|security)[.]ts$"],
+  ["plugins", "^src/server/plugins/(?!openapi[.]ts$)"],
   ["routes and console", "^src/server/(routes|console)/"],
+  // The OpenAPI document describes the routes (each describes itself beside its definition), so it sits above them.
+  ["API description", "^src/server/openapi-description[.]ts$|^src/server/openapi/(?!(route-doc|security)[.]ts$)|^src/server/plugins/openapi[.]ts$"],
   ["assembly", "^src/server/(app|main|metrics-server)[.]ts$"],
   ["command line", "^src/cli/"],
 ];

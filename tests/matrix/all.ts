@@ -44,6 +44,8 @@ interface Outcome {
   part: Part;
   status: number | null;
   seconds: number;
+  /** What a held part wrote. */
+  held: Buffer[];
 }
 
 function run(part: Part): Promise<Outcome> {
@@ -56,14 +58,18 @@ function run(part: Part): Promise<Outcome> {
   child.stdout?.on("data", (chunk: Buffer) => held.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => held.push(chunk));
   return new Promise((resolve) => {
-    child.on("close", (status) => {
-      if (!part.live) process.stdout.write(`\n# ==== ${part.name} ====\n${Buffer.concat(held).toString()}`);
-      resolve({ part, status, seconds: (performance.now() - started) / 1000 });
-    });
+    child.on("close", (status) => resolve({ part, status, seconds: (performance.now() - started) / 1000, held }));
   });
 }
 
-const outcomes = await Promise.all(parts.map(run));
+const running = parts.map(run);
+const outcomes: Outcome[] = [];
+// The live part first, then each held part whole, in the table's order: no part's lines land inside another's.
+for (const outcome of running) {
+  const done = await outcome;
+  if (!done.part.live) process.stdout.write(`\n# ==== ${done.part.name} ====\n${Buffer.concat(done.held).toString()}`);
+  outcomes.push(done);
+}
 process.stdout.write("\n# ==== npm test ====\n");
 for (const { part, status, seconds } of outcomes) {
   process.stdout.write(`# ${status === 0 ? "ok  " : "FAIL"} ${part.name} (${seconds.toFixed(0)} s)\n`);
