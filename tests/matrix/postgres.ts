@@ -22,9 +22,7 @@ const files = [
 ];
 // Four files at a time, as `npm run test:sqlite` runs them: each has its own database, and Node's default of one
 // file per spare core (one, on two cores) leaves the time a file spends waiting on timers, sockets and PostgreSQL unused.
-// `npm test` (./all.ts) runs this beside the SQLite run and asks for fewer.
-const concurrency = process.env.FEEDGATE_MATRIX_CONCURRENCY ?? "4";
-const run = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files], {
+const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=4", ...files], {
   stdio: "inherit",
   env: { ...process.env, FEEDGATE_TEST_STORE: "postgres" },
 });
