@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { basic } from "../helpers/test-app.js";
-import { browserSkip, launchChromium, seriousViolations, watchViolations } from "../helpers/browser.js";
+import { browserSkip, launchChromium, seriousViolations, watchViolations, screenshotPath } from "../helpers/browser.js";
 import { ALICE, HELLO_IDS } from "../helpers/client-world.js";
 
 const skip = process.env.FEEDGATE_TEST_STORE === "postgres" ? "browser tests run on SQLite" : browserSkip();
@@ -72,7 +72,7 @@ describe("console: activity in Chromium", { skip }, () => {
     assert.equal(await items().first().getAttribute("data-id"), "9001", "at the top");
     assert.equal(await items().first().locator(".sentence").textContent(), "bob opened issue #12 in bob/tools");
     assert.equal(await items().first().locator("time").textContent(), "just now");
-    await page.screenshot({ path: "docs/console-activity.png", fullPage: false });
+    await page.screenshot({ path: screenshotPath("console-activity.png"), fullPage: false });
     await assertClean("activity, live");
 
     await items().first().getByRole("link", { name: "bob/tools" }).click();

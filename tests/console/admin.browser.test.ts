@@ -9,7 +9,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { browserSkip, launchChromium, seriousViolations, watchViolations } from "../helpers/browser.js";
+import { browserSkip, launchChromium, seriousViolations, watchViolations, screenshotPath } from "../helpers/browser.js";
 import { eventually, receiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 const skip = process.env.FEEDGATE_TEST_STORE === "postgres" ? "browser tests run on SQLite" : browserSkip();
@@ -90,7 +90,7 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     await page.getByText('"zen"').first().waitFor();
     await assertClean("webhooks");
     await page.evaluate(() => scrollTo(0, 0)); // opening the disclosure scrolled it: the heading belongs in the picture
-    await page.screenshot({ path: "docs/console-webhooks.png" });
+    await page.screenshot({ path: screenshotPath("console-webhooks.png") });
 
     await page.getByRole("button", { name: /^Redeliver ping delivery/ }).click();
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
@@ -159,7 +159,7 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     const alice = page.getByRole("row", { name: /^alice\b/ });
     assert.deepEqual((await alice.getByRole("cell").allTextContents()), ["User", "No", "Off", "2", "Active"]);
     await assertClean("users");
-    await page.screenshot({ path: "docs/console-users.png" });
+    await page.screenshot({ path: screenshotPath("console-users.png") });
 
     await signedInPage("alice", "alice-password");
     assert.equal(await page.getByRole("link", { name: "Users" }).count(), 0);

@@ -8,7 +8,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
-import { browserSkip, launchChromium, seriousViolations, watchViolations } from "../helpers/browser.js";
+import { browserSkip, launchChromium, seriousViolations, watchViolations, screenshotPath } from "../helpers/browser.js";
 import { currentOtp, newOtpSecret } from "../../src/server/services/credentials.js";
 
 const skip = process.env.FEEDGATE_TEST_STORE === "postgres" ? "browser tests run on SQLite" : browserSkip();
@@ -57,7 +57,7 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await signIn("carla", "not-her-password");
     await page.getByText("Incorrect username or password.").waitFor();
     await assertClean("sign-in");
-    await page.screenshot({ path: "docs/console-sign-in.png" });
+    await page.screenshot({ path: screenshotPath("console-sign-in.png") });
   });
 
   test("generate a token, use it, see it once, revoke it, sign out", async () => {
@@ -78,7 +78,7 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByRole("button", { name: "Generate token" }).click();
     await page.getByRole("button", { name: "Copy" }).waitFor();
     const token = (await page.locator("#new-token").textContent())!.trim();
-    await page.screenshot({ path: "docs/console-tokens.png" });
+    await page.screenshot({ path: screenshotPath("console-tokens.png") });
     await assertClean("tokens");
 
     const api = await fetch(`${t.url}/user`, { headers: { authorization: `token ${token}` } });

@@ -2,8 +2,10 @@
  * Debian's Chromium driven by playwright-core, for the console's browser tests. Outside CI, without Chromium, the
  * tests report themselves skipped with the reason; under CI they fail (skipOutsideCi), as missing servers do.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { skipOutsideCi } from "./services.js";
 
@@ -16,6 +18,18 @@ export async function launchChromium() {
   // Chromium's sandbox refuses to run as root (containers, CI).
   return chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
 }
+
+/**
+ * Where a test writes the screenshot `name` (`console-tokens.png`): into docs/, which shows it, only when
+ * FEEDGATE_SCREENSHOTS=1 asks to update them; else into a temporary folder, so that `npm test` leaves the working tree
+ * as it found it (every run's screenshot differs: a new token, port and time).
+ */
+export function screenshotPath(name: string): string {
+  if (process.env.FEEDGATE_SCREENSHOTS === "1") return join("docs", name);
+  screenshots ??= mkdtempSync(join(tmpdir(), "feedgate-screenshots-"));
+  return join(screenshots, name);
+}
+let screenshots: string | undefined;
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
