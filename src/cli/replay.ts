@@ -103,6 +103,8 @@ ${GH_ARCHIVE_HINT}.`);
           try {
             return await replayEvents(store, sources(), {
               speed, maxGapMs, restamp: Boolean(flags.restamp), newIds: Boolean(flags.newIds), signal: stop.signal,
+              // The command line is the process's edge: its clock is the wall clock, as the server's is.
+              clock: () => new Date(),
               onBatch: (p) => progress.update(p, bytesBefore + (current?.bytesRead() ?? 0)),
               onMalformed: (_where, message) => progress.note(`skipped ${message}`),
               ingest: flags.ingestOptions, onQueueFull: (hookId) => hooksFull.add(hookId),

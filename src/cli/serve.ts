@@ -40,8 +40,8 @@ export function serveCommand(program: Command, io: CliIo): void {
       const { ensureDemoAccount } = await import("../server/services/demo.js");
       let demo: DemoCredentials | null = null;
       const server = await startServer(config, {
-        beforeListen: async (store) => {
-          if (options.demo) demo = await ensureDemoAccount(store);
+        beforeListen: async (store, clock) => {
+          if (options.demo) demo = await ensureDemoAccount(store, clock);
         },
         exitOnSignals: true,
       });

@@ -38,8 +38,10 @@ function listenError(error: unknown, host: string, port: number, what: string, f
 }
 
 export interface StartOptions {
-  /** Runs on the opened, migrated store before anything listens (the demo account). */
-  beforeListen?: (store: Store) => Promise<void>;
+  /** Runs on the opened, migrated store before anything listens (the demo account), with the server's clock. */
+  beforeListen?: (store: Store, clock: () => Date) => Promise<void>;
+  /** The one clock every rule of the server reads; the wall clock unless a test gives its own. */
+  clock?: () => Date;
   /**
    * Stop on the first SIGINT or SIGTERM and exit once drained. The handlers are installed before the port opens:
    * "Server listening" is logged inside `listen`, and a signal sent on seeing it must not find Node's default
@@ -52,16 +54,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
   // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
   const closers: (() => Promise<void>)[] = [];
+  const clock = options.clock ?? (() => new Date());
   setPasswordCost(config.passwordCost); // before the demo account (beforeListen) is hashed
   try {
     // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    await options.beforeListen?.(store);
+    await options.beforeListen?.(store, clock);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
-    const app = await buildApp({ config, store, counters, metrics, tls });
+    const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a

@@ -48,7 +48,7 @@ export function restamped(world: DemoWorld, now: Date): DemoWorld {
 }
 
 /** Creates the demo account and world when the database has no users yet; null when it already had some. */
-export async function ensureDemoAccount(store: Store, clock: () => Date = () => new Date()): Promise<DemoCredentials | null> {
+export async function ensureDemoAccount(store: Store, clock: () => Date): Promise<DemoCredentials | null> {
   if ((await store.users.count()) > 0) return null;
   const password = randomBytes(12).toString("base64url");
   const user = await createAccount(store, { login: DEMO_LOGIN, password });

@@ -21,6 +21,8 @@ export interface ReplayOptions {
   newIds: boolean;
   /** Aborted: stop after the batch being applied, writing nothing more. */
   signal?: AbortSignal;
+  /** What "now" is for restamped events, fresh ids and the batches' ingest time; the pacing itself is monotonic. */
+  clock: () => Date;
   onBatch?: (progress: ReplayProgress) => void;
   onMalformed?: ImportOptions["onMalformed"];
   ingest?: ImportOptions["ingest"];
@@ -142,7 +144,7 @@ export const LATE_AFTER_MS = 1000;
 export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSource> | Iterable<NdjsonSource>,
   options: ReplayOptions): Promise<ReplayProgress> {
   const started = performance.now();
-  const nextId = options.newIds ? freshIds(Date.now()) : null;
+  const nextId = options.newIds ? freshIds(options.clock().getTime()) : null;
   const progress: ReplayProgress = {
     lines: 0, malformed: 0, eventsAdded: 0, eventsSkipped: 0, replayedMs: 0, cutMs: 0, elapsedMs: 0, lateMs: 0, maxLateMs: 0, stopped: false,
   };
@@ -161,7 +163,7 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
     const dueAt = started + (replayedMs - cut) / options.speed;
     await sleep(dueAt - performance.now(), options.signal);
     if (stopped()) return;
-    const now = new Date();
+    const now = options.clock();
     const batch = emptyBatch();
     for (const parsed of pending) {
       addEvent(batch, nextId || options.restamp ? reissued(parsed, nextId?.() ?? null, options.restamp ? now : null) : parsed);
