@@ -4,13 +4,13 @@
  */
 const LAYERS = [
   ["wire facts", "^src/api/"],
-  ["foundations", "^src/server/(failures|errors|client-errors|config)[.]ts$|^src/server/settings/"],
+  ["foundations", "^src/server/(failures|errors|client-errors|config|bounded-cache|clock)[.]ts$|^src/server/settings/"],
   ["stores and counters", "^src/server/(store|counters)/"],
   ["converters", "^src/server/convert/"],
   ["webhook delivery", "^src/server/webhooks/"],
   ["services", "^src/server/services/"],
   ["streams", "^src/server/streams/"],
-  ["process parts", "^src/server/(metrics|logging|tls)[.]ts$|^src/server/openapi/(route-doc|security)[.]ts$"],
+  ["process parts", "^src/server/(metrics|logging|tls|compiled-schemas)[.]ts$|^src/server/openapi/(route-doc|security)[.]ts$"],
   ["plugins", "^src/server/plugins/(?!openapi[.]ts$)"],
   ["routes and console", "^src/server/(routes|console)/"],
   // The OpenAPI document describes the routes (each describes itself beside its definition), so it sits above them.

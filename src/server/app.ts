@@ -23,6 +23,7 @@ import responseHeaders from "./plugins/response-headers.js";
 import bodyParser from "./plugins/body-parser.js";
 import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import { loggerOptions } from "./logging.js";
+import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
 import { eventRoutes } from "./routes/events.js";
@@ -45,12 +46,27 @@ import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import { loadAssets } from "./console/assets.js";
 import { SessionService } from "./services/sessions.js";
+import { type Clock, ManualClock, wallClock } from "./clock.js";
+import { TestControls } from "./services/test-controls.js";
+import { FaultList } from "./services/faults.js";
+import faults from "./plugins/faults.js";
+import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Present on test instances only (`--test-controls`, `feedgate/testing`). */
+    testControls?: TestControls;
+  }
+}
 
 export interface AppDependencies {
   config: Config;
   store: Store;
-  /** Injected so tests can move time (rate-limit windows, TOTP, updated_at). */
-  clock?: () => Date;
+  /**
+   * The one clock every rule reads; the wall clock by default. A ManualClock (the test double's) also sets the `Date`
+   * header, and its moves wake waiting webhook retries. Under `--test-controls` the app makes one when given none.
+   */
+  clock?: Clock | ManualClock;
   counters?: WindowCounters;
   /** Overrides the logger built from the config (tests capture log lines through it). */
   logger?: FastifyServerOptions["loggerInstance"];
@@ -96,10 +112,13 @@ function httpsOption(files: TlsFiles | undefined): object {
 }
 
 export async function buildApp({
-  config, store: databaseStore, clock = () => new Date(), counters, logger, metrics = new Metrics(databaseStore),
+  config, store: databaseStore, clock: givenClock = wallClock, counters, logger, metrics = new Metrics(databaseStore),
   tls = readTlsFiles(config.tls),
 }: AppDependencies) {
-  const layout = apiPrefixLayout([CONSOLE_PREFIX]);
+  const manualClock = givenClock instanceof ManualClock ? givenClock
+    : config.testControls ? new ManualClock(givenClock(), true) : undefined;
+  const clock: Clock = manualClock?.now ?? (givenClock as Clock);
+  const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX]);
   const app = Fastify({
     ...httpsOption(tls),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
@@ -125,6 +144,7 @@ export async function buildApp({
     },
     // Types are checked as sent: GitHub answers `"note": 5` with 422, it does not coerce it to "5".
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    schemaController: sharedSchemaCompilers,
   });
   const sharedCounters = counters ?? new MemoryWindowCounters();
   // The services see the store through what it remembers; the plugin below keeps that current, request by request.
@@ -133,7 +153,10 @@ export async function buildApp({
 
   // Before any route: it learns which routes stay out of the /api/v3 layout as they are registered.
   await app.register(layout.plugin);
-  await app.register(requestContext, { clock, baseUrl: config.baseUrl });
+  await app.register(requestContext, { clock, baseUrl: config.baseUrl, dateHeader: manualClock !== undefined });
+  // Checked before anything else of a request: registered on test instances only.
+  const faultList = config.testControls ? new FaultList() : undefined;
+  if (faultList) await app.register(faults, { faults: faultList });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
   await app.register(storeVersion, { remembering });
   await app.register(cors, {
@@ -153,7 +176,7 @@ export async function buildApp({
   await app.register(bodyParser);
   await app.register(errorHandler);
   // Before the routes: the description is generated from the routes registered after it.
-  await app.register(openapi, { numericIds: config.numericIds });
+  await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 
   const authorizations = new AuthorizationService(store, clock);
   authorizationRoutes(app, authorizations, config.numericIds);
@@ -163,7 +186,7 @@ export async function buildApp({
   eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
-  const hooks = webhooks(app, config, databaseStore);
+  const hooks = webhooks(app, config, databaseStore, clock, manualClock && ((listener) => manualClock.onMove(listener)));
   const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
     { webhooks: { maxQueue: config.webhooks.maxQueue } });
   adminRoutes(app, ingest, config.adminBodyLimit);
@@ -175,6 +198,14 @@ export async function buildApp({
     feeds, streams, now: clock,
     hooks: hookService, tokenCounts: store.authorizations,
   }), { prefix: CONSOLE_PREFIX });
+  if (faultList) {
+    const controls = new TestControls({ store: databaseStore, clock: manualClock!, counters: sharedCounters, faults: faultList, ingest });
+    hooks.dispatcher.onAttempt((attempt) => controls.recordAttempt(attempt));
+    testControlRoutes(app, controls);
+    app.decorate("testControls", controls);
+    // What a reset returns to: the database as it stands once the app is ready (a world seeded before it was built).
+    app.addHook("onReady", () => controls.markStart());
+  }
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, metrics);
 

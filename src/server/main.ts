@@ -14,6 +14,7 @@ import { StartupError } from "./failures.js";
 import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
+import { type Clock, ManualClock, wallClock } from "./clock.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -40,8 +41,8 @@ function listenError(error: unknown, host: string, port: number, what: string, f
 export interface StartOptions {
   /** Runs on the opened, migrated store before anything listens (the demo account), with the server's clock. */
   beforeListen?: (store: Store, clock: () => Date) => Promise<void>;
-  /** The one clock every rule of the server reads; the wall clock unless a test gives its own. */
-  clock?: () => Date;
+  /** The one clock every rule of the server reads; the wall clock (or, under --test-controls, a movable one) unless given. */
+  clock?: Clock | ManualClock;
   /**
    * Stop on the first SIGINT or SIGTERM and exit once drained. The handlers are installed before the port opens:
    * "Server listening" is logged inside `listen`, and a signal sent on seeing it must not find Node's default
@@ -54,18 +55,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Whatever has been opened so far is closed again, in reverse order, if a later step fails: a failed start
   // must not leave a pool or a Redis connection (which reconnects forever) holding the process open.
   const closers: (() => Promise<void>)[] = [];
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? (config.testControls ? new ManualClock(new Date(), true) : wallClock);
+  const now: Clock = clock instanceof ManualClock ? clock.now : clock;
   setPasswordCost(config.passwordCost); // before the demo account (beforeListen) is hashed
   try {
     // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    await options.beforeListen?.(store, clock);
+    await options.beforeListen?.(store, now);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
+    if (config.testControls) {
+      app.log.warn(config.db === ":memory:" ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
+        : "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset");
+    }
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).

@@ -57,13 +57,14 @@ function describeRoute(route: RouteOptions, schema: FastifySchema, named: Compon
 }
 
 /** The options of @fastify/swagger (dynamic mode): the document's frame and the two hooks. */
-export function openapiOptions(numericIds: boolean): FastifyDynamicSwaggerOptions {
+/** @param testControls whether `/_feedgate/` is served, and so described. */
+export function openapiOptions(numericIds: boolean, testControls: boolean): FastifyDynamicSwaggerOptions {
   const named = components(numericIds);
   return {
     openapi: {
       openapi: "3.1.0",
       info: { title: "feedgate", version: SUPPORTED_VERSION, description: API_DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
-      tags: TAGS,
+      tags: TAGS.filter((tag) => testControls || tag.name !== "testControls"),
       components: {
         // TypeBox schemas are JSON Schema; @fastify/swagger converts them to OpenAPI's dialect.
         schemas: named.schemas as unknown as Record<string, OpenAPIV3_1.SchemaObject>,

@@ -14,14 +14,20 @@ import type { Store, UserRow } from "../../src/server/store/store.js";
 import { hashPassword, setPasswordCost } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { normalize } from "../../src/api/scopes.js";
+import { ManualClock } from "../../src/server/clock.js";
 
 
-/** A clock tests can move forward. */
-export class TestClock {
-  constructor(public current = new Date("2026-01-15T10:00:00Z")) {}
-  now = () => new Date(this.current);
-  advance(seconds: number) {
-    this.current = new Date(this.current.getTime() + seconds * 1000);
+/**
+ * The server's movable clock, standing still at a fixed time until a test sets or advances it; `running` for tests
+ * that wait on real time passing (webhook retries, backoff of a few milliseconds).
+ */
+export class TestClock extends ManualClock {
+  constructor(start = new Date("2026-01-15T10:00:00Z"), running = false) {
+    super(start, running);
+  }
+
+  get current(): Date {
+    return this.now();
   }
 }
 
@@ -50,7 +56,7 @@ export async function startTestApp(
   const store = await openStore(dbPath);
   const appConfig = loadConfig({ db: dbPath, logLevel: "silent", passwordCost: TEST_PASSWORD_COST, ...config }, {});
   setPasswordCost(appConfig.passwordCost); // as startServer does
-  const app = await buildApp({ config: appConfig, store, clock: clock.now, logger });
+  const app = await buildApp({ config: appConfig, store, clock, logger });
   const authorizations = new AuthorizationService(store, clock.now);
   return {
     app, store, clock, dbPath,

@@ -100,7 +100,7 @@ describe("authorizations API", () => {
 
   test("rule 2: remove_scopes drops the scope, note changes, note_url is kept, updated_at moves", async () => {
     const created = (await create({ scopes: ["repo", "gist", "user"], note: "before", note_url: "https://keep.example" })).json();
-    t.clock.advance(5);
+    t.clock.advance(5 * 1000);
     const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: ALICE },
       payload: { remove_scopes: ["gist"], note: "after" } });
     assert.equal(res.statusCode, 200);

@@ -277,7 +277,7 @@ describe("GitHub-style feed caps", () => {
       assert.deepEqual(ids(now), ["2"]);
       assert.equal(now.headers["last-modified"], "Tue, 16 Dec 2025 11:00:00 GMT");
       // An hour and a half later event 2 is 30 days and 30 minutes old: gone too.
-      aging.clock.advance(90 * 60);
+      aging.clock.advance(90 * 60 * 1000);
       const later = await feed();
       assert.equal(later.statusCode, 200);
       assert.deepEqual(later.json(), []);

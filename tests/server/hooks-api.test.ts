@@ -86,7 +86,7 @@ describe("hooks API", () => {
     assert.equal(got.statusCode, 200);
     assert.equal(got.json().config.secret, "********");
 
-    t.clock.advance(60);
+    t.clock.advance(60 * 1000);
     const updated = await call("PATCH", `/repos/alice/hello/hooks/${id}`, { add_events: ["issues", "fork"], remove_events: ["push"], active: false });
     assert.equal(updated.statusCode, 200, updated.body);
     assert.deepEqual([updated.json().events, updated.json().active], [["issues", "fork"], false]);

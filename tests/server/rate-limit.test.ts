@@ -141,13 +141,13 @@ describe("rate limits", () => {
     const first = await aliceGet();
     assert.equal(rate(first).reset, start + WINDOW);
 
-    t.clock.advance(1800);
+    t.clock.advance(1800 * 1000);
     await aliceGet();
     const third = await aliceGet();
     assert.equal(rate(third).reset, start + WINDOW, "the window does not slide");
     assert.equal((await aliceGet()).statusCode, 403);
 
-    t.clock.advance(1800);
+    t.clock.advance(1800 * 1000);
     const renewed = await aliceGet();
     assert.equal(renewed.statusCode, 200);
     assert.deepEqual([rate(renewed).remaining, rate(renewed).used, rate(renewed).reset], [2, 1, start + 2 * WINDOW]);
@@ -157,7 +157,7 @@ describe("rate limits", () => {
     await anonymous();
     await anonymous();
     assert.equal((await anonymous()).statusCode, 403);
-    t.clock.advance(WINDOW + 1);
+    t.clock.advance((WINDOW + 1) * 1000);
     const res = await anonymous();
     assert.equal(res.statusCode, 404);
     assert.deepEqual([rate(res).remaining, rate(res).reset], [1, epoch(WINDOW)]);

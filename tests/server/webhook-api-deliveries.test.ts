@@ -6,6 +6,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { TestClock } from "../helpers/test-app.js";
 import { basic } from "../helpers/test-app.js";
 import { ALICE } from "../helpers/client-world.js";
 import { receiver, type Receiver } from "../helpers/webhook-receiver.js";
@@ -17,7 +18,7 @@ describe("deliveries the hooks API asks for", () => {
   let hookUrl: string;
   const auth = { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" };
   before(async () => {
-    t = await startListeningApp({ webhookMaxBackoff: "50ms" });
+    t = await startListeningApp({ webhookMaxBackoff: "50ms" }, new TestClock(undefined, true)); // retries wait on real time
     r = receiver();
     hookUrl = await r.listen();
   });

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhooks, createNodeMiddleware } from "@octokit/webhooks";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
+import { TestClock } from "../helpers/test-app.js";
 import { SecretBox } from "../../src/server/webhooks/secret-box.js";
 import type { HookOwner, NewHook } from "../../src/server/store/hook-store.js";
 import { receiver } from "../helpers/webhook-receiver.js";
@@ -41,7 +42,7 @@ describe("webhook deliveries", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "feedgate-webhooks-"));
     const keyFile = join(dir, "webhook.key");
-    t = await startListeningApp({ webhookKeyFile: keyFile, webhookMaxBackoff: "50ms" });
+    t = await startListeningApp({ webhookKeyFile: keyFile, webhookMaxBackoff: "50ms" }, new TestClock(undefined, true)); // retries wait on real time
     secrets = SecretBox.atPath(keyFile);
     repo = { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id };
   });

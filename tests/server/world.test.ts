@@ -170,7 +170,7 @@ describe("seeding a world", () => {
 
   test("seeding the same world again changes nothing: rows, counts and password hashes", async () => {
     const before = await snapshot(t.dbPath);
-    t.clock.advance(3600);
+    t.clock.advance(3600 * 1000);
     const result = await seed(WORLD);
     assert.deepEqual(result, {
       eventsAdded: 0, eventsSkipped: 803, issueEventsAdded: 0, issueEventsSkipped: 1,

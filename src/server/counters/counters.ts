@@ -18,6 +18,8 @@ export interface WindowCounters {
   refund(key: string, now: Date): Promise<void>;
   /** The current window without counting; a closed window reads as zero hits. */
   peek(key: string, windowSeconds: number, now: Date): Promise<WindowState>;
+  /** Empties every window (the test double's reset); counters shared with other instances leave theirs alone. */
+  clear?(): void;
   /** Resolves when the backing service answers (readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -55,8 +57,12 @@ export class MemoryWindowCounters implements WindowCounters {
 
   async ping(): Promise<void> {}
 
-  async close(): Promise<void> {
+  clear(): void {
     this.windows.clear();
+  }
+
+  async close(): Promise<void> {
+    this.clear();
   }
 
   private lastSweep = 0;

@@ -22,5 +22,6 @@ export const TAGS = [
   { name: "repos", description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers" },
   { name: "hooks", description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them" },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
+  { name: "testControls", description: "The test double's controls: reset, clock, faults, snapshots, deliveries (only under --test-controls)" },
   { name: "meta", description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description" },
 ];

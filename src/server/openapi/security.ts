@@ -32,6 +32,8 @@ export const SECURITY = {
   optional: [{}, ...PASSWORD, ...TOKEN([])],
   required: [...PASSWORD, ...TOKEN([])],
   siteAdmin: [...PASSWORD, ...TOKEN(["site_admin"])],
+  // No credentials are read at all (the test controls).
+  none: [],
 } satisfies Record<string, Security>;
 
 export type SecurityRule = keyof typeof SECURITY;

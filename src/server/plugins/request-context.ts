@@ -42,6 +42,8 @@ export interface RequestContextOptions {
   clock: () => Date;
   /** Configured public base URL; when unset, each request's own scheme and Host are used. */
   baseUrl: string | undefined;
+  /** The `Date` header from the clock (a test's, which may stand anywhere) rather than Node's reading of the wall clock. */
+  dateHeader?: boolean;
 }
 
 /** A host as a URL can carry it: a name or IPv4 address, or an IPv6 address in brackets, and an optional port. */
@@ -62,7 +64,7 @@ function requestOrigin(request: FastifyRequest): string {
   return `${protocol}://${address}${localPort ? `:${localPort}` : ""}`;
 }
 
-export default fp<RequestContextOptions>(async (app, { clock, baseUrl }) => {
+export default fp<RequestContextOptions>(async (app, { clock, baseUrl, dateHeader = false }) => {
   app.decorateRequest("baseUrl", "");
   app.decorateRequest("rateLimit", null);
   app.decorateRequest("lastModified", null);
@@ -71,4 +73,9 @@ export default fp<RequestContextOptions>(async (app, { clock, baseUrl }) => {
     request.receivedAt = clock();
     request.baseUrl = withApiPrefix(baseUrl ?? requestOrigin(request), apiPrefixOf(request.raw));
   });
+  if (dateHeader) {
+    app.addHook("onRequest", async (request, reply) => {
+      reply.header("date", request.receivedAt.toUTCString());
+    });
+  }
 }, { name: "request-context" });

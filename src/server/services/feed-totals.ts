@@ -13,7 +13,7 @@
  * Each full count or move of the boundary starts a new `epoch`. Within one epoch, an equal `above` means the feed
  * holds exactly the same events, which is what lets FeedService keep a page's rows across generations.
  */
-import { LRUCache } from "lru-cache";
+import { entryBoundedCache } from "../bounded-cache.js";
 import type { EventStore, FeedTarget, StoreVersion } from "../store/store.js";
 
 /** Which of the feed's events, from the newest, marks the boundary: 1,000 back is minutes of a busy feed. */
@@ -77,7 +77,7 @@ interface Kept extends FeedTotal {
 }
 
 export class FeedTotals {
-  private readonly kept = new LRUCache<string, Kept>({ max: FEEDS_KEPT });
+  private readonly kept = entryBoundedCache<string, Kept>(FEEDS_KEPT);
   /** Counts in flight, so that every poller arriving after an ingest waits for one count instead of making its own. */
   private readonly counting = new Map<string, Promise<Kept>>();
   private epochs = 0;

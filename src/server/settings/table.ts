@@ -47,7 +47,14 @@ export const SETTINGS = {
     shownDefault: "on --port" }),
   /** A SQLite file path, or a postgres:// URL. */
   db: setting({ flag: "--db", arg: "<path|url>", env: "FEEDGATE_DB", name: "db", parse: text, default: DEFAULT_DB,
-    help: "SQLite file or postgres:// URL" }),
+    help: "SQLite file, :memory: (nothing written to disk), or postgres:// URL" }),
+  /**
+   * The test double's controls over HTTP (`/_feedgate/...`: reset, clock, faults, snapshots, deliveries) and a clock
+   * that they move. Never on unless asked: any caller may then wipe the database.
+   */
+  testControls: setting({ flag: "--test-controls", env: "FEEDGATE_TEST_CONTROLS", name: "test controls", parse: onOff,
+    default: false, help: "serve /_feedgate/ controls for tests (reset, clock, faults, snapshots); any caller may wipe the data",
+    shownDefault: "off" }),
   /** redis:// URL: rate-limit and lockout windows shared by every instance; unset keeps them in process. */
   redis: optionalSetting({ flag: "--redis", arg: "<url>", env: "FEEDGATE_REDIS", name: "redis", parse: text, unset: undefined,
     help: "redis:// URL for rate-limit and lockout windows shared by instances", shownDefault: "none, in process" }),

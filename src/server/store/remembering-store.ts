@@ -18,7 +18,7 @@
  *   member changes alter them; a repository's owner never changes).
  * Everything else goes straight to the store.
  */
-import { LRUCache } from "lru-cache";
+import { entryBoundedCache } from "../bounded-cache.js";
 import type { AuthorizationRow, AuthorizationStore } from "./authorization-store.js";
 import type { DirectoryStore, RepoRow } from "./directory-store.js";
 import type { StoreVersion } from "./event-store.js";
@@ -31,7 +31,7 @@ const ENTRIES = 50_000;
 /** Answers of one kind, valid while one number of the version stands. */
 class Remembered<V extends {}> {
   private standing = -1;
-  private readonly answers = new LRUCache<string, V>({ max: ENTRIES });
+  private readonly answers = entryBoundedCache<string, V>(ENTRIES);
 
   /** Forgets everything when the number has moved on (refresh() never hands an older one). */
   observe(version: number): void {

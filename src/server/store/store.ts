@@ -10,6 +10,7 @@ import type { EventStore } from "./event-store.js";
 import type { HookStore } from "./hook-store.js";
 import type { IngestStore } from "./ingest-store.js";
 import type { SessionStore } from "./session-store.js";
+import type { StateStore } from "./state-store.js";
 import type { UserStore } from "./user-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
@@ -21,6 +22,7 @@ export type * from "./directory-store.js";
 export type * from "./event-store.js";
 export { arrivalTableOf } from "./event-store.js";
 export type * from "./ingest-store.js";
+export type * from "./state-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -49,6 +51,8 @@ export interface Store {
   readonly ingest: IngestStore;
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
+  /** Images of the whole database, for the test double's snapshots and resets. */
+  readonly state: StateStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */
   migrate(): Promise<MigrationReport>;
   /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */

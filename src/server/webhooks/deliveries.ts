@@ -4,6 +4,7 @@
  * redelivery). Each is queued like any other, so it keeps its hook's order and survives a restart.
  */
 import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
 import type { DeliveryRow, HookRow, NewQueuedDelivery } from "../store/hook-store.js";
 import type { Store, UserRow } from "../store/store.js";
 import type { Dispatcher } from "./dispatcher.js";
@@ -14,10 +15,10 @@ import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 export class WebhookDeliveries {
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
   constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly dispatcher: Dispatcher,
-    private readonly baseUrl: () => string) {}
+    private readonly baseUrl: () => string, private readonly clock: Clock) {}
 
   private async queue(delivery: NewQueuedDelivery): Promise<void> {
-    await this.store.hooks.enqueue([delivery], new Date());
+    await this.store.hooks.enqueue([delivery], this.clock());
     this.dispatcher.wake();
   }
 

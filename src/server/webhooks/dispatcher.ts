@@ -7,7 +7,8 @@
  */
 import { createHmac } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { HookRow, QueuedDelivery } from "../store/hook-store.js";
+import type { Clock } from "../clock.js";
+import type { DeliveryAttempt, HookRow, QueuedDelivery } from "../store/hook-store.js";
 import type { Store } from "../store/store.js";
 import type { AddressPolicy } from "./address-policy.js";
 import type { PayloadBuilder } from "./payload.js";
@@ -45,6 +46,13 @@ export const signature = (algorithm: "sha1" | "sha256", secret: string, body: Bu
 
 export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * The queue rows of those attempts. Leases are reckoned on the server's clock, and a test that advances it past a
+   * lease while the attempt is still on the wire must not see the delivery claimed again and sent twice.
+   */
+  private readonly inFlightIds = new Set<number>();
+  /** Told of every attempt once recorded (the test controls' `GET /_feedgate/deliveries`). */
+  private readonly attemptListeners = new Set<(attempt: DeliveryAttempt) => void>();
   /** Cuts the attempts in flight short when the server stops: their claims are given back, not waited for. */
   private readonly stopping = new AbortController();
   private stopped = false;
@@ -53,7 +61,13 @@ export class Dispatcher {
 
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
   constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly secrets: SecretBox,
-    private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger) {}
+    private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger,
+    private readonly clock: Clock) {}
+
+  onAttempt(listener: (attempt: DeliveryAttempt) => void): () => void {
+    this.attemptListeners.add(listener);
+    return () => this.attemptListeners.delete(listener);
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -80,16 +94,19 @@ export class Dispatcher {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       const free = CONCURRENCY - this.inFlight.size;
-      const claimed = free > 0 ? await this.store.hooks.claim(Date.now(), LEASE_MS, free).catch((error: unknown) => {
+      const claimed = free > 0 ? await this.store.hooks.claim(this.clock().getTime(), LEASE_MS, free).catch((error: unknown) => {
         this.log.warn({ err: error }, "webhooks: could not claim deliveries; trying again");
         return [];
       }) : [];
       for (const delivery of claimed) {
+        if (this.inFlightIds.has(delivery.id)) continue; // its lease ran out on a moved clock: still ours, on the wire
+        this.inFlightIds.add(delivery.id);
         const attempt = this.attempt(delivery).catch((error: unknown) => {
           // The attempt's record could not be written: the lease runs out and the delivery is tried again.
           this.log.warn({ err: error, hook: delivery.hookId }, "webhooks: delivery not recorded; it will be tried again");
         }).finally(() => {
           this.inFlight.delete(attempt);
+          this.inFlightIds.delete(delivery.id);
           this.wake();
         });
         this.inFlight.add(attempt);
@@ -101,7 +118,7 @@ export class Dispatcher {
   }
 
   private async untilDue(): Promise<number> {
-    const now = Date.now();
+    const now = this.clock().getTime();
     const due = await this.store.hooks.nextDue(now).catch(() => null);
     return due === null ? POLL_MS : Math.max(0, Math.min(POLL_MS, due - now));
   }
@@ -135,14 +152,14 @@ export class Dispatcher {
     } catch {
       // This instance's key is not the one the secret was sealed with (a key file not shared, or replaced): a failed
       // attempt, retried as any other, so that an instance holding the right key may make the next one.
-      return this.record(delivery, hook, { ...delivery, body, action }, {}, new Date(), {
+      return this.record(delivery, hook, { ...delivery, body, action }, {}, this.clock(), {
         statusCode: 0, seconds: 0, responseHeaders: {}, responseBody: null,
         status: "the hook's secret cannot be opened with this instance's --webhook-key-file",
       });
     }
     const bytes = Buffer.from(hook.config.contentType === "json" ? body : `payload=${encodeURIComponent(body)}`);
     const headers = this.headers(delivery, hook, body, bytes, secret);
-    const deliveredAt = new Date();
+    const deliveredAt = this.clock();
     const outcome = await send(hook.config.url, headers, bytes, {
       timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
       signal: this.stopping.signal,
@@ -176,13 +193,16 @@ export class Dispatcher {
       this.log.warn({ hook: hook.id, delivery: queued.guid, event: queued.event, attempt: made, status: outcome.status },
         last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying");
     }
-    await this.store.hooks.finish(queued, {
+    const attempt: DeliveryAttempt = {
       hookId: hook.id, guid: queued.guid, deliveredAt, redelivery: queued.redelivery || made > 1, duration: outcome.seconds,
       status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
       repositoryId: repositoryIdOf(sent.body), url: hook.config.url,
       request: { headers, payload: sent.body },
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
-    }, last ? { kind: "done" } : { kind: "retry", dueAt: Date.now() + backoffMs(made, this.settings.maxBackoffMs) });
+    };
+    await this.store.hooks.finish(queued, attempt,
+      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) });
+    for (const listener of this.attemptListeners) listener(attempt);
   }
 }
 

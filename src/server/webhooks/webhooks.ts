@@ -5,6 +5,7 @@
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { DEFAULT_DB, type Config } from "../config.js";
+import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import { isPostgresUrl } from "../store/open-store.js";
 import { AddressPolicy } from "./address-policy.js";
@@ -35,13 +36,19 @@ export interface Webhooks {
   deliveries: WebhookDeliveries;
 }
 
-export function webhooks(app: FastifyInstance, config: Config, store: Store): Webhooks {
+/** @param clockMoved subscribes to moves of a clock that tests set: a retry it brought due is sent at once. */
+export function webhooks(app: FastifyInstance, config: Config, store: Store, clock: Clock,
+  clockMoved?: (listener: () => void) => () => void): Webhooks {
   const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
   const secrets = secretBox(config);
   const payloads = new PayloadBuilder(store);
   const policy = config.webhooks.allowedHosts && new AddressPolicy(config.webhooks.allowedHosts);
-  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, policy }, baseUrl, app.log);
+  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, policy }, baseUrl, app.log, clock);
+  const stopListening = clockMoved?.(() => dispatcher.wake());
   app.addHook("onReady", async () => dispatcher.start());
-  app.addHook("onClose", async () => dispatcher.stop());
-  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, baseUrl) };
+  app.addHook("onClose", async () => {
+    stopListening?.();
+    await dispatcher.stop();
+  });
+  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, baseUrl, clock) };
 }

@@ -20,6 +20,8 @@ import { PostgresIngest } from "./ingest.js";
 import { PostgresHooks } from "./hooks.js";
 import { PostgresSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
+import type { StateStore } from "../state-store.js";
+import { PostgresState } from "./state.js";
 import { asUnavailable, raisingUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
 
@@ -38,6 +40,7 @@ export class PostgresStore implements Store {
   readonly ingest: IngestStore;
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
+  readonly state: StateStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -50,6 +53,7 @@ export class PostgresStore implements Store {
     this.ingest = raisingUnavailable(new PostgresIngest(pool), isPostgresOutage);
     this.hooks = raisingUnavailable(new PostgresHooks(pool), isPostgresOutage);
     this.sessions = raisingUnavailable(new PostgresSessions(pool), isPostgresOutage);
+    this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {
