@@ -16,7 +16,7 @@ const LAYERS = [
   // The OpenAPI document describes the routes (each describes itself beside its definition), so it sits above them.
   ["API description", "^src/server/openapi-description[.]ts$|^src/server/openapi/(?!(route-doc|security)[.]ts$)|^src/server/plugins/openapi[.]ts$"],
   ["assembly", "^src/server/(app|main|metrics-server)[.]ts$"],
-  ["command line", "^src/cli/"],
+  ["command line and test double", "^src/(cli|testing)/"],
 ];
 
 const upward = LAYERS.flatMap(([name, path], index) => {

@@ -30,7 +30,7 @@ export function inProcessFetch(app: FastifyInstance, origin: string): Fetch {
       for (const one of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, one);
     }
     const status = answer.statusCode;
-    const response = new Response(BODYLESS.has(status) || request.method === "HEAD" ? null : answer.rawPayload,
+    const response = new Response(BODYLESS.has(status) || request.method === "HEAD" ? null : new Uint8Array(answer.rawPayload),
       { status, statusText: answer.statusMessage, headers: responseHeaders });
     Object.defineProperty(response, "url", { value: request.url });
     return response;

@@ -1,0 +1,162 @@
+/**
+ * `startFeedgate()`: feedgate as a test double, in this process. A real server (every route, header and rule of the
+ * one `feedgate serve` runs) on a database in memory, started in milliseconds, with its clock, its faults, a webhook
+ * receiver and snapshots under the test's control.
+ */
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { Client, VERSION } from "../client/index.js";
+import { normalize } from "../api/scopes.js";
+import { buildApp } from "../server/app.js";
+import { ManualClock } from "../server/clock.js";
+import { loadConfig, type ConfigInput } from "../server/config.js";
+import { MemoryWindowCounters } from "../server/counters/counters.js";
+import type { Fault, FaultList } from "../server/services/faults.js";
+import { AuthorizationService } from "../server/services/authorizations.js";
+import { IngestService } from "../server/services/ingest.js";
+import type { TestControls } from "../server/services/test-controls.js";
+import { SqliteStore } from "../server/store/sqlite/sqlite-store.js";
+import type { IngestResult, Store } from "../server/store/store.js";
+import { inProcessFetch, type Fetch } from "./in-process-fetch.js";
+import { interceptFetch, type Interception } from "./intercept.js";
+import { startReceiver, type Receiver } from "./receiver.js";
+
+export interface FeedgateOptions {
+  /** A world document (users, orgs, repos, tokens, events, as `feedgate seed` reads it), or the path of one. */
+  world?: object | string;
+  /** Where the clock stands, still, until the test moves it; without it the clock runs with the real time. */
+  now?: Date | string;
+  /** The port to listen on; a free one by default. */
+  port?: number;
+  /** Any other setting of `feedgate serve`, by its option name (`{ numericIds: true, rateLimitAnonymous: 10 }`). */
+  settings?: ConfigInput;
+}
+
+export interface Snapshot {
+  readonly id: string;
+}
+
+export interface Faults {
+  add(fault: Parameters<FaultList["add"]>[0] & object): Fault;
+  secondaryRateLimit(options: { path: string; method?: string; times?: number; retryAfter?: number }): Fault;
+  unavailable(options: { path: string; method?: string; times?: number; status?: number }): Fault;
+  list(): Fault[];
+  clear(): void;
+}
+
+export interface Feedgate extends AsyncDisposable {
+  /** `http://127.0.0.1:PORT`: a real socket, for any client in any language. */
+  readonly url: string;
+  /** A fetch answered in this process, without a socket. */
+  readonly fetch: Fetch;
+  /** The SDK (`feedgate/client`), bound to `url`. */
+  readonly client: Client;
+  readonly clock: Pick<ManualClock, "now" | "set" | "advance">;
+  readonly faults: Faults;
+  /** A token of `login` (made an account when there is none) with `scopes` (by default repo, admin hooks, read:org, user). */
+  token(login: string, scopes?: string[]): Promise<string>;
+  /** Ingests events as `POST /admin/events` does: webhooks are queued and streams told. */
+  ingest(events: object[]): Promise<IngestResult>;
+  /** A webhook receiver on 127.0.0.1; closed with the double. */
+  receiver(options?: { secret?: string }): Promise<Receiver>;
+  snapshot(): Promise<Snapshot>;
+  /** Puts the database back as `snapshot` took it. */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Back to the start: the world as loaded, the clock, no faults, empty rate-limit windows, no deliveries recorded. */
+  reset(): Promise<void>;
+  /** Answers the global fetch's requests to `origin` (`https://api.github.com`) in process, until `restore()`. */
+  intercept(origin: string): Interception;
+  close(): Promise<void>;
+  /** The Fastify app and the store, for what the API above does not reach. */
+  readonly app: FastifyInstance;
+  readonly store: Store;
+}
+
+/** What `token()` grants by default: everything a user of feedgate's routes may need, as a classic token with those boxes ticked. */
+const DEFAULT_SCOPES = ["repo", "admin:repo_hook", "admin:org_hook", "read:org", "user"];
+
+async function worldDocument(world: object | string): Promise<{ doc: unknown; baseDir: string | undefined }> {
+  if (typeof world !== "string") return { doc: world, baseDir: undefined };
+  const path = resolve(world);
+  return { doc: JSON.parse(await readFile(path, "utf8")) as unknown, baseDir: dirname(path) };
+}
+
+export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feedgate> {
+  const start = options.now === undefined ? new Date() : new Date(options.now);
+  if (Number.isNaN(start.getTime())) throw new RangeError(`now must be a time, got ${JSON.stringify(options.now)}`);
+  const clock = new ManualClock(start, options.now === undefined);
+  // The environment is not read: a test's double must not change with the shell it runs in.
+  const config = loadConfig({
+    logLevel: "silent", ...options.settings, db: ":memory:", testControls: true, host: "127.0.0.1", port: options.port ?? 0,
+  }, {});
+  const store = await SqliteStore.open(":memory:");
+  const opened: { close(): Promise<void> }[] = [store];
+  const closeAll = async () => {
+    for (const part of opened.reverse()) await part.close().catch(() => undefined);
+  };
+  try {
+    if (options.world !== undefined) {
+      const { doc, baseDir } = await worldDocument(options.world);
+      await new IngestService(store, clock.now).seedWorld(doc, { baseDir });
+    }
+    const app = await buildApp({ config, store, clock, counters: new MemoryWindowCounters() });
+    opened.push(app);
+    const url = (await app.listen({ host: "127.0.0.1", port: config.port })).replace("localhost", "127.0.0.1");
+    return feedgateOf(app, store, app.testControls!, url, closeAll, opened);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, url: string, closeAll: () => Promise<void>,
+  opened: { close(): Promise<void> }[]): Feedgate {
+  const snapshots = new WeakSet<Snapshot>();
+  const interceptions: Interception[] = [];
+  const authorizations = new AuthorizationService(store, controls.clock.now);
+  const fetch = inProcessFetch(app, url);
+  let closing: Promise<void> | undefined;
+  const close = () => closing ??= (async () => {
+    for (const interception of interceptions) interception.restore();
+    await closeAll();
+  })();
+  return {
+    url, fetch, app, store,
+    client: new Client({ baseUrl: url, version: VERSION }),
+    clock: controls.clock,
+    faults: controls.faults,
+    async token(login, scopes = DEFAULT_SCOPES) {
+      let user = await store.users.findByLogin(login);
+      if (!user) {
+        await controls.ingest.seedWorld({ users: [{ login }] }, { baseDir: undefined });
+        user = (await store.users.findByLogin(login))!;
+      }
+      const { token } = await authorizations.issue(user, { scopes: normalize(scopes), note: "feedgate/testing", noteUrl: null, fingerprint: null });
+      return token;
+    },
+    ingest: (events) => controls.ingest.ingestEvents(events),
+    async receiver(receiverOptions) {
+      const receiver = await startReceiver(receiverOptions);
+      opened.push(receiver);
+      return receiver;
+    },
+    async snapshot() {
+      const snapshot = Object.freeze({ id: await controls.snapshot() });
+      snapshots.add(snapshot);
+      return snapshot;
+    },
+    async restore(snapshot) {
+      if (!snapshots.has(snapshot)) throw new Error("this snapshot was not taken by this feedgate: restore a snapshot on the instance that took it");
+      await controls.restore(snapshot.id);
+    },
+    reset: () => controls.reset(),
+    intercept(origin) {
+      const interception = interceptFetch(origin, inProcessFetch(app, origin));
+      interceptions.push(interception);
+      return interception;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
