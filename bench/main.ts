@@ -15,6 +15,7 @@ import { averageLineBytes, FIRST_EVENT_ID, generate, type Manifest } from "./gen
 import {
   importPostgres, importSqlite, measureImportCeiling, measurePostgresCeiling, type ImportCeiling, type ImportOutcome,
 } from "./import-runner.js";
+import { measureTestDouble, renderTestDouble } from "./test-double.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
@@ -228,6 +229,13 @@ async function main(): Promise<void> {
     await server?.stop();
   }
 
+  // In this process, as a test suite runs the double: no server process of its own to measure.
+  let testDouble: string | null = null;
+  if (options.only === null || options.only.includes("test-double")) {
+    say("test double: start, reset, restore, fg.fetch against fg.url");
+    testDouble = renderTestDouble(await measureTestDouble());
+  }
+
   let profile: string | null = null;
   if (options.cpuProf) {
     const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
@@ -261,7 +269,7 @@ async function main(): Promise<void> {
       durationSeconds: options.durationSeconds, logLevel: options.logLevel, postgresSeconds: options.postgresSeconds,
     },
   };
-  const report = renderReport(input);
+  const report = renderReport(input) + (testDouble ? `\n${testDouble}` : "");
   // A run of another size from the same commit (the --large one) must not overwrite the 1,000,000-event report it
   // compares itself with.
   const size = options.events === 1_000_000 ? "" : `-${options.events}`;

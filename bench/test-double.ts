@@ -1,0 +1,163 @@
+/**
+ * The test double's rows (`feedgate/testing`): start to first 200, reset() and restore() with a 1,000-event world,
+ * and the CPU of a request through fg.fetch (in process) against the same request through fg.url (a socket), both
+ * measured in this one process, which runs client and server alike. Goals (issue 24): start <= 50 ms, reset <= 5 ms,
+ * fg.fetch cheaper than the socket. PostgreSQL's snapshot and restore (the HTTP controls on a shared database) are
+ * measured on the store when a server is reachable. `npm run bench:test-double` runs these rows alone.
+ */
+import { performance } from "node:perf_hooks";
+import { startFeedgate } from "../src/testing/index.js";
+import { PostgresStore } from "../src/server/store/postgres/postgres-store.js";
+import { IngestService } from "../src/server/services/ingest.js";
+
+const STARTS = 40;
+const RESETS = 60;
+const REQUESTS = 2000;
+const WORLD_EVENTS = 1000;
+
+export interface TestDoubleMeasurement {
+  firstStartMs: number;
+  startP50Ms: number;
+  startP99Ms: number;
+  resetP50Ms: number;
+  resetP99Ms: number;
+  restoreP50Ms: number;
+  restoreP99Ms: number;
+  fetchCpuUs: number;
+  socketCpuUs: number;
+  postgres: { snapshotMs: number; restoreMs: number } | { skipped: string };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+function world(events: number) {
+  return {
+    users: [{ login: "octocat" }, { login: "hubot" }],
+    repos: [{ full_name: "octocat/hello" }],
+    events: Array.from({ length: events }, (_, i) => ({
+      id: String(i + 1), type: "PushEvent", actor: { login: i % 2 ? "octocat" : "hubot" }, repo: { name: "octocat/hello" },
+      payload: { size: 1, commits: [{ sha: `${i}`.padStart(40, "0"), message: `commit ${i}` }] },
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace(/\.000Z$/, "Z"),
+    })),
+  };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** CPU of this process per request, in microseconds: the client's share and the server's together. */
+async function cpuPerRequest(send: () => Promise<Response>): Promise<number> {
+  for (let i = 0; i < 200; i++) await (await send()).arrayBuffer(); // warm-up
+  const before = process.cpuUsage();
+  for (let i = 0; i < REQUESTS; i++) await (await send()).arrayBuffer();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / REQUESTS;
+}
+
+async function postgresImages(): Promise<TestDoubleMeasurement["postgres"]> {
+  const url = process.env.FEEDGATE_BENCH_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/feedgate_bench_double";
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = "/postgres";
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    return { skipped: `no PostgreSQL at ${admin.host} (${(error as Error).message})` };
+  }
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name}`);
+    await client.query(`CREATE DATABASE ${name}`);
+    const store = await PostgresStore.open(url);
+    try {
+      await new IngestService(store, () => new Date()).seedWorld(world(WORLD_EVENTS), { baseDir: undefined });
+      const snapshots: number[] = [];
+      const restores: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        snapshots.push(await timed(() => store.state.capture("bench")));
+        restores.push(await timed(() => store.state.replace("bench")));
+      }
+      return { snapshotMs: percentile(snapshots, 50), restoreMs: percentile(restores, 50) };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await client.query(`DROP DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    await client.end();
+  }
+}
+
+export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
+  const starts: number[] = [];
+  for (let i = 0; i <= STARTS; i++) {
+    const started = performance.now();
+    const fg = await startFeedgate();
+    const response = await fetch(`${fg.url}/`);
+    if (response.status !== 200) throw new Error(`GET / answered ${response.status}`);
+    await response.arrayBuffer();
+    starts.push(performance.now() - started);
+    await fg.close();
+  }
+  const [firstStartMs, ...warm] = starts;
+
+  const fg = await startFeedgate({ world: world(WORLD_EVENTS), now: "2026-02-01T00:00:00Z" });
+  try {
+    const resets: number[] = [];
+    for (let i = 0; i < RESETS; i++) {
+      await fg.ingest([{ id: String(1_000_000 + i), type: "WatchEvent", actor: { login: "hubot" }, repo: { name: "octocat/hello" },
+        payload: { action: "started" }, created_at: "2026-02-01T00:00:00Z" }]);
+      resets.push(await timed(() => fg.reset()));
+    }
+    const snapshot = await fg.snapshot();
+    const restores: number[] = [];
+    for (let i = 0; i < RESETS; i++) {
+      await fg.token("hubot");
+      restores.push(await timed(() => fg.restore(snapshot)));
+    }
+    const path = "/repos/octocat/hello/events";
+    const fetchCpuUs = await cpuPerRequest(() => fg.fetch(`${fg.url}${path}`));
+    const socketCpuUs = await cpuPerRequest(() => fetch(`${fg.url}${path}`));
+    return {
+      firstStartMs: firstStartMs!, startP50Ms: percentile(warm, 50), startP99Ms: percentile(warm, 99),
+      resetP50Ms: percentile(resets, 50), resetP99Ms: percentile(resets, 99),
+      restoreP50Ms: percentile(restores, 50), restoreP99Ms: percentile(restores, 99),
+      fetchCpuUs, socketCpuUs, postgres: await postgresImages(),
+    };
+  } finally {
+    await fg.close();
+  }
+}
+
+const held = (ok: boolean) => (ok ? "held" : "missed");
+
+export function renderTestDouble(m: TestDoubleMeasurement): string {
+  const pg = "skipped" in m.postgres ? `skipped: ${m.postgres.skipped}`
+    : `snapshot ${m.postgres.snapshotMs.toFixed(1)} ms, restore ${m.postgres.restoreMs.toFixed(1)} ms (p50, ${WORLD_EVENTS}-event world)`;
+  return [
+    "## The test double (feedgate/testing)",
+    "",
+    "| row | p50 | p99 | goal |",
+    "|---|---:|---:|---|",
+    `| start to first 200 (${STARTS} starts after the process's first, which took ${m.firstStartMs.toFixed(0)} ms) | ${m.startP50Ms.toFixed(1)} ms | ${m.startP99Ms.toFixed(1)} ms | <= 50 ms: ${held(m.startP50Ms <= 50)} |`,
+    `| reset(), ${WORLD_EVENTS}-event world | ${m.resetP50Ms.toFixed(2)} ms | ${m.resetP99Ms.toFixed(2)} ms | <= 5 ms: ${held(m.resetP50Ms <= 5)} |`,
+    `| restore(), ${WORLD_EVENTS}-event world | ${m.restoreP50Ms.toFixed(2)} ms | ${m.restoreP99Ms.toFixed(2)} ms | |`,
+    "",
+    `CPU per \`GET /repos/:owner/:repo/events\` (client and server in one process, ${REQUESTS} requests): fg.fetch ` +
+      `${m.fetchCpuUs.toFixed(0)} µs, fg.url ${m.socketCpuUs.toFixed(0)} µs (ratio ${(m.fetchCpuUs / m.socketCpuUs).toFixed(2)}; ` +
+      `goal fg.fetch cheaper: ${held(m.fetchCpuUs < m.socketCpuUs)}).`,
+    "",
+    `PostgreSQL images (the HTTP controls' reset and snapshot on a shared database): ${pg}.`,
+    "",
+  ].join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(renderTestDouble(await measureTestDouble()));
+}
