@@ -1,9 +1,11 @@
-/** `feedgate serve`: migrate, listen, stop gracefully on SIGINT/SIGTERM. */
+/** `feedgate serve`: migrate, listen, say so (./ready.ts), stop gracefully on SIGINT/SIGTERM. */
+import type { AddressInfo } from "node:net";
 import type { Command } from "commander";
 import { loadConfig, SETTINGS } from "../server/config.js";
 import type { DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { settingOptions } from "./setting-options.js";
+import { announceReady } from "./ready.js";
 
 function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
@@ -50,5 +52,12 @@ export function serveCommand(program: Command, io: CliIo): void {
         io.stderr.write("The demo account was created on an earlier start; its credentials were shown then. " +
           "Delete the database to start afresh.\n");
       }
+      const { port } = server.app.server.address() as AddressInfo;
+      // A port file that cannot be written fails the start: the server is stopped, or it would run on unannounced.
+      await announceReady({ url: server.url, port, metricsUrl: server.metricsUrl }, config.portFile, io)
+        .catch(async (error: unknown) => {
+          await server.stop();
+          throw error;
+        });
     });
 }

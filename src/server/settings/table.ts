@@ -41,6 +41,10 @@ export const SETTINGS = {
     help: "interface to listen on" }),
   port: setting({ flag: "--port", arg: "<port>", env: "PORT", name: "port", parse: count, default: 3000,
     help: "port to listen on", zero: "any free port" }),
+  /** Where `feedgate serve` writes the port it bound, once listening: `--port 0` made scriptable (cli/ready.ts). */
+  portFile: optionalSetting({ flag: "--port-file", arg: "<file>", env: "FEEDGATE_PORT_FILE", name: "port file", parse: text,
+    unset: undefined, shownDefault: "none",
+    help: "once listening, write the bound port (the number alone) to this file, atomically (a temporary file renamed)" }),
   /** Serves `/metrics` on this port instead of `port` (which then answers 404 for it); unset: on `port`. */
   metricsPort: optionalSetting({ flag: "--metrics-port", arg: "<port>", env: "FEEDGATE_METRICS_PORT", name: "metrics port",
     parse: count, unset: undefined, help: "serve GET /metrics on this port instead of --port", zero: "any free port",
