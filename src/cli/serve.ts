@@ -1,7 +1,8 @@
 /** `feedgate serve`: migrate, listen, say so (./ready.ts), stop gracefully on SIGINT/SIGTERM. */
 import type { AddressInfo } from "node:net";
 import type { Command } from "commander";
-import { loadConfig, SETTINGS } from "../server/config.js";
+import { IN_MEMORY_DB, loadConfig, SETTINGS } from "../server/config.js";
+import { InvalidInputError } from "../server/failures.js";
 import type { DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { settingOptions } from "./setting-options.js";
@@ -29,13 +30,27 @@ function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   ].join("\n"));
 }
 
+/**
+ * `--ephemeral` is `--db :memory:`, winning over FEEDGATE_DB as any flag does. Given with `--db` as well, one of the
+ * two was a mistake, and guessing which could lose data or keep it: refused.
+ */
+function ephemeralDb(options: { ephemeral?: boolean; db?: string }): { db?: string } {
+  if (!options.ephemeral) return {};
+  if (options.db !== undefined) {
+    throw new InvalidInputError(`--ephemeral and --db cannot be combined: --ephemeral is --db ${IN_MEMORY_DB}; give one of them`);
+  }
+  return { db: IN_MEMORY_DB };
+}
+
 export function serveCommand(program: Command, io: CliIo): void {
   settingOptions(program.command("serve").description("start the HTTP service (migrates the database first)"), SETTINGS)
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
+    .option("--ephemeral", `keep the database in memory (--db ${IN_MEMORY_DB}): nothing is written to disk, the webhook ` +
+      "key included, and everything is gone when the server stops")
     .action(async (options) => {
       // JSON stays the default for machines; a person at a terminal reads lines.
       const logFormat = options.logFormat || io.env[SETTINGS.logFormat.env] || (io.stdout.isTTY ? "pretty" : "json");
-      const config = loadConfig({ ...options, logFormat }, io.env);
+      const config = loadConfig({ ...options, logFormat, ...ephemeralDb(options) }, io.env);
       // Loaded here, not at the top: the server (Fastify, the stores, every route) costs about a second of CPU to load,
       // which every other command, mostly short ones run from scripts, would pay for nothing.
       const { startServer } = await import("../server/main.js");

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { feedgate, waitForOutput, type CliOptions, type CliRun } from "../helpers/cli.js";
+import { feedgate, runCli, waitForOutput, type CliOptions, type CliRun } from "../helpers/cli.js";
 
 interface Ready { feedgate: string; url: string; port: number; pid: number; metrics_url?: string }
 
@@ -86,5 +86,26 @@ describe("feedgate serve, for scripts", () => {
     assert.equal(exit.stderr, `feedgate: cannot write the port file ${portFile} (ENOENT); check --port-file (or FEEDGATE_PORT_FILE)\n`);
     assert.doesNotMatch(exit.stdout, /"feedgate":"ready"/);
     assert.ok(!existsSync(portFile));
+  });
+
+  test("--ephemeral serves from memory: the database FEEDGATE_DB names is never made, nor anything beside it", async () => {
+    const disk = join(dir, "ephemeral");
+    const server = serve(["--ephemeral", "--port", "0"], { env: { FEEDGATE_DB: join(disk, "feedgate.db") } });
+    const { url } = await ready(server);
+    assert.equal((await fetch(`${url}/events`)).status, 200);
+    assert.equal((await fetch(`${url}/readyz`)).status, 200);
+    await stop(server);
+    assert.ok(!existsSync(disk), "nothing was written where FEEDGATE_DB points");
+  });
+
+  test("--ephemeral with --db is refused in one line, before anything is opened", async () => {
+    const db = join(dir, "never", "feedgate.db");
+    for (const args of [["--ephemeral", "--db", db], ["--db", db, "--ephemeral"], ["--ephemeral", "--db", ":memory:"]]) {
+      const result = await runCli(["serve", "--port", "0", ...args]);
+      assert.equal(result.code, 1, args.join(" "));
+      assert.equal(result.stderr, "feedgate: --ephemeral and --db cannot be combined: --ephemeral is --db :memory:; give one of them\n");
+      assert.equal(result.stdout, "");
+    }
+    assert.ok(!existsSync(join(dir, "never")));
   });
 });

@@ -11,6 +11,8 @@ import { Combined, Fixed, optionalSetting, setting, type Values } from "./settin
 import { InvalidInputError } from "../failures.js";
 
 export const DEFAULT_DB = "./data/feedgate.db";
+/** SQLite's name for a database held in memory only: `--db :memory:`, which `serve --ephemeral` stands for. */
+export const IN_MEMORY_DB = ":memory:";
 /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
 export const DEFAULT_PASSWORD_COST = 15;
 /** Deliveries an ingest may queue for one hook; past it, that hook gets none until its queue drains. */
