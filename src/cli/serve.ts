@@ -7,6 +7,8 @@ import type { DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { settingOptions } from "./setting-options.js";
 import { announceReady } from "./ready.js";
+import { ADMIN_ENV, adminCredentials, prepareStore, type StartupWork } from "./serve-startup.js";
+import { readWorldFile } from "./world-file.js";
 
 function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
@@ -47,18 +49,29 @@ export function serveCommand(program: Command, io: CliIo): void {
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
     .option("--ephemeral", `keep the database in memory (--db ${IN_MEMORY_DB}): nothing is written to disk, the webhook ` +
       "key included, and everything is gone when the server stops")
+    .option("--seed <world.json>", "load this world file (as feedgate seed does) before listening")
+    .option("--admin <login:password>", "before listening, create this site administrator, unless the login exists " +
+      `(then it is left as it is, password included); ${ADMIN_ENV}=login:password does the same out of sight of the ` +
+      "process list")
     .action(async (options) => {
       // JSON stays the default for machines; a person at a terminal reads lines.
       const logFormat = options.logFormat || io.env[SETTINGS.logFormat.env] || (io.stdout.isTTY ? "pretty" : "json");
       const config = loadConfig({ ...options, logFormat, ...ephemeralDb(options) }, io.env);
+      // Checked before the database is opened: a mistake in either is one line, and nothing is written.
+      const work: StartupWork = {
+        demo: Boolean(options.demo),
+        admin: adminCredentials(options.admin, io.env),
+        world: options.seed === undefined ? undefined : { file: options.seed, ...(await readWorldFile(options.seed)) },
+      };
       // Loaded here, not at the top: the server (Fastify, the stores, every route) costs about a second of CPU to load,
       // which every other command, mostly short ones run from scripts, would pay for nothing.
       const { startServer } = await import("../server/main.js");
-      const { ensureDemoAccount } = await import("../server/services/demo.js");
       let demo: DemoCredentials | null = null;
       const server = await startServer(config, {
         beforeListen: async (store, clock) => {
-          if (options.demo) demo = await ensureDemoAccount(store, clock);
+          const prepared = await prepareStore(store, clock, work);
+          demo = prepared.demo;
+          return prepared.notes;
         },
         exitOnSignals: true,
       });

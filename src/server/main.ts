@@ -37,9 +37,19 @@ function listenError(error: unknown, host: string, port: number, what: string, f
   return error;
 }
 
+/** A log line about what `beforeListen` did: it runs before the app, whose logger writes these, is built. */
+export interface StartupNote {
+  level: "info" | "warn";
+  msg: string;
+  fields?: Record<string, unknown>;
+}
+
 export interface StartOptions {
-  /** Runs on the opened, migrated store before anything listens (the demo account), with the server's clock. */
-  beforeListen?: (store: Store, clock: () => Date) => Promise<void>;
+  /**
+   * Runs on the opened, migrated store before anything listens (the demo account, `--seed`, `--admin`), with the
+   * server's clock; the notes it returns are logged before the port opens.
+   */
+  beforeListen?: (store: Store, clock: () => Date) => Promise<StartupNote[] | undefined>;
   /** The one clock every rule of the server reads; the wall clock unless a test gives its own. */
   clock?: () => Date;
   /**
@@ -61,11 +71,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    await options.beforeListen?.(store, clock);
+    const notes = await options.beforeListen?.(store, clock);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
+    for (const note of notes ?? []) app.log[note.level](note.fields ?? {}, note.msg);
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).
