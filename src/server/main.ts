@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.js";
 import { readTlsFiles } from "./tls.js";
-import type { Config } from "./config.js";
+import { IN_MEMORY_DB, type Config } from "./config.js";
 import { openStoreExplained, unreachable } from "./store/open-failures.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
@@ -38,9 +38,19 @@ function listenError(error: unknown, host: string, port: number, what: string, f
   return error;
 }
 
+/** A log line about what `beforeListen` did: it runs before the app, whose logger writes these, is built. */
+export interface StartupNote {
+  level: "info" | "warn";
+  msg: string;
+  fields?: Record<string, unknown>;
+}
+
 export interface StartOptions {
-  /** Runs on the opened, migrated store before anything listens (the demo account), with the server's clock. */
-  beforeListen?: (store: Store, clock: () => Date) => Promise<void>;
+  /**
+   * Runs on the opened, migrated store before anything listens (the demo account, `--seed`, `--admin`), with the
+   * server's clock; the notes it returns are logged before the port opens.
+   */
+  beforeListen?: (store: Store, clock: () => Date) => Promise<StartupNote[] | undefined>;
   /** The one clock every rule of the server reads; the wall clock (or, under --test-controls, a movable one) unless given. */
   clock?: Clock | ManualClock;
   /**
@@ -63,15 +73,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    await options.beforeListen?.(store, now);
+    const notes = await options.beforeListen?.(store, now);
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
     if (config.testControls) {
-      app.log.warn(config.db === ":memory:" ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
+      app.log.warn(config.db === IN_MEMORY_DB ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
         : "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset");
     }
+    for (const note of notes ?? []) app.log[note.level](note.fields ?? {}, note.msg);
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).

@@ -362,3 +362,35 @@ describe("admin ingest bodies: empty, gzipped, or in an unknown encoding", () =>
     assert.equal(res.statusCode, 404);
   });
 });
+
+describe("POST /admin/events, over a socket: an event without created_at", () => {
+  let t: TestApp;
+  let url: string;
+  before(async () => {
+    t = await startTestApp();
+    await t.createUser("root", "root-password", { siteAdmin: true });
+    url = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  after(() => t.close());
+
+  const post = (body: unknown) => fetch(`${url}/admin/events`, {
+    method: "POST", headers: { authorization: ROOT, "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+
+  test("happened as it arrives: the server's clock, to the second; a created_at given is kept", async () => {
+    t.clock.set(new Date("2026-01-15T10:01:30.750Z")); // the injected clock, not the wall clock
+    const { created_at: _recorded, ...untimed } = event("51", "PushEvent", "nowly", "nowly/live");
+    const res = await post([untimed, event("52", "PushEvent", "nowly", "nowly/live", { created_at: "2021-07-21T10:00:00Z" })]);
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.deepEqual(await res.json(), summary(2, 0));
+    const feed = (await (await fetch(`${url}/repos/nowly/live/events`)).json()) as { id: string; created_at: string }[];
+    assert.deepEqual(feed.map((e) => [e.id, e.created_at]), [["51", "2026-01-15T10:01:30Z"], ["52", "2021-07-21T10:00:00Z"]]);
+  });
+
+  test("a created_at that is given but null is still refused, and nothing is written", async () => {
+    const res = await post([event("53", "PushEvent", "nowly", "nowly/null", { created_at: null })]);
+    assert.equal(res.status, 422);
+    assert.equal(((await res.json()) as { errors: { field: string }[] }).errors[0]!.field, "events[0].created_at");
+    assert.equal((await fetch(`${url}/repos/nowly/null/events`)).status, 404);
+  });
+});

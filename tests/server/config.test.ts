@@ -24,6 +24,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_TLS_KEY: { a: "a.key", b: "b.key", with: { FEEDGATE_TLS_CERT: "cert.pem" } },
   FEEDGATE_NUMERIC_IDS: { a: "true", b: "false" },
   FEEDGATE_TEST_CONTROLS: { a: "true", b: "false" },
+  FEEDGATE_PORT_FILE: { a: "a.port", b: "b.port" },
   FEEDGATE_BASE_URL: { a: "https://a.example", b: "https://b.example/api/v3" },
   FEEDGATE_BODY_LIMIT: { a: "100", b: "200" },
   FEEDGATE_DB_POOL_SIZE: { a: "3", b: "4" },

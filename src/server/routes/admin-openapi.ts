@@ -14,7 +14,8 @@ export const ADMIN_SCHEMAS = { IngestSummary };
 export const INGEST_EVENTS: RouteDoc = {
   operationId: "admin.ingestEvents", tag: "admin", summary: "Ingest events", security: "siteAdmin",
   description: "Site administrators only (Basic auth, or a token with `site_admin`); anyone else gets 404. " +
-    "Events already stored (by id) are skipped. All or nothing: one bad line refuses the whole body (400 or 422) and " +
+    "Events already stored (by id) are skipped; an event without `created_at` is stamped with the time it arrives. " +
+    "All or nothing: one bad line refuses the whole body (400 or 422) and " +
     "writes nothing (`feedgate import` skips bad lines instead). An empty body is 400. `Content-Encoding: gzip` is " +
     "accepted, the body limit counting inflated bytes (413); other encodings are 415.",
   body: {

@@ -4,6 +4,7 @@
  */
 import type { EventInsert, IngestBatch, IssueEventInsert } from "../store/store.js";
 import { fail, isObject, REPO_NAME, type Json } from "./input-checks.js";
+import { isoSeconds } from "../convert/time.js";
 
 /**
  * The repo GitHub gave events that concern no repository (2012's GistEvent, FollowEvent, TeamAddEvent):
@@ -115,6 +116,15 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
 function normalizedBody(value: Json, id: string, isPublic: boolean): string {
   const { id: _id, type, actor, repo, payload, public: _p, created_at, org, ...rest } = value;
   return JSON.stringify({ id, type, actor, repo, payload: payload ?? {}, public: isPublic, created_at, ...(org ? { org } : {}), ...rest });
+}
+
+/**
+ * The event with `created_at` set to `now` (GitHub's form, whole seconds) when it has none: `POST /admin/events`
+ * takes events as they happen, and an event that does not say when it happened happened as it arrives. A
+ * `created_at` that is given, even null or malformed, is left for parseEvent to judge.
+ */
+export function createdNowUnlessSaid(value: unknown, now: Date): unknown {
+  return isObject(value) && value.created_at === undefined ? { ...value, created_at: isoSeconds(now) } : value;
 }
 
 /** Checks an issue event of the world file; its `repo` key says where it belongs and is not kept. */

@@ -1,7 +1,7 @@
 /** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
 import type { Counter } from "prom-client";
 import type { IngestOptions, IngestResult, Store } from "../store/store.js";
-import { addEvent, emptyBatch, parseEvent } from "./event-envelope.js";
+import { addEvent, createdNowUnlessSaid, emptyBatch, parseEvent } from "./event-envelope.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 
 /** A seeded world: what was added, and what the document held. */
@@ -24,10 +24,14 @@ export class IngestService {
     return { ...this.counted(await this.store.ingest.apply(batch, this.clock(), this.options)), contents };
   }
 
-  /** Ingests already-parsed events in one transaction; any bad entry refuses them all. */
+  /**
+   * Ingests already-parsed events in one transaction; any bad entry refuses them all. An event without `created_at`
+   * is stamped with the clock's now, one time for the whole body.
+   */
   async ingestEvents(events: unknown[]): Promise<IngestResult> {
     const batch = emptyBatch();
-    for (const [i, event] of events.entries()) addEvent(batch, parseEvent(event, `events[${i}]`));
+    const now = this.clock();
+    for (const [i, event] of events.entries()) addEvent(batch, parseEvent(createdNowUnlessSaid(event, now), `events[${i}]`));
     return this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
   }
 

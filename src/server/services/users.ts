@@ -2,6 +2,7 @@
 import type { Store, UserRow } from "../store/store.js";
 import { hashPassword, isValidOtpSecret, newOtpSecret } from "./credentials.js";
 import { InvalidInputError } from "../failures.js";
+import { DuplicateError } from "../store/duplicate-error.js";
 
 /** GitHub's login rule: letters, digits and single inner hyphens, at most 39 characters. */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
@@ -34,6 +35,22 @@ export async function createAccount(store: Store, account: NewAccount): Promise<
     login: account.login, passwordHash: await hashPassword(account.password), otpSecret,
     siteAdmin: account.siteAdmin ?? false,
   });
+}
+
+/**
+ * The site administrator `serve --admin` asks for: created with that password while the login is free (an account
+ * only imported data names is claimed, as `user add` claims it); an account that exists already is left as it is,
+ * its password included, so that a restart with the same flag never undoes a password changed since.
+ * @returns whether it was created.
+ */
+export async function ensureSiteAdmin(store: Store, login: string, password: string): Promise<boolean> {
+  try {
+    await createAccount(store, { login, password, siteAdmin: true });
+    return true;
+  } catch (error) {
+    if (error instanceof DuplicateError) return false;
+    throw error;
+  }
 }
 
 /** The user an administrator names; an unknown login or an organization is the operator's mistake, with the fix. */

@@ -11,6 +11,8 @@ import { Combined, Fixed, optionalSetting, setting, type Values } from "./settin
 import { InvalidInputError } from "../failures.js";
 
 export const DEFAULT_DB = "./data/feedgate.db";
+/** SQLite's name for a database held in memory only: `--db :memory:`, which `serve --ephemeral` stands for. */
+export const IN_MEMORY_DB = ":memory:";
 /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
 export const DEFAULT_PASSWORD_COST = 15;
 /** Deliveries an ingest may queue for one hook; past it, that hook gets none until its queue drains. */
@@ -41,6 +43,10 @@ export const SETTINGS = {
     help: "interface to listen on" }),
   port: setting({ flag: "--port", arg: "<port>", env: "PORT", name: "port", parse: count, default: 3000,
     help: "port to listen on", zero: "any free port" }),
+  /** Where `feedgate serve` writes the port it bound, once listening: `--port 0` made scriptable (cli/ready.ts). */
+  portFile: optionalSetting({ flag: "--port-file", arg: "<file>", env: "FEEDGATE_PORT_FILE", name: "port file", parse: text,
+    unset: undefined, shownDefault: "none",
+    help: "once listening, write the bound port (the number alone) to this file, atomically (a temporary file renamed)" }),
   /** Serves `/metrics` on this port instead of `port` (which then answers 404 for it); unset: on `port`. */
   metricsPort: optionalSetting({ flag: "--metrics-port", arg: "<port>", env: "FEEDGATE_METRICS_PORT", name: "metrics port",
     parse: count, unset: undefined, help: "serve GET /metrics on this port instead of --port", zero: "any free port",

@@ -4,7 +4,7 @@
  */
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { DEFAULT_DB, type Config } from "../config.js";
+import { DEFAULT_DB, IN_MEMORY_DB, type Config } from "../config.js";
 import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
 import { isPostgresUrl } from "../store/open-store.js";
@@ -17,7 +17,7 @@ import { SecretBox } from "./secret-box.js";
 /** `--webhook-key-file`, else beside the SQLite file, else (PostgreSQL) where the default database would be. */
 export function secretBox(config: Config): SecretBox {
   if (config.webhooks.keyFile) return SecretBox.atPath(config.webhooks.keyFile);
-  if (config.db === ":memory:") return SecretBox.ephemeral();
+  if (config.db === IN_MEMORY_DB) return SecretBox.ephemeral();
   return SecretBox.atPath(isPostgresUrl(config.db) ? join(dirname(DEFAULT_DB), "webhook.key") : `${config.db}.webhook-key`);
 }
 

@@ -78,7 +78,7 @@ export class SqliteStore implements Store {
    * memory, where running every migration again took 5 ms of each test double's start).
    */
   static async open(path: string): Promise<SqliteStore> {
-    if (path === ":memory:") return SqliteStore.fromImage();
+    if (path === ":memory:") return SqliteStore.fromImage(); // IN_MEMORY_DB, spelled as SQLite spells it
     mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
