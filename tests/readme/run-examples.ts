@@ -35,7 +35,8 @@ const skip = skipOutsideCi(missing.length > 0 ? `the examples use ${missing.join
  */
 function readerEnvironment(dir: string): NodeJS.ProcessEnv {
   writeFileSync(join(dir, ".curlrc"), "no-progress-meter\n");
-  const own = Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_") && name !== "PORT");
+  // Nor this run's test-runner context: a `node --test` a page shows would see it and run nothing.
+  const own = Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_") && name !== "PORT" && name !== "NODE_TEST_CONTEXT");
   return { ...Object.fromEntries(own), CURL_HOME: dir };
 }
 
