@@ -230,7 +230,8 @@ describe("--metrics-port", () => {
     assert.ok(server.metricsUrl && server.metricsUrl !== server.url);
     const hidden = await fetch(`${server.url}/metrics`);
     assert.equal(hidden.status, 404);
-    assert.deepEqual(await hidden.json(), { message: "Not Found", documentation_url: "https://developer.github.com/v3" });
+    assert.deepEqual(await hidden.json(),
+      { message: "Not Found: feedgate does not implement GET /metrics", documentation_url: "https://developer.github.com/v3" });
     assert.equal((await fetch(`${server.url}/events`)).status, 200);
 
     const res = await fetch(`${server.metricsUrl}/metrics`);
