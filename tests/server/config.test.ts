@@ -16,6 +16,7 @@ import { inputKey } from "../../src/server/settings/setting.js";
 const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, string> }> = {
   HOST: { a: "0.0.0.0", b: "::1" },
   PORT: { a: "4000", b: "0" },
+  FEEDGATE_PORT_FILE: { a: "a.port", b: "b.port" },
   FEEDGATE_METRICS_PORT: { a: "9100", b: "9200" },
   FEEDGATE_DB: { a: "a.db", b: "postgres://localhost/b" },
   FEEDGATE_REDIS: { a: "redis://a:6379", b: "redis://b:6379" },
