@@ -4,7 +4,7 @@
  * database without users, which the other two would not leave. With `--ephemeral`, this is how a test run's server
  * gets its data and an administrator for `POST /admin/world` and `/admin/events`.
  */
-import type { StartupNote } from "../server/main.js";
+import type { StartupNote } from "../server/startup-notes.js";
 import { InvalidInputError } from "../server/failures.js";
 import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
 import { IngestService } from "../server/services/ingest.js";

@@ -14,6 +14,7 @@ import { StartupError } from "./failures.js";
 import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
+import { databaseNote, type StartupNote } from "./startup-notes.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -35,13 +36,6 @@ function listenError(error: unknown, host: string, port: number, what: string, f
     return new StartupError(`cannot listen on ${where}: no such address on this machine; check --host (or HOST)`);
   }
   return error;
-}
-
-/** A log line about what `beforeListen` did: it runs before the app, whose logger writes these, is built. */
-export interface StartupNote {
-  level: "info" | "warn";
-  msg: string;
-  fields?: Record<string, unknown>;
 }
 
 export interface StartOptions {
@@ -71,12 +65,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    const notes = await options.beforeListen?.(store, clock);
+    const notes = [databaseNote(config.db, store.migratedAtOpen), ...(await options.beforeListen?.(store, clock)) ?? []];
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
-    for (const note of notes ?? []) app.log[note.level](note.fields ?? {}, note.msg);
+    for (const note of notes) if (note) app.log[note.level](note.fields ?? {}, note.msg);
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).

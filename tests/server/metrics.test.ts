@@ -223,7 +223,7 @@ describe("--metrics-port", () => {
     assert.equal(loadConfig({ metricsPort: "9464" }, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9464);
     assert.equal(loadConfig({}, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9100);
     assert.equal(loadConfig({}, {}).metricsPort, undefined);
-    assert.throws(() => loadConfig({ metricsPort: "ninety" }, {}), /metrics port must be a non-negative integer/);
+    assert.throws(() => loadConfig({ metricsPort: "ninety" }, {}), /^InvalidInputError: --metrics-port \(or FEEDGATE_METRICS_PORT\) must be a port from 0 to 65535/);
   });
 
   test("the API port answers /metrics with GitHub's 404 while the metrics port serves the API's metrics", async () => {
