@@ -51,7 +51,8 @@ GitHub's activity in a minute. Events due at one moment go in one transaction; t
 order given. The pace is kept against the start: when ingest is slower than --speed asks, batches go in back to
 back and the progress and summary say how far behind it fell.
 
-Events already stored, by id, are skipped, as by import: replaying a file twice adds nothing the second time.
+Events already stored, by id, are skipped, as by import: replaying a file twice adds nothing the second time, and
+does not wait out the recorded pace of what it skips (batches after them keep their spacing from them).
 --new-ids gives each event a new id instead (16 digits, above GitHub's, rising in replay order), so the same hour
 arrives again as new events; with --restamp as well, it arrives as today's traffic.
 

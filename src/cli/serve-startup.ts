@@ -4,13 +4,14 @@
  * database without users, which the other two would not leave. With `--ephemeral`, this is how a test run's server
  * gets its data and an administrator for `POST /admin/world` and `/admin/events`.
  */
-import type { StartupNote } from "../server/main.js";
+import type { StartupNote } from "../server/startup-notes.js";
 import { InvalidInputError } from "../server/failures.js";
-import { ensureDemoAccount, type DemoCredentials } from "../server/services/demo.js";
+import { DEMO_LOGIN, ensureDemoAccount } from "../server/services/demo.js";
 import { IngestService } from "../server/services/ingest.js";
 import { checkLogin, ensureSiteAdmin } from "../server/services/users.js";
 import type { Store } from "../server/store/store.js";
 import { seedReport, type WorldFile } from "./world-file.js";
+import type { DemoOutcome } from "./demo-banner.js";
 
 /** Read where `--admin` is not given: a variable stays out of the process list (`ps`), where a flag's password shows. */
 export const ADMIN_ENV = "FEEDGATE_ADMIN";
@@ -58,10 +59,16 @@ function adminNote(login: string, created: boolean): StartupNote {
     : { level: "warn", msg: `--admin: ${login} exists already and was left as it is; the password given was not set`, fields: { login } };
 }
 
+/** The demo account made now, or whether one from an earlier start is there (else other users kept it from being made). */
+async function demoOutcome(store: Store, clock: () => Date): Promise<DemoOutcome> {
+  const made = await ensureDemoAccount(store, clock);
+  return made ? { made } : { made: null, existed: (await store.users.findByLogin(DEMO_LOGIN)) !== null };
+}
+
 export async function prepareStore(store: Store, clock: () => Date, work: StartupWork)
-  : Promise<{ demo: DemoCredentials | null; notes: StartupNote[] }> {
+  : Promise<{ demo: DemoOutcome | null; notes: StartupNote[] }> {
   const notes: StartupNote[] = [];
-  const demo = work.demo ? await ensureDemoAccount(store, clock) : null;
+  const demo = work.demo ? await demoOutcome(store, clock) : null;
   if (work.world) {
     const seeded = await new IngestService(store, clock).seedWorld(work.world.doc, { baseDir: work.world.baseDir });
     notes.push({ level: "info", msg: seedReport(work.world.file, seeded).trim().replace("\n", "; ") });

@@ -3,34 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { Command } from "commander";
 import { IN_MEMORY_DB, loadConfig, SETTINGS } from "../server/config.js";
 import { InvalidInputError } from "../server/failures.js";
-import type { DemoCredentials } from "../server/services/demo.js";
 import type { CliIo } from "./io.js";
 import { settingOptions } from "./setting-options.js";
 import { announceReady } from "./ready.js";
 import { ADMIN_ENV, adminCredentials, prepareStore, type StartupWork } from "./serve-startup.js";
+import { printDemoOutcome, type DemoOutcome } from "./demo-banner.js";
 import { readWorldFile } from "./world-file.js";
-
-function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
-  // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
-  // on stdout, which a log collector may be reading.
-  io.stderr.write([
-    "",
-    "feedgate demo account created (shown once):",
-    `  login:    ${demo.login}`,
-    `  password: ${demo.password}`,
-    `  token:    ${demo.token}`,
-    "",
-    "Try:",
-    `  export FEEDGATE_URL=${url} FEEDGATE_USER=${demo.login} FEEDGATE_PASSWORD='${demo.password}' FEEDGATE_TOKEN=${demo.token}`,
-    '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
-    '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
-    "",
-    `The API reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
-    // The same account signs in to the web console: the one place to see it without curl.
-    `The console: ${url}/console/ (Username: ${demo.login}, Password: ${demo.password})`,
-    "",
-  ].join("\n"));
-}
 
 /**
  * `--ephemeral` is `--db :memory:`, winning over FEEDGATE_DB as any flag does. Given with `--db` as well, one of the
@@ -66,7 +44,7 @@ export function serveCommand(program: Command, io: CliIo): void {
       // Loaded here, not at the top: the server (Fastify, the stores, every route) costs about a second of CPU to load,
       // which every other command, mostly short ones run from scripts, would pay for nothing.
       const { startServer } = await import("../server/main.js");
-      let demo: DemoCredentials | null = null;
+      let demo: DemoOutcome | null = null;
       const server = await startServer(config, {
         beforeListen: async (store, clock) => {
           const prepared = await prepareStore(store, clock, work);
@@ -75,11 +53,7 @@ export function serveCommand(program: Command, io: CliIo): void {
         },
         exitOnSignals: true,
       });
-      if (demo) printDemo(demo, config.baseUrl ?? server.url, io);
-      else if (options.demo) {
-        io.stderr.write("The demo account was created on an earlier start; its credentials were shown then. " +
-          "Delete the database to start afresh.\n");
-      }
+      if (demo) printDemoOutcome(demo, config.baseUrl ?? server.url, config.db, io);
       const { port } = server.app.server.address() as AddressInfo;
       // A port file that cannot be written fails the start: the server is stopped, or it would run on unannounced.
       await announceReady({ url: server.url, port, metricsUrl: server.metricsUrl }, config.portFile, io)

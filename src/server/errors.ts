@@ -34,6 +34,16 @@ export class ApiError extends Error {
 
 export const notFound = () => new ApiError(404, "Not Found", { documentationUrl: GENERAL_DOCS });
 
+/**
+ * A method and path no route of feedgate's serves (`GET /repos/{owner}/{repo}/pulls`): GitHub's 404 and body shape,
+ * since clients branch on the status, but a message and a header that tell a test-writer the route is missing
+ * from feedgate, not the resource from its data.
+ */
+export const unimplemented = (method: string, path: string) =>
+  new ApiError(404, `Not Found: feedgate does not implement ${method} ${path}`, {
+    documentationUrl: GENERAL_DOCS, headers: { "X-Feedgate-Unimplemented": "true" },
+  });
+
 export const requiresAuthentication = () => new ApiError(401, "Requires authentication");
 
 export const badCredentials = () => new ApiError(401, "Bad credentials", { documentationUrl: GENERAL_DOCS });

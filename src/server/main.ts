@@ -15,6 +15,7 @@ import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
+import { databaseNote, type StartupNote } from "./startup-notes.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -36,13 +37,6 @@ function listenError(error: unknown, host: string, port: number, what: string, f
     return new StartupError(`cannot listen on ${where}: no such address on this machine; check --host (or HOST)`);
   }
   return error;
-}
-
-/** A log line about what `beforeListen` did: it runs before the app, whose logger writes these, is built. */
-export interface StartupNote {
-  level: "info" | "warn";
-  msg: string;
-  fields?: Record<string, unknown>;
 }
 
 export interface StartOptions {
@@ -73,7 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    const notes = await options.beforeListen?.(store, now);
+    const notes = [databaseNote(config.db, store.migratedAtOpen), ...(await options.beforeListen?.(store, now)) ?? []];
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
@@ -82,7 +76,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app.log.warn(config.db === IN_MEMORY_DB ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
         : "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset");
     }
-    for (const note of notes ?? []) app.log[note.level](note.fields ?? {}, note.msg);
+    for (const note of notes) if (note) app.log[note.level](note.fields ?? {}, note.msg);
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).

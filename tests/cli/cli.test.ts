@@ -101,7 +101,7 @@ describe("feedgate CLI", () => {
     assert.ok(!existsSync(`${db}-wal`), "a cleanly closed SQLite database leaves no write-ahead log behind");
   });
 
-  test("serve --demo on a fresh database prints a demo login, password and token that work", async () => {
+  test("serve --demo on a fresh database prints a demo login, password and token that work", async (t) => {
     const fresh = join(dir, "demo.db");
     const server = feedgate(["serve", "--demo", "--port", "0", "--db", fresh]);
     // On stderr, apart from the log lines on stdout.
@@ -128,11 +128,43 @@ describe("feedgate CLI", () => {
     assert.equal(logLines.at(-1)!.msg, "stopped");
     assert.ok(!first.stdout.includes(vars.FEEDGATE_PASSWORD!) && !first.stdout.includes(vars.FEEDGATE_TOKEN!));
 
+    // A second start cannot show them again (they are stored hashed): it shows the commands that make new ones, which work.
     const second = feedgate(["serve", "--demo", "--port", "0", "--db", fresh, "--log-level", "warn"]);
-    await waitForOutput(second, /created on an earlier start/, 20_000, "stderr");
+    // A failed assertion must not leave it running: it would hold the test process open.
+    t.after(() => second.child.kill("SIGKILL"));
+    const [ready] = await waitForOutput(second, /^\{"feedgate":"ready".*$/m);
+    const { url } = JSON.parse(ready) as { url: string };
+    await waitForOutput(second, /start afresh/, 20_000, "stderr");
+    assert.equal(second.stderr, [
+      "",
+      "The demo account was created on an earlier start; its password and token were shown then, and are stored only as hashes.",
+      "Set a new password (prompted, or read from stdin):",
+      `  npx feedgate user passwd demo --db ${fresh}`,
+      "Issue a new token (printed once; the old one keeps working until revoked):",
+      `  npx feedgate token add demo --scopes repo,user,read:org --db ${fresh}`,
+      `Or start afresh: stop the server and delete ${fresh}.`,
+      "",
+    ].join("\n"));
+    const [passwd, tokenAdd] = second.stderr.split("\n").filter((line) => line.startsWith("  npx feedgate "))
+      .map((line) => line.slice("  npx feedgate ".length).split(" "));
+    assert.equal((await run(passwd!, "a-new-demo-password\n")).code, 0);
+    const minted = await run(tokenAdd!);
+    assert.equal(minted.code, 0, minted.stderr);
+    assert.equal((await fetch(`${url}/authorizations`, { headers: { authorization: basic("demo", "a-new-demo-password") } })).status, 200);
+    const byToken = await fetch(`${url}/user`, { headers: { authorization: `token ${minted.stdout.trim()}` } });
+    assert.equal(byToken.status, 200);
+    assert.equal(byToken.headers.get("x-oauth-scopes"), "repo, user, read:org");
     second.child.kill("SIGTERM");
     const exit = await second.done;
     assert.doesNotMatch(exit.stdout + exit.stderr, /password:/);
+  });
+
+  test("serve --demo on a database with users but no demo account makes none, and says why", async () => {
+    const server = feedgate(["serve", "--demo", "--port", "0", "--db", db, "--log-level", "warn"]);
+    await waitForOutput(server, /^\{"feedgate":"ready"/m);
+    server.child.kill("SIGTERM");
+    const exit = await server.done;
+    assert.equal(exit.stderr, "The database has users already, so no demo account was made: --demo fills only an empty database.\n");
   });
 
   test("serve --log-format pretty writes readable lines, not JSON, and a last \"stopped\" line", async () => {

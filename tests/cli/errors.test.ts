@@ -12,6 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { PassThrough, Writable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { runCli } from "../helpers/cli.js";
 import { readSecret } from "../../src/cli/prompt.js";
 import { POSTGRES_ADMIN_URL, skipUnlessPostgres } from "../helpers/services.js";
@@ -209,5 +210,43 @@ describe("a password that is missing", () => {
     const reading = readSecret("password: ", io);
     terminal.write("\r");
     await assert.rejects(reading, { message: "the password is empty, and an empty password is never accepted; nothing was sent or changed" });
+  });
+
+  test("a port out of range is one line naming the flag and the variable, before any database is opened", async () => {
+    const db = join(dir, "ports", "feedgate.db");
+    for (const [args, env, line] of [
+      [["--port", "70000"], {}, 'feedgate: --port (or PORT) must be a port from 0 to 65535 (0: any free port), got "70000"'],
+      [[], { PORT: "65536" }, 'feedgate: --port (or PORT) must be a port from 0 to 65535 (0: any free port), got "65536"'],
+      [["--port", "0", "--metrics-port", "99999"], {},
+        'feedgate: --metrics-port (or FEEDGATE_METRICS_PORT) must be a port from 0 to 65535 (0: any free port), got "99999"'],
+    ] as const) {
+      const result = await runCli(["serve", ...args, "--db", db], { env });
+      assert.deepEqual([result.code, lines(result.stderr)], [1, [line]], `${args.join(" ")} ${JSON.stringify(env)}`);
+    }
+    assert.ok(!existsSync(join(dir, "ports")));
+  });
+
+  test("a truncated or corrupt .gz import is one line naming the file and what is wrong with it, not an unexpected error", async () => {
+    const events = Array.from({ length: 3000 }, (_, i) => JSON.stringify({
+      id: String(80_000 + i), type: "PushEvent", actor: { login: "cut" }, repo: { name: "cut/short" }, created_at: "2021-07-21T10:00:00Z",
+    }));
+    const whole = gzipSync(events.join("\n"));
+    const cut = join(dir, "2021-07-21-15.json.gz");
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const corrupt = join(dir, "2021-07-21-16.json.gz");
+    writeFileSync(corrupt, Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from("not deflate data at all")]));
+    const again = "download it again and import it again (events already imported are skipped)";
+    for (const [args, input, line] of [
+      [["import", cut], undefined, `feedgate: ${cut} is truncated: its gzip data stops short (unexpected end of file); ${again}`],
+      [["import", "--strict", cut], undefined, `feedgate: ${cut} is truncated: its gzip data stops short (unexpected end of file); ${again}`],
+      [["import", "-"], whole.subarray(0, 100), `feedgate: standard input is truncated: its gzip data stops short (unexpected end of file); ${again}`],
+      [["import", corrupt], undefined, `feedgate: ${corrupt} is corrupt: not valid gzip data (unknown compression method); ${again}`],
+      [["replay", "--speed", "max", cut], undefined, `feedgate: ${cut} is truncated: its gzip data stops short (unexpected end of file); ${again}`],
+    ] as const) {
+      const result = await runCli([...args, "--db", join(dir, "gz.db")], { input });
+      assert.equal(result.code, 1, args.join(" "));
+      assert.equal(lines(result.stderr).at(-1), line, result.stderr);
+      assert.ok(!result.stderr.includes("--verbose"), result.stderr);
+    }
   });
 });

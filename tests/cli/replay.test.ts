@@ -131,6 +131,30 @@ describe("feedgate replay", () => {
     assert.deepEqual(events.slice(4).map((e) => [e.id, e.created_at]), [["7102", at(1)], ["7101", at(0)]]);
   });
 
+  test("events stored already are not waited for: a second replay goes straight through, and new events after them keep their spacing from them", async () => {
+    // Six recorded seconds at --speed 2: three seconds of waiting, the first time.
+    const stored = [0, 2, 4, 6].map((second) => event(String(7400 + second), "PushEvent", "ann", "ann/again", { created_at: at(second) }));
+    const path = file("again.ndjson", stored);
+    assert.match((await runCli(["replay", path, "--db", t.dbPath, "--speed", "max"])).stdout, /: 4 added, 0 already present/);
+
+    let started = performance.now();
+    const again = await runCli(["replay", path, "--db", t.dbPath, "--speed", "2"]);
+    let ms = performance.now() - started;
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^replayed 4 events \(6\.0 s of recorded time\) in .*: 0 added, 4 already present, .*; kept pace\n$/);
+    assert.ok(ms < 1500, `took ${Math.round(ms)} ms, as if waiting 3000 for events it skipped`);
+
+    // The same four, then one new event two recorded seconds after the last: due a second after the stored ones went in.
+    const extended = file("extended.ndjson", [...stored, event("7408", "PushEvent", "ann", "ann/again", { created_at: at(8) })]);
+    started = performance.now();
+    const resumed = await runCli(["replay", extended, "--db", t.dbPath, "--speed", "2"]);
+    ms = performance.now() - started;
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stdout, /: 1 added, 4 already present, .*; kept pace\n$/);
+    assert.ok(ms >= 950 && ms < 2500, `took ${Math.round(ms)} ms, expected about 1000 (not 4000)`);
+    assert.deepEqual(sortedIds(await feed("ann/again")), ["7400", "7402", "7404", "7406", "7408"]);
+  });
+
   test("a restamped body differs from the recorded text only in its top-level id and created_at", () => {
     // JSON.parse and stringify would round the payload's big number and drop the spaces; the nested created_at stays.
     const text = '{"id": "1", "payload": {"n": 12345678901234567890, "comment": {"created_at": "2021-07-21T06:00:00Z", "id": 7}}, "created_at" : "2021-07-21T06:00:00Z"}';

@@ -29,6 +29,11 @@ async function ready(server: CliRun): Promise<Ready> {
   return JSON.parse(line) as Ready;
 }
 
+/** The messages of the JSON log lines on stdout, at info and above. */
+const logMessages = (stdout: string) => stdout.split("\n").filter((line) => line.startsWith("{"))
+  .map((line) => JSON.parse(line) as { msg?: string; level?: number }).filter((line) => (line.level ?? 0) >= 30)
+  .map((line) => line.msg ?? "");
+
 /** Stops the server as a script would, and returns how it ended. */
 async function stop(server: CliRun) {
   server.child.kill("SIGTERM");
@@ -106,8 +111,24 @@ describe("feedgate serve, for scripts", () => {
     const { url } = await ready(server);
     assert.equal((await fetch(`${url}/events`)).status, 200);
     assert.equal((await fetch(`${url}/readyz`)).status, 200);
-    await stop(server);
+    const exit = await stop(server);
     assert.ok(!existsSync(disk), "nothing was written where FEEDGATE_DB points");
+    assert.ok(logMessages(exit.stdout).includes("the database is in memory: nothing is written to disk, and it is gone when the server stops"),
+      exit.stdout);
+  });
+
+  test("a --db file that does not exist is created with its folders, and the log says so at info; the next start does not", async () => {
+    const db = join(dir, "new", "deeper", "feedgate.db");
+    const created = `created a new database at ${db}`;
+    const first = serve(["--port", "0", "--db", db]);
+    await ready(first);
+    assert.ok(logMessages((await stop(first)).stdout).includes(created));
+    assert.ok(existsSync(db));
+    const second = serve(["--port", "0", "--db", db]);
+    await ready(second);
+    const exit = await stop(second);
+    assert.ok(!logMessages(exit.stdout).includes(created), exit.stdout);
+    assert.ok(logMessages(exit.stdout).some((msg) => msg.startsWith("Server listening at")), "the log was read");
   });
 
   test("--ephemeral with --db is refused in one line, before anything is opened", async () => {

@@ -16,6 +16,7 @@ import { inputKey } from "../../src/server/settings/setting.js";
 const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, string> }> = {
   HOST: { a: "0.0.0.0", b: "::1" },
   PORT: { a: "4000", b: "0" },
+  FEEDGATE_PORT_FILE: { a: "a.port", b: "b.port" },
   FEEDGATE_METRICS_PORT: { a: "9100", b: "9200" },
   FEEDGATE_DB: { a: "a.db", b: "postgres://localhost/b" },
   FEEDGATE_REDIS: { a: "redis://a:6379", b: "redis://b:6379" },
@@ -24,7 +25,6 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_TLS_KEY: { a: "a.key", b: "b.key", with: { FEEDGATE_TLS_CERT: "cert.pem" } },
   FEEDGATE_NUMERIC_IDS: { a: "true", b: "false" },
   FEEDGATE_TEST_CONTROLS: { a: "true", b: "false" },
-  FEEDGATE_PORT_FILE: { a: "a.port", b: "b.port" },
   FEEDGATE_BASE_URL: { a: "https://a.example", b: "https://b.example/api/v3" },
   FEEDGATE_BODY_LIMIT: { a: "100", b: "200" },
   FEEDGATE_DB_POOL_SIZE: { a: "3", b: "4" },

@@ -96,10 +96,13 @@ describe("the /api/v3 layout", () => {
   });
 
   test("unknown paths under the prefix are GitHub's 404; the prefix is stripped once, and only as a whole segment", async () => {
-    for (const url of ["/api/v3/nope", "/api/v3/api/v3/events", "/api/v3x/events", "/api/v30/events", "/api/v3/authorizations/x/y"]) {
+    // The message names the path routed: without the prefix where it was stripped.
+    for (const [url, routed] of [["/api/v3/nope", "/nope"], ["/api/v3/api/v3/events", "/api/v3/events"], ["/api/v3x/events", "/api/v3x/events"],
+      ["/api/v30/events", "/api/v30/events"], ["/api/v3/authorizations/x/y", "/authorizations/x/y"]] as const) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
-      assert.deepEqual(res.json(), { message: "Not Found", documentation_url: "https://developer.github.com/v3" }, url);
+      assert.deepEqual(res.json(),
+        { message: `Not Found: feedgate does not implement GET ${routed}`, documentation_url: "https://developer.github.com/v3" }, url);
       assert.ok(res.headers["x-ratelimit-limit"], url);
     }
   });
@@ -109,7 +112,7 @@ describe("the /api/v3 layout", () => {
       assert.equal((await get(path)).statusCode, 200, path);
       const prefixed = await get(`/api/v3${path}`);
       assert.equal(prefixed.statusCode, 404, path);
-      assert.equal(prefixed.json().message, "Not Found", path);
+      assert.equal(prefixed.json().message, `Not Found: feedgate does not implement GET /api/v3${path}`, path);
     }
   });
 

@@ -166,11 +166,13 @@ describe("entry-point resources", () => {
     const byId = await get(`/user/${ALICE_ID}`);
     assert.equal(byId.statusCode, 200);
     assert.deepEqual(byId.json(), (await get("/users/alice")).json());
-    for (const url of ["/users/nobody", "/user/987654321", "/user/x1"]) {
+    for (const url of ["/users/nobody", "/user/987654321"]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
       assert.deepEqual(res.json(), NOT_FOUND, url);
     }
+    // Not a number: not the id form, but another of GitHub's /user/... routes, which feedgate does not serve.
+    assert.deepEqual((await get("/user/x1")).json(), { ...NOT_FOUND, message: "Not Found: feedgate does not implement GET /user/x1" });
   });
 
   test("GET /orgs/:org is an organization-full with real counts; a user's login is 404", async () => {
@@ -281,11 +283,13 @@ describe("entry-point resources", () => {
   });
 
   test("unknown repositories and ids are 404", async () => {
-    for (const url of ["/repos/alice/nothing", "/repos/nobody/hello", "/repositories/987654321", "/repositories/abc"]) {
+    for (const url of ["/repos/alice/nothing", "/repos/nobody/hello", "/repositories/987654321"]) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
       assert.deepEqual(res.json(), NOT_FOUND, url);
     }
+    assert.deepEqual((await get("/repositories/abc")).json(),
+      { ...NOT_FOUND, message: "Not Found: feedgate does not implement GET /repositories/abc" });
   });
 
   test("answers carry an ETag, and If-None-Match gets a 304 that costs no rate limit", async () => {

@@ -191,10 +191,11 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
 
   for (const request of unknownRoutes) {
     for (const authorization of [ALICE, undefined]) {
-      test(`${request.method} ${request.url} ${authorization ? "with" : "without"} credentials is GitHub's 404`, async () => {
+      test(`${request.method} ${request.url} ${authorization ? "with" : "without"} credentials is GitHub's 404, naming the route feedgate lacks`, async () => {
         const res = await t.app.inject({ ...request, headers: authorization ? { authorization } : {} });
         assertErrorShape(res, 404);
-        assert.deepEqual(res.json(), NOT_FOUND);
+        assert.deepEqual(res.json(), { ...NOT_FOUND, message: `Not Found: feedgate does not implement ${request.method} ${request.url}` });
+        assert.equal(res.headers["x-feedgate-unimplemented"], "true");
       });
     }
   }

@@ -57,13 +57,22 @@ describe("GitHub's id-based feed paths", () => {
       '<https://feedgate.example/user/33440610/events?per_page=1&page=1>; rel="first"');
   });
 
-  test("answer 404 for unknown or malformed ids, and for private repositories the caller cannot read", async () => {
+  test("answer 404 for unknown ids, and for private repositories the caller cannot read", async () => {
     const secret = await t.store.directory.findRepo("alice", "secret");
-    for (const url of ["/repositories/999999/events", "/user/abc/events", "/organizations/-1/events",
+    for (const url of ["/repositories/999999/events", "/user/1234567890123456789/events",
       `/repositories/${secret!.wireId}/events`, `/repositories/${secret!.wireId}/issues/events`]) {
       const res = await t.app.inject({ url });
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.json().message, "Not Found");
+    }
+  });
+
+  test("a path whose id is not a number is no id path: the 404 of a route feedgate does not implement", async () => {
+    for (const url of ["/user/abc/events", "/organizations/-1/events"]) {
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 404, url);
+      assert.equal(res.json().message, `Not Found: feedgate does not implement GET ${url}`);
+      assert.equal(res.headers["x-feedgate-unimplemented"], "true");
     }
   });
 

@@ -223,14 +223,15 @@ describe("--metrics-port", () => {
     assert.equal(loadConfig({ metricsPort: "9464" }, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9464);
     assert.equal(loadConfig({}, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9100);
     assert.equal(loadConfig({}, {}).metricsPort, undefined);
-    assert.throws(() => loadConfig({ metricsPort: "ninety" }, {}), /metrics port must be a non-negative integer/);
+    assert.throws(() => loadConfig({ metricsPort: "ninety" }, {}), /^InvalidInputError: --metrics-port \(or FEEDGATE_METRICS_PORT\) must be a port from 0 to 65535/);
   });
 
   test("the API port answers /metrics with GitHub's 404 while the metrics port serves the API's metrics", async () => {
     assert.ok(server.metricsUrl && server.metricsUrl !== server.url);
     const hidden = await fetch(`${server.url}/metrics`);
     assert.equal(hidden.status, 404);
-    assert.deepEqual(await hidden.json(), { message: "Not Found", documentation_url: "https://developer.github.com/v3" });
+    assert.deepEqual(await hidden.json(),
+      { message: "Not Found: feedgate does not implement GET /metrics", documentation_url: "https://developer.github.com/v3" });
     assert.equal((await fetch(`${server.url}/events`)).status, 200);
 
     const res = await fetch(`${server.metricsUrl}/metrics`);

@@ -5,7 +5,7 @@
  */
 import fp from "fastify-plugin";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, validationFailed } from "../errors.js";
+import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, unimplemented, validationFailed } from "../errors.js";
 import { FeedgateFailure, StoreUnavailableError } from "../failures.js";
 import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
 
@@ -100,6 +100,19 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return reply.code(apiError.statusCode).send(apiError.body(GENERAL_DOCS));
 }
 
+/** The most of a path an unimplemented route's message repeats: any GitHub route fits, a payload smuggled in does not. */
+const SHOWN_PATH_MAX = 100;
+
+/**
+ * The path as that message shows it: without its query (where `access_token` travels), printable ASCII only (the rest
+ * percent-encoded), and cut to SHOWN_PATH_MAX characters, so an attacker's URL is neither echoed whole nor raw.
+ */
+export function shownPath(url: string): string {
+  const path = url.split(/[?#]/, 1)[0]!;
+  const printable = path.replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return printable.length > SHOWN_PATH_MAX ? `${printable.slice(0, SHOWN_PATH_MAX)}...` : printable;
+}
+
 export default fp(async (app) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const apiError = error instanceof ApiError ? error
@@ -116,7 +129,9 @@ export default fp(async (app) => {
     return reply.code(apiError.statusCode).send(apiError.body(docsFor(request)));
   });
 
-  app.setNotFoundHandler(async () => {
-    throw notFound();
+  // No route matched (the console has a handler of its own, under its prefix): under /api/v3 too, the path is the
+  // one routed, without the prefix.
+  app.setNotFoundHandler(async (request) => {
+    throw unimplemented(request.method, shownPath(request.url));
   });
 }, { name: "error-handler" });

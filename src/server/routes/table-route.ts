@@ -6,6 +6,7 @@
  * return against the response schema.
  */
 import { Kind, OptionalKind, Type, type TObject, type TSchema, type TString } from "@sinclair/typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../../api/endpoints.js";
 import { responseSchemas, successStatus, type ResponseKind } from "../../api/responses.js";
 import { requestSchema, type RequestSchema } from "../../api/schemas.js";
@@ -52,6 +53,17 @@ function responseSchemasOf<E extends Endpoint>(endpoint: E, numericIds: boolean 
 
 const ById = Type.Object({ id: Type.String() });
 
+/**
+ * GitHub's id-based paths take a number (`/user/1234`); anything else there is another of GitHub's routes
+ * (`/user/repos`, `/user/orgs`), which feedgate does not serve: the not-found handler says so, as for any path
+ * without a route. A number no account or repository has is the resource's own 404, from the service.
+ */
+async function numericIdOnly(request: FastifyRequest, reply: FastifyReply) {
+  if (/^[0-9]+$/.test((request.params as { id: string }).id)) return;
+  reply.callNotFound();
+  return reply;
+}
+
 /** Whether an object of this schema, or one inside it, has an optional key before a required one. */
 function optionalBeforeRequired(schema: TSchema): boolean {
   if (schema[Kind] === "Array") return optionalBeforeRequired(schema.items as TSchema);
@@ -80,6 +92,7 @@ export function tableRoute<const E extends Endpoint, const V extends RouteVarian
     method,
     url: variant?.byId ?? endpoint.path,
     config: { endpoint, ...(variant?.rateLimit === false ? { rateLimit: false } : {}) },
+    ...(variant?.byId ? { onRequest: numericIdOnly } : {}),
     ...(CONVERTER_ORDER.has(endpoint.response) ? { serializerCompiler: stringify } : {}),
     schema: {
       params: (variant?.byId ? ById : requestSchema(endpoint, "path")) as PathSchema<E, V>,

@@ -17,7 +17,8 @@ import { isoSeconds } from "../convert/time.js";
 export const DEMO_WORLD = fileURLToPath(new URL("../../../demo/world.json", import.meta.url));
 
 export const DEMO_LOGIN = "demo";
-const DEMO_SCOPES = ["repo", "user", "read:org"];
+/** The demo token's scopes; also those of the new token `serve --demo` tells how to issue on a later start. */
+export const DEMO_SCOPES = ["repo", "user", "read:org"];
 
 export interface DemoCredentials {
   login: string;

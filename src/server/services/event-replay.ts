@@ -3,7 +3,8 @@
  * after the start, and every batch is applied through the normal ingest path (one transaction each) when it is
  * due, so whatever watches ingests sees a live flow. Due times are reckoned from the start, never by sleeping a
  * fixed interval after each batch, so the pace does not drift; when ingest is slower than the speed asks, the
- * batches go in back to back and the lateness is reported, never hidden by slowing the clock.
+ * batches go in back to back and the lateness is reported, never hidden by slowing the clock. A batch of events all
+ * stored already adds nothing to watch arrive: it goes in without waiting, and the reckoning starts again from it.
  */
 import type { Store } from "../store/store.js";
 import { addEvent, emptyBatch, type ParsedEvent } from "./event-envelope.js";
@@ -134,6 +135,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Whether every event of `events` is stored already (by id), so that applying them adds nothing; stops at the first
+ * that is not, so a replay of new events pays one index lookup a batch.
+ */
+async function allStored(store: Store, events: ParsedEvent[]): Promise<boolean> {
+  for (const { insert } of events) if ((await store.events.arrivalOf("events", insert.id)) === null) return false;
+  return true;
+}
+
 /** How late a batch may go in before it counts as behind: a timer's and a transaction's ordinary jitter is less. */
 export const LATE_AFTER_MS = 1000;
 
@@ -155,12 +165,20 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
   /** Recorded time cut out of long pauses (maxGapMs). */
   let cut = 0;
   let pending: ParsedEvent[] = [];
+  // Due times are reckoned from an anchor: the start and recorded time 0, moved to the end of each batch that added
+  // nothing (see flush).
+  let anchorWall = started;
+  let anchorMs = 0;
 
   const stopped = () => options.signal?.aborted === true;
   const flush = async () => {
     if (pending.length === 0 || stopped()) return;
     const replayedMs = clock - (first ?? clock);
-    const dueAt = started + (replayedMs - cut) / options.speed;
+    // A batch whose every event is stored already adds nothing that anyone watching could see arrive: it goes in at
+    // once instead of waiting for its moment (a second replay of a file goes straight through), and the batches after
+    // it keep their recorded spacing from it. Fresh ids are always new: no lookup then.
+    const addsNothing = nextId === null && (await allStored(store, pending));
+    const dueAt = addsNothing ? performance.now() : anchorWall + (replayedMs - cut - anchorMs) / options.speed;
     await sleep(dueAt - performance.now(), options.signal);
     if (stopped()) return;
     const now = options.clock();
@@ -179,6 +197,7 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
     progress.elapsedMs = performance.now() - started;
     progress.lateMs = late;
     progress.maxLateMs = Math.max(progress.maxLateMs, late);
+    if (addsNothing) [anchorWall, anchorMs] = [performance.now(), replayedMs - cut];
     options.onBatch?.({ ...progress });
   };
 

@@ -5,6 +5,7 @@
 import { createReadStream } from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { InvalidInputError } from "../failures.js";
 
 export interface NdjsonLine {
   /** 1-based, for error messages. */
@@ -44,6 +45,18 @@ async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> 
   if (rest) yield rest.toString("utf8", 0, rest[rest.length - 1] === CARRIAGE_RETURN ? rest.length - 1 : rest.length);
 }
 
+/**
+ * A gzip source zlib could not inflate, said as the operator's fix: an hourly GH Archive file cut short by a failed
+ * download ends in zlib's "unexpected end of file" (Z_BUF_ERROR), which read as a bug; other damage is Z_DATA_ERROR.
+ * Events read before the damage may have gone in, and a new import of the whole file skips them.
+ */
+function gzipFailure(name: string, error: NodeJS.ErrnoException): Error {
+  const source = name === "-" ? "standard input" : name;
+  const what = error.code === "Z_BUF_ERROR" ? "is truncated: its gzip data stops short" : "is corrupt: not valid gzip data";
+  return new InvalidInputError(`${source} ${what} (${error.message}); download it again and import it again ` +
+    "(events already imported are skipped)");
+}
+
 /** Wraps a byte stream: counts what passes, and gunzips it when it starts with gzip's magic bytes. */
 export function ndjsonFromStream(name: string, input: Readable): NdjsonSource {
   let bytes = 0;
@@ -58,7 +71,7 @@ export function ndjsonFromStream(name: string, input: Readable): NdjsonSource {
     decided = true;
     const gzipped = first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
     const rest = gzipped ? createGunzip() : new PassThrough();
-    rest.once("error", (error) => decoded.destroy(new Error(`${name}: ${error.message}`)));
+    rest.once("error", (error) => decoded.destroy(gzipped ? gzipFailure(name, error) : new Error(`${name}: ${error.message}`)));
     rest.pipe(decoded);
     rest.write(first);
     head.pipe(rest);

@@ -13,6 +13,18 @@ export const count: Parser<number> = (raw, { name }) => {
   return n;
 };
 
+/**
+ * A TCP port to listen on, 0 (any free port) to 65535: checked here, where Node's listen() would throw a RangeError
+ * whose words ("options.port should be >= 0 and < 65536") name neither the flag nor the variable.
+ */
+export const tcpPort: Parser<number> = (raw, { name, flag, env }) => {
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[0-9]+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n > 65_535) {
+    throw new InvalidInputError(`${flag ? `${flag} (or ${env})` : name} must be a port from 0 to 65535 (0: any free port), got "${raw}"`);
+  }
+  return n;
+};
+
 /** A count where 0 would mean nothing works (a pool of no connections, no delivery attempt). */
 export const atLeastOne: Parser<number> = (raw, row) => {
   const n = count(raw, row);

@@ -11,6 +11,8 @@ export interface Named {
   /** How an error names the setting: "authenticated rate limit". */
   readonly name: string;
   readonly env: string;
+  /** The flag, for errors that name what to fix (every row has one; a parser called on its own may not). */
+  readonly flag?: string;
 }
 
 /** A given value (never undefined nor empty: that is the default) -> the setting's value; or an InvalidInputError. */

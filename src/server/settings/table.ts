@@ -5,7 +5,8 @@
  */
 import { allowedHosts } from "./host-patterns.js";
 import {
-  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, seconds, text, trustProxy,
+  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, seconds, tcpPort, text,
+  trustProxy,
 } from "./parsers.js";
 import { Combined, Fixed, optionalSetting, setting, type Values } from "./setting.js";
 import { InvalidInputError } from "../failures.js";
@@ -41,7 +42,7 @@ function bothOrNeither({ certFile, keyFile }: Values<typeof tlsFiles>): { certFi
 export const SETTINGS = {
   host: setting({ flag: "--host", arg: "<host>", env: "HOST", name: "host", parse: text, default: "127.0.0.1",
     help: "interface to listen on" }),
-  port: setting({ flag: "--port", arg: "<port>", env: "PORT", name: "port", parse: count, default: 3000,
+  port: setting({ flag: "--port", arg: "<port>", env: "PORT", name: "port", parse: tcpPort, default: 3000,
     help: "port to listen on", zero: "any free port" }),
   /** Where `feedgate serve` writes the port it bound, once listening: `--port 0` made scriptable (cli/ready.ts). */
   portFile: optionalSetting({ flag: "--port-file", arg: "<file>", env: "FEEDGATE_PORT_FILE", name: "port file", parse: text,
@@ -49,7 +50,7 @@ export const SETTINGS = {
     help: "once listening, write the bound port (the number alone) to this file, atomically (a temporary file renamed)" }),
   /** Serves `/metrics` on this port instead of `port` (which then answers 404 for it); unset: on `port`. */
   metricsPort: optionalSetting({ flag: "--metrics-port", arg: "<port>", env: "FEEDGATE_METRICS_PORT", name: "metrics port",
-    parse: count, unset: undefined, help: "serve GET /metrics on this port instead of --port", zero: "any free port",
+    parse: tcpPort, unset: undefined, help: "serve GET /metrics on this port instead of --port", zero: "any free port",
     shownDefault: "on --port" }),
   /** A SQLite file path, or a postgres:// URL. */
   db: setting({ flag: "--db", arg: "<path|url>", env: "FEEDGATE_DB", name: "db", parse: text, default: DEFAULT_DB,
