@@ -295,7 +295,8 @@ export const ParentRepository = Type.Object({
   has_projects: Type.Boolean(),
   has_wiki: Type.Boolean(),
   has_pages: Type.Boolean(),
-  has_downloads: Type.Boolean(),
+  /** Removed by API version 2026-03-10. */
+  has_downloads: Type.Optional(Type.Boolean()),
   has_discussions: Type.Boolean(),
   archived: Type.Boolean(),
   disabled: Type.Boolean(),
@@ -341,7 +342,8 @@ export type RateLimitWindow = Static<typeof RateLimitWindow>;
 /** GitHub's rate-limit-overview: `GET /rate_limit`. */
 export const RateLimit = Type.Object({
   resources: Type.Object({ core: RateLimitWindow, search: RateLimitWindow }),
-  rate: RateLimitWindow,
+  /** The core window again; removed by API version 2026-03-10. */
+  rate: Type.Optional(RateLimitWindow),
 });
 export type RateLimit = Static<typeof RateLimit>;
 
@@ -355,8 +357,14 @@ export const ROOT_KEYS = [
   "topic_search_url", "user_url", "user_organizations_url", "user_repositories_url", "user_search_url",
 ] as const;
 
-/** GitHub's root: `GET /`. */
-export const Root = Type.Object(strings(ROOT_KEYS));
+/** The root's keys that API version 2026-03-10 removed. */
+export const REMOVED_ROOT_KEYS = ["authorizations_url", "hub_url"] as const;
+
+/** GitHub's root: `GET /`, in GitHub's key order. */
+export const Root = Type.Object(Object.fromEntries(ROOT_KEYS.map((key) =>
+  [key, (REMOVED_ROOT_KEYS as readonly string[]).includes(key) ? Type.Optional(Type.String()) : Type.String()])) as
+  Omit<ReturnType<typeof strings<(typeof ROOT_KEYS)[number]>>, (typeof REMOVED_ROOT_KEYS)[number]> &
+  { [K in (typeof REMOVED_ROOT_KEYS)[number]]: TOptional<TString> });
 export type Root = Static<typeof Root>;
 
 /** GitHub's api-overview: `GET /meta`, in GitHub Enterprise's form (no IP ranges or SSH keys of github.com). */

@@ -13,7 +13,10 @@ export class ApiError extends Error {
     message: string,
     readonly options: {
       documentationUrl?: string;
-      errors?: ValidationError[];
+      /** GitHub's validation entries; or, in GitHub's newer errors, one sentence saying what was wrong. */
+      errors?: ValidationError[] | string;
+      /** GitHub's newer errors repeat the status in the body, as a string (`"status": "400"`). */
+      statusInBody?: boolean;
       headers?: Record<string, string>;
       /** What went wrong underneath, for the log; never shown to the client. */
       cause?: unknown;
@@ -24,10 +27,15 @@ export class ApiError extends Error {
   }
 
   body(fallbackDocs: string) {
+    if (typeof this.options.errors === "string") {
+      return { message: this.message, errors: this.options.errors, documentation_url: this.options.documentationUrl ?? fallbackDocs,
+        ...(this.options.statusInBody ? { status: String(this.statusCode) } : {}) };
+    }
     return {
       message: this.message,
       documentation_url: this.options.documentationUrl ?? fallbackDocs,
       ...(this.options.errors ? { errors: this.options.errors } : {}),
+      ...(this.options.statusInBody ? { status: String(this.statusCode) } : {}),
     };
   }
 }

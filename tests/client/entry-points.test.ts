@@ -37,7 +37,8 @@ describe("SDK entry-point methods", () => {
     assert.equal((await anonymous.meta.root()).data.current_user_url, `${t.url}/user`);
     assert.equal((await anonymous.meta.get()).data.verifiable_password_authentication, true);
     const limit = await alice.rateLimit.get();
-    assert.equal(limit.data.rate.limit, 5000);
+    assert.equal(limit.data.resources.core.limit, 5000);
+    assert.deepEqual(limit.data.rate, limit.data.resources.core, "3.0.0 is served as 2022-11-28, which keeps rate");
   });
 
   test("errors are HttpError with GitHub's status and message", async () => {

@@ -151,4 +151,22 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
       assert.equal((refused.response!.data as { message: string }).message, "This API can only be accessed with username and password Basic Auth");
     });
   });
+
+  describe("API versions, as integrations written since 2022 send them", () => {
+    test("X-GitHub-Api-Version 2026-03-10 is served its shape and named in X-GitHub-Api-Version-Selected", async () => {
+      const limit = await client(ALICE_TOKEN).rest.rateLimit.get({ headers: { "x-github-api-version": "2026-03-10" } });
+      assert.equal(limit.headers["x-github-api-version-selected"], "2026-03-10");
+      assert.equal((limit.data as { rate?: unknown }).rate, undefined);
+      assert.equal(limit.data.resources.core.limit, 5000);
+      const old = await client(ALICE_TOKEN).rest.rateLimit.get();
+      assert.equal(old.headers["x-github-api-version-selected"], "2022-11-28");
+      assert.deepEqual(old.data.rate, old.data.resources.core);
+    });
+
+    test("an unsupported version is a RequestError 400 naming the versions served", async () => {
+      const refused = await requestFailure(client().rest.meta.root({ headers: { "x-github-api-version": "2030-01-01" } }));
+      assert.equal(refused.status, 400);
+      assert.match(String((refused.response!.data as { errors: string }).errors), /"2026-03-10" \(most recent\) and "2022-11-28"/);
+    });
+  });
 });

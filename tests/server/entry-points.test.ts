@@ -240,6 +240,18 @@ describe("entry-point resources", () => {
     assert.deepEqual([bobs.parent.full_name, bobs.source.full_name, bobs.forks_count], ["alice/hello", "alice/hello", 1]);
   });
 
+  test("API version 2026-03-10 shows a repository, its parent and source without has_downloads", async () => {
+    const old = (await get("/repos/dave/hello")).json();
+    const current = (await get("/repos/dave/hello", { "x-github-api-version": "2026-03-10" })).json();
+    for (const repository of [old, old.parent, old.source]) assert.equal(repository.has_downloads, false);
+    for (const repository of [current, current.parent, current.source]) assert.equal("has_downloads" in repository, false);
+    const { has_downloads: _removed, parent: _p, source: _s, ...rest } = old;
+    const { parent: _cp, source: _cs, ...currentRest } = current;
+    assert.deepEqual(currentRest, rest);
+    // The stored schemas are 2022-11-28's, whose parent and source still require has_downloads: the rest is checked.
+    assertSchema("full-repository", currentRest);
+  });
+
   test("a private repository is 404 to whoever cannot read its feeds, and 200 with permissions to its readers", async () => {
     for (const [who, headers] of [["anonymous", {}], ["dave", token("dave")], ["alice without repo scope", token("alicePublic")],
       ["carol", token("carol")]] as const) {

@@ -117,12 +117,34 @@ describe("response headers", () => {
     });
   }
 
-  test("X-GitHub-Api-Version 2022-11-28 is served and an unknown one is 400 naming 3.0.0", async () => {
-    assert.equal((await list({ "x-github-api-version": "2022-11-28" })).statusCode, 200);
+  test("X-GitHub-Api-Version: 2022-11-28 when none (or 3.0.0) is named, else the one named; an unknown one is GitHub's 400", async () => {
+    for (const [asked, selected] of [[undefined, "2022-11-28"], ["3.0.0", "2022-11-28"], ["2022-11-28", "2022-11-28"], ["2026-03-10", "2026-03-10"]]) {
+      const res = await list(asked === undefined ? {} : { "x-github-api-version": asked });
+      assert.equal(res.statusCode, 200, String(asked));
+      assert.equal(res.headers["x-github-api-version-selected"], selected, String(asked));
+    }
     const res = await list({ "x-github-api-version": "1999-01-01" });
     assert.equal(res.statusCode, 400);
-    assert.deepEqual(Object.keys(res.json()).sort(), ["documentation_url", "message"]);
-    assert.match(res.json().message, /1999-01-01.*3\.0\.0/);
+    assert.deepEqual(res.json(), {
+      message: "Bad Request",
+      errors: 'The version you specified in the "X-GitHub-API-Version" request header, "1999-01-01", is not a supported version. ' +
+        'The following versions are currently supported: "2026-03-10" (most recent) and "2022-11-28".',
+      documentation_url: "https://docs.github.com/rest",
+      status: "400",
+    });
     assert.equal(res.headers.status, "400 Bad Request");
+    assert.equal(res.headers["x-github-api-version-selected"], undefined);
+  });
+
+  test("2026-03-10 leaves out what it removed: the rate limit's rate, the root's authorizations_url and hub_url", async () => {
+    const both = async (url: string) => Promise.all(["2022-11-28", "2026-03-10"].map(async (version) =>
+      (await t.app.inject({ url, headers: { "x-github-api-version": version } })).json<Record<string, unknown>>()));
+    const [oldLimit, newLimit] = await both("/rate_limit");
+    assert.deepEqual(oldLimit!.rate, (oldLimit!.resources as { core: unknown }).core);
+    assert.equal("rate" in newLimit!, false);
+    assert.deepEqual(newLimit!.resources, oldLimit!.resources);
+    const [oldRoot, newRoot] = await both("/");
+    assert.ok(oldRoot!.authorizations_url && oldRoot!.hub_url);
+    assert.deepEqual(Object.keys(newRoot!), Object.keys(oldRoot!).filter((key) => key !== "authorizations_url" && key !== "hub_url"));
   });
 });

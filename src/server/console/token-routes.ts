@@ -20,7 +20,8 @@ const formValues = (body: URLSearchParams): TokenFormValues =>
 function formProblem(error: unknown): string | null {
   if (error instanceof FeedgateFailure) return error.problem;
   if (error instanceof ApiError && error.statusCode < 500) {
-    return [error.message, ...(error.options.errors ?? []).map((e) => e.message).filter(Boolean)].join(": ");
+    const { errors = [] } = error.options;
+    return [error.message, ...(typeof errors === "string" ? [errors] : errors.map((e) => e.message)).filter(Boolean)].join(": ");
   }
   return null;
 }

@@ -1,10 +1,21 @@
 /** The API root, the meta information and the rate-limit overview -> GitHub's objects (root, api-overview, rate-limit-overview). */
 import type { ApiOverview, RateLimit, RateLimitWindow, Root } from "../../api/schemas.js";
 import type { RateLimitState } from "../../api/rate-limit.js";
+import { type ApiVersion, keepsRemovedFields } from "../../api/versions.js";
 import { webOrigin } from "./urls.js";
 
-/** GitHub's root document: URL templates (RFC 6570) of the whole API, feedgate's own among them, at this base URL. */
-export function toWireRoot(baseUrl: string): Root {
+/**
+ * GitHub's root document: URL templates (RFC 6570) of the whole API, feedgate's own among them, at this base URL;
+ * without `authorizations_url` and `hub_url` from API version 2026-03-10 on.
+ */
+export function toWireRoot(baseUrl: string, version: ApiVersion): Root {
+  const root = everyRootUrl(baseUrl);
+  if (keepsRemovedFields(version)) return root;
+  const { authorizations_url: _authorizations, hub_url: _hub, ...current } = root;
+  return current;
+}
+
+function everyRootUrl(baseUrl: string): Root {
   const search = (what: string) => `${baseUrl}/search/${what}?q={query}{&page,per_page,sort,order}`;
   return {
     current_user_url: `${baseUrl}/user`,
@@ -61,8 +72,12 @@ export function rateLimitWindow(state: RateLimitState): RateLimitWindow {
   };
 }
 
-/** `GET /rate_limit`: the `core` window every route counts against; feedgate has no search, so its limit is 0. */
-export function toWireRateLimit(state: RateLimitState): RateLimit {
+/**
+ * `GET /rate_limit`: the `core` window every route counts against; feedgate has no search, so its limit is 0. The
+ * top-level `rate`, a copy of `core`, is gone from API version 2026-03-10 on.
+ */
+export function toWireRateLimit(state: RateLimitState, version: ApiVersion): RateLimit {
   const core = rateLimitWindow(state);
-  return { resources: { core, search: { limit: 0, used: 0, remaining: 0, reset: core.reset } }, rate: core };
+  const resources = { core, search: { limit: 0, used: 0, remaining: 0, reset: core.reset } };
+  return keepsRemovedFields(version) ? { resources, rate: core } : { resources };
 }

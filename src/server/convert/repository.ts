@@ -8,6 +8,7 @@ import type {
   REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions,
 } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
+import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 import { isoSeconds } from "./time.js";
 import { toWireSimpleUser } from "./user.js";
 import { webOrigin } from "./urls.js";
@@ -127,15 +128,27 @@ export function toWireParentRepository({ repo, owner, stats }: RepositoryFacts, 
   };
 }
 
-/** `GET /repos/:user/:repo`. */
-export function toWireRepository(facts: RepositoryFacts, context: RepositoryContext, baseUrl: string): Repository {
+/** A repository as API version 2026-03-10 and later show it: without `has_downloads`. */
+function asVersion<R extends ParentRepository>(repository: R, version: ApiVersion): R {
+  if (keepsRemovedFields(version)) return repository;
+  const { has_downloads: _removed, ...current } = repository;
+  return current as R;
+}
+
+/**
+ * `GET /repos/:user/:repo`, in the shape of the API version asked for. Webhook payloads are not versioned on GitHub:
+ * they take the default.
+ */
+export function toWireRepository(facts: RepositoryFacts, context: RepositoryContext, baseUrl: string,
+  version: ApiVersion = DEFAULT_API_VERSION): Repository {
   const { owner, stats } = facts;
+  const related = (repository: RepositoryFacts) => asVersion(toWireParentRepository(repository, baseUrl), version);
   return {
-    ...toWireParentRepository(facts, baseUrl),
+    ...related(facts),
     ...(context.permissions ? { permissions: context.permissions } : {}),
     ...(owner.type === "Organization" ? { organization: toWireSimpleUser(owner, baseUrl) } : {}),
-    ...(context.parent ? { parent: toWireParentRepository(context.parent, baseUrl) } : {}),
-    ...(context.source ? { source: toWireParentRepository(context.source, baseUrl) } : {}),
+    ...(context.parent ? { parent: related(context.parent) } : {}),
+    ...(context.source ? { source: related(context.source) } : {}),
     network_count: stats.networkForks,
     subscribers_count: stats.watchers,
   };

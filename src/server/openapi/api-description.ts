@@ -7,7 +7,9 @@ export const API_DESCRIPTION = `GitHub's REST v3 wire format for access authoriz
   \`Authorization: Bearer X\`, or \`?access_token=X\`; two-factor accounts add their one-time code in
   \`X-GitHub-OTP\` or \`X-Service-OTP\`. Authorizations are managed with a password only.
 - **Versions**: \`Accept: application/vnd.github.v3+json\`, \`application/json\`, \`*/*\` or none select ${SUPPORTED_VERSION};
-  another version is refused, naming this one.
+  another version is refused, naming this one. \`X-GitHub-Api-Version\` picks GitHub's calendar version, \`2022-11-28\`
+  (the default) or \`2026-03-10\` (without \`rate\` in \`/rate_limit\`, the root's \`authorizations_url\` and \`hub_url\`, and
+  a repository's \`has_downloads\`); answers name it in \`X-GitHub-Api-Version-Selected\`.
 - **Errors** always have the shape \`{message, documentation_url, errors?}\` (the \`ErrorBody\` schema).
 - **Rate limits** are reported in \`X-RateLimit-*\` on every response; a 304 costs nothing.
 - **Lists** are paged with \`page\` and \`per_page\` and carry a \`Link\` header when they span pages.`;

@@ -12,6 +12,8 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   Status: ["string", "The status line, as GitHub sends it (`200 OK`)."],
   "X-GitHub-Media-Type": ["string", "The media type served: `github.v3; format=json`."],
   "X-GitHub-Request-Id": ["string", "This request's id, as in the server's log lines."],
+  "X-GitHub-Api-Version-Selected": ["string",
+    "The calendar version served: `X-GitHub-Api-Version` when it names one (`2022-11-28` or `2026-03-10`), else `2022-11-28`."],
   "Cache-Control": ["string", "`public` or `private, max-age=60, s-maxage=60` on 200 and 304 GETs; `no-store` otherwise."],
   "X-OAuth-Scopes": ["string", "Token-authenticated requests only: the token's scopes, comma-separated."],
   "X-Accepted-OAuth-Scopes": ["string", "Token-authenticated requests only: the scopes this operation checks for."],
@@ -32,7 +34,7 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
 export const HEADER_COMPONENTS = Object.fromEntries(Object.entries(HEADERS)
   .map(([name, [type, description]]) => [name, { description, schema: { type } }]));
 const RATE_LIMIT_HEADERS = Object.keys(HEADERS).filter((name) => name.startsWith("X-RateLimit-"));
-const ALWAYS_HEADERS = ["Status", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Cache-Control", "X-OAuth-Scopes",
+const ALWAYS_HEADERS = ["Status", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "X-GitHub-Api-Version-Selected", "Cache-Control", "X-OAuth-Scopes",
   "X-Accepted-OAuth-Scopes"];
 
 export const CONDITIONAL_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {

@@ -9,6 +9,7 @@ import { endpoints } from "../../api/endpoints.js";
 import { tableRoute } from "./table-route.js";
 import { toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWirePrivateUser, toWirePublicUser } from "../convert/user.js";
+import type { ApiVersion } from "../../api/versions.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
 import type { EntryPointService } from "../services/entry-points.js";
 import type { FeedParams, WireIdKind } from "../services/feeds.js";
@@ -17,12 +18,12 @@ const { users, orgs, repos, rateLimit, meta } = endpoints;
 
 export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPointService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-  app.route({ ...tableRoute(meta.root), handler: async (request) => toWireRoot(request.baseUrl) });
+  app.route({ ...tableRoute(meta.root), handler: async (request) => toWireRoot(request.baseUrl, request.apiVersion) });
   app.route({ ...tableRoute(meta.get), handler: async () => toWireApiOverview() });
   // Never counted, and so without rate-limit headers of its own: it reports the window the other routes count against.
   app.route({
     ...tableRoute(rateLimit.get, { rateLimit: false }),
-    handler: async (request) => toWireRateLimit(await request.server.rateLimitStatus(request)),
+    handler: async (request) => toWireRateLimit(await request.server.rateLimitStatus(request), request.apiVersion),
   });
 
   app.route({
@@ -41,9 +42,10 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
     const { account, counts } = await entryPoints.organization(login);
     return toWireOrganization(account, counts, baseUrl);
   };
-  const repository = async (params: FeedParams, request: { principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string }) => {
+  const repository = async (params: FeedParams,
+    request: { principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string; apiVersion: ApiVersion }) => {
     const { facts, ...context } = await entryPoints.repository(params, request.principal);
-    return toWireRepository(facts, context, request.baseUrl);
+    return toWireRepository(facts, context, request.baseUrl, request.apiVersion);
   };
 
   app.route({ ...tableRoute(users.getByUsername), handler: (request) => user(request.params.user, request.baseUrl) });
