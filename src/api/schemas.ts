@@ -321,10 +321,40 @@ export const RepositoryPermissions = Type.Object({
 });
 export type RepositoryPermissions = Static<typeof RepositoryPermissions>;
 
+/** One switch of a repository's security and analysis settings. */
+const Status = Type.Object({ status: Type.Union([Type.Literal("enabled"), Type.Literal("disabled")]) });
+
+/**
+ * What GitHub shows of a repository only to its administrators: the merge settings, a clone token and the security
+ * and analysis switches (https://docs.github.com/rest/repos/repos#get-a-repository).
+ */
+export const RepositoryAdminView = {
+  allow_rebase_merge: Type.Optional(Type.Boolean()),
+  temp_clone_token: Type.Optional(Type.String()),
+  allow_squash_merge: Type.Optional(Type.Boolean()),
+  allow_auto_merge: Type.Optional(Type.Boolean()),
+  delete_branch_on_merge: Type.Optional(Type.Boolean()),
+  allow_merge_commit: Type.Optional(Type.Boolean()),
+  allow_update_branch: Type.Optional(Type.Boolean()),
+  /** Removed by API version 2026-03-10 (squash_merge_commit_title says the same). */
+  use_squash_pr_title_as_default: Type.Optional(Type.Boolean()),
+  squash_merge_commit_title: Type.Optional(Type.String()),
+  squash_merge_commit_message: Type.Optional(Type.String()),
+  merge_commit_title: Type.Optional(Type.String()),
+  merge_commit_message: Type.Optional(Type.String()),
+  security_and_analysis: Type.Optional(Type.Object({
+    secret_scanning: Status, secret_scanning_push_protection: Status, dependabot_security_updates: Status,
+    secret_scanning_non_provider_patterns: Status, secret_scanning_validity_checks: Status,
+  })),
+};
+
 /** GitHub's full-repository: `GET /repos/:user/:repo`. */
 export const Repository = Type.Object({
   ...ParentRepository.properties,
   permissions: Type.Optional(RepositoryPermissions),
+  ...RepositoryAdminView,
+  allow_forking: Type.Boolean(),
+  web_commit_signoff_required: Type.Boolean(),
   /** The owning organization; absent when a user owns the repository. */
   organization: Type.Optional(SimpleUser),
   /** For a fork: the repository it was forked from, and the root of its network. */

@@ -240,6 +240,30 @@ describe("entry-point resources", () => {
     assert.deepEqual([bobs.parent.full_name, bobs.source.full_name, bobs.forks_count], ["alice/hello", "alice/hello", 1]);
   });
 
+  test("a repository's administrator sees its merge settings, clone token and security switches; everyone sees allow_forking", async () => {
+    const owners = await get("/repos/alice/hello", token("alice"));
+    const anonymous = await get("/repos/alice/hello");
+    const mine = owners.json();
+    const theirs = anonymous.json();
+    assertSchema("full-repository", mine);
+    assert.equal(mine.permissions.admin, true);
+    assert.deepEqual([mine.allow_squash_merge, mine.allow_merge_commit, mine.allow_rebase_merge, mine.allow_auto_merge,
+      mine.delete_branch_on_merge, mine.squash_merge_commit_title, mine.merge_commit_message, mine.temp_clone_token],
+    [true, true, true, false, false, "COMMIT_OR_PR_TITLE", "PR_TITLE", ""]);
+    assert.equal(mine.security_and_analysis.secret_scanning.status, "disabled");
+    for (const key of ["allow_squash_merge", "temp_clone_token", "security_and_analysis", "permissions"]) assert.equal(key in theirs, false, key);
+    for (const body of [mine, theirs]) assert.deepEqual([body.allow_forking, body.web_commit_signoff_required], [true, false]);
+    const current = (await get("/repos/alice/hello", { ...token("alice"), "x-github-api-version": "2026-03-10" })).json();
+    assert.equal("use_squash_pr_title_as_default" in current, false, "removed by 2026-03-10");
+    assert.equal(mine.use_squash_pr_title_as_default, false);
+  });
+
+  test("a repository carries Last-Modified, its updated_at, and answers If-Modified-Since with 304", async () => {
+    const res = await get("/repos/alice/hello");
+    assert.equal(res.headers["last-modified"], new Date(res.json().updated_at).toUTCString());
+    assert.equal((await get("/repos/alice/hello", { "if-modified-since": String(res.headers["last-modified"]) })).statusCode, 304);
+  });
+
   test("API version 2026-03-10 shows a repository, its parent and source without has_downloads", async () => {
     const old = (await get("/repos/dave/hello")).json();
     const current = (await get("/repos/dave/hello", { "x-github-api-version": "2026-03-10" })).json();

@@ -34,6 +34,9 @@ export interface RepositoryContext {
  */
 const UNKNOWN_TIME = new Date(0);
 
+/** A repository's `updated_at`, which GitHub also sends as its `Last-Modified`: its newest stored event's time. */
+export const repositoryUpdatedAt = ({ stats }: RepositoryFacts): Date => stats.lastEventAt ?? stats.firstEventAt ?? UNKNOWN_TIME;
+
 function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOSITORY_URL_KEYS)[number], string> {
   const api = `${baseUrl}/repos/${fullName}`;
   const web = webOrigin(baseUrl);
@@ -82,7 +85,8 @@ function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOS
 }
 
 /** The repository object GitHub nests as a fork's `parent` and `source`. */
-export function toWireParentRepository({ repo, owner, stats }: RepositoryFacts, baseUrl: string): ParentRepository {
+export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string): ParentRepository {
+  const { repo, owner, stats } = facts;
   const created = stats.firstEventAt ?? UNKNOWN_TIME;
   return {
     id: repo.wireId,
@@ -120,7 +124,7 @@ export function toWireParentRepository({ repo, owner, stats }: RepositoryFacts, 
     // GitHub's pushed_at of a repository never pushed to is its creation time.
     pushed_at: isoSeconds(stats.lastPushAt ?? created),
     created_at: isoSeconds(created),
-    updated_at: isoSeconds(stats.lastEventAt ?? created),
+    updated_at: isoSeconds(repositoryUpdatedAt(facts)),
     license: null,
     forks: stats.forks,
     open_issues: 0,
@@ -128,12 +132,30 @@ export function toWireParentRepository({ repo, owner, stats }: RepositoryFacts, 
   };
 }
 
-/** A repository as API version 2026-03-10 and later show it: without `has_downloads`. */
-function asVersion<R extends ParentRepository>(repository: R, version: ApiVersion): R {
+/** A repository as API version 2026-03-10 and later show it: without `has_downloads` or `use_squash_pr_title_as_default`. */
+function asVersion<R extends ParentRepository & { use_squash_pr_title_as_default?: boolean }>(repository: R, version: ApiVersion): R {
   if (keepsRemovedFields(version)) return repository;
-  const { has_downloads: _removed, ...current } = repository;
+  const { has_downloads: _downloads, use_squash_pr_title_as_default: _squash, ...current } = repository;
   return current as R;
 }
+
+const DISABLED = { status: "disabled" } as const;
+
+/**
+ * What GitHub shows a repository's administrators besides: the merge settings as a new repository has them (feedgate
+ * stores no pull requests, so none is ever changed), an empty clone token (there is no git to clone), and every
+ * security and analysis switch off.
+ */
+const ADMIN_VIEW = {
+  allow_rebase_merge: true, temp_clone_token: "", allow_squash_merge: true, allow_auto_merge: false,
+  delete_branch_on_merge: false, allow_merge_commit: true, allow_update_branch: false, use_squash_pr_title_as_default: false,
+  squash_merge_commit_title: "COMMIT_OR_PR_TITLE", squash_merge_commit_message: "COMMIT_MESSAGES",
+  merge_commit_title: "MERGE_MESSAGE", merge_commit_message: "PR_TITLE",
+  security_and_analysis: {
+    secret_scanning: DISABLED, secret_scanning_push_protection: DISABLED, dependabot_security_updates: DISABLED,
+    secret_scanning_non_provider_patterns: DISABLED, secret_scanning_validity_checks: DISABLED,
+  },
+} satisfies Partial<Repository>;
 
 /**
  * `GET /repos/:user/:repo`, in the shape of the API version asked for. Webhook payloads are not versioned on GitHub:
@@ -143,13 +165,17 @@ export function toWireRepository(facts: RepositoryFacts, context: RepositoryCont
   version: ApiVersion = DEFAULT_API_VERSION): Repository {
   const { owner, stats } = facts;
   const related = (repository: RepositoryFacts) => asVersion(toWireParentRepository(repository, baseUrl), version);
-  return {
+  return asVersion({
     ...related(facts),
     ...(context.permissions ? { permissions: context.permissions } : {}),
+    ...(context.permissions?.admin ? ADMIN_VIEW : {}),
+    // Everyone's view: forking is allowed (feedgate has no setting that forbids it), web commits need no sign-off.
+    allow_forking: true,
+    web_commit_signoff_required: false,
     ...(owner.type === "Organization" ? { organization: toWireSimpleUser(owner, baseUrl) } : {}),
     ...(context.parent ? { parent: related(context.parent) } : {}),
     ...(context.source ? { source: related(context.source) } : {}),
     network_count: stats.networkForks,
     subscribers_count: stats.watchers,
-  };
+  }, version);
 }

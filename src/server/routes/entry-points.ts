@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import { tableRoute } from "./table-route.js";
-import { toWireRepository } from "../convert/repository.js";
+import { repositoryUpdatedAt, toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWirePrivateUser, toWirePublicUser } from "../convert/user.js";
 import type { ApiVersion } from "../../api/versions.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
@@ -42,9 +42,11 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
     const { account, counts } = await entryPoints.organization(login);
     return toWireOrganization(account, counts, baseUrl);
   };
-  const repository = async (params: FeedParams,
-    request: { principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string; apiVersion: ApiVersion }) => {
+  const repository = async (params: FeedParams, request: {
+    principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string; apiVersion: ApiVersion; lastModified: Date | null;
+  }) => {
     const { facts, ...context } = await entryPoints.repository(params, request.principal);
+    request.lastModified = repositoryUpdatedAt(facts); // GitHub sends the repository's Last-Modified
     return toWireRepository(facts, context, request.baseUrl, request.apiVersion);
   };
 
