@@ -214,8 +214,16 @@ export const PublicUser = Type.Object({
   following: Count,
   created_at: Type.String(),
   updated_at: Type.String(),
+  /** `public` for anyone's view of an account, `private` for the caller's own (`GET /user`). */
+  user_view_type: Type.Optional(Type.String()),
 });
 export type PublicUser = Static<typeof PublicUser>;
+
+/** A plan as GitHub shows it to an account's owner or an organization's members. */
+const Plan = Type.Object({
+  name: Type.String(), space: Count, private_repos: Count,
+  collaborators: Type.Optional(Count), filled_seats: Type.Optional(Count), seats: Type.Optional(Count),
+});
 
 /** GitHub's private-user: `GET /user`, the caller's own account. */
 export const PrivateUser = Type.Object({
@@ -226,6 +234,8 @@ export const PrivateUser = Type.Object({
   disk_usage: Count,
   collaborators: Count,
   two_factor_authentication: Type.Boolean(),
+  notification_email: NullableString,
+  plan: Plan,
 });
 export type PrivateUser = Static<typeof PrivateUser>;
 
@@ -233,6 +243,35 @@ export type PrivateUser = Static<typeof PrivateUser>;
 export const ORGANIZATION_URL_KEYS = [
   "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url", "public_members_url",
 ] as const;
+
+const optionalBoolean = Type.Optional(Type.Boolean());
+/**
+ * What GitHub shows of an organization only to its members with `admin:org`: its plan, private counts and settings
+ * (https://docs.github.com/rest/orgs/orgs#get-an-organization).
+ */
+export const OrganizationMemberView = {
+  total_private_repos: Type.Optional(Count), owned_private_repos: Type.Optional(Count), private_gists: Type.Optional(Count),
+  disk_usage: Type.Optional(Count), collaborators: Type.Optional(Count), billing_email: Type.Optional(NullableString),
+  plan: Type.Optional(Plan), default_repository_permission: Type.Optional(NullableString),
+  default_repository_branch: Type.Optional(NullableString), members_can_create_repositories: optionalBoolean,
+  two_factor_requirement_enabled: optionalBoolean, members_allowed_repository_creation_type: Type.Optional(Type.String()),
+  members_can_create_public_repositories: optionalBoolean, members_can_create_private_repositories: optionalBoolean,
+  members_can_create_internal_repositories: optionalBoolean, members_can_create_pages: optionalBoolean,
+  members_can_create_public_pages: optionalBoolean, members_can_create_private_pages: optionalBoolean,
+  members_can_delete_repositories: optionalBoolean, members_can_change_repo_visibility: optionalBoolean,
+  members_can_invite_outside_collaborators: optionalBoolean, members_can_delete_issues: optionalBoolean,
+  display_commenter_full_name_setting_enabled: optionalBoolean, readers_can_create_discussions: optionalBoolean,
+  members_can_create_teams: optionalBoolean, members_can_view_dependency_insights: optionalBoolean,
+  members_can_fork_private_repositories: optionalBoolean, web_commit_signoff_required: optionalBoolean,
+  advanced_security_enabled_for_new_repositories: optionalBoolean, dependabot_alerts_enabled_for_new_repositories: optionalBoolean,
+  dependabot_security_updates_enabled_for_new_repositories: optionalBoolean,
+  dependency_graph_enabled_for_new_repositories: optionalBoolean, secret_scanning_enabled_for_new_repositories: optionalBoolean,
+  secret_scanning_push_protection_enabled_for_new_repositories: optionalBoolean,
+  /** Removed by API version 2026-03-10. */
+  secret_scanning_push_protection_custom_link_enabled: optionalBoolean,
+  secret_scanning_push_protection_custom_link: Type.Optional(NullableString),
+  deploy_keys_enabled_for_repositories: optionalBoolean,
+};
 
 /** GitHub's organization-full: `GET /orgs/:org`. */
 export const Organization = Type.Object({
@@ -242,6 +281,11 @@ export const Organization = Type.Object({
   ...strings(ORGANIZATION_URL_KEYS),
   avatar_url: Type.String(),
   description: NullableString,
+  name: Type.String(),
+  company: Type.String(),
+  location: Type.String(),
+  twitter_username: NullableString,
+  is_verified: Type.Boolean(),
   has_organization_projects: Type.Boolean(),
   has_repository_projects: Type.Boolean(),
   public_repos: Count,
@@ -250,6 +294,7 @@ export const Organization = Type.Object({
   following: Count,
   html_url: Type.String(),
   type: Type.String(),
+  ...OrganizationMemberView,
   created_at: Type.String(),
   updated_at: Type.String(),
   archived_at: NullableString,

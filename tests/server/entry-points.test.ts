@@ -240,6 +240,32 @@ describe("entry-point resources", () => {
     assert.deepEqual([bobs.parent.full_name, bobs.source.full_name, bobs.forks_count], ["alice/hello", "alice/hello", 1]);
   });
 
+  test("an organization's member with admin:org sees its plan and settings; others see what everyone sees", async () => {
+    const carol = await t.store.users.findByLogin("carol");
+    const admin = { authorization: `token ${(await t.createToken(carol!, ["admin:org"])).token}` };
+    const member = (await get("/orgs/acme", admin)).json();
+    assertSchema("organization-full", member);
+    assert.deepEqual([member.plan.name, member.default_repository_permission, member.members_can_create_repositories,
+      member.two_factor_requirement_enabled, member.billing_email, member.total_private_repos], ["free", "read", true, false, null, 1]);
+    assert.equal(member.secret_scanning_push_protection_custom_link_enabled, false);
+    for (const [who, headers] of [["anonymous", {}], ["a member without admin:org", token("carol")], ["a non-member", token("alice")]] as const) {
+      const seen = (await get("/orgs/acme", headers)).json();
+      assertSchema("organization-full", seen);
+      assert.deepEqual([seen.name, seen.company, seen.is_verified, seen.twitter_username], ["acme", "", false, null], who);
+      for (const key of ["plan", "billing_email", "total_private_repos", "members_can_create_repositories"]) assert.equal(key in seen, false, `${who}: ${key}`);
+    }
+    const current = (await get("/orgs/acme", { ...admin, "x-github-api-version": "2026-03-10" })).json();
+    assert.equal("secret_scanning_push_protection_custom_link_enabled" in current, false, "removed by 2026-03-10");
+    assert.equal(current.deploy_keys_enabled_for_repositories, true);
+  });
+
+  test("accounts say which view they are: public for anyone's, private with the free plan for the caller's own", async () => {
+    assert.equal((await get("/users/alice")).json().user_view_type, "public");
+    const self = (await get("/user", token("alice"))).json();
+    assertSchema("private-user", self);
+    assert.deepEqual([self.user_view_type, self.notification_email, self.plan.name, self.plan.private_repos], ["private", null, "free", 10000]);
+  });
+
   test("a repository's administrator sees its merge settings, clone token and security switches; everyone sees allow_forking", async () => {
     const owners = await get("/repos/alice/hello", token("alice"));
     const anonymous = await get("/repos/alice/hello");

@@ -9,6 +9,7 @@ import type {
 import type { AccountCounts, UserRow } from "../store/store.js";
 import { avatarOf, webOrigin } from "./urls.js";
 import { isoSeconds } from "./time.js";
+import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 
 /** GitHub's URL templates of an account, by key. */
 function accountUrls(login: string, baseUrl: string): Record<(typeof ACCOUNT_URL_KEYS)[number], string> {
@@ -61,8 +62,12 @@ export function toWirePublicUser(account: UserRow, counts: AccountCounts, baseUr
     created_at: isoSeconds(account.createdAt),
     // feedgate keeps no modification time of an account.
     updated_at: isoSeconds(account.createdAt),
+    user_view_type: "public",
   };
 }
+
+/** GitHub's free plan, as it shows it: feedgate has no billing, and every account and organization is on it. */
+const FREE_PLAN = { name: "free", space: 976562499, private_repos: 10000 } as const;
 
 /** `GET /user`: the caller's own account, with what only its owner sees. */
 export function toWirePrivateUser(account: UserRow, counts: AccountCounts, baseUrl: string): PrivateUser {
@@ -75,11 +80,44 @@ export function toWirePrivateUser(account: UserRow, counts: AccountCounts, baseU
     disk_usage: 0,
     collaborators: 0,
     two_factor_authentication: account.otpSecret !== null,
+    user_view_type: "private",
+    notification_email: null,
+    plan: { ...FREE_PLAN, collaborators: 0 },
   };
 }
 
-/** `GET /orgs/:org`. */
-export function toWireOrganization(org: UserRow, counts: AccountCounts, baseUrl: string): Organization {
+/**
+ * An organization's settings as its members with `admin:org` see them: a new organization's on GitHub's free plan,
+ * since feedgate stores none of them.
+ */
+function memberView(counts: AccountCounts, version: ApiVersion) {
+  return {
+    total_private_repos: counts.privateRepos, owned_private_repos: counts.privateRepos, private_gists: 0, disk_usage: 0,
+    collaborators: 0, billing_email: null, plan: { ...FREE_PLAN },
+    default_repository_permission: "read", default_repository_branch: "main", members_can_create_repositories: true,
+    two_factor_requirement_enabled: false, members_allowed_repository_creation_type: "all",
+    members_can_create_public_repositories: true, members_can_create_private_repositories: true,
+    members_can_create_internal_repositories: false, members_can_create_pages: true, members_can_create_public_pages: true,
+    members_can_create_private_pages: true, members_can_delete_repositories: true, members_can_change_repo_visibility: true,
+    members_can_invite_outside_collaborators: true, members_can_delete_issues: false,
+    display_commenter_full_name_setting_enabled: false, readers_can_create_discussions: true, members_can_create_teams: true,
+    members_can_view_dependency_insights: true, members_can_fork_private_repositories: false, web_commit_signoff_required: false,
+    advanced_security_enabled_for_new_repositories: false, dependabot_alerts_enabled_for_new_repositories: false,
+    dependabot_security_updates_enabled_for_new_repositories: false, dependency_graph_enabled_for_new_repositories: false,
+    secret_scanning_enabled_for_new_repositories: false, secret_scanning_push_protection_enabled_for_new_repositories: false,
+    // Removed by API version 2026-03-10.
+    ...(keepsRemovedFields(version) ? { secret_scanning_push_protection_custom_link_enabled: false } : {}),
+    secret_scanning_push_protection_custom_link: null, deploy_keys_enabled_for_repositories: true,
+  } satisfies Partial<Organization>;
+}
+
+/**
+ * `GET /orgs/:org`, with what its members with `admin:org` see besides when `asMember`. Where feedgate stores nothing
+ * (display name, company, ...) the values are the neutral ones GitHub's schema allows: the login, empty text, false;
+ * `blog` and `email`, which must be a URI and an address when sent, are left out.
+ */
+export function toWireOrganization(org: UserRow, counts: AccountCounts, baseUrl: string,
+  { asMember = false, version = DEFAULT_API_VERSION }: { asMember?: boolean; version?: ApiVersion } = {}): Organization {
   const api = `${baseUrl}/orgs/${org.login}`;
   const urls: Record<(typeof ORGANIZATION_URL_KEYS)[number], string> = {
     url: api,
@@ -97,6 +135,11 @@ export function toWireOrganization(org: UserRow, counts: AccountCounts, baseUrl:
     ...urls,
     avatar_url: avatarOf(org.login),
     description: null,
+    name: org.login,
+    company: "",
+    location: "",
+    twitter_username: null,
+    is_verified: false,
     has_organization_projects: false,
     has_repository_projects: false,
     public_repos: counts.publicRepos,
@@ -105,6 +148,7 @@ export function toWireOrganization(org: UserRow, counts: AccountCounts, baseUrl:
     following: counts.following,
     html_url: `${webOrigin(baseUrl)}/${org.login}`,
     type: "Organization",
+    ...(asMember ? memberView(counts, version) : {}),
     created_at: isoSeconds(org.createdAt),
     updated_at: isoSeconds(org.createdAt),
     archived_at: null,

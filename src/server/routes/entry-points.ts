@@ -10,6 +10,7 @@ import { tableRoute } from "./table-route.js";
 import { repositoryUpdatedAt, toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWirePrivateUser, toWirePublicUser } from "../convert/user.js";
 import type { ApiVersion } from "../../api/versions.js";
+import type { Principal } from "../services/authenticator.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
 import type { EntryPointService } from "../services/entry-points.js";
 import type { FeedParams, WireIdKind } from "../services/feeds.js";
@@ -38,9 +39,9 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
     const { account, counts } = await entryPoints.account(login);
     return toWirePublicUser(account, counts, baseUrl);
   };
-  const organization = async (login: string, baseUrl: string) => {
-    const { account, counts } = await entryPoints.organization(login);
-    return toWireOrganization(account, counts, baseUrl);
+  const organization = async (login: string, request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion }) => {
+    const { account, counts, asMember } = await entryPoints.organization(login, request.principal);
+    return toWireOrganization(account, counts, request.baseUrl, { asMember, version: request.apiVersion });
   };
   const repository = async (params: FeedParams, request: {
     principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string; apiVersion: ApiVersion; lastModified: Date | null;
@@ -51,7 +52,7 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
   };
 
   app.route({ ...tableRoute(users.getByUsername), handler: (request) => user(request.params.user, request.baseUrl) });
-  app.route({ ...tableRoute(orgs.get), handler: (request) => organization(request.params.org, request.baseUrl) });
+  app.route({ ...tableRoute(orgs.get), handler: (request) => organization(request.params.org, request) });
   app.route({ ...tableRoute(repos.get), handler: (request) => repository(request.params, request) });
 
   // GitHub's id-based forms: the same resource, found by the wire id its events carry.
@@ -62,7 +63,7 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
   });
   app.route({
     ...tableRoute(orgs.get, { byId: "/organizations/:id" }),
-    handler: async (request) => organization((await byWireId("org", request)).org!, request.baseUrl),
+    handler: async (request) => organization((await byWireId("org", request)).org!, request),
   });
   app.route({
     ...tableRoute(repos.get, { byId: "/repositories/:id" }),

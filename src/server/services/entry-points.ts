@@ -5,6 +5,7 @@
  * feeds are 404 to a caller is 404 here too. No Fastify and no SQL; unknown things are 404.
  */
 import type { RepositoryPermissions } from "../../api/schemas.js";
+import { satisfies } from "../../api/scopes.js";
 import type { RepositoryContext, RepositoryFacts } from "../convert/repository.js";
 import type { AccountCounts, RepoRole, RepoRow, Store, UserRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
@@ -48,8 +49,16 @@ export class EntryPointService {
     return this.view(principal.user);
   }
 
-  async organization(login: string): Promise<AccountView> {
-    return this.view(await this.feeds.organization(login));
+  /**
+   * An organization, and whether the caller sees it as its members with `admin:org` do (a password, or a token with
+   * that scope): GitHub shows them the organization's plan and settings.
+   */
+  async organization(login: string, principal: Principal | null = null): Promise<AccountView & { asMember: boolean }> {
+    const org = await this.feeds.organization(login);
+    const mayAdminister = principal !== null &&
+      (principal.kind === "password" || satisfies(principal.authorization.scopes, ["admin:org"]));
+    const asMember = mayAdminister && await this.store.directory.isMember(org.id, principal.user.id);
+    return { ...(await this.view(org)), asMember };
   }
 
   /** The named parameters an id-based path stands for (`/user/:id`, `/organizations/:id`, `/repositories/:id`). */
