@@ -5,6 +5,7 @@
  * (./responses.ts), and its route. No Node-only imports: the client runs in browsers too.
  */
 import { paging, type ParamSpec } from "./params.js";
+import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
@@ -16,8 +17,10 @@ export type { ResponseKind } from "./responses.js";
  * - `password`: Basic auth with login and password (plus OTP for two-factor users); tokens are refused.
  * - `optional`: anonymous callers are served public data; credentials, when sent, must be valid.
  * - `required`: any valid credential, password or token; anonymous callers get 401 "Requires authentication".
+ * - `anonymous`: no credential at all; a valid one is refused with 403 (GitHub's credential revocation: "Any
+ *   authenticated requests will return a 403"). Invalid ones are the usual 401.
  */
-export type AuthRequirement = "password" | "optional" | "required";
+export type AuthRequirement = "password" | "optional" | "required" | "anonymous";
 
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -37,6 +40,8 @@ export interface Endpoint {
   readonly summary: string;
   /** The OpenAPI tag the operation is listed under: its family in this table. */
   readonly tag: string;
+  /** A rate-limit window of the operation's own instead of the caller's core window. */
+  readonly rateLimit?: OwnRateLimit;
 }
 
 
@@ -312,6 +317,18 @@ export const endpoints = {
     get: resource("/meta", [], "ApiOverview", {
       tag: "meta", summary: "Get GitHub meta information", resource: "Meta", documentationUrl: `${V3_DOCS}/meta/#meta`,
     }),
+  },
+  credentials: {
+    // https://docs.github.com/rest/credentials/revoke: unauthenticated, at most 1000 tokens a request, 60 requests an
+    // hour; 422 "Validation failed, or the endpoint has been spammed" for bad lists and for a spent limit alike.
+    revoke: {
+      method: "POST", path: "/credentials/revoke",
+      params: { credentials: { in: "body", type: "array", required: true, minItems: 1, maxItems: 1000 } },
+      auth: "anonymous", acceptedScopes: [], response: "accepted", resource: "Credential",
+      documentationUrl: "https://docs.github.com/rest/credentials/revoke#revoke-a-list-of-credentials",
+      summary: "Revoke a list of credentials", tag: "credentials",
+      rateLimit: { resource: "credentials_revoke", limit: 60, windowSeconds: 3600, status: 422 },
+    },
   },
   hooks: {
     ...repoHooks,

@@ -19,6 +19,9 @@ export interface ParamSpec {
   /** For query numbers that travel as text: the digits-only rule of spec section 8. */
   readonly pattern?: string;
   readonly max?: number;
+  /** For arrays: the fewest and the most items a request may send (GitHub's documented bounds), else 422. */
+  readonly minItems?: number;
+  readonly maxItems?: number;
   readonly default?: number;
   /** `null` is accepted and clears the stored value. */
   readonly nullable?: boolean;

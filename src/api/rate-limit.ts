@@ -6,3 +6,17 @@ export interface RateLimitState {
   used: number;
   resetAt: Date;
 }
+
+/**
+ * A window of its own for one operation, in place of the caller's core window: GitHub limits some operations
+ * separately (credential revocation: 60 requests an hour per client). Counted per client IP, since such operations
+ * are anonymous; spending it answers with `status`, which GitHub documents per operation.
+ */
+export interface OwnRateLimit {
+  /** `X-RateLimit-Resource`, and the counter's name. */
+  readonly resource: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+  /** The status of a request over the limit. */
+  readonly status: 403 | 422;
+}

@@ -70,7 +70,11 @@ function fieldSchema(type: FieldType): TSchema {
 
 function paramSchema(spec: ParamSpec): TSchema {
   let schema: TSchema;
-  if (spec.type === "array") schema = Type.Array(Type.String());
+  if (spec.type === "array") {
+    schema = Type.Array(Type.String(), {
+      ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}), ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
+    });
+  }
   // Query numbers travel as text; the spec's rule is the digits pattern, checked on the text.
   else if (spec.type === "number") schema = Type.String({ pattern: spec.pattern ?? "^[0-9]+$" });
   else if (spec.type === "boolean") schema = Type.Boolean();

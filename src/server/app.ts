@@ -13,6 +13,7 @@ import storeVersion from "./plugins/store-version.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { Authenticator } from "./services/authenticator.js";
 import { AuthorizationService } from "./services/authorizations.js";
+import { CredentialRevocationService } from "./services/credential-revocation.js";
 import requestContext from "./plugins/request-context.js";
 import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
@@ -26,6 +27,7 @@ import { loggerOptions } from "./logging.js";
 import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
+import { credentialRoutes } from "./routes/credentials.js";
 import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { EntryPointService } from "./services/entry-points.js";
@@ -180,6 +182,7 @@ export async function buildApp({
 
   const authorizations = new AuthorizationService(store, clock);
   authorizationRoutes(app, authorizations, config.numericIds);
+  credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
   const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams);
   registerStreams(app, streams);

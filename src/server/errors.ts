@@ -82,6 +82,13 @@ export const basicAuthOnly = () =>
     documentationUrl: "https://developer.github.com/v3/oauth_authorizations/#oauth-authorizations-api",
   });
 
+/**
+ * A valid credential sent to an operation that takes none: GitHub documents "Any authenticated requests will return
+ * a 403" for credential revocation without recording the message; this one is feedgate's.
+ */
+export const authenticatedNotAccepted = (documentationUrl: string) =>
+  new ApiError(403, "This endpoint does not accept authenticated requests; send no credentials.", { documentationUrl });
+
 /** Seconds a client should wait before retrying a 503: long enough for a pool to reconnect, short for a poller. */
 export const RETRY_AFTER_SECONDS = 5;
 

@@ -200,4 +200,24 @@ describe("SDK operations against a listening feedgate", () => {
       }
     });
   });
+
+  describe("credentials", () => {
+    test("credentials.revoke without auth: 202 with {}, and the revoked token fails with 401 from then on", async () => {
+      const created = await alice.authorization.create({ note: "leaked via sdk" });
+      const holder = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: created.data.token } });
+      assert.equal((await holder.users.getAuthenticated()).status, 200);
+      const result = await new Client({ baseUrl: t.url, version: "3.0.0" }).credentials.revoke({ credentials: [created.data.token] });
+      assert.equal(result.status, 202);
+      assert.deepEqual(result.data, {});
+      const error = await holder.users.getAuthenticated().then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof HttpError);
+      assert.equal(error.code, 401);
+    });
+
+    test("credentials.revoke from a client with auth fails with 403", async () => {
+      const error = await alice.credentials.revoke({ credentials: ["x"] }).then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof HttpError);
+      assert.equal(error.code, 403);
+    });
+  });
 });

@@ -169,4 +169,31 @@ for (const { name, prefix } of LAYOUTS) describe(`@octokit/rest latest (22.x) ag
       assert.match(String((refused.response!.data as { errors: string }).errors), /"2026-03-10" \(most recent\) and "2022-11-28"/);
     });
   });
+
+  describe("credentials.revoke", () => {
+    test("octokit.rest.credentials.revoke without auth: 202, and the listed token is refused from then on", async () => {
+      const alice = (await t.store.users.findByLogin(ALICE.login))!;
+      const { token } = await t.createToken(alice, ["repo"], "leaked");
+      assert.equal((await client(token).rest.users.getAuthenticated()).status, 200);
+      const answer = await client().rest.credentials.revoke({ credentials: [token, "ghp_not_ours"] });
+      assert.equal(answer.status, 202);
+      assert.deepEqual(answer.data, {});
+      assert.equal((await requestFailure(client(token).rest.users.getAuthenticated())).status, 401);
+    });
+
+    test("with a token in the client's auth: 403, nothing revoked", async () => {
+      const alice = (await t.store.users.findByLogin(ALICE.login))!;
+      const { token } = await t.createToken(alice, [], "kept");
+      const refused = await requestFailure(client(ALICE_TOKEN).rest.credentials.revoke({ credentials: [token] }));
+      assert.equal(refused.status, 403);
+      assert.equal((await client(token).rest.users.getAuthenticated()).status, 200);
+    });
+
+    test("an empty list is 422 naming the field", async () => {
+      const refused = await requestFailure(client().rest.credentials.revoke({ credentials: [] }));
+      assert.equal(refused.status, 422);
+      const body = refused.response!.data as { errors: { field: string }[] };
+      assert.deepEqual(body.errors.map((e) => e.field), ["credentials"]);
+    });
+  });
 });

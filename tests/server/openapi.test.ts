@@ -231,6 +231,29 @@ describe("the OpenAPI description", () => {
     await assertDocumented(item.delete!, `DELETE ${url}`, deleted);
   });
 
+  test("is true about credential revocation: anonymous only, 1 to 1000 strings, 202, 403 and 422 as documented", async () => {
+    const revoke = resolved.paths!["/credentials/revoke"]!.post!;
+    assert.equal(revoke.operationId, "credentials.revoke");
+    assert.deepEqual(revoke.security, [{}], "no credential is accepted");
+    const body = (revoke.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as OpenAPIV3_1.SchemaObject;
+    assert.deepEqual(body.required, ["credentials"]);
+    const list = body.properties!.credentials as OpenAPIV3_1.ArraySchemaObject;
+    assert.deepEqual([list.type, list.minItems, list.maxItems, (list.items as OpenAPIV3_1.SchemaObject).type], ["array", 1, 1000, "string"]);
+    const url = `${t.url}/credentials/revoke`;
+    const post = (credentials: unknown, headers: Record<string, string> = {}) => fetch(url, {
+      method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ credentials }),
+    });
+    const cases: [string, globalThis.Response, number][] = [
+      ["a token nobody holds", await post(["fgp_000000000000000000000000000000AAAAAA"]), 202],
+      ["an empty list", await post([]), 422],
+      ["a caller with a token", await post(["x"], { authorization: `token ${ALICE_TOKEN}` }), 403],
+    ];
+    for (const [label, res, status] of cases) {
+      assert.equal(res.status, status, label);
+      await assertDocumented(revoke, `POST /credentials/revoke: ${label}`, res);
+    }
+  });
+
   test("/docs serves a browsable reference from this server alone", async () => {
     for (const entry of ["/docs", "/docs/"]) {
       const page = await fetch(`${t.url}${entry}`, { headers: { accept: BROWSER_ACCEPT } });

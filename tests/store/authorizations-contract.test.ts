@@ -88,5 +88,20 @@ contractSuite((driver) => {
       assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row!.tokenLastEight), []);
       assert.equal((await s.store.authorizations.list(alice, { limit: 100, offset: 0 })).total, 5);
     });
+
+    test("revokeByHashes deletes every listed token of any owner in one go, passes over unknown hashes, and raises the credentials version", async () => {
+      const a = await s.store.authorizations.create(newAuthorization(alice, 20), NOW);
+      const b = await s.store.authorizations.create(newAuthorization(bob, 21), NOW);
+      const kept = await s.store.authorizations.create(newAuthorization(bob, 22), NOW);
+      const before = await s.store.events.version();
+      const revoked = await s.store.authorizations.revokeByHashes([hashToken(token(20)), hashToken(token(21)), hashToken("unknown")]);
+      assert.deepEqual(revoked.sort((x, y) => x.id - y.id), [a, b]);
+      assert.equal(await s.store.authorizations.find(alice, a.id), null);
+      assert.equal(await s.store.authorizations.find(bob, b.id), null);
+      assert.deepEqual(await s.store.authorizations.find(bob, kept.id), kept);
+      assert.ok((await s.store.events.version()).credentials > before.credentials);
+      assert.deepEqual(await s.store.authorizations.revokeByHashes([hashToken(token(20))]), []);
+      assert.deepEqual(await s.store.authorizations.revokeByHashes([]), []);
+    });
   });
 });

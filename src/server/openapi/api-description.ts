@@ -17,6 +17,7 @@ export const API_DESCRIPTION = `GitHub's REST v3 wire format for access authoriz
 /** The tags operations are listed under, in this order; table rows name theirs (`Endpoint["tag"]`). */
 export const TAGS = [
   { name: "authorization", description: "OAuth-style tokens with scopes, managed with the account's password" },
+  { name: "credentials", description: "Revoking tokens found exposed: anonymous callers only, a rate limit of its own" },
   { name: "events", description: "Activity feeds, newest first, paged" },
   { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
   { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },

@@ -32,6 +32,8 @@ export const SECURITY = {
   optional: [{}, ...PASSWORD, ...TOKEN([])],
   required: [...PASSWORD, ...TOKEN([])],
   siteAdmin: [...PASSWORD, ...TOKEN(["site_admin"])],
+  // Callers must not authenticate (credential revocation): only the empty requirement.
+  anonymous: [{}],
   // No credentials are read at all (the test controls).
   none: [],
 } satisfies Record<string, Security>;

@@ -91,7 +91,11 @@ export function tableOperation(route: RouteOptions, schema: FastifySchema, endpo
     endpoint.auth === "password"
       ? "Basic authentication with the account's password (and a two-factor account's one-time code) only: a token is refused with 403."
       : endpoint.auth === "required" ? "Any valid credential, password or token; anonymous callers get 401 \"Requires authentication\"."
-        : "Anonymous callers see public data; credentials, when sent, must be valid.",
+        : endpoint.auth === "anonymous" ? "Send no credentials: an authenticated request is refused with 403, as on GitHub."
+          : "Anonymous callers see public data; credentials, when sent, must be valid.",
+    endpoint.rateLimit ? `Limited to ${endpoint.rateLimit.limit} requests per ${endpoint.rateLimit.windowSeconds} seconds per ` +
+      `client IP, a window of its own (\`X-RateLimit-Resource: ${endpoint.rateLimit.resource}\`), not the core one; a spent ` +
+      `window answers ${endpoint.rateLimit.status}.` : "",
     endpoint.acceptedScopes.length > 0 ? scopesText(endpoint) : "",
     endpoint.params.cursor ? "Paged with `per_page` and `cursor`; the `Link` header names the next page (`rel=\"next\"`)."
       : endpoint.params.per_page ? "Paged with `page` and `per_page`; the `Link` header names the other pages." : "",

@@ -5,7 +5,7 @@
 import fp from "fastify-plugin";
 import type { FastifyRequest } from "fastify";
 import type { Authenticator, Credentials } from "../services/authenticator.js";
-import { badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
+import { authenticatedNotAccepted, badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -54,6 +54,7 @@ export default fp<{ authenticator: Authenticator }>(async (app, { authenticator 
       reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
     }
     if (endpoint?.auth === "required" && !principal) throw requiresAuthentication();
+    if (endpoint?.auth === "anonymous" && principal) throw authenticatedNotAccepted(endpoint.documentationUrl);
     if (endpoint?.auth === "password") {
       if (!principal) throw requiresAuthentication();
       if (principal.kind !== "password") throw basicAuthOnly();

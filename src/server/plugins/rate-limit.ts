@@ -1,7 +1,8 @@
 /**
  * Rate limits as GitHub reports them (wire notes 3.2): a window per user when authenticated, per client IP
  * otherwise; `X-RateLimit-*` on every response; 403 with GitHub's message when spent. A 304 gives its hit
- * back, because conditional requests are free on GitHub and pollers depend on that.
+ * back, because conditional requests are free on GitHub and pollers depend on that. An operation whose table row
+ * has a window of its own (`rateLimit`: credential revocation) is counted there instead, per client IP.
  */
 import fp from "fastify-plugin";
 import { rateLimitWindow } from "../convert/meta.js";
@@ -9,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import type { WindowCounters } from "../counters/counters.js";
 import { ApiError } from "../errors.js";
-import type { RateLimitState } from "../../api/rate-limit.js";
+import type { OwnRateLimit, RateLimitState } from "../../api/rate-limit.js";
 
 export interface RateLimitOptions {
   counters: WindowCounters;
@@ -22,7 +23,15 @@ export interface RateLimitOptions {
 
 const DOCS = "https://developer.github.com/v3/#rate-limiting";
 
+/** The route's own window, from its table row, if it has one. */
+const ownLimit = (request: FastifyRequest): OwnRateLimit | undefined => request.routeOptions.config?.endpoint?.rateLimit;
+
 function exceeded(request: FastifyRequest): ApiError {
+  const own = ownLimit(request);
+  if (own) {
+    return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`,
+      { documentationUrl: request.routeOptions.config.endpoint!.documentationUrl });
+  }
   const message = request.principal
     ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
     : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
@@ -33,35 +42,39 @@ function exceeded(request: FastifyRequest): ApiError {
 export default fp<RateLimitOptions>(async (app, options) => {
   const { counters, windowSeconds } = options;
 
-  /** The caller's window: per user when authenticated, per client IP otherwise. */
-  function windowOf(request: FastifyRequest): { key: string; limit: number } {
+  /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
+  function windowOf(request: FastifyRequest): { key: string; limit: number; seconds: number } {
+    const own = ownLimit(request);
+    if (own) return { key: `rate:${own.resource}:ip:${request.ip}`, limit: own.limit, seconds: own.windowSeconds };
+    const seconds = windowSeconds;
     const user = request.principal?.user;
-    return user ? { key: `rate:user:${user.id}`, limit: options.authenticated } : { key: `rate:ip:${request.ip}`, limit: options.anonymous };
+    return user ? { key: `rate:user:${user.id}`, limit: options.authenticated, seconds }
+      : { key: `rate:ip:${request.ip}`, limit: options.anonymous, seconds };
   }
 
   /** Counts this request against its caller's window (once) and remembers the state for the headers. */
   async function charge(request: FastifyRequest) {
     if (request.rateLimit) return request.rateLimit;
-    const { key, limit } = windowOf(request);
-    const window = await counters.hit(key, windowSeconds, request.receivedAt);
+    const { key, limit, seconds } = windowOf(request);
+    const window = await counters.hit(key, seconds, request.receivedAt);
     request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt };
     return request.rateLimit;
   }
 
   // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
   app.decorate("rateLimitStatus", async (request: FastifyRequest) => {
-    const { key, limit } = windowOf(request);
-    const window = await counters.peek(key, windowSeconds, request.receivedAt);
+    const { key, limit, seconds } = windowOf(request);
+    const window = await counters.peek(key, seconds, request.receivedAt);
     return { key, limit, used: window.count, resetAt: window.resetAt };
   });
 
-  function writeHeaders(reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
+  function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
     const { limit, remaining, reset, used } = rateLimitWindow(state);
     reply.header("X-RateLimit-Limit", String(limit));
     reply.header("X-RateLimit-Remaining", String(remaining));
     reply.header("X-RateLimit-Reset", String(reset));
     reply.header("X-RateLimit-Used", String(used));
-    reply.header("X-RateLimit-Resource", "core");
+    reply.header("X-RateLimit-Resource", ownLimit(request)?.resource ?? "core");
   }
 
   // Runs after the auth hook (registration order), so the window is the caller's.
@@ -92,7 +105,7 @@ export default fp<RateLimitOptions>(async (app, options) => {
       request.log.warn({ err: error }, "rate-limit counters unavailable");
       return payload;
     }
-    writeHeaders(reply, state);
+    writeHeaders(request, reply, state);
     return payload;
   });
 }, { name: "rate-limit", dependencies: ["request-context", "auth"] });

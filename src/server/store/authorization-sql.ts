@@ -4,6 +4,7 @@
  * in PostgreSQL.
  */
 import type { AuthorizationChanges, AuthorizationRow, NewAuthorization } from "./authorization-store.js";
+import type { Dialect } from "./feed-sql.js";
 import { date, json, type Bool, type Json, type Time, type ValueWriter } from "./sql-values.js";
 
 const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = a.user_id";
@@ -33,6 +34,17 @@ export const AUTHORIZATION_SQL = {
   countByUser: "SELECT user_id, count(*) AS n FROM authorizations GROUP BY user_id",
   revoke: "DELETE FROM authorizations WHERE id = @id RETURNING *",
 };
+
+/**
+ * The hashes of a revocation travel as one JSON array parameter, each dialect reading it as a set of rows, so a
+ * thousand tokens are one statement (and one transaction: all of them go, or none) through the unique index.
+ */
+const IN_HASHES: Record<Dialect, string> = {
+  sqlite: "hashed_token IN (SELECT value FROM json_each(@hashes))",
+  postgres: "hashed_token IN (SELECT jsonb_array_elements_text(CAST(@hashes AS jsonb)))",
+};
+
+export const revokeByHashesSql = (dialect: Dialect) => `DELETE FROM authorizations WHERE ${IN_HASHES[dialect]} RETURNING *`;
 
 export interface AuthorizationRecord {
   id: number; user_id: number; hashed_token: string; token_last_eight: string; scopes: Json<string[]>; note: string | null;

@@ -47,4 +47,9 @@ export interface AuthorizationStore {
   countByUser(): Promise<Map<number, number>>;
   /** Deletes the authorization with that id whoever owns it; the deleted row, or null when there was none. */
   revoke(id: number): Promise<AuthorizationRow | null>;
+  /**
+   * Deletes, in one statement, every authorization whose token hashes to one of `hashedTokens`, whoever owns it
+   * (credential revocation); the deleted rows. Hashes that match nothing are passed over.
+   */
+  revokeByHashes(hashedTokens: readonly string[]): Promise<AuthorizationRow[]>;
 }

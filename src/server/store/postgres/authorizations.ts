@@ -4,7 +4,7 @@ import type {
   AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization,
 } from "../authorization-store.js";
 import {
-  AUTHORIZATION_SQL as SQL, insertParameters, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
+  AUTHORIZATION_SQL as SQL, insertParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
 } from "../authorization-sql.js";
 import { DuplicateError } from "../duplicate-error.js";
 import type { Page, PageRequest } from "../page.js";
@@ -71,5 +71,10 @@ export class PostgresAuthorizations implements AuthorizationStore {
   async revoke(id: number) {
     const [record] = await query<AuthorizationRecord>(this.pool, SQL.revoke, { id });
     return record ? toAuthorization(record) : null;
+  }
+
+  async revokeByHashes(hashedTokens: readonly string[]) {
+    const records = await query<AuthorizationRecord>(this.pool, revokeByHashesSql("postgres"), { hashes: JSON.stringify(hashedTokens) });
+    return records.map(toAuthorization);
   }
 }

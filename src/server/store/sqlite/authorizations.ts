@@ -4,7 +4,7 @@ import type {
   AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization,
 } from "../authorization-store.js";
 import {
-  AUTHORIZATION_SQL as SQL, insertParameters, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
+  AUTHORIZATION_SQL as SQL, insertParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
 } from "../authorization-sql.js";
 import { DuplicateError } from "../duplicate-error.js";
 import type { Page, PageRequest } from "../page.js";
@@ -16,7 +16,7 @@ type Ids = { userId: number; id: number };
 export class SqliteAuthorizations implements AuthorizationStore {
   private readonly insert; private readonly byId; private readonly page; private readonly counter;
   private readonly remove; private readonly byLastEight; private readonly save; private readonly everyOwned;
-  private readonly ownedBy; private readonly counts; private readonly removeAny;
+  private readonly ownedBy; private readonly counts; private readonly removeAny; private readonly removeByHashes;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare<ReturnType<typeof insertParameters<number, string>>, AuthorizationRecord>(SQL.insert);
@@ -30,6 +30,7 @@ export class SqliteAuthorizations implements AuthorizationStore {
     this.ownedBy = db.prepare<{ userId: number }, OwnedRecord>(SQL.ownedBy);
     this.counts = db.prepare<[], { user_id: number; n: number }>(SQL.countByUser);
     this.removeAny = db.prepare<{ id: number }, AuthorizationRecord>(SQL.revoke);
+    this.removeByHashes = db.prepare<{ hashes: string }, AuthorizationRecord>(revokeByHashesSql("sqlite"));
   }
 
   async create(a: NewAuthorization, now: Date): Promise<AuthorizationRow> {
@@ -79,5 +80,9 @@ export class SqliteAuthorizations implements AuthorizationStore {
   async revoke(id: number) {
     const r = this.removeAny.get({ id });
     return r ? toAuthorization(r) : null;
+  }
+
+  async revokeByHashes(hashedTokens: readonly string[]) {
+    return this.removeByHashes.all({ hashes: JSON.stringify(hashedTokens) }).map(toAuthorization);
   }
 }
