@@ -18,8 +18,8 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
 const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Type.String());
 
 /**
- * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2).
- * Absent values are null, never missing.
+ * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2), then `expires_at`,
+ * which GitHub added with expiring tokens. Absent values are null, never missing.
  */
 const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
   id,
@@ -34,6 +34,8 @@ const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
   updated_at: Type.String(),
   scopes: Type.Array(Type.String()),
   fingerprint: NullableString,
+  /** When the token stops being accepted (GitHub's expiring tokens, since 2021); null: never. */
+  expires_at: NullableString,
 });
 /** An authorization as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const Authorization = authorizationSchema(Type.String());
