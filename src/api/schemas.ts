@@ -34,8 +34,9 @@ const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
   updated_at: Type.String(),
   scopes: Type.Array(Type.String()),
   fingerprint: NullableString,
-  /** When the token stops being accepted (GitHub's expiring tokens, since 2021); null: never. */
-  expires_at: NullableString,
+  expires_at: Type.Union([Type.String(), Type.Null()], {
+    description: "When the token stops being accepted (GitHub's expiring tokens, since 2021), to the second; null: never.",
+  }),
 });
 /** An authorization as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const Authorization = authorizationSchema(Type.String());
@@ -81,7 +82,8 @@ function paramSchema(spec: ParamSpec): TSchema {
     const keys = Object.entries(spec.properties ?? {}).map(([name, type]) => [name, Type.Optional(fieldSchema(type))]);
     schema = Type.Object(Object.fromEntries(keys));
   } else schema = Type.String({ pattern: spec.pattern ?? (spec.in === "body" ? NO_NUL_PATTERN : undefined) });
-  return spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
+  const typed = spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
+  return spec.description ? { ...typed, description: spec.description } : typed;
 }
 
 type FieldSchema<T extends FieldType> = T extends "string" ? TString : TUnion<[TString, TNumber]>;
