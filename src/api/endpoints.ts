@@ -224,6 +224,17 @@ type ForOrg<T> = { readonly [K in keyof T & string as `${K}ForOrg`]: T[K] };
 const forOrg = <T extends object>(rows: T) =>
   Object.fromEntries(Object.entries(rows).map(([name, row]) => [`${name}ForOrg`, row])) as ForOrg<T>;
 
+/**
+ * An authorization's expiry, as GitHub's token page sets it (7, 30, 60 or 90 days, a custom date, or none); the rules
+ * are services/token-expiry.ts's.
+ */
+const EXPIRES_AT = {
+  in: "body", type: "string", nullable: true,
+  description: "When the token stops being accepted: an ISO 8601 time with a zone (`2026-02-14T10:00:00Z`), after now and " +
+    "within `--token-max-lifetime` when the server sets one; null for never (refused when it does). Absent on create: " +
+    "never, or the longest lifetime allowed; absent on update: unchanged. An expired token's expiry cannot be changed.",
+} as const satisfies ParamSpec;
+
 export const endpoints = {
   authorization: {
     getAll: {
@@ -243,6 +254,7 @@ export const endpoints = {
         note: { in: "body", type: "string", nullable: true },
         note_url: { in: "body", type: "string", nullable: true },
         fingerprint: { in: "body", type: "string", nullable: true },
+        expires_at: EXPIRES_AT,
       },
       auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`, summary: "Create a new authorization", tag: "authorization",
@@ -257,6 +269,7 @@ export const endpoints = {
         note: { in: "body", type: "string", nullable: true },
         note_url: { in: "body", type: "string", nullable: true },
         fingerprint: { in: "body", type: "string", nullable: true },
+        expires_at: EXPIRES_AT,
       },
       auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`, summary: "Update an existing authorization",

@@ -25,6 +25,8 @@ export interface ParamSpec {
   readonly default?: number;
   /** `null` is accepted and clears the stored value. */
   readonly nullable?: boolean;
+  /** What the value means, for the API description, where its name and type do not say it. */
+  readonly description?: string;
   /** For objects: their keys and each key's type; every key optional, other keys ignored (as GitHub does). */
   readonly properties?: Readonly<Record<string, FieldType>>;
 }

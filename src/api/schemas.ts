@@ -18,8 +18,8 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
 const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Type.String());
 
 /**
- * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2).
- * Absent values are null, never missing.
+ * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2), then `expires_at`,
+ * which GitHub added with expiring tokens. Absent values are null, never missing.
  */
 const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
   id,
@@ -34,6 +34,9 @@ const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
   updated_at: Type.String(),
   scopes: Type.Array(Type.String()),
   fingerprint: NullableString,
+  expires_at: Type.Union([Type.String(), Type.Null()], {
+    description: "When the token stops being accepted (GitHub's expiring tokens, since 2021), to the second; null: never.",
+  }),
 });
 /** An authorization as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const Authorization = authorizationSchema(Type.String());
@@ -83,7 +86,8 @@ function paramSchema(spec: ParamSpec): TSchema {
     const keys = Object.entries(spec.properties ?? {}).map(([name, type]) => [name, Type.Optional(fieldSchema(type))]);
     schema = Type.Object(Object.fromEntries(keys));
   } else schema = Type.String({ pattern: spec.pattern ?? (spec.in === "body" ? NO_NUL_PATTERN : undefined) });
-  return spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
+  const typed = spec.nullable ? Type.Union([schema, Type.Null()]) : schema;
+  return spec.description ? { ...typed, description: spec.description } : typed;
 }
 
 type FieldSchema<T extends FieldType> = T extends "string" ? TString : TUnion<[TString, TNumber]>;

@@ -9,10 +9,11 @@ import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { formatTable, isoSeconds } from "./table.js";
 
-const HEADER = ["ID", "LOGIN", "SCOPES", "NOTE", "LAST EIGHT", "CREATED"];
+const HEADER = ["ID", "LOGIN", "SCOPES", "NOTE", "LAST EIGHT", "CREATED", "EXPIRES"];
 
 const jsonLine = (a: OwnedAuthorization) => JSON.stringify({
   id: a.id, login: a.login, scopes: a.scopes, note: a.note, token_last_eight: a.tokenLastEight, created_at: a.createdAt.toISOString(),
+  expires_at: a.expiresAt?.toISOString() ?? null,
 });
 
 export function tokenListCommand(token: Command, io: CliIo): void {
@@ -27,6 +28,7 @@ export function tokenListCommand(token: Command, io: CliIo): void {
       }
       io.stdout.write(formatTable(HEADER, rows.map((a) => [
         String(a.id), a.login, a.scopes.join(",") || "-", a.note ?? "-", a.tokenLastEight, isoSeconds(a.createdAt),
+        a.expiresAt ? isoSeconds(a.expiresAt) : "never",
       ])));
     });
 }

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { isTokenShaped, mintToken } from "../server/services/credentials.js";
 import { InvalidInputError } from "../server/failures.js";
+import { longerThanZero } from "../server/settings/parsers.js";
 import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { validScopes } from "../server/services/input-checks.js";
@@ -24,16 +25,23 @@ export function tokenCommand(program: Command, io: CliIo): void {
     .option("--scopes <list>", "comma-separated scopes, e.g. repo,read:org")
     .option("--note <text>", "what the token is for")
     .option("--token <value>", "register this token value (40 hex characters or feedgate's fgp_ format)")
+    .option("--expires <duration>", "the token stops working this long from now, e.g. 30d (GitHub offers 7, 30, 60 or 90 " +
+      "days); default: never")
     .action(async (login: string, options) => {
       const scopes = parseScopes(options.scopes);
+      // Read before the store opens, so a malformed duration changes nothing; an administrator's command is not bound
+      // by --token-max-lifetime, which is the server's rule for its API and console.
+      const lifetimeMs = options.expires === undefined ? null : longerThanZero(options.expires, { name: "--expires", env: "" });
       const value: string = options.token ?? mintToken();
       if (!isTokenShaped(value)) {
         throw new InvalidInputError("--token must be 40 lowercase hex characters or a feedgate token (fgp_...)");
       }
       await withStore(options, async (store) => {
         const user = await requireUser(store, login);
-        await new AuthorizationService(store, () => new Date()).issue(user,
-          { scopes, note: options.note ?? null, noteUrl: null, fingerprint: null }, value);
+        const now = new Date();
+        const expiresAt = lifetimeMs === null ? null : new Date(now.getTime() + lifetimeMs);
+        await new AuthorizationService(store, () => now).issue(user,
+          { scopes, note: options.note ?? null, noteUrl: null, fingerprint: null, expiresAt }, value);
       });
       io.stdout.write(`${value}\n`);
     });

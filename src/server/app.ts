@@ -180,7 +180,7 @@ export async function buildApp({
   // Before the routes: the description is generated from the routes registered after it.
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 
-  const authorizations = new AuthorizationService(store, clock);
+  const authorizations = new AuthorizationService(store, clock, { maxLifetimeMs: config.tokenMaxLifetimeMs });
   authorizationRoutes(app, authorizations, config.numericIds);
   credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);

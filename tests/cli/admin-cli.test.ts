@@ -79,11 +79,12 @@ describe("feedgate admin commands", () => {
     assert.doesNotMatch(list.stdout, /scrypt|JBSWY3DP|password|secret/i);
   });
 
-  test("token list shows every token's id, login, scopes, note, last eight and creation, never the token or its hash", async () => {
+  test("token list shows every token's id, login, scopes, note, last eight, creation and expiry, never the token or its hash", async () => {
     const list = await cli("token", "list");
     assert.equal(list.code, 0, list.stderr);
     const lines = list.stdout.trimEnd().split("\n");
-    assert.match(lines[0]!, /^ID +LOGIN +SCOPES +NOTE +LAST EIGHT +CREATED$/);
+    assert.match(lines[0]!, /^ID +LOGIN +SCOPES +NOTE +LAST EIGHT +CREATED +EXPIRES$/);
+    assert.ok(lines.slice(1).every((line) => line.endsWith("  never")), "tokens made without an expiry never expire");
     assert.deepEqual(lines.slice(1).map((line) => line.split(/ {2,}/).slice(1, 5)), [
       ["ann", "repo,user", "ci", tokens.ann!.slice(-8)],
       ["ben", "-", "laptop", tokens.ben!.slice(-8)],
@@ -102,7 +103,8 @@ describe("feedgate admin commands", () => {
     const rows = list.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.deepEqual(rows.map((r) => [r.login, r.scopes, r.note, r.token_last_eight]),
       [["ben", [], "laptop", tokens.ben!.slice(-8)], ["ben", ["gist"], "second", tokens.ben2!.slice(-8)]]);
-    assert.deepEqual(Object.keys(rows[0]!), ["id", "login", "scopes", "note", "token_last_eight", "created_at"]);
+    assert.deepEqual(Object.keys(rows[0]!), ["id", "login", "scopes", "note", "token_last_eight", "created_at", "expires_at"]);
+    assert.equal(rows[0]!.expires_at, null);
     assertRefused(await cli("token", "list", "nobody"), /^feedgate: no user "nobody": `feedgate user list` shows the users$/);
   });
 

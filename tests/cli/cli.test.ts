@@ -65,8 +65,23 @@ describe("feedgate CLI", () => {
     assert.match(minted.stdout.trim(), /^fgp_[0-9A-Za-z]{36}$/);
   });
 
+  test("token add --expires 30d stores an expiry 30 days from now, which token list shows", async () => {
+    const before = Date.now();
+    const added = await run(["token", "add", "alice", "--note", "expiring", "--expires", "30d", "--db", db]);
+    assert.equal(added.code, 0, added.stderr);
+    const stored = new Database(db, { readonly: true });
+    const expiresAt = Date.parse(String(stored.prepare("SELECT expires_at FROM authorizations WHERE token_last_eight = ?")
+      .pluck().get(added.stdout.trim().slice(-8))));
+    stored.close();
+    assert.ok(expiresAt >= before + 30 * 86_400_000 && expiresAt <= Date.now() + 30 * 86_400_000, new Date(expiresAt).toISOString());
+    const list = await run(["token", "list", "alice", "--json", "--db", db]);
+    const rows = list.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { note: string; expires_at: string | null });
+    assert.equal(rows.find((r) => r.note === "expiring")!.expires_at, new Date(expiresAt).toISOString());
+  });
+
   test("token add refuses unknown scopes, malformed token values and unknown users", async () => {
-    for (const args of [["--scopes", "repo,nope"], ["--token", "not-a-token"], ["--token", KNOWN_TOKEN.toUpperCase()]]) {
+    for (const args of [["--scopes", "repo,nope"], ["--token", "not-a-token"], ["--token", KNOWN_TOKEN.toUpperCase()],
+      ["--expires", "soon"], ["--expires", "0d"]]) {
       const result = await run(["token", "add", "alice", ...args, "--db", db]);
       assert.equal(result.code, 1, args.join(" "));
     }

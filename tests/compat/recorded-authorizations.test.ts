@@ -68,6 +68,8 @@ const WHY = {
     "on the empty one (a 500 InternalServerError for a successful delete), so feedgate sends no Content-Type",
   e1Keys: "the 2013-2014 object predates 2015-04-20, when GitHub added hashed_token, token_last_eight and " +
     "fingerprint (wire notes 1.2); feedgate serves the 2015-2020 object",
+  expiresAt: "the recordings predate 2021, when GitHub's tokens began to expire and the authorization gained " +
+    "expires_at (GHES 3.x's schema has it); feedgate serves it, null for a token that never expires",
   e1Token: "until 2015-04-20 GitHub showed the full token everywhere; since then only the 201 of its creation does " +
     "(wire notes 1.2), as feedgate does",
   e1Credentials: "GitHub dropped Access-Control-Allow-Credentials by 2018 (the 2018 recordings have none); feedgate " +
@@ -114,8 +116,12 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...each("id is a string, GitHub's a number (30 of 30)", WHY.idStrings, [LIST_2018, LIST_2013]),
   ...each("no etag header", WHY.writeEtag, [...POSTS_2018, PATCH_2018, POST_2013]),
   ...each("no content-type header", WHY.noContentType, [DELETE_2018]),
-  ...each("keys differ: GitHub-only [], feedgate-only [hashed_token, token_last_eight, fingerprint]", WHY.e1Keys, [POST_2013]),
-  ...each("keys differ: GitHub-only [], feedgate-only [hashed_token, token_last_eight, fingerprint] (30 of 30)", WHY.e1Keys, [LIST_2013]),
+  ...each("keys differ: GitHub-only [], feedgate-only [expires_at]", WHY.expiresAt, [...POSTS_2018, GET_2018, PATCH_2018]),
+  ...each("keys differ: GitHub-only [], feedgate-only [expires_at] (30 of 30)", WHY.expiresAt, [LIST_2018]),
+  ...each("keys differ: GitHub-only [], feedgate-only [hashed_token, token_last_eight, fingerprint, expires_at]",
+    `${WHY.e1Keys}; ${WHY.expiresAt}`, [POST_2013]),
+  ...each("keys differ: GitHub-only [], feedgate-only [hashed_token, token_last_eight, fingerprint, expires_at] (30 of 30)",
+    `${WHY.e1Keys}; ${WHY.expiresAt}`, [LIST_2013]),
   ...each("token is \"\", GitHub's was shown (30 of 30)", WHY.e1Token, [LIST_2013]),
   ...each("no access-control-allow-credentials header", WHY.e1Credentials, [LIST_2013, POST_2013, DELETE_2013]),
   ...each("no last-modified header", WHY.listModified, [LIST_2013]),

@@ -97,7 +97,8 @@ describe("GitHub's published schemas", () => {
     for (const repo of new Set([...issueEvents.values()].map(repoOf))) await collect(`/repos/${repo}/issues/events`, "issue-event", issueEvents);
 
     const created = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: alice },
-      payload: { scopes: ["repo", "gist"], note: "schemas", note_url: "https://example.com/schemas", fingerprint: "fp" } });
+      payload: { scopes: ["repo", "gist"], note: "schemas", note_url: "https://example.com/schemas", fingerprint: "fp",
+        expires_at: "2026-02-14T10:00:00Z" } });
     assert.equal(created.statusCode, 201);
     served.push({ schema: "authorization", item: created.json() as Json, where: "POST /authorizations" });
     const updated = await t.app.inject({ method: "PATCH", url: `/authorizations/${String((created.json() as Json).id)}`,

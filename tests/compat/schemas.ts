@@ -46,10 +46,6 @@ export const BY_DESIGN: ByDesign[] = [
       "payload schemas, which added required fields later" },
   { schema: "authorization", at: ["id"], change: { replace: { type: "string", pattern: "^[1-9][0-9]*$" } },
     reason: "ids on the wire are strings (DESIGN.md; spec 2: `id | string`); GitHub sent integers" },
-  { schema: "authorization", at: [], change: { required: ["app", "id", "note", "note_url", "scopes", "token",
-    "hashed_token", "token_last_eight", "fingerprint", "url", "created_at", "updated_at"] },
-  reason: "expires_at belongs to GHES 3.x's schema only; the 2015-2020 authorization (wire notes 1.2, the 2018 " +
-    "recording) has the other twelve keys and no expires_at" },
   { schema: "issue-event", at: ["id"], change: { replace: { type: "string", pattern: "^[0-9]+$" } },
     reason: "ids on the wire are strings (DESIGN.md; spec 2 Issue event: `id | string`); GitHub sent integers" },
   { schema: "issue-event", at: [], change: { required: ["id", "event", "created_at", "actor", "issue"] }, reason: SPEC_ISSUE_EVENT },

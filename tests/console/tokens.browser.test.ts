@@ -74,6 +74,8 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByLabel("Note URL").fill("https://example.com/laptop");
     await page.getByRole("checkbox", { name: "repo", exact: true }).check();
     await page.getByRole("checkbox", { name: "gist", exact: true }).check();
+    assert.equal(await page.getByLabel("Expiration", { exact: true }).inputValue(), "30", "30 days at first, as on GitHub");
+    await page.getByLabel("Expiration", { exact: true }).selectOption({ label: "7 days" });
     await assertClean("new token form");
     await page.getByRole("button", { name: "Generate token" }).click();
     await page.getByRole("button", { name: "Copy" }).waitFor();
@@ -84,11 +86,16 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     const api = await fetch(`${t.url}/user`, { headers: { authorization: `token ${token}` } });
     assert.equal(api.status, 200);
     assert.equal(api.headers.get("x-oauth-scopes"), "repo, gist");
+    const inAWeek = new Date(t.clock.now().getTime() + 7 * 86_400_000);
+    assert.equal(api.headers.get("github-authentication-token-expiration"),
+      `${inAWeek.toISOString().slice(0, 19).replace("T", " ")} UTC`);
 
     await page.reload();
     await page.getByRole("heading", { name: "Tokens" }).waitFor();
     assert.equal(await page.getByText(token).count(), 0, "shown once, never again");
     assert.equal(await page.getByRole("link", { name: "laptop", exact: true }).getAttribute("href"), "https://example.com/laptop");
+    const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "laptop", exact: true }) });
+    assert.equal(await row.locator("time").last().getAttribute("datetime"), inAWeek.toISOString(), "the Expires column");
 
     await page.getByRole("link", { name: "Revoke laptop" }).click();
     await assertClean("revoke");

@@ -18,7 +18,9 @@ export const newUser = (login: string, extra: { siteAdmin?: boolean; otpSecret?:
 });
 /** 40 hex characters whose last eight differ from token to token. */
 export const token = (n: number) => `${"ab".repeat(16)}${String(n).padStart(8, "0")}`;
-export const newAuthorization = (userId: number, n: number, extra: Partial<{ scopes: string[]; note: string | null; lastEight: string }> = {}) => ({
+export const newAuthorization = (userId: number, n: number,
+  extra: Partial<{ scopes: string[]; note: string | null; lastEight: string; expiresAt: Date | null }> = {}) => ({
   userId, hashedToken: hashToken(token(n)), tokenLastEight: extra.lastEight ?? token(n).slice(-8),
   scopes: extra.scopes ?? ["repo"], note: extra.note === undefined ? `note ${n}` : extra.note, noteUrl: null, fingerprint: null,
+  expiresAt: extra.expiresAt ?? null,
 });

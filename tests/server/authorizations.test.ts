@@ -30,7 +30,7 @@ describe("authorizations API", () => {
     const body = res.json();
     assert.equal(res.headers.location, `https://feedgate.example/authorizations/${body.id}`);
     assert.deepEqual(Object.keys(body), ["id", "url", "app", "token", "hashed_token", "token_last_eight", "note",
-      "note_url", "created_at", "updated_at", "scopes", "fingerprint"]);
+      "note_url", "created_at", "updated_at", "scopes", "fingerprint", "expires_at"]);
     assert.equal(typeof body.id, "string");
     assert.equal(body.url, res.headers.location);
     assert.deepEqual(body.app, { name: "deploy", url: "https://developer.github.com/v3/oauth_authorizations/",
@@ -44,6 +44,7 @@ describe("authorizations API", () => {
     assert.match(body.updated_at, TIMESTAMP);
     assert.deepEqual(body.scopes, ["repo"]);
     assert.equal(body.fingerprint, null);
+    assert.equal(body.expires_at, null);
   });
 
   test("create with no body gives empty scopes and null note, note_url and fingerprint", async () => {

@@ -50,6 +50,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   LOG_LEVEL: { a: "debug", b: "warn" },
   FEEDGATE_LOG_FORMAT: { a: "pretty", b: "json" },
   FEEDGATE_PASSWORD_COST: { a: "12", b: "4" },
+  FEEDGATE_TOKEN_MAX_LIFETIME: { a: "90d", b: "12h" },
   FEEDGATE_WEBHOOK_MAX_ATTEMPTS: { a: "1", b: "2" },
   FEEDGATE_WEBHOOK_MAX_BACKOFF: { a: "1m", b: "90s" },
   FEEDGATE_WEBHOOK_MAX_QUEUE: { a: "5", b: "6" },

@@ -62,6 +62,13 @@ describe("the OpenAPI description", () => {
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
     document = await res.json() as Document;
     resolved = await dereference(structuredClone(document)) as Document;
+    // Alice's token expires, so every answer to it carries GitHub-Authentication-Token-Expiration, which must be documented.
+    const password = { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" };
+    const tokens = await (await fetch(`${t.url}/authorizations`, { headers: password })).json() as { id: string; token_last_eight: string }[];
+    const own = tokens.find((a) => a.token_last_eight === ALICE_TOKEN.slice(-8))!;
+    const patched = await fetch(`${t.url}/authorizations/${own.id}`, { method: "PATCH", headers: password,
+      body: JSON.stringify({ expires_at: new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString() }) });
+    assert.equal(patched.status, 200);
   });
   after(() => t.close());
 
@@ -70,6 +77,22 @@ describe("the OpenAPI description", () => {
     const result = await validate(structuredClone(document));
     assert.ok(result.valid, JSON.stringify(result, null, 2));
     assert.deepEqual(result.warnings, []);
+  });
+
+  test("describes expires_at in the create and update bodies and the authorization, and the expiration header", () => {
+    for (const method of ["post", "patch"] as const) {
+      const path = method === "post" ? "/authorizations" : "/authorizations/{id}";
+      const body = (resolved.paths![path]![method]!.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as
+        { properties: Record<string, { description?: string; anyOf?: unknown[] }> };
+      assert.match(body.properties.expires_at?.description ?? "", /ISO 8601 .*null for never/s, method);
+      assert.deepEqual(body.properties.expires_at?.anyOf?.map((t) => (t as { type: string }).type), ["string", "null"], method);
+    }
+    const served = (resolved.paths!["/authorizations/{id}"]!.get!.responses!["200"] as OpenAPIV3_1.ResponseObject);
+    const schema = served.content!["application/json"]!.schema as { properties: Record<string, { description?: string }>; required: string[] };
+    assert.ok(schema.required.includes("expires_at"));
+    assert.match(schema.properties.expires_at?.description ?? "", /null: never/);
+    assert.match(((served.headers!["GitHub-Authentication-Token-Expiration"] as OpenAPIV3_1.HeaderObject).description ?? ""),
+      /2026-01-15 10:00:00 UTC/);
   });
 
   test("names its server by the base URL the request used", () => {
@@ -180,6 +203,7 @@ describe("the OpenAPI description", () => {
       const authorization = passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
       const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
       assert.equal(res.status, 200, `GET ${url}`);
+      if (authorization.startsWith("token ")) assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);
       const etag = res.headers.get("etag");
       const body = await assertDocumented(operation, `GET ${url}`, res);
       if (Array.isArray(body)) assert.ok(body.length > 0, `GET ${url} shows nothing: the seeded world should fill it`);

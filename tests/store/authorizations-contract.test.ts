@@ -26,7 +26,7 @@ contractSuite((driver) => {
         { ...newAuthorization(alice, 1, { scopes: ["repo", "user"] }), noteUrl: "https://ci.example", fingerprint: "fp" }, NOW);
       assert.deepEqual({ ...created, id: 0 }, {
         id: 0, userId: alice, hashedToken: hashToken(token(1)), tokenLastEight: token(1).slice(-8), scopes: ["repo", "user"],
-        note: "note 1", noteUrl: "https://ci.example", fingerprint: "fp", createdAt: NOW, updatedAt: NOW,
+        note: "note 1", noteUrl: "https://ci.example", fingerprint: "fp", createdAt: NOW, updatedAt: NOW, expiresAt: null,
       });
       assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
       assert.equal(await s.store.authorizations.find(bob, created.id), null);
@@ -67,6 +67,24 @@ contractSuite((driver) => {
 
       assert.equal(await s.store.authorizations.update(bob, first!.id, { note: "stolen" }, later), null);
       assert.equal((await s.store.authorizations.find(alice, first!.id))!.note, null);
+    });
+
+    test("an expiry is stored, found by the token's last eight, set, kept when unmentioned, and cleared with null", async () => {
+      const expiresAt = new Date(NOW.getTime() + 30 * 86_400_000);
+      const created = await s.store.authorizations.create(newAuthorization(alice, 9, { expiresAt }), NOW);
+      assert.deepEqual(created.expiresAt, expiresAt);
+      assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
+      assert.deepEqual(await s.store.authorizations.findByTokenLastEight(created.tokenLastEight), [created]);
+
+      const sooner = new Date(NOW.getTime() + 7 * 86_400_000);
+      const moved = await s.store.authorizations.update(alice, created.id, { expiresAt: sooner }, LATER);
+      assert.deepEqual(moved, { ...created, expiresAt: sooner, updatedAt: LATER });
+      const noted = await s.store.authorizations.update(alice, created.id, { note: "kept expiry" }, LATER);
+      assert.deepEqual(noted!.expiresAt, sooner);
+      const cleared = await s.store.authorizations.update(alice, created.id, { expiresAt: null }, LATER);
+      assert.equal(cleared!.expiresAt, null);
+      assert.equal((await s.store.authorizations.find(alice, created.id))!.expiresAt, null);
+      assert.equal(await s.store.authorizations.delete(alice, created.id), true);
     });
 
     test("findByTokenLastEight returns every candidate with those last eight characters", async () => {

@@ -3,6 +3,7 @@ import type { AuthorizationRow } from "../store/store.js";
 import { html, safeHref, type Html } from "./html.js";
 import { csrfField, page, type PageContext } from "./layout.js";
 import { SCOPE_GROUPS } from "./scope-groups.js";
+import { EXPIRATION_CHOICES } from "./expiration.js";
 
 const date = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
 
@@ -28,15 +29,22 @@ function pageLinks({ number, last }: { number: number; last: number }): Html | s
   ${number < last ? html`<a href="/console/tokens?page=${number + 1}">Next page</a>` : ""}</p></nav>`;
 }
 
+/** When the token stops working, as GitHub's list says it: never, the date, or that it has expired. */
+function expiresCell(row: AuthorizationRow, now: Date): Html | string {
+  if (!row.expiresAt) return "Never";
+  return row.expiresAt <= now ? html`<strong>Expired</strong> ${date(row.expiresAt)}` : date(row.expiresAt);
+}
+
 export function tokensPage(context: PageContext, rows: AuthorizationRow[], newToken: string | null,
-  pages: { number: number; last: number }): string {
+  pages: { number: number; last: number }, now: Date): string {
   const table = rows.length === 0 ? html`<p>No tokens yet.</p>` : html`<table>
   <caption class="hint">Your personal access tokens</caption>
   <thead><tr><th scope="col">Note</th><th scope="col">Scopes</th><th scope="col">Ends with</th>
-    <th scope="col">Created</th><th scope="col">Last changed</th><th scope="col">Actions</th></tr></thead>
+    <th scope="col">Created</th><th scope="col">Last changed</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
   <tbody>${rows.map((row) => html`<tr>
     <td>${noteCell(row)}</td><td>${row.scopes.length ? row.scopes.join(", ") : "(no scopes)"}</td>
     <td><code>${row.tokenLastEight}</code></td><td>${date(row.createdAt)}</td><td>${date(row.updatedAt)}</td>
+    <td>${expiresCell(row, now)}</td>
     <td class="actions"><a class="button" href="/console/tokens/${row.id}/edit" aria-label="Edit ${row.note ?? `token ${row.id}`}">Edit</a>
       <a class="button" href="/console/tokens/${row.id}/revoke" aria-label="Revoke ${row.note ?? `token ${row.id}`}">Revoke</a></td>
   </tr>`)}</tbody></table>`;
@@ -51,6 +59,21 @@ export interface TokenFormValues {
   note: string;
   noteUrl: string;
   scopes: readonly string[];
+  /** One of EXPIRATION_CHOICES' values; only a new token has one (an expiry is not changed by editing, as on GitHub). */
+  expiration: string;
+  /** `YYYY-MM-DD`, for the custom choice. */
+  expirationDate: string;
+}
+
+/** GitHub's Expiration field: a choice of lifetimes, and the date a custom one ends on. */
+function expirationField(values: TokenFormValues): Html {
+  return html`<label for="expiration">Expiration</label>
+  <select id="expiration" name="expiration" aria-describedby="expiration-hint">
+  ${EXPIRATION_CHOICES.map((c) => html`<option value="${c.value}"${values.expiration === c.value ? html` selected` : ""}>${c.label}</option>`)}
+  </select>
+  <label for="expiration_date">Custom expiration date (UTC)</label>
+  <input id="expiration_date" name="expiration_date" type="date" value="${values.expirationDate}">
+  <span class="hint" id="expiration-hint">The token stops working then; a custom date needs the date above.</span>`;
 }
 
 function scopeBox(scope: string, description: string, checked: boolean, child: boolean): Html {
@@ -71,6 +94,7 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <span class="hint" id="note-hint">What's this token for?</span>
   <label for="note_url">Note URL</label>
   <input id="note_url" name="note_url" type="url" value="${values.noteUrl}">
+  ${editing ? html`<p>Expires: ${editing.expiresAt ? date(editing.expiresAt) : "never"}</p>` : expirationField(values)}
   <fieldset><legend>Scopes</legend>
   ${SCOPE_GROUPS.map((g) => html`<div class="group">${scopeBox(g.scope, g.description, values.scopes.includes(g.scope), false)}
     ${g.children.map((c) => scopeBox(c.scope, c.description, values.scopes.includes(c.scope), true))}</div>`)}

@@ -31,5 +31,6 @@ export function toWireAuthorization(row: AuthorizationRow, { baseUrl, numericIds
     updated_at: isoSeconds(row.updatedAt),
     scopes: row.scopes,
     fingerprint: row.fingerprint,
+    expires_at: row.expiresAt && isoSeconds(row.expiresAt),
   };
 }

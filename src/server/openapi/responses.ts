@@ -17,6 +17,8 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   "Cache-Control": ["string", "`public` or `private, max-age=60, s-maxage=60` on 200 and 304 GETs; `no-store` otherwise."],
   "X-OAuth-Scopes": ["string", "Token-authenticated requests only: the token's scopes, comma-separated."],
   "X-Accepted-OAuth-Scopes": ["string", "Token-authenticated requests only: the scopes this operation checks for."],
+  "GitHub-Authentication-Token-Expiration": ["string", "Requests with an expiring token only: when it stops being " +
+    "accepted, in GitHub's form `2026-01-15 10:00:00 UTC` (the authorization's `expires_at`). From then on it is 401."],
   "X-RateLimit-Limit": ["integer", "Requests allowed in the window: per user when authenticated, per client IP otherwise."],
   "X-RateLimit-Remaining": ["integer", "Requests left in the window."],
   "X-RateLimit-Reset": ["integer", "When the window ends, in epoch seconds."],
@@ -34,8 +36,8 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
 export const HEADER_COMPONENTS = Object.fromEntries(Object.entries(HEADERS)
   .map(([name, [type, description]]) => [name, { description, schema: { type } }]));
 const RATE_LIMIT_HEADERS = Object.keys(HEADERS).filter((name) => name.startsWith("X-RateLimit-"));
-const ALWAYS_HEADERS = ["Status", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "X-GitHub-Api-Version-Selected", "Cache-Control", "X-OAuth-Scopes",
-  "X-Accepted-OAuth-Scopes"];
+const ALWAYS_HEADERS = ["Status", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "X-GitHub-Api-Version-Selected", "Cache-Control",
+  "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes", "GitHub-Authentication-Token-Expiration"];
 
 export const CONDITIONAL_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
   "If-None-Match": {

@@ -6,6 +6,7 @@ import fp from "fastify-plugin";
 import type { FastifyRequest } from "fastify";
 import type { Authenticator, Credentials } from "../services/authenticator.js";
 import { authenticatedNotAccepted, badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
+import { tokenExpirationHeader } from "../convert/time.js";
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -52,6 +53,9 @@ export default fp<{ authenticator: Authenticator }>(async (app, { authenticator 
       // GitHub reports these on token-authenticated responses only (wire notes 3.3).
       reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
       reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+      // GitHub tells the bearer of an expiring token when it stops working, on every response to it.
+      const { expiresAt } = principal.authorization;
+      if (expiresAt) reply.header("GitHub-Authentication-Token-Expiration", tokenExpirationHeader(expiresAt));
     }
     if (endpoint?.auth === "required" && !principal) throw requiresAuthentication();
     if (endpoint?.auth === "anonymous" && principal) throw authenticatedNotAccepted(endpoint.documentationUrl);

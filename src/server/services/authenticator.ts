@@ -9,6 +9,7 @@ import type { AuthorizationRow, Store, UserRow } from "../store/store.js";
 import type { WindowCounters } from "../counters/counters.js";
 import { accountSuspended, badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
 import { hashesEqual, hashToken, isTokenShaped, verifyOtp, verifyPassword } from "./credentials.js";
+import { hasExpired } from "./token-expiry.js";
 
 export type Credentials =
   | { type: "none" }
@@ -60,12 +61,12 @@ export class Authenticator {
       case "none":
         return null;
       case "token": {
-        const principal = await this.byToken(credentials.token);
+        const principal = await this.byToken(credentials.token, now);
         if (!principal) throw badCredentials();
         return principal;
       }
       case "basic":
-        return (await this.byToken(credentials.password)) ?? this.byPassword(credentials, now);
+        return (await this.byToken(credentials.password, now)) ?? this.byPassword(credentials, now);
     }
   }
 
@@ -82,12 +83,19 @@ export class Authenticator {
     return authorization?.hashedToken === principal.authorization.hashedToken ? { kind: "token", user, authorization } : null;
   }
 
-  private async byToken(token: string): Promise<Principal | null> {
+  /**
+   * The token's principal, or null when no token has that value. Expiry is checked here, on every request, against
+   * the request's time: the row may be a remembered one (RememberingStore), which no write changes when the time
+   * comes. An expired token is refused as a deleted one is, even as a Basic password, so it is not checked as the
+   * account's password and counted toward its lockout.
+   */
+  private async byToken(token: string, now: Date): Promise<Principal | null> {
     if (!isTokenShaped(token)) return null;
     const hashed = hashToken(token);
     const candidates = await this.store.authorizations.findByTokenLastEight(token.slice(-8));
     const authorization = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
     if (!authorization) return null;
+    if (hasExpired(authorization.expiresAt, now)) throw badCredentials();
     const user = await this.store.users.findById(authorization.userId);
     if (user?.suspendedAt) throw accountSuspended();
     return user ? { kind: "token", user, authorization } : null;

@@ -10,6 +10,7 @@ import { InvalidInputError } from "../failures.js";
 import { parseId, validScopes } from "./input-checks.js";
 import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
 import { hashToken, mintToken } from "./credentials.js";
+import { defaultExpiry, hasExpired, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
 
 /** A create request's body, as the endpoint table describes it; `client_id`/`client_secret` are read to refuse them. */
 export type CreateAuthorizationInput = RequestOf<typeof endpoints.authorization.create, "body"> &
@@ -17,13 +18,20 @@ export type CreateAuthorizationInput = RequestOf<typeof endpoints.authorization.
 
 export type UpdateAuthorizationInput = RequestOf<typeof endpoints.authorization.update, "body">;
 
+/** What a new authorization is made of; without `expiresAt` it never expires (the CLI, the demo, seeded worlds). */
+export type IssuedFields = Required<Omit<AuthorizationChanges, "expiresAt">> & { expiresAt?: Date | null };
+
 const SCOPE_KEYS = ["scopes", "add_scopes", "remove_scopes"] as const;
 
 /** Every scope list a request names, checked together: one error names all the unknown scopes. */
 const checkScopes = (...lists: (string[] | undefined)[]) => validScopes(lists.flatMap((list) => list ?? []));
 
 export class AuthorizationService {
-  constructor(private readonly store: Store, private readonly clock: () => Date) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date,
+    private readonly expiry: ExpiryPolicy = NO_MAX_LIFETIME,
+  ) {}
 
   list(user: UserRow, page: PageRequest): Promise<Page<AuthorizationRow>> {
     return this.store.authorizations.list(user.id, page);
@@ -41,19 +49,24 @@ export class AuthorizationService {
     if (input.client_id !== undefined || input.client_secret !== undefined) {
       throw new ApiError(422, "Invalid OAuth application client_id or secret.");
     }
+    const now = this.clock();
+    const scopes = validScopes(input.scopes ?? []);
+    const expiresAt = requestedExpiry(input.expires_at, now, this.expiry);
     return this.issue(user, {
-      scopes: validScopes(input.scopes ?? []),
+      scopes,
       note: input.note ?? null,
       noteUrl: input.note_url ?? null,
       fingerprint: input.fingerprint ?? null,
-    });
+      expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
+    }, mintToken(), now);
   }
 
   /** Registers a token minted here or given by an administrator (the CLI's `token add --token`). */
-  async issue(user: UserRow, fields: Required<AuthorizationChanges>, token: string = mintToken()) {
+  async issue(user: UserRow, fields: IssuedFields, token: string = mintToken(), now = this.clock()) {
     const row = await this.store.authorizations.create({
       userId: user.id, hashedToken: hashToken(token), tokenLastEight: token.slice(-8), ...fields,
-    }, this.clock());
+      expiresAt: fields.expiresAt ?? null,
+    }, now);
     return { row, token };
   }
 
@@ -65,6 +78,12 @@ export class AuthorizationService {
         { field: "scopes" });
     }
     checkScopes(input.scopes, input.add_scopes, input.remove_scopes);
+    const now = this.clock();
+    const expiresAt = requestedExpiry(input.expires_at, now, this.expiry);
+    // An expired token is revoked, as on GitHub: a new expiry must not bring it back.
+    if (expiresAt !== undefined && hasExpired(current.expiresAt, now)) {
+      throw new InvalidInputError("expires_at cannot be changed: this token has expired", { field: "expires_at" });
+    }
 
     const changes: AuthorizationChanges = {};
     if (input.scopes) changes.scopes = normalize(input.scopes);
@@ -73,8 +92,9 @@ export class AuthorizationService {
     if (input.note !== undefined) changes.note = input.note;
     if (input.note_url !== undefined) changes.noteUrl = input.note_url;
     if (input.fingerprint !== undefined) changes.fingerprint = input.fingerprint;
+    if (expiresAt !== undefined) changes.expiresAt = expiresAt;
 
-    const updated = await this.store.authorizations.update(user.id, current.id, changes, this.clock());
+    const updated = await this.store.authorizations.update(user.id, current.id, changes, now);
     if (!updated) throw notFound(); // deleted between the read and the write
     return updated;
   }

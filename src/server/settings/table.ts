@@ -180,6 +180,10 @@ export const SETTINGS = {
     // hash would take a gigabyte.
     parse: between(4, 20, "log2 of scrypt's N"), default: DEFAULT_PASSWORD_COST,
     help: "log2 of scrypt's N for new password hashes, 4 to 20" }),
+  /** The longest a token may live (GitHub organizations can set one); null: tokens may never expire, as on github.com. */
+  tokenMaxLifetimeMs: optionalSetting({ flag: "--token-max-lifetime", arg: "<duration>", env: "FEEDGATE_TOKEN_MAX_LIFETIME",
+    name: "token max lifetime", parse: longerThanZero, unset: null, shownDefault: "none",
+    help: "the longest expiry a new token may have, e.g. 90d; tokens asked for without one get it" }),
   webhooks: {
     /** Attempts per delivery in all; 1 behaves as GitHub (no automatic retry). */
     maxAttempts: setting({ flag: "--webhook-max-attempts", arg: "<n>", env: "FEEDGATE_WEBHOOK_MAX_ATTEMPTS",

@@ -11,8 +11,8 @@ const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = 
 
 export const AUTHORIZATION_SQL = {
   insert: `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
-      created_at, updated_at)
-    VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now) RETURNING *`,
+      created_at, updated_at, expires_at)
+    VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now, @expiresAt) RETURNING *`,
   find: "SELECT * FROM authorizations WHERE user_id = @userId AND id = @id",
   page: "SELECT * FROM authorizations WHERE user_id = @userId ORDER BY id LIMIT @limit OFFSET @offset",
   count: "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId",
@@ -25,6 +25,7 @@ export const AUTHORIZATION_SQL = {
       note = CASE WHEN @setNote THEN @note ELSE note END,
       note_url = CASE WHEN @setNoteUrl THEN @noteUrl ELSE note_url END,
       fingerprint = CASE WHEN @setFingerprint THEN @fingerprint ELSE fingerprint END,
+      expires_at = CASE WHEN @setExpiresAt THEN @expiresAt ELSE expires_at END,
       updated_at = @now
     WHERE user_id = @userId AND id = @id RETURNING *`,
   delete: "DELETE FROM authorizations WHERE user_id = @userId AND id = @id",
@@ -49,6 +50,7 @@ export const revokeByHashesSql = (dialect: Dialect) => `DELETE FROM authorizatio
 export interface AuthorizationRecord {
   id: number; user_id: number; hashed_token: string; token_last_eight: string; scopes: Json<string[]>; note: string | null;
   note_url: string | null; fingerprint: string | null; created_at: Time; updated_at: Time;
+  expires_at: Time | null;
 }
 
 export type OwnedRecord = AuthorizationRecord & { login: string };
@@ -56,11 +58,12 @@ export type OwnedRecord = AuthorizationRecord & { login: string };
 export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
   id: r.id, userId: r.user_id, hashedToken: r.hashed_token, tokenLastEight: r.token_last_eight, scopes: json(r.scopes),
   note: r.note, noteUrl: r.note_url, fingerprint: r.fingerprint, createdAt: date(r.created_at), updatedAt: date(r.updated_at),
+  expiresAt: r.expires_at === null ? null : date(r.expires_at),
 });
 
 export const insertParameters = <B extends Bool, T extends Time>(a: NewAuthorization, now: Date, values: ValueWriter<B, T>) => ({
   userId: a.userId, hashedToken: a.hashedToken, tokenLastEight: a.tokenLastEight, scopes: JSON.stringify(a.scopes),
-  note: a.note, noteUrl: a.noteUrl, fingerprint: a.fingerprint, now: values.time(now),
+  note: a.note, noteUrl: a.noteUrl, fingerprint: a.fingerprint, now: values.time(now), expiresAt: nullableTime(a.expiresAt, values),
 });
 
 /** The parameters of `update`: each field's flag says whether the changes mention it. */
@@ -72,5 +75,9 @@ export const updateParameters = <B extends Bool, T extends Time>(
   setNote: values.bool(changes.note !== undefined), note: changes.note ?? null,
   setNoteUrl: values.bool(changes.noteUrl !== undefined), noteUrl: changes.noteUrl ?? null,
   setFingerprint: values.bool(changes.fingerprint !== undefined), fingerprint: changes.fingerprint ?? null,
+  setExpiresAt: values.bool(changes.expiresAt !== undefined), expiresAt: nullableTime(changes.expiresAt ?? null, values),
 });
+
+const nullableTime = <T extends Time>(value: Date | null, values: ValueWriter<Bool, T>): T | null =>
+  value === null ? null : values.time(value);
 

@@ -13,6 +13,8 @@ export interface AuthorizationRow {
   fingerprint: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When the token stops being accepted; null: never. */
+  expiresAt: Date | null;
 }
 
 export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt">;
@@ -27,6 +29,7 @@ export interface AuthorizationChanges {
   note?: string | null;
   noteUrl?: string | null;
   fingerprint?: string | null;
+  expiresAt?: Date | null;
 }
 
 export interface AuthorizationStore {

@@ -26,17 +26,23 @@ const RECORDED = loadInteractions("octokit-rb")
 const rowOf = (github: GitHubAuthorization): AuthorizationRow => ({
   id: github.id, userId: 1, hashedToken: github.hashed_token, tokenLastEight: github.token_last_eight, scopes: github.scopes,
   note: github.note, noteUrl: github.note_url, fingerprint: github.fingerprint,
-  createdAt: new Date(github.created_at), updatedAt: new Date(github.updated_at),
+  createdAt: new Date(github.created_at), updatedAt: new Date(github.updated_at), expiresAt: null,
 });
 
 describe("toWireAuthorization", () => {
-  test("every authorization GitHub returned converts back from its row to GitHub's body, in GitHub's order", () => {
+  test("every authorization GitHub returned converts back from its row to GitHub's body, in GitHub's order, then expires_at", () => {
     assert.ok(RECORDED.length >= 10, `${RECORDED.length} recorded authorizations`);
     for (const github of RECORDED) {
       const wire = toWireAuthorization(rowOf(github), { baseUrl: "https://api.github.com", numericIds: true }, github.token);
-      assert.deepEqual(Object.keys(wire), Object.keys(github));
-      assert.deepEqual(wire, github);
+      // The 2018 recordings predate expiring tokens: their tokens never expire.
+      assert.deepEqual(Object.keys(wire), [...Object.keys(github), "expires_at"]);
+      assert.deepEqual(wire, { ...github, expires_at: null });
     }
+  });
+
+  test("expires_at is GitHub's timestamp, to the second, when the token expires", () => {
+    const row: AuthorizationRow = { ...rowOf(RECORDED[0]!), expiresAt: new Date("2026-02-14T10:00:00.750Z") };
+    assert.equal(toWireAuthorization(row, { baseUrl: "https://x", numericIds: false }).expires_at, "2026-02-14T10:00:00Z");
   });
 
   test("ids are strings unless --numeric-ids; the token is shown only when given; times are to the second", () => {

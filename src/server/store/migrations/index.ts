@@ -525,6 +525,19 @@ export const migrations: readonly Migration[] = [
       ${postgresTriggers("sessions", "DELETE", "credentials")}
     `,
   },
+  {
+    id: 13,
+    name: "authorizations may expire",
+    // GitHub's personal access tokens carry an expiry since 2021 (7 to 90 days, a custom date, or none): NULL is none,
+    // so every token stored before this migration keeps never expiring. No index: only the token found by its last
+    // eight characters is ever compared with the clock.
+    sqlite: `
+      ALTER TABLE authorizations ADD COLUMN expires_at TEXT;
+    `,
+    postgres: `
+      ALTER TABLE authorizations ADD COLUMN expires_at timestamptz;
+    `,
+  },
 ];
 
 /** An arrival number for `table`: existing rows numbered by creation time, then an identity for new ones. */
