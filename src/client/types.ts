@@ -7,6 +7,8 @@
 export const META_HEADERS = [
   "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-oauth-scopes", "link", "location",
   "last-modified", "etag", "status", "x-poll-interval",
+  // When the token used expires (`2026-01-15 10:00:00 UTC`), and which calendar version of the API answered.
+  "github-authentication-token-expiration", "x-github-api-version-selected",
 ] as const;
 
 export type MetaHeader = (typeof META_HEADERS)[number];

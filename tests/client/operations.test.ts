@@ -27,6 +27,17 @@ describe("SDK operations against a listening feedgate", () => {
   describe("authorizations", () => {
     let created: { id: string; token: string };
 
+    test("an expiring token's requests carry its expiry in meta, as GitHub's header says it; every answer names its version", async () => {
+      const expiring = await alice.authorization.create({ note: "expiring via sdk", expires_at: "2026-02-14T10:00:00Z" });
+      assert.equal(expiring.data.expires_at, "2026-02-14T10:00:00Z");
+      assert.equal(expiring.meta["x-github-api-version-selected"], "2022-11-28");
+      const client = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: expiring.data.token } });
+      const me = await client.users.getAuthenticated();
+      assert.equal(me.meta["github-authentication-token-expiration"], "2026-02-14 10:00:00 UTC");
+      assert.equal((await alice.users.getAuthenticated()).meta["github-authentication-token-expiration"], undefined, "a password does not expire");
+      await alice.authorization.delete({ id: expiring.data.id });
+    });
+
     test("create returns the new authorization with its token, status 201 and Location in meta", async () => {
       const result = await alice.authorization.create({ scopes: ["repo", "gist"], note: "sdk test", note_url: "https://app.example" });
       assert.equal(result.status, 201);
