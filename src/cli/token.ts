@@ -21,7 +21,7 @@ function parseScopes(list: string | undefined): string[] {
 export function tokenCommand(program: Command, io: CliIo): void {
   const token = program.command("token").description("manage tokens");
 
-  dbOption(token.command("add <login>").description("issue a token and print it (shown once)"), io.env)
+  dbOption(token.command("add <login>").alias("create").description("issue a token and print it (shown once)"), io.env)
     .option("--scopes <list>", "comma-separated scopes, e.g. repo,read:org")
     .option("--note <text>", "what the token is for")
     .option("--token <value>", "register this token value (40 hex characters or feedgate's fgp_ format)")

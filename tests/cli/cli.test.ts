@@ -65,9 +65,9 @@ describe("feedgate CLI", () => {
     assert.match(minted.stdout.trim(), /^fgp_[0-9A-Za-z]{36}$/);
   });
 
-  test("token add --expires 30d stores an expiry 30 days from now, which token list shows", async () => {
+  test("token add (or token create) --expires 30d stores an expiry 30 days from now, which token list shows", async () => {
     const before = Date.now();
-    const added = await run(["token", "add", "alice", "--note", "expiring", "--expires", "30d", "--db", db]);
+    const added = await run(["token", "create", "alice", "--note", "expiring", "--expires", "30d", "--db", db]);
     assert.equal(added.code, 0, added.stderr);
     const stored = new Database(db, { readonly: true });
     const expiresAt = Date.parse(String(stored.prepare("SELECT expires_at FROM authorizations WHERE token_last_eight = ?")
