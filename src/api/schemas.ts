@@ -254,7 +254,7 @@ export const ORGANIZATION_URL_KEYS = [
 
 const optionalBoolean = Type.Optional(Type.Boolean());
 /**
- * What GitHub shows of an organization only to its members with `admin:org`: its plan, private counts and settings
+ * What GitHub shows of an organization only to its owners with `admin:org`: its plan, private counts and settings
  * (https://docs.github.com/rest/orgs/orgs#get-an-organization).
  */
 export const OrganizationMemberView = {

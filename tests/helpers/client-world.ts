@@ -40,7 +40,8 @@ export const WORLD = {
     { ...OLGA, otp_secret: OTP_SECRET },
     UNICODE,
   ],
-  orgs: [{ login: "acme", members: ["alice", "olga"] }],
+  // alice owns acme (GitHub's admin role: she manages its hooks); olga is a plain member.
+  orgs: [{ login: "acme", members: ["olga"], owners: ["alice"] }],
   repos: [{ full_name: "alice/hello" }, { full_name: "alice/secret", private: true }, { full_name: "bob/tools" },
     { full_name: "acme/site" }],
   tokens: [

@@ -44,8 +44,10 @@ const WORLD = {
     { login: "bob", password: "bob-password", following: ["alice"], watching: ["alice/hello"] },
     { login: "carol", password: "carol-password", otp_secret: OTP_SECRET, following: ["alice", "acme"], watching: ["alice/hello"] },
     { login: "dave", password: "dave-password" },
+    { login: "erin", password: "erin-password" },
   ],
-  orgs: [{ login: "acme", members: ["carol"] }],
+  // carol owns acme (GitHub's admin role); erin is a plain member.
+  orgs: [{ login: "acme", members: ["erin"], owners: ["carol"] }],
   repos: [
     { full_name: "alice/hello" },
     { full_name: "alice/secret", private: true, collaborators: ["bob"] },
@@ -240,7 +242,7 @@ describe("entry-point resources", () => {
     assert.deepEqual([bobs.parent.full_name, bobs.source.full_name, bobs.forks_count], ["alice/hello", "alice/hello", 1]);
   });
 
-  test("an organization's member with admin:org sees its plan and settings; others see what everyone sees", async () => {
+  test("an organization's owner with admin:org sees its plan and settings; others, members too, see what everyone sees", async () => {
     const carol = await t.store.users.findByLogin("carol");
     const admin = { authorization: `token ${(await t.createToken(carol!, ["admin:org"])).token}` };
     const member = (await get("/orgs/acme", admin)).json();
@@ -248,7 +250,11 @@ describe("entry-point resources", () => {
     assert.deepEqual([member.plan.name, member.default_repository_permission, member.members_can_create_repositories,
       member.two_factor_requirement_enabled, member.billing_email, member.total_private_repos], ["free", "read", true, false, null, 1]);
     assert.equal(member.secret_scanning_push_protection_custom_link_enabled, false);
-    for (const [who, headers] of [["anonymous", {}], ["a member without admin:org", token("carol")], ["a non-member", token("alice")]] as const) {
+    const erin = await t.store.users.findByLogin("erin");
+    const memberWithAdminOrg = { authorization: `token ${(await t.createToken(erin!, ["admin:org"])).token}` };
+    for (const [who, headers] of [["anonymous", {}], ["an owner without admin:org", token("carol")], ["a non-member", token("alice")],
+      ["a member (not an owner) with admin:org", memberWithAdminOrg], ["a member with a password", { authorization: basic("erin", "erin-password") }],
+    ] as const) {
       const seen = (await get("/orgs/acme", headers)).json();
       assertSchema("organization-full", seen);
       assert.deepEqual([seen.name, seen.company, seen.is_verified, seen.twitter_username], ["acme", "", false, null], who);
@@ -314,12 +320,16 @@ describe("entry-point resources", () => {
     const secretId = (await get("/repos/alice/secret", token("alice"))).json().id as number;
     assert.equal((await get(`/repositories/${secretId}`)).statusCode, 404);
 
+    const erinToken = { authorization: `token ${(await t.createToken((await t.store.users.findByLogin("erin"))!, ["repo"])).token}` };
     const cases: [string, Record<string, string>, string, Record<string, boolean>][] = [
       ["owner", token("alice"), "/repos/alice/secret", { admin: true, maintain: true, push: true, triage: true, pull: true }],
       ["owner with a password", { authorization: basic("alice", "alice-password") }, "/repos/alice/secret",
         { admin: true, maintain: true, push: true, triage: true, pull: true }],
       ["collaborator", token("bob"), "/repos/alice/secret", { admin: false, maintain: false, push: true, triage: true, pull: true }],
-      ["organization member", token("carol"), "/repos/acme/vault", { admin: false, maintain: false, push: false, triage: false, pull: true }],
+      ["organization owner", token("carol"), "/repos/acme/vault", { admin: true, maintain: true, push: true, triage: true, pull: true }],
+      ["organization member", erinToken, "/repos/acme/vault", { admin: false, maintain: false, push: false, triage: false, pull: true }],
+      ["organization owner, public repository", token("carol"), "/repos/acme/site", { admin: true, maintain: true, push: true, triage: true, pull: true }],
+      ["organization member, public repository", erinToken, "/repos/acme/site", { admin: false, maintain: false, push: false, triage: false, pull: true }],
       ["anyone signed in, on a public repository", token("dave"), "/repos/alice/hello",
         { admin: false, maintain: false, push: false, triage: false, pull: true }],
     ];
@@ -328,7 +338,7 @@ describe("entry-point resources", () => {
       assert.equal(res.statusCode, 200, `${who}: ${url}`);
       assertSchema("full-repository", res.json(), `${who}: ${url}`);
       assert.deepEqual(res.json().permissions, permissions, `${who}: ${url}`);
-      assert.equal(res.json().private, url !== "/repos/alice/hello");
+      assert.equal(res.json().private, url !== "/repos/alice/hello" && url !== "/repos/acme/site");
     }
     assert.equal((await get(`/repositories/${secretId}`, token("bob"))).json().full_name, "alice/secret");
     assert.equal((await get("/repos/acme/vault", token("dave"))).statusCode, 404);

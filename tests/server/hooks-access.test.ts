@@ -1,6 +1,6 @@
 /**
  * Who may manage hooks: the repository's owner, members of its owning organization, site administrators (an
- * organization's: its members and site administrators), with a password or a token holding the row's scopes.
+ * organization's: its owners and site administrators, as on GitHub), with a password or a token holding the row's scopes.
  * Everyone else gets 404, as for private feeds, and changes nothing. Every hooks row of the endpoint table is
  * covered, so a new row is too: a token holding every OTHER scope is refused (Gitea's test).
  */
@@ -101,11 +101,24 @@ describe("hooks: who may", () => {
   test("members of the organization owning a repository manage its hooks; organization hooks need admin:org_hook", async () => {
     const olga = basic("olga", "olga-password");
     // olga has two-factor authentication: her password alone is refused, so she uses tokens here.
-    const olgaOrg = await token("olga", ["admin:org_hook"]);
-    assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: olgaOrg } })).statusCode, 200);
     assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("olga", ["repo"]) } })).statusCode, 200);
-    assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("olga", ["repo", "admin:org"]) } })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("alice", ["repo", "admin:org"]) } })).statusCode, 404);
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: olga } })).statusCode, 401);
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: basic("bob", "bob-password") } })).statusCode, 404);
+  });
+
+  test("only the organization's owners manage its hooks: a plain member gets 404, as a stranger does, and changes nothing", async () => {
+    const before = await snapshot();
+    // olga is a member of acme, not an owner; alice owns it.
+    const olgaOrg = await token("olga", ["admin:org_hook"]);
+    for (const row of ROWS.filter(([, row]) => row.path.startsWith("/orgs/")).map(([, row]) => row)) {
+      const res = await send(row, olgaOrg);
+      assert.equal(res.statusCode, 404, `${row.method} ${row.path}: ${res.body}`);
+      assert.deepEqual(res.json(), NOT_FOUND);
+    }
+    assert.equal(await snapshot(), before);
+    const owner = await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("alice", ["admin:org_hook"]) } });
+    assert.equal(owner.statusCode, 200);
+    assert.ok(owner.json().some((hook: { id: number }) => hook.id === hooks.org!.id));
   });
 });

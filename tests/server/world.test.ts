@@ -21,7 +21,7 @@ const WORLD = {
     { login: "carol", password: "carol-password", otp_secret: OTP_SECRET },
     { login: "dave" },
   ],
-  orgs: [{ login: "acme", members: ["alice", "bob"] }],
+  orgs: [{ login: "acme", members: ["alice", "bob"], owners: ["dave"] }],
   repos: [
     { full_name: "acme/secret", private: true, collaborators: ["carol"] },
     { full_name: "carol/tools" },
@@ -184,6 +184,24 @@ describe("seeding a world", () => {
     assert.deepEqual(hashes(after), hashes(before));
   });
 
+  test("an organization's owners are its members with the admin role; the others are plain members", async () => {
+    const role = async (login: string) => t.store.directory.orgRole((await t.store.users.findByLogin("acme"))!.id,
+      (await t.store.users.findByLogin(login))!.id);
+    assert.deepEqual(await Promise.all(["alice", "bob", "dave", "carol"].map(role)), ["member", "member", "admin", null]);
+    const acme = (await t.store.users.findByLogin("acme"))!.id;
+    assert.equal(await t.store.directory.isMember(acme, (await t.store.users.findByLogin("dave"))!.id), true);
+  });
+
+  test("a later world states a member's role again: an owner listed as a member becomes one, and back", async () => {
+    const role = async (login: string) => t.store.directory.orgRole((await t.store.users.findByLogin("acme"))!.id,
+      (await t.store.users.findByLogin(login))!.id);
+    // A login in both lists is an owner.
+    await seed({ orgs: [{ login: "acme", members: ["alice", "dave"], owners: ["ALICE"] }] });
+    assert.deepEqual([await role("alice"), await role("dave")], ["admin", "member"]);
+    await seed(WORLD);
+    assert.deepEqual([await role("alice"), await role("dave")], ["member", "admin"]);
+  });
+
   test("a changed password is re-hashed for that user only", async () => {
     const hash = async (login: string) => ((await snapshot(t.dbPath)).users as { login: string; password_hash: string }[])
       .find((u) => u.login === login)!.password_hash;
@@ -226,6 +244,8 @@ describe("a world with a bad entry", () => {
     { problem: "an OTP secret that is not base32", world: { users: [{ login: "x", otp_secret: "not!base32" }] }, error: /^users\[0\]\.otp_secret: / },
     { problem: "a watched repository without an owner", world: { users: [{ login: "x", watching: ["lonely"] }] }, error: /^users\[0\]\.watching\[0\]: / },
     { problem: "a repository name without a slash", world: { ...NEWCOMER, repos: [{ full_name: "a/b" }, { full_name: "no-slash" }] }, error: /^repos\[1\]\.full_name: must be "owner\/name"$/ },
+    { problem: "owners that are not logins", world: { orgs: [{ login: "acme", owners: "alice" }] }, error: /^orgs\[0\]\.owners: must be an array of strings$/ },
+    { problem: "an unknown key in an organization", world: { orgs: [{ login: "acme", admins: ["alice"] }] }, error: /^orgs\[0\]: unknown key "admins"$/ },
     { problem: "private given as a string", world: { repos: [{ full_name: "a/b", private: "yes" }] }, error: /^repos\[0\]\.private: must be true or false$/ },
     { problem: "a token of the wrong shape", world: { tokens: [{ user: "alice", token: "abc" }] }, error: /^tokens\[0\]\.token: / },
     { problem: "an unknown scope", world: { tokens: [{ user: "alice", token: NEW_TOKEN, scopes: ["repo", "bogus"] }] }, error: /^tokens\[0\]\.scopes: scopes are invalid: bogus$/ },

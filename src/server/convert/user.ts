@@ -87,7 +87,7 @@ export function toWirePrivateUser(account: UserRow, counts: AccountCounts, baseU
 }
 
 /**
- * An organization's settings as its members with `admin:org` see them: a new organization's on GitHub's free plan,
+ * An organization's settings as its owners with `admin:org` see them: a new organization's on GitHub's free plan,
  * since feedgate stores none of them.
  */
 function memberView(counts: AccountCounts, version: ApiVersion) {
@@ -112,7 +112,7 @@ function memberView(counts: AccountCounts, version: ApiVersion) {
 }
 
 /**
- * `GET /orgs/:org`, with what its members with `admin:org` see besides when `asMember`. Where feedgate stores nothing
+ * `GET /orgs/:org`, with what its owners with `admin:org` see besides when `asMember`. Where feedgate stores nothing
  * (display name, company, ...) the values are the neutral ones GitHub's schema allows: the login, empty text, false;
  * `blog` and `email`, which must be a URI and an address when sent, are left out.
  */

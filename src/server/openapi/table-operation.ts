@@ -47,7 +47,7 @@ function scopesText(endpoint: Endpoint): string {
   const scopes = `\`${endpoint.acceptedScopes.join("` or `")}\``;
   if (endpoint.resource !== "Hook") return `Private events are included for a caller who may read them, with a password or a token with ${scopes}.`;
   return `For the repository's owner, members of the organization that owns it, and site administrators (organization hooks: ` +
-    `its members and site administrators), with a password or a token with ${scopes}` +
+    `its owners and site administrators), with a password or a token with ${scopes}` +
     `${endpoint.acceptedScopes.includes("public_repo") ? " (`public_repo`: public repositories only)" : ""}; anyone else gets 404.`;
 }
 

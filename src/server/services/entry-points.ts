@@ -21,7 +21,8 @@ export interface RepositoryView extends RepositoryContext {
 }
 
 /**
- * GitHub's roles, from what feedgate stores: an owner administers; a collaborator on a personal repository has
+ * GitHub's roles, from what feedgate stores: an owner (of the repository, or of the organization that owns it)
+ * administers; a collaborator on a personal repository has
  * write access (push, triage, pull); a member of the owning organization has the organization's default base
  * permission, read; any other signed-in caller may pull a repository it can see.
  */
@@ -50,14 +51,14 @@ export class EntryPointService {
   }
 
   /**
-   * An organization, and whether the caller sees it as its members with `admin:org` do (a password, or a token with
-   * that scope): GitHub shows them the organization's plan and settings.
+   * An organization, and whether the caller sees it as its owners with `admin:org` do (a password, or a token with
+   * that scope): GitHub shows its owners the organization's plan and settings, and its other members nothing more.
    */
   async organization(login: string, principal: Principal | null = null): Promise<AccountView & { asMember: boolean }> {
     const org = await this.feeds.organization(login);
     const mayAdminister = principal !== null &&
       (principal.kind === "password" || satisfies(principal.authorization.scopes, ["admin:org"]));
-    const asMember = mayAdminister && await this.store.directory.isMember(org.id, principal.user.id);
+    const asMember = mayAdminister && await this.store.directory.orgRole(org.id, principal.user.id) === "admin";
     return { ...(await this.view(org)), asMember };
   }
 

@@ -80,7 +80,8 @@ export class HookService {
   /**
    * The hooks owner the request names, when the caller may manage its hooks: a password, or a token holding one of
    * the row's scopes (`public_repo` counts for public repositories only); and the repository's owner, a member of
-   * the organization that owns it (for an organization: a member), or a site administrator. Anything else is 404.
+   * the organization that owns it (for an organization: an owner, as on GitHub), or a site administrator. Anything
+   * else is 404, a plain member's request included.
    */
   async scope(params: HookOwnerParams, access: HookAccess): Promise<HookScope> {
     const { principal, acceptedScopes } = access;
@@ -90,7 +91,7 @@ export class HookService {
     if (params.org !== undefined) {
       const org = await this.store.users.findByLogin(params.org);
       if (org?.type !== "Organization") throw notFound();
-      if (!user.siteAdmin && !(await this.store.directory.isMember(org.id, user.id))) throw notFound();
+      if (!user.siteAdmin && (await this.store.directory.orgRole(org.id, user.id)) !== "admin") throw notFound();
       return { owner: { kind: "org", orgId: org.id }, path: `orgs/${org.login}` };
     }
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;

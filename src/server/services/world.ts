@@ -105,10 +105,16 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
 
   for (const [i, value] of list(doc, "orgs").entries()) {
     const where = `orgs[${i}]`;
-    const o = entry(value, where, ["login", "members"]);
+    const o = entry(value, where, ["login", "members", "owners"]);
     const login = string(o.login, `${where}.login`)!;
     batch.accounts.push({ source: where, login, type: "Organization" });
-    for (const member of strings(o.members, `${where}.members`)) batch.memberships.push({ source: where, org: login, member });
+    // Owners are members with GitHub's admin role; a login in both lists is an owner.
+    const owners = strings(o.owners, `${where}.owners`);
+    const isOwner = new Set(owners.map((owner) => owner.toLowerCase()));
+    for (const member of strings(o.members, `${where}.members`)) {
+      if (!isOwner.has(member.toLowerCase())) batch.memberships.push({ source: where, org: login, member, role: "member" });
+    }
+    for (const owner of owners) batch.memberships.push({ source: where, org: login, member: owner, role: "admin" });
   }
 
   for (const [i, value] of list(doc, "repos").entries()) {

@@ -37,12 +37,19 @@ export const REPO_STATS = `SELECT
     (SELECT max(created_at) FROM events WHERE repo_id = @id) AS last_event,
     (SELECT max(created_at) FROM events WHERE repo_id = @id AND type = 'PushEvent') AS last_push`;
 
-/** What makes a user a reader of a repository (READABLE_REPOS in feed-sql.ts), named: the strongest relation wins. */
+/**
+ * What makes a user a reader of a repository (READABLE_REPOS in feed-sql.ts), named: the strongest relation wins. An
+ * owner of the organization that owns the repository administers it, as the repository's owner does.
+ */
 export const REPO_ROLE = `SELECT CASE
     WHEN r.owner_id = @user THEN 'owner'
+    WHEN EXISTS (SELECT 1 FROM org_members m WHERE m.org_id = r.owner_id AND m.user_id = @user AND m.role = 'admin') THEN 'owner'
     WHEN EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = @user) THEN 'collaborator'
     WHEN EXISTS (SELECT 1 FROM org_members m WHERE m.org_id = r.owner_id AND m.user_id = @user) THEN 'member'
   END AS role FROM repos r WHERE r.id = @repo`;
+
+/** A user's role in an organization: no row when not a member. */
+export const ORG_ROLE = "SELECT role FROM org_members WHERE org_id = @org AND user_id = @user";
 
 export interface AccountCountsRecord { followers: number; following: number; public_repos: number; private_repos: number }
 export interface RepoStatsRecord {

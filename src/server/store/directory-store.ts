@@ -35,8 +35,14 @@ export interface RepoStats {
   lastPushAt: Date | null;
 }
 
-/** Why a user may read a repository (the relations of `canRead`), the strongest first. */
+/**
+ * Why a user may read a repository (the relations of `canRead`), the strongest first. An owner of the organization
+ * that owns the repository is its `owner` too: GitHub gives organization owners admin access to every repository.
+ */
 export type RepoRole = "owner" | "collaborator" | "member";
+
+/** GitHub's roles in an organization, as its API names them: `admin` is an owner. */
+export type OrgRole = "admin" | "member";
 
 export interface DirectoryStore {
   findRepo(owner: string, name: string): Promise<RepoRow | null>;
@@ -47,6 +53,8 @@ export interface DirectoryStore {
   /** Owner, collaborator, or member of the organization that owns the repository. */
   canRead(userId: number, repoId: number): Promise<boolean>;
   isMember(orgId: number, userId: number): Promise<boolean>;
+  /** The user's role in the organization; null when not a member. */
+  orgRole(orgId: number, userId: number): Promise<OrgRole | null>;
   /** A repository by its row id (a fork's parent, a network's root). */
   findRepoById(id: number): Promise<RepoRow | null>;
   accountCounts(accountId: number): Promise<AccountCounts>;

@@ -15,6 +15,7 @@ import {
   type IssueEventInsert, type RepoUpsert, type TokenInsert,
 } from "./ingest-store.js";
 import type { AccountType } from "./user-store.js";
+import type { OrgRole } from "./directory-store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 import {
@@ -42,7 +43,8 @@ class LaterWrites {
   readonly parents = new Map<number, number>();
   /** Network moves composed: each network id moved away from, to where it finally ends up. */
   private readonly networks = new Map<number, number>();
-  readonly members: Pair[] = [];
+  /** The last word on each organization/member pair: its role. */
+  private readonly members = new Map<string, { pair: Pair; role: OrgRole }>();
   readonly follows: Pair[] = [];
   readonly watches: Pair[] = [];
   /** The last word on each repository/user pair: added (false) or removed (true). */
@@ -58,6 +60,10 @@ class LaterWrites {
     this.networks.set(from, to);
   }
 
+  member(orgId: number, memberId: number, role: OrgRole): void {
+    this.members.set(`${orgId}/${memberId}`, { pair: { a: orgId, b: memberId }, role });
+  }
+
   collaborator(repoId: number, userId: number, remove: boolean): void {
     this.collaborators.set(`${repoId}/${userId}`, { pair: { a: repoId, b: userId }, remove });
   }
@@ -65,6 +71,7 @@ class LaterWrites {
   *write(): Step<void> {
     const pairs = (map: Map<number, number>) => [...map].map(([a, b]) => ({ a, b }));
     const collaborators = [...this.collaborators.values()];
+    const members = [...this.members.values()];
     if (this.organizations.size) yield { op: "makeOrganizations", ids: [...this.organizations] };
     const ops: IngestOp[] = [
       { op: "setAccountExternalIds", pairs: pairs(this.accountExternalIds) },
@@ -72,7 +79,8 @@ class LaterWrites {
       { op: "setPrivate", pairs: [...this.privacy].map(([a, isPrivate]) => ({ a, b: isPrivate ? 1 : 0 })) },
       { op: "setParents", pairs: pairs(this.parents) },
       { op: "moveNetworks", pairs: pairs(this.networks) },
-      { op: "addMembers", pairs: this.members },
+      { op: "addMembers", role: "member", pairs: members.filter((m) => m.role === "member").map((m) => m.pair) },
+      { op: "addMembers", role: "admin", pairs: members.filter((m) => m.role === "admin").map((m) => m.pair) },
       { op: "addFollows", pairs: this.follows },
       { op: "addWatches", pairs: this.watches },
       { op: "addCollaborators", pairs: collaborators.filter((c) => !c.remove).map((c) => c.pair) },
@@ -235,8 +243,8 @@ class BatchPlan implements BatchTarget {
     }
   }
 
-  member(orgId: number, memberId: number): void {
-    this.later.members.push({ a: orgId, b: memberId });
+  member(orgId: number, memberId: number, role: OrgRole): void {
+    this.later.member(orgId, memberId, role);
   }
 
   collaborator(repoId: number, userId: number, remove: boolean): void {

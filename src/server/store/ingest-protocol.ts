@@ -6,6 +6,7 @@
  */
 import type { IngestResult } from "./ingest-store.js";
 import type { AccountType } from "./user-store.js";
+import type { OrgRole } from "./directory-store.js";
 
 export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
 export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
@@ -50,7 +51,7 @@ export type IngestOp =
   | { op: "setPrivate"; pairs: Pair[] }
   | { op: "setParents"; pairs: Pair[] }
   | { op: "moveNetworks"; pairs: Pair[] }
-  | { op: "addMembers"; pairs: Pair[] }
+  | { op: "addMembers"; role: OrgRole; pairs: Pair[] } // a membership stored already takes the role
   | { op: "addFollows"; pairs: Pair[] }
   | { op: "addWatches"; pairs: Pair[] }
   | { op: "addCollaborators"; pairs: Pair[] }

@@ -2,6 +2,7 @@
 import { DEFAULT_WEBHOOK_MAX_QUEUE } from "../config.js";
 import { FeedgateFailure } from "../failures.js";
 import type { AccountType } from "./user-store.js";
+import type { OrgRole } from "./directory-store.js";
 
 /** One entry of an ingest batch carries where it came from, so an error can name it. */
 interface Sourced {
@@ -62,7 +63,8 @@ export interface TokenInsert extends Sourced {
  */
 export interface IngestBatch {
   accounts: AccountUpsert[];
-  memberships: (Sourced & { org: string; member: string })[];
+  /** A membership states the member's role (a member's when left out): a later batch may change it. */
+  memberships: (Sourced & { org: string; member: string; role?: OrgRole })[];
   repos: RepoUpsert[];
   collaborators: (Sourced & { repo: string; user: string; remove?: boolean })[];
   follows: (Sourced & { follower: string; followee: string })[];

@@ -6,6 +6,7 @@
  */
 import type { Step } from "./ingest-protocol.js";
 import type { AccountType } from "./user-store.js";
+import type { OrgRole } from "./directory-store.js";
 import type { AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./ingest-store.js";
 
 /** What a walk does with each entry; ids are the target's own (the gathering target has none to give). */
@@ -14,7 +15,7 @@ export interface BatchTarget {
   repo(fullName: string, source: string, externalId?: number): { id: number };
   upsertAccount(a: AccountUpsert): Step<void>;
   upsertRepo(r: RepoUpsert): void;
-  member(orgId: number, memberId: number): void;
+  member(orgId: number, memberId: number, role: OrgRole): void;
   collaborator(repoId: number, userId: number, remove: boolean): void;
   follow(followerId: number, followeeId: number): void;
   watch(userId: number, repoId: number): void;
@@ -28,7 +29,7 @@ export function* walkBatch(batch: IngestBatch, target: BatchTarget): Step<void> 
   for (const a of batch.accounts) yield* target.upsertAccount(a);
   for (const m of batch.memberships) {
     const orgId = target.account(m.org, m.source, "Organization");
-    target.member(orgId, target.account(m.member, m.source));
+    target.member(orgId, target.account(m.member, m.source), m.role ?? "member");
   }
   for (const r of batch.repos) target.upsertRepo(r);
   for (const c of batch.collaborators) {

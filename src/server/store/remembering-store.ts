@@ -20,7 +20,7 @@
  */
 import { entryBoundedCache } from "../bounded-cache.js";
 import type { AuthorizationRow, AuthorizationStore } from "./authorization-store.js";
-import type { DirectoryStore, RepoRow } from "./directory-store.js";
+import type { DirectoryStore, OrgRole, RepoRow } from "./directory-store.js";
 import type { StoreVersion } from "./event-store.js";
 import type { UserRow, UserStore } from "./user-store.js";
 import type { Store } from "./store.js";
@@ -82,6 +82,7 @@ export class RememberingStore {
   private readonly reposById = new Remembered<Boxed<RepoRow | null>>();
   private readonly readers = new Remembered<Boxed<boolean>>();
   private readonly members = new Remembered<Boxed<boolean>>();
+  private readonly orgRoles = new Remembered<Boxed<OrgRole | null>>();
   private readonly loginsByWireId = new Remembered<Boxed<string | null>>();
   private readonly repoNamesByWireId = new Remembered<Boxed<string | null>>();
 
@@ -104,6 +105,8 @@ export class RememberingStore {
         box(() => inner.directory.canRead(userId, repoId)))).value,
       isMember: async (orgId, userId) => (await this.members.get(`${orgId}:${userId}`,
         box(() => inner.directory.isMember(orgId, userId)))).value,
+      orgRole: async (orgId, userId) => (await this.orgRoles.get(`${orgId}:${userId}`,
+        box(() => inner.directory.orgRole(orgId, userId)))).value,
       loginByWireId: async (wireId) => (await this.loginsByWireId.get(String(wireId),
         box(() => inner.directory.loginByWireId(wireId)), boxedFound)).value,
       repoNameByWireId: async (wireId) => (await this.repoNamesByWireId.get(String(wireId),
@@ -128,7 +131,7 @@ export class RememberingStore {
       remembered.observe(version.credentials);
     }
     for (const remembered of [this.repos, this.reposById, this.repoNamesByWireId]) remembered.observe(version.repos);
-    for (const remembered of [this.readers, this.members]) remembered.observe(version.access);
+    for (const remembered of [this.readers, this.members, this.orgRoles]) remembered.observe(version.access);
     return version;
   }
 }

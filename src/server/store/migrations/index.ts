@@ -538,6 +538,18 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE authorizations ADD COLUMN expires_at timestamptz;
     `,
   },
+  {
+    id: 14,
+    name: "organization roles",
+    // GitHub's two roles of an organization: 'admin' (an owner: manages the organization's hooks, sees its settings,
+    // administers its repositories) and 'member'. Every membership stored before this migration stays a member's.
+    sqlite: `
+      ALTER TABLE org_members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'admin'));
+    `,
+    postgres: `
+      ALTER TABLE org_members ADD COLUMN role text NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'admin'));
+    `,
+  },
 ];
 
 /** An arrival number for `table`: existing rows numbered by creation time, then an identity for new ones. */

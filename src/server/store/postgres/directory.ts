@@ -2,10 +2,10 @@
 import type pg from "pg";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
+  ACCOUNT_COUNTS, ORG_ROLE, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
   type RepoRecord, type RepoStatsRecord,
 } from "../directory-sql.js";
-import type { DirectoryStore, RepoRole, RepoRow } from "../directory-store.js";
+import type { DirectoryStore, OrgRole, RepoRole, RepoRow } from "../directory-store.js";
 import { holdsNul, named } from "./pool.js";
 
 
@@ -42,6 +42,11 @@ export class PostgresDirectory implements DirectoryStore {
   async isMember(orgId: number, userId: number) {
     const { rows } = await this.pool.query("SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2", [orgId, userId]);
     return rows.length > 0;
+  }
+
+  async orgRole(orgId: number, userId: number) {
+    const { rows } = await this.pool.query<{ role: OrgRole }>(named(ORG_ROLE, { org: orgId, user: userId }));
+    return rows[0]?.role ?? null;
   }
 
   async accountCounts(accountId: number) {

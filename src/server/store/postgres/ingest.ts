@@ -81,7 +81,10 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
     addCollaborators: (o) => addPairs(client, "collaborators (repo_id, user_id)", o.pairs),
     removeCollaborators: (o) => run(`DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
         WHERE c.repo_id = v.a AND c.user_id = v.b`, [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)]),
-    addMembers: (o) => addPairs(client, "org_members (org_id, user_id)", o.pairs),
+    // The role is updated only when it changes: an update raises the access number (migration 6's triggers).
+    addMembers: (o) => run(`INSERT INTO org_members (org_id, user_id, role) SELECT a, b, $3 FROM unnest($1::int8[], $2::int8[]) AS v(a, b)
+        ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE org_members.role <> excluded.role`,
+      [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b), o.role]),
     addFollows: (o) => addPairs(client, "follows (follower_id, followee_id)", o.pairs),
     addWatches: (o) => addPairs(client, "watches (user_id, repo_id)", o.pairs),
     tokenOwner: async (o) =>

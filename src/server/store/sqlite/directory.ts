@@ -2,16 +2,16 @@
 import type Database from "better-sqlite3";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
+  ACCOUNT_COUNTS, ORG_ROLE, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
   type RepoRecord, type RepoStatsRecord,
 } from "../directory-sql.js";
-import type { DirectoryStore, RepoRole } from "../directory-store.js";
+import type { DirectoryStore, OrgRole, RepoRole } from "../directory-store.js";
 
 
 export class SqliteDirectory implements DirectoryStore {
   private readonly repo; private readonly readable; private readonly member; private readonly login;
   private readonly repoName; private readonly repoById; private readonly counts; private readonly stats;
-  private readonly role;
+  private readonly role; private readonly orgRoles;
 
   constructor(db: Database.Database) {
     this.repo = db.prepare<[string, string], RepoRecord>(
@@ -27,6 +27,7 @@ export class SqliteDirectory implements DirectoryStore {
     this.counts = db.prepare<{ id: number }, AccountCountsRecord>(ACCOUNT_COUNTS);
     this.stats = db.prepare<{ id: number }, RepoStatsRecord>(REPO_STATS);
     this.role = db.prepare<{ user: number; repo: number }, { role: RepoRole | null }>(REPO_ROLE);
+    this.orgRoles = db.prepare<{ org: number; user: number }, { role: OrgRole }>(ORG_ROLE);
   }
 
   async loginByWireId(wireId: number) {
@@ -53,6 +54,10 @@ export class SqliteDirectory implements DirectoryStore {
 
   async isMember(orgId: number, userId: number) {
     return this.member.get(orgId, userId) !== undefined;
+  }
+
+  async orgRole(orgId: number, userId: number) {
+    return this.orgRoles.get({ org: orgId, user: userId })?.role ?? null;
   }
 
   async accountCounts(accountId: number) {

@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import { ingestProgram } from "../ingest-plan.js";
 import { runProgram, type IngestDriver } from "../ingest-protocol.js";
 import type { AccountType } from "../user-store.js";
+import type { OrgRole } from "../directory-store.js";
 import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
@@ -24,7 +25,9 @@ function prepare(db: Database.Database) {
     setPassword: db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
     setOtpSecret: db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
     setSiteAdmin: db.prepare<[number, number]>("UPDATE users SET site_admin = ? WHERE id = ?"),
-    addMember: db.prepare<[number, number]>("INSERT OR IGNORE INTO org_members (org_id, user_id) VALUES (?, ?)"),
+    // The role is updated only when it changes: an update raises the access number (migration 6's triggers).
+    addMember: db.prepare<[number, number, OrgRole]>(`INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)
+      ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE role <> excluded.role`),
     repo: db.prepare<[number, string], { id: number; network_id: number; external_id: number | null; private: number }>(
       "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?"),
     // A new repository is the root of its own fork network.
@@ -107,7 +110,7 @@ function driver(s: Statements): IngestDriver {
       for (const p of o.pairs) s.removeCollaborator.run(p.a, p.b);
     },
     addMembers: (o) => {
-      for (const p of o.pairs) s.addMember.run(p.a, p.b);
+      for (const p of o.pairs) s.addMember.run(p.a, p.b, o.role);
     },
     addFollows: (o) => {
       for (const p of o.pairs) s.addFollow.run(p.a, p.b);
