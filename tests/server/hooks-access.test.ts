@@ -98,10 +98,11 @@ describe("hooks: who may", () => {
     assert.equal((await send(endpoints.hooks.list, await token("alice", ["repo"]), "secret")).statusCode, 200);
   });
 
-  test("members of the organization owning a repository manage its hooks; organization hooks need admin:org_hook", async () => {
+  test("the owners of the organization owning a repository manage its hooks, its plain members do not; organization hooks need admin:org_hook", async () => {
     const olga = basic("olga", "olga-password");
-    // olga has two-factor authentication: her password alone is refused, so she uses tokens here.
-    assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("olga", ["repo"]) } })).statusCode, 200);
+    // olga has two-factor authentication: her password alone is refused, so she uses tokens here. She is a plain member.
+    assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("olga", ["repo"]) } })).statusCode, 404);
+    assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("alice", ["repo"]) } })).statusCode, 200);
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("alice", ["repo", "admin:org"]) } })).statusCode, 404);
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: olga } })).statusCode, 401);
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: basic("bob", "bob-password") } })).statusCode, 404);

@@ -100,7 +100,7 @@ export class HookService {
     if (publicOnly && repo.private) throw notFound();
     // A collaborator may push, but hooks are the administrators' (GitHub: admin access to the repository).
     const role = user.siteAdmin ? "owner" : await this.store.directory.repoRole(user.id, repo.id);
-    if (role !== "owner" && role !== "member") throw notFound();
+    if (role !== "owner") throw notFound(); // the repository's administrators: its owner, or its organization's owners
     return { owner: { kind: "repo", repoId: repo.id }, path: `repos/${repo.fullName}` };
   }
 
