@@ -8,6 +8,7 @@
  */
 import { request, type ClientRequest } from "node:http";
 import { cpuSecondsOf } from "./processes.js";
+import { percentile } from "./percentile.js";
 
 export interface FanOutMeasurement {
   streams: number;
@@ -26,10 +27,6 @@ export interface FanOutMeasurement {
 
 const SAMPLED = 20;
 const BATCH = 100;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
-}
 
 interface OpenStream {
   request: ClientRequest;

@@ -8,6 +8,7 @@
 import { createServer, request, type Server } from "node:http";
 import { cpuSecondsOf } from "./processes.js";
 import { WEBHOOK_EVENT_NAMES } from "../src/api/webhook-events.js";
+import { percentile } from "./percentile.js";
 
 export interface DeliveryMeasurement {
   hooks: number;
@@ -33,10 +34,6 @@ export function busiestRepos(templates: Record<string, unknown>[], count: number
     if (name?.includes("/")) seen.set(name, (seen.get(name) ?? 0) + 1);
   }
   return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name]) => name);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
 }
 
 /** A receiver answering 204; `arrived(seq)` is told of each delivery's sequence number. */
