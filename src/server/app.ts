@@ -184,7 +184,8 @@ export async function buildApp({
   authorizationRoutes(app, authorizations, config.numericIds);
   credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams);
+  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams,
+    clock);
   registerStreams(app, streams);
   eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));

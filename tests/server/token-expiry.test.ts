@@ -75,6 +75,36 @@ describe("expiring tokens", () => {
     assert.equal((await s.call("GET", "/user", ALICE)).headers.get(HEADER), null);
   });
 
+  test("a live stream read with an expiring token ends once the server's clock passes the expiry, and its reconnect is 401", async () => {
+    const created = await (await s.call("POST", "/authorizations", ALICE, { note: "stream", expires_at: "2026-01-15T11:00:00Z" })).json() as
+      { token: string };
+    const auth = `token ${created.token}`;
+    const controller = new AbortController();
+    const stream = await fetch(`${s.url}/events`, { headers: { authorization: auth, accept: "text/event-stream" }, signal: controller.signal });
+    assert.equal(stream.status, 200);
+    const reader = stream.body!.getReader();
+    let text = "";
+    const ended = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    try {
+      s.t.clock.advance("59m");
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // a check ran: still open before the expiry
+      assert.doesNotMatch(text, /closed/);
+      s.t.clock.advance("1m");
+      const closed = await Promise.race([ended, new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 4000))]);
+      assert.match(closed, /^: closed: the token has expired$/m);
+      assert.equal((await s.call("GET", "/events", auth)).status, 401);
+    } finally {
+      controller.abort();
+      s.t.clock.reset();
+    }
+  });
+
   test("from its expiry on, by the server's clock, the token is 401 Bad credentials however it is sent", async () => {
     const { token } = await (await s.call("POST", "/authorizations", ALICE, { expires_at: "2026-01-15T11:00:00Z" })).json() as { token: string };
     assert.equal((await s.call("GET", "/user", `token ${token}`)).status, 200); // now remembered by its last eight

@@ -103,7 +103,7 @@ export function activityRoutes(app: FastifyInstance, services: ConsoleServices) 
       if (!streams.enabled) throw new ApiError(404, "Live streams are turned off on this server.");
       const view = spec.view(request.params, user.login);
       const sessionId = request.consoleSession!.id;
-      const lease = { stillValid: async () => (await services.sessions.resolve(sessionId)) !== null, endsAt: Date.now() + STREAM_LEASE_MS };
+      const lease = { stillValid: async () => (await services.sessions.resolve(sessionId)) !== null, endsAt: now().getTime() + STREAM_LEASE_MS };
       return streams.serve(request, reply, { feed: view.feed, params: view.params, integerIds: false, format, lease },
         sessionPrincipal(user));
     });

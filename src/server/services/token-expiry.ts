@@ -2,7 +2,7 @@
  * When a token stops being accepted: GitHub's expiring personal access tokens (2021; the token page offers 7, 30, 60
  * and 90 days, a custom date, or no expiration). An expiry is an ISO 8601 time with its zone, after the request's
  * time and, when the operator set `--token-max-lifetime`, at most that long after it. Time comes from the caller's
- * clock, never from Date.now(): the test double moves it.
+ * clock, never from the wall clock itself: the test double moves it.
  */
 import { InvalidInputError } from "../failures.js";
 

@@ -13,6 +13,7 @@
  * through other instances, and from a check every CHECK_MS that cannot miss anything: it is what finds writes of
  * other processes on a SQLite file (`PRAGMA data_version` moves) and what covers a LISTEN connection being lost.
  */
+import type { Clock } from "../clock.js";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Gauge } from "prom-client";
 import { ApiError } from "../errors.js";
@@ -65,6 +66,11 @@ export interface StreamFormat {
 interface Subscriber {
   sink: SseStream;
   request: StreamRequest;
+  /**
+   * When the stream ends by the server's clock (epoch ms), and why: its lease running out, or its token expiring
+   * (no write announces either). Its client reconnects, and the new request passes, or fails, a request's checks.
+   */
+  ends: { at: number; reason: string } | null;
   principal: Principal | null;
   baseUrl: string;
   owner: string;
@@ -123,6 +129,8 @@ export class StreamHub {
     private readonly options: StreamOptions,
     private readonly log: FastifyBaseLogger,
     private readonly open: Gauge,
+    /** The server's clock: leases and token expiries are reckoned on it, so that tests that move it end streams. */
+    private readonly clock: Clock,
   ) {}
 
   get enabled(): boolean {
@@ -151,7 +159,8 @@ export class StreamHub {
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
     const subscriber: Subscriber = {
-      sink, request: stream, principal, baseUrl: request.baseUrl, owner, group, cursor, checked: this.remembering.version,
+      sink, request: stream, ends: endOf(stream, principal), principal, baseUrl: request.baseUrl, owner, group, cursor,
+      checked: this.remembering.version,
     };
     this.add(subscriber);
     sink.onClose(() => this.remove(subscriber));
@@ -219,7 +228,7 @@ export class StreamHub {
       this.again = false;
       try {
         const version = await this.remembering.refresh();
-        this.endLeases(Date.now());
+        this.endLeases(this.clock().getTime());
         await this.recheck(version);
         if (version.generation !== this.generation || this.behind) {
           this.behind = false;
@@ -235,12 +244,11 @@ export class StreamHub {
     } while (this.again && !this.closed);
   }
 
-  /** Ends the streams whose lease ran out: their clients reconnect, and so pass a new request's checks. */
+  /** Ends the streams whose lease ran out or whose token expired: their clients reconnect through a request's checks. */
   private endLeases(now: number): void {
     for (const group of this.groups.values()) {
       for (const subscriber of group.members) {
-        const lease = subscriber.request.lease;
-        if (lease && lease.endsAt <= now) subscriber.sink.end("closed: reconnect to continue");
+        if (subscriber.ends && subscriber.ends.at <= now) subscriber.sink.end(`closed: ${subscriber.ends.reason}`);
       }
     }
   }
@@ -282,7 +290,9 @@ export class StreamHub {
       member.congestedSince = undefined;
       return false;
     }
-    const now = Date.now();
+    // How long a client has not read is a transport timeout, measured in real time like the sockets' own; the
+    // server's clock (which a test may hold still) is for rules.
+    const now = performance.now();
     member.congestedSince ??= now;
     if (now - member.congestedSince > STALLED_MS) member.sink.cut();
     this.behind = true;
@@ -322,4 +332,13 @@ export class StreamHub {
       }
     }
   }
+}
+
+/** The earlier of the stream's lease and its token's expiry, or null when neither ends it. */
+function endOf(stream: StreamRequest, principal: Principal | null): Subscriber["ends"] {
+  const expiry = principal?.kind === "token" ? principal.authorization.expiresAt : null;
+  const lease = stream.lease ? { at: stream.lease.endsAt, reason: "reconnect to continue" } : null;
+  const expired = expiry ? { at: expiry.getTime(), reason: "the token has expired" } : null;
+  if (!lease || !expired) return lease ?? expired;
+  return lease.at <= expired.at ? lease : expired;
 }

@@ -49,7 +49,7 @@ describe("stream hub", () => {
     };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000 },
-      pino({ level: "silent" }), open);
+      pino({ level: "silent" }), open, () => NOW);
     ingest = new IngestService(s.store, () => NOW);
     await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
   });
