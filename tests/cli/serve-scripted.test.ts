@@ -117,6 +117,18 @@ describe("feedgate serve, for scripts", () => {
       exit.stdout);
   });
 
+  test("--test-controls warns in the log that any caller may wipe the data, and names a database file that outlives the process", async () => {
+    const memory = serve(["--ephemeral", "--test-controls", "--port", "0", "--log-level", "warn"]);
+    const { url } = await ready(memory);
+    assert.equal((await fetch(`${url}/_feedgate/reset`, { method: "POST" })).status, 200);
+    assert.ok(logMessages((await stop(memory)).stdout).includes(
+      "test controls are on: any caller may reset the data, move the clock and make requests fail"));
+    const file = serve(["--db", join(dir, "controls.db"), "--test-controls", "--port", "0", "--log-level", "warn"]);
+    await ready(file);
+    assert.ok(logMessages((await stop(file)).stdout).includes(
+      "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset"));
+  });
+
   test("a --db file that does not exist is created with its folders, and the log says so at info; the next start does not", async () => {
     const db = join(dir, "new", "deeper", "feedgate.db");
     const created = `created a new database at ${db}`;
