@@ -3,8 +3,6 @@
  * one `feedgate serve` runs) on a database in memory, started in milliseconds, with its clock, its faults, a webhook
  * receiver and snapshots under the test's control.
  */
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { Client, VERSION } from "../client/index.js";
 import { normalize } from "../api/scopes.js";
@@ -21,6 +19,7 @@ import type { IngestResult, Store } from "../server/store/store.js";
 import { inProcessFetch, type Fetch } from "./in-process-fetch.js";
 import { interceptFetch, type Interception } from "./intercept.js";
 import { startReceiver, type Receiver } from "./receiver.js";
+import { readWorldFile } from "../cli/world-file.js";
 
 export interface FeedgateOptions {
   /** A world document (users, orgs, repos, tokens, events, as `feedgate seed` reads it), or the path of one. */
@@ -76,10 +75,9 @@ export interface Feedgate extends AsyncDisposable {
 /** What `token()` grants by default: everything a user of feedgate's routes may need, as a classic token with those boxes ticked. */
 const DEFAULT_SCOPES = ["repo", "admin:repo_hook", "admin:org_hook", "read:org", "user"];
 
+/** The world as an object, or read from its file as `feedgate seed` reads it (with the same one-line errors). */
 async function worldDocument(world: object | string): Promise<{ doc: unknown; baseDir: string | undefined }> {
-  if (typeof world !== "string") return { doc: world, baseDir: undefined };
-  const path = resolve(world);
-  return { doc: JSON.parse(await readFile(path, "utf8")) as unknown, baseDir: dirname(path) };
+  return typeof world === "string" ? readWorldFile(world) : { doc: world, baseDir: undefined };
 }
 
 export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feedgate> {
