@@ -5,6 +5,7 @@
  * (./responses.ts), and its route. No Node-only imports: the client runs in browsers too.
  */
 import { paging, type ParamSpec } from "./params.js";
+import type { AcceptedPermissions } from "./permissions.js";
 import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 
@@ -30,6 +31,11 @@ export interface Endpoint {
   readonly auth: AuthRequirement;
   /** Scopes the operation checks for, sent back as `X-Accepted-OAuth-Scopes`. */
   readonly acceptedScopes: readonly string[];
+  /**
+   * What a fine-grained token needs for the operation, sent back as `X-Accepted-GitHub-Permissions`: GitHub's
+   * permissions page. Empty where GitHub allows permissionless access; the services check them on the resource.
+   */
+  readonly permissions: AcceptedPermissions;
   /** What a success answers with (./responses.ts: the kind's schema and status). */
   readonly response: ResponseKind;
   /** The resource GitHub names in this operation's validation errors (`errors[].resource`). */
@@ -74,9 +80,9 @@ export interface FeedEndpoint<P extends string, R extends ResponseKind> extends 
 // NoInfer: inside the table's `satisfies`, an omitted `response` would otherwise be inferred from the context as
 // the whole ResponseKind union instead of defaulting to "Event[]".
 function feed<const P extends string = never, R extends ResponseKind = "Event[]">(summary: string, path: string,
-  names: readonly P[], response?: R, acceptedScopes: readonly string[] = []): FeedEndpoint<P, NoInfer<R>> {
+  names: readonly P[], response?: R, acceptedScopes: readonly string[] = [], permissions: AcceptedPermissions = []): FeedEndpoint<P, NoInfer<R>> {
   return {
-    method: "GET", path, params: { ...pathParams(names), ...paging }, auth: "optional", acceptedScopes,
+    method: "GET", path, params: { ...pathParams(names), ...paging }, auth: "optional", acceptedScopes, permissions,
     response: response ?? ("Event[]" as R), resource: "Event", documentationUrl: EVENTS_DOCS, summary, tag: "events",
   };
 }
@@ -94,8 +100,8 @@ interface ResourceTexts {
 
 /** A single resource, read-only: no paging, no scopes beyond what reading it needs. */
 function resource<const P extends string = never, R extends ResponseKind = ResponseKind>(path: string, names: readonly P[],
-  response: R, texts: ResourceTexts, auth: AuthRequirement = "optional"): ResourceEndpoint<P, R> {
-  return { method: "GET", path, params: pathParams(names), auth, acceptedScopes: [], response, ...texts };
+  response: R, texts: ResourceTexts, auth: AuthRequirement = "optional", permissions: AcceptedPermissions = []): ResourceEndpoint<P, R> {
+  return { method: "GET", path, params: pathParams(names), auth, acceptedScopes: [], permissions, response, ...texts };
 }
 
 /** A resource row with its literal types kept, as FeedEndpoint does for feeds. */
@@ -146,10 +152,16 @@ export const REPO_HOOK_SCOPES = {
 const ORG_HOOK_SCOPES = { read: ["admin:org_hook"], write: ["admin:org_hook"], admin: ["admin:org_hook"] } as const;
 type HookScopes = { readonly [K in keyof typeof REPO_HOOK_SCOPES]: readonly string[] };
 
+/** What a hook operation accepts: the scopes of a classic token, the permissions of a fine-grained one. */
+interface HookNeed {
+  readonly acceptedScopes: readonly string[];
+  readonly permissions: AcceptedPermissions;
+}
+
 /** One hook operation: callers without access get 404 (services/hooks.ts), so anonymous ones are let through to it. */
 function hookRow<const M extends Endpoint["method"], const P extends Readonly<Record<string, ParamSpec>>, const R extends ResponseKind>(
-  method: M, path: string, params: P, acceptedScopes: readonly string[], response: R, documentationUrl: string, summary: string) {
-  return { method, path, params, auth: "optional", acceptedScopes, response, resource: HOOK, documentationUrl, summary, tag: "hooks" } as const;
+  method: M, path: string, params: P, need: HookNeed, response: R, documentationUrl: string, summary: string) {
+  return { method, path, params, auth: "optional", ...need, response, resource: HOOK, documentationUrl, summary, tag: "hooks" } as const;
 }
 
 /** The operations of one owner's hooks, by what they do; GitHub's titles differ between owners by more than a word. */
@@ -158,39 +170,45 @@ type HookOperation = "list" | "create" | "get" | "update" | "delete" | "getConfi
 
 /**
  * The hooks of one kind of owner, under `base` (`/repos/:user/:repo` or `/orgs/:org`), with their response kinds,
- * GitHub's documentation (`docs`, a page whose anchors are `<operation>-<kind>-webhook`) and its titles (`summaries`).
+ * the scopes and the fine-grained permission (`permission`, at read or write) they accept, GitHub's documentation
+ * (`docs`, a page whose anchors are `<operation>-<kind>-webhook`) and its titles (`summaries`).
  */
 function hookFamily<const P extends string, const H extends "Hook" | "OrgHook">(base: string, owner: readonly P[], hook: H,
-  scopes: HookScopes, docs: string, kind: string, summaries: Readonly<Record<HookOperation, string>>) {
+  scopes: HookScopes, permission: "repository_hooks" | "organization_hooks", docs: string, kind: string,
+  summaries: Readonly<Record<HookOperation, string>>) {
+  // GitHub's permissions data: a repository's ping needs Webhooks read, an organization's Webhooks write.
+  const pingAccess = permission === "repository_hooks" ? "read" : "write";
   const at = (anchor: string) => `${docs}#${anchor}`;
+  const need = (access: keyof HookScopes): HookNeed =>
+    ({ acceptedScopes: scopes[access], permissions: [{ [permission]: access === "read" ? "read" : "write" }] });
   const one = { ...pathParams(owner), ...pathParams(["hook_id"]) };
   const delivery = { ...one, ...pathParams(["delivery_id"]) };
   const hooks = `${base}/hooks`;
   const single = `${hooks}/:hook_id`;
   return {
-    list: hookRow("GET", hooks, { ...pathParams(owner), ...paging }, scopes.read, `${hook}[]`, at(`list-${kind}-webhooks`),
+    list: hookRow("GET", hooks, { ...pathParams(owner), ...paging }, need("read"), `${hook}[]`, at(`list-${kind}-webhooks`),
       summaries.list),
     create: hookRow("POST", hooks, { ...pathParams(owner), ...hookCreateBody },
-      scopes.write, hook, at(`create-${kind}-webhook`), summaries.create),
-    get: hookRow("GET", single, one, scopes.read, hook, at(`get-${kind}-webhook`), summaries.get),
-    update: hookRow("PATCH", single, { ...one, ...hookUpdateBody }, scopes.write, hook, at(`update-${kind}-webhook`),
+      need("write"), hook, at(`create-${kind}-webhook`), summaries.create),
+    get: hookRow("GET", single, one, need("read"), hook, at(`get-${kind}-webhook`), summaries.get),
+    update: hookRow("PATCH", single, { ...one, ...hookUpdateBody }, need("write"), hook, at(`update-${kind}-webhook`),
       summaries.update),
-    delete: hookRow("DELETE", single, one, scopes.admin, "empty", at(`delete-${kind}-webhook`), summaries.delete),
-    getConfig: hookRow("GET", `${single}/config`, one, scopes.read, "WebhookConfig", at(`get-a-webhook-configuration-for-${kind}`),
+    delete: hookRow("DELETE", single, one, need("admin"), "empty", at(`delete-${kind}-webhook`), summaries.delete),
+    getConfig: hookRow("GET", `${single}/config`, one, need("read"), "WebhookConfig", at(`get-a-webhook-configuration-for-${kind}`),
       summaries.getConfig),
-    updateConfig: hookRow("PATCH", `${single}/config`, { ...one, ...configBody }, scopes.write, "WebhookConfig",
+    updateConfig: hookRow("PATCH", `${single}/config`, { ...one, ...configBody }, need("write"), "WebhookConfig",
       at(`update-a-webhook-configuration-for-${kind}`), summaries.updateConfig),
-    ping: hookRow("POST", `${single}/pings`, one, scopes.read, "empty", at(`ping-${kind}-webhook`), summaries.ping),
-    listDeliveries: hookRow("GET", `${single}/deliveries`, { ...one, ...deliveryPaging }, scopes.read, "HookDeliveryItem[]",
+    ping: hookRow("POST", `${single}/pings`, one, need(pingAccess), "empty", at(`ping-${kind}-webhook`), summaries.ping),
+    listDeliveries: hookRow("GET", `${single}/deliveries`, { ...one, ...deliveryPaging }, need("read"), "HookDeliveryItem[]",
       at(`list-deliveries-for-${kind}-webhook`), summaries.listDeliveries),
-    getDelivery: hookRow("GET", `${single}/deliveries/:delivery_id`, delivery, scopes.read, "HookDelivery",
+    getDelivery: hookRow("GET", `${single}/deliveries/:delivery_id`, delivery, need("read"), "HookDelivery",
       at(`get-a-delivery-for-${kind}-webhook`), summaries.getDelivery),
-    redeliver: hookRow("POST", `${single}/deliveries/:delivery_id/attempts`, delivery, scopes.write, "accepted",
+    redeliver: hookRow("POST", `${single}/deliveries/:delivery_id/attempts`, delivery, need("write"), "accepted",
       at(`redeliver-a-delivery-for-${kind}-webhook`), summaries.redeliver),
   };
 }
 
-const repoHooks = hookFamily("/repos/:user/:repo", ["user", "repo"], "Hook", REPO_HOOK_SCOPES,
+const repoHooks = hookFamily("/repos/:user/:repo", ["user", "repo"], "Hook", REPO_HOOK_SCOPES, "repository_hooks",
   "https://docs.github.com/rest/repos/webhooks", "a-repository", {
     list: "List repository webhooks",
     create: "Create a repository webhook",
@@ -204,7 +222,7 @@ const repoHooks = hookFamily("/repos/:user/:repo", ["user", "repo"], "Hook", REP
     getDelivery: "Get a delivery for a repository webhook",
     redeliver: "Redeliver a delivery for a repository webhook",
   });
-const orgHooks = hookFamily("/orgs/:org", ["org"], "OrgHook", ORG_HOOK_SCOPES,
+const orgHooks = hookFamily("/orgs/:org", ["org"], "OrgHook", ORG_HOOK_SCOPES, "organization_hooks",
   "https://docs.github.com/rest/orgs/webhooks", "an-organization", {
     list: "List organization webhooks",
     create: "Create an organization webhook",
@@ -235,16 +253,29 @@ const EXPIRES_AT = {
     "never, or the longest lifetime allowed; absent on update: unchanged. An expired token's expiry cannot be changed.",
 } as const satisfies ParamSpec;
 
+/**
+ * Fine-grained personal access tokens: feedgate's own family, as GitHub makes them only on its web pages. Managed as
+ * authorizations are, with the password (Basic auth and a one-time password); tokens are refused, as on GitHub.
+ */
+const PAT_DOCS = "https://docs.github.com/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens";
+const FINE_GRAINED_TOKEN = "FineGrainedToken";
+const patRow = <const M extends Endpoint["method"], const P extends Readonly<Record<string, ParamSpec>>, const R extends ResponseKind>(
+  method: M, path: string, params: P, response: R, anchor: string, summary: string) => ({
+  method, path, params, auth: "password", acceptedScopes: [], permissions: [], response, resource: FINE_GRAINED_TOKEN,
+  documentationUrl: `${PAT_DOCS}#${anchor}`, summary, tag: "personal-access-tokens",
+} as const);
+const PAT_ID = { id: { in: "path", type: "string", required: true } } as const;
+
 export const endpoints = {
   authorization: {
     getAll: {
-      method: "GET", path: "/authorizations", params: paging, auth: "password", acceptedScopes: [],
+      method: "GET", path: "/authorizations", params: paging, auth: "password", acceptedScopes: [], permissions: [],
       response: "Authorization[]", resource: AUTHORIZATION, documentationUrl: `${AUTH_DOCS}#list-your-authorizations`,
       summary: "List your authorizations", tag: "authorization",
     },
     get: {
       method: "GET", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
-      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
+      auth: "password", acceptedScopes: [], permissions: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#get-a-single-authorization`, summary: "Get a single authorization", tag: "authorization",
     },
     create: {
@@ -256,7 +287,7 @@ export const endpoints = {
         fingerprint: { in: "body", type: "string", nullable: true },
         expires_at: EXPIRES_AT,
       },
-      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
+      auth: "password", acceptedScopes: [], permissions: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#create-a-new-authorization`, summary: "Create a new authorization", tag: "authorization",
     },
     update: {
@@ -271,21 +302,55 @@ export const endpoints = {
         fingerprint: { in: "body", type: "string", nullable: true },
         expires_at: EXPIRES_AT,
       },
-      auth: "password", acceptedScopes: [], response: "Authorization", resource: AUTHORIZATION,
+      auth: "password", acceptedScopes: [], permissions: [], response: "Authorization", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#update-an-existing-authorization`, summary: "Update an existing authorization",
       tag: "authorization",
     },
     delete: {
       method: "DELETE", path: "/authorizations/:id", params: { id: { in: "path", type: "string", required: true } },
-      auth: "password", acceptedScopes: [], response: "empty", resource: AUTHORIZATION,
+      auth: "password", acceptedScopes: [], permissions: [], response: "empty", resource: AUTHORIZATION,
       documentationUrl: `${AUTH_DOCS}#delete-an-authorization`, summary: "Delete an authorization", tag: "authorization",
     },
   },
+  personalAccessTokens: {
+    list: patRow("GET", "/user/personal-access-tokens", paging, "FineGrainedToken[]", "fine-grained-personal-access-tokens",
+      "List your fine-grained personal access tokens"),
+    get: patRow("GET", "/user/personal-access-tokens/:id", PAT_ID, "FineGrainedToken", "fine-grained-personal-access-tokens",
+      "Get a fine-grained personal access token"),
+    create: patRow("POST", "/user/personal-access-tokens", {
+      name: { in: "body", type: "string", required: true, description: "The token's name (GitHub's \"Token name\")." },
+      description: { in: "body", type: "string", nullable: true },
+      resource_owner: {
+        in: "body", type: "string",
+        description: "The login of the user or organization whose resources the token reaches: the caller (the default) " +
+          "or an organization the caller belongs to.",
+      },
+      repository_selection: {
+        in: "body", type: "string",
+        description: "`none` (GitHub's \"Public repositories\", read-only; the default), `all` (every repository of the " +
+          "resource owner the caller can reach) or `subset` (\"Only select repositories\": those in `repositories`).",
+      },
+      repositories: {
+        in: "body", type: "array", maxItems: 50,
+        description: "With `subset`: the selected repositories, by full name (`owner/name`) or by name under the resource owner.",
+      },
+      permissions: {
+        in: "body", type: "object",
+        description: "The permissions, by group and name as `X-Accepted-GitHub-Permissions` names them, each `read` or " +
+          "`write`: `{\"repository\": {\"repository_hooks\": \"write\"}, \"organization\": {\"organization_hooks\": \"read\"}}`. " +
+          "`metadata: read` is always granted.",
+      },
+      expires_at: EXPIRES_AT,
+    }, "FineGrainedToken", "creating-a-fine-grained-personal-access-token", "Create a fine-grained personal access token"),
+    delete: patRow("DELETE", "/user/personal-access-tokens/:id", PAT_ID, "empty", "deleting-a-personal-access-token",
+      "Delete a fine-grained personal access token"),
+  },
   events: {
     get: feed("List public events", "/events", []),
-    getFromRepo: feed("List repository events", "/repos/:user/:repo/events", ["user", "repo"], "Event[]", PRIVATE_FEED_SCOPES),
+    getFromRepo: feed("List repository events", "/repos/:user/:repo/events", ["user", "repo"], "Event[]", PRIVATE_FEED_SCOPES,
+      [{ metadata: "read" }]),
     getFromRepoIssues: feed("List issue events for a repository", "/repos/:user/:repo/issues/events", ["user", "repo"],
-      "IssueEvent[]", PRIVATE_FEED_SCOPES),
+      "IssueEvent[]", PRIVATE_FEED_SCOPES, [{ issues: "read" }]),
     getFromRepoNetwork: feed("List public events for a network of repositories", "/networks/:user/:repo/events", ["user", "repo"]),
     getFromOrg: feed("List public events for an organization", "/orgs/:org/events", ["org"]),
     getReceived: feed("List events that a user has received", "/users/:user/received_events", ["user"], "Event[]",
@@ -294,7 +359,7 @@ export const endpoints = {
     getFromUser: feed("List events performed by a user", "/users/:user/events", ["user"], "Event[]", PRIVATE_FEED_SCOPES),
     getFromUserPublic: feed("List public events performed by a user", "/users/:user/events/public", ["user"]),
     getFromUserOrg: feed("List events for an organization (the user's dashboard)", "/users/:user/events/orgs/:org",
-      ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES),
+      ["user", "org"], "Event[]", PRIVATE_FEED_SCOPES, [{ organization_events: "read" }]),
   },
   // The resources GitHub clients fetch before the feeds (PyGithub's get_user, get_organization, get_repo), read-only.
   users: {
@@ -315,7 +380,7 @@ export const endpoints = {
   repos: {
     get: resource("/repos/:user/:repo", ["user", "repo"], "Repository", {
       tag: "repos", summary: "Get a repository", resource: "Repository", documentationUrl: `${V3_DOCS}/repos/#get`,
-    }),
+    }, "optional", [{ metadata: "read" }]),
   },
   rateLimit: {
     get: resource("/rate_limit", [], "RateLimit", {
@@ -337,7 +402,7 @@ export const endpoints = {
     revoke: {
       method: "POST", path: "/credentials/revoke",
       params: { credentials: { in: "body", type: "array", required: true, minItems: 1, maxItems: 1000 } },
-      auth: "anonymous", acceptedScopes: [], response: "accepted", resource: "Credential",
+      auth: "anonymous", acceptedScopes: [], permissions: [], response: "accepted", resource: "Credential",
       documentationUrl: "https://docs.github.com/rest/credentials/revoke#revoke-a-list-of-credentials",
       summary: "Revoke a list of credentials", tag: "credentials",
       rateLimit: { resource: "credentials_revoke", limit: 60, windowSeconds: 3600, status: 422 },
@@ -346,7 +411,8 @@ export const endpoints = {
   hooks: {
     ...repoHooks,
     // GitHub's "test the push repository webhook": repositories only, as organizations have no pushes of their own.
-    test: hookRow("POST", "/repos/:user/:repo/hooks/:hook_id/tests", repoHooks.get.params, REPO_HOOK_SCOPES.write, "empty",
+    test: hookRow("POST", "/repos/:user/:repo/hooks/:hook_id/tests", repoHooks.get.params,
+      { acceptedScopes: REPO_HOOK_SCOPES.write, permissions: repoHooks.update.permissions }, "empty",
       "https://docs.github.com/rest/repos/webhooks#test-the-push-repository-webhook", "Test the push repository webhook"),
     ...forOrg(orgHooks),
   },

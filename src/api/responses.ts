@@ -6,14 +6,14 @@
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
-  Accepted, ApiOverview, Authorization, Event, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
+  Accepted, ApiOverview, Authorization, Event, FineGrainedToken, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
   PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
 } from "./schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
   Authorization, IssueEvent, Event, PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
-  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted,
+  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted, FineGrainedToken,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -55,6 +55,8 @@ export function responseKinds<S extends Shapes>(named: S) {
     WebhookConfig: shape("WebhookConfig"),
     HookDelivery: shape("HookDelivery"),
     "HookDeliveryItem[]": Type.Array(shape("HookDeliveryItem")),
+    FineGrainedToken: shape("FineGrainedToken"),
+    "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
   };
 }
 

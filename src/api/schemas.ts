@@ -529,6 +529,34 @@ export const HookDelivery = Type.Object({
 });
 export type HookDelivery = Static<typeof HookDelivery>;
 
+const AccessLevelSchema = Type.Union([Type.Literal("read"), Type.Literal("write")]);
+const PermissionMap = Type.Record(Type.String(), AccessLevelSchema);
+
+/**
+ * A fine-grained personal access token, in the words of GitHub's organization-programmatic-access-grant (`token_name`,
+ * `token_expired`, `token_expires_at`, `token_last_used_at`, `repository_selection`, `permissions` by group), with what
+ * its owner sees besides: the token once at creation, its last eight characters, the resource owner and the selected
+ * repositories.
+ */
+export const FineGrainedToken = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  token: Type.String({ description: "The token, in the response to its creation only; \"\" afterwards." }),
+  token_last_eight: Type.String(),
+  token_name: Type.String(),
+  description: NullableString,
+  owner: SimpleUser,
+  resource_owner: SimpleUser,
+  repository_selection: Type.Union([Type.Literal("none"), Type.Literal("all"), Type.Literal("subset")]),
+  repositories: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), full_name: Type.String(), private: Type.Boolean() })),
+  permissions: Type.Object({ repository: PermissionMap, organization: PermissionMap }),
+  created_at: Type.String(),
+  token_expired: Type.Boolean(),
+  token_expires_at: NullableString,
+  token_last_used_at: Type.Union([Type.String(), Type.Null()], { description: "Not recorded by feedgate: always null." }),
+});
+export type FineGrainedToken = Static<typeof FineGrainedToken>;
+
 /** What a redelivery answers with its 202: an empty object. */
 export const Accepted = Type.Object({});
 export type Accepted = Static<typeof Accepted>;

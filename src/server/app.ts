@@ -27,6 +27,8 @@ import { loggerOptions } from "./logging.js";
 import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
+import { personalAccessTokenRoutes } from "./routes/personal-access-tokens.js";
+import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
 import { credentialRoutes } from "./routes/credentials.js";
 import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
@@ -96,7 +98,7 @@ function requestId(): string {
 const EXPOSED_HEADERS = [
   "ETag", "Link", "Location", "Retry-After", "X-GitHub-OTP", "X-Service-OTP", "X-RateLimit-Limit", "X-RateLimit-Remaining",
   "X-RateLimit-Reset", "X-RateLimit-Used", "X-RateLimit-Resource", "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes",
-  "X-Poll-Interval", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Last-Modified", "Status",
+  "X-Accepted-GitHub-Permissions", "X-Poll-Interval", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Last-Modified", "Status",
 ];
 
 /** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
@@ -180,8 +182,11 @@ export async function buildApp({
   // Before the routes: the description is generated from the routes registered after it.
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 
-  const authorizations = new AuthorizationService(store, clock, { maxLifetimeMs: config.tokenMaxLifetimeMs });
+  const expiry = { maxLifetimeMs: config.tokenMaxLifetimeMs };
+  const authorizations = new AuthorizationService(store, clock, expiry);
   authorizationRoutes(app, authorizations, config.numericIds);
+  const fineGrainedTokens = new FineGrainedTokenService(store, clock, expiry);
+  personalAccessTokenRoutes(app, fineGrainedTokens);
   credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
   const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams,
@@ -198,7 +203,7 @@ export async function buildApp({
   hookRoutes(app, hookService);
   metaRoutes(app, store, sharedCounters);
   await app.register(consolePlugin({
-    sessions: new SessionService(store, clock), authenticator, authorizations, assets: loadAssets(), users: store.users,
+    sessions: new SessionService(store, clock), authenticator, authorizations, fineGrainedTokens, assets: loadAssets(), users: store.users,
     feeds, streams, now: clock,
     hooks: hookService, tokenCounts: store.authorizations,
   }), { prefix: CONSOLE_PREFIX });

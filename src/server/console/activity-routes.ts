@@ -54,7 +54,7 @@ const VIEWS: ViewSpec[] = [
     // The hooks API's own rule decides who sees the link, so the link and the Webhooks page never disagree.
     related: async (p, request, services) => {
       const manages = await services.hooks.scope({ user: p.owner!, repo: p.repo! },
-        { principal: sessionPrincipal(signedIn(request).user), acceptedScopes: [] }).then(() => true, () => false);
+        { principal: sessionPrincipal(signedIn(request).user), acceptedScopes: [], permissions: [] }).then(() => true, () => false);
       return manages ? [{ href: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}/hooks`, text: "Webhooks" }] : [];
     },
   },

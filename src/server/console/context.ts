@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../services/authenticator.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import type { FeedService } from "../services/feeds.js";
+import type { FineGrainedTokenService } from "../services/fine-grained-tokens.js";
 import type { HookService } from "../services/hooks.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
 import type { StreamHub } from "../streams/hub.js";
@@ -14,6 +15,8 @@ export interface ConsoleServices {
   sessions: SessionService;
   authenticator: Authenticator;
   authorizations: AuthorizationService;
+  /** The fine-grained tokens' pages go through the API's service, as the classic ones do. */
+  fineGrainedTokens: FineGrainedTokenService;
   assets: ConsoleAssets;
   users: UserStore;
   feeds: FeedService;

@@ -20,7 +20,7 @@ type RedeliverParams = RepoParams & { hook_id: string; delivery_id: string };
 
 /** A password principal: the session proved the password (and the code), so no token scope narrows it. */
 const accessOf = (request: FastifyRequest): HookAccess =>
-  ({ principal: { kind: "password", user: signedIn(request).user }, acceptedScopes: [] });
+  ({ principal: { kind: "password", user: signedIn(request).user }, acceptedScopes: [], permissions: [] });
 
 const ownerOf = (params: RepoParams): HookOwnerParams => ({ user: params.owner, repo: params.repo });
 

@@ -15,8 +15,11 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   "X-GitHub-Api-Version-Selected": ["string",
     "The calendar version served: `X-GitHub-Api-Version` when it names one (`2022-11-28` or `2026-03-10`), else `2022-11-28`."],
   "Cache-Control": ["string", "`public` or `private, max-age=60, s-maxage=60` on 200 and 304 GETs; `no-store` otherwise."],
-  "X-OAuth-Scopes": ["string", "Token-authenticated requests only: the token's scopes, comma-separated."],
-  "X-Accepted-OAuth-Scopes": ["string", "Token-authenticated requests only: the scopes this operation checks for."],
+  "X-OAuth-Scopes": ["string", "Classic tokens only: the token's scopes, comma-separated."],
+  "X-Accepted-OAuth-Scopes": ["string", "Classic tokens only: the scopes this operation checks for."],
+  "X-Accepted-GitHub-Permissions": ["string", "Fine-grained tokens only: the permissions this operation accepts, " +
+    "`name=level` joined by `,` within a set and sets joined by `; ` (`repository_hooks=write`), or " +
+    "`allows_permissionless_access=true` where it needs none."],
   "GitHub-Authentication-Token-Expiration": ["string", "Requests with an expiring token only: when it stops being " +
     "accepted, in GitHub's form `2026-01-15 10:00:00 UTC` (the authorization's `expires_at`). From then on it is 401."],
   "X-RateLimit-Limit": ["integer", "Requests allowed in the window: per user when authenticated, per client IP otherwise."],
@@ -37,7 +40,7 @@ export const HEADER_COMPONENTS = Object.fromEntries(Object.entries(HEADERS)
   .map(([name, [type, description]]) => [name, { description, schema: { type } }]));
 const RATE_LIMIT_HEADERS = Object.keys(HEADERS).filter((name) => name.startsWith("X-RateLimit-"));
 const ALWAYS_HEADERS = ["Status", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "X-GitHub-Api-Version-Selected", "Cache-Control",
-  "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes", "GitHub-Authentication-Token-Expiration"];
+  "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes", "X-Accepted-GitHub-Permissions", "GitHub-Authentication-Token-Expiration"];
 
 export const CONDITIONAL_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
   "If-None-Match": {

@@ -7,6 +7,7 @@ import type { FastifyRequest } from "fastify";
 import type { Authenticator, Credentials } from "../services/authenticator.js";
 import { authenticatedNotAccepted, badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
 import { tokenExpirationHeader } from "../convert/time.js";
+import { acceptedPermissionsHeader } from "../../api/permissions.js";
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -50,9 +51,14 @@ export default fp<{ authenticator: Authenticator }>(async (app, { authenticator 
     request.principal = principal;
     const endpoint = request.routeOptions.config.endpoint;
     if (principal?.kind === "token") {
-      // GitHub reports these on token-authenticated responses only (wire notes 3.3).
-      reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
-      reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+      // GitHub reports these on token-authenticated responses only (wire notes 3.3): scopes to a classic token, the
+      // permissions the operation accepts to a fine-grained one (and no scopes, which it has none of).
+      if (principal.authorization.fineGrained) {
+        reply.header("X-Accepted-GitHub-Permissions", acceptedPermissionsHeader(endpoint?.permissions ?? []));
+      } else {
+        reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
+        reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+      }
       // GitHub tells the bearer of an expiring token when it stops working, on every response to it.
       const { expiresAt } = principal.authorization;
       if (expiresAt) reply.header("GitHub-Authentication-Token-Expiration", tokenExpirationHeader(expiresAt));

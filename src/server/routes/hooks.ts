@@ -37,7 +37,7 @@ const FAMILIES = [
 /** The caller and the scopes this operation's row accepts. */
 function access(request: FastifyRequest): HookAccess {
   const endpoint: Endpoint | undefined = request.routeOptions.config.endpoint;
-  return { principal: request.principal, acceptedScopes: endpoint?.acceptedScopes ?? [] };
+  return { principal: request.principal, acceptedScopes: endpoint?.acceptedScopes ?? [], permissions: endpoint?.permissions ?? [] };
 }
 
 export function hookRoutes(untyped: FastifyInstance, service: HookService): void {

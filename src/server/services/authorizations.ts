@@ -37,9 +37,10 @@ export class AuthorizationService {
     return this.store.authorizations.list(user.id, page);
   }
 
+  /** The user's classic token with that id: a fine-grained one is not an authorization, as on GitHub. */
   async get(user: UserRow, id: string): Promise<AuthorizationRow> {
     const row = await this.store.authorizations.find(user.id, parseId(id));
-    if (!row) throw notFound();
+    if (!row || row.fineGrained) throw notFound();
     return row;
   }
 
@@ -100,6 +101,7 @@ export class AuthorizationService {
   }
 
   async delete(user: UserRow, id: string): Promise<void> {
-    if (!(await this.store.authorizations.delete(user.id, parseId(id)))) throw notFound();
+    const row = await this.get(user, id);
+    if (!(await this.store.authorizations.delete(user.id, row.id))) throw notFound();
   }
 }

@@ -80,19 +80,43 @@ function base62(n: number, width: number): string {
  * server reject mistyped tokens without a database look-up; the prefix makes leaked tokens greppable.
  */
 export function mintToken(): string {
-  let body = "";
-  for (let i = 0; i < BODY_LENGTH; i++) body += BASE62[randomInt(62)];
+  const body = randomBase62(BODY_LENGTH);
   return TOKEN_PREFIX + body + base62(crc32(body), CHECKSUM_LENGTH);
 }
 
+function randomBase62(length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+/**
+ * Fine-grained tokens have a prefix of their own, as GitHub's `github_pat_` beside `ghp_`, and GitHub's layout: 22
+ * characters, an underscore, 59 more (here 53 random and a 6-character checksum of both random parts).
+ */
+export const FINE_GRAINED_TOKEN_PREFIX = "feedgate_pat_";
+const FINE_GRAINED_PARTS = [22, 53] as const;
+
+export function mintFineGrainedToken(): string {
+  const [first, second] = FINE_GRAINED_PARTS.map(randomBase62);
+  return `${FINE_GRAINED_TOKEN_PREFIX}${first}_${second}${base62(crc32(first! + second!), CHECKSUM_LENGTH)}`;
+}
+
 const FEEDGATE_TOKEN = new RegExp(`^${TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const FINE_GRAINED_TOKEN = new RegExp(`^${FINE_GRAINED_TOKEN_PREFIX}([0-9A-Za-z]{${FINE_GRAINED_PARTS[0]}})_` +
+  `([0-9A-Za-z]{${FINE_GRAINED_PARTS[1]}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
 
-/** True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or feedgate's with a valid checksum. */
+/**
+ * True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or one of feedgate's two with a valid
+ * checksum.
+ */
 export function isTokenShaped(value: string): boolean {
   if (LEGACY_TOKEN.test(value)) return true;
-  const match = FEEDGATE_TOKEN.exec(value);
-  return match !== null && base62(crc32(match[1]!), CHECKSUM_LENGTH) === match[2];
+  const classic = FEEDGATE_TOKEN.exec(value);
+  if (classic) return base62(crc32(classic[1]!), CHECKSUM_LENGTH) === classic[2];
+  const fineGrained = FINE_GRAINED_TOKEN.exec(value);
+  return fineGrained !== null && base62(crc32(fineGrained[1]! + fineGrained[2]!), CHECKSUM_LENGTH) === fineGrained[3];
 }
 
 /** Lowercase hex SHA-256, the stored form and the wire `hashed_token` (wire notes 1.2). */

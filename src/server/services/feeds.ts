@@ -5,7 +5,8 @@
  */
 import type { Counter } from "prom-client";
 import { satisfies } from "../../api/scopes.js";
-import { PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/endpoints.js";
+import { endpoints, PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/endpoints.js";
+import type { AcceptedPermissions } from "../../api/permissions.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { ApiError, notFound } from "../errors.js";
 import type {
@@ -14,6 +15,10 @@ import type {
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache } from "./feed-cache.js";
 import { feedStanding, FeedTotals, fromBoundary } from "./feed-totals.js";
+import { checkOrganization, grantOf, reachesRepository, readsPrivateOf, notAccessibleByToken } from "./fine-grained-access.js";
+
+/** What reading a repository needs of a fine-grained token, unless its operation says more: Metadata, read. */
+const METADATA: AcceptedPermissions = endpoints.repos.get.permissions;
 
 /** The feeds, by their operation names in the endpoint table. */
 export type FeedName = keyof Endpoints["events"];
@@ -67,10 +72,15 @@ export class FeedService {
     this.totals = new FeedTotals(store.events);
   }
 
+  /**
+   * Whether the caller may see private events at all: password auth, or a classic token with GitHub's private-feed
+   * scope. A fine-grained token sees them only repository by repository (readsPrivate), so never on the feeds that
+   * span the repositories of several owners.
+   */
   private mayReadPrivate(principal: Principal | null): principal is Principal {
     if (!principal) return false;
-    // Private events need password auth or a token with GitHub's private-feed scope.
-    return principal.kind === "password" || satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES);
+    if (principal.kind === "password") return true;
+    return principal.authorization.fineGrained === null && satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES);
   }
 
   /** Any account by login, organizations included; unknown is 404. The rule of feeds and `GET /users/:user` alike. */
@@ -87,20 +97,32 @@ export class FeedService {
     return org;
   }
 
-  /** Whether the caller may see the repository's private side: its private events, or the repository if it is private. */
-  async readsPrivate(repo: RepoRow, principal: Principal | null): Promise<boolean> {
-    return this.mayReadPrivate(principal) && (await this.store.directory.canRead(principal.user.id, repo.id));
+  /**
+   * Whether the caller may see the repository's private side: its private events, or the repository if it is private.
+   * `needs`: what the operation asks of a fine-grained token, which must also cover the repository.
+   */
+  async readsPrivate(repo: RepoRow, principal: Principal | null, needs = METADATA): Promise<boolean> {
+    const grant = grantOf(principal);
+    const allowed = grant ? readsPrivateOf(grant, repo, needs) : this.mayReadPrivate(principal);
+    return allowed && (await this.store.directory.canRead(principal!.user.id, repo.id));
   }
 
   /**
-   * The repository and whether the caller may see its private events; a private one the caller cannot read is 404.
-   * The rule of every repository resource: its feeds and `GET /repos/:user/:repo` alike.
+   * The repository and whether the caller may see its private events; a private one the caller cannot read is 404,
+   * and 403 to a fine-grained token that covers it without the permission `needs` names. The rule of every repository
+   * resource: its feeds and `GET /repos/:user/:repo` alike.
    */
-  async repository(params: FeedParams, principal: Principal | null): Promise<{ repo: RepoRow; readable: boolean }> {
+  async repository(params: FeedParams, principal: Principal | null, needs = METADATA): Promise<{ repo: RepoRow; readable: boolean }> {
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
     if (!repo) throw notFound();
-    const readable = await this.readsPrivate(repo, principal);
-    if (repo.private && !readable) throw notFound();
+    const readable = await this.readsPrivate(repo, principal, needs);
+    if (repo.private && !readable) {
+      const grant = grantOf(principal);
+      if (grant && reachesRepository(grant, repo) && (await this.store.directory.canRead(principal!.user.id, repo.id))) {
+        throw notAccessibleByToken();
+      }
+      throw notFound();
+    }
     return { repo, readable };
   }
 
@@ -121,7 +143,7 @@ export class FeedService {
         return { scope: { kind: "repo", repoId: repo.id }, visibility: readable ? { kind: "all" } : PUBLIC };
       }
       case "getFromRepoIssues":
-        return { issuesOf: (await this.repository(params, principal)).repo.id };
+        return { issuesOf: (await this.repository(params, principal, endpoints.events.getFromRepoIssues.permissions)).repo.id };
       case "getFromRepoNetwork": {
         const { repo } = await this.repository(params, principal);
         return { scope: { kind: "network", networkId: repo.networkId }, visibility: PUBLIC };
@@ -148,8 +170,11 @@ export class FeedService {
         if (!principal || principal.user.id !== user.id) throw notFound();
         const org = await this.organization(params.org);
         if (!(await this.store.directory.isMember(org.id, user.id))) throw notFound();
-        const visibility: Visibility = this.mayReadPrivate(principal) ? { kind: "readable-by", userId: user.id } : PUBLIC;
-        return { scope: { kind: "org", orgId: org.id }, visibility };
+        const grant = grantOf(principal);
+        if (grant) checkOrganization(grant, org.id, endpoints.events.getFromUserOrg.permissions);
+        // A fine-grained token sees the private events of every repository it reads only when it selected them all.
+        const privateToo = grant ? grant.repositorySelection === "all" : this.mayReadPrivate(principal);
+        return { scope: { kind: "org", orgId: org.id }, visibility: privateToo ? { kind: "readable-by", userId: user.id } : PUBLIC };
       }
     }
   }

@@ -4,6 +4,8 @@
  * anything the caller may not see is 404, as for private feeds (wire notes 3.1).
  */
 import { satisfies } from "../../api/scopes.js";
+import type { AcceptedPermissions } from "../../api/permissions.js";
+import { checkOrganization, checkRepository, grantOf } from "./fine-grained-access.js";
 import type { endpoints } from "../../api/endpoints.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { notFound } from "../errors.js";
@@ -45,10 +47,11 @@ export interface DeliveryPath extends HookPath {
   delivery_id: string;
 }
 
-/** Who is asking, and the scopes the operation's table row accepts from a token. */
+/** Who is asking, and what the operation's table row accepts from a token: scopes (classic), permissions (fine-grained). */
 export interface HookAccess {
   principal: Principal | null;
   acceptedScopes: readonly string[];
+  permissions: AcceptedPermissions;
 }
 
 /** A hooks owner the caller may manage: the store's key, and its API path (`repos/:owner/:repo`, `orgs/:org`). */
@@ -81,17 +84,20 @@ export class HookService {
    * The hooks owner the request names, when the caller may manage its hooks: a password, or a token holding one of
    * the row's scopes (`public_repo` counts for public repositories only); and the repository's owner, a member of
    * the organization that owns it (for an organization: an owner, as on GitHub), or a site administrator. Anything
-   * else is 404, a plain member's request included.
+   * else is 404, a plain member's request included. A fine-grained token must also be the owner's, cover the
+   * repository and hold the row's permission (fine-grained-access.ts: 403 where the caller could otherwise act).
    */
   async scope(params: HookOwnerParams, access: HookAccess): Promise<HookScope> {
-    const { principal, acceptedScopes } = access;
-    const granted = principal?.kind === "token" ? principal.authorization.scopes : null;
+    const { principal, acceptedScopes, permissions } = access;
+    const grant = grantOf(principal);
+    const granted = principal?.kind === "token" && !grant ? principal.authorization.scopes : null;
     if (!principal || (granted && !satisfies(granted, acceptedScopes))) throw notFound();
     const user = principal.user;
     if (params.org !== undefined) {
       const org = await this.store.users.findByLogin(params.org);
       if (org?.type !== "Organization") throw notFound();
       if (!user.siteAdmin && (await this.store.directory.orgRole(org.id, user.id)) !== "admin") throw notFound();
+      if (grant) checkOrganization(grant, org.id, permissions);
       return { owner: { kind: "org", orgId: org.id }, path: `orgs/${org.login}` };
     }
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
@@ -101,6 +107,7 @@ export class HookService {
     // A collaborator may push, but hooks are the administrators' (GitHub: admin access to the repository).
     const role = user.siteAdmin ? "owner" : await this.store.directory.repoRole(user.id, repo.id);
     if (role !== "owner") throw notFound(); // the repository's administrators: its owner, or its organization's owners
+    if (grant) checkRepository(grant, repo, permissions);
     return { owner: { kind: "repo", repoId: repo.id }, path: `repos/${repo.fullName}` };
   }
 

@@ -3,7 +3,10 @@
  * mapping of their rows, whose column types differ by driver (sql-values.ts): scopes are JSON text in SQLite, jsonb
  * in PostgreSQL.
  */
-import type { AuthorizationChanges, AuthorizationRow, NewAuthorization } from "./authorization-store.js";
+import type { GrantedPermissions, RepositorySelection } from "../../api/permissions.js";
+import type {
+  AuthorizationChanges, AuthorizationRow, FineGrainedGrant, NewAuthorization, TokenKind,
+} from "./authorization-store.js";
 import type { Dialect } from "./feed-sql.js";
 import { date, json, type Bool, type Json, type Time, type ValueWriter } from "./sql-values.js";
 
@@ -11,11 +14,14 @@ const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = 
 
 export const AUTHORIZATION_SQL = {
   insert: `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
-      created_at, updated_at, expires_at)
-    VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now, @expiresAt) RETURNING *`,
+      created_at, updated_at, expires_at, resource_owner_id, fine_grained)
+    VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now, @expiresAt,
+      @resourceOwnerId, @fineGrained) RETURNING *`,
   find: "SELECT * FROM authorizations WHERE user_id = @userId AND id = @id",
-  page: "SELECT * FROM authorizations WHERE user_id = @userId ORDER BY id LIMIT @limit OFFSET @offset",
-  count: "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId",
+  // `@fineGrained` says which kind: the two are listed apart, as GitHub's token pages list them.
+  page: `SELECT * FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained
+    ORDER BY id LIMIT @limit OFFSET @offset`,
+  count: "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained",
   /**
    * Unmentioned fields keep their stored values: COALESCE cannot tell "null" from "absent", so flags say which to set.
    * One statement, so that a concurrent update cannot come between the read of a field and its write.
@@ -50,8 +56,23 @@ export const revokeByHashesSql = (dialect: Dialect) => `DELETE FROM authorizatio
 export interface AuthorizationRecord {
   id: number; user_id: number; hashed_token: string; token_last_eight: string; scopes: Json<string[]>; note: string | null;
   note_url: string | null; fingerprint: string | null; created_at: Time; updated_at: Time;
-  expires_at: Time | null;
+  expires_at: Time | null; resource_owner_id: number | null; fine_grained: Json<StoredGrant> | null;
 }
+
+/** A fine-grained token's grant as its JSON column keeps it (the owner has a column of its own, for its foreign key). */
+interface StoredGrant {
+  repository_selection: RepositorySelection; repository_ids: number[]; permissions: GrantedPermissions; description: string | null;
+}
+
+const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
+  ownerId, repositorySelection: stored.repository_selection, repositoryIds: stored.repository_ids,
+  permissions: stored.permissions, description: stored.description,
+});
+
+const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
+  repository_selection: grant.repositorySelection, repository_ids: grant.repositoryIds, permissions: grant.permissions,
+  description: grant.description,
+});
 
 export type OwnedRecord = AuthorizationRecord & { login: string };
 
@@ -59,12 +80,19 @@ export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
   id: r.id, userId: r.user_id, hashedToken: r.hashed_token, tokenLastEight: r.token_last_eight, scopes: json(r.scopes),
   note: r.note, noteUrl: r.note_url, fingerprint: r.fingerprint, createdAt: date(r.created_at), updatedAt: date(r.updated_at),
   expiresAt: r.expires_at === null ? null : date(r.expires_at),
+  fineGrained: r.resource_owner_id === null || r.fine_grained === null ? null
+    : toGrant(Number(r.resource_owner_id), json(r.fine_grained)),
 });
 
 export const insertParameters = <B extends Bool, T extends Time>(a: NewAuthorization, now: Date, values: ValueWriter<B, T>) => ({
   userId: a.userId, hashedToken: a.hashedToken, tokenLastEight: a.tokenLastEight, scopes: JSON.stringify(a.scopes),
   note: a.note, noteUrl: a.noteUrl, fingerprint: a.fingerprint, now: values.time(now), expiresAt: nullableTime(a.expiresAt, values),
+  resourceOwnerId: a.fineGrained?.ownerId ?? null, fineGrained: a.fineGrained ? JSON.stringify(storedGrant(a.fineGrained)) : null,
 });
+
+/** The parameters of `page` and `count`: the user and the kind of token listed. */
+export const kindParameters = <B extends Bool>(userId: number, kind: TokenKind, values: ValueWriter<B>) =>
+  ({ userId, fineGrained: values.bool(kind === "fine-grained") });
 
 /** The parameters of `update`: each field's flag says whether the changes mention it. */
 export const updateParameters = <B extends Bool, T extends Time>(

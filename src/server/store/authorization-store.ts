@@ -1,5 +1,24 @@
-/** OAuth authorizations (personal access tokens) as GitHub's authorizations API keeps them. */
+/**
+ * Personal access tokens: the classic ones as GitHub's authorizations API keeps them, and the fine-grained ones, which
+ * are the same rows limited by a grant.
+ */
+import type { GrantedPermissions, RepositorySelection } from "../../api/permissions.js";
 import type { Page, PageRequest } from "./page.js";
+
+/** What limits a fine-grained token: one resource owner, the repositories it may reach there, and its permissions. */
+export interface FineGrainedGrant {
+  /** The user or organization whose resources the token reaches. */
+  ownerId: number;
+  repositorySelection: RepositorySelection;
+  /** The selected repositories when the selection is `subset`; empty otherwise. */
+  repositoryIds: number[];
+  /** Every permission held, `metadata: "read"` included. */
+  permissions: GrantedPermissions;
+  description: string | null;
+}
+
+/** The two kinds of personal access token, which GitHub lists and manages apart. */
+export type TokenKind = "classic" | "fine-grained";
 
 export interface AuthorizationRow {
   id: number;
@@ -15,9 +34,12 @@ export interface AuthorizationRow {
   updatedAt: Date;
   /** When the token stops being accepted; null: never. */
   expiresAt: Date | null;
+  /** A fine-grained token's limits; null for a classic token, which its scopes limit instead. */
+  fineGrained: FineGrainedGrant | null;
 }
 
-export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt">;
+export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt" | "fineGrained">
+  & { fineGrained?: FineGrainedGrant | null };
 
 /** An authorization with its owner's login, for administrators' listings. */
 export interface OwnedAuthorization extends AuthorizationRow {
@@ -34,10 +56,10 @@ export interface AuthorizationChanges {
 
 export interface AuthorizationStore {
   create(authorization: NewAuthorization, now: Date): Promise<AuthorizationRow>;
-  /** The user's authorization with that id, or null (another user's id is null too). */
+  /** The user's authorization with that id, of either kind, or null (another user's id is null too). */
   find(userId: number, id: number): Promise<AuthorizationRow | null>;
-  /** The user's authorizations, oldest first. */
-  list(userId: number, page: PageRequest): Promise<Page<AuthorizationRow>>;
+  /** The user's tokens of one kind, oldest first. */
+  list(userId: number, page: PageRequest, kind?: TokenKind): Promise<Page<AuthorizationRow>>;
   /** Applies the changes and moves updated_at; null when the user has no such authorization. */
   update(userId: number, id: number, changes: AuthorizationChanges, now: Date): Promise<AuthorizationRow | null>;
   /** True when a row was deleted. */

@@ -26,7 +26,7 @@ const RECORDED = loadInteractions("octokit-rb")
 const rowOf = (github: GitHubAuthorization): AuthorizationRow => ({
   id: github.id, userId: 1, hashedToken: github.hashed_token, tokenLastEight: github.token_last_eight, scopes: github.scopes,
   note: github.note, noteUrl: github.note_url, fingerprint: github.fingerprint,
-  createdAt: new Date(github.created_at), updatedAt: new Date(github.updated_at), expiresAt: null,
+  createdAt: new Date(github.created_at), updatedAt: new Date(github.updated_at), expiresAt: null, fineGrained: null,
 });
 
 describe("toWireAuthorization", () => {

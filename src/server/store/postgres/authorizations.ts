@@ -1,10 +1,10 @@
 /** Authorizations in PostgreSQL (SQL in ../authorization-sql.ts). */
 import type pg from "pg";
 import type {
-  AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization,
+  AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization, TokenKind,
 } from "../authorization-store.js";
 import {
-  AUTHORIZATION_SQL as SQL, insertParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
+  AUTHORIZATION_SQL as SQL, insertParameters, kindParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
 } from "../authorization-sql.js";
 import { DuplicateError } from "../duplicate-error.js";
 import type { Page, PageRequest } from "../page.js";
@@ -33,11 +33,12 @@ export class PostgresAuthorizations implements AuthorizationStore {
     return record ? toAuthorization(record) : null;
   }
 
-  async list(userId: number, { limit, offset }: PageRequest): Promise<Page<AuthorizationRow>> {
+  async list(userId: number, { limit, offset }: PageRequest, kind: TokenKind = "classic"): Promise<Page<AuthorizationRow>> {
+    const ofKind = kindParameters(userId, kind, POSTGRES_VALUES);
     // One snapshot, so the rows and the total agree.
     return transaction(this.pool, async (client) => {
-      const rows = await query<AuthorizationRecord>(client, SQL.page, { userId, limit, offset });
-      const [count] = await query<{ n: number }>(client, SQL.count, { userId });
+      const rows = await query<AuthorizationRecord>(client, SQL.page, { ...ofKind, limit, offset });
+      const [count] = await query<{ n: number }>(client, SQL.count, ofKind);
       return { rows: rows.map(toAuthorization), total: count!.n };
     }, "REPEATABLE READ");
   }

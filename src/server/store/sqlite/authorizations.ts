@@ -1,10 +1,10 @@
 /** Authorizations in SQLite (SQL in ../authorization-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization,
+  AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization, TokenKind,
 } from "../authorization-store.js";
 import {
-  AUTHORIZATION_SQL as SQL, insertParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
+  AUTHORIZATION_SQL as SQL, insertParameters, kindParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
 } from "../authorization-sql.js";
 import { DuplicateError } from "../duplicate-error.js";
 import type { Page, PageRequest } from "../page.js";
@@ -12,6 +12,7 @@ import { SQLITE_VALUES } from "../sql-values.js";
 import { isUniqueViolation } from "./errors.js";
 
 type Ids = { userId: number; id: number };
+type OfKind = ReturnType<typeof kindParameters<number>>;
 
 export class SqliteAuthorizations implements AuthorizationStore {
   private readonly insert; private readonly byId; private readonly page; private readonly counter;
@@ -21,8 +22,8 @@ export class SqliteAuthorizations implements AuthorizationStore {
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare<ReturnType<typeof insertParameters<number, string>>, AuthorizationRecord>(SQL.insert);
     this.byId = db.prepare<Ids, AuthorizationRecord>(SQL.find);
-    this.page = db.prepare<{ userId: number } & PageRequest, AuthorizationRecord>(SQL.page);
-    this.counter = db.prepare<{ userId: number }, { n: number }>(SQL.count);
+    this.page = db.prepare<OfKind & PageRequest, AuthorizationRecord>(SQL.page);
+    this.counter = db.prepare<OfKind, { n: number }>(SQL.count);
     this.remove = db.prepare<Ids>(SQL.delete);
     this.byLastEight = db.prepare<{ lastEight: string }, AuthorizationRecord>(SQL.byLastEight);
     this.save = db.prepare<ReturnType<typeof updateParameters<number, string>>, AuthorizationRecord>(SQL.update);
@@ -47,11 +48,12 @@ export class SqliteAuthorizations implements AuthorizationStore {
     return r ? toAuthorization(r) : null;
   }
 
-  async list(userId: number, { limit, offset }: PageRequest): Promise<Page<AuthorizationRow>> {
+  async list(userId: number, { limit, offset }: PageRequest, kind: TokenKind = "classic"): Promise<Page<AuthorizationRow>> {
+    const ofKind = kindParameters(userId, kind, SQLITE_VALUES);
     // One read transaction, so the rows and the total agree.
     return this.db.transaction(() => ({
-      rows: this.page.all({ userId, limit, offset }).map(toAuthorization),
-      total: this.counter.get({ userId })!.n,
+      rows: this.page.all({ ...ofKind, limit, offset }).map(toAuthorization),
+      total: this.counter.get(ofKind)!.n,
     }))();
   }
 

@@ -1,0 +1,51 @@
+/**
+ * What a fine-grained token may reach (GitHub, 2022): the resources of its one owner, of those repositories only
+ * the selected ones, and there only what its permissions allow. Public repositories stay readable to every token
+ * ("Tokens always include read-only access to all public repositories"). No Fastify, no SQL.
+ *
+ * GitHub's answers, which the services give from here: a private resource the token cannot reach is 404, as for
+ * anyone who cannot see it; one it can see but lacks the permission for (or sees only as public) is 403 "Resource not
+ * accessible by personal access token".
+ */
+import { grants, type AcceptedPermissions } from "../../api/permissions.js";
+import { ApiError, notFound } from "../errors.js";
+import type { FineGrainedGrant, RepoRow } from "../store/store.js";
+import type { Principal } from "./authenticator.js";
+
+/** GitHub's 403 for a fine-grained token; the error handler adds the operation's documentation, as GitHub does. */
+export const notAccessibleByToken = () =>
+  new ApiError(403, "Resource not accessible by personal access token", { statusInBody: true });
+
+/** The caller's fine-grained grant, or null for anyone else (anonymous, password, classic token). */
+export function grantOf(principal: Principal | null): FineGrainedGrant | null {
+  return principal?.kind === "token" ? principal.authorization.fineGrained : null;
+}
+
+/** Whether the grant covers the repository: its owner's, and every one of them or a selected one. */
+export function reachesRepository(grant: FineGrainedGrant, repo: RepoRow): boolean {
+  if (repo.ownerId !== grant.ownerId) return false;
+  return grant.repositorySelection === "all" ||
+    (grant.repositorySelection === "subset" && grant.repositoryIds.includes(repo.id));
+}
+
+/**
+ * Whether the grant may act on the repository for an operation needing `needs`: covered and permitted. Otherwise a
+ * private repository is not there at all (404) and a public one is there but not for this token (403).
+ */
+export function checkRepository(grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): void {
+  if (reachesRepository(grant, repo) && grants(grant.permissions, needs)) return;
+  if (!repo.private) throw notAccessibleByToken();
+  throw notFound();
+}
+
+/** The same for an organization's own resources (its hooks, its dashboard): the token must be the organization's. */
+export function checkOrganization(grant: FineGrainedGrant, orgId: number, needs: AcceptedPermissions): void {
+  if (grant.ownerId !== orgId || !grants(grant.permissions, needs)) throw notAccessibleByToken();
+}
+
+/**
+ * Whether the grant may see private events of a repository it covers, on a feed needing `needs`. A repository it
+ * does not cover, or without the permission, shows its public side only, as to anyone (GitHub's public read).
+ */
+export const readsPrivateOf = (grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): boolean =>
+  reachesRepository(grant, repo) && grants(grant.permissions, needs);
