@@ -172,8 +172,13 @@ describe("the OpenAPI description", () => {
     const orgEvent = await anEvent("/orgs/acme/events");
     const aliceEvent = await anEvent("/users/alice/events/public");
     const list = await fetch(`${t.url}/authorizations`, { headers: { authorization: basic(ALICE.login, ALICE.password) } });
+    const pat = await fetch(`${t.url}/user/personal-access-tokens`, {
+      method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+      body: JSON.stringify({ name: "documented", repository_selection: "all" }),
+    });
     const ids: Record<string, string> = {
       authorizations: ((await list.json()) as { id: string }[])[0]!.id,
+      "personal-access-tokens": String(((await pat.json()) as { id: number }).id),
       repositories: String(repoEvent.repo!.id),
       organizations: String(orgEvent.org!.id),
       user: String(aliceEvent.actor!.id),
@@ -193,7 +198,9 @@ describe("the OpenAPI description", () => {
     assert.ok(gets.length >= 23, `${gets.length} GET operations`);
     for (const { path, operation } of gets) {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
-        const value = name === "id" ? ids[path.split("/")[1]!] : values[name] ?? hookValues(path)[name];
+        // The family an `{id}` belongs to: the path's first segment, or its second under `/user/`.
+        const family = path.startsWith("/user/personal-access-tokens") ? "personal-access-tokens" : path.split("/")[1]!;
+        const value = name === "id" ? ids[family] : values[name] ?? hookValues(path)[name];
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;
       });

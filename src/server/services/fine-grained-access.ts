@@ -29,13 +29,15 @@ export function reachesRepository(grant: FineGrainedGrant, repo: RepoRow): boole
 }
 
 /**
- * Whether the grant may act on the repository for an operation needing `needs`: covered and permitted. Otherwise a
- * private repository is not there at all (404) and a public one is there but not for this token (403).
+ * Refuses an operation needing `needs` on the repository unless the grant covers it and holds them: a private
+ * repository it does not cover is not there at all (404); a public one, or a covered one without the permission, is
+ * there but not for this token (403).
  */
 export function checkRepository(grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): void {
-  if (reachesRepository(grant, repo) && grants(grant.permissions, needs)) return;
-  if (!repo.private) throw notAccessibleByToken();
-  throw notFound();
+  const covered = reachesRepository(grant, repo);
+  if (covered && grants(grant.permissions, needs)) return;
+  if (!covered && repo.private) throw notFound();
+  throw notAccessibleByToken();
 }
 
 /** The same for an organization's own resources (its hooks, its dashboard): the token must be the organization's. */
