@@ -335,7 +335,7 @@ export const endpoints = {
         description: "With `subset`: the selected repositories, by full name (`owner/name`) or by name under the resource owner.",
       },
       permissions: {
-        in: "body", type: "object",
+        in: "body", type: "object", properties: { repository: "record", organization: "record" },
         description: "The permissions, by group and name as `X-Accepted-GitHub-Permissions` names them, each `read` or " +
           "`write`: `{\"repository\": {\"repository_hooks\": \"write\"}, \"organization\": {\"organization_hooks\": \"read\"}}`. " +
           "`metadata: read` is always granted.",

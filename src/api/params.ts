@@ -8,9 +8,10 @@ export type ParamLocation = "path" | "query" | "body";
 
 /**
  * What a body value may be beyond strings, numbers as text and string arrays: a JSON boolean (`active`), GitHub's
- * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`).
+ * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`), a key of which may
+ * itself be an object of strings (`record`: a fine-grained token's permissions of one group, by name).
  */
-export type FieldType = "string" | "string|number";
+export type FieldType = "string" | "string|number" | "record";
 
 export interface ParamSpec {
   readonly in: ParamLocation;

@@ -4,7 +4,7 @@
  */
 import {
   Type, type Static, type TArray, type TBoolean, type TNull, type TNumber, type TObject, type TOptional, type TSchema,
-  type TString, type TUnion,
+  type TRecord, type TString, type TUnion,
 } from "@sinclair/typebox";
 import type { FieldType, ParamLocation, ParamSpec, WithParams, paging } from "./params.js";
 
@@ -68,6 +68,7 @@ const bodyString = () => Type.String({ pattern: NO_NUL_PATTERN });
 
 /** A key of an object parameter, or a body value of that type. */
 function fieldSchema(type: FieldType): TSchema {
+  if (type === "record") return Type.Record(Type.String(), bodyString());
   return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
 }
 
@@ -90,7 +91,8 @@ function paramSchema(spec: ParamSpec): TSchema {
   return spec.description ? { ...typed, description: spec.description } : typed;
 }
 
-type FieldSchema<T extends FieldType> = T extends "string" ? TString : TUnion<[TString, TNumber]>;
+type FieldSchema<T extends FieldType> = T extends "string" ? TString : T extends "record" ? TRecord<TString, TString>
+  : TUnion<[TString, TNumber]>;
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
 type BaseSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TString>

@@ -11,7 +11,8 @@ import type { Result, Success } from "./types.js";
 /** What an operation's `data` holds: the static type of its response kind's schema (src/api/responses.ts). */
 export type Data<E extends Endpoint> = ResponseData<E["response"] & ResponseKind>;
 
-type FieldValue<T extends FieldType> = T extends "string" ? string : string | number;
+type FieldValue<T extends FieldType> = T extends "string" ? string : T extends "record" ? Readonly<Record<string, string>>
+  : string | number;
 
 /** Numbers that travel as text may be given as numbers too (`page: 2` means "2"). */
 type Value<S extends ParamSpec> =

@@ -22,8 +22,13 @@ function refuse(operation: string, parameter: string, problem: string): never {
 
 const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
-/** A string, or for `string|number` a finite number too, as JSON carries it. */
+/** A string, or for `string|number` a finite number too, as JSON carries it; for `record`, an object of strings. */
 function checkField(operation: string, name: string, type: FieldType, value: unknown): unknown {
+  if (type === "record") {
+    const isRecord = typeof value === "object" && value !== null && !Array.isArray(value);
+    if (isRecord && Object.values(value).every((item) => typeof item === "string")) return { ...value };
+    return refuse(operation, name, "must be an object of strings");
+  }
   if (typeof value === "string" || (type === "string|number" && typeof value === "number" && Number.isFinite(value))) return value;
   return refuse(operation, name, `must be a ${type === "string" ? "string" : "string or a number"}, got ${shown(value)}`);
 }

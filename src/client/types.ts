@@ -9,6 +9,8 @@ export const META_HEADERS = [
   "last-modified", "etag", "status", "x-poll-interval",
   // When the token used expires (`2026-01-15 10:00:00 UTC`), and which calendar version of the API answered.
   "github-authentication-token-expiration", "x-github-api-version-selected",
+  // What the operation accepts from a fine-grained token (`repository_hooks=write`), where a classic one gets scopes.
+  "x-accepted-github-permissions",
 ] as const;
 
 export type MetaHeader = (typeof META_HEADERS)[number];
