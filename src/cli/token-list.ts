@@ -9,11 +9,22 @@ import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { formatTable, isoSeconds } from "./table.js";
 
-const HEADER = ["ID", "LOGIN", "SCOPES", "NOTE", "LAST EIGHT", "CREATED", "EXPIRES"];
+const HEADER = ["ID", "LOGIN", "KIND", "SCOPES OR PERMISSIONS", "NOTE", "LAST EIGHT", "CREATED", "EXPIRES"];
+
+/** A classic token's scopes, or a fine-grained token's permissions (`repository_hooks=write`) and repository selection. */
+function reach(a: OwnedAuthorization): string {
+  if (!a.fineGrained) return a.scopes.join(",") || "-";
+  const permissions = Object.entries(a.fineGrained.permissions).map(([name, level]) => `${name}=${level}`).join(",");
+  return `${permissions} (repositories: ${a.fineGrained.repositorySelection})`;
+}
 
 const jsonLine = (a: OwnedAuthorization) => JSON.stringify({
-  id: a.id, login: a.login, scopes: a.scopes, note: a.note, token_last_eight: a.tokenLastEight, created_at: a.createdAt.toISOString(),
-  expires_at: a.expiresAt?.toISOString() ?? null,
+  id: a.id, login: a.login, kind: a.fineGrained ? "fine-grained" : "classic", scopes: a.scopes, note: a.note,
+  token_last_eight: a.tokenLastEight, created_at: a.createdAt.toISOString(), expires_at: a.expiresAt?.toISOString() ?? null,
+  ...(a.fineGrained ? {
+    repository_selection: a.fineGrained.repositorySelection, repository_ids: a.fineGrained.repositoryIds,
+    permissions: a.fineGrained.permissions,
+  } : {}),
 });
 
 export function tokenListCommand(token: Command, io: CliIo): void {
@@ -27,7 +38,7 @@ export function tokenListCommand(token: Command, io: CliIo): void {
         return;
       }
       io.stdout.write(formatTable(HEADER, rows.map((a) => [
-        String(a.id), a.login, a.scopes.join(",") || "-", a.note ?? "-", a.tokenLastEight, isoSeconds(a.createdAt),
+        String(a.id), a.login, a.fineGrained ? "fine-grained" : "classic", reach(a), a.note ?? "-", a.tokenLastEight, isoSeconds(a.createdAt),
         a.expiresAt ? isoSeconds(a.expiresAt) : "never",
       ])));
     });

@@ -79,17 +79,17 @@ describe("feedgate admin commands", () => {
     assert.doesNotMatch(list.stdout, /scrypt|JBSWY3DP|password|secret/i);
   });
 
-  test("token list shows every token's id, login, scopes, note, last eight, creation and expiry, never the token or its hash", async () => {
+  test("token list shows every token's id, login, kind, scopes, note, last eight, creation and expiry, never the token or its hash", async () => {
     const list = await cli("token", "list");
     assert.equal(list.code, 0, list.stderr);
     const lines = list.stdout.trimEnd().split("\n");
-    assert.match(lines[0]!, /^ID +LOGIN +SCOPES +NOTE +LAST EIGHT +CREATED +EXPIRES$/);
+    assert.match(lines[0]!, /^ID +LOGIN +KIND +SCOPES OR PERMISSIONS +NOTE +LAST EIGHT +CREATED +EXPIRES$/);
     assert.ok(lines.slice(1).every((line) => line.endsWith("  never")), "tokens made without an expiry never expire");
-    assert.deepEqual(lines.slice(1).map((line) => line.split(/ {2,}/).slice(1, 5)), [
-      ["ann", "repo,user", "ci", tokens.ann!.slice(-8)],
-      ["ben", "-", "laptop", tokens.ben!.slice(-8)],
-      ["ben", "gist", "second", tokens.ben2!.slice(-8)],
-      ["dee", "read:org", "dee's", tokens.dee!.slice(-8)],
+    assert.deepEqual(lines.slice(1).map((line) => line.split(/ {2,}/).slice(1, 6)), [
+      ["ann", "classic", "repo,user", "ci", tokens.ann!.slice(-8)],
+      ["ben", "classic", "-", "laptop", tokens.ben!.slice(-8)],
+      ["ben", "classic", "gist", "second", tokens.ben2!.slice(-8)],
+      ["dee", "classic", "read:org", "dee's", tokens.dee!.slice(-8)],
     ]);
     const { createHash } = await import("node:crypto");
     for (const token of Object.values(tokens)) {
@@ -103,7 +103,7 @@ describe("feedgate admin commands", () => {
     const rows = list.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.deepEqual(rows.map((r) => [r.login, r.scopes, r.note, r.token_last_eight]),
       [["ben", [], "laptop", tokens.ben!.slice(-8)], ["ben", ["gist"], "second", tokens.ben2!.slice(-8)]]);
-    assert.deepEqual(Object.keys(rows[0]!), ["id", "login", "scopes", "note", "token_last_eight", "created_at", "expires_at"]);
+    assert.deepEqual(Object.keys(rows[0]!), ["id", "login", "kind", "scopes", "note", "token_last_eight", "created_at", "expires_at"]);
     assert.equal(rows[0]!.expires_at, null);
     assertRefused(await cli("token", "list", "nobody"), /^feedgate: no user "nobody": `feedgate user list` shows the users$/);
   });
@@ -209,5 +209,54 @@ describe("feedgate admin commands", () => {
     }
     await new IngestService(t.store, t.clock.now).seedWorld({ orgs: [{ login: "acme" }] }, { baseDir: undefined });
     assertRefused(await cli("user", "disable", "acme"), /^feedgate: "acme" is an organization, not a user$/);
+  });
+
+  // Last: the fine-grained token they add would change what the listings above show.
+  test("token add --fine-grained makes a feedgate_pat_ token limited to its owner, repositories and permissions", async () => {
+    await new IngestService(t.store, t.clock.now).seedWorld({
+      orgs: [{ login: "initech", owners: ["ben"] }], repos: [{ full_name: "initech/app", private: true }, { full_name: "initech/lab", private: true }],
+    }, { baseDir: undefined });
+    const added = await cli("token", "create", "ben", "--fine-grained", "--owner", "initech", "--repo", "initech/app",
+      "--permission", "webhooks:write", "--permission", "organization_events:read", "--note", "deploy", "--expires", "30d");
+    assert.equal(added.code, 0, added.stderr);
+    const token = added.stdout.trim();
+    assert.match(token, /^feedgate_pat_[0-9A-Za-z]{22}_[0-9A-Za-z]{59}$/);
+    const as = (url: string, method: "GET" | "POST" = "GET") => t.app.inject({
+      method, url, headers: { authorization: `token ${token}` },
+      ...(method === "POST" ? { payload: { config: { url: "https://receiver.example/" }, active: false } } : {}),
+    });
+    const hooks = await as("/repos/initech/app/hooks");
+    assert.equal(hooks.statusCode, 200);
+    assert.equal(hooks.headers["x-accepted-github-permissions"], "repository_hooks=read");
+    assert.equal((await as("/repos/initech/app/hooks", "POST")).statusCode, 201);
+    assert.equal((await as("/repos/initech/lab/hooks")).statusCode, 404, "not selected");
+    assert.equal((await as("/orgs/initech/hooks")).statusCode, 403, "no organization Webhooks permission");
+
+    const list = await cli("token", "list", "ben", "--json");
+    const row = list.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>).find((r) => r.note === "deploy")!;
+    assert.equal(row.kind, "fine-grained");
+    assert.equal(row.repository_selection, "subset");
+    assert.deepEqual(row.permissions, { metadata: "read", repository_hooks: "write", organization_events: "read" });
+    assert.ok(!list.stdout.includes(token.slice(0, -8)), "never the token");
+    const table = await cli("token", "list", "ben");
+    assert.match(table.stdout, /fine-grained +metadata=read,repository_hooks=write,organization_events=read \(repositories: subset\) +deploy/);
+  });
+
+  test("token add --fine-grained refuses what the API refuses, in one line, storing nothing", async () => {
+    const before = (await t.store.authorizations.listAll()).length;
+    for (const [args, pattern] of [
+      [["--permission", "contents:read"], /unknown permission; use one of metadata, .*webhooks/],
+      [["--permission", "webhooks"], /say the level, e\.g\. webhooks:read/],
+      [["--permission", "webhooks:admin"], /must be read or write, got "admin"/],
+      [["--permission", "webhooks:write"], /public repositories only/],
+      [["--owner", "initech", "--repo", "ben/none"], /initech has no repository "ben\/none"/],
+      [["--owner", "nobody"], /resource_owner must be you or an organization you belong to/],
+      [["--all-repos", "--repo", "initech/app", "--owner", "initech"], /--all-repos and --repo cannot be used together/],
+      [["--scopes", "repo"], /--scopes belongs to classic tokens/],
+      [["--token", "fgp_notfinegrained"], /fine-grained token in feedgate's form/],
+    ] as [string[], RegExp][]) {
+      assertRefused(await cli("token", "add", "ben", "--fine-grained", ...args), pattern);
+    }
+    assert.equal((await t.store.authorizations.listAll()).length, before);
   });
 });

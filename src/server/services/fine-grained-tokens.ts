@@ -12,7 +12,7 @@ import {
 import type { RequestOf } from "../../api/schemas.js";
 import { notFound } from "../errors.js";
 import type { AuthorizationRow, FineGrainedGrant, Page, PageRequest, RepoRow, Store, UserRow } from "../store/store.js";
-import { hashToken, mintFineGrainedToken } from "./credentials.js";
+import { FINE_GRAINED_TOKEN_PREFIX, hashToken, isTokenShaped, mintFineGrainedToken } from "./credentials.js";
 import { fail, isObject, parseId } from "./input-checks.js";
 import { defaultExpiry, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
 
@@ -37,6 +37,8 @@ export interface FineGrainedTokenRequest {
   /** By group, as the API takes them, or unchecked input to refuse. */
   permissions?: unknown;
   expiresAt?: string | null;
+  /** A value to register instead of a new one (the CLI's `--token`, for test fixtures): feedgate's fine-grained form. */
+  token?: string;
 }
 
 const NAME_MAX = 40; // GitHub's token name field takes 40 characters
@@ -71,7 +73,10 @@ export class FineGrainedTokenService {
     const repositories = await this.selectedRepositories(user, owner, repositorySelection, request.repositories ?? []);
     const permissions = granted(request.permissions, owner, repositorySelection);
     const expiresAt = requestedExpiry(request.expiresAt, now, this.expiry);
-    const token = mintFineGrainedToken();
+    if (request.token !== undefined && !(request.token.startsWith(FINE_GRAINED_TOKEN_PREFIX) && isTokenShaped(request.token))) {
+      fail("token", `token must be a fine-grained token in feedgate's form (${FINE_GRAINED_TOKEN_PREFIX}...)`);
+    }
+    const token = request.token ?? mintFineGrainedToken();
     const row = await this.store.authorizations.create({
       userId: user.id, hashedToken: hashToken(token), tokenLastEight: token.slice(-8), scopes: [], note: name, noteUrl: null,
       fingerprint: null, expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
