@@ -10,6 +10,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { browserSkip, launchChromium, seriousViolations, watchViolations, screenshotPath } from "../helpers/browser.js";
 import { currentOtp, newOtpSecret } from "../../src/server/services/credentials.js";
+import { IngestService } from "../../src/server/services/ingest.js";
+import { basic } from "../helpers/test-app.js";
 
 const skip = process.env.FEEDGATE_TEST_STORE === "postgres" ? "browser tests run on SQLite" : browserSkip();
 
@@ -65,8 +67,8 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await signIn("carla", "carla-password");
     // The console lands on Activity; Tokens is in the navigation.
     await page.getByRole("heading", { name: "Activity" }).waitFor();
-    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Tokens" }).click();
-    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Tokens (classic)" }).click();
+    await page.getByRole("heading", { name: "Tokens (classic)" }).waitFor();
     const response = await page.request.get(`${t.url}/console/tokens`);
     assert.match(response.headers()["content-security-policy"] ?? "", /default-src 'self'/);
     await page.getByRole("link", { name: "Generate new token" }).click();
@@ -91,7 +93,7 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
       `${inAWeek.toISOString().slice(0, 19).replace("T", " ")} UTC`);
 
     await page.reload();
-    await page.getByRole("heading", { name: "Tokens" }).waitFor();
+    await page.getByRole("heading", { name: "Tokens (classic)" }).waitFor();
     assert.equal(await page.getByText(token).count(), 0, "shown once, never again");
     assert.equal(await page.getByRole("link", { name: "laptop", exact: true }).getAttribute("href"), "https://example.com/laptop");
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "laptop", exact: true }) });
@@ -110,6 +112,64 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     const replay = await fetch(`${t.url}/console/tokens`, { headers: { cookie: `feedgate_session=${cookie.value}` }, redirect: "manual" });
     assert.equal(replay.status, 303, "the old cookie no longer signs anyone in");
+  });
+
+  test("generate a fine-grained token for one repository with Webhooks read and write, use it, revoke it", async () => {
+    await new IngestService(t.store, t.clock.now).seedWorld({
+      repos: [{ full_name: "carla/app", private: true }, { full_name: "carla/notes", private: true }],
+    }, { baseDir: undefined });
+    await freshPage();
+    await signIn("carla", "carla-password");
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Fine-grained tokens" }).click();
+    await page.getByRole("heading", { name: "Fine-grained tokens" }).waitFor();
+    await page.getByText("No fine-grained tokens yet.").waitFor();
+    await page.getByRole("link", { name: "Generate new token" }).click();
+    await page.getByLabel("Token name").fill("deploy hooks");
+    assert.equal(await page.getByLabel("Resource owner").inputValue(), "carla", "the user at first");
+    assert.ok(await page.getByRole("radio", { name: "Public repositories" }).isChecked(), "public repositories at first");
+    await page.getByRole("radio", { name: "Only select repositories" }).check();
+    await page.getByLabel("Selected repositories").fill("carla/app");
+    await page.getByRole("group", { name: "Repository permissions" }).getByLabel("Webhooks").selectOption({ label: "Read and write" });
+    await page.getByLabel("Expiration", { exact: true }).selectOption({ label: "7 days" });
+    await assertClean("new fine-grained token form");
+    await page.screenshot({ path: screenshotPath("console-fine-grained-form.png"), fullPage: true });
+    await page.getByRole("button", { name: "Generate token" }).click();
+    await page.getByRole("button", { name: "Copy" }).waitFor();
+    const token = (await page.locator("#new-token").textContent())!.trim();
+    assert.match(token, /^feedgate_pat_/);
+    const row = page.getByRole("row").filter({ hasText: "deploy hooks" });
+    assert.match(await row.textContent() ?? "", /carla\/app/);
+    assert.match(await row.textContent() ?? "", /Webhooks \(repository\): write/);
+    await page.screenshot({ path: screenshotPath("console-fine-grained-tokens.png") });
+    await assertClean("fine-grained tokens");
+
+    const hooks = await fetch(`${t.url}/repos/carla/app/hooks`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(hooks.status, 200);
+    assert.equal(hooks.headers.get("x-accepted-github-permissions"), "repository_hooks=read");
+    assert.equal((await fetch(`${t.url}/repos/carla/notes/hooks`, { headers: { authorization: `Bearer ${token}` } })).status, 404);
+    assert.equal((await (await fetch(`${t.url}/authorizations`, { headers: { authorization: basic("carla", "carla-password") } })).json() as unknown[])
+      .length, 0, "not among the classic tokens");
+
+    await page.getByRole("link", { name: "Revoke deploy hooks" }).click();
+    await assertClean("revoke a fine-grained token");
+    await page.getByRole("button", { name: "Revoke" }).click();
+    await page.getByText("No fine-grained tokens yet.").waitFor();
+    assert.equal((await fetch(`${t.url}/user`, { headers: { authorization: `Bearer ${token}` } })).status, 401);
+  });
+
+  test("the fine-grained form says what the API refuses, keeps what was typed, and stores nothing", async () => {
+    await freshPage();
+    await signIn("carla", "carla-password");
+    await page.getByRole("heading", { name: "Activity" }).waitFor();
+    await page.goto(`${t.url}/console/fine-grained-tokens/new`);
+    await page.getByLabel("Token name").fill("too wide");
+    await page.getByRole("group", { name: "Repository permissions" }).getByLabel("Webhooks").selectOption({ label: "Read-only" });
+    await page.getByRole("button", { name: "Generate token" }).click();
+    await page.getByRole("alert").filter({ hasText: /public repositories only/ }).waitFor();
+    assert.equal(await page.getByLabel("Token name").inputValue(), "too wide");
+    await assertClean("refused fine-grained form");
+    assert.equal((await t.store.authorizations.listAll()).filter((a) => a.fineGrained).length, 0);
   });
 
   test("each token's Edit and Revoke sit side by side on one line, however many tokens and scopes", async () => {

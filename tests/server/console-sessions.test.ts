@@ -82,7 +82,7 @@ describe("console sessions", () => {
 
     const tokens = await get("/console/tokens", session);
     assert.equal(tokens.statusCode, 200);
-    assert.match(tokens.body, /<h1>Tokens<\/h1>/);
+    assert.match(tokens.body, /<h1>Tokens \(classic\)<\/h1>/);
     const api = await t.app.inject({ method: "GET", url: "/user", headers: { cookie: `feedgate_session=${session}` } });
     assert.equal(api.statusCode, 401, "the API does not read the console's cookie");
 

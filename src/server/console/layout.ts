@@ -19,7 +19,8 @@ function navigation(context: PageContext): Html | string {
   if (!user) return "";
   return html`<nav aria-label="Console"><ul>
       <li><a href="/console/activity">Activity</a></li>
-      <li><a href="/console/tokens">Tokens</a></li>
+      <li><a href="/console/fine-grained-tokens">Fine-grained tokens</a></li>
+      <li><a href="/console/tokens">Tokens (classic)</a></li>
       ${user.siteAdmin ? html`<li><a href="/console/users">Users</a></li>` : ""}
     </ul></nav>
     <form method="post" action="/console/sign-out">${csrfField(context)}

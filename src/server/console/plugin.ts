@@ -16,6 +16,7 @@ import { hookRoutes } from "./hook-routes.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
+import { fineGrainedTokenRoutes } from "./fine-grained-routes.js";
 import { activityRoutes } from "./activity-routes.js";
 import { userRoutes } from "./user-routes.js";
 
@@ -92,6 +93,7 @@ export function consolePlugin(services: ConsoleServices) {
     });
     signInRoutes(app, services);
     tokenRoutes(app, services);
+    fineGrainedTokenRoutes(app, services);
     activityRoutes(app, services);
     hookRoutes(app, services);
     userRoutes(app, services);

@@ -21,7 +21,7 @@ const formValues = (body: URLSearchParams): TokenFormValues => ({
 const EMPTY_FORM: TokenFormValues = { note: "", noteUrl: "", scopes: [], expiration: DEFAULT_EXPIRATION, expirationDate: "" };
 
 /** What the API would answer 422 (or 4xx) for, as one line for the form. */
-function formProblem(error: unknown): string | null {
+export function formProblem(error: unknown): string | null {
   if (error instanceof FeedgateFailure) return error.problem;
   if (error instanceof ApiError && error.statusCode < 500) {
     const { errors = [] } = error.options;

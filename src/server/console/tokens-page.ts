@@ -5,7 +5,7 @@ import { csrfField, page, type PageContext } from "./layout.js";
 import { SCOPE_GROUPS } from "./scope-groups.js";
 import { EXPIRATION_CHOICES } from "./expiration.js";
 
-const date = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
+export const date = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
 
 function noteCell(row: AuthorizationRow): Html {
   const note = row.note ?? "(no note)";
@@ -13,7 +13,7 @@ function noteCell(row: AuthorizationRow): Html {
   return href ? html`<a href="${href}">${note}</a>` : html`${note}`;
 }
 
-function newTokenNotice(token: string): Html {
+export function newTokenNotice(token: string): Html {
   return html`<section class="notice" aria-labelledby="new-token-heading">
   <h2 id="new-token-heading">Your new token</h2>
   <p>Make sure to copy it now. You won't be able to see it again.</p>
@@ -30,7 +30,7 @@ function pageLinks({ number, last }: { number: number; last: number }): Html | s
 }
 
 /** When the token stops working, as GitHub's list says it: never, the date, or that it has expired. */
-function expiresCell(row: AuthorizationRow, now: Date): Html | string {
+export function expiresCell(row: AuthorizationRow, now: Date): Html | string {
   if (!row.expiresAt) return "Never";
   return row.expiresAt <= now ? html`<strong>Expired</strong> ${date(row.expiresAt)}` : date(row.expiresAt);
 }
@@ -48,7 +48,7 @@ export function tokensPage(context: PageContext, rows: AuthorizationRow[], newTo
     <td class="actions"><a class="button" href="/console/tokens/${row.id}/edit" aria-label="Edit ${row.note ?? `token ${row.id}`}">Edit</a>
       <a class="button" href="/console/tokens/${row.id}/revoke" aria-label="Revoke ${row.note ?? `token ${row.id}`}">Revoke</a></td>
   </tr>`)}</tbody></table>`;
-  return page(context, "Tokens", html`<h1>Tokens</h1>
+  return page(context, "Tokens (classic)", html`<h1>Tokens (classic)</h1>
 ${newToken ? newTokenNotice(newToken) : ""}
 <p><a class="button" href="/console/tokens/new">Generate new token</a></p>
 ${table}
@@ -66,7 +66,7 @@ export interface TokenFormValues {
 }
 
 /** GitHub's Expiration field: a choice of lifetimes, and the date a custom one ends on. */
-function expirationField(values: TokenFormValues): Html {
+export function expirationField(values: Pick<TokenFormValues, "expiration" | "expirationDate">): Html {
   return html`<label for="expiration">Expiration</label>
   <select id="expiration" name="expiration" aria-describedby="expiration-hint">
   ${EXPIRATION_CHOICES.map((c) => html`<option value="${c.value}"${values.expiration === c.value ? html` selected` : ""}>${c.label}</option>`)}
@@ -85,7 +85,7 @@ function scopeBox(scope: string, description: string, checked: boolean, child: b
 
 /** The form to generate a token (no id) or to edit one. */
 export function tokenFormPage(context: PageContext, values: TokenFormValues, editing: AuthorizationRow | null, problem: string | null): string {
-  const heading = editing ? "Edit token" : "New personal access token";
+  const heading = editing ? "Edit token" : "New personal access token (classic)";
   return page(context, heading, html`<h1>${heading}</h1>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
 <form method="post" action="${editing ? `/console/tokens/${editing.id}` : "/console/tokens"}">${csrfField(context)}
