@@ -17,6 +17,8 @@ export const API_DESCRIPTION = `GitHub's REST v3 wire format for access authoriz
 /** The tags operations are listed under, in this order; table rows name theirs (`Endpoint["tag"]`). */
 export const TAGS = [
   { name: "authorization", description: "OAuth-style tokens with scopes, managed with the account's password" },
+  { name: "personal-access-tokens", description: "Fine-grained personal access tokens (feedgate's own routes: GitHub makes them " +
+    "on its web pages), limited to one owner, chosen repositories and permissions; managed with the account's password" },
   { name: "credentials", description: "Revoking tokens found exposed: anonymous callers only, a rate limit of its own" },
   { name: "events", description: "Activity feeds, newest first, paged" },
   { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
