@@ -11,6 +11,8 @@ import { ManualClock } from "../server/clock.js";
 import { loadConfig, type ConfigInput } from "../server/config.js";
 import { MemoryWindowCounters } from "../server/counters/counters.js";
 import type { Fault, FaultList } from "../server/services/faults.js";
+import { FineGrainedTokenService } from "../server/services/fine-grained-tokens.js";
+import { isPermissionName, PERMISSIONS, type GrantedPermissions, type PermissionGroup } from "../api/permissions.js";
 import { AuthorizationService } from "../server/services/authorizations.js";
 import { IngestService } from "../server/services/ingest.js";
 import type { TestControls } from "../server/services/test-controls.js";
@@ -55,6 +57,11 @@ export interface Feedgate extends AsyncDisposable {
   readonly faults: Faults;
   /** A token of `login` (made an account when there is none) with `scopes` (by default repo, admin hooks, read:org, user). */
   token(login: string, scopes?: string[]): Promise<string>;
+  /**
+   * A fine-grained token of `login` (an existing account), limited as the API's rules say (docs/api.md): to `owner`
+   * (default: the user), its `repositories` (`"public"`, the default, `"all"`, or full names) and `permissions`.
+   */
+  fineGrainedToken(login: string, grant?: FineGrainedTokenOptions): Promise<string>;
   /** Ingests events as `POST /admin/events` does: webhooks are queued and streams told. */
   ingest(events: object[]): Promise<IngestResult>;
   /** A webhook receiver on 127.0.0.1; closed with the double. */
@@ -70,6 +77,15 @@ export interface Feedgate extends AsyncDisposable {
   /** The Fastify app and the store, for what the API above does not reach. */
   readonly app: FastifyInstance;
   readonly store: Store;
+}
+
+export interface FineGrainedTokenOptions {
+  owner?: string;
+  repositories?: "public" | "all" | string[];
+  /** By GitHub's name: `{ repository_hooks: "write" }`; Metadata read is always granted. */
+  permissions?: GrantedPermissions;
+  /** ISO 8601; by default the token never expires. */
+  expiresAt?: string;
 }
 
 /** What `token()` grants by default: everything a user of feedgate's routes may need, as a classic token with those boxes ticked. */
@@ -113,6 +129,7 @@ function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, 
   const snapshots = new WeakSet<Snapshot>();
   const interceptions: Interception[] = [];
   const authorizations = new AuthorizationService(store, controls.clock.now);
+  const fineGrainedTokens = new FineGrainedTokenService(store, controls.clock.now);
   const fetch = inProcessFetch(app, url);
   let closing: Promise<void> | undefined;
   const close = () => closing ??= (async () => {
@@ -131,6 +148,22 @@ function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, 
         user = (await store.users.findByLogin(login))!;
       }
       const { token } = await authorizations.issue(user, { scopes: normalize(scopes), note: "feedgate/testing", noteUrl: null, fingerprint: null });
+      return token;
+    },
+    async fineGrainedToken(login, grant = {}) {
+      const user = await store.users.findByLogin(login);
+      if (!user) throw new RangeError(`fineGrainedToken: no user "${login}"; add it to the world, or call token() once`);
+      const { repositories = "public", permissions = {} } = grant;
+      const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {} };
+      for (const [name, level] of Object.entries(permissions)) {
+        if (isPermissionName(name)) groups[PERMISSIONS[name].group][name] = level;
+        else groups.repository[name] = level; // refused by the service, naming it
+      }
+      const { token } = await fineGrainedTokens.create(user, {
+        name: "feedgate/testing", resourceOwner: grant.owner, permissions: groups, expiresAt: grant.expiresAt,
+        repositorySelection: Array.isArray(repositories) ? "subset" : repositories === "public" ? "none" : repositories,
+        repositories: Array.isArray(repositories) ? repositories : [],
+      });
       return token;
     },
     ingest: (events) => controls.ingest.ingestEvents(events),

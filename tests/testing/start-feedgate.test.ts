@@ -43,6 +43,22 @@ describe("feedgate/testing", () => {
     assert.deepEqual(events.map((e) => e.id), ["1"]);
   });
 
+  it("makes fine-grained tokens: limited to the repositories and permissions asked for, expiring by the double's clock", async () => {
+    const hooks = await fg.fineGrainedToken("octocat", { repositories: ["octocat/secret"], permissions: { repository_hooks: "write" },
+      expiresAt: "2026-01-03T00:00:00Z" });
+    const octokit = new Octokit({ baseUrl: fg.url, auth: hooks, request: { fetch: fg.fetch } });
+    const created = await octokit.rest.repos.createWebhook({ owner: "octocat", repo: "secret", config: { url: "https://example.com/" }, active: false });
+    assert.equal(created.status, 201);
+    assert.equal(created.headers["x-accepted-github-permissions"], "repository_hooks=write");
+    const publicOnly = await fg.fineGrainedToken("octocat");
+    assert.equal((await fg.fetch(`${fg.url}/repos/octocat/secret`, { headers: { authorization: `Bearer ${publicOnly}` } })).status, 404);
+    await assert.rejects(fg.fineGrainedToken("octocat", { permissions: { contents: "read" } as never }), /not a permission feedgate knows/);
+    await assert.rejects(fg.fineGrainedToken("nobody"), /no user "nobody"/);
+    fg.clock.advance("1d");
+    assert.equal((await fg.fetch(`${fg.url}/user`, { headers: { authorization: `Bearer ${hooks}` } })).status, 401);
+    await fg.reset();
+  });
+
   it("reads one clock: the Date header, the rate-limit reset, and event times", async () => {
     const first = await fg.fetch(`${fg.url}/users/octocat`);
     assert.equal(first.headers.get("date"), new Date(NOW).toUTCString());
