@@ -211,6 +211,27 @@ describe("feedgate admin commands", () => {
     assertRefused(await cli("user", "disable", "acme"), /^feedgate: "acme" is an organization, not a user$/);
   });
 
+  test("org member <org> <login> --role owner|member sets the role the hooks API then follows; refusals change nothing", async () => {
+    await t.createUser("eve", "eve-password");
+    await new IngestService(t.store, t.clock.now).seedWorld({ orgs: [{ login: "umbrella", members: ["eve"] }] }, { baseDir: undefined });
+    const orgHooks = () => t.app.inject({ method: "GET", url: "/orgs/umbrella/hooks", headers: { authorization: basic("eve", "eve-password") } });
+    assert.equal((await orgHooks()).statusCode, 404, "a member does not manage the organization's hooks");
+    const promoted = await cli("org", "member", "umbrella", "eve", "--role", "owner");
+    assert.equal(promoted.code, 0, promoted.stderr);
+    assert.equal(promoted.stdout, "eve is an owner of umbrella\n");
+    assert.equal((await orgHooks()).statusCode, 200, "an owner does");
+    const demoted = await cli("org", "member", "umbrella", "eve", "--role", "member");
+    assert.equal(demoted.stdout, "eve is a member of umbrella\n");
+    assert.equal((await orgHooks()).statusCode, 404);
+    assertRefused(await cli("org", "member", "umbrella", "eve", "--role", "admin"), /--role must be owner or member, got "admin"/);
+    assertRefused(await cli("org", "member", "eve", "ben"), /eve is a user, not an organization/);
+    assertRefused(await cli("org", "member", "umbrella", "nobody"), /no user "nobody"/);
+    assertRefused(await cli("org", "member", "umbrella", "umbrella"), /"umbrella" is an organization, not a user/);
+    assertRefused(await cli("org", "member", "nowhere", "eve"), /no organization "nowhere"/);
+    const org = (await t.store.users.findByLogin("umbrella"))!;
+    assert.equal(await t.store.directory.orgRole(org.id, (await t.store.users.findByLogin("ben"))!.id), null, "nobody was added");
+  });
+
   // Last: the fine-grained token they add would change what the listings above show.
   test("token add --fine-grained makes a feedgate_pat_ token limited to its owner, repositories and permissions", async () => {
     await new IngestService(t.store, t.clock.now).seedWorld({
