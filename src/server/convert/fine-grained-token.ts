@@ -1,16 +1,22 @@
 /** Fine-grained tokens -> the wire object. The only place that shapes a fine-grained token response. */
 import { PERMISSIONS, type AccessLevel, type PermissionName } from "../../api/permissions.js";
 import type { FineGrainedToken } from "../../api/schemas.js";
-import type { FineGrainedTokenView } from "../services/fine-grained-tokens.js";
-import { hasExpired } from "../services/token-expiry.js";
+import type { AuthorizationRow, FineGrainedGrant, RepoRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 import { toWireSimpleUser } from "./user.js";
 
-/**
- * @param now the request's time, against which `token_expired` is told.
- * @param token the full token, only for the response to its creation; every other response shows "".
- */
-export function toWireFineGrainedToken({ row, user, owner, repositories }: FineGrainedTokenView, baseUrl: string, now: Date,
+/** A fine-grained token with what its wire form names: its user, its resource owner and its selected repositories. */
+export interface FineGrainedTokenView {
+  row: AuthorizationRow & { fineGrained: FineGrainedGrant };
+  user: UserRow;
+  owner: UserRow;
+  repositories: RepoRow[];
+  /** Whether it had expired when read (services/token-expiry.ts's rule, by the service's clock). */
+  expired: boolean;
+}
+
+/** @param token the full token, only for the response to its creation; every other response shows "". */
+export function toWireFineGrainedToken({ row, user, owner, repositories, expired }: FineGrainedTokenView, baseUrl: string,
   token = ""): FineGrainedToken {
   const permissions: FineGrainedToken["permissions"] = { repository: {}, organization: {} };
   for (const [name, level] of Object.entries(row.fineGrained.permissions) as [PermissionName, AccessLevel][]) {
@@ -31,7 +37,7 @@ export function toWireFineGrainedToken({ row, user, owner, repositories }: FineG
     })),
     permissions,
     created_at: isoSeconds(row.createdAt),
-    token_expired: hasExpired(row.expiresAt, now),
+    token_expired: expired,
     token_expires_at: row.expiresAt && isoSeconds(row.expiresAt),
     token_last_used_at: null,
   };

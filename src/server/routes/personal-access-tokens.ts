@@ -24,14 +24,14 @@ export function personalAccessTokenRoutes(untyped: FastifyInstance, service: Fin
       const window = readPage(request.query);
       const { rows, total } = await service.list(caller(request), window);
       writeLinkHeader(request, reply, window, total);
-      return rows.map((view) => toWireFineGrainedToken(view, request.baseUrl, request.receivedAt));
+      return rows.map((view) => toWireFineGrainedToken(view, request.baseUrl));
     },
   });
 
   app.route({
     ...tableRoute(get),
     handler: async (request) =>
-      toWireFineGrainedToken(await service.get(caller(request), request.params.id), request.baseUrl, request.receivedAt),
+      toWireFineGrainedToken(await service.get(caller(request), request.params.id), request.baseUrl),
   });
 
   app.route({
@@ -43,7 +43,7 @@ export function personalAccessTokenRoutes(untyped: FastifyInstance, service: Fin
         repositorySelection: body.repository_selection, repositories: body.repositories, permissions: body.permissions,
         expiresAt: body.expires_at,
       });
-      const created = toWireFineGrainedToken(view, request.baseUrl, request.receivedAt, token);
+      const created = toWireFineGrainedToken(view, request.baseUrl, token);
       return reply.code(201).header("Location", created.url).send(created);
     },
   });

@@ -14,17 +14,12 @@ import { notFound } from "../errors.js";
 import type { AuthorizationRow, FineGrainedGrant, Page, PageRequest, RepoRow, Store, UserRow } from "../store/store.js";
 import { FINE_GRAINED_TOKEN_PREFIX, hashToken, isTokenShaped, mintFineGrainedToken } from "./credentials.js";
 import { fail, isObject, parseId } from "./input-checks.js";
-import { defaultExpiry, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
+import { defaultExpiry, hasExpired, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
+import type { FineGrainedTokenView } from "../convert/fine-grained-token.js";
 
 export type CreateFineGrainedTokenInput = RequestOf<typeof endpoints.personalAccessTokens.create, "body">;
 
-/** A fine-grained token with what its wire form names: its user, its resource owner and its selected repositories. */
-export interface FineGrainedTokenView {
-  row: AuthorizationRow & { fineGrained: FineGrainedGrant };
-  user: UserRow;
-  owner: UserRow;
-  repositories: RepoRow[];
-}
+export type { FineGrainedTokenView };
 
 /** What a token is made of, checked: the CLI builds it from flags, the API and the console from a request body. */
 export interface FineGrainedTokenRequest {
@@ -126,7 +121,7 @@ export class FineGrainedTokenService {
     if (!owner) throw notFound(); // the resource owner was deleted with its tokens between two reads
     const repositories = (await Promise.all(grant.repositoryIds.map((id) => this.store.directory.findRepoById(id))))
       .filter((repo): repo is RepoRow => repo !== null);
-    return { row: { ...row, fineGrained: grant }, user, owner, repositories };
+    return { row: { ...row, fineGrained: grant }, user, owner, repositories, expired: hasExpired(row.expiresAt, this.clock()) };
   }
 }
 
