@@ -11,7 +11,7 @@ import {
 } from "../../api/permissions.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { notFound } from "../errors.js";
-import type { AuthorizationRow, FineGrainedGrant, Page, PageRequest, RepoRow, Store, UserRow } from "../store/store.js";
+import type { AuthorizationRow, Page, PageRequest, RepoRow, Store, UserRow } from "../store/store.js";
 import { FINE_GRAINED_TOKEN_PREFIX, hashToken, isTokenShaped, mintFineGrainedToken } from "./credentials.js";
 import { fail, isObject, parseId } from "./input-checks.js";
 import { defaultExpiry, hasExpired, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
