@@ -27,6 +27,7 @@ contractSuite((driver) => {
       assert.deepEqual({ ...created, id: 0 }, {
         id: 0, userId: alice, hashedToken: hashToken(token(1)), tokenLastEight: token(1).slice(-8), scopes: ["repo", "user"],
         note: "note 1", noteUrl: "https://ci.example", fingerprint: "fp", createdAt: NOW, updatedAt: NOW, expiresAt: null,
+        fineGrained: null,
       });
       assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
       assert.equal(await s.store.authorizations.find(bob, created.id), null);
@@ -50,6 +51,21 @@ contractSuite((driver) => {
       const bobs = await s.store.authorizations.list(bob, { limit: 100, offset: 0 });
       assert.deepEqual(bobs.rows.map((a) => a.note), ["note 6"]);
       assert.equal(bobs.total, 1);
+    });
+
+    test("a fine-grained token keeps its grant whole, and each kind is listed apart from the other", async () => {
+      const grant = {
+        ownerId: bob, repositorySelection: "subset" as const, repositoryIds: [7, 3],
+        permissions: { metadata: "read" as const, repository_hooks: "write" as const }, description: "hooks of two repositories",
+      };
+      const created = await s.store.authorizations.create({ ...newAuthorization(alice, 40, { scopes: [] }), fineGrained: grant }, NOW);
+      assert.deepEqual(created.fineGrained, grant);
+      assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
+      const fineGrained = await s.store.authorizations.list(alice, { limit: 100, offset: 0 }, "fine-grained");
+      assert.deepEqual(fineGrained, { rows: [created], total: 1 });
+      const classic = await s.store.authorizations.list(alice, { limit: 100, offset: 0 });
+      assert.ok(classic.rows.every((row) => row.fineGrained === null && row.id !== created.id));
+      assert.ok(await s.store.authorizations.delete(alice, created.id));
     });
 
     test("update sets the fields given (null included), keeps the absent ones, and moves only updatedAt", async () => {
