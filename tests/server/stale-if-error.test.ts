@@ -177,5 +177,7 @@ describe(`stale feed pages during a database outage (${driver.name})`, { skip: d
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.headers.warning, undefined, "served fresh once the database is back");
     assert.equal(again.headers.age, undefined);
+    // The stale page and its 304, counted for the operator.
+    assert.match((await app.inject({ url: "/metrics" })).body, /^feedgate_stale_responses_total 2$/m);
   });
 });
