@@ -117,7 +117,7 @@ export function shownPath(url: string): string {
 /** @param degrade answers an outage with a stale public feed page where it has one (./stale-if-error.ts). */
 export default fp<{ degrade?: StaleIfError }>(async (app, { degrade }) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error.cause)) return reply;
+    if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error)) return reply;
     const apiError = error instanceof ApiError ? error
       : error instanceof FeedgateFailure ? fromFailure(request, error)
       : error instanceof StoreUnavailableError ? serviceUnavailable(error.store, error.cause)

@@ -20,6 +20,7 @@ import fp from "fastify-plugin";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
+import type { StoreUnavailableError } from "../failures.js";
 import type { StalePages } from "../services/stale-pages.js";
 import { wantsStream } from "../streams/resume.js";
 import { readCredentials } from "./auth.js";
@@ -63,7 +64,7 @@ function keyOf(request: FastifyRequest): string {
 
 export interface StaleIfError {
   /** Answers `request` with its stale page when it has one within the window; false when it must get the 503. */
-  answer(request: FastifyRequest, reply: FastifyReply, cause: unknown): boolean;
+  answer(request: FastifyRequest, reply: FastifyReply, outage: StoreUnavailableError): boolean;
 }
 
 /** Records each anonymous feed page answered 200 (a 304 included: it confirms the page). */
@@ -87,14 +88,17 @@ export default fp<{ pages: StalePages }>(async (app, { pages }) => {
 /** What the error handler asks on an outage. @param served counts the stale answers. */
 export function staleAnswers(pages: StalePages, served?: Counter): StaleIfError {
   return {
-    answer(request, reply, cause) {
+    answer(request, reply, outage) {
+      // With the rate-limit store away, no limit can be checked, and every request is refused rather than served
+      // unlimited (docs/scale-out.md): a stale page would be served without one.
+      if (outage.store !== "the database") return false;
       if (!pages.enabled || (request.method !== "GET" && request.method !== "HEAD") || !isAnonymousFeedPage(request)) return false;
       const page = pages.answer(keyOf(request));
       if (!page) return false;
       request.servedStale = true;
       request.lastModified = page.lastModified; // the conditional plugin answers If-Modified-Since from it
       served?.inc();
-      request.log.warn({ err: cause, ageSeconds: page.ageSeconds }, "served a stale feed page: the database cannot be reached");
+      request.log.warn({ err: outage.cause, ageSeconds: page.ageSeconds }, "served a stale feed page: the database cannot be reached");
       reply.code(200).type(page.contentType).header("ETag", page.etag).header("Age", String(page.ageSeconds))
         .header("Warning", STALE_WARNING);
       if (page.link) reply.header("Link", page.link);
