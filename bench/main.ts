@@ -1,5 +1,6 @@
 /**
  * `npm run bench`: issue 6's benchmark, end to end, measured from the outside.
+ * `npm run bench -- --soak 10m` runs the soak instead (./soak.ts).
  *
  *   build -> generate data (cached by size and seed) -> `feedgate import` into a fresh SQLite file (timed) ->
  *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> ceiling server -> each HTTP
@@ -25,6 +26,7 @@ import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
 import { renderReport, savedRun, type SavedRun } from "./report.js";
+import { soak } from "./soak.js";
 
 const started = Date.now();
 const say = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
@@ -117,6 +119,11 @@ async function main(): Promise<void> {
     if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   }
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+  if (options.soakSeconds !== null) {
+    await soak(options.soakSeconds, options.dataDir, options.resultsDir, say);
+    say(`total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+    return;
+  }
 
   const db = `${options.dataDir}/feedgate-${options.events}-seed${options.seed}.db`;
   const reuseDb = options.reuseDb && existsSync(db);

@@ -19,6 +19,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   logLevel: string;
   postgresSeconds: number;
+  /** `--soak 10m`: run the soak (bench/soak.ts) for this many seconds instead of the scenarios; null otherwise. */
+  soakSeconds: number | null;
 }
 
 const HELP = `npm run bench -- [flags]
@@ -43,7 +45,18 @@ const HELP = `npm run bench -- [flags]
                     local receiver), streams (fan-out to 1,000 open streams)
   --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
   --log-level L     the server's log level (default warn; info logs every request)
+  --soak D          instead of the scenarios: polls, ingests, deliveries and streams together for D (10m, 90s, 1h),
+                    sampling RSS, open handles, event-loop delay and database size, with their slopes per hour
 `;
+
+/** `90s`, `10m`, `1h`, or plain seconds. */
+function duration(name: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const match = /^([0-9]+)(s|m|h)?$/.exec(value.trim());
+  const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as "s" | "m" | "h" ?? "s"] : 0;
+  if (seconds < 10) throw new Error(`--${name} must be a duration of at least 10s, such as 90s, 10m or 1h, got "${value}"`);
+  return seconds;
+}
 
 function count(name: string, value: string | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
@@ -60,7 +73,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
       connections: { type: "string" }, seed: { type: "string" }, "data-dir": { type: "string" }, "results-dir": { type: "string" },
       regenerate: { type: "boolean" }, "reuse-db": { type: "boolean" }, gzip: { type: "boolean" }, "skip-postgres": { type: "boolean" },
       "no-build": { type: "boolean" }, only: { type: "string" }, "cpu-prof": { type: "boolean" }, "log-level": { type: "string" },
-      "postgres-seconds": { type: "string" }, help: { type: "boolean", short: "h" },
+      "postgres-seconds": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
@@ -86,5 +99,6 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     cpuProf: Boolean(values["cpu-prof"]),
     logLevel: values["log-level"] ?? "warn",
     postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),
+    soakSeconds: duration("soak", values.soak),
   };
 }

@@ -23,6 +23,8 @@ import conditional from "./plugins/conditional.js";
 import responseHeaders from "./plugins/response-headers.js";
 import bodyParser from "./plugins/body-parser.js";
 import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
+import staleIfError, { staleAnswers } from "./plugins/stale-if-error.js";
+import { StalePages } from "./services/stale-pages.js";
 import { loggerOptions } from "./logging.js";
 import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
@@ -99,6 +101,8 @@ const EXPOSED_HEADERS = [
   "ETag", "Link", "Location", "Retry-After", "X-GitHub-OTP", "X-Service-OTP", "X-RateLimit-Limit", "X-RateLimit-Remaining",
   "X-RateLimit-Reset", "X-RateLimit-Used", "X-RateLimit-Resource", "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes",
   "X-Accepted-GitHub-Permissions", "X-Poll-Interval", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Last-Modified", "Status",
+  // A stale page's marks (--stale-if-error): GitHub sends neither.
+  "Age", "Warning",
 ];
 
 /** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
@@ -171,6 +175,9 @@ export async function buildApp({
       "X-Service-OTP", "X-Requested-With", "X-GitHub-Api-Version"],
     maxAge: 86400,
   });
+  // Before the conditional plugin, whose 304s it counts as the database confirming a page (./plugins/stale-if-error.ts).
+  const stalePages = new StalePages(config.feeds.staleIfErrorMs, config.feeds.cacheBytes, clock);
+  await app.register(staleIfError, { pages: stalePages });
   await app.register(conditional);
   await app.register(version);
   const authenticator = new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures);
@@ -178,7 +185,7 @@ export async function buildApp({
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(bodyParser);
-  await app.register(errorHandler);
+  await app.register(errorHandler, { degrade: staleAnswers(stalePages, metrics.staleResponses) });
   // Before the routes: the description is generated from the routes registered after it.
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 

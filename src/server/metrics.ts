@@ -42,6 +42,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly staleResponses = new Counter({
+    name: "feedgate_stale_responses_total",
+    help: "Feed pages served stale (--stale-if-error) because the database could not be reached.",
+    registers: [this.registry],
+  });
+
   readonly eventsIngested = new Counter({
     name: "feedgate_events_ingested_total",
     help: "Events added by ingests in this process; events already stored, and issue events, are not counted.",

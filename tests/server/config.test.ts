@@ -44,6 +44,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_FEED_MAX_EVENTS: { a: "300", b: "100" },
   FEEDGATE_FEED_MAX_AGE: { a: "30d", b: "12h" },
   FEEDGATE_FEED_CACHE_MB: { a: "0", b: "1" },
+  FEEDGATE_STALE_IF_ERROR: { a: "0", b: "5m" },
   FEEDGATE_MAX_STREAMS_PER_USER: { a: "0", b: "1" },
   FEEDGATE_STREAM_HEARTBEAT: { a: "5s", b: "7s" },
   FEEDGATE_ADMIN_BODY_LIMIT: { a: "1", b: "2" },

@@ -85,6 +85,7 @@ describe("GET /metrics", () => {
     const expected: Record<string, string> = {
       http_request_duration_seconds: "histogram",
       feedgate_feed_cache_requests_total: "counter",
+      feedgate_stale_responses_total: "counter",
       feedgate_events_ingested_total: "counter",
       feedgate_rate_limited_total: "counter",
       feedgate_login_failures_total: "counter",

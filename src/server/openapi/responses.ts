@@ -33,6 +33,9 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   "X-Poll-Interval": ["integer", "Seconds a poller should wait before asking again."],
   Location: ["string", "The new authorization's or hook's URL."],
   "Retry-After": ["integer", "Seconds to wait before retrying."],
+  Age: ["integer", "On a feed page served stale while the database cannot be reached (--stale-if-error): seconds since " +
+    "the database last gave it."],
+  Warning: ["string", "`110 - \"Response is Stale\"` on a feed page served stale while the database cannot be reached."],
   "X-GitHub-OTP": ["string", "`required; app` when a two-factor account sent no valid one-time code."],
   "X-Service-OTP": ["string", "Same as X-GitHub-OTP."],
 };

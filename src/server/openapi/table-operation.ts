@@ -58,7 +58,8 @@ function tableResponses(route: RouteOptions, endpoint: Endpoint, components: Com
   const successHeaders = [...commonHeaders(route),
     ...(method === "GET" ? ["ETag", "Last-Modified"] : []),
     ...(endpoint.response.endsWith("[]") ? ["Link"] : []),
-    ...(endpoint.response === "Event[]" || endpoint.response === "IssueEvent[]" ? ["X-Poll-Interval"] : []),
+    // A feed page may be served stale during a database outage (plugins/stale-if-error.ts).
+    ...(endpoint.response === "Event[]" || endpoint.response === "IssueEvent[]" ? ["X-Poll-Interval", "Age", "Warning"] : []),
     ...(status === 201 ? ["Location"] : [])];
   const success: OpenAPIV3_1.ResponseObject = {
     description: status === 204 ? "No Content" : status === 201 ? "Created" : status === 202 ? "Accepted" : "OK",

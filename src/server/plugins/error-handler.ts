@@ -8,6 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, unimplemented, validationFailed } from "../errors.js";
 import { FeedgateFailure, StoreUnavailableError } from "../failures.js";
 import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
+import type { StaleIfError } from "./stale-if-error.js";
 
 function docsFor(request: FastifyRequest): string {
   return request.routeOptions.config?.endpoint?.documentationUrl ?? GENERAL_DOCS;
@@ -113,8 +114,10 @@ export function shownPath(url: string): string {
   return printable.length > SHOWN_PATH_MAX ? `${printable.slice(0, SHOWN_PATH_MAX)}...` : printable;
 }
 
-export default fp(async (app) => {
+/** @param degrade answers an outage with a stale public feed page where it has one (./stale-if-error.ts). */
+export default fp<{ degrade?: StaleIfError }>(async (app, { degrade }) => {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error)) return reply;
     const apiError = error instanceof ApiError ? error
       : error instanceof FeedgateFailure ? fromFailure(request, error)
       : error instanceof StoreUnavailableError ? serviceUnavailable(error.store, error.cause)

@@ -151,6 +151,13 @@ export const SETTINGS = {
     /** Memory for cached feed pages, in bytes; 0 turns the cache off. */
     cacheBytes: setting({ flag: "--feed-cache-mb", arg: "<n>", env: "FEEDGATE_FEED_CACHE_MB", name: "feed cache size",
       parse: mebibytes, default: 32, help: "memory for cached feed pages, in MiB", zero: "off" }),
+    /**
+     * How long after the database last gave a public feed page that page may still be served, marked stale, while
+     * the database cannot be reached (plugins/stale-if-error.ts); 0 answers every request 503 during an outage.
+     */
+    staleIfErrorMs: setting({ flag: "--stale-if-error", arg: "<duration>", env: "FEEDGATE_STALE_IF_ERROR",
+      name: "stale if error", parse: milliseconds, default: "60s", zero: "off",
+      help: "during a database outage, serve anonymous feed pages answered within this long before, marked stale" }),
   },
   /** Live streams of the feeds (Server-Sent Events, server/streams/). */
   streams: {
