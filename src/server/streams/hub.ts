@@ -158,11 +158,12 @@ export class StreamHub {
     const after = resumeAfter(request);
     let cursor = after === null ? (await this.events.lastArrivals())[table] : await this.events.arrivalOf(table, after);
     if (cursor === null) throw unknownEvent(after!);
+    // Read before the per-user count is checked: from that check to the stream's count nothing may wait.
+    const skipTo = after === null ? null : await this.beyondReplay(target, table, cursor);
     const owner = principal ? `user:${principal.user.id}` : `ip:${request.ip}`;
     const held = this.owners.get(owner) ?? 0;
     if (held >= this.options.maxPerUser) throw tooMany(this.options.maxPerUser);
     if (this.closed) throw new ApiError(503, "Service Unavailable: the server is shutting down");
-    const skipTo = after === null ? null : await this.beyondReplay(target, table, cursor);
 
     const sink = new SseStream(reply.raw);
     if (after !== null) this.metrics.resumed.inc();
@@ -181,7 +182,7 @@ export class StreamHub {
     };
     this.add(subscriber);
     sink.onClose(() => this.remove(subscriber));
-    if (after !== null && skipTo === null) this.behind = true;
+    if (after !== null) this.behind = true;
     this.wake();
     return reply.type("text/event-stream; charset=utf-8").header("X-Accel-Buffering", "no").send(sink.body);
   }
