@@ -12,6 +12,7 @@ import { startListeningApp, type ListeningApp } from "../helpers/listening-app.j
 import { minute } from "../helpers/client-world.js";
 import { event } from "../helpers/events.js";
 import { until } from "../helpers/wait.js";
+import { openRawStream } from "../helpers/sse.js";
 
 const REPLAY_MAX = 3;
 let nextId = 900_000;
@@ -111,6 +112,22 @@ describe("bounded replay of resumed streams", () => {
       for (const e of missed) assert.ok(page.some((item) => item.id === e.id), e.id);
     } finally {
       source.close();
+    }
+  });
+
+  test("on the wire: the gap frame has no id, so a reconnection before the next event is told of the gap again", async () => {
+    const from = push("alice/hello");
+    await t.ingest.ingestEvents([from]);
+    await t.ingest.ingestEvents(Array.from({ length: REPLAY_MAX + 1 }, () => push("alice/hello")));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const s = await openRawStream(t.url, "/repos/alice/hello/events", { "Last-Event-ID": from.id });
+      try {
+        const frame = await s.next();
+        assert.deepEqual([frame.event, frame.id], ["gap", undefined]);
+        assert.equal(JSON.parse(frame.data!).last_event_id, from.id);
+      } finally {
+        s.close();
+      }
     }
   });
 
