@@ -154,4 +154,25 @@ describe("feedgate keys rotate", () => {
     assert.deepEqual(seen.filter((k, i) => seen.indexOf(k) !== i), []);
     assert.equal(hooks.received.length, expected);
   });
+
+  test("--keep-old leaves the old key after the new one; rotating to the same key again then drops it", async () => {
+    const oldKey = Buffer.from(keyFileText().trim(), "hex");
+    const newKey = randomBytes(32).toString("hex");
+    const db = ["--db", t.dbPath, "--webhook-key-file", keyFile];
+    const kept = await runCli(["keys", "rotate", ...db, "--new-key-stdin", "--keep-old"], { input: `${newKey}\n` });
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.match(kept.stdout, new RegExp(`under key ${keyIdOf(Buffer.from(newKey, "hex"))} \\(was ${keyIdOf(oldKey)}\\); .* keeps the old keys after it\n$`));
+    assert.equal(keyFileText(), `${newKey}\n${oldKey.toString("hex")}\n`);
+    for (const value of (await sealedNow()).values()) assert.equal(SecretBox.keyIdIn(value), keyIdOf(Buffer.from(newKey, "hex")));
+
+    const again = await runCli(["keys", "rotate", ...db, "--new-key-env", "KEY"], { env: { KEY: newKey } });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^resealed 0 webhook secrets under key \w+ \(was \w+\); .* holds it alone\n$/);
+    assert.equal(keyFileText(), `${newKey}\n`);
+    // Deliveries still signed: a push to every hook after both.
+    const before = hooks.received.length;
+    await t.ingest.ingestEvents([push()]);
+    await hooks.until(before + secrets.size);
+    assertAllSigned();
+  });
 });
