@@ -8,7 +8,7 @@
  * GitHub asks of pollers, unless `--force-interval`; a server on this machine (127.0.0.1, localhost, ::1) is the
  * operator's own, to poll as fast as they like.
  */
-import type { Client, Event, IssueEvent, Meta, Operation, Params, Result, Success } from "../client/index.js";
+import type { Client, Event, IssueEvent, Meta, Operation, Params, Result, StreamGap, Success } from "../client/index.js";
 import { type FeedgateError, HttpError, NetworkError, StreamUnavailableError, TimeoutError } from "../client/index.js";
 import type { Endpoints } from "../api/endpoints.js";
 
@@ -143,7 +143,11 @@ export async function followLive(client: Client, feed: FeedOperation, params: Re
   const pathParams = Object.fromEntries(Object.entries(params).filter(([name]) => name !== "per_page"));
   const lastEventId = first.data[0]?.id;
   try {
-    const stream = client.events.stream(feed, pathParams as Params<typeof feed.endpoint>, lastEventId === undefined ? {} : { lastEventId });
+    // A gap (the stream was away too long for the server to replay it all) is said, not thrown: what was missed is in
+    // the feed's pages, and following goes on with what comes next.
+    const onGap = (gap: StreamGap) => warn(`feedgate: ${gap.message} (${gap.feed_url})\n`);
+    const stream = client.events.stream(feed, pathParams as Params<typeof feed.endpoint>,
+      lastEventId === undefined ? { onGap } : { lastEventId, onGap });
     for await (const event of stream) print(event);
   } catch (error) {
     if (!(error instanceof StreamUnavailableError)) throw error;

@@ -8,12 +8,16 @@ import type { Client } from "../client/index.js";
 import { InvalidInputError } from "../server/failures.js";
 import { clientAction, passwordClient, tokenClient, urlOption, type ConnectionOptions } from "./client-options.js";
 import type { CliIo } from "./io.js";
+import { givenSecret, type SecretFlags } from "./secret-input.js";
 
 interface HooksOptions extends ConnectionOptions {
   json?: boolean;
   hookUrl?: string;
   events?: string;
   secret?: string;
+  secretStdin?: boolean;
+  secretFile?: string;
+  secretEnv?: string;
   contentType?: string;
   inactive?: boolean;
 }
@@ -38,6 +42,20 @@ function connection(command: Command): Command {
 const connect = (options: HooksOptions, io: CliIo): Promise<Client> | Client =>
   options.user !== undefined ? passwordClient(options, io) : tokenClient(options, io.env);
 
+const SECRET_FLAGS: SecretFlags = {
+  what: "webhook secret", inline: "--secret", stdin: "--secret-stdin", file: "--secret-file", env: "--secret-env",
+};
+
+/** The hook's secret from whichever way was given; read before connecting, so that a refusal sends nothing. */
+async function hookSecret(options: HooksOptions, io: CliIo): Promise<string | undefined> {
+  if (options.secretStdin && options.user !== undefined && !io.env.FEEDGATE_PASSWORD) {
+    throw new InvalidInputError("--secret-stdin and --user would both read standard input: set FEEDGATE_PASSWORD, or give the " +
+      "secret with --secret-file or --secret-env; nothing was sent");
+  }
+  return givenSecret({ inline: options.secret, stdin: options.secretStdin, file: options.secretFile, env: options.secretEnv },
+    SECRET_FLAGS, io);
+}
+
 const eventList = (list: string | undefined) => list?.split(",").map((s) => s.trim()).filter(Boolean);
 
 export function hooksCommand(program: Command, io: CliIo): void {
@@ -58,15 +76,19 @@ export function hooksCommand(program: Command, io: CliIo): void {
   connection(hooks.command("create <target>").description("create a hook (the server pings it) and print its id"))
     .requiredOption("--hook-url <url>", "where deliveries are sent")
     .option("--events <list>", "comma-separated event names (default push; * for all)")
-    .option("--secret <secret>", "the secret deliveries are signed with")
+    .option("--secret-stdin", "read the secret deliveries are signed with from standard input (a prompt on a terminal)")
+    .option("--secret-file <file>", "read the secret from this file (a line end after it is dropped)")
+    .option("--secret-env <name>", "read the secret from this environment variable")
+    .option("--secret <secret>", "the secret itself: avoid, the shell's history and the process list keep it")
     .option("--content-type <type>", "json or form (default form, as on GitHub)")
     .option("--inactive", "create it inactive: nothing is delivered until it is activated")
     .action(clientAction(async (name: string, options: HooksOptions) => {
-      const client = await connect(options, io);
       const where = target(name);
+      const secret = await hookSecret(options, io);
+      const client = await connect(options, io);
       const body = {
         events: eventList(options.events), active: !options.inactive,
-        config: { url: options.hookUrl, secret: options.secret, content_type: options.contentType },
+        config: { url: options.hookUrl, secret, content_type: options.contentType },
       };
       const { data } = "org" in where ? await client.hooks.createForOrg({ ...where, ...body }) : await client.hooks.create({ ...where, ...body });
       line(options.json, data, String(data.id));

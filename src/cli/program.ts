@@ -13,6 +13,7 @@ import { replayCommand } from "./replay.js";
 import { authCommand } from "./auth.js";
 import { eventsCommand } from "./events.js";
 import { hooksCommand } from "./hooks.js";
+import { keysCommand } from "./keys.js";
 import { orgCommand } from "./org.js";
 
 export function buildProgram(io: CliIo): Command {
@@ -35,6 +36,7 @@ export function buildProgram(io: CliIo): Command {
   authCommand(program, io);
   eventsCommand(program, io);
   hooksCommand(program, io);
+  keysCommand(program, io);
   orgCommand(program, io);
   return program;
 }

@@ -3,7 +3,7 @@
  * Built on fetch with web-standard APIs only, so it runs in browsers as well as in Node.
  */
 export { Client, VERSION, type ClientOptions, type EventFamily, type PageOptions, type PageSource } from "./client.js";
-export { StreamUnavailableError, type StreamOptions } from "./stream.js";
+export { StreamGapError, StreamUnavailableError, type StreamGap, type StreamOptions } from "./stream.js";
 export type { AuthOptions, BasicAuth, OAuthAuth, OtpCallback } from "./auth.js";
 export { FeedgateError, HttpError, NetworkError, ParameterError, TimeoutError, type RedactedRequest } from "./errors.js";
 export { PERMITTED_HEADERS, type RequestHeaders, type UnconditionalHeaders } from "./headers.js";

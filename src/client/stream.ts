@@ -15,11 +15,37 @@ export class StreamUnavailableError extends FeedgateError {
   }
 }
 
+/**
+ * The server's `gap` event: the stream resumed after `last_event_id`, but more events than the server replays
+ * (`replay_max`, its `--stream-replay-max`) were stored since. They are not sent on the stream: read them from
+ * `feed_url` (the feed's pages, newest first, down to `last_event_id`). The stream goes on with newer events.
+ */
+export interface StreamGap {
+  last_event_id: string;
+  replay_max: number;
+  feed_url: string;
+  message: string;
+}
+
+/** A gap the caller gave no `onGap` for: thrown, so that events are never skipped without the caller knowing. */
+export class StreamGapError extends FeedgateError {
+  override name = "StreamGapError";
+  readonly code = "ESTREAMGAP";
+  constructor(readonly gap: StreamGap) {
+    super(`stream gap: ${gap.message} (${gap.feed_url})`);
+  }
+}
+
 export interface StreamOptions {
   /** Start after this event (its id), as a reconnecting client would; without it, with the next event stored. */
   lastEventId?: string;
   /** Ends the iteration (it returns, it does not throw). */
   signal?: AbortSignal;
+  /**
+   * Called when the server skipped events (a resume too far back): read them from `gap.feed_url`; the iteration
+   * goes on with newer events. Without it, a gap ends the iteration with StreamGapError.
+   */
+  onGap?: (gap: StreamGap) => void;
 }
 
 interface Frame {
@@ -103,8 +129,22 @@ export async function* followStream<T>(open: (lastEventId: string | undefined, s
         continue;
       }
       if ("failure" in answer) throw answer.failure;
+      // Thrown after the loop, whose catch is for the connection's failures only: a gap nobody handles, or onGap's own error.
+      let failure: unknown;
       try {
         for await (const frame of frames(answer.body, (ms) => (retryMs = ms))) {
+          if (frame.event === "gap") {
+            // Not a feed event, and without an id: the last event id stays the one the server skipped from.
+            const gap = JSON.parse(frame.data) as StreamGap;
+            try {
+              if (!options.onGap) throw new StreamGapError(gap);
+              options.onGap(gap);
+            } catch (error) {
+              failure = error;
+              break;
+            }
+            continue;
+          }
           if (frame.id !== undefined) lastEventId = frame.id;
           yield parse(frame.data);
         }
@@ -112,6 +152,7 @@ export async function* followStream<T>(open: (lastEventId: string | undefined, s
         // The connection broke mid-stream: reopened after the pause, as an ended stream is.
         if (controller.signal.aborted) return;
       }
+      if (failure !== undefined) throw failure;
       await pause(retryMs, controller.signal);
     }
   } finally {

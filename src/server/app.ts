@@ -196,7 +196,8 @@ export async function buildApp({
   personalAccessTokenRoutes(app, fineGrainedTokens);
   credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log, metrics.openStreams,
+  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log,
+    { open: metrics.openStreams, resumed: metrics.streamsResumed, gaps: metrics.streamGaps },
     clock);
   registerStreams(app, streams);
   eventRoutes(app, feeds, config.numericIds, streams);

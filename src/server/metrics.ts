@@ -73,6 +73,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Streams opened with `Last-Event-ID` (or `?since=`): reconnections, which replay what their clients missed. */
+  readonly streamsResumed = new Counter({
+    name: "feedgate_streams_resumed_total",
+    help: "Live feed streams opened with Last-Event-ID (or ?since=) to resume after an event.",
+    registers: [this.registry],
+  });
+
+  /** Resumed streams that had missed more than --stream-replay-max events and were sent a gap instead of the replay. */
+  readonly streamGaps = new Counter({
+    name: "feedgate_stream_gaps_total",
+    help: "Gap events sent to resumed streams that had missed more than --stream-replay-max events.",
+    registers: [this.registry],
+  });
+
   constructor(store: Pick<Store, "connections">) {
     // Series that exist from the start, so a rate over them is defined before the first event.
     for (const result of ["hit", "miss"]) this.feedCacheRequests.inc({ result }, 0);

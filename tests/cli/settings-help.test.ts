@@ -44,6 +44,7 @@ describe("the settings' help", () => {
       [["seed"], [SETTINGS.db, SETTINGS.passwordCost]],
       [["import"], [SETTINGS.db, SETTINGS.webhooks.maxQueue]],
       [["replay"], [SETTINGS.db, SETTINGS.webhooks.maxQueue]],
+      [["keys", "rotate"], [SETTINGS.db, SETTINGS.webhooks.keyFile]],
     ] as const) {
       const { code, stdout } = await runCli([...args, "--help"]);
       assert.equal(code, 0);

@@ -47,6 +47,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_STALE_IF_ERROR: { a: "0", b: "5m" },
   FEEDGATE_MAX_STREAMS_PER_USER: { a: "0", b: "1" },
   FEEDGATE_STREAM_HEARTBEAT: { a: "5s", b: "7s" },
+  FEEDGATE_STREAM_REPLAY_MAX: { a: "0", b: "50" },
   FEEDGATE_ADMIN_BODY_LIMIT: { a: "1", b: "2" },
   LOG_LEVEL: { a: "debug", b: "warn" },
   FEEDGATE_LOG_FORMAT: { a: "pretty", b: "json" },
@@ -71,8 +72,8 @@ describe("configuration", () => {
   });
 
   test("live streams: 10 per user and a 15 s heartbeat by default; the heartbeat stays under half the idle timeout", () => {
-    assert.deepEqual(loadConfig({}, {}).streams, { maxPerUser: 10, heartbeatMs: 15_000 });
-    assert.deepEqual(loadConfig({ maxStreamsPerUser: "0" }, { FEEDGATE_STREAM_HEARTBEAT: "5s" }).streams, { maxPerUser: 0, heartbeatMs: 5_000 });
+    assert.deepEqual(loadConfig({}, {}).streams, { maxPerUser: 10, heartbeatMs: 15_000, replayMax: 1000 });
+    assert.deepEqual(loadConfig({ maxStreamsPerUser: "0" }, { FEEDGATE_STREAM_HEARTBEAT: "5s" }).streams, { maxPerUser: 0, heartbeatMs: 5_000, replayMax: 1000 });
     assert.equal(loadConfig({ idleTimeout: "10s" }, {}).streams.heartbeatMs, 5_000);
     assert.equal(loadConfig({ idleTimeout: "0" }, {}).streams.heartbeatMs, 15_000);
     assert.throws(() => loadConfig({ maxStreamsPerUser: "-1" }, {}), /max streams per user must be a non-negative integer/);

@@ -90,6 +90,8 @@ describe("GET /metrics", () => {
       feedgate_rate_limited_total: "counter",
       feedgate_login_failures_total: "counter",
       feedgate_db_pool_connections: "gauge",
+      feedgate_streams_resumed_total: "counter",
+      feedgate_stream_gaps_total: "counter",
       // prom-client's default process metrics
       process_cpu_seconds_total: "counter",
       process_start_time_seconds: "gauge",

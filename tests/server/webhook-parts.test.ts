@@ -1,10 +1,11 @@
 /** The webhooks' small parts: sealed secrets, the retry schedule, GitHub's signature test vector, the flags. */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createCipheriv, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SecretBox } from "../../src/server/webhooks/secret-box.js";
+import { keyIdOf, SecretBox } from "../../src/server/webhooks/secret-box.js";
 import { backoffMs, signature } from "../../src/server/webhooks/dispatcher.js";
 import { AddressPolicy } from "../../src/server/webhooks/address-policy.js";
 import { webhookEventName } from "../../src/api/webhook-events.js";
@@ -23,6 +24,39 @@ describe("webhook parts", () => {
       assert.notEqual(box.seal("It's a Secret to Everybody"), sealed, "a fresh IV each time");
       assert.equal(SecretBox.atPath(file).open(sealed), "It's a Secret to Everybody", "another process with the same key file");
       assert.throws(() => SecretBox.ephemeral().open(sealed), "another key cannot open it");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a key file of several keys: the first seals, every one opens; values sealed before key ids still open", () => {
+    const dir = mkdtempSync(join(tmpdir(), "feedgate-keys-"));
+    try {
+      const file = join(dir, "webhook.key");
+      const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+      writeFileSync(file, `${oldKey.toString("hex")}\n`);
+      const running = SecretBox.atPath(file);
+      const underOld = running.seal("s3cret");
+      assert.equal(SecretBox.keyIdIn(underOld), keyIdOf(oldKey));
+      // A value as feedgate sealed it before keys had ids: "v1:" and IV, tag and text, under the one key.
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", oldKey, iv);
+      const text = Buffer.concat([cipher.update("legacy", "utf8"), cipher.final()]);
+      const v1 = `v1:${Buffer.concat([iv, cipher.getAuthTag(), text]).toString("base64")}`;
+      assert.equal(running.open(v1), "legacy");
+
+      // A rotation writes the new key first: the running box opens what is sealed under it (reading the file again),
+      // and seals under it from then on.
+      writeFileSync(`${file}.tmp`, `${newKey.toString("hex")}\n${oldKey.toString("hex")}\n`);
+      renameSync(`${file}.tmp`, file);
+      const underNew = SecretBox.withKeys([newKey]).seal("fresh");
+      assert.equal(running.open(underNew), "fresh");
+      assert.equal(SecretBox.keyIdIn(running.seal("x")), keyIdOf(newKey));
+      assert.deepEqual([running.open(underOld), running.open(v1)], ["s3cret", "legacy"], "the old key still opens");
+      assert.throws(() => SecretBox.withKeys([newKey]).open(underOld), /sealed under a key this instance does not have/);
+
+      writeFileSync(file, "not a key\n");
+      assert.throws(() => SecretBox.atPath(file).seal("x"), /line 1: a webhook key must be 64 hex digits/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -210,5 +210,22 @@ for (const driver of DRIVERS) {
       assert.equal(await s.store.hooks.queued(pushes.id), 2, "the queue stops at its bound");
       for (const h of [[repo, pushes], [org, all], [app, appIssues], [repo, off]] as const) await s.store.hooks.delete(h[0], h[1].id);
     });
+
+    test("sealed secrets are listed by hook id in pages, and resealed only while unchanged, leaving updated_at", async () => {
+      const sealed = (secret: string) => ({ config: { url: "http://k.test/", contentType: "json" as const, insecureSsl: "0" as const, sealedSecret: secret } });
+      const a = await s.store.hooks.create(hook(repo, "http://k.test/a", sealed("v1:a")), NOW);
+      const none = await s.store.hooks.create(hook(repo, "http://k.test/none"), NOW);
+      const b = await s.store.hooks.create(hook(org, "http://k.test/b", sealed("v1:b")), NOW);
+      const first = await s.store.hooks.sealedSecrets(0, 1);
+      assert.deepEqual(first, [{ hookId: a.id, sealed: "v1:a" }]);
+      assert.deepEqual(await s.store.hooks.sealedSecrets(a.id, 10), [{ hookId: b.id, sealed: "v1:b" }], "hooks without a secret are left out");
+      assert.equal(await s.store.hooks.reseal(a.id, "v1:a", "v2:a"), true);
+      assert.equal(await s.store.hooks.reseal(b.id, "v1:stale", "v2:b"), false, "a secret changed meanwhile is not overwritten");
+      const [afterA, afterB] = [await s.store.hooks.get(a.id), await s.store.hooks.get(b.id)];
+      assert.equal(afterA!.config.sealedSecret, "v2:a");
+      assert.equal(afterA!.updatedAt.getTime(), T);
+      assert.equal(afterB!.config.sealedSecret, "v1:b");
+      for (const [owner, h] of [[repo, a], [repo, none], [org, b]] as const) await s.store.hooks.delete(owner, h.id);
+    });
   });
 }

@@ -169,6 +169,13 @@ export const SETTINGS = {
     heartbeatMs: setting({ flag: "--stream-heartbeat", arg: "<duration>", env: "FEEDGATE_STREAM_HEARTBEAT",
       name: "stream heartbeat", parse: longerThanZero, default: "15s",
       help: "comment line sent on quiet streams this often, at most half --idle-timeout" }),
+    /**
+     * The most events a stream resumed with `Last-Event-ID` replays; past it, a `gap` event sends the client to the
+     * feed's pages and the stream goes on live. It bounds what one reconnection costs the server.
+     */
+    replayMax: setting({ flag: "--stream-replay-max", arg: "<n>", env: "FEEDGATE_STREAM_REPLAY_MAX",
+      name: "stream replay max", parse: count, default: 1000, zero: "no replay: a gap whenever anything was missed",
+      help: "events a stream resumed with Last-Event-ID replays at most; past it, a gap event points to the feed" }),
   },
   /** Largest body `POST /admin/events` and `POST /admin/world` accept, in bytes. */
   adminBodyLimit: setting({ flag: "--admin-body-limit", arg: "<bytes>", env: "FEEDGATE_ADMIN_BODY_LIMIT", name: "admin body limit",

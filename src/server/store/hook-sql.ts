@@ -25,6 +25,8 @@ export const HOOK_SQL = {
     insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now WHERE ${column} = @owner AND id = @id RETURNING *`,
   // Its queue and its record go with it: both reference hooks ON DELETE CASCADE (migration 8).
   delete: (column: string) => `DELETE FROM hooks WHERE ${column} = @owner AND id = @id`,
+  sealedSecrets: "SELECT id, secret FROM hooks WHERE secret IS NOT NULL AND id > @after ORDER BY id LIMIT @limit",
+  reseal: "UPDATE hooks SET secret = @to WHERE id = @id AND secret = @from",
 
   enqueue: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at, created_at)
     VALUES (@hookId, @guid, @event, @action, @eventId, @body, @redelivery, @due, @now)`,

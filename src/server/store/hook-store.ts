@@ -33,6 +33,12 @@ export interface HookRow {
   lastResponse: { code: number | null; status: string; message: string | null };
 }
 
+/** A hook's secret as stored, sealed. */
+export interface SealedSecret {
+  hookId: number;
+  sealed: string;
+}
+
 export type NewHook = Omit<HookRow, "id" | "createdAt" | "updatedAt" | "lastResponse">;
 
 export interface HookChanges {
@@ -109,6 +115,13 @@ export interface HookStore {
   update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null>;
   /** Deletes the hook, its queued deliveries and its record; true when there was one. */
   delete(owner: HookOwner, id: number): Promise<boolean>;
+  /** Every hook's sealed secret, by hook id after `afterId`, at most `limit`: `feedgate keys rotate` walks them. */
+  sealedSecrets(afterId: number, limit: number): Promise<SealedSecret[]>;
+  /**
+   * Replaces a hook's sealed secret with the same secret sealed under another key, only if it is still `from` (a
+   * secret changed meanwhile through the API is left alone); true when replaced. `updated_at` stays: the hook is unchanged.
+   */
+  reseal(id: number, from: string, to: string): Promise<boolean>;
 
   /** Queues deliveries made outside an ingest (ping, test, redelivery), due now. */
   enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void>;

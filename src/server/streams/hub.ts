@@ -15,7 +15,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
-import type { Gauge } from "prom-client";
+import type { Counter, Gauge } from "prom-client";
 import { ApiError } from "../errors.js";
 import type { Authenticator, Principal } from "../services/authenticator.js";
 import { targetKey, type FeedName, type FeedParams, type FeedService } from "../services/feeds.js";
@@ -25,7 +25,7 @@ import {
 } from "../store/store.js";
 import { toWireEventJson } from "../convert/event.js";
 import { SseStream } from "./sse.js";
-import { resumeAfter, unknownEvent } from "./resume.js";
+import { gapNotice, resumeAfter, unknownEvent } from "./resume.js";
 
 /** How often the version is checked when nothing woke the hub: "within a second" with room to spare. */
 const CHECK_MS = 500;
@@ -38,6 +38,15 @@ export interface StreamOptions {
   /** Streams one user (or, anonymous, one client IP) may hold open at once; 0: streams are off. */
   maxPerUser: number;
   heartbeatMs: number;
+  /** The most events a resumed stream replays; past it, a `gap` event instead (`--stream-replay-max`). */
+  replayMax: number;
+}
+
+/** The hub's instruments (../metrics.ts). */
+export interface StreamMetrics {
+  open: Gauge;
+  resumed: Counter;
+  gaps: Counter;
 }
 
 /** What the route knows of a stream request. */
@@ -128,7 +137,7 @@ export class StreamHub {
     private readonly authenticator: Authenticator,
     private readonly options: StreamOptions,
     private readonly log: FastifyBaseLogger,
-    private readonly open: Gauge,
+    private readonly metrics: StreamMetrics,
     /** The server's clock: leases and token expiries are reckoned on it, so that tests that move it end streams. */
     private readonly clock: Clock,
   ) {}
@@ -147,14 +156,23 @@ export class StreamHub {
     const target = await this.feeds.plan(stream.feed, stream.params, principal);
     const table = arrivalTableOf(target);
     const after = resumeAfter(request);
-    const cursor = after === null ? (await this.events.lastArrivals())[table] : await this.events.arrivalOf(table, after);
+    let cursor = after === null ? (await this.events.lastArrivals())[table] : await this.events.arrivalOf(table, after);
     if (cursor === null) throw unknownEvent(after!);
+    // Read before the per-user count is checked: from that check to the stream's count nothing may wait.
+    const skipTo = after === null ? null : await this.beyondReplay(target, table, cursor);
     const owner = principal ? `user:${principal.user.id}` : `ip:${request.ip}`;
     const held = this.owners.get(owner) ?? 0;
     if (held >= this.options.maxPerUser) throw tooMany(this.options.maxPerUser);
     if (this.closed) throw new ApiError(503, "Service Unavailable: the server is shutting down");
 
     const sink = new SseStream(reply.raw);
+    if (after !== null) this.metrics.resumed.inc();
+    if (skipTo !== null) {
+      // Too much to replay: the client reads it from the feed's pages, and the stream goes on from the newest arrival.
+      sink.notice("gap", gapNotice(request, after!, this.options.replayMax));
+      this.metrics.gaps.inc();
+      cursor = skipTo;
+    }
     const key = targetKey(target);
     let group = this.groups.get(key);
     if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
@@ -167,6 +185,18 @@ export class StreamHub {
     if (after !== null) this.behind = true;
     this.wake();
     return reply.type("text/event-stream; charset=utf-8").header("X-Accel-Buffering", "no").send(sink.body);
+  }
+
+  /**
+   * Whether a stream resuming at `cursor` would replay more than `replayMax` of its feed's events: then the newest
+   * arrival number, where it goes on instead; else null. Arrival numbers are counted over every feed, so a distance
+   * within the bound needs no read; a longer one reads at most `replayMax + 1` of the feed's events to count them.
+   */
+  private async beyondReplay(target: FeedTarget, table: ArrivalTable, cursor: number): Promise<number | null> {
+    const top = (await this.events.lastArrivals())[table];
+    if (top - cursor <= this.options.replayMax) return null;
+    const missed = await this.feeds.arrivals(target, cursor, top, this.options.replayMax + 1);
+    return missed.length > this.options.replayMax ? top : null;
   }
 
   /** Something may have been written: check now rather than at the next tick. */
@@ -190,7 +220,7 @@ export class StreamHub {
   private add(subscriber: Subscriber): void {
     subscriber.group.members.add(subscriber);
     this.owners.set(subscriber.owner, (this.owners.get(subscriber.owner) ?? 0) + 1);
-    this.open.inc();
+    this.metrics.open.inc();
     if (this.subscribers++ === 0) this.startTimers();
   }
 
@@ -201,7 +231,7 @@ export class StreamHub {
     const held = this.owners.get(owner)! - 1;
     if (held === 0) this.owners.delete(owner);
     else this.owners.set(owner, held);
-    this.open.dec();
+    this.metrics.open.dec();
     if (--this.subscribers === 0) this.stopTimers();
   }
 

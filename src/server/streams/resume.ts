@@ -44,3 +44,20 @@ export const unknownEvent = (id: string) =>
     errors: [{ resource: "Event", field: "Last-Event-ID", code: "invalid",
       message: `no event with id ${id} is stored; open the stream without Last-Event-ID (or since) to start with the next event` }],
   });
+
+/** The path without its query: the feed's own URL, without the stream's `since`. */
+const pathOf = (url: string) => url.replace(/[?#].*$/s, "");
+
+/**
+ * The `gap` event's data: the client missed more than `replayMax` events after `after`, which the stream does not
+ * replay. It reads them from `feed_url` (the feed's pages, newest first, down to `last_event_id`); the stream's next
+ * events are those stored after the gap.
+ */
+export function gapNotice(request: FastifyRequest, after: string, replayMax: number): string {
+  return JSON.stringify({
+    last_event_id: after,
+    replay_max: replayMax,
+    feed_url: `${request.baseUrl}${pathOf(request.url)}`,
+    message: `more than ${replayMax} events were stored after ${after}: read them from feed_url; this stream goes on with newer events`,
+  });
+}

@@ -47,6 +47,14 @@ export class SseStream {
     this.write(SseStream.frame(id, type, data));
   }
 
+  /**
+   * An event that is not one of the feed's: no `id` field, so the client's last event id (what it resumes after)
+   * stays the last feed event it was sent.
+   */
+  notice(type: string, data: string): void {
+    this.write(`event: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
+  }
+
   /** Frames made by frame(), several at once: one write to the socket for all of them. */
   frames(text: string): void {
     if (text) this.write(text);

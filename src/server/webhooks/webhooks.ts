@@ -2,23 +2,20 @@
  * The webhooks of one app: the secret box, the dispatcher (started when the app is ready, stopped when it closes)
  * and the deliveries the hooks API queues.
  */
-import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { DEFAULT_DB, IN_MEMORY_DB, type Config } from "../config.js";
+import type { Config } from "../config.js";
 import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
-import { isPostgresUrl } from "../store/open-store.js";
 import { AddressPolicy } from "./address-policy.js";
 import { Dispatcher } from "./dispatcher.js";
 import { WebhookDeliveries } from "./deliveries.js";
 import { PayloadBuilder } from "./payload.js";
 import { SecretBox } from "./secret-box.js";
+import { webhookKeyFile } from "./key-file.js";
 
-/** `--webhook-key-file`, else beside the SQLite file, else (PostgreSQL) where the default database would be. */
 export function secretBox(config: Config): SecretBox {
-  if (config.webhooks.keyFile) return SecretBox.atPath(config.webhooks.keyFile);
-  if (config.db === IN_MEMORY_DB) return SecretBox.ephemeral();
-  return SecretBox.atPath(isPostgresUrl(config.db) ? join(dirname(DEFAULT_DB), "webhook.key") : `${config.db}.webhook-key`);
+  const path = webhookKeyFile(config.db, config.webhooks.keyFile);
+  return path === null ? SecretBox.ephemeral() : SecretBox.atPath(path);
 }
 
 /** Where the app listens; before it does (an app only injected into, in tests), GitHub's own local default. */

@@ -10,7 +10,7 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import type { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { Gauge } from "prom-client";
+import { Counter, Gauge } from "prom-client";
 import { pino } from "pino";
 import { StreamHub } from "../../../src/server/streams/hub.js";
 import { RememberingStore } from "../../../src/server/store/remembering-store.js";
@@ -35,6 +35,8 @@ describe("stream hub", () => {
   let ingest: IngestService;
   let reads = 0;
   const open = new Gauge({ name: "hub_test_open_streams", help: "open streams", registers: [] });
+  const resumed = new Counter({ name: "hub_test_resumed", help: "resumed streams", registers: [] });
+  const gaps = new Counter({ name: "hub_test_gaps", help: "gaps sent", registers: [] });
   let nextId = 1000;
 
   before(async () => {
@@ -48,8 +50,8 @@ describe("stream hub", () => {
       return arrivals(...args);
     };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
-    hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000 },
-      pino({ level: "silent" }), open, () => NOW);
+    hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
+      pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
     ingest = new IngestService(s.store, () => NOW);
     await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
   });
@@ -65,7 +67,7 @@ describe("stream hub", () => {
    * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
    */
   async function stream(ip: string, repo = "hello", lastEventId?: string): Promise<Client> {
-    const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, baseUrl: "https://feedgate.test", principal: null };
+    const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
     const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough };
     const reply = {
       raw: new ServerResponse(new IncomingMessage(new Socket())),

@@ -53,6 +53,8 @@ if (events?.dataset.stream && "EventSource" in window) {
   source.addEventListener("error", () => {
     status.textContent = source.readyState === EventSource.CLOSED ? "Live updates stopped; reload the page." : "Live updates paused; reconnecting.";
   });
+  // Away too long for the server to replay all it missed (--stream-replay-max): the page has a hole; a reload fills it.
+  source.addEventListener("gap", () => { status.textContent = "Some events were missed while reconnecting: reload the page to see them."; });
   source.addEventListener("activity", (message) => {
     const event = JSON.parse(message.data);
     if (wanted && event.type !== wanted) return;

@@ -2,7 +2,7 @@
 import type pg from "pg";
 import type {
   AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
-  QueuedDelivery,
+  QueuedDelivery, SealedSecret,
 } from "../hook-store.js";
 import {
   attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
@@ -65,6 +65,15 @@ export class PostgresHooks implements HookStore {
   async delete(owner: HookOwner, id: number): Promise<boolean> {
     const { column, value } = ownerWhere(owner);
     return (await this.pool.query(named(HOOK_SQL.delete(column), { owner: value, id }))).rowCount === 1;
+  }
+
+  async sealedSecrets(afterId: number, limit: number): Promise<SealedSecret[]> {
+    const rows = await query<{ id: number; secret: string }>(this.pool, HOOK_SQL.sealedSecrets, { after: afterId, limit });
+    return rows.map((r) => ({ hookId: Number(r.id), sealed: r.secret }));
+  }
+
+  async reseal(id: number, from: string, to: string): Promise<boolean> {
+    return (await this.pool.query(named(HOOK_SQL.reseal, { id, from, to }))).rowCount === 1;
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {

@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import type {
   AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
-  QueuedDelivery,
+  QueuedDelivery, SealedSecret,
 } from "../hook-store.js";
 import {
   attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
@@ -33,6 +33,8 @@ function prepare(db: Database.Database) {
     count: perOwner<{ owner: number }, { n: number }>(db, HOOK_SQL.count),
     update: perOwner<HookParameters & Owned & { now: string }, HookRecord>(db, HOOK_SQL.update),
     delete: perOwner<Owned>(db, HOOK_SQL.delete),
+    sealedSecrets: db.prepare<{ after: number; limit: number }, { id: number; secret: string }>(HOOK_SQL.sealedSecrets),
+    reseal: db.prepare<{ id: number; from: string; to: string }>(HOOK_SQL.reseal),
     enqueue: db.prepare<{
       hookId: number; guid: string; event: string; action: string | null; eventId: string | null; body: string | null;
       redelivery: number; due: number; now: string;
@@ -103,6 +105,14 @@ export class SqliteHooks implements HookStore {
   async delete(owner: HookOwner, id: number): Promise<boolean> {
     const { column, value } = ownerWhere(owner);
     return this.s.delete[column].run({ owner: value, id }).changes === 1;
+  }
+
+  async sealedSecrets(afterId: number, limit: number): Promise<SealedSecret[]> {
+    return this.s.sealedSecrets.all({ after: afterId, limit }).map((r) => ({ hookId: r.id, sealed: r.secret }));
+  }
+
+  async reseal(id: number, from: string, to: string): Promise<boolean> {
+    return this.s.reseal.run({ id, from, to }).changes === 1;
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
