@@ -14,6 +14,8 @@ import { authCommand } from "./auth.js";
 import { eventsCommand } from "./events.js";
 import { hooksCommand } from "./hooks.js";
 import { orgCommand } from "./org.js";
+import { backupCommand } from "./backup.js";
+import { restoreCommand } from "./restore.js";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("feedgate")
@@ -36,6 +38,8 @@ export function buildProgram(io: CliIo): Command {
   eventsCommand(program, io);
   hooksCommand(program, io);
   orgCommand(program, io);
+  backupCommand(program, io);
+  restoreCommand(program, io);
   return program;
 }
 
