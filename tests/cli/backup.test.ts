@@ -56,6 +56,8 @@ describe("feedgate backup and restore while a server takes writes", () => {
   const acknowledged: string[][] = Array.from({ length: WRITERS }, () => []);
   /** For each backup: every writer's acknowledged count when it began, and its file. */
   const backups: { file: string; ackedBefore: number[] }[] = [];
+  /** `feedgate restore` without --force over the database the server is writing. */
+  let liveRestore: { code: number; stdout: string; stderr: string };
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "feedgate-backup-"));
@@ -90,6 +92,7 @@ describe("feedgate backup and restore while a server takes writes", () => {
         assert.match(result.stdout, new RegExp(`^backed up ${db} to ${file} \\(schema version \\d+, [\\d.]+ MB\\)\\n$`));
         backups.push({ file, ackedBefore });
       }
+      liveRestore = await runCli(["restore", backups[0]!.file, "--db", db]);
       await until(() => acknowledged.every((ids, w) => ids.length >= backups.at(-1)!.ackedBefore[w]! + 3),
         "writes after the last backup");
     } finally {
@@ -129,7 +132,12 @@ describe("feedgate backup and restore while a server takes writes", () => {
     }
   });
 
-  test("a backup made after the server stopped holds every acknowledged write", async () => {
+  test("a restore over the database the server uses is refused without --force, saying it may be in use", () => {
+    assert.deepEqual([liveRestore.code, liveRestore.stdout, liveRestore.stderr], [1, "", `feedgate: ${db} exists and may be in use ` +
+      "(stop the server first): restoring replaces everything in it; give --force to do so (nothing was written)\n"]);
+  });
+
+  test("a backup made after the server stopped holds every acknowledged write (nothing was lost to the refused restore)", async () => {
     const file = join(dir, "final.db");
     assert.equal((await runCli(["backup", file, "--db", db])).code, 0);
     const restored = join(dir, "restored-final.db");
