@@ -9,40 +9,21 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
-import { basic } from "../helpers/test-app.js";
+import { ADMIN_LOGIN, firstIds, idsInFeeds as idsInDatabase, startWriteLoad } from "../helpers/write-load.js";
 import { until } from "../helpers/wait.js";
-import { event } from "../helpers/events.js";
-import { buildApp } from "../../src/server/app.js";
-import { loadConfig } from "../../src/server/config.js";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/server/store/schema-version.js";
 import Database from "better-sqlite3";
 
 const WRITERS = 3;
 const BACKUPS = 3;
-const ADMIN = basic("root", "change-me");
 
-/** The event ids a feed of the database `db` holds for each writer's repository, read through the API. */
+/** What the SQLite database `db` holds of each writer's events. */
 async function idsInFeeds(db: string): Promise<string[][]> {
   const store = await SqliteStore.open(db);
-  const app = await buildApp({ config: loadConfig({ db, logLevel: "silent", rateLimitAnonymous: 1_000_000 }, {}), store });
   try {
-    const ids: string[][] = [];
-    for (let writer = 0; writer < WRITERS; writer++) {
-      const found: string[] = [];
-      for (let page = 1; ; page++) {
-        const response = await app.inject({ url: `/repos/load/r${writer}/events?per_page=100&page=${page}` });
-        const events = response.json<{ id: string }[]>();
-        if (response.statusCode === 404 && page === 1) break; // the repository came with the writer's first event
-        assert.equal(response.statusCode, 200, response.body);
-        if (events.length === 0) break;
-        found.push(...events.map((e) => e.id));
-      }
-      ids.push(found.sort((a, b) => Number(a) - Number(b)));
-    }
-    return ids;
+    return await idsInDatabase(db, store, WRITERS);
   } finally {
-    await app.close();
     await store.close();
   }
 }
@@ -53,7 +34,7 @@ describe("feedgate backup and restore while a server takes writes", () => {
   let server: ReturnType<typeof feedgate>;
   let url: string;
   /** Each writer's acknowledged event ids, in the order it wrote them (one write at a time per writer). */
-  const acknowledged: string[][] = Array.from({ length: WRITERS }, () => []);
+  let acknowledged: string[][];
   /** For each backup: every writer's acknowledged count when it began, and its file. */
   const backups: { file: string; ackedBefore: number[] }[] = [];
   /** `feedgate restore` without --force over the database the server is writing. */
@@ -63,23 +44,11 @@ describe("feedgate backup and restore while a server takes writes", () => {
     dir = mkdtempSync(join(tmpdir(), "feedgate-backup-"));
     db = join(dir, "feedgate.db");
     server = feedgate(["serve", "--db", db, "--port", "0", "--log-level", "silent", "--rate-limit-authenticated", "1000000"],
-      { env: { FEEDGATE_ADMIN: "root:change-me" } });
+      { env: { FEEDGATE_ADMIN: ADMIN_LOGIN } });
     url = (await waitForOutput(server, /"url":"(http:[^"]+)"/))[1]!;
 
-    let writing = true;
-    const writer = async (w: number) => {
-      for (let n = 1; writing; n++) {
-        const id = String(w * 1_000_000 + n);
-        const response = await fetch(`${url}/admin/events`, {
-          method: "POST", headers: { authorization: ADMIN, "content-type": "application/json" },
-          body: JSON.stringify([event(id, "WatchEvent", `writer${w}`, `load/r${w}`, { payload: { action: "started" } })]),
-        });
-        assert.equal(response.status, 200, await response.clone().text());
-        assert.equal((await response.json() as { events_added: number }).events_added, 1);
-        acknowledged[w]!.push(id);
-      }
-    };
-    const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
+    const load = startWriteLoad(url, WRITERS);
+    acknowledged = load.acknowledged;
     try {
       for (let b = 0; b < BACKUPS; b++) {
         // Some writes by every writer first, and between backups.
@@ -96,8 +65,7 @@ describe("feedgate backup and restore while a server takes writes", () => {
       await until(() => acknowledged.every((ids, w) => ids.length >= backups.at(-1)!.ackedBefore[w]! + 3),
         "writes after the last backup");
     } finally {
-      writing = false;
-      await Promise.all(writers);
+      await load.stop();
     }
     server.child.kill("SIGTERM");
     await server.done;
@@ -126,8 +94,7 @@ describe("feedgate backup and restore while a server takes writes", () => {
         assert.ok(held.length >= ackedBefore[w]!, `backup ${b}, writer ${w}: ${held.length} of the ${ackedBefore[w]} writes acknowledged before it`);
         // A consistent copy: the first `held.length` writes of the writer, no gap. The last may be one whose answer
         // had not arrived yet (written, not yet acknowledged), so the ids are the writer's, in its order.
-        const expected = Array.from({ length: held.length }, (_, i) => String(w * 1_000_000 + i + 1));
-        assert.deepEqual(held, expected, `backup ${b}, writer ${w}`);
+        assert.deepEqual(held, firstIds(w, held.length), `backup ${b}, writer ${w}`);
       }
     }
   });
