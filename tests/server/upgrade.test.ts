@@ -1,5 +1,5 @@
 /**
- * Upgrades keep the data: for every schema version, on both drivers, a database is built as the feedgate of that
+ * Upgrades keep the data: for every schema version, on the test driver (both in `npm test`), a database is built as the feedgate of that
  * version left it (its migrations, and rows in every table it had, written in its columns: tests/helpers/
  * upgrade-fixtures.ts), then opened by this feedgate, which migrates it to the latest version, and every row is read
  * back through the API. A migration added without fixture rows fails here, saying so.
@@ -19,7 +19,8 @@ import { migrateDatabase, SqliteStore } from "../../src/server/store/sqlite/sqli
 import { migratePostgres, PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import type { Store } from "../../src/server/store/store.js";
 import { setPasswordCost } from "../../src/server/services/credentials.js";
-import { createTestDatabase, skipUnlessPostgres } from "../helpers/services.js";
+import { createTestDatabase } from "../helpers/services.js";
+import { testDriver } from "../helpers/store-drivers.js";
 import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
 import { FIXTURES, type Api, type Fixture, type FixtureDb, type Made } from "../helpers/upgrade-fixtures.js";
 
@@ -147,50 +148,50 @@ test("every migration has upgrade fixtures: rows in the columns it adds and a ch
 });
 
 const DRIVERS = [
-  { name: "SQLite", skip: false as string | false, old: oldSqlite, open: (db: string) => SqliteStore.open(db) },
-  { name: "PostgreSQL", skip: await skipUnlessPostgres(), old: () => oldPostgres(), open: (db: string) => PostgresStore.open(db) },
+  { name: "sqlite", old: oldSqlite, open: (db: string) => SqliteStore.open(db) },
+  { name: "postgres", old: () => oldPostgres(), open: (db: string) => PostgresStore.open(db) },
 ];
+/** The driver FEEDGATE_TEST_STORE names, as for every suite of tests/server: the driver matrix runs this on PostgreSQL. */
+const driver = DRIVERS.find((d) => d.name === testDriver().name)!;
 
-for (const driver of DRIVERS) {
-  describe(`upgrades on ${driver.name}: a database of every schema version, migrated to ${LATEST_SCHEMA_VERSION}, keeps its rows`,
-    { skip: driver.skip }, () => {
-      for (const { id: version } of migrations) {
-        test(`from version ${version}`, async () => {
-          const old = await driver.old(version);
-          const made: Made = {};
+describe(`upgrades on ${driver.name}: a database of every schema version, migrated to ${LATEST_SCHEMA_VERSION}, keeps its rows`,
+  { skip: testDriver().skip }, () => {
+    for (const { id: version } of migrations) {
+      test(`from version ${version}`, async () => {
+        const old = await driver.old(version);
+        const made: Made = {};
+        try {
+          for (const migration of migrations.filter((m) => m.id <= version)) {
+            await old.migrateTo(migration.id);
+            const fixture = FIXTURES[migration.id];
+            assert.ok(fixture, `migration ${migration.id} has no upgrade fixture in ${FIXTURES_FILE}`);
+            if (hasRows(fixture)) await fixture.rows(old.fixtureDb, made);
+          }
+          const empty = Object.entries(await old.tableRows()).filter(([, rows]) => rows === 0).map(([table]) => table);
+          assert.deepEqual(empty, [], `at schema version ${version}, tables without rows: add rows for them to the fixture of ` +
+            `the migration that made them, in ${FIXTURES_FILE}`);
+          await old.close();
+
+          const store = await driver.open(old.db);
           try {
-            for (const migration of migrations.filter((m) => m.id <= version)) {
-              await old.migrateTo(migration.id);
-              const fixture = FIXTURES[migration.id];
-              assert.ok(fixture, `migration ${migration.id} has no upgrade fixture in ${FIXTURES_FILE}`);
-              if (hasRows(fixture)) await fixture.rows(old.fixtureDb, made);
-            }
-            const empty = Object.entries(await old.tableRows()).filter(([, rows]) => rows === 0).map(([table]) => table);
-            assert.deepEqual(empty, [], `at schema version ${version}, tables without rows: add rows for them to the fixture of ` +
-              `the migration that made them, in ${FIXTURES_FILE}`);
-            await old.close();
-
-            const store = await driver.open(old.db);
+            assert.deepEqual([store.migratedAtOpen.version, store.migratedAtOpen.applied], [LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION - version]);
+            const api = await apiOver(old.db, store);
             try {
-              assert.deepEqual([store.migratedAtOpen.version, store.migratedAtOpen.applied], [LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION - version]);
-              const api = await apiOver(old.db, store);
-              try {
-                for (const migration of migrations.filter((m) => m.id <= version)) {
-                  const fixture = FIXTURES[migration.id]!;
-                  if (!hasRows(fixture)) continue;
-                  await test(`the rows of version ${migration.id} (${migration.name})`, () => fixture.check(api, made));
-                }
-              } finally {
-                await api.close();
+              for (const migration of migrations.filter((m) => m.id <= version)) {
+                const fixture = FIXTURES[migration.id]!;
+                if (!hasRows(fixture)) continue;
+                await test(`the rows of version ${migration.id} (${migration.name})`, () => fixture.check(api, made));
               }
             } finally {
-              await store.close();
+              await api.close();
             }
           } finally {
-            await old.close().catch(() => undefined);
-            await old.drop();
+            await store.close();
           }
-        });
-      }
-    });
-}
+        } finally {
+          await old.close().catch(() => undefined);
+          await old.drop();
+        }
+      });
+    }
+  });
