@@ -29,6 +29,8 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride();
   serveCommand(program, io);
   migrateCommand(program, io);
+  backupCommand(program, io);
+  restoreCommand(program, io);
   userCommand(program, io);
   tokenCommand(program, io);
   seedCommand(program, io);
@@ -38,8 +40,6 @@ export function buildProgram(io: CliIo): Command {
   eventsCommand(program, io);
   hooksCommand(program, io);
   orgCommand(program, io);
-  backupCommand(program, io);
-  restoreCommand(program, io);
   return program;
 }
 
