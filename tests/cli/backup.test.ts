@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
 import { ADMIN_LOGIN, firstIds, idsInFeeds as idsInDatabase, startWriteLoad } from "../helpers/write-load.js";
 import { until } from "../helpers/wait.js";
-import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import { migrateDatabase, SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/server/store/schema-version.js";
 import Database from "better-sqlite3";
 
@@ -200,5 +200,23 @@ describe("feedgate backup and restore: what they refuse, in one line, writing no
     assert.equal(result.stdout, `restored ${join(dir, "alice.db")} to ${db} (replacing what was there): schema version ${LATEST_SCHEMA_VERSION}\n`);
     const list = await runCli(["user", "list", "--json", "--db", db]);
     assert.deepEqual(lines(list.stdout).map((line) => (JSON.parse(line) as { login: string }).login), ["alice"]);
+  });
+
+  test("an older feedgate's backup is restored as it is, and the next feedgate migrate brings it to the latest version", async () => {
+    const old = join(tmpdir(), `feedgate-old-${process.pid}.db`);
+    const db5 = new Database(old);
+    migrateDatabase(db5, 5);
+    db5.close();
+    const restored = join(dir, "from-version-5.db");
+    try {
+      const result = await runCli(["restore", old, "--db", restored]);
+      assert.deepEqual([result.code, result.stderr], [0, ""]);
+      assert.equal(result.stdout, `restored ${old} to ${restored}: schema version 5; the next start or \`feedgate migrate\` ` +
+        `migrates it to version ${LATEST_SCHEMA_VERSION}\n`);
+      const migrate = await runCli(["migrate", "--db", restored]);
+      assert.equal(migrate.stdout, `${restored}: applied ${LATEST_SCHEMA_VERSION - 5} migrations (now at version ${LATEST_SCHEMA_VERSION})\n`);
+    } finally {
+      rmSync(old);
+    }
   });
 });
