@@ -19,6 +19,9 @@ export function restoreCommand(program: Command, io: CliIo): void {
     const { version, replaced } = await restoreSqlite(file, db, options.force === true);
     // An older backup is migrated by the next start (or `feedgate migrate`), as any older database is.
     const later = version < LATEST_SCHEMA_VERSION ? `; the next start or \`feedgate migrate\` migrates it to version ${LATEST_SCHEMA_VERSION}` : "";
-    io.stdout.write(`restored ${file} to ${db}${replaced ? " (replacing what was there)" : ""}: schema version ${version}${later}\n`);
+    // A server that had the file open reads the restored rows but keeps what it remembered of the old ones (cached
+    // pages, counts, stream positions): only a restart makes it forget.
+    const restart = replaced ? "; restart any feedgate serving it" : "";
+    io.stdout.write(`restored ${file} to ${db}${replaced ? " (replacing what was there)" : ""}: schema version ${version}${later}${restart}\n`);
   });
 }

@@ -197,7 +197,8 @@ describe("feedgate backup and restore: what they refuse, in one line, writing no
     assert.equal((await runCli(["user", "add", "bob", "--password", "pw", "--db", db])).code, 0);
     const result = await runCli(["restore", join(dir, "alice.db"), "--db", db, "--force"]);
     assert.deepEqual([result.code, result.stderr], [0, ""]);
-    assert.equal(result.stdout, `restored ${join(dir, "alice.db")} to ${db} (replacing what was there): schema version ${LATEST_SCHEMA_VERSION}\n`);
+    assert.equal(result.stdout, `restored ${join(dir, "alice.db")} to ${db} (replacing what was there): schema version ${LATEST_SCHEMA_VERSION}; ` +
+      "restart any feedgate serving it\n");
     const list = await runCli(["user", "list", "--json", "--db", db]);
     assert.deepEqual(lines(list.stdout).map((line) => (JSON.parse(line) as { login: string }).login), ["alice"]);
   });
