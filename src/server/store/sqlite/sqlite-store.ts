@@ -92,6 +92,8 @@ export class SqliteStore implements Store {
     if (path === ":memory:") return SqliteStore.fromImage(); // IN_MEMORY_DB, spelled as SQLite spells it
     mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
+    // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
+    db.pragma("busy_timeout = 5000");
     try {
       // Before the pragmas below: switching a file to WAL writes its header, and a newer feedgate's file is left as it is.
       refuseNewerSchema(sqliteSchemaVersion(db));
@@ -101,8 +103,6 @@ export class SqliteStore implements Store {
     }
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
-    // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
-    db.pragma("busy_timeout = 5000");
     const migrated = migrateDatabase(db); // before the constructor prepares statements against the tables
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
