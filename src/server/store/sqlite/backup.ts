@@ -4,7 +4,7 @@
  * meanwhile: a copy made with `cp` of a WAL database in use can miss the writes still in `-wal`, or catch a page half
  * written.
  */
-import { existsSync, linkSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { InvalidInputError } from "../../failures.js";
@@ -54,6 +54,18 @@ async function copy(from: Database.Database, to: string): Promise<void> {
   await from.backup(to, { progress: () => ALL_PAGES });
 }
 
+/** Puts the finished copy at `target` without replacing a file made there meanwhile. */
+function publish(partial: string, target: string): void {
+  try {
+    linkSync(partial, target);
+  } catch (error) {
+    // A filesystem without hard links (FAT, some network mounts): a rename, after one more look.
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP"].includes((error as { code?: string }).code ?? "")) throw error;
+    refuseExisting(target, "backup");
+    renameSync(partial, target);
+  }
+}
+
 export interface BackupResult {
   /** The schema version the backup is at. */
   version: number;
@@ -74,7 +86,7 @@ export async function backupSqlite(source: string, target: string): Promise<Back
     const copied = new Database(partial);
     copied.pragma("journal_mode = DELETE");
     copied.close();
-    linkSync(partial, target);
+    publish(partial, target);
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") refuseExisting(target, "backup");
     throw error;
