@@ -15,6 +15,8 @@ import { eventsCommand } from "./events.js";
 import { hooksCommand } from "./hooks.js";
 import { keysCommand } from "./keys.js";
 import { orgCommand } from "./org.js";
+import { backupCommand } from "./backup.js";
+import { restoreCommand } from "./restore.js";
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("feedgate")
@@ -28,6 +30,8 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride();
   serveCommand(program, io);
   migrateCommand(program, io);
+  backupCommand(program, io);
+  restoreCommand(program, io);
   userCommand(program, io);
   tokenCommand(program, io);
   seedCommand(program, io);

@@ -24,6 +24,7 @@ import type { StateStore } from "../state-store.js";
 import { PostgresState } from "./state.js";
 import { asUnavailable, raisingUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
+import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 
 const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
 /**
@@ -31,6 +32,41 @@ const MIGRATION_LOCK = "hashtext('feedgate:migrations')";
  * types leave out) of 0 as "the pool's", so the longest timer Node allows stands for none.
  */
 const withoutTimeout = (text: string) => ({ text, query_timeout: 2 ** 31 - 1 }) as pg.QueryConfig;
+
+/**
+ * Applies pending migrations on `client`, up to `upTo` (tests build databases as older feedgates left them), under the
+ * advisory lock. A database a newer feedgate migrated is refused before anything is applied.
+ */
+export async function migratePostgres(client: pg.ClientBase, upTo = LATEST_SCHEMA_VERSION): Promise<MigrationReport> {
+  try {
+    await client.query(withoutTimeout(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`));
+    // A no-op where the table exists: a newer feedgate's database is not changed by it.
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
+    const { rows } = await client.query<{ id: number }>("SELECT id FROM schema_migrations");
+    // Read under the lock: what another instance applied meanwhile is not applied twice, nor reported here.
+    const done = new Set(rows.map((r) => r.id));
+    refuseNewerSchema(done.size === 0 ? null : Math.max(...done));
+    let applied = 0;
+    for (const migration of migrations.filter((m) => m.id <= upTo)) {
+      if (done.has(migration.id)) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(withoutTimeout(migration.postgres));
+        await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())",
+          [migration.id, migration.name]);
+        await client.query("COMMIT");
+        applied++;
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+    }
+    return { applied, version: Math.max(0, ...done, upTo), created: done.size === 0 };
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+  }
+}
 
 export class PostgresStore implements Store {
   readonly users: UserStore;
@@ -80,42 +116,11 @@ export class PostgresStore implements Store {
       // value the connection started with).
       await client.query("SET statement_timeout = 0");
       try {
-        return await this.migrateOn(client);
+        return await migratePostgres(client);
       } finally {
         await client.query("RESET statement_timeout");
       }
     });
-  }
-
-  private async migrateOn(client: pg.PoolClient): Promise<MigrationReport> {
-    try {
-      await client.query(withoutTimeout(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`));
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-        id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`);
-      const { rows } = await client.query<{ id: number }>("SELECT id FROM schema_migrations");
-      // Read under the lock: what another instance applied meanwhile is not applied twice, nor reported here.
-      const done = new Set(rows.map((r) => r.id));
-      let applied = 0;
-      for (const migration of migrations) {
-        if (done.has(migration.id)) continue;
-        await client.query("BEGIN");
-        try {
-          await client.query(withoutTimeout(migration.postgres));
-          await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())",
-            [migration.id, migration.name]);
-          await client.query("COMMIT");
-          applied++;
-        } catch (error) {
-          await client.query("ROLLBACK");
-          throw error;
-        }
-      }
-      // Every migration is recorded now; a newer feedgate may have recorded more.
-      const version = Math.max(0, ...done, ...migrations.map((m) => m.id));
-      return { applied, version, created: done.size === 0 };
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
-    }
   }
 
   async ping(): Promise<void> {

@@ -26,9 +26,20 @@ import { SqliteState } from "./state.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage } from "./outage.js";
 import { raisingUnavailable } from "../unavailable.js";
+import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 
-/** Applies pending migrations; BEGIN IMMEDIATE takes the write lock first, so two processes cannot race. */
-function migrateDatabase(db: Database.Database): MigrationReport {
+/** The highest migration `db` records; null when it records none (a new file, or not a feedgate database). */
+export function sqliteSchemaVersion(db: Database.Database): number | null {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  return table ? db.prepare<[], number | null>("SELECT max(id) FROM schema_migrations").pluck().get() ?? null : null;
+}
+
+/**
+ * Applies pending migrations, up to `upTo` (tests build databases as older feedgates left them); BEGIN IMMEDIATE
+ * takes the write lock first, so two processes cannot race. A database a newer feedgate migrated is refused first.
+ */
+export function migrateDatabase(db: Database.Database, upTo = LATEST_SCHEMA_VERSION): MigrationReport {
+  refuseNewerSchema(sqliteSchemaVersion(db));
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const isApplied = db.prepare<[number]>("SELECT 1 FROM schema_migrations WHERE id = ?");
@@ -36,7 +47,7 @@ function migrateDatabase(db: Database.Database): MigrationReport {
   const version = db.prepare<[], number | null>("SELECT max(id) FROM schema_migrations").pluck();
   const before = version.get() ?? null;
   let applied = 0;
-  for (const migration of migrations) {
+  for (const migration of migrations.filter((m) => m.id <= upTo)) {
     db.transaction(() => {
       if (isApplied.get(migration.id)) return;
       db.exec(migration.sqlite);
@@ -81,10 +92,17 @@ export class SqliteStore implements Store {
     if (path === ":memory:") return SqliteStore.fromImage(); // IN_MEMORY_DB, spelled as SQLite spells it
     mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    db.pragma("foreign_keys = ON");
     // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
     db.pragma("busy_timeout = 5000");
+    try {
+      // Before the pragmas below: switching a file to WAL writes its header, and a newer feedgate's file is left as it is.
+      refuseNewerSchema(sqliteSchemaVersion(db));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    db.pragma("journal_mode = WAL");
+    db.pragma("foreign_keys = ON");
     const migrated = migrateDatabase(db); // before the constructor prepares statements against the tables
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);

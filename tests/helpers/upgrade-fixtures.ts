@@ -1,0 +1,293 @@
+/**
+ * Rows as each schema version's feedgate wrote them, for the upgrade tests (tests/server/upgrade.test.ts): a database
+ * is built by applying migration 1, writing its rows, applying migration 2, writing its rows..., up to a version;
+ * then the current feedgate migrates it and reads every row back through the API.
+ *
+ * Every migration has an entry here: its rows (in the columns that version had, as its code wrote them) and a check
+ * that reads them back once the database is at the latest version; or, for a migration that adds no table or column
+ * (an index, a trigger, a compression setting), `none` saying why. A migration without an entry fails the tests.
+ */
+import assert from "node:assert/strict";
+import type { FastifyInstance } from "fastify";
+import { hashPassword, hashToken, mintFineGrainedToken, mintToken } from "../../src/server/services/credentials.js";
+
+/** A database under construction, either driver: `?` placeholders, values as the driver's code wrote them. */
+export interface FixtureDb {
+  driver: "sqlite" | "postgres";
+  /** Inserts a row; returns its `id` column, when it has one. */
+  insert(table: string, row: Record<string, unknown>): Promise<number | undefined>;
+  run(sql: string, ...params: unknown[]): Promise<void>;
+}
+
+/** What the fixtures made that the checks need (ids, tokens, a session cookie), by name. */
+// biome-ignore lint/suspicious/noExplicitAny: ids and tokens by name, as each fixture wrote them
+export type Made = Record<string, any>;
+
+export interface Fixture {
+  rows(db: FixtureDb, made: Made): Promise<void>;
+  /** Reads this version's rows back through the API of a feedgate at the latest version. */
+  check(api: Api, made: Made): Promise<void>;
+}
+
+/** Why a migration needs no rows of its own. */
+export interface NoFixture {
+  none: string;
+}
+
+export interface Api {
+  app: FastifyInstance;
+  /** GET `url` with an Authorization header (or none); the answer's status and JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON, which the checks read as they assert on it
+  get(url: string, authorization?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+export const PASSWORD = "old-feedgate-pw";
+const basic = (login: string) => `Basic ${Buffer.from(`${login}:${PASSWORD}`).toString("base64")}`;
+const token = (value: string | number) => `token ${value}`;
+/** Times as the drivers take them: ISO text (SQLite TEXT, PostgreSQL timestamptz). */
+const AT = "2024-03-01T12:00:00.000Z";
+const EVENT_TIME = "2024-03-01T11:00:00Z";
+const epochSeconds = (iso: string) => Date.parse(iso) / 1000;
+
+async function classicToken(db: FixtureDb, userId: number, scopes: string[], note: string, extra: Record<string, unknown> = {}) {
+  const value = mintToken();
+  await db.insert("authorizations", {
+    user_id: userId, hashed_token: hashToken(value), token_last_eight: value.slice(-8), scopes: JSON.stringify(scopes),
+    note, note_url: null, fingerprint: null, created_at: AT, updated_at: AT, ...extra,
+  });
+  return value;
+}
+
+/** An event as the ingest stored it: the envelope verbatim (incomplete: the API adds ids and urls), columns to query by. */
+async function storedEvent(db: FixtureDb, row: { id: number; type: string; actor: number; actorLogin: string;
+  repo: number | null; repoName: string; org?: number; public: boolean }) {
+  const body = { id: String(row.id), type: row.type, actor: { login: row.actorLogin }, repo: { name: row.repoName },
+    payload: {}, public: row.public, created_at: EVENT_TIME };
+  await db.insert("events", {
+    id: row.id, type: row.type, actor_id: row.actor, repo_id: row.repo, org_id: row.org ?? null, public: row.public,
+    created_at: epochSeconds(EVENT_TIME), complete: false, body: JSON.stringify(body),
+  });
+}
+
+/** The next arrival number for the row `id`, as the SQLite ingest draws it; PostgreSQL's identity has drawn its own. */
+async function drawSeq(db: FixtureDb, table: string, id: number) {
+  if (db.driver === "sqlite") await db.run(`UPDATE ${table} SET seq = (SELECT coalesce(max(seq), 0) + 1 FROM ${table}) WHERE id = ?`, id);
+}
+
+const ids = (body: { id: string | number }[]) => body.map((item) => String(item.id));
+
+export const FIXTURES: Record<number, Fixture | NoFixture> = {
+  1: {
+    async rows(db, made) {
+      const hash = await hashPassword(PASSWORD);
+      made.passwordHash = hash;
+      made.alice = (await db.insert("users", { login: "alice", password_hash: hash, site_admin: false, created_at: AT }))!;
+      made.bob = (await db.insert("users", { login: "bob", password_hash: hash, site_admin: false, created_at: AT }))!;
+      made.aliceToken = await classicToken(db, made.alice, ["repo", "admin:repo_hook", "admin:org_hook", "read:org"], "alice at v1");
+      made.bobToken = await classicToken(db, made.bob, ["repo"], "bob at v1");
+    },
+    async check(api, made) {
+      const me = await api.get("/user", basic("alice"));
+      assert.deepEqual([me.status, me.body.login], [200, "alice"], "alice's password");
+      const byToken = await api.get("/user", token(made.bobToken!));
+      assert.deepEqual([byToken.status, byToken.body.login], [200, "bob"], "bob's token");
+      const list = await api.get("/authorizations", basic("alice"));
+      assert.equal(list.status, 200);
+      assert.ok(list.body.some((a: { note: string; scopes: string[] }) => a.note === "alice at v1" && a.scopes.includes("admin:repo_hook")),
+        JSON.stringify(list.body));
+    },
+  },
+  2: {
+    async rows(db, made) {
+      made.acme = (await db.insert("users", { login: "acme", type: "Organization", external_id: 9001, site_admin: false, created_at: AT }))!;
+      made.carol = (await db.insert("users", { login: "carol", external_id: 9002, site_admin: false, created_at: AT }))!;
+      await db.insert("org_members", { org_id: made.acme, user_id: made.alice });
+      const repo = async (owner: number, name: string, extra: Record<string, unknown> = {}) => {
+        const id = (await db.insert("repos", { owner_id: owner, name, private: false, network_id: 0, ...extra }))!;
+        await db.run("UPDATE repos SET network_id = ? WHERE id = ?", extra.network_id ?? id, id);
+        return id;
+      };
+      made.widget = await repo(made.alice, "widget", { external_id: 7001 });
+      made.secret = await repo(made.acme, "secret", { private: true });
+      made.fork = await repo(made.bob, "widget", { parent_id: made.widget, network_id: made.widget });
+      await db.insert("collaborators", { repo_id: made.secret, user_id: made.bob });
+      await db.insert("follows", { follower_id: made.bob, followee_id: made.alice });
+      await db.insert("watches", { user_id: made.carol, repo_id: made.widget });
+      await storedEvent(db, { id: 20001, type: "PushEvent", actor: made.alice, actorLogin: "alice", repo: made.widget, repoName: "alice/widget", public: true });
+      await storedEvent(db, { id: 20002, type: "IssuesEvent", actor: made.bob, actorLogin: "bob", repo: made.secret, repoName: "acme/secret", org: made.acme, public: false });
+      await storedEvent(db, { id: 20003, type: "FollowEvent", actor: made.carol, actorLogin: "carol", repo: null, repoName: "/", public: true });
+      await db.insert("issue_events", { id: 30001, repo_id: made.widget, actor_id: made.alice, created_at: epochSeconds(EVENT_TIME),
+        complete: false, body: JSON.stringify({ id: 30001, event: "closed", actor: { login: "alice" }, created_at: EVENT_TIME,
+          issue: { title: "Issue 1", number: 1, state: "closed" } }) });
+    },
+    async check(api, made) {
+      const repoFeed = await api.get("/repos/alice/widget/events");
+      assert.equal(repoFeed.status, 200);
+      assert.ok(ids(repoFeed.body).includes("20001"), JSON.stringify(repoFeed.body));
+      assert.equal(repoFeed.body.find((e: { id: string }) => e.id === "20001").repo.id, 7001, "the repository's GitHub id");
+      const hidden = await api.get("/repos/acme/secret/events");
+      assert.equal(hidden.status, 404, "a private repository, anonymously");
+      const asCollaborator = await api.get("/repos/acme/secret/events", token(made.bobToken!));
+      assert.deepEqual([asCollaborator.status, ids(asCollaborator.body ?? [])], [200, ["20002"]], "bob collaborates on acme/secret");
+      const orgFeed = await api.get("/users/bob/events/orgs/acme", token(made.bobToken!));
+      assert.ok([200, 404].includes(orgFeed.status)); // bob is not a member: the feed is refused, as on GitHub
+      const received = await api.get("/users/bob/received_events");
+      assert.ok(ids(received.body).includes("20001"), `bob follows alice: ${JSON.stringify(received.body)}`);
+      const carolEvents = await api.get("/users/carol/events");
+      assert.ok(ids(carolEvents.body).includes("20003"), "an event with no repository");
+      const issueEvents = await api.get("/repos/alice/widget/issues/events");
+      assert.equal(issueEvents.status, 200);
+      assert.ok(ids(issueEvents.body).includes("30001"), JSON.stringify(issueEvents.body));
+      const fork = await api.get("/repos/bob/widget");
+      assert.deepEqual([fork.status, fork.body.fork, fork.body.parent?.full_name], [200, true, "alice/widget"]);
+      const org = await api.get("/orgs/acme");
+      assert.deepEqual([org.status, org.body.id], [200, 9001]);
+    },
+  },
+  3: {
+    async rows(db) {
+      await db.run("UPDATE ingest_state SET generation = 7 WHERE id = 1"); // seven ingests so far
+    },
+    async check(api) {
+      // The generation only keys caches: a page read now must be the stored one.
+      assert.equal((await api.get("/repos/alice/widget/events")).status, 200);
+    },
+  },
+  4: { none: "event bodies compressed with lz4 on PostgreSQL: a column setting, no table or column" },
+  5: {
+    async rows(db, made) {
+      made.dave = (await db.insert("users", { login: "dave", password_hash: await hashPassword(PASSWORD), site_admin: false,
+        created_at: AT, suspended_at: AT }))!;
+      made.daveToken = await classicToken(db, made.dave, [], "dave, suspended");
+    },
+    async check(api, made) {
+      const refused = await api.get("/user", token(made.daveToken!));
+      assert.deepEqual([refused.status, refused.body.message], [403, "Sorry. Your account was suspended."]);
+    },
+  },
+  6: {
+    async rows(db, made) {
+      // A follow and a watch now raise their user's received-feed number (received_versions), by trigger.
+      await db.insert("follows", { follower_id: made.carol, followee_id: made.alice });
+      await db.insert("watches", { user_id: made.bob, repo_id: made.widget });
+    },
+    async check(api) {
+      const received = await api.get("/users/carol/received_events");
+      assert.ok(ids(received.body).includes("20001"), `carol follows alice: ${JSON.stringify(received.body)}`);
+      const watchers = await api.get("/repos/alice/widget");
+      assert.equal(watchers.body.watchers_count, 2, "carol and bob watch alice/widget");
+    },
+  },
+  7: {
+    async rows(db) {
+      await db.insert("ingest_log", { generation: 7, oldest_event: epochSeconds(EVENT_TIME), oldest_issue_event: null });
+    },
+    async check(api) {
+      const page = await api.get("/repos/alice/widget/events?per_page=1");
+      assert.equal(page.status, 200);
+    },
+  },
+  8: {
+    async rows(db, made) {
+      const hook = (target: Record<string, number>, url: string) => db.insert("hooks", {
+        ...target, name: "web", active: true, events: JSON.stringify(["push"]), url, content_type: "json", insecure_ssl: "0",
+        secret: null, created_at: AT, updated_at: AT, last_code: 200, last_status: "active", last_message: "OK",
+      });
+      made.repoHook = (await hook({ repo_id: made.widget }, "https://receiver.example/repo"))!;
+      made.orgHook = (await hook({ org_id: made.acme }, "https://receiver.example/org"))!;
+      await db.insert("hook_queue", { hook_id: made.repoHook, guid: "00000000-0000-4000-8000-000000000008", event: "push",
+        action: null, event_id: 20001, body: null, redelivery: false, attempts: 1, next_attempt_at: Date.parse("2099-01-01"),
+        claimed_until: null, created_at: AT });
+      await db.insert("hook_deliveries", { hook_id: made.repoHook, guid: "00000000-0000-4000-8000-000000000001",
+        delivered_at: AT, redelivery: false, duration: 0.12, status: "OK", status_code: 200, event: "push", action: null,
+        repository_id: 7001, url: "https://receiver.example/repo", request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
+        request_body: JSON.stringify({ ref: "refs/heads/main" }), response_headers: JSON.stringify({ "content-type": "text/plain" }),
+        response_body: "thanks" });
+    },
+    async check(api, made) {
+      const hooks = await api.get("/repos/alice/widget/hooks", token(made.aliceToken!));
+      assert.deepEqual([hooks.status, ids(hooks.body), hooks.body[0]?.config?.url], [200, [String(made.repoHook)], "https://receiver.example/repo"]);
+      const deliveries = await api.get(`/repos/alice/widget/hooks/${made.repoHook}/deliveries`, token(made.aliceToken!));
+      assert.equal(deliveries.status, 200);
+      assert.deepEqual(deliveries.body.map((d: { guid: string; status_code: number }) => [d.guid, d.status_code]),
+        [["00000000-0000-4000-8000-000000000001", 200]]);
+      const delivery = await api.get(`/repos/alice/widget/hooks/${made.repoHook}/deliveries/${deliveries.body[0].id}`, token(made.aliceToken!));
+      assert.deepEqual([delivery.status, delivery.body.request?.payload, delivery.body.response?.payload],
+        [200, { ref: "refs/heads/main" }, "thanks"]);
+    },
+  },
+  9: {
+    async rows(db, made) {
+      // Events stored from now on carry an arrival number, drawn as each driver's ingest draws it.
+      await storedEvent(db, { id: 20009, type: "WatchEvent", actor: made.carol, actorLogin: "carol", repo: made.widget,
+        repoName: "alice/widget", public: true });
+      await drawSeq(db, "events", 20009);
+      await db.insert("issue_events", { id: 30009, repo_id: made.widget, actor_id: made.carol, created_at: epochSeconds(EVENT_TIME) + 60,
+        complete: false, body: JSON.stringify({ id: 30009, event: "reopened", actor: { login: "carol" }, created_at: "2024-03-01T11:01:00Z",
+          issue: { title: "Issue 1", number: 1, state: "open" } }) });
+      await drawSeq(db, "issue_events", 30009);
+    },
+    async check(api) {
+      const feed = await api.get("/repos/alice/widget/events");
+      assert.deepEqual(ids(feed.body).filter((id) => ["20001", "20009"].includes(id)).sort(), ["20001", "20009"]);
+      const issueEvents = await api.get("/repos/alice/widget/issues/events");
+      assert.deepEqual(ids(issueEvents.body).sort(), ["30001", "30009"]);
+    },
+  },
+  10: { none: "indexes for counts: no table or column" },
+  11: {
+    async rows(db, made) {
+      // A console session as sessions.ts keeps it: the SHA-256 of the cookie's value, and a digest of the password hash.
+      const cookie = "u".repeat(43);
+      await db.insert("sessions", {
+        id_hash: hashToken(cookie), user_id: made.alice, credential: hashToken(`feedgate session ${made.passwordHash}`),
+        verified: true, created_at: new Date().toISOString(), last_seen_at: new Date().toISOString(),
+      });
+      made.session = cookie;
+    },
+    async check(api, made) {
+      const page = await api.get("/console/tokens", undefined, { cookie: `feedgate_session=${made.session}` });
+      assert.equal(page.status, 200, "alice's console session survives the upgrade");
+      assert.match(page.body, /<h1>Tokens \(classic\)<\/h1>[\s\S]*alice at v1/);
+    },
+  },
+  12: { none: "a trigger on sessions: no table or column" },
+  13: {
+    async rows(db, made) {
+      made.expiredToken = await classicToken(db, made.alice, [], "expired", { expires_at: "2024-03-02T00:00:00.000Z" });
+      made.lastingToken = await classicToken(db, made.alice, [], "lasting", { expires_at: "2999-01-01T00:00:00.000Z" });
+    },
+    async check(api, made) {
+      assert.equal((await api.get("/user", token(made.expiredToken!))).status, 401, "an expired token");
+      assert.equal((await api.get("/user", token(made.lastingToken!))).status, 200, "a token that expires later");
+    },
+  },
+  14: {
+    async rows(db, made) {
+      await db.run("UPDATE org_members SET role = 'admin' WHERE org_id = ? AND user_id = ?", made.acme, made.alice);
+      await db.insert("org_members", { org_id: made.acme, user_id: made.carol, role: "member" });
+    },
+    async check(api, made) {
+      const hooks = await api.get("/orgs/acme/hooks", token(made.aliceToken!));
+      assert.deepEqual([hooks.status, ids(hooks.body ?? [])], [200, [String(made.orgHook)]], "alice owns acme, so sees its hooks");
+    },
+  },
+  15: {
+    async rows(db, made) {
+      const value = mintFineGrainedToken();
+      await db.insert("authorizations", {
+        user_id: made.alice, hashed_token: hashToken(value), token_last_eight: value.slice(-8), scopes: "[]", note: "fine-grained",
+        note_url: null, fingerprint: null, created_at: AT, updated_at: AT, expires_at: null, resource_owner_id: made.acme,
+        fine_grained: JSON.stringify({ repository_selection: "none", repository_ids: [],
+          permissions: { organization_hooks: "read" }, description: "reads acme's hooks" }),
+      });
+      made.fineGrained = value;
+    },
+    async check(api, made) {
+      const hooks = await api.get("/orgs/acme/hooks", token(made.fineGrained!));
+      assert.equal(hooks.status, 200, JSON.stringify(hooks.body));
+      const elsewhere = await api.get("/repos/alice/widget/hooks", token(made.fineGrained!));
+      assert.notEqual(elsewhere.status, 200, "a token for acme does not reach alice's repository's hooks");
+    },
+  },
+};
