@@ -186,9 +186,12 @@ export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (val
   };
 }
 
+/** Whether the receiver took the delivery: any 2xx, as GitHub counts it. */
+export const delivered = (a: DeliveryAttempt) => a.statusCode >= 200 && a.statusCode < 300;
+
 /** GitHub's `last_response` after an attempt: "active" with the receiver's status, or the failure's message. */
 export function lastResponse(a: DeliveryAttempt): { code: number | null; status: string; message: string | null } {
-  return a.statusCode >= 200 && a.statusCode < 300
+  return delivered(a)
     ? { code: a.statusCode, status: "active", message: "OK" }
     : { code: a.statusCode || null, status: "misconfigured", message: a.status };
 }

@@ -154,13 +154,10 @@ export interface HookStore {
   /**
    * Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction.
    * A retried delivery keeps the body the attempt sent (`attempt.request.payload`), so every retry sends the same bytes.
+   * It also keeps the hook's failing streak (a success ends it, a failure starts it when none was running) and, with a
+   * rule, makes a hook failing since `rule.failingBefore` inactive: true when this attempt disabled it.
    */
-  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
-  /**
-   * Keeps the hook's failing streak after an attempt (a success ends it, a failure starts it when none was running)
-   * and, with a rule, makes a hook failing since `rule.failingBefore` inactive. True when this call disabled it.
-   */
-  health(hookId: number, delivered: boolean, at: Date, rule: DisableRule | null): Promise<boolean>;
+  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule?: DisableRule | null): Promise<boolean>;
   /**
    * Queues again, as redeliveries, the failed deliveries (by hook and GUID) attempted since `since`: each once, its
    * last failed attempt's body, and none that is queued already (a retry or a redelivery still to make) or that any

@@ -218,32 +218,23 @@ export class Dispatcher {
       request: { headers, payload: sent.body },
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
     };
-    await this.store.hooks.finish(queued, attempt,
-      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) });
+    const after = this.settings.disableAfterMs;
+    const rule: DisableRule | null = after > 0
+      ? { failingBefore: this.clock().getTime() - after, reason: `every delivery failed for ${spoken(after)}; the last: ${outcome.status}` }
+      : null;
+    const disabled = await this.store.hooks.finish(queued, attempt,
+      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) }, rule);
     if (last) {
       this.metrics?.deliveries.inc({ result: delivered ? "delivered" : "failed" });
       this.metrics?.attempts.observe(made);
     }
-    for (const listener of this.attemptListeners) listener(attempt);
-    await this.keepHealth(hook, delivered, deliveredAt, outcome.status);
-  }
-
-  /** The hook's failing streak, and --webhook-disable-after: a hook failing for that long is turned off, and says why. */
-  private async keepHealth(hook: HookRow, delivered: boolean, at: Date, status: string): Promise<void> {
-    const after = this.settings.disableAfterMs;
-    const rule: DisableRule | null = after > 0
-      ? { failingBefore: this.clock().getTime() - after, reason: `every delivery failed for ${spoken(after)}; the last: ${status}` }
-      : null;
-    try {
-      if (!(await this.store.hooks.health(hook.id, delivered, at, rule))) return;
-    } catch (error) {
-      // The attempt is recorded; the streak is caught up at the hook's next attempt.
-      this.log.warn({ err: error, hook: hook.id }, "webhooks: could not record the hook's health");
-      return;
+    if (disabled) {
+      this.metrics?.hooksDisabled.inc();
+      // The hook's id, not its URL: a URL may carry credentials.
+      this.log.warn({ hook: hook.id, reason: rule!.reason },
+        "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
     }
-    this.metrics?.hooksDisabled.inc();
-    this.log.warn({ hook: hook.id, reason: rule!.reason },
-      "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
+    for (const listener of this.attemptListeners) listener(attempt);
   }
 }
 

@@ -5,7 +5,7 @@ import type {
   NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope,
 } from "../hook-store.js";
 import {
-  attemptParameters, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
   scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
@@ -101,27 +101,23 @@ export class PostgresHooks implements HookStore {
     await query(this.pool, HOOK_SQL.postpone, { id, due: dueAt });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    await transaction(this.pool, async (client) => {
+  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    return transaction(this.pool, async (client) => {
       await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
       await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
       }
       else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
-    });
-  }
-
-  async health(hookId: number, delivered: boolean, at: Date, rule: DisableRule | null): Promise<boolean> {
-    if (delivered) {
-      await query(this.pool, HOOK_SQL.succeeded, { hookId });
-      return false;
-    }
-    return transaction(this.pool, async (client) => {
-      await query(client, HOOK_SQL.failed, { hookId, at: at.getTime() });
+      const hookId = delivery.hookId;
+      if (delivered(attempt)) {
+        await query(client, HOOK_SQL.succeeded, { hookId });
+        return false;
+      }
+      await query(client, HOOK_SQL.failed, { hookId, at: attempt.deliveredAt.getTime() });
       if (!rule) return false;
       const disabled = await client.query(named(HOOK_SQL.disable, {
-        hookId, active: true, inactive: false, now: at, reason: rule.reason, before: rule.failingBefore,
+        hookId, active: true, inactive: false, now: attempt.deliveredAt, reason: rule.reason, before: rule.failingBefore,
       }));
       return disabled.rowCount === 1;
     });

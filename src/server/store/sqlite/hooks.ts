@@ -5,7 +5,7 @@ import type {
   NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope,
 } from "../hook-store.js";
 import {
-  attemptParameters, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
   scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
@@ -148,29 +148,29 @@ export class SqliteHooks implements HookStore {
     this.s.postpone.run({ id, due: dueAt });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    this.db.transaction(() => {
+  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    return this.db.transaction(() => {
       this.s.record.run(attemptParameters(attempt, bool));
       this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
       }
       else this.s.dequeue.run({ id: delivery.id });
-    }).immediate();
-  }
-
-  async health(hookId: number, delivered: boolean, at: Date, rule: DisableRule | null): Promise<boolean> {
-    return this.db.transaction(() => {
-      if (delivered) {
+      const hookId = delivery.hookId;
+      if (delivered(attempt)) {
         this.s.succeeded.run({ hookId });
         return false;
       }
-      this.s.failed.run({ hookId, at: at.getTime() });
+      this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
       if (!rule) return false;
       return this.s.disable.run({
-        hookId, active: 1, inactive: 0, now: at.toISOString(), reason: rule.reason, before: rule.failingBefore,
+        hookId, active: 1, inactive: 0, now: attempt.deliveredAt.toISOString(), reason: rule.reason, before: rule.failingBefore,
       }).changes === 1;
     }).immediate();
+  }
+
+  async nextDue(now: number): Promise<number | null> {
+    return this.s.nextDue.get({ active: 1, now })!.due;
   }
 
   async redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount> {
@@ -188,9 +188,7 @@ export class SqliteHooks implements HookStore {
     return { depth, oldestDue: oldest };
   }
 
-  async nextDue(now: number): Promise<number | null> {
-    return this.s.nextDue.get({ active: 1, now })!.due;
-  }
+
 
   async queued(hookId: number): Promise<number> {
     return this.s.queued.get({ hookId })!.n;
