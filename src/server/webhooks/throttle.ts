@@ -18,7 +18,7 @@ export class HookThrottle {
     if (this.intervalMs === 0) return 0;
     const allowed = this.next.get(hookId) ?? now;
     if (allowed > now) return Math.ceil(allowed - now);
-    this.next.set(hookId, Math.max(allowed, now - this.intervalMs) + this.intervalMs);
+    this.next.set(hookId, now + this.intervalMs);
     if (this.next.size > 10_000) this.forget(now);
     return 0;
   }
