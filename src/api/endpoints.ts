@@ -132,6 +132,16 @@ const configBody = {
   url: { in: "body", type: "string" }, content_type: { in: "body", type: "string" }, secret: { in: "body", type: "string" },
   insecure_ssl: { in: "body", type: "string|number" },
 } as const satisfies Record<string, ParamSpec>;
+/** A bulk redelivery's window (feedgate's own operation: GitHub leaves it to a script over the deliveries). */
+const redeliveryBody = {
+  since: {
+    in: "body", type: "string", required: true,
+    description: "Where the window starts: a duration back from now by the server's clock (`30m`, `2h`, `7d`) or an ISO " +
+      "8601 time with a zone. Every delivery that failed since then is queued again, once (its last failed attempt's " +
+      "GUID and body, marked as a redelivery); one that an attempt delivered, or that is queued already (a retry or a " +
+      "redelivery still to make), is not. A window with no such delivery is 422 and queues nothing.",
+  },
+} as const satisfies Record<string, ParamSpec>;
 /** GitHub pages deliveries with an opaque cursor (`v1_` and a delivery id here) instead of `page`. */
 const deliveryPaging = {
   per_page: paging.per_page,
@@ -166,7 +176,7 @@ function hookRow<const M extends Endpoint["method"], const P extends Readonly<Re
 
 /** The operations of one owner's hooks, by what they do; GitHub's titles differ between owners by more than a word. */
 type HookOperation = "list" | "create" | "get" | "update" | "delete" | "getConfig" | "updateConfig" | "ping" | "listDeliveries"
-  | "getDelivery" | "redeliver";
+  | "getDelivery" | "redeliver" | "redeliverFailed";
 
 /**
  * The hooks of one kind of owner, under `base` (`/repos/:user/:repo` or `/orgs/:org`), with their response kinds,
@@ -205,6 +215,9 @@ function hookFamily<const P extends string, const H extends "Hook" | "OrgHook">(
       at(`get-a-delivery-for-${kind}-webhook`), summaries.getDelivery),
     redeliver: hookRow("POST", `${single}/deliveries/:delivery_id/attempts`, delivery, need("write"), "accepted",
       at(`redeliver-a-delivery-for-${kind}-webhook`), summaries.redeliver),
+    // feedgate's own: every failed delivery of the owner's hooks since a time, as delivery services recover in bulk.
+    redeliverFailed: hookRow("POST", `${hooks}/redeliveries`, { ...pathParams(owner), ...redeliveryBody }, need("write"),
+      "HookRedeliveries", at(`redeliver-a-delivery-for-${kind}-webhook`), summaries.redeliverFailed),
   };
 }
 
@@ -221,6 +234,7 @@ const repoHooks = hookFamily("/repos/:user/:repo", ["user", "repo"], "Hook", REP
     listDeliveries: "List deliveries for a repository webhook",
     getDelivery: "Get a delivery for a repository webhook",
     redeliver: "Redeliver a delivery for a repository webhook",
+    redeliverFailed: "Redeliver the failed deliveries of a repository's webhooks since a time",
   });
 const orgHooks = hookFamily("/orgs/:org", ["org"], "OrgHook", ORG_HOOK_SCOPES, "organization_hooks",
   "https://docs.github.com/rest/orgs/webhooks", "an-organization", {
@@ -235,6 +249,7 @@ const orgHooks = hookFamily("/orgs/:org", ["org"], "OrgHook", ORG_HOOK_SCOPES, "
     listDeliveries: "List deliveries for an organization webhook",
     getDelivery: "Get a webhook delivery for an organization webhook",
     redeliver: "Redeliver a delivery for an organization webhook",
+    redeliverFailed: "Redeliver the failed deliveries of an organization's webhooks since a time",
   });
 
 /** `list` -> `listForOrg`: the organization's operations sit beside the repository's in one family. */
@@ -415,6 +430,13 @@ export const endpoints = {
       { acceptedScopes: REPO_HOOK_SCOPES.write, permissions: repoHooks.update.permissions }, "empty",
       "https://docs.github.com/rest/repos/webhooks#test-the-push-repository-webhook", "Test the push repository webhook"),
     ...forOrg(orgHooks),
+    // Every hook's failed deliveries: site administrators only (anyone else gets 404, as for /admin/events).
+    redeliverAllFailed: {
+      method: "POST", path: "/admin/hooks/redeliveries", params: redeliveryBody, auth: "optional", acceptedScopes: ["site_admin"],
+      permissions: [], response: "HookRedeliveries", resource: HOOK,
+      documentationUrl: "https://docs.github.com/rest/repos/webhooks#redeliver-a-delivery-for-a-repository-webhook",
+      summary: "Redeliver the failed deliveries of every webhook since a time", tag: "hooks",
+    },
   },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 

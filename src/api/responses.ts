@@ -6,14 +6,14 @@
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
-  Accepted, ApiOverview, Authorization, Event, FineGrainedToken, Hook, HookDelivery, HookDeliveryItem, IssueEvent, Organization, OrgHook,
-  PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
+  Accepted, ApiOverview, Authorization, Event, FineGrainedToken, Hook, HookDelivery, HookDeliveryItem, HookRedeliveries, IssueEvent,
+  Organization, OrgHook, PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
 } from "./schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
   Authorization, IssueEvent, Event, PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
-  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted, FineGrainedToken,
+  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted, FineGrainedToken, HookRedeliveries,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -55,6 +55,8 @@ export function responseKinds<S extends Shapes>(named: S) {
     WebhookConfig: shape("WebhookConfig"),
     HookDelivery: shape("HookDelivery"),
     "HookDeliveryItem[]": Type.Array(shape("HookDeliveryItem")),
+    /** 202: what a bulk redelivery queued. */
+    HookRedeliveries: shape("HookRedeliveries"),
     FineGrainedToken: shape("FineGrainedToken"),
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
   };
@@ -82,11 +84,12 @@ interface Answering {
 }
 
 /**
- * The status of a successful answer: 204 without a body, 202 for `accepted`, 201 when a POST row creates, 200 else.
+ * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`), 201 when
+ * a POST row creates, 200 else.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
-  if (row.response === "accepted") return 202;
+  if (row.response === "accepted" || row.response === "HookRedeliveries") return 202;
   return row.method === "POST" ? 201 : 200;
 }

@@ -559,6 +559,14 @@ export const FineGrainedToken = Type.Object({
 });
 export type FineGrainedToken = Static<typeof FineGrainedToken>;
 
+/** What a bulk redelivery of failed deliveries answers with its 202 (feedgate's own: GitHub has none). */
+export const HookRedeliveries = Type.Object({
+  queued: Type.Integer({ minimum: 0, description: "Failed deliveries queued again, each once." }),
+  hooks: Type.Integer({ minimum: 0, description: "The hooks they were queued for." }),
+  since: Type.String({ description: "The start of the window, as an ISO 8601 time." }),
+});
+export type HookRedeliveries = Static<typeof HookRedeliveries>;
+
 /** What a redelivery answers with its 202: an empty object. */
 export const Accepted = Type.Object({});
 export type Accepted = Static<typeof Accepted>;

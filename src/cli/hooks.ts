@@ -1,7 +1,9 @@
 /**
  * `feedgate hooks list|create|deliveries|redeliver`: a repository's or an organization's webhooks on a server, over
  * HTTP with the SDK. The target is `owner/repo`, or an organization's login; credentials are a token (--token or
- * FEEDGATE_TOKEN, with `admin:repo_hook` or `admin:org_hook`) or a password (--user).
+ * FEEDGATE_TOKEN, with `admin:repo_hook` or `admin:org_hook`) or a password (--user). `redeliver --failed --since`
+ * queues every failed delivery since then again, of one repository's or organization's hooks, or (a site
+ * administrator) of every hook.
  */
 import type { Command } from "commander";
 import type { Client } from "../client/index.js";
@@ -20,6 +22,10 @@ interface HooksOptions extends ConnectionOptions {
   secretEnv?: string;
   contentType?: string;
   inactive?: boolean;
+  failed?: boolean;
+  since?: string;
+  repo?: string;
+  org?: string;
 }
 
 type Target = { user: string; repo: string } | { org: string };
@@ -107,12 +113,46 @@ export function hooksCommand(program: Command, io: CliIo): void {
       }
     }));
 
-  connection(hooks.command("redeliver <target> <hook-id> <delivery-id>").description("deliver an attempt again (same GUID and body)"))
-    .action(clientAction(async (name: string, hookId: string, deliveryId: string, options: HooksOptions) => {
+  connection(hooks.command("redeliver [target] [hook-id] [delivery-id]")
+    .description("deliver an attempt again (same GUID and body); or, with --failed --since, every failed delivery since then"))
+    .option("--failed", "queue again every delivery that failed since --since, each once, instead of one attempt")
+    .option("--since <when>", "with --failed: a duration back from now (30m, 2h, 7d) or an ISO 8601 time")
+    .option("--repo <owner/repo>", "with --failed: only this repository's hooks")
+    .option("--org <org>", "with --failed: only this organization's hooks (default: every hook; a site administrator's)")
+    .action(clientAction(async (name: string | undefined, hookId: string | undefined, deliveryId: string | undefined,
+      options: HooksOptions) => {
+      if (options.failed) return redeliverFailed(name, options);
+      if (options.since !== undefined || options.repo !== undefined || options.org !== undefined) {
+        throw new InvalidInputError("--since, --repo and --org go with --failed");
+      }
+      if (!name || !hookId || !deliveryId) throw new InvalidInputError("redeliver needs <target> <hook-id> <delivery-id>, or --failed --since <when>");
       const client = await connect(options, io);
       const where = { ...target(name), hook_id: hookId, delivery_id: deliveryId };
       if ("org" in where) await client.hooks.redeliverForOrg(where);
       else await client.hooks.redeliver(where);
       io.stdout.write(`redelivery of ${deliveryId} queued\n`);
     }));
+
+  /** The bulk form: one request; the server picks the deliveries, so that each is queued once however often it is run. */
+  async function redeliverFailed(name: string | undefined, options: HooksOptions): Promise<void> {
+    if (name !== undefined) throw new InvalidInputError("with --failed, name the hooks' owner with --repo owner/repo or --org org, not an argument");
+    if (!options.since) throw new InvalidInputError("--failed needs --since <when>: a duration back from now (30m, 2h, 7d) or an ISO 8601 time");
+    if (options.repo !== undefined && options.org !== undefined) throw new InvalidInputError("give --repo or --org, not both");
+    const since = options.since;
+    const client = await connect(options, io);
+    let data: { queued: number; hooks: number; since: string };
+    if (options.repo !== undefined) {
+      const where = target(options.repo);
+      if (!("repo" in where)) throw new InvalidInputError(`--repo must be owner/repo, got ${JSON.stringify(options.repo)}`);
+      ({ data } = await client.hooks.redeliverFailed({ ...where, since }));
+    } else if (options.org !== undefined) {
+      const where = target(options.org);
+      if (!("org" in where)) throw new InvalidInputError(`--org must be an organization's login, got ${JSON.stringify(options.org)}`);
+      ({ data } = await client.hooks.redeliverFailedForOrg({ ...where, since }));
+    } else {
+      ({ data } = await client.hooks.redeliverAllFailed({ since }));
+    }
+    line(options.json, data, `queued ${data.queued} failed ${data.queued === 1 ? "delivery" : "deliveries"} again, ` +
+      `to ${data.hooks} ${data.hooks === 1 ? "hook" : "hooks"} (failed since ${data.since})`);
+  }
 }

@@ -203,7 +203,8 @@ export async function buildApp({
   eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
-  const hooks = webhooks(app, config, databaseStore, clock, manualClock && ((listener) => manualClock.onMove(listener)));
+  const hooks = webhooks(app, config, databaseStore, clock, manualClock && ((listener) => manualClock.onMove(listener)),
+    metrics.registry);
   const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
     { webhooks: { maxQueue: config.webhooks.maxQueue } });
   adminRoutes(app, ingest, config.adminBodyLimit);

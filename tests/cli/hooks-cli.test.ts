@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE, ALICE_TOKEN } from "../helpers/client-world.js";
-import { recordAttempt } from "../helpers/hook-fixtures.js";
+import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
 import { receiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 /** GitHub's X-Hub-Signature-256 of `body` under `secret`: what a receiver checks. */
@@ -133,5 +133,38 @@ describe("feedgate hooks", () => {
       }
       assert.equal((await t.store.hooks.list({ kind: "repo", repoId }, { limit: 1000, offset: 0 })).total, before);
     });
+  });
+
+  test("redeliver --failed --since queues each failed delivery once; an empty window is one line and changes nothing", async () => {
+    const hello = { kind: "repo" as const, repoId: (await t.store.directory.findRepo("alice", "hello"))!.id };
+    const hook = await createHook(t.store, hello); // inactive: what is queued stays queued
+    try {
+      await recordAttempt(t.store, hook, { guid: "cli-failed", statusCode: 500, status: "Invalid HTTP Response: 500" });
+      const queued = await runCli(["hooks", "redeliver", "--failed", "--since", "1h", "--repo", "alice/hello"], { env });
+      assert.equal(queued.code, 0, queued.stderr);
+      assert.equal(queued.stdout, "queued 1 failed delivery again, to 1 hook (failed since 2026-01-15T09:00:00.000Z)\n");
+      assert.equal(await t.store.hooks.queued(hook.id), 1);
+
+      const again = await runCli(["hooks", "redeliver", "--failed", "--since", "1h", "--repo", "alice/hello"], { env });
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /^feedgate: 422 Validation Failed: no failed delivery to redeliver since 2026-01-15T09:00:00\.000Z: nothing was queued/);
+      assert.equal(again.stderr.trim().split("\n").length, 1, "one line");
+      assert.equal(await t.store.hooks.queued(hook.id), 1, "nothing changed");
+
+      for (const [args, message] of [
+        [["--failed", "--repo", "alice/hello"], /--failed needs --since/],
+        [["--failed", "--since", "1h", "--repo", "alice/hello", "--org", "acme"], /--repo or --org, not both/],
+        [["--since", "1h"], /go with --failed/],
+        [["--failed", "--since", "soon", "--repo", "alice/hello"], /422 Validation Failed: since must be a duration/],
+        [["--failed", "--since", "1h"], /404 Not Found/], // every hook's: a site administrator's
+      ] as const) {
+        const refused = await runCli(["hooks", "redeliver", ...args], { env });
+        assert.equal(refused.code, 1, args.join(" "));
+        assert.match(refused.stderr, message);
+      }
+      assert.equal(await t.store.hooks.queued(hook.id), 1);
+    } finally {
+      await t.store.hooks.delete(hello, hook.id);
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { IngestService } from "../../src/server/services/ingest.js";
 import type { ConfigInput } from "../../src/server/config.js";
+import type { AppDependencies } from "../../src/server/app.js";
 import { startTestApp, type TestApp, type TestClock } from "./test-app.js";
 import { WORLD } from "./client-world.js";
 
@@ -14,9 +15,11 @@ export interface ListeningApp extends TestApp {
   ingest: IngestService;
 }
 
-export async function startListeningApp(config: ConfigInput = {}, clock?: TestClock): Promise<ListeningApp> {
+/** @param logger a pino instance to capture log lines in; without one the app logs nothing. */
+export async function startListeningApp(config: ConfigInput = {}, clock?: TestClock, logger?: AppDependencies["logger"])
+  : Promise<ListeningApp> {
   // The tests make many anonymous requests from one IP; GitHub's 60 an hour would end them early.
-  const t = await startTestApp({ rateLimitAnonymous: 100_000, ...config }, clock);
+  const t = await startTestApp({ rateLimitAnonymous: 100_000, ...config }, clock, logger);
   const ingest = new IngestService(t.store, t.clock.now);
   await ingest.seedWorld(WORLD, { baseDir: undefined });
   const url = await t.app.listen({ port: 0, host: "127.0.0.1" });

@@ -290,4 +290,19 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.notEqual(elsewhere.status, 200, "a token for acme does not reach alice's repository's hooks");
     },
   },
+  17: {
+    async rows(db, made) {
+      // A hook the disable rule turned off: every delivery failed for five days.
+      const since = Date.parse("2024-02-25T12:00:00.000Z");
+      await db.run("UPDATE hooks SET active = ?, failing_since = ?, disabled_at = ?, disabled_reason = ? WHERE id = ?",
+        db.driver === "sqlite" ? 0 : false, since, AT, "every delivery failed for 5 days; the last: Invalid HTTP Response: 500", made.repoHook);
+    },
+    async check(api, made) {
+      const hook = await api.get(`/repos/alice/widget/hooks/${made.repoHook}`, token(made.aliceToken!));
+      assert.deepEqual([hook.status, hook.body.active], [200, false]);
+      const page = await api.get("/console/repos/alice/widget/hooks", undefined, { cookie: `feedgate_session=${made.session}` });
+      assert.equal(page.status, 200);
+      assert.match(page.body, /Disabled[\s\S]*every delivery failed for 5 days/, "the console says why the hook was turned off");
+    },
+  },
 };

@@ -227,5 +227,61 @@ for (const driver of DRIVERS) {
       assert.equal(afterB!.config.sealedSecret, "v1:b");
       for (const [owner, h] of [[repo, a], [repo, none], [org, b]] as const) await s.store.hooks.delete(owner, h.id);
     });
+
+    test("a bulk redelivery queues each failed delivery since a time once, by hook and GUID, none delivered or queued, by scope", async () => {
+      const a = await s.store.hooks.create(hook(repo, "http://a.test/"), NOW);
+      const o = await s.store.hooks.create(hook(org, "http://o.test/"), NOW);
+      const record = (hookId: number, guid: string, statusCode: number, minutesAgo: number) => {
+        const d = { id: 0, ...queued(hookId, guid), body: `{"attempt":${minutesAgo}}`, attempts: 0 };
+        return s.store.hooks.finish(d, attempt(d, statusCode, new Date(T - minutesAgo * 60_000)), { kind: "done" });
+      };
+      try {
+        await record(a.id, "old", 500, 180); // before the window
+        await record(a.id, "x", 500, 60);
+        await record(a.id, "x", 503, 30); // its last failed attempt is the one queued
+        await record(a.id, "y", 500, 60);
+        await record(a.id, "y", 200, 50); // delivered since
+        await record(a.id, "z", 500, 60);
+        await s.store.hooks.enqueue([queued(a.id, "z")], NOW); // queued already
+        await record(o.id, "w", 500, 60);
+        const since = new Date(T - 2 * 3_600_000);
+
+        assert.deepEqual(await s.store.hooks.redeliverFailed(repo, since, NOW), { queued: 1, hooks: 1 });
+        assert.deepEqual(await s.store.hooks.redeliverFailed(repo, since, NOW), { queued: 0, hooks: 0 }, "once");
+        assert.deepEqual(await s.store.hooks.redeliverFailed(otherRepo, since, NOW), { queued: 0, hooks: 0 });
+        assert.deepEqual(await s.store.hooks.redeliverFailed({ kind: "all" }, since, NOW), { queued: 1, hooks: 1 }, "the org's w");
+        assert.deepEqual(await s.store.hooks.redeliverFailed({ kind: "all" }, new Date(T - 4 * 3_600_000), NOW), { queued: 1, hooks: 1 },
+          "a wider window takes the old one");
+        assert.deepEqual(await s.store.hooks.queueStats(T + 5_000), { depth: 4, oldestDue: T });
+
+        const claimed = await s.store.hooks.claim(T, 60_000, 10);
+        assert.deepEqual(claimed.map((d) => [d.hookId, d.guid, d.redelivery]).sort(), [[a.id, "z", false], [o.id, "w", true]].sort());
+        const [w] = claimed.filter((d) => d.guid === "w");
+        assert.equal(w!.body, '{"attempt":60}', "the failed attempt's body");
+      } finally {
+        await s.store.hooks.delete(repo, a.id);
+        await s.store.hooks.delete(org, o.id);
+      }
+      assert.deepEqual(await s.store.hooks.queueStats(T), { depth: 0, oldestDue: null });
+    });
+
+    test("an attempt keeps the hook's failing streak, and a rule turns off a hook failing since before it; reactivating clears both", async () => {
+      const h = await s.store.hooks.create(hook(repo, "http://h.test/"), NOW);
+      const d = { id: 0, ...queued(h.id, "s"), attempts: 0 };
+      const rule = { failingBefore: T - 3_600_000, reason: "every delivery failed for 1 hour; the last: Invalid HTTP Response: 500" };
+      try {
+        assert.equal(await s.store.hooks.finish(d, attempt(d, 500, new Date(T - 2 * 3_600_000)), { kind: "done" }), false);
+        assert.equal(await s.store.hooks.finish(d, attempt(d, 200, new Date(T - 90 * 60_000)), { kind: "done" }, rule), false);
+        assert.equal((await s.store.hooks.get(h.id))!.failingSince, null, "a success ends the streak");
+        assert.equal(await s.store.hooks.finish(d, attempt(d, 500, new Date(T - 70 * 60_000)), { kind: "done" }, rule), true);
+        const off = (await s.store.hooks.get(h.id))!;
+        assert.deepEqual([off.active, off.failingSince, off.disabled],
+          [false, new Date(T - 70 * 60_000), { at: new Date(T - 70 * 60_000), reason: rule.reason }]);
+        const on = (await s.store.hooks.update(repo, h.id, { active: true }, NOW))!;
+        assert.deepEqual([on.active, on.failingSince, on.disabled], [true, null, null]);
+      } finally {
+        await s.store.hooks.delete(repo, h.id);
+      }
+    });
   });
 }

@@ -8,7 +8,7 @@ import { FeedgateFailure } from "../failures.js";
 import type { HookAccess, HookOwnerParams } from "../services/hooks.js";
 import { pageContext, sendPage, signedIn, type ConsoleServices } from "./context.js";
 import { EMPTY_HOOK_FORM, readHookForm, type HookFormValues } from "./hook-form.js";
-import { hooksPage, hooksPath, type ShownHook } from "./hooks-page.js";
+import { EMPTY_BULK, hooksPage, hooksPath, type BulkRedelivery, type ShownHook } from "./hooks-page.js";
 
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
 /** Deliveries shown per hook: the recent ones, as GitHub's "Recent Deliveries" tab. */
@@ -28,18 +28,36 @@ export function hookRoutes(app: FastifyInstance, services: ConsoleServices) {
   const { hooks } = services;
 
   async function showPage(request: FastifyRequest<{ Params: RepoParams }>, reply: FastifyReply, status: number,
-    values: HookFormValues, problem: string | null) {
+    values: HookFormValues, problem: string | null, bulk: BulkRedelivery = EMPTY_BULK) {
     const access = accessOf(request);
     const { scope, page } = await hooks.list(ownerOf(request.params), access, { limit: HOOKS_SHOWN, offset: 0 });
     // The hooks came from list(), which checked the caller's access once for all of them.
     const shown: ShownHook[] = await Promise.all(page.rows.map(async (hook) =>
       ({ hook, deliveries: await hooks.recentDeliveries(hook, RECENT_DELIVERIES) })));
     const fullName = scope.path.slice("repos/".length);
-    return sendPage(reply, status, hooksPage(pageContext(request, services.assets, services), fullName, shown, values, problem));
+    return sendPage(reply, status, hooksPage(pageContext(request, services.assets, services), fullName, shown, values, problem, bulk));
   }
 
-  app.get("/repos/:owner/:repo/hooks", SIGNED_IN, async (request: FastifyRequest<{ Params: RepoParams }>, reply) =>
-    showPage(request, reply, 200, EMPTY_HOOK_FORM, null));
+  app.get("/repos/:owner/:repo/hooks", SIGNED_IN,
+    async (request: FastifyRequest<{ Params: RepoParams; Querystring: { redelivered?: string } }>, reply) => {
+      // Set by the redirect after a bulk redelivery: a count, shown as such and nothing else.
+      const queued = /^[0-9]{1,9}$/.test(request.query.redelivered ?? "") ? Number(request.query.redelivered) : null;
+      const done = queued === null ? null : `Queued ${queued} failed ${queued === 1 ? "delivery" : "deliveries"} again.`;
+      return showPage(request, reply, 200, EMPTY_HOOK_FORM, null, { ...EMPTY_BULK, done });
+    });
+
+  app.post("/repos/:owner/:repo/hooks/redeliver-failed", SIGNED_IN,
+    async (request: FastifyRequest<{ Params: RepoParams; Body: URLSearchParams }>, reply) => {
+      const since = (request.body.get("since") ?? "").trim();
+      try {
+        const { queued } = await hooks.redeliverFailed(ownerOf(request.params), since, accessOf(request));
+        const { owner, repo } = request.params;
+        return reply.redirect(`${hooksPath(`${owner}/${repo}`)}?redelivered=${queued}#bulk-heading`, 303);
+      } catch (error) {
+        if (!(error instanceof FeedgateFailure)) throw error;
+        return showPage(request, reply, 422, EMPTY_HOOK_FORM, null, { since, problem: error.problem, done: null });
+      }
+    });
 
   app.post("/repos/:owner/:repo/hooks", SIGNED_IN, async (request: FastifyRequest<{ Params: RepoParams; Body: URLSearchParams }>, reply) => {
     const { secret, ...values } = readHookForm(request.body);

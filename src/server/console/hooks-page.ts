@@ -1,6 +1,7 @@
 /**
- * The Webhooks page of a repository: its hooks with their last response, each hook's recent deliveries (request and
- * response behind a disclosure, with "Redeliver"), and the "Add webhook" form (hook-form.ts).
+ * The Webhooks page of a repository: its hooks with their last response (and, for one --webhook-disable-after turned
+ * off, when and why), each hook's recent deliveries (request and response behind a disclosure, with "Redeliver"), the
+ * "Redeliver failed deliveries" form (every failure since a time, at once), and the "Add webhook" form (hook-form.ts).
  */
 import type { DeliveryRow, HookRow } from "../store/hook-store.js";
 import { html, type Html } from "./html.js";
@@ -51,6 +52,39 @@ function deliveryRow(base: string, hook: HookRow, d: DeliveryRow, context: PageC
 </tr>`;
 }
 
+/** What the bulk redelivery form shows: the window given, and what the last submission did or why it was refused. */
+export interface BulkRedelivery {
+  since: string;
+  problem: string | null;
+  /** A notice after a submission that queued deliveries. */
+  done: string | null;
+}
+
+export const EMPTY_BULK: BulkRedelivery = { since: "2h", problem: null, done: null };
+
+function bulkForm(base: string, bulk: BulkRedelivery, context: PageContext): Html {
+  return html`<section aria-labelledby="bulk-heading">
+<h2 id="bulk-heading">Redeliver failed deliveries</h2>
+${bulk.done ? html`<p class="notice" role="status">${bulk.done}</p>` : ""}
+${bulk.problem ? html`<p class="error" role="alert">${bulk.problem}</p>` : ""}
+<form method="post" action="${base}/redeliver-failed">${csrfField(context)}
+  <label for="bulk-since">Failed since</label>
+  <input id="bulk-since" name="since" value="${bulk.since}" aria-describedby="bulk-since-hint" required>
+  <p class="hint" id="bulk-since-hint">A duration back from now (30m, 2h, 7d) or an ISO 8601 time. Every delivery of this
+    repository's hooks that failed since then is queued again, once; one delivered since, or already queued, is not.</p>
+  <button type="submit">Redeliver failed deliveries</button>
+</form></section>`;
+}
+
+/** "Active", "Inactive", or, for a hook turned off for failing, when and why (it stays off until made active again). */
+function state(hook: HookRow): Html {
+  if (hook.active) {
+    return hook.failingSince ? html`Active <span class="failed">(failing since ${time(hook.failingSince)})</span>` : html`Active`;
+  }
+  if (!hook.disabled) return html`Inactive`;
+  return html`<strong class="failed">Disabled</strong> ${time(hook.disabled.at)}: ${hook.disabled.reason}`;
+}
+
 function hookSection(base: string, { hook, deliveries }: ShownHook, context: PageContext): Html {
   const table = deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<table>
   <caption class="hint">Recent deliveries to ${hook.config.url}</caption>
@@ -59,7 +93,7 @@ function hookSection(base: string, { hook, deliveries }: ShownHook, context: Pag
   <tbody>${deliveries.map((d) => deliveryRow(base, hook, d, context))}</tbody></table>`;
   return html`<section class="hook" id="hook-${hook.id}" aria-labelledby="hook-${hook.id}-heading">
   <h2 id="hook-${hook.id}-heading"><code>${hook.config.url}</code></h2>
-  <p class="meta">${hook.active ? "Active" : "Inactive"} · ${hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded"}
+  <p class="meta">${state(hook)} · ${hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded"}
     · ${hook.config.sealedSecret ? "secret set" : "no secret"} · events: ${hook.events.join(", ") || "(none)"}</p>
   <p>Last response: ${lastResponse(hook)}</p>
   <h3>Recent deliveries</h3>
@@ -67,10 +101,11 @@ function hookSection(base: string, { hook, deliveries }: ShownHook, context: Pag
 </section>`;
 }
 
-export function hooksPage(context: PageContext, fullName: string, hooks: ShownHook[], values: HookFormValues, problem: string | null): string {
+export function hooksPage(context: PageContext, fullName: string, hooks: ShownHook[], values: HookFormValues, problem: string | null,
+  bulk: BulkRedelivery = EMPTY_BULK): string {
   const base = hooksPath(fullName);
   return page(context, `Webhooks · ${fullName}`, html`<h1>Webhooks</h1>
 <p class="meta">Repository <strong>${fullName}</strong></p>
-${hooks.length === 0 ? html`<p>No webhooks yet.</p>` : hooks.map((shown) => hookSection(base, shown, context))}
+${hooks.length === 0 ? html`<p>No webhooks yet.</p>` : [...hooks.map((shown) => hookSection(base, shown, context)), bulkForm(base, bulk, context)]}
 ${hookForm(context, base, values, problem)}`);
 }

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
 import { toWireConfig, toWireDelivery, toWireDeliveryItem, toWireHook, toWireOrgHook } from "../convert/hook.js";
 import { readPage, writeCursorLink, writeLinkHeader } from "../plugins/pagination.js";
-import type { HookAccess, HookService } from "../services/hooks.js";
+import type { HookAccess, HookService, Redelivered } from "../services/hooks.js";
 import type { HookRow } from "../store/hook-store.js";
 import { tableRoute } from "./table-route.js";
 
@@ -19,7 +19,7 @@ const FAMILIES = [
     rows: {
       list: hooks.list, create: hooks.create, get: hooks.get, update: hooks.update, delete: hooks.delete,
       getConfig: hooks.getConfig, updateConfig: hooks.updateConfig, ping: hooks.ping, listDeliveries: hooks.listDeliveries,
-      getDelivery: hooks.getDelivery, redeliver: hooks.redeliver,
+      getDelivery: hooks.getDelivery, redeliver: hooks.redeliver, redeliverFailed: hooks.redeliverFailed,
     },
     toWire: toWireHook,
   },
@@ -28,11 +28,13 @@ const FAMILIES = [
       list: hooks.listForOrg, create: hooks.createForOrg, get: hooks.getForOrg, update: hooks.updateForOrg,
       delete: hooks.deleteForOrg, getConfig: hooks.getConfigForOrg, updateConfig: hooks.updateConfigForOrg,
       ping: hooks.pingForOrg, listDeliveries: hooks.listDeliveriesForOrg, getDelivery: hooks.getDeliveryForOrg,
-      redeliver: hooks.redeliverForOrg,
+      redeliver: hooks.redeliverForOrg, redeliverFailed: hooks.redeliverFailedForOrg,
     },
     toWire: toWireOrgHook,
   },
 ] as const;
+
+const wireRedelivered = (r: Redelivered) => ({ queued: r.queued, hooks: r.hooks, since: r.since.toISOString() });
 
 /** The caller and the scopes this operation's row accepts. */
 function access(request: FastifyRequest): HookAccess {
@@ -135,7 +137,20 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
         return reply.code(202).send({});
       },
     });
+
+    app.route({
+      ...tableRoute(rows.redeliverFailed),
+      handler: async (request, reply) => {
+        return reply.code(202).send(wireRedelivered(await service.redeliverFailed(request.params, request.body.since, access(request))));
+      },
+    });
   }
+
+  app.route({
+    ...tableRoute(hooks.redeliverAllFailed),
+    handler: async (request, reply) =>
+      reply.code(202).send(wireRedelivered(await service.redeliverAllFailed(request.body.since, request.principal))),
+  });
 
   app.route({
     ...tableRoute(hooks.test),

@@ -10,7 +10,8 @@ import type { endpoints } from "../../api/endpoints.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { notFound } from "../errors.js";
 import { InvalidInputError } from "../failures.js";
-import type { DeliveryRow, HookChanges, HookOwner, HookRow } from "../store/hook-store.js";
+import type { DeliveryRow, HookChanges, HookOwner, HookRow, RedeliveryScope } from "../store/hook-store.js";
+import { durationMs } from "../clock.js";
 import type { Page, PageRequest, Store, UserRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { changedConfig, DEFAULT_EVENTS, validConfig, validEvents, type ConfigInput } from "./hook-input.js";
@@ -24,6 +25,8 @@ export interface DeliveryQueue {
   ping(hook: HookRow, sender: UserRow): Promise<void>;
   testPush(hook: HookRow, sender: UserRow): Promise<void>;
   redeliver(hook: HookRow, delivery: DeliveryRow): Promise<void>;
+  /** Deliveries were queued by other means (a bulk redelivery): send them now. */
+  wake(): void;
 }
 
 /** What stores a secret: webhooks/secret-box.ts's SecretBox, which seals it so that the database alone cannot read it. */
@@ -68,6 +71,29 @@ export type UpdateConfigInput = RequestOf<typeof endpoints.hooks.updateConfig, "
 export interface DeliveryPage {
   rows: DeliveryRow[];
   next: string | null;
+}
+
+/** What a bulk redelivery queued, and from when. */
+export interface Redelivered {
+  queued: number;
+  hooks: number;
+  since: Date;
+}
+
+/** `2h` back from now, or an ISO 8601 time with its zone, not in the future: where a bulk redelivery's window starts. */
+export function windowStart(since: string, now: Date): Date {
+  const back = durationMs(since);
+  if (back !== null) {
+    if (back <= 0) throw new InvalidInputError(`since must be a duration longer than 0, got ${JSON.stringify(since.slice(0, 40))}`, { field: "since" });
+    return new Date(now.getTime() - back);
+  }
+  const at = /^\d{4}-\d{2}-\d{2}T[0-9:.]+(Z|[+-]\d{2}:\d{2})$/.test(since) ? new Date(since) : null;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw new InvalidInputError(`since must be a duration such as 30m, 2h or 7d, or an ISO 8601 time with a zone, got ` +
+      `${JSON.stringify(since.slice(0, 40))}`, { field: "since" });
+  }
+  if (at > now) throw new InvalidInputError(`since is in the future (${at.toISOString()}): nothing failed after it yet`, { field: "since" });
+  return at;
 }
 
 /** GitHub's delivery cursors: `v1_` and the id the next page starts below. */
@@ -203,6 +229,34 @@ export class HookService {
   async redeliver(path: DeliveryPath, access: HookAccess): Promise<void> {
     const { hook, delivery } = await this.delivery(path, access);
     await this.deliveries.redeliver(hook, delivery);
+  }
+
+  /**
+   * Queues again every failed delivery of the owner's hooks since `since` (a duration back from now, or an ISO time),
+   * each once (store/hook-store.ts redeliverFailed says which). A window with none in it is a 422 that changes nothing.
+   */
+  async redeliverFailed(params: HookOwnerParams, since: string, access: HookAccess): Promise<Redelivered> {
+    const { owner } = await this.scope(params, access);
+    return this.redeliverIn(owner, since);
+  }
+
+  /** The same for every hook on the server: site administrators only (a password, or a token with `site_admin`). */
+  async redeliverAllFailed(since: string, principal: Principal | null): Promise<Redelivered> {
+    const admin = principal?.user.siteAdmin && (principal.kind === "password" || principal.authorization.scopes.includes("site_admin"));
+    if (!admin) throw notFound();
+    return this.redeliverIn({ kind: "all" }, since);
+  }
+
+  private async redeliverIn(scope: RedeliveryScope, since: string): Promise<Redelivered> {
+    const now = this.clock();
+    const start = windowStart(since, now);
+    const count = await this.store.hooks.redeliverFailed(scope, start, now);
+    if (count.queued === 0) {
+      throw new InvalidInputError(`no failed delivery to redeliver since ${start.toISOString()}: nothing was queued ` +
+        "(deliveries that later succeeded, or are queued already, are not queued again)", { field: "since" });
+    }
+    this.deliveries.wake();
+    return { queued: count.queued, hooks: count.hooks, since: start };
   }
 
   private config(input: ConfigInput | undefined) {

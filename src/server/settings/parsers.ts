@@ -97,3 +97,18 @@ export function between(min: number, max: number, unit: string): Parser<number> 
 
 /** An absolute URL without its trailing slashes; nonsense throws URL's own "Invalid URL". */
 export const baseUrl: Parser<string> = (raw) => new URL(String(raw)).toString().replace(/\/+$/, "");
+
+/** `--webhook-retries`: `durable` (retries with backoff, feedgate's default) or `github` (one attempt, as GitHub). */
+export type WebhookRetries = "durable" | "github";
+
+export const webhookRetries: Parser<WebhookRetries> = (raw, { name }) => {
+  if (raw === "durable" || raw === "github") return raw;
+  throw new InvalidInputError(`${name} must be github or durable, got "${raw}"`);
+};
+
+/** A rate per second, fractions allowed (`0.5`: one every two seconds); 0 means no limit. */
+export const perSecond: Parser<number> = (raw, { name }) => {
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(n) || n < 0) throw new InvalidInputError(`${name} must be a number of deliveries per second such as 10 or 0.5, got "${raw}"`);
+  return n;
+};

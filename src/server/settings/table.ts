@@ -5,8 +5,8 @@
  */
 import { allowedHosts } from "./host-patterns.js";
 import {
-  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, seconds, tcpPort, text,
-  trustProxy,
+  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, perSecond, seconds, tcpPort,
+  text, trustProxy, webhookRetries,
 } from "./parsers.js";
 import { Combined, Fixed, optionalSetting, setting, type Values } from "./setting.js";
 import { InvalidInputError } from "../failures.js";
@@ -199,6 +199,13 @@ export const SETTINGS = {
     name: "token max lifetime", parse: longerThanZero, unset: null, shownDefault: "none",
     help: "the longest expiry a new token may have, e.g. 90d; tokens asked for without one get it" }),
   webhooks: {
+    /**
+     * `durable`: a failed delivery is retried with backoff (up to --webhook-max-attempts); `github`: one attempt, as
+     * GitHub makes, the failure kept for a redelivery someone asks for (tests that need GitHub's exact behaviour).
+     */
+    retries: setting({ flag: "--webhook-retries", arg: "<github|durable>", env: "FEEDGATE_WEBHOOK_RETRIES",
+      name: "webhook retries", parse: webhookRetries, default: "durable",
+      help: "durable: retry failed deliveries with backoff; github: one attempt, failures kept for manual redelivery" }),
     /** Attempts per delivery in all; 1 behaves as GitHub (no automatic retry). */
     maxAttempts: setting({ flag: "--webhook-max-attempts", arg: "<n>", env: "FEEDGATE_WEBHOOK_MAX_ATTEMPTS",
       name: "webhook max attempts", parse: atLeastOne, default: 5,
@@ -211,6 +218,17 @@ export const SETTINGS = {
     maxQueue: setting({ flag: "--webhook-max-queue", arg: "<n>", env: "FEEDGATE_WEBHOOK_MAX_QUEUE", name: "webhook max queue",
       parse: atLeastOne, default: DEFAULT_WEBHOOK_MAX_QUEUE,
       help: "deliveries queued for one hook at most; ingests queue none more for it while full" }),
+    /**
+     * A hook whose deliveries have all failed for this long (by the server's clock) is made inactive, as delivery
+     * services disable an endpoint that is gone; 0: never.
+     */
+    disableAfterMs: setting({ flag: "--webhook-disable-after", arg: "<duration>", env: "FEEDGATE_WEBHOOK_DISABLE_AFTER",
+      name: "webhook disable after", parse: milliseconds, default: "5d", zero: "never",
+      help: "make a hook inactive once every delivery to it has failed for this long" }),
+    /** Deliveries per second to one hook at most, so a backlog does not flood a receiver; 0: no limit. */
+    ratePerSecond: setting({ flag: "--webhook-rate", arg: "<n>", env: "FEEDGATE_WEBHOOK_RATE", name: "webhook rate",
+      parse: perSecond, default: 0, zero: "no limit", shownDefault: "0, no limit",
+      help: "deliveries per second to one hook at most, fractions allowed (0.5: one every 2 s), per instance" }),
     /** GitHub's 10 seconds for a receiver to answer. */
     timeoutMs: new Fixed(10_000),
     /** Where deliveries may go (host names, addresses, CIDRs); null: anywhere (the default: local receivers are the main use). */

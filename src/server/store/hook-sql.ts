@@ -3,7 +3,8 @@
  * mapping of their rows, whose column types differ by driver (text or jsonb, text or timestamptz, 0/1 or boolean).
  */
 import type {
-  DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, QueuedDelivery,
+  DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, NewQueuedDelivery, QueuedDelivery,
+  RedeliveryScope,
 } from "./hook-store.js";
 import { date, json, type Bool, type Json } from "./sql-values.js";
 
@@ -21,8 +22,13 @@ export const HOOK_SQL = {
   get: "SELECT * FROM hooks WHERE id = @id",
   page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
   count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
+  // A hook made active again starts afresh: its failing streak and the record of its disabling end.
   update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
-    insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now WHERE ${column} = @owner AND id = @id RETURNING *`,
+    insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now,
+    failing_since = CASE WHEN @reactivated THEN NULL ELSE failing_since END,
+    disabled_at = CASE WHEN @reactivated THEN NULL ELSE disabled_at END,
+    disabled_reason = CASE WHEN @reactivated THEN NULL ELSE disabled_reason END
+    WHERE ${column} = @owner AND id = @id RETURNING *`,
   // Its queue and its record go with it: both reference hooks ON DELETE CASCADE (migration 8).
   delete: (column: string) => `DELETE FROM hooks WHERE ${column} = @owner AND id = @id`,
   sealedSecrets: "SELECT id, secret FROM hooks WHERE secret IS NOT NULL AND id > @after ORDER BY id LIMIT @limit",
@@ -39,6 +45,7 @@ export const HOOK_SQL = {
     ORDER BY q.next_attempt_at LIMIT @limit`,
   lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
   release: "UPDATE hook_queue SET claimed_until = NULL WHERE id = @id",
+  postpone: "UPDATE hook_queue SET claimed_until = NULL, next_attempt_at = @due WHERE id = @id",
   retry: `UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL, body = @body, action = @action
     WHERE id = @id`,
   dequeue: "DELETE FROM hook_queue WHERE id = @id",
@@ -54,6 +61,13 @@ export const HOOK_SQL = {
     VALUES (@hookId, @guid, @deliveredAt, @redelivery, @duration, @status, @statusCode, @event, @action,
       @repositoryId, @url, @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
   lastResponse: "UPDATE hooks SET last_code = @code, last_status = @status, last_message = @message WHERE id = @hookId",
+  succeeded: "UPDATE hooks SET failing_since = NULL WHERE id = @hookId AND failing_since IS NOT NULL",
+  failed: "UPDATE hooks SET failing_since = coalesce(failing_since, @at) WHERE id = @hookId",
+  disable: `UPDATE hooks SET active = @inactive, disabled_at = @now, disabled_reason = @reason
+    WHERE id = @hookId AND active = @active AND failing_since <= @before`,
+  queueStats: `SELECT (SELECT count(*) FROM hook_queue) AS depth,
+    (SELECT min(q.next_attempt_at) FROM hook_queue q JOIN hooks h ON h.id = q.hook_id
+      WHERE h.active = @active AND q.next_attempt_at <= @now) AS oldest`,
   eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
   latestPush: "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
@@ -76,6 +90,31 @@ export interface HookTargetRecord { repo_id: number; hook_id: number; events: Js
 
 export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookId: r.hook_id, events: json(r.events), queued: Number(r.queued) });
 
+/**
+ * The failed deliveries a bulk redelivery queues (store/hook-store.ts redeliverFailed): per hook and GUID, the last
+ * failed attempt since `@since`, unless an attempt of that GUID to that hook succeeded or the GUID is in its queue.
+ */
+export function failedSinceSql(scope: RedeliveryScope): string {
+  const where = scope.kind === "all" ? "" : scope.kind === "repo" ? "AND h.repo_id = @owner" : "AND h.org_id = @owner";
+  return `SELECT d.* FROM hook_deliveries d JOIN hooks h ON h.id = d.hook_id
+    WHERE d.id IN (SELECT max(f.id) FROM hook_deliveries f
+        WHERE f.delivered_at >= @since AND (f.status_code < 200 OR f.status_code >= 300) GROUP BY f.hook_id, f.guid)
+      ${where}
+      AND NOT EXISTS (SELECT 1 FROM hook_deliveries s WHERE s.hook_id = d.hook_id AND s.guid = d.guid
+        AND s.status_code >= 200 AND s.status_code < 300)
+      AND NOT EXISTS (SELECT 1 FROM hook_queue q WHERE q.hook_id = d.hook_id AND q.guid = d.guid)
+    ORDER BY d.id`;
+}
+
+/** The owner a scope names (`@owner`), when it names one. */
+export const scopeOwner = (scope: RedeliveryScope) =>
+  scope.kind === "all" ? {} : { owner: scope.kind === "repo" ? scope.repoId : scope.orgId };
+
+/** A failed attempt queued again: a redelivery of the same GUID and body, due now. */
+export const redeliveryOf = (d: DeliveryRow): NewQueuedDelivery => ({
+  hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: null, body: d.request.payload, redelivery: true,
+});
+
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
@@ -84,6 +123,7 @@ export interface HookRecord {
   id: number; repo_id: number | null; org_id: number | null; name: string; active: Bool; events: Json<string[]>;
   url: string; content_type: string; insecure_ssl: string; secret: string | null; created_at: Date | string;
   updated_at: Date | string; last_code: number | null; last_status: string; last_message: string | null;
+  failing_since: number | null; disabled_at: Date | string | null; disabled_reason: string | null;
 }
 
 export function toHook(r: HookRecord): HookRow {
@@ -97,8 +137,13 @@ export function toHook(r: HookRecord): HookRow {
     },
     createdAt: date(r.created_at), updatedAt: date(r.updated_at),
     lastResponse: { code: r.last_code, status: r.last_status, message: r.last_message },
+    failingSince: r.failing_since === null ? null : new Date(Number(r.failing_since)),
+    disabled: r.disabled_at === null ? null : { at: date(r.disabled_at), reason: r.disabled_reason ?? "" },
   };
 }
+
+/** Whether an update turns an inactive hook on: its failing streak and disabling are then forgotten. */
+export const reactivates = (hook: HookRow, changes: HookChanges) => changes.active === true && !hook.active;
 
 /** The parameters of `insert` and `update`: a hook with its changes applied. */
 export function hookParameters<B extends Bool>(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => B) {
@@ -143,9 +188,12 @@ export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (val
   };
 }
 
+/** Whether the receiver took the delivery: any 2xx, as GitHub counts it. */
+export const delivered = (a: DeliveryAttempt) => a.statusCode >= 200 && a.statusCode < 300;
+
 /** GitHub's `last_response` after an attempt: "active" with the receiver's status, or the failure's message. */
 export function lastResponse(a: DeliveryAttempt): { code: number | null; status: string; message: string | null } {
-  return a.statusCode >= 200 && a.statusCode < 300
+  return delivered(a)
     ? { code: a.statusCode, status: "active", message: "OK" }
     : { code: a.statusCode || null, status: "misconfigured", message: a.status };
 }

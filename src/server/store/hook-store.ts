@@ -31,6 +31,10 @@ export interface HookRow {
   updatedAt: Date;
   /** The last delivery's outcome, GitHub's `last_response`: status "unused" before any. */
   lastResponse: { code: number | null; status: string; message: string | null };
+  /** When every attempt since began to fail (the first failure after its last success); null while it succeeds. */
+  failingSince: Date | null;
+  /** Set when --webhook-disable-after made the hook inactive: when, and why; null otherwise (and once reactivated). */
+  disabled: { at: Date; reason: string } | null;
 }
 
 /** A hook's secret as stored, sealed. */
@@ -39,7 +43,7 @@ export interface SealedSecret {
   sealed: string;
 }
 
-export type NewHook = Omit<HookRow, "id" | "createdAt" | "updatedAt" | "lastResponse">;
+export type NewHook = Omit<HookRow, "id" | "createdAt" | "updatedAt" | "lastResponse" | "failingSince" | "disabled">;
 
 export interface HookChanges {
   active?: boolean;
@@ -103,6 +107,32 @@ export type AttemptOutcome =
   | { kind: "done" } // delivered, or failed for the last time: it leaves the queue
   | { kind: "retry"; dueAt: number }; // epoch ms
 
+/** --webhook-disable-after, as an attempt's outcome is recorded: a failing hook failing since `before` is turned off. */
+export interface DisableRule {
+  /** Epoch ms: a hook whose failures began at or before this is made inactive by a failed attempt. */
+  failingBefore: number;
+  /** Why, as the console shows it. */
+  reason: string;
+}
+
+/** Whose failed deliveries a bulk redelivery takes: every hook's, a repository's hooks', or an organization's hooks'. */
+export type RedeliveryScope = { kind: "all" } | HookOwner;
+
+export interface RedeliveryCount {
+  /** Deliveries queued again. */
+  queued: number;
+  /** Hooks they were queued for. */
+  hooks: number;
+}
+
+/** What /metrics shows of the outbox. */
+export interface QueueStats {
+  /** Deliveries queued, in flight included. */
+  depth: number;
+  /** Epoch ms at which the delivery due longest ago (of an active hook) fell due; null when none is due. */
+  oldestDue: number | null;
+}
+
 export interface HookStore {
   create(hook: NewHook, now: Date): Promise<HookRow>;
   /** The owner's hook with that id, or null (another owner's id is null too). */
@@ -132,11 +162,23 @@ export interface HookStore {
   claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]>;
   /** Gives a claim back unattempted (a stopping server cut its attempt short): the next claimer takes it at once. */
   release(id: number): Promise<void>;
+  /** Gives a claim back unattempted, due again at `dueAt` (epoch ms): --webhook-rate held its hook back. */
+  postpone(id: number, dueAt: number): Promise<void>;
   /**
    * Records the attempt, updates the hook's last response, and retries or removes the delivery, in one transaction.
    * A retried delivery keeps the body the attempt sent (`attempt.request.payload`), so every retry sends the same bytes.
+   * It also keeps the hook's failing streak (a success ends it, a failure starts it when none was running) and, with a
+   * rule, makes a hook failing since `rule.failingBefore` inactive: true when this attempt disabled it.
    */
-  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void>;
+  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule?: DisableRule | null): Promise<boolean>;
+  /**
+   * Queues again, as redeliveries, the failed deliveries (by hook and GUID) attempted since `since`: each once, its
+   * last failed attempt's body, and none that is queued already (a retry or a redelivery still to make) or that any
+   * attempt delivered. In one transaction, so two calls at once cannot queue one delivery twice.
+   */
+  redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount>;
+  /** The outbox's depth and its oldest due delivery, for /metrics. */
+  queueStats(now: number): Promise<QueueStats>;
   /**
    * When a delivery can next be claimed (epoch ms): a head of a hook's queue falling due, or its lease running out;
    * null when nothing is queued. How long a dispatcher may sleep.

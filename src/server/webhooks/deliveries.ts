@@ -47,6 +47,10 @@ export class WebhookDeliveries {
     await this.queue({ hookId: hook.id, guid: randomUUID(), event: "push", action: null, eventId, body: null, redelivery: false });
   }
 
+  wake(): void {
+    this.dispatcher.wake();
+  }
+
   async redeliver(hook: HookRow, delivery: DeliveryRow): Promise<void> {
     await this.queue({
       hookId: hook.id, guid: delivery.guid, event: delivery.event, action: delivery.action, eventId: null,

@@ -1,6 +1,8 @@
 /**
  * Delivers the outbox: claims the head of each hook's queue (store/hook-store.ts), builds and signs the body, POSTs
- * it, records the attempt, and retries failures with exponential backoff and jitter up to `maxAttempts`. Claims are
+ * it, records the attempt, and retries failures with exponential backoff and jitter up to `maxAttempts` (1 with
+ * `--webhook-retries github`). It paces each hook (`--webhook-rate`), reuses connections to receivers that keep them
+ * open, and turns off a hook that has failed for `--webhook-disable-after`. Claims are
  * leased, so several instances share one database's queue and a crashed instance's deliveries are taken up again:
  * at least once, in order per hook. It wakes when this process queues something and otherwise looks again every
  * second, which is how it sees what other processes (an import, another instance) queued.
@@ -8,12 +10,14 @@
 import { createHmac } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
-import type { DeliveryAttempt, HookRow, QueuedDelivery } from "../store/hook-store.js";
+import type { DeliveryAttempt, DisableRule, HookRow, QueuedDelivery } from "../store/hook-store.js";
 import type { Store } from "../store/store.js";
 import type { AddressPolicy } from "./address-policy.js";
+import type { WebhookMetrics } from "./metrics.js";
 import type { PayloadBuilder } from "./payload.js";
 import type { SecretBox } from "./secret-box.js";
-import { send, type SendOutcome } from "./send.js";
+import { ReceiverAgents, send, type SendOutcome } from "./send.js";
+import { HookThrottle } from "./throttle.js";
 
 export interface DispatchSettings {
   /** Attempts in all, the first included; 1 behaves as GitHub (no automatic retry). */
@@ -23,6 +27,10 @@ export interface DispatchSettings {
   timeoutMs: number;
   /** null: every destination. */
   policy: AddressPolicy | null;
+  /** A hook failing every attempt for this long is made inactive; 0: never. */
+  disableAfterMs: number;
+  /** Deliveries per second to one hook at most; 0: no limit. */
+  ratePerSecond: number;
 }
 
 /** Deliveries in flight at once, each to a different hook. */
@@ -58,11 +66,16 @@ export class Dispatcher {
   private stopped = false;
   private running: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private readonly throttle: HookThrottle;
+  /** Connections kept open to receivers that allow it, closed when the dispatcher stops. */
+  private readonly agents = new ReceiverAgents();
 
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
   constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly secrets: SecretBox,
     private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger,
-    private readonly clock: Clock) {}
+    private readonly clock: Clock, private readonly metrics?: WebhookMetrics) {
+    this.throttle = new HookThrottle(settings.ratePerSecond);
+  }
 
   onAttempt(listener: (attempt: DeliveryAttempt) => void): () => void {
     this.attemptListeners.add(listener);
@@ -89,6 +102,7 @@ export class Dispatcher {
     this.wake();
     await this.running;
     await Promise.all(this.inFlight);
+    this.agents.destroy();
   }
 
   private async loop(): Promise<void> {
@@ -140,6 +154,9 @@ export class Dispatcher {
   private async attempt(delivery: QueuedDelivery): Promise<void> {
     const hook = await this.store.hooks.get(delivery.hookId);
     if (!hook) return; // deleted meanwhile, its queue with it
+    const wait = this.throttle.take(hook.id, this.clock().getTime());
+    // Given back, due when the hook's next slot comes: the loop sleeps until then (nextDue), holding no claim.
+    if (wait > 0) return this.store.hooks.postpone(delivery.id, this.clock().getTime() + wait);
     let { body, action } = delivery;
     if (body === null) {
       // Events are never deleted, so an event delivery always has its event.
@@ -162,7 +179,7 @@ export class Dispatcher {
     const deliveredAt = this.clock();
     const outcome = await send(hook.config.url, headers, bytes, {
       timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
-      signal: this.stopping.signal,
+      signal: this.stopping.signal, agents: this.agents,
     });
     if (outcome.cancelled) return this.store.hooks.release(delivery.id);
     await this.record(delivery, hook, { ...delivery, body, action }, headers, deliveredAt, outcome);
@@ -194,16 +211,39 @@ export class Dispatcher {
         last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying");
     }
     const attempt: DeliveryAttempt = {
-      hookId: hook.id, guid: queued.guid, deliveredAt, redelivery: queued.redelivery || made > 1, duration: outcome.seconds,
+      // GitHub's `redelivery` is a delivery someone asked for again: the first attempt of one, never an automatic retry.
+      hookId: hook.id, guid: queued.guid, deliveredAt, redelivery: queued.redelivery && queued.attempts === 0, duration: outcome.seconds,
       status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
       repositoryId: repositoryIdOf(sent.body), url: hook.config.url,
       request: { headers, payload: sent.body },
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
     };
-    await this.store.hooks.finish(queued, attempt,
-      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) });
+    const after = this.settings.disableAfterMs;
+    const rule: DisableRule | null = after > 0
+      ? { failingBefore: this.clock().getTime() - after, reason: `every delivery failed for ${spoken(after)}; the last: ${outcome.status}` }
+      : null;
+    const disabled = await this.store.hooks.finish(queued, attempt,
+      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) }, rule);
+    if (last) {
+      this.metrics?.deliveries.inc({ result: delivered ? "delivered" : "failed" });
+      this.metrics?.attempts.observe(made);
+    }
+    if (disabled) {
+      this.metrics?.hooksDisabled.inc();
+      // The hook's id, not its URL: a URL may carry credentials.
+      this.log.warn({ hook: hook.id, reason: rule!.reason },
+        "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
+    }
     for (const listener of this.attemptListeners) listener(attempt);
   }
+}
+
+/** `5 days`, `2 hours`, `90 seconds`: a duration as the log and the console say it. */
+function spoken(ms: number): string {
+  for (const [unit, size] of [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1000]] as const) {
+    if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? "" : "s"}`;
+  }
+  return `${ms} ms`;
 }
 
 /** The `repository.id` a body carries (GitHub's delivery `repository_id`), without trusting its shape. */

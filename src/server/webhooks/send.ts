@@ -2,12 +2,31 @@
  * One delivery attempt: a POST of the exact bytes, with GitHub's headers, and what came back. Never throws: a
  * refused destination, a network error or a timeout is an outcome with status code 0 and GitHub's wording.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { type AddressPolicy, RefusedDestination } from "./address-policy.js";
 
 /** What the record keeps of a receiver's answer; GitHub shows deliveries' bodies, not megabytes of them. */
 const RESPONSE_KEPT_BYTES = 64 * 1024;
+
+/**
+ * Keep-alive connections to receivers: a receiver that keeps its connection open (HTTP/1.1's default) gets the next
+ * delivery on it instead of a new TCP (and TLS) handshake; one that answers `Connection: close` gets a new one each
+ * time. Pooled per host, port and TLS options (`insecure_ssl` included), so a socket is only reused for the host it
+ * was opened to, and every socket was checked by --webhook-allowed-hosts' look-up when it connected.
+ */
+export class ReceiverAgents {
+  // Idle sockets are closed after 4 s: below Node's and most servers' 5 s keep-alive timeout, so that a socket
+  // is not reused at the moment its receiver closes it.
+  private readonly options = { keepAlive: true, timeout: 4000, maxFreeSockets: 4 };
+  readonly http = new HttpAgent(this.options);
+  readonly https = new HttpsAgent(this.options);
+
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
 
 export interface SendOptions {
   timeoutMs: number;
@@ -17,6 +36,8 @@ export interface SendOptions {
   policy: AddressPolicy | null;
   /** Aborts the attempt (a stopping server): its outcome is then `cancelled`. */
   signal?: AbortSignal;
+  /** Connections kept open between attempts; none: a new connection each time. */
+  agents?: ReceiverAgents;
 }
 
 export interface SendOutcome {
@@ -57,6 +78,8 @@ export function send(url: string, headers: Record<string, string>, body: Buffer,
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // The signal lives as long as the dispatcher: a listener left on it by each attempt would pile up.
+      options.signal?.removeEventListener("abort", cancel);
       resolve(result);
     };
     const outgoing = request(target, {
@@ -64,8 +87,7 @@ export function send(url: string, headers: Record<string, string>, body: Buffer,
       headers: { ...headers, "content-length": String(body.length) },
       lookup: options.policy?.lookup(target.hostname),
       rejectUnauthorized: !options.insecure,
-      // A fresh connection each time: a pooled socket would have been checked against the policy for another delivery.
-      agent: false,
+      agent: (target.protocol === "https:" ? options.agents?.https : options.agents?.http) ?? false,
     }, (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;

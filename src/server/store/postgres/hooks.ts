@@ -1,12 +1,12 @@
 /** Webhooks in PostgreSQL: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type pg from "pg";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
-  QueuedDelivery, SealedSecret,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook,
+  NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
-  type DeliveryRecord, type HookRecord, type QueueRecord,
+  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { POSTGRES_VALUES } from "../sql-values.js";
@@ -16,6 +16,18 @@ const { bool } = POSTGRES_VALUES;
 
 async function query<R extends pg.QueryResultRow>(db: Queryable, sql: string, parameters: Record<string, unknown>): Promise<R[]> {
   return (await db.query<R>(named(sql, parameters))).rows;
+}
+
+/** Held by a bulk redelivery's transaction (store/hook-store.ts redeliverFailed). */
+const REDELIVERY_LOCK = "hashtext('feedgate:redeliver-failed')";
+
+async function enqueueIn(client: Queryable, deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
+  for (const d of deliveries) {
+    await query(client, HOOK_SQL.enqueue, {
+      hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
+      redelivery: d.redelivery, due: now.getTime(), now,
+    });
+  }
 }
 
 export class PostgresHooks implements HookStore {
@@ -55,8 +67,9 @@ export class PostgresHooks implements HookStore {
     return transaction(this.pool, async (client) => {
       const [found] = await query<HookRecord>(client, `${HOOK_SQL.find(column)} FOR UPDATE`, { owner: value, id });
       if (!found) return null;
+      const hook = toHook(found);
       const [record] = await query<HookRecord>(client, HOOK_SQL.update(column), {
-        ...hookParameters(toHook(found), changes, bool), owner: value, id, now,
+        ...hookParameters(hook, changes, bool), owner: value, id, now, reactivated: reactivates(hook, changes),
       });
       return toHook(record!);
     });
@@ -77,14 +90,7 @@ export class PostgresHooks implements HookStore {
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
-    await transaction(this.pool, async (client) => {
-      for (const d of deliveries) {
-        await query(client, HOOK_SQL.enqueue, {
-          hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
-          redelivery: d.redelivery, due: now.getTime(), now,
-        });
-      }
-    });
+    await transaction(this.pool, (client) => enqueueIn(client, deliveries, now));
   }
 
   async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
@@ -100,15 +106,46 @@ export class PostgresHooks implements HookStore {
     await query(this.pool, HOOK_SQL.release, { id });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    await transaction(this.pool, async (client) => {
+  async postpone(id: number, dueAt: number): Promise<void> {
+    await query(this.pool, HOOK_SQL.postpone, { id, due: dueAt });
+  }
+
+  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    return transaction(this.pool, async (client) => {
       await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
       await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
       }
       else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
+      const hookId = delivery.hookId;
+      if (delivered(attempt)) {
+        await query(client, HOOK_SQL.succeeded, { hookId });
+        return false;
+      }
+      await query(client, HOOK_SQL.failed, { hookId, at: attempt.deliveredAt.getTime() });
+      if (!rule) return false;
+      const disabled = await client.query(named(HOOK_SQL.disable, {
+        hookId, active: true, inactive: false, now: attempt.deliveredAt, reason: rule.reason, before: rule.failingBefore,
+      }));
+      return disabled.rowCount === 1;
     });
+  }
+
+  async redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount> {
+    const found = await transaction(this.pool, async (client) => {
+      // Two bulk redeliveries at once take turns: the second sees the first's rows in the queue and skips them.
+      await client.query(`SELECT pg_advisory_xact_lock(${REDELIVERY_LOCK})`);
+      const rows = (await query<DeliveryRecord>(client, failedSinceSql(scope), { since, ...scopeOwner(scope) })).map(toDelivery);
+      await enqueueIn(client, rows.map(redeliveryOf), now);
+      return rows;
+    });
+    return { queued: found.length, hooks: new Set(found.map((d) => d.hookId)).size };
+  }
+
+  async queueStats(now: number): Promise<QueueStats> {
+    const [row] = await query<{ depth: number; oldest: number | null }>(this.pool, HOOK_SQL.queueStats, { active: true, now });
+    return { depth: Number(row!.depth), oldestDue: row!.oldest === null ? null : Number(row!.oldest) };
   }
 
   async nextDue(now: number): Promise<number | null> {

@@ -1,12 +1,12 @@
 /** Webhooks in SQLite: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook, NewQueuedDelivery,
-  QueuedDelivery, SealedSecret,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook,
+  NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, toDelivery, toHook, toQueued,
-  type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
+  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { SQLITE_VALUES } from "../sql-values.js";
@@ -31,7 +31,7 @@ function prepare(db: Database.Database) {
     get: db.prepare<{ id: number }, HookRecord>(HOOK_SQL.get),
     page: perOwner<{ owner: number } & PageRequest, HookRecord>(db, HOOK_SQL.page),
     count: perOwner<{ owner: number }, { n: number }>(db, HOOK_SQL.count),
-    update: perOwner<HookParameters & Owned & { now: string }, HookRecord>(db, HOOK_SQL.update),
+    update: perOwner<HookParameters & Owned & { now: string; reactivated: number }, HookRecord>(db, HOOK_SQL.update),
     delete: perOwner<Owned>(db, HOOK_SQL.delete),
     sealedSecrets: db.prepare<{ after: number; limit: number }, { id: number; secret: string }>(HOOK_SQL.sealedSecrets),
     reseal: db.prepare<{ id: number; from: string; to: string }>(HOOK_SQL.reseal),
@@ -42,12 +42,23 @@ function prepare(db: Database.Database) {
     heads: db.prepare<{ active: number; now: number; limit: number }, QueueRecord>(HOOK_SQL.heads),
     lease: db.prepare<{ id: number; until: number }>(HOOK_SQL.lease),
     release: db.prepare<{ id: number }>(HOOK_SQL.release),
+    postpone: db.prepare<{ id: number; due: number }>(HOOK_SQL.postpone),
     retry: db.prepare<{ id: number; due: number; body: string; action: string | null }>(HOOK_SQL.retry),
     dequeue: db.prepare<{ id: number }>(HOOK_SQL.dequeue),
     nextDue: db.prepare<{ active: number; now: number }, { due: number | null }>(HOOK_SQL.nextDue),
     queued: db.prepare<{ hookId: number }, { n: number }>(HOOK_SQL.queued),
     record: db.prepare<ReturnType<typeof attemptParameters<number>>>(HOOK_SQL.record),
     lastResponse: db.prepare<{ hookId: number } & ReturnType<typeof lastResponse>>(HOOK_SQL.lastResponse),
+    succeeded: db.prepare<{ hookId: number }>(HOOK_SQL.succeeded),
+    failed: db.prepare<{ hookId: number; at: number }>(HOOK_SQL.failed),
+    disable: db.prepare<{ hookId: number; active: number; inactive: number; now: string; reason: string; before: number }>(
+      HOOK_SQL.disable),
+    queueStats: db.prepare<{ active: number; now: number }, { depth: number; oldest: number | null }>(HOOK_SQL.queueStats),
+    failedSince: {
+      all: db.prepare<{ since: string }, DeliveryRecord>(failedSinceSql({ kind: "all" })),
+      repo: db.prepare<{ since: string; owner: number }, DeliveryRecord>(failedSinceSql({ kind: "repo", repoId: 0 })),
+      org: db.prepare<{ since: string; owner: number }, DeliveryRecord>(failedSinceSql({ kind: "org", orgId: 0 })),
+    },
     eventSource: db.prepare<{ id: string }, { body: string; repo_id: number | null; actor_id: number }>(HOOK_SQL.eventSource),
     latestPush: db.prepare<{ repoId: number }, { id: number }>(HOOK_SQL.latestPush),
     deliveries: db.prepare<{ hookId: number; limit: number; before: number }, DeliveryRecord>(HOOK_SQL.deliveries),
@@ -95,8 +106,9 @@ export class SqliteHooks implements HookStore {
     return this.db.transaction(() => {
       const found = this.s.find[column].get({ owner: value, id });
       if (!found) return null;
+      const hook = toHook(found);
       const record = this.s.update[column].get({
-        ...hookParameters(toHook(found), changes, bool), owner: value, id, now: now.toISOString(),
+        ...hookParameters(hook, changes, bool), owner: value, id, now: now.toISOString(), reactivated: bool(reactivates(hook, changes)),
       });
       return toHook(record!);
     }).immediate();
@@ -116,14 +128,17 @@ export class SqliteHooks implements HookStore {
   }
 
   async enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
-    this.db.transaction(() => {
-      for (const d of deliveries) {
-        this.s.enqueue.run({
-          hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
-          redelivery: bool(d.redelivery), due: now.getTime(), now: now.toISOString(),
-        });
-      }
-    }).immediate();
+    this.db.transaction(() => this.enqueueNow(deliveries, now)).immediate();
+  }
+
+  /** Inside a transaction. */
+  private enqueueNow(deliveries: NewQueuedDelivery[], now: Date): void {
+    for (const d of deliveries) {
+      this.s.enqueue.run({
+        hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
+        redelivery: bool(d.redelivery), due: now.getTime(), now: now.toISOString(),
+      });
+    }
   }
 
   async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
@@ -139,20 +154,51 @@ export class SqliteHooks implements HookStore {
     this.s.release.run({ id });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
-    this.db.transaction(() => {
+  async postpone(id: number, dueAt: number): Promise<void> {
+    this.s.postpone.run({ id, due: dueAt });
+  }
+
+  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    return this.db.transaction(() => {
       this.s.record.run(attemptParameters(attempt, bool));
       this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
       }
       else this.s.dequeue.run({ id: delivery.id });
+      const hookId = delivery.hookId;
+      if (delivered(attempt)) {
+        this.s.succeeded.run({ hookId });
+        return false;
+      }
+      this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
+      if (!rule) return false;
+      return this.s.disable.run({
+        hookId, active: 1, inactive: 0, now: attempt.deliveredAt.toISOString(), reason: rule.reason, before: rule.failingBefore,
+      }).changes === 1;
     }).immediate();
   }
 
   async nextDue(now: number): Promise<number | null> {
     return this.s.nextDue.get({ active: 1, now })!.due;
   }
+
+  async redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount> {
+    const found = this.db.transaction(() => {
+      const rows = this.s.failedSince[scope.kind].all({ since: since.toISOString(), ...scopeOwner(scope) } as { since: string; owner: number })
+        .map(toDelivery);
+      this.enqueueNow(rows.map(redeliveryOf), now);
+      return rows;
+    }).immediate();
+    return { queued: found.length, hooks: new Set(found.map((d) => d.hookId)).size };
+  }
+
+  async queueStats(now: number): Promise<QueueStats> {
+    const { depth, oldest } = this.s.queueStats.get({ active: 1, now })!;
+    return { depth, oldestDue: oldest };
+  }
+
+
 
   async queued(hookId: number): Promise<number> {
     return this.s.queued.get({ hookId })!.n;
