@@ -11,6 +11,7 @@ import {
 import type { Page, PageRequest } from "../page.js";
 import { POSTGRES_VALUES } from "../sql-values.js";
 import { named, transaction, type Queryable } from "./pool.js";
+import { packBody } from "../delivery-bodies.js";
 
 const { bool } = POSTGRES_VALUES;
 
@@ -92,8 +93,9 @@ export class PostgresHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    const packed = await packBody(attempt.request.payload);
     await transaction(this.pool, async (client) => {
-      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
+      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool, packed));
       await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
@@ -122,8 +124,8 @@ export class PostgresHooks implements HookStore {
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return (await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
-      .map(toDelivery);
+    return Promise.all((await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
+      .map(toDelivery));
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {

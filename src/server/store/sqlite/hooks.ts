@@ -10,6 +10,7 @@ import {
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { SQLITE_VALUES } from "../sql-values.js";
+import { packBody } from "../delivery-bodies.js";
 
 const { bool } = SQLITE_VALUES;
 
@@ -130,8 +131,9 @@ export class SqliteHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome): Promise<void> {
+    const packed = await packBody(attempt.request.payload); // before the transaction: off the event loop
     this.db.transaction(() => {
-      this.s.record.run(attemptParameters(attempt, bool));
+      this.s.record.run(attemptParameters(attempt, bool, packed));
       this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
@@ -159,7 +161,7 @@ export class SqliteHooks implements HookStore {
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return this.s.deliveries.all({ hookId, limit, before: before ?? NO_CURSOR }).map(toDelivery);
+    return Promise.all(this.s.deliveries.all({ hookId, limit, before: before ?? NO_CURSOR }).map(toDelivery));
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {
