@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import { named } from "../../src/server/store/postgres/pool.js";
-import { feedStatements, scopeParameters, SCOPES, visibilitySql } from "../../src/server/store/feed-sql.js";
+import { feedStatements, scopeParameters, SCOPES, scopeSql, visibilitySql } from "../../src/server/store/feed-sql.js";
 import type { EventScope, IngestBatch, Visibility } from "../../src/server/store/store.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
 import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../helpers/services.js";
@@ -181,6 +181,9 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
       }
       const index = node["Index Name"] ? indexes.get(node["Index Name"]) : undefined;
       if (!index) continue;
+      // The default partition holds only what arrived for a month whose partition was not made yet, and retention
+      // moves that out at its next run: empty here, as normally, any read of it is free (and the planner picks any).
+      if (node["Relation Name"] === "events_default") continue;
       feedReads++;
       const [table, leading] = index;
       const cond = node["Index Cond"] ?? "";
@@ -198,7 +201,7 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
     for (const visibility of VISIBILITY_KINDS) {
       const unused = UNUSED_SHAPES[`${scopeKind}|${visibility}`];
       test(`${scopeKind} events seen as ${visibility}: page, count and newest are index reads`, { skip: unused ?? false }, async () => {
-        const where = `${SCOPES[scopeKind]} AND ${visibilitySql("postgres", visibility)}`;
+        const where = `${scopeSql("postgres", scopeKind)} AND ${visibilitySql("postgres", visibility)}`;
         const statements = feedStatements("postgres", "events", where);
         for (const scope of scopes.get(scopeKind)!) {
           for (const reader of visibility === "readable-by" ? readers : [0]) {
