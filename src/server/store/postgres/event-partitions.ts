@@ -69,6 +69,8 @@ export class EventPartitions {
     await transaction(this.pool, async (client) => {
       await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
       await client.query(PARTITIONS_LOCK);
+      // Another instance's retention may have dropped it since the list was read.
+      if ((await client.query("SELECT to_regclass($1) AS found", [oldest.name])).rows[0].found === null) return;
       await client.query(`ALTER TABLE events DETACH PARTITION "${oldest.name}"`);
       await client.query(`DROP TABLE "${oldest.name}"`);
       await client.query(RAISE_GENERATION);
