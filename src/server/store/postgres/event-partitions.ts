@@ -2,7 +2,8 @@
  * The monthly partitions of `events` (migration 16): made ahead of need (this month and the next by retention, an
  * ingest's months before it writes), and detached and dropped whole when retention is past them.
  *
- * Making or dropping a partition locks the whole events table for an instant. Each such transaction waits at most
+ * Making or dropping a partition locks the whole events table for an instant (DETACH ... CONCURRENTLY, which would
+ * not, is refused on a table with a default partition). Each such transaction waits at most
  * LOCK_TIMEOUT for the lock: queued behind a long feed count, it would hold every later reader up. What times out
  * is tried again at the next run, and meanwhile no insert fails: a month without its partition fills the default one,
  * whose rows move to their month's partition when it is made (`events_month_partition`, in the migration).
