@@ -41,6 +41,9 @@ export interface RetentionReport {
   ran(at: Date): void;
 }
 
+/** Node runs a longer timer at once (with a warning): a longer interval waits this long, about 24.8 days. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 interface Log {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
@@ -86,7 +89,7 @@ export class Retention {
         this.again = false;
         this.wake();
       } else {
-        this.timer = setTimeout(() => this.wake(), this.policy.intervalMs);
+        this.timer = setTimeout(() => this.wake(), Math.min(this.policy.intervalMs, LONGEST_TIMER_MS));
         this.timer.unref();
       }
     });
