@@ -15,6 +15,8 @@ import { transaction } from "./pool.js";
 const LOCK_TIMEOUT = "2s";
 /** The same lock as `events_month_partition` takes: a month is never made and dropped at once. */
 const PARTITIONS_LOCK = "SELECT pg_advisory_xact_lock(hashtext('feedgate:event-partitions'))";
+/** The same, shared: an ingest holds it while it looks ids up partition by partition (copy.ts), so none goes meanwhile. */
+export const SHARE_PARTITIONS = "SELECT pg_advisory_xact_lock_shared(hashtext('feedgate:event-partitions'))";
 const DEFAULT_PARTITION = "events_default";
 
 /** `2024-01` of a time in seconds: the month, in UTC, whose partition holds it. */

@@ -9,7 +9,7 @@ import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair,
 import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
-import type { EventPartitions } from "./event-partitions.js";
+import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 
@@ -127,6 +127,9 @@ export class PostgresIngest implements IngestStore {
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");
+      // Before the events table is touched: retention takes this lock, exclusive, before it locks the table to drop a
+      // month (postgres/event-partitions.ts), so the two never wait for each other the other way round.
+      await client.query(SHARE_PARTITIONS);
       return runProgramAsync(ingestProgram(batch, now, options), driver(client));
     });
   }
