@@ -4,7 +4,7 @@
  * conditional (may turn 200 into 304) -> rate limit (refunds 304s) -> response headers.
  */
 import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import cors from "@fastify/cors";
 import type { Config } from "./config.js";
 import type { Store } from "./store/store.js";
@@ -52,6 +52,7 @@ import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import { loadAssets } from "./console/assets.js";
 import { SessionService } from "./services/sessions.js";
+import { Retention } from "./services/retention.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
 import { TestControls } from "./services/test-controls.js";
 import { FaultList } from "./services/faults.js";
@@ -104,6 +105,25 @@ const EXPOSED_HEADERS = [
   // A stale page's marks (--stale-if-error): GitHub sends neither.
   "Age", "Warning",
 ];
+
+/**
+ * Retention (services/retention.ts) runs while the app is ready and stops when it closes; on the database itself, as
+ * the dispatcher does (it runs outside requests). A test's clock moving starts a run at once.
+ */
+function backgroundRetention(app: FastifyInstance, store: Store, clock: Clock, config: Config, metrics: Metrics,
+  manualClock: ManualClock | undefined): Retention {
+  const retention = new Retention(store.retention, clock, config.retention, {
+    pruned: (kind, count) => metrics.retentionPruned.inc({ kind }, count),
+    ran: (at) => metrics.retentionLastRun.set(at.getTime() / 1000),
+  }, app.log);
+  const stopWatching = manualClock?.onMove(() => retention.wake());
+  app.addHook("onReady", async () => retention.start());
+  app.addHook("onClose", async () => {
+    stopWatching?.();
+    await retention.stop();
+  });
+  return retention;
+}
 
 /** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
 const requestTimeoutBound = (headersMs: number, requestMs: number) =>
@@ -208,6 +228,7 @@ export async function buildApp({
   const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
     { webhooks: { maxQueue: config.webhooks.maxQueue } });
   adminRoutes(app, ingest, config.adminBodyLimit);
+  backgroundRetention(app, databaseStore, clock, config, metrics, manualClock);
   const hookService = new HookService(store, clock, hooks.secrets, hooks.deliveries);
   hookRoutes(app, hookService);
   metaRoutes(app, store, sharedCounters);

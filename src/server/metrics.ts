@@ -6,6 +6,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Store } from "./store/store.js";
 
+/** The kinds background retention prunes, each a series from the start. */
+const RETENTION_KINDS = ["webhook_deliveries", "sessions", "events", "event_partitions"] as const;
+
 /** The `route` label of requests no route matched: their raw URLs are unbounded and may carry secrets. */
 export const UNMATCHED_ROUTE = "unmatched";
 
@@ -87,9 +90,24 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Rows (or, for event_partitions, whole months) background retention removed (services/retention.ts). */
+  readonly retentionPruned = new Counter({
+    name: "feedgate_retention_pruned_total",
+    help: "Rows removed by background retention, by kind (webhook_deliveries, sessions, events); event_partitions counts whole months dropped on PostgreSQL.",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+
+  readonly retentionLastRun = new Gauge({
+    name: "feedgate_retention_last_run_timestamp_seconds",
+    help: "When background retention last finished a run (Unix time, by the server's clock); 0 before the first.",
+    registers: [this.registry],
+  });
+
   constructor(store: Pick<Store, "connections">) {
     // Series that exist from the start, so a rate over them is defined before the first event.
     for (const result of ["hit", "miss"]) this.feedCacheRequests.inc({ result }, 0);
+    for (const kind of RETENTION_KINDS) this.retentionPruned.inc({ kind }, 0);
     new Gauge({
       name: "feedgate_db_pool_connections",
       help: "Database connections of this process, by state (idle, active, waiting for a connection).",

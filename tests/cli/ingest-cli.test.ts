@@ -183,7 +183,7 @@ describe("feedgate import", () => {
     const migrated = join(dir, "indexes-migrated.db");
     assert.equal((await run(["migrate", "--db", migrated])).code, 0);
     const expected = indexes(migrated);
-    assert.equal(expected.length, 5, "the four feed indexes of migration 2 and the arrival index of migration 8");
+    assert.equal(expected.length, 6, "the four feed indexes of migration 2, the arrival index of migration 9 and retention's of migration 16");
 
     const imported = join(dir, "indexes-imported.db");
     const result = await run(["import", SAMPLE_GZ, "--db", imported]);

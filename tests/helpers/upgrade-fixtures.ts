@@ -8,6 +8,7 @@
  * (an index, a trigger, a compression setting), `none` saying why. A migration without an entry fails the tests.
  */
 import assert from "node:assert/strict";
+import { gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { hashPassword, hashToken, mintFineGrainedToken, mintToken } from "../../src/server/services/credentials.js";
 
@@ -288,6 +289,26 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.equal(hooks.status, 200, JSON.stringify(hooks.body));
       const elsewhere = await api.get("/repos/alice/widget/hooks", token(made.fineGrained!));
       assert.notEqual(elsewhere.status, 200, "a token for acme does not reach alice's repository's hooks");
+    },
+  },
+  16: {
+    async rows(db, made) {
+      // A large request body as retention's feedgate stores it: compressed, the text column empty. (On PostgreSQL this
+      // migration also moved every event into monthly partitions: the feeds' checks above read them there.)
+      const payload = { ref: "refs/heads/main", commits: Array.from({ length: 200 }, (_, n) => ({ message: `commit ${n}` })) };
+      made.largePayload = payload;
+      await db.insert("hook_deliveries", { hook_id: made.orgHook, guid: "00000000-0000-4000-8000-000000000016",
+        delivered_at: AT, redelivery: false, duration: 0.2, status: "OK", status_code: 200, event: "push", action: null,
+        repository_id: 7001, url: "https://receiver.example/org", request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
+        request_body: "", request_body_gzip: gzipSync(JSON.stringify(payload)), response_headers: "{}", response_body: "ok" });
+    },
+    async check(api, made) {
+      const deliveries = await api.get(`/orgs/acme/hooks/${made.orgHook}/deliveries`, token(made.aliceToken!));
+      assert.equal(deliveries.status, 200, JSON.stringify(deliveries.body));
+      const [item] = deliveries.body;
+      assert.equal(item?.guid, "00000000-0000-4000-8000-000000000016");
+      const delivery = await api.get(`/orgs/acme/hooks/${made.orgHook}/deliveries/${item.id}`, token(made.aliceToken!));
+      assert.deepEqual(delivery.body.request?.payload, made.largePayload, "the compressed body, whole");
     },
   },
   17: {

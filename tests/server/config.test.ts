@@ -61,6 +61,10 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_WEBHOOK_MAX_QUEUE: { a: "5", b: "6" },
   FEEDGATE_WEBHOOK_ALLOWED_HOSTS: { a: "hooks.example.com", b: "10.0.0.0/8, ::1" },
   FEEDGATE_WEBHOOK_KEY_FILE: { a: "a.key", b: "b.key" },
+  FEEDGATE_WEBHOOK_DELIVERY_RETENTION: { a: "off", b: "7d" },
+  FEEDGATE_EVENT_RETENTION: { a: "30d", b: "1m" },
+  FEEDGATE_RETENTION_INTERVAL: { a: "1m", b: "1h" },
+  FEEDGATE_RETENTION_BATCH: { a: "10", b: "5000" },
 };
 
 describe("configuration", () => {
@@ -98,6 +102,23 @@ describe("configuration", () => {
     assert.equal(loadConfig({ requestTimeout: "1h" }, {}).timeouts.requestMs, 3_600_000);
     assert.equal(loadConfig({ feedMaxAge: "30d" }, {}).feeds.maxAgeSeconds, 30 * 86_400);
     assert.equal(loadConfig({ feedMaxAge: "90000ms" }, {}).feeds.maxAgeSeconds, 90);
+  });
+
+  test("retention: webhook deliveries 30 days, events kept, every 10 minutes in batches of 1000; under a minute is refused", () => {
+    assert.deepEqual(loadConfig({}, {}).retention, { webhookDeliveriesMs: 30 * 86_400_000, eventsMs: null, intervalMs: 600_000, batchSize: 1000 });
+    assert.equal(loadConfig({ eventRetention: "30d" }, {}).retention.eventsMs, 30 * 86_400_000);
+    assert.equal(loadConfig({}, { FEEDGATE_WEBHOOK_DELIVERY_RETENTION: "OFF" }).retention.webhookDeliveriesMs, null);
+    assert.equal(loadConfig({ eventRetention: "1m" }, {}).retention.eventsMs, 60_000);
+    for (const [input, pattern] of [
+      [{ eventRetention: "30s" }, /^event retention must be off or at least 1m \(a minute\), such as 30d, got "30s"$/],
+      [{ webhookDeliveryRetention: "0" }, /^webhook delivery retention must be off or at least 1m/],
+      [{ eventRetention: "forever" }, /^event retention must be a duration/],
+      [{ retentionBatch: "0" }, /^retention batch must be at least 1/],
+      [{ retentionInterval: "0" }, /^retention interval must be longer than 0/],
+    ] as const) {
+      assert.throws(() => loadConfig(input, {}), (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
+        JSON.stringify(input));
+    }
   });
 
   test("--trust-proxy: true, a hop count, or addresses and CIDRs; anything else is refused", () => {

@@ -92,6 +92,8 @@ describe("GET /metrics", () => {
       feedgate_db_pool_connections: "gauge",
       feedgate_streams_resumed_total: "counter",
       feedgate_stream_gaps_total: "counter",
+      feedgate_retention_pruned_total: "counter",
+      feedgate_retention_last_run_timestamp_seconds: "gauge",
       // prom-client's default process metrics
       process_cpu_seconds_total: "counter",
       process_start_time_seconds: "gauge",

@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
 import { named } from "../../src/server/store/postgres/pool.js";
-import { feedStatements, scopeParameters, SCOPES, visibilitySql } from "../../src/server/store/feed-sql.js";
+import { feedStatements, scopeParameters, SCOPES, scopeSql, visibilitySql } from "../../src/server/store/feed-sql.js";
 import type { EventScope, IngestBatch, Visibility } from "../../src/server/store/store.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
 import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../helpers/services.js";
@@ -132,12 +132,18 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
     await client.query("SET enable_hashjoin = off");
     await client.query("SET enable_mergejoin = off");
 
-    const { rows } = await client.query<{ index: string; table: string; leading: string }>(`
-      SELECT i.relname AS index, t.relname AS table, a.attname AS leading
+    // Events are partitioned by month (migration 16): a plan reads the partitions' own indexes, each named for its
+    // partition, and is judged as a read of the parent's.
+    const { rows } = await client.query<{ index: string; table: string; leading: string; partition: string }>(`
+      SELECT i.relname AS index, coalesce(p.relname, t.relname) AS table, a.attname AS leading, t.relname AS partition
       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+      LEFT JOIN pg_inherits h ON h.inhrelid = t.oid LEFT JOIN pg_class p ON p.oid = h.inhparent
       JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = x.indkey[0]
-      WHERE t.relname IN ('events', 'issue_events')`);
-    for (const r of rows) indexes.set(r.index, [r.table, r.leading]);
+      WHERE coalesce(p.relname, t.relname) IN ('events', 'issue_events')`);
+    for (const r of rows) {
+      indexes.set(r.index, [r.table, r.leading]);
+      FEED_TABLES.add(r.partition);
+    }
 
     /** The most frequent and the median value of a column: the busiest and a typical scope. */
     const pick = async (sql: string): Promise<number[]> => {
@@ -175,6 +181,9 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
       }
       const index = node["Index Name"] ? indexes.get(node["Index Name"]) : undefined;
       if (!index) continue;
+      // The default partition holds only what arrived for a month whose partition was not made yet, and retention
+      // moves that out at its next run: empty here, as normally, any read of it is free (and the planner picks any).
+      if (node["Relation Name"] === "events_default") continue;
       feedReads++;
       const [table, leading] = index;
       const cond = node["Index Cond"] ?? "";
@@ -192,7 +201,7 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
     for (const visibility of VISIBILITY_KINDS) {
       const unused = UNUSED_SHAPES[`${scopeKind}|${visibility}`];
       test(`${scopeKind} events seen as ${visibility}: page, count and newest are index reads`, { skip: unused ?? false }, async () => {
-        const where = `${SCOPES[scopeKind]} AND ${visibilitySql("postgres", visibility)}`;
+        const where = `${scopeSql("postgres", scopeKind)} AND ${visibilitySql("postgres", visibility)}`;
         const statements = feedStatements("postgres", "events", where);
         for (const scope of scopes.get(scopeKind)!) {
           for (const reader of visibility === "readable-by" ? readers : [0]) {

@@ -54,6 +54,19 @@ export const longerThanZero: Parser<number> = (raw, row) => {
   return ms;
 };
 
+/** The shortest retention taken: anything shorter is a typo (`30s` for `30d`) that would wipe what it keeps. */
+const SHORTEST_RETENTION_MS = 60_000;
+
+/** A retention: `off` (kept for ever, null) or a duration of at least a minute (`30d`). */
+export const retention: Parser<number | null> = (raw, row) => {
+  if (/^\s*off\s*$/i.test(String(raw))) return null;
+  const ms = milliseconds(raw, row);
+  if (ms < SHORTEST_RETENTION_MS) {
+    throw new InvalidInputError(`${row.name} must be off or at least 1m (a minute), such as 30d, got "${raw}"`);
+  }
+  return ms;
+};
+
 /**
  * A switch given as a flag (true) or in the environment: `true`/`1`/`yes` or `false`/`0`/`no`. Only the environment
  * can give a word that is neither, so the error names the variable.

@@ -5,8 +5,8 @@
  */
 import { allowedHosts } from "./host-patterns.js";
 import {
-  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, perSecond, seconds, tcpPort,
-  text, trustProxy, webhookRetries,
+  atLeastOne, baseUrl, between, count, logFormat, longerThanZero, mebibytes, milliseconds, onOff, perSecond, retention, seconds,
+  tcpPort, text, trustProxy, webhookRetries,
 } from "./parsers.js";
 import { Combined, Fixed, optionalSetting, setting, type Values } from "./setting.js";
 import { InvalidInputError } from "../failures.js";
@@ -198,6 +198,24 @@ export const SETTINGS = {
   tokenMaxLifetimeMs: optionalSetting({ flag: "--token-max-lifetime", arg: "<duration>", env: "FEEDGATE_TOKEN_MAX_LIFETIME",
     name: "token max lifetime", parse: longerThanZero, unset: null, shownDefault: "none",
     help: "the longest expiry a new token may have, e.g. 90d; tokens asked for without one get it" }),
+  /**
+   * What background retention removes, and how (services/retention.ts): in batches of `batchSize` rows, one short
+   * transaction each, every `intervalMs` (and at start-up). Expired console sessions go at every run.
+   */
+  retention: {
+    /** Webhook attempts (`hook_deliveries`) older than this are deleted; null keeps them all. */
+    webhookDeliveriesMs: setting({ flag: "--webhook-delivery-retention", arg: "<duration|off>",
+      env: "FEEDGATE_WEBHOOK_DELIVERY_RETENTION", name: "webhook delivery retention", parse: retention, default: "30d",
+      help: "delete webhook deliveries (attempts) older than this, at least 1m; off keeps them all" }),
+    /** Events created longer ago than this are deleted (PostgreSQL: whole months); null, the default, keeps them all. */
+    eventsMs: setting({ flag: "--event-retention", arg: "<duration|off>", env: "FEEDGATE_EVENT_RETENTION",
+      name: "event retention", parse: retention, default: "off",
+      help: "delete events created longer ago than this, e.g. 30d as GitHub, at least 1m; PostgreSQL drops whole months" }),
+    intervalMs: setting({ flag: "--retention-interval", arg: "<duration>", env: "FEEDGATE_RETENTION_INTERVAL",
+      name: "retention interval", parse: longerThanZero, default: "10m", help: "how often retention runs" }),
+    batchSize: setting({ flag: "--retention-batch", arg: "<rows>", env: "FEEDGATE_RETENTION_BATCH", name: "retention batch",
+      parse: atLeastOne, default: 1000, help: "rows deleted per transaction by retention, which pauses between batches" }),
+  },
   webhooks: {
     /**
      * `durable`: a failed delivery is retried with backoff (up to --webhook-max-attempts); `github`: one attempt, as

@@ -57,6 +57,15 @@ export const BY_WIRE_ID = {
     ORDER BY rank LIMIT 1`,
 };
 
+/** The ids of an organization's events: of its repositories, and those GitHub attributed to it. */
+const ORG_EVENT_IDS = `SELECT id FROM events WHERE org_id = @org AND created_at >= @notBefore
+  UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT id FROM repos WHERE owner_id = @org) AND created_at >= @notBefore`;
+
+/** The ids of a user's received events: by accounts followed, in repositories watched. */
+const RECEIVED_EVENT_IDS = `SELECT id FROM events WHERE actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
+    AND created_at >= @notBefore
+  UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user) AND created_at >= @notBefore`;
+
 export const SCOPES: Record<EventScope["kind"], string> = {
   all: "1 = 1",
   repo: "e.repo_id = @repo",
@@ -65,16 +74,29 @@ export const SCOPES: Record<EventScope["kind"], string> = {
   // Written as `id IN (one index read UNION ALL another)`, not `a OR b IN (subquery)`: PostgreSQL cannot use an
   // index for an OR over a subquery and counted these feeds by reading the whole events table
   // (tests/store/postgres-indexes.test.ts). SQLite plans both forms as index reads.
-  org: `e.id IN (SELECT id FROM events WHERE org_id = @org AND created_at >= @notBefore
-              UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT id FROM repos WHERE owner_id = @org)
-                AND created_at >= @notBefore)`,
+  org: `e.id IN (${ORG_EVENT_IDS})`,
   actor: "e.actor_id = @actor",
   // Events by accounts the user follows, and in repositories the user watches; the same rewrite as `org`.
-  received: `e.id IN (SELECT id FROM events WHERE actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
-                AND created_at >= @notBefore
-              UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user)
-                AND created_at >= @notBefore)`,
+  received: `e.id IN (${RECEIVED_EVENT_IDS})`,
 };
+
+/**
+ * PostgreSQL's own forms, where its planner needs them. Events are partitioned by month there (migration 16): joined
+ * repository by repository, a network's events were an index read per repository and partition, each charged the
+ * start-up of the visibility's hashed subqueries again, and the planner read every event instead. The network's
+ * repositories as one array, read once, make each partition a single index read.
+ */
+const POSTGRES_SCOPES: Partial<Record<EventScope["kind"], string>> = {
+  network: "e.repo_id = ANY (ARRAY(SELECT id FROM repos WHERE network_id = @network))",
+  // The same for the ids the organization's and the received feed gather (SCOPES): one array, one read per partition.
+  org: `e.id = ANY (ARRAY(${ORG_EVENT_IDS}))`,
+  received: `e.id = ANY (ARRAY(${RECEIVED_EVENT_IDS}))`,
+};
+
+/** The WHERE of a scope in a dialect. */
+export function scopeSql(dialect: Dialect, kind: EventScope["kind"]): string {
+  return (dialect === "postgres" ? POSTGRES_SCOPES[kind] : undefined) ?? SCOPES[kind];
+}
 
 export function visibilitySql(dialect: Dialect, kind: Visibility["kind"]): string {
   const isPublic = `e.public = ${TRUE[dialect]}`;
@@ -130,7 +152,7 @@ export function feedWhere(dialect: Dialect, target: FeedTarget): { table: "event
   if ("issuesOf" in target) return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
   const parameters = scopeParameters(target.scope);
   if (target.visibility.kind === "readable-by") parameters.reader = target.visibility.userId;
-  return { table: "events", where: `${SCOPES[target.scope.kind]} AND ${visibilitySql(dialect, target.visibility.kind)}`, parameters };
+  return { table: "events", where: `${scopeSql(dialect, target.scope.kind)} AND ${visibilitySql(dialect, target.visibility.kind)}`, parameters };
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   RedeliveryScope,
 } from "./hook-store.js";
 import { date, json, type Bool, type Json } from "./sql-values.js";
+import { unpackBody } from "./delivery-bodies.js";
 
 /** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
 export type OwnerColumn = "repo_id" | "org_id";
@@ -57,9 +58,9 @@ export const HOOK_SQL = {
     FROM hooks h JOIN hook_queue q ON q.id = (SELECT min(id) FROM hook_queue WHERE hook_id = h.id) WHERE h.active = @active`,
   queued: "SELECT count(*) AS n FROM hook_queue WHERE hook_id = @hookId",
   record: `INSERT INTO hook_deliveries (hook_id, guid, delivered_at, redelivery, duration, status, status_code, event, action,
-      repository_id, url, request_headers, request_body, response_headers, response_body)
+      repository_id, url, request_headers, request_body, request_body_gzip, response_headers, response_body)
     VALUES (@hookId, @guid, @deliveredAt, @redelivery, @duration, @status, @statusCode, @event, @action,
-      @repositoryId, @url, @requestHeaders, @requestBody, @responseHeaders, @responseBody)`,
+      @repositoryId, @url, @requestHeaders, @requestBody, @requestBodyGzip, @responseHeaders, @responseBody)`,
   lastResponse: "UPDATE hooks SET last_code = @code, last_status = @status, last_message = @message WHERE id = @hookId",
   succeeded: "UPDATE hooks SET failing_since = NULL WHERE id = @hookId AND failing_since IS NOT NULL",
   failed: "UPDATE hooks SET failing_since = coalesce(failing_since, @at) WHERE id = @hookId",
@@ -110,9 +111,9 @@ export function failedSinceSql(scope: RedeliveryScope): string {
 export const scopeOwner = (scope: RedeliveryScope) =>
   scope.kind === "all" ? {} : { owner: scope.kind === "repo" ? scope.repoId : scope.orgId };
 
-/** A failed attempt queued again: a redelivery of the same GUID and body, due now. */
-export const redeliveryOf = (d: DeliveryRow): NewQueuedDelivery => ({
-  hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: null, body: d.request.payload, redelivery: true,
+/** A failed attempt queued again: a redelivery of the same GUID and `body` (its request body as sent), due now. */
+export const redeliveryOf = (r: DeliveryRecord, body: string): NewQueuedDelivery => ({
+  hookId: r.hook_id, guid: r.guid, event: r.event, action: r.action, eventId: null, body, redelivery: true,
 });
 
 /** Larger than any id: `before` when the listing starts at the newest. */
@@ -167,23 +168,26 @@ export const toQueued = (r: QueueRecord): QueuedDelivery => ({
 export interface DeliveryRecord {
   id: number; hook_id: number; guid: string; delivered_at: Date | string; redelivery: Bool; duration: number; status: string;
   status_code: number; event: string; action: string | null; repository_id: number | null; url: string;
-  request_headers: Json<Record<string, string>>; request_body: string; response_headers: Json<Record<string, string>>;
-  response_body: string | null;
+  request_headers: Json<Record<string, string>>; request_body: string; request_body_gzip: Uint8Array | null;
+  response_headers: Json<Record<string, string>>; response_body: string | null;
 }
 
-export const toDelivery = (r: DeliveryRecord): DeliveryRow => ({
+/** The row with its request body inflated when it was stored compressed (delivery-bodies.ts). */
+export const toDelivery = async (r: DeliveryRecord): Promise<DeliveryRow> => ({
   id: r.id, hookId: r.hook_id, guid: r.guid, deliveredAt: date(r.delivered_at), redelivery: Boolean(r.redelivery),
   duration: r.duration, status: r.status, statusCode: r.status_code, event: r.event, action: r.action,
   repositoryId: r.repository_id, url: r.url,
-  request: { headers: json(r.request_headers), payload: r.request_body },
+  request: { headers: json(r.request_headers), payload: await unpackBody(r.request_body, r.request_body_gzip) },
   response: { headers: json(r.response_headers), payload: r.response_body },
 });
 
-export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (value: boolean) => B) {
+/** @param packed the request body compressed (packBody), or null to store it as text. */
+export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (value: boolean) => B, packed: Buffer | null) {
   return {
     hookId: a.hookId, guid: a.guid, deliveredAt: a.deliveredAt.toISOString(), redelivery: bool(a.redelivery),
     duration: a.duration, status: a.status, statusCode: a.statusCode, event: a.event, action: a.action,
-    repositoryId: a.repositoryId, url: a.url, requestHeaders: JSON.stringify(a.request.headers), requestBody: a.request.payload,
+    repositoryId: a.repositoryId, url: a.url, requestHeaders: JSON.stringify(a.request.headers),
+    requestBody: packed ? "" : a.request.payload, requestBodyGzip: packed,
     responseHeaders: JSON.stringify(a.response.headers), responseBody: a.response.payload,
   };
 }

@@ -11,6 +11,7 @@ import type { HookStore } from "./hook-store.js";
 import type { IngestStore } from "./ingest-store.js";
 import type { SessionStore } from "./session-store.js";
 import type { StateStore } from "./state-store.js";
+import type { RetentionStore } from "./retention-store.js";
 import type { UserStore } from "./user-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
@@ -23,6 +24,7 @@ export type * from "./event-store.js";
 export { arrivalTableOf } from "./event-store.js";
 export type * from "./ingest-store.js";
 export type * from "./state-store.js";
+export type * from "./retention-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -53,6 +55,8 @@ export interface Store {
   readonly sessions: SessionStore;
   /** Images of the whole database, for the test double's snapshots and resets. */
   readonly state: StateStore;
+  /** Background retention's batches (services/retention.ts). */
+  readonly retention: RetentionStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */
   migrate(): Promise<MigrationReport>;
   /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */

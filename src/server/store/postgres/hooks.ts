@@ -11,6 +11,7 @@ import {
 import type { Page, PageRequest } from "../page.js";
 import { POSTGRES_VALUES } from "../sql-values.js";
 import { named, transaction, type Queryable } from "./pool.js";
+import { packBody, unpackBody } from "../delivery-bodies.js";
 
 const { bool } = POSTGRES_VALUES;
 
@@ -111,8 +112,9 @@ export class PostgresHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    const packed = await packBody(attempt.request.payload);
     return transaction(this.pool, async (client) => {
-      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool));
+      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool, packed));
       await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
@@ -136,11 +138,12 @@ export class PostgresHooks implements HookStore {
     const found = await transaction(this.pool, async (client) => {
       // Two bulk redeliveries at once take turns: the second sees the first's rows in the queue and skips them.
       await client.query(`SELECT pg_advisory_xact_lock(${REDELIVERY_LOCK})`);
-      const rows = (await query<DeliveryRecord>(client, failedSinceSql(scope), { since, ...scopeOwner(scope) })).map(toDelivery);
-      await enqueueIn(client, rows.map(redeliveryOf), now);
+      const rows = await query<DeliveryRecord>(client, failedSinceSql(scope), { since, ...scopeOwner(scope) });
+      const bodies = await Promise.all(rows.map((r) => unpackBody(r.request_body, r.request_body_gzip)));
+      await enqueueIn(client, rows.map((r, n) => redeliveryOf(r, bodies[n]!)), now);
       return rows;
     });
-    return { queued: found.length, hooks: new Set(found.map((d) => d.hookId)).size };
+    return { queued: found.length, hooks: new Set(found.map((r) => r.hook_id)).size };
   }
 
   async queueStats(now: number): Promise<QueueStats> {
@@ -168,8 +171,8 @@ export class PostgresHooks implements HookStore {
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return (await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
-      .map(toDelivery);
+    return Promise.all((await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
+      .map(toDelivery));
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {

@@ -9,6 +9,7 @@ import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair,
 import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
+import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 
@@ -112,17 +113,23 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
 }
 
 export class PostgresIngest implements IngestStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool, private readonly partitions: EventPartitions) {}
 
   /** PostgreSQL writes index pages lazily (checkpoints), so keeping its indexes during an import costs less. */
   bulkLoad<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
 
-  apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
+  async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
+    // The months' partitions first, in a transaction of their own: made inside the ingest's, they would keep the
+    // events table locked until it commits. Not made (the lock not had in time), the rows go to the default partition.
+    await this.partitions.ensure(batch.events.map((e) => Math.floor(e.createdAt.getTime() / 1000))).catch(() => undefined);
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");
+      // Before the events table is touched: retention takes this lock, exclusive, before it locks the table to drop a
+      // month (postgres/event-partitions.ts), so the two never wait for each other the other way round.
+      await client.query(SHARE_PARTITIONS);
       return runProgramAsync(ingestProgram(batch, now, options), driver(client));
     });
   }

@@ -22,6 +22,9 @@ import { PostgresSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
 import { PostgresState } from "./state.js";
+import type { RetentionStore } from "../retention-store.js";
+import { PostgresRetention } from "./retention.js";
+import { EventPartitions } from "./event-partitions.js";
 import { asUnavailable, raisingUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
 import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
@@ -77,6 +80,7 @@ export class PostgresStore implements Store {
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
   readonly state: StateStore;
+  readonly retention: RetentionStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -86,10 +90,12 @@ export class PostgresStore implements Store {
     this.authorizations = raisingUnavailable(new PostgresAuthorizations(pool), isPostgresOutage);
     this.directory = raisingUnavailable(new PostgresDirectory(pool), isPostgresOutage);
     this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
-    this.ingest = raisingUnavailable(new PostgresIngest(pool), isPostgresOutage);
+    const partitions = new EventPartitions(pool);
+    this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
     this.hooks = raisingUnavailable(new PostgresHooks(pool), isPostgresOutage);
     this.sessions = raisingUnavailable(new PostgresSessions(pool), isPostgresOutage);
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
+    this.retention = raisingUnavailable(new PostgresRetention(pool, partitions), isPostgresOutage);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {

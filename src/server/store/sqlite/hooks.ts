@@ -10,6 +10,7 @@ import {
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { SQLITE_VALUES } from "../sql-values.js";
+import { packBody, unpackBodySync } from "../delivery-bodies.js";
 
 const { bool } = SQLITE_VALUES;
 
@@ -159,8 +160,9 @@ export class SqliteHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+    const packed = await packBody(attempt.request.payload); // before the transaction: off the event loop
     return this.db.transaction(() => {
-      this.s.record.run(attemptParameters(attempt, bool));
+      this.s.record.run(attemptParameters(attempt, bool, packed));
       this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
       if (outcome.kind === "retry") {
         this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
@@ -186,11 +188,13 @@ export class SqliteHooks implements HookStore {
   async redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount> {
     const found = this.db.transaction(() => {
       const rows = this.s.failedSince[scope.kind].all({ since: since.toISOString(), ...scopeOwner(scope) } as { since: string; owner: number })
-        .map(toDelivery);
-      this.enqueueNow(rows.map(redeliveryOf), now);
+;
+      // SQLite's transaction cannot wait: the compressed bodies are inflated in it, which keeps the read and the queueing
+      // one step (no second run can queue the same failures in between).
+      this.enqueueNow(rows.map((r) => redeliveryOf(r, unpackBodySync(r.request_body, r.request_body_gzip))), now);
       return rows;
     }).immediate();
-    return { queued: found.length, hooks: new Set(found.map((d) => d.hookId)).size };
+    return { queued: found.length, hooks: new Set(found.map((r) => r.hook_id)).size };
   }
 
   async queueStats(now: number): Promise<QueueStats> {
@@ -215,7 +219,7 @@ export class SqliteHooks implements HookStore {
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return this.s.deliveries.all({ hookId, limit, before: before ?? NO_CURSOR }).map(toDelivery);
+    return Promise.all(this.s.deliveries.all({ hookId, limit, before: before ?? NO_CURSOR }).map(toDelivery));
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {

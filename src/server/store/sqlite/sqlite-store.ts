@@ -23,6 +23,8 @@ import { SqliteSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
 import { SqliteState } from "./state.js";
+import type { RetentionStore } from "../retention-store.js";
+import { SqliteRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage } from "./outage.js";
 import { raisingUnavailable } from "../unavailable.js";
@@ -70,6 +72,7 @@ export class SqliteStore implements Store {
   readonly hooks: HookStore;
   readonly sessions: SessionStore;
   readonly state: StateStore;
+  readonly retention: RetentionStore;
 
   /** Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts). */
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
@@ -81,6 +84,7 @@ export class SqliteStore implements Store {
     this.hooks = raisingUnavailable(new SqliteHooks(db), isSqliteOutage);
     this.sessions = raisingUnavailable(new SqliteSessions(db), isSqliteOutage);
     this.state = raisingUnavailable(new SqliteState(db), isSqliteOutage);
+    this.retention = raisingUnavailable(new SqliteRetention(db), isSqliteOutage);
   }
 
   /**

@@ -1,0 +1,29 @@
+/**
+ * Request bodies of recorded webhook attempts past a size are stored gzip-compressed (migration 16's
+ * `request_body_gzip`, `request_body` then empty) and given back whole when read: a delivery's `request.payload` is
+ * the same either way, so nothing is lost, while a push's JSON, mostly repeated keys and URLs, takes a fifth of the
+ * room. zlib's asynchronous calls run on libuv's thread pool, so a large body is not (de)compressed on the event loop.
+ */
+import { promisify } from "node:util";
+import { gunzip, gunzipSync, gzip } from "node:zlib";
+
+/** Bodies up to this many bytes are stored as text: compressing a small body saves little and costs a call. */
+export const COMPRESS_ABOVE = 4096;
+
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+
+/** The compressed body when it is past COMPRESS_ABOVE bytes, else null (stored as text). */
+export async function packBody(payload: string): Promise<Buffer | null> {
+  return Buffer.byteLength(payload) > COMPRESS_ABOVE ? gzipped(payload) : null;
+}
+
+/** The body as sent: the text column, or the compressed one inflated. */
+export async function unpackBody(text: string, packed: Uint8Array | null): Promise<string> {
+  return packed ? (await gunzipped(packed)).toString("utf8") : text;
+}
+
+/** unpackBody on the calling thread: for a SQLite transaction, which cannot wait for the thread pool. */
+export function unpackBodySync(text: string, packed: Uint8Array | null): string {
+  return packed ? gunzipSync(packed).toString("utf8") : text;
+}
