@@ -3,9 +3,10 @@
  * `npm run bench -- --soak 10m` runs the soak instead (./soak.ts).
  *
  *   build -> generate data (cached by size and seed) -> `feedgate import` into a fresh SQLite file (timed) ->
- *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> ceiling server -> each HTTP
- *   scenario (warm-up, measured run) -> the server's peak RSS -> `feedgate import` into a scratch PostgreSQL
- *   database (timed, dropped) -> report, printed and saved under bench/results/.
+ *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> each row's answer captured from
+ *   it, replayed by the rows' own ceiling (bench/row-ceiling.ts) -> the old single ceiling -> each HTTP scenario
+ *   (warm-up, measured run), each followed by its own ceiling's run -> the server's peak RSS -> `feedgate import`
+ *   into a scratch PostgreSQL database (timed, dropped) -> report, printed and saved under bench/results/.
  *
  * The server and the importer are the real CLI from dist/, never an in-process app: the numbers are what an
  * operator gets. Nothing here asserts a target; the report says which held.
@@ -25,6 +26,7 @@ import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
+import { captureRows, ceilingKey, checkReplay, checkRow, reloadCeiling, writeCaptures, type OwnCeiling } from "./capture.js";
 import { renderReport, savedRun, type SavedRun } from "./report.js";
 import { soak } from "./soak.js";
 
@@ -164,6 +166,9 @@ async function main(): Promise<void> {
   let fanOut: FanOutMeasurement | undefined;
   let server: Listening | undefined;
   let ceiling: Listening | undefined;
+  let rowCeiling: Listening | undefined;
+  let ownCeilings: OwnCeiling[] = [];
+  const captureFile = `${options.dataDir}/row-ceiling-capture.json`;
   try {
     say("feedgate serve");
     server = await startListening([
@@ -179,7 +184,18 @@ async function main(): Promise<void> {
       topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
       poster: manifest.poster.login, posterPassword: manifest.poster.password,
     }).filter((s) => options.only === null || options.only.includes(s.key));
-    // The ceiling answers with the very page feedgate serves for GET /events, so both move the same bytes.
+    // Each row's own ceiling: feedgate's answer to the row's request, captured now (before any load or ingest) and
+    // replayed byte for byte by a bare node:http process. A replay that differs is reported, never measured.
+    ownCeilings = await captureRows(server.url, list);
+    if (ownCeilings.length > 0) {
+      say(`captured ${ownCeilings.length} rows' answers for their own ceilings`);
+      writeCaptures(captureFile, ownCeilings);
+      rowCeiling = await startListening(["--import", "tsx", `${ROOT}bench/row-ceiling.ts`, captureFile], `${options.dataDir}/row-ceiling.log`);
+      await checkReplay(rowCeiling.url, ownCeilings);
+      for (const c of ownCeilings.filter((x) => x.problem !== null)) say(`  own ceiling of ${c.key}: ${c.problem}`);
+    }
+
+    // The old single ceiling answers with the very page feedgate serves for GET /events; kept for history.
     const page = await fetch(`${server.url}/events`, { headers: { Authorization: `token ${manifest.reader.token}` } });
     const bodyFile = `${options.dataDir}/ceiling-page.json`;
     writeFileSync(bodyFile, Buffer.from(await page.arrayBuffer()));
@@ -192,6 +208,9 @@ async function main(): Promise<void> {
     for (const scenario of runs) {
       const target = scenario.target === "ceiling" ? ceiling : server;
       const { feedEvents } = await probe(target.url, scenario);
+      const own = scenario.target === "feedgate" ? ownCeilings.find((c) => c.key === ceilingKey(scenario.key)) : undefined;
+      // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
+      if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
       say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
       const feeder = scenario.live ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude) : null;
       feeder?.start();
@@ -216,7 +235,16 @@ async function main(): Promise<void> {
         notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
           "into the run; it was measured on the others.");
       }
+      // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
+      if (own && rowCeiling && own.problem === null && own.measurement === undefined) {
+        say(`${own.scenario.label}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+        const c = await measure(rowCeiling.url, own.scenario, options, rowCeiling.pid, null);
+        own.measurement = c;
+        say(`  ${Math.round(c.rps)} requests/s, ${c.cpuMsPerRequest.toFixed(3)} CPU ms/request, ${c.errors} errors`);
+        if (c.errors > 0) notes.push(`${own.scenario.label}: ${c.errors} responses with another status than ${own.scenario.expect} (or socket errors).`);
+      }
     }
+    for (const c of ownCeilings.filter((x) => x.problem !== null)) notes.push(`own ceiling of ${c.key}: not measured, ${c.problem}.`);
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
       say("webhooks: deliveries to a local receiver");
@@ -233,6 +261,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await ceiling?.stop();
+    await rowCeiling?.stop();
     await server?.stop();
   }
 
@@ -269,7 +298,7 @@ async function main(): Promise<void> {
 
   const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
   const input = {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline, deliveries, fanOut,
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, ownCeilings, serverRss, notes, profile, baseline, deliveries, fanOut,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
