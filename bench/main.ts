@@ -104,6 +104,21 @@ async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: num
   return { feedEvents: scenario.target === "feedgate" && scenario.method === "GET" && scenario.expect === 200 ? feedSize(response, body) : null };
 }
 
+/** A row's own ceiling's run, and the last check that it sent what feedgate sent during the load. */
+async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measurement, options: BenchOptions): Promise<void> {
+  say(`${own.scenario.label}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+  const c = await measure(ceiling.url, own.scenario, options, ceiling.pid, null);
+  own.measurement = c;
+  say(`  ${Math.round(c.rps)} requests/s, ${c.cpuMsPerRequest.toFixed(3)} CPU ms/request, ${c.errors} errors`);
+  if (c.errors > 0) own.problem = `${c.errors} of its responses had another status than ${own.scenario.expect} (or socket errors)`;
+  // The same bytes per response on both sides, or not the same answer (an idle row only: a live row's page grows
+  // under ingest). 1% leaves room for counters gaining digits during the row.
+  const drift = Math.abs(c.bytesPerResponse - row.bytesPerResponse) / row.bytesPerResponse;
+  if (!row.scenario.live && row.requests > 0 && c.requests > 0 && drift > 0.01) {
+    own.problem = `it sent ${c.bytesPerResponse.toFixed(0)} bytes per response during the load, feedgate ${row.bytesPerResponse.toFixed(0)}`;
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
   mkdirSync(options.dataDir, { recursive: true });
@@ -236,15 +251,11 @@ async function main(): Promise<void> {
           "into the run; it was measured on the others.");
       }
       // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
-      if (own && rowCeiling && own.problem === null && own.measurement === undefined) {
-        say(`${own.scenario.label}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
-        const c = await measure(rowCeiling.url, own.scenario, options, rowCeiling.pid, null);
-        own.measurement = c;
-        say(`  ${Math.round(c.rps)} requests/s, ${c.cpuMsPerRequest.toFixed(3)} CPU ms/request, ${c.errors} errors`);
-        if (c.errors > 0) notes.push(`${own.scenario.label}: ${c.errors} responses with another status than ${own.scenario.expect} (or socket errors).`);
-      }
+      if (own && rowCeiling && own.problem === null && own.measurement === undefined) await measureOwnCeiling(own, rowCeiling, m, options);
     }
-    for (const c of ownCeilings.filter((x) => x.problem !== null)) notes.push(`own ceiling of ${c.key}: not measured, ${c.problem}.`);
+    for (const c of ownCeilings.filter((x) => x.problem !== null)) {
+      notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
+    }
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
       say("webhooks: deliveries to a local receiver");
