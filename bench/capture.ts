@@ -48,7 +48,7 @@ export interface CaptureEntry {
   body: string;
   chunked: boolean;
   keepAliveSeconds: number | null;
-  /** Lowercased names whose values change per request (see ALWAYS_VOLATILE). */
+  /** Lowercased names whose values change per request (see ALWAYS_VOLATILE): any value passes a check, refreshed before the row. */
   volatileHeaders: string[];
   /** The two captures' bodies differed (POST /authorizations mints a new token each time): only the length is held. */
   volatileBody: boolean;
@@ -106,7 +106,7 @@ export function header(response: Pick<RawResponse, "headers">, name: string): st
   return null;
 }
 
-/** Captures a row twice: what differs between the two (besides ALWAYS_VOLATILE) is held to its length only. */
+/** Captures a row twice: headers that differ between the two join ALWAYS_VOLATILE; a body that differs is held to its length. */
 export async function capture(url: string, key: string, scenario: Scenario): Promise<CaptureEntry> {
   const first = await rawRequest(url, scenario);
   const second = await rawRequest(url, scenario);
