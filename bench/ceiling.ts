@@ -1,9 +1,9 @@
 /**
- * The ceiling: the fastest a Node.js process on this machine can answer this workload. A bare node:http server
- * that answers every request with the same pre-serialized page of 30 events (the exact bytes feedgate served
- * for `GET /events`, so both move the same payload) and does nothing else: no routing, no auth, no database.
- * feedgate's requests per second are reported as a ratio to this number, measured in the same run, so results
- * from different machines (or a busy machine) stay comparable.
+ * The old single ceiling, kept as a column for history: a bare node:http server that answers every request with
+ * the same pre-serialized page of 30 events (the body feedgate served for `GET /events`) and does nothing else.
+ * Every row used to be compared with it, which flattered no row: the 304 poll sends 1 KB, a repository page may
+ * send twice this page. Rows are now judged against their own ceilings (bench/row-ceiling.ts), which send each
+ * row's own answer, headers included.
  *
  * Run as its own process, as feedgate is: `node --import tsx bench/ceiling.ts <body-file>`.
  */

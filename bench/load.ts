@@ -194,7 +194,7 @@ export function scenarios(names: { topRepo: string; topActor: string; reader: st
   const token = { Authorization: `token ${names.token}`, Accept: "application/vnd.github.v3+json" };
   const basic = `Basic ${Buffer.from(`${names.poster}:${names.posterPassword}`).toString("base64")}`;
   const idle: Scenario[] = [
-    { key: "ceiling", label: "ceiling: bare node:http, same 30-event page", target: "ceiling", method: "GET", path: "/", headers: {}, expect: 200 },
+    { key: "ceiling", label: "old ceiling: bare node:http, one 30-event page for every row", target: "ceiling", method: "GET", path: "/", headers: {}, expect: 200 },
     { key: "repo", label: "GET /repos/:o/:r/events (token)", target: "feedgate", method: "GET", path: `/repos/${names.topRepo}/events`, headers: token, expect: 200 },
     { key: "events", label: "GET /events (page 1)", target: "feedgate", method: "GET", path: "/events", headers: token, expect: 200 },
     { key: "user", label: "GET /users/:u/events", target: "feedgate", method: "GET", path: `/users/${names.topActor}/events`, headers: token, expect: 200 },

@@ -3,9 +3,10 @@
  * `npm run bench -- --soak 10m` runs the soak instead (./soak.ts).
  *
  *   build -> generate data (cached by size and seed) -> `feedgate import` into a fresh SQLite file (timed) ->
- *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> ceiling server -> each HTTP
- *   scenario (warm-up, measured run) -> the server's peak RSS -> `feedgate import` into a scratch PostgreSQL
- *   database (timed, dropped) -> report, printed and saved under bench/results/.
+ *   `feedgate seed` the world -> `feedgate serve --port 0` as its own process -> each row's answer captured from
+ *   it, replayed by the rows' own ceiling (bench/row-ceiling.ts) -> the old single ceiling -> each HTTP scenario
+ *   (warm-up, measured run), each followed by its own ceiling's run -> the server's peak RSS -> `feedgate import`
+ *   into a scratch PostgreSQL database (timed, dropped) -> report, printed and saved under bench/results/.
  *
  * The server and the importer are the real CLI from dist/, never an in-process app: the numbers are what an
  * operator gets. Nothing here asserts a target; the report says which held.
@@ -25,6 +26,7 @@ import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
+import { captureRows, ceilingKey, checkReplay, checkRow, reloadCeiling, writeCaptures, type OwnCeiling } from "./capture.js";
 import { renderReport, savedRun, type SavedRun } from "./report.js";
 import { soak } from "./soak.js";
 
@@ -102,6 +104,21 @@ async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: num
   return { feedEvents: scenario.target === "feedgate" && scenario.method === "GET" && scenario.expect === 200 ? feedSize(response, body) : null };
 }
 
+/** A row's own ceiling's run, and the last check that it sent what feedgate sent during the load. */
+async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measurement, options: BenchOptions): Promise<void> {
+  say(`${own.scenario.label}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
+  const c = await measure(ceiling.url, own.scenario, options, ceiling.pid, null);
+  own.measurement = c;
+  say(`  ${Math.round(c.rps)} requests/s, ${c.cpuMsPerRequest.toFixed(3)} CPU ms/request, ${c.errors} errors`);
+  if (c.errors > 0) own.problem = `${c.errors} of its responses had another status than ${own.scenario.expect} (or socket errors)`;
+  // The same bytes per response on both sides, or not the same answer (an idle row only: a live row's page grows
+  // under ingest). 1% leaves room for counters gaining digits during the row.
+  const drift = Math.abs(c.bytesPerResponse - row.bytesPerResponse) / row.bytesPerResponse;
+  if (!row.scenario.live && row.requests > 0 && c.requests > 0 && drift > 0.01) {
+    own.problem = `it sent ${c.bytesPerResponse.toFixed(0)} bytes per response during the load, feedgate ${row.bytesPerResponse.toFixed(0)}`;
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
   mkdirSync(options.dataDir, { recursive: true });
@@ -164,6 +181,9 @@ async function main(): Promise<void> {
   let fanOut: FanOutMeasurement | undefined;
   let server: Listening | undefined;
   let ceiling: Listening | undefined;
+  let rowCeiling: Listening | undefined;
+  let ownCeilings: OwnCeiling[] = [];
+  const captureFile = `${options.dataDir}/row-ceiling-capture.json`;
   try {
     say("feedgate serve");
     server = await startListening([
@@ -179,7 +199,18 @@ async function main(): Promise<void> {
       topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
       poster: manifest.poster.login, posterPassword: manifest.poster.password,
     }).filter((s) => options.only === null || options.only.includes(s.key));
-    // The ceiling answers with the very page feedgate serves for GET /events, so both move the same bytes.
+    // Each row's own ceiling: feedgate's answer to the row's request, captured now (before any load or ingest) and
+    // replayed byte for byte by a bare node:http process. A replay that differs is reported, never measured.
+    ownCeilings = await captureRows(server.url, list);
+    if (ownCeilings.length > 0) {
+      say(`captured ${ownCeilings.length} rows' answers for their own ceilings`);
+      writeCaptures(captureFile, ownCeilings);
+      rowCeiling = await startListening(["--import", "tsx", `${ROOT}bench/row-ceiling.ts`, captureFile], `${options.dataDir}/row-ceiling.log`);
+      await checkReplay(rowCeiling.url, ownCeilings);
+      for (const c of ownCeilings.filter((x) => x.problem !== null)) say(`  own ceiling of ${c.key}: ${c.problem}`);
+    }
+
+    // The old single ceiling answers with the very page feedgate serves for GET /events; kept for history.
     const page = await fetch(`${server.url}/events`, { headers: { Authorization: `token ${manifest.reader.token}` } });
     const bodyFile = `${options.dataDir}/ceiling-page.json`;
     writeFileSync(bodyFile, Buffer.from(await page.arrayBuffer()));
@@ -192,6 +223,9 @@ async function main(): Promise<void> {
     for (const scenario of runs) {
       const target = scenario.target === "ceiling" ? ceiling : server;
       const { feedEvents } = await probe(target.url, scenario);
+      const own = scenario.target === "feedgate" ? ownCeilings.find((c) => c.key === ceilingKey(scenario.key)) : undefined;
+      // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
+      if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
       say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
       const feeder = scenario.live ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude) : null;
       feeder?.start();
@@ -216,6 +250,11 @@ async function main(): Promise<void> {
         notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
           "into the run; it was measured on the others.");
       }
+      // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
+      if (own && rowCeiling && own.problem === null && own.measurement === undefined) await measureOwnCeiling(own, rowCeiling, m, options);
+    }
+    for (const c of ownCeilings.filter((x) => x.problem !== null)) {
+      notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
     }
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
@@ -233,6 +272,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await ceiling?.stop();
+    await rowCeiling?.stop();
     await server?.stop();
   }
 
@@ -269,7 +309,7 @@ async function main(): Promise<void> {
 
   const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
   const input = {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, serverRss, notes, profile, baseline, deliveries, fanOut,
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, ownCeilings, serverRss, notes, profile, baseline, deliveries, fanOut,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,

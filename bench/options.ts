@@ -39,7 +39,8 @@ const HELP = `npm run bench -- [flags]
   --skip-postgres   do not measure the PostgreSQL import
   --postgres-seconds S  stop the PostgreSQL import after S seconds and report the rate so far (default 120)
   --no-build        use dist/ as it is (default: npm run build first)
-  --only a,b        run only these scenarios: ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
+  --only a,b        run only these scenarios (each HTTP row brings its own ceiling; "ceiling" is the old single
+                    one, kept for history): ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
                     live-events, live-user, live-received, live-304, authorizations (live-*: polled while
                     1,000 events/s are ingested through POST /admin/events), webhooks (deliveries/s to a
                     local receiver), streams (fan-out to 1,000 open streams)
