@@ -258,11 +258,16 @@ async function main(): Promise<void> {
     }
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
-      say("webhooks: deliveries to a local receiver");
+      say(`webhooks: deliveries to a local receiver, a flood then ${options.durationSeconds} s below capacity`);
       deliveries = await measureDeliveries(server.url, server.pid, { ...ADMIN_CREDENTIALS, token: adminToken }, busiestRepos(templates, 16),
-        templates, nextLiveId, 20_000);
+        templates, nextLiveId, 20_000, options.durationSeconds);
       nextLiveId += 10_000_000;
-      say(`  ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      say(`  flood: ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      const steady = deliveries.steady;
+      if (steady) {
+        say(`  below capacity: ${steady.rate} events/s, ${steady.delivered} of ${steady.posted} delivered, p50 ${steady.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${steady.p99Ms.toFixed(1)} ms`);
+      }
     }
     if (options.only === null || options.only.includes("streams")) {
       say("streams: 1,000 open on GET /events while events are posted");

@@ -136,6 +136,7 @@ function targets(input: ReportInput): Target[] {
       measured: `${fixed(live.cpuMsPerRequest, 3)} vs ${fixed(idle.cpuMsPerRequest, 3)} ms (${fixed(live.cpuMsPerRequest / idle.cpuMsPerRequest, 2)}x)`,
       held: live.cpuMsPerRequest <= 1.5 * idle.cpuMsPerRequest });
   }
+  list.push(...pushTargets(input));
   list.push(...costGrowth(input));
   for (const store of ["SQLite", "PostgreSQL"] as const) {
     const i = input.imports.find((x) => x.store === store);
@@ -150,6 +151,28 @@ function targets(input: ReportInput): Target[] {
     ? { name: `server peak RSS serving ${int(input.settings.events)} events (feeds)`, goal: "<= 200 MB",
       measured: `${fixed(serving / MB, 0)} MB`, held: serving <= 200 * MB }
     : missing("server peak RSS", "<= 200 MB"));
+  return list;
+}
+
+/** Issue 27's goals on webhooks and streams. */
+function pushTargets(input: ReportInput): Target[] {
+  const list: Target[] = [];
+  const d = input.deliveries;
+  const cpuName = "webhooks, flood: CPU ratio vs a bare POST (its CPU per POST over feedgate's per delivery)";
+  const latencyName = "webhooks, below capacity: p99 from ingest acknowledgement to arrival";
+  if (!d) list.push({ name: cpuName, goal: ">= 0.5", measured: "not measured", held: null });
+  else {
+    const r = d.ceilingCpuMsPerPost / d.cpuMsPerDelivery;
+    list.push({ name: cpuName, goal: ">= 0.5", held: r >= 0.5,
+      measured: `${ratio(r)} (${fixed(d.cpuMsPerDelivery, 3)} vs ${fixed(d.ceilingCpuMsPerPost, 3)} ms)` });
+  }
+  const st = d?.steady;
+  if (!st) list.push({ name: latencyName, goal: "<= 250 ms", measured: "not measured", held: null });
+  else {
+    const missing = st.posted - st.delivered;
+    list.push({ name: `${latencyName} (${int(st.rate)} events/s)`, goal: "<= 250 ms", held: missing === 0 && st.p99Ms <= 250,
+      measured: `${ms(st.p99Ms)} ms (p50 ${ms(st.p50Ms)} ms)${missing === 0 ? "" : `; ${int(missing)} of ${int(st.posted)} never arrived`}` });
+  }
   return list;
 }
 
@@ -194,6 +217,8 @@ export interface SavedRun {
     key: string; capture: string; problem: string | null;
     rps: number | null; p50: number | null; p99: number | null; cpuMsPerRequest: number | null; bytesPerResponse: number | null;
   }[];
+  /** Webhook deliveries, the flood and (when measured) below capacity; a NaN figure (not measured) is saved as null. */
+  deliveries?: DeliveryMeasurement;
 }
 
 /** NaN (not measured) is saved as null: JSON has no NaN. */
@@ -211,6 +236,7 @@ export function savedRun(input: ReportInput, file: string): SavedRun {
         cpuRatio: orNull(ownCpuRatio(input, m)), oldCeilingCpuRatio: orNull(oldCpu / m.cpuMsPerRequest),
       };
     }),
+    ...(input.deliveries ? { deliveries: input.deliveries } : {}),
     ownCeilings: input.ownCeilings.map((c) => ({
       key: c.key, capture: describeCapture(c.entry), problem: c.problem,
       rps: orNull(c.measurement?.rps), p50: orNull(c.measurement?.p50), p99: orNull(c.measurement?.p99),
@@ -311,14 +337,29 @@ export function renderReport(input: ReportInput): string {
   const d = input.deliveries;
   if (d) {
     lines.push("## Webhooks", "");
-    lines.push(`${int(d.deliveries)} events posted through \`POST /admin/events\` (batches of 200) into ${d.hooks} repositories, each with ` +
-      "a hook subscribed to every event, pointing at a receiver in the benchmark's process that answers 204. Latency: from the " +
-      "ingest's acknowledgement to the delivery's arrival. Ceiling: the benchmark POSTing bodies of the same size to the " +
-      `same receiver, a new connection each as the dispatcher opens, ${d.hooks} in flight (its CPU is sender and receiver together).`, "");
-    lines.push("| | deliveries/s | ratio | p50 ms | p99 ms | CPU ms/delivery |", "|---|---:|---:|---:|---:|---:|");
-    lines.push(`| ceiling: POSTs from one process | ${int(d.ceilingRate)} | 1.00 | | | ${fixed(d.ceilingCpuMsPerPost, 3)} |`);
-    lines.push(`| feedgate: ingest -> queue -> delivery | ${int(d.rate)} | ${ratio(d.rate / d.ceilingRate)} | ${ms(d.p50Ms)} | ${ms(d.p99Ms)} | ` +
-      `${fixed(d.cpuMsPerDelivery, 3)} |`, "");
+    lines.push(`${d.hooks} repositories, each with a hook subscribed to every event, pointing at a receiver in the benchmark's process ` +
+      "that answers 204; events posted through `POST /admin/events`, one delivery each. Latency: from the ingest's acknowledgement " +
+      `(its response read by the benchmark) to the delivery's arrival. Flood: ${int(d.deliveries)} events in batches of 200, each ` +
+      "posted as soon as the one before was answered: throughput, and latencies that are a queue's. Below capacity: then events at " +
+      "a steady rate, a tenth of the flood's deliveries/s (at most 100), in ten batches a second sent on schedule: the latency of a " +
+      "delivery nothing queues before. Ceiling: the benchmark POSTing bodies of the same size to the same receiver, a new " +
+      `connection each, ${d.hooks} in flight (its CPU is sender and receiver together).`, "");
+    lines.push("| | events/s | deliveries/s | ratio | p50 ms | p99 ms | max ms | CPU ms/delivery |", "|---|---:|---:|---:|---:|---:|---:|---:|");
+    lines.push(`| ceiling: POSTs from one process | | ${int(d.ceilingRate)} | 1.00 | | | | ${fixed(d.ceilingCpuMsPerPost, 3)} |`);
+    lines.push(`| feedgate, flood: ingest -> queue -> delivery | | ${int(d.rate)} | ${ratio(d.rate / d.ceilingRate)} | ${ms(d.p50Ms)} | ` +
+      `${ms(d.p99Ms)} | | ${fixed(d.cpuMsPerDelivery, 3)} |`);
+    const st = d.steady;
+    if (st) {
+      lines.push(`| feedgate, below capacity (${fixed(st.seconds, 0)} s) | ${int(st.rate)} | ${int(st.delivered / st.seconds)} | | ` +
+        `${ms(st.p50Ms)} | ${ms(st.p99Ms)} | ${ms(st.maxMs)} | ${fixed(st.cpuMsPerDelivery, 3)} |`);
+    }
+    lines.push("");
+    if (st && st.delivered < st.posted) {
+      lines.push(`Below capacity, ${int(st.posted - st.delivered)} of ${int(st.posted)} deliveries had not arrived 30 s after the last ingest.`, "");
+    }
+    if (st && st.beforeAck > 0) {
+      lines.push(`Below capacity, ${int(st.beforeAck)} deliveries arrived before the benchmark had read their ingest's response (counted as 0 ms).`, "");
+    }
   }
 
   const f = input.fanOut;
