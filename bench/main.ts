@@ -262,9 +262,10 @@ async function main(): Promise<void> {
     if (options.only === null || options.only.includes("webhooks")) {
       say(`webhooks: deliveries to a local receiver, a flood then ${options.durationSeconds} s below capacity`);
       deliveries = await measureDeliveries(server.url, server.pid, { ...ADMIN_CREDENTIALS, token: adminToken }, busiestRepos(templates, 16),
-        templates, nextLiveId, 20_000, options.durationSeconds);
+        templates, nextLiveId, 20_000, options.durationSeconds, `${options.dataDir}/post-ceiling.json`);
       nextLiveId += 10_000_000;
-      say(`  flood: ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      say(`  flood: ${Math.round(deliveries.rate)} deliveries/s, ${deliveries.cpuMsPerDelivery.toFixed(3)} CPU ms each (own ceiling ` +
+        `${Math.round(deliveries.ownCeiling?.rate ?? Number.NaN)}/s, ${deliveries.ownCeiling?.cpuMsPerPost.toFixed(3)} ms), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
       const steady = deliveries.steady;
       if (steady) {
         say(`  below capacity: ${steady.rate} events/s, ${steady.delivered} of ${steady.posted} delivered, p50 ${steady.p50Ms.toFixed(1)} ms, ` +
