@@ -275,7 +275,7 @@ async function main(): Promise<void> {
     if (options.only === null || options.only.includes("streams")) {
       for (const count of options.streams) {
         say(`streams: ${count.toLocaleString("en-US")} open on GET /events while events are posted`);
-        const f = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId, count);
+        const f = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId, count, options.streamRate);
         fanOut.push(f);
         nextLiveId += 10_000_000;
         say(`  opened in ${f.openSeconds?.toFixed(1)} s, ${((f.bytesPerStream ?? Number.NaN) / 1024).toFixed(1)} KB of server RSS each; ` +
@@ -340,6 +340,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // fetch's own message ("fetch failed") says nothing: the socket error is its cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? `\ncaused by: ${error.cause.stack}` : "";
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
   process.exitCode = 1;
 });

@@ -393,8 +393,8 @@ export function renderReport(input: ReportInput): string {
   if (fans.length > 0) {
     lines.push("## Streams", "");
     lines.push("Server-Sent Events streams open on `GET /events` (from one address, 64 opening at once) while events are posted " +
-      "through `POST /admin/events` in two batches a second for 10 s, at 200 events/s for 1,000 streams and fewer for more streams " +
-      "(the same 200,000 events a second written in all). Latency: from the ingest's acknowledgement (its response read by the " +
+      "through `POST /admin/events` in two batches a second for 10 s (`--stream-rate`: events/s at 1,000 streams, fewer for more " +
+      "streams, so that the frames written per second stay the same). Latency: from the ingest's acknowledgement (its response read by the " +
       "benchmark) to the event's arrival, on every stream (earlier reports: on 20 of them). Memory: the server's RSS once every " +
       "stream was open less before they opened, per stream. No ceiling: a bare fan-out server would measure node:http's socket " +
       "writes, which the CPU per event sent shows.", "");

@@ -8,8 +8,8 @@
  * acknowledgement once that is known: a stream may get an event before this process has read the ingest's response.
  *
  * The server's resident memory is read before the streams open and once they are all open: the memory per stream.
- * The ingest rate falls as the streams grow (200 events/s for 1,000 streams, 20 for 10,000), so that the frames
- * written per second stay the same. There is no ceiling row: a bare fan-out server would measure node:http's socket
+ * The ingest rate falls as the streams grow (by default 200 events/s for 1,000 streams, 20 for 10,000), so that the
+ * frames written per second stay the same. There is no ceiling row: a bare fan-out server would measure node:http's socket
  * writes, which this row's CPU per frame already shows.
  */
 import { request, type ClientRequest } from "node:http";
@@ -45,9 +45,8 @@ export interface FanOutMeasurement {
   bytesPerStream?: number;
 }
 
-/** Frames per second written over every stream, whatever their number: 200 events/s to 1,000 streams. */
-const FRAMES_PER_SECOND = 200_000;
-const MAX_EVENTS_PER_SECOND = 200;
+/** Events per second posted while 1,000 streams are open (`--stream-rate`): 200,000 frames a second written in all. */
+export const DEFAULT_RATE_AT_1000 = 200;
 const BATCHES_PER_SECOND = 2;
 const SECONDS = 10;
 /** Streams opening at once. */
@@ -55,9 +54,13 @@ const OPENING = 64;
 /** How long the streams may take to get every event after the last ingest. */
 const ARRIVAL_LIMIT_MS = 30_000;
 
-/** The ingest rate for `streams` streams. */
-export function fanOutPlan(streams: number): { perSecond: number; events: number; batch: number } {
-  const perSecond = Math.min(MAX_EVENTS_PER_SECOND, Math.max(BATCHES_PER_SECOND, Math.round(FRAMES_PER_SECOND / streams / 2) * 2));
+/**
+ * The ingest rate for `streams` streams: `rateAt1000` events/s at 1,000 streams, scaled so that the frames written
+ * per second stay the same (a tenth of it for 10,000 streams), at most `rateAt1000`, at least one event a batch.
+ */
+export function fanOutPlan(streams: number, rateAt1000 = DEFAULT_RATE_AT_1000): { perSecond: number; events: number; batch: number } {
+  const scaled = Math.round((rateAt1000 * 1000) / streams / BATCHES_PER_SECOND) * BATCHES_PER_SECOND;
+  const perSecond = Math.min(Math.max(rateAt1000, BATCHES_PER_SECOND), Math.max(BATCHES_PER_SECOND, scaled));
   return { perSecond, events: perSecond * SECONDS, batch: perSecond / BATCHES_PER_SECOND };
 }
 
@@ -91,9 +94,9 @@ function openStream(url: string, onData: (text: string) => void): Promise<Client
 }
 
 export async function measureFanOut(serverUrl: string, serverPid: number, adminToken: string, templates: Record<string, unknown>[],
-  firstId: number, streamCount = 1000): Promise<FanOutMeasurement> {
+  firstId: number, streamCount = 1000, rateAt1000 = DEFAULT_RATE_AT_1000): Promise<FanOutMeasurement> {
   checkFileLimit(streamCount);
-  const plan = fanOutPlan(streamCount);
+  const plan = fanOutPlan(streamCount, rateAt1000);
   const batches = Math.ceil(plan.events / plan.batch);
   // Per batch: arrivals reckoned from the moment it was sent (known before any arrival), and its acknowledgement.
   const sentAt: number[] = [];
