@@ -21,7 +21,7 @@ import { measureTestDouble, renderTestDouble } from "./test-double.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
-import { measureFanOut, type FanOutMeasurement } from "./streams.js";
+import { checkFileLimit, measureFanOut, type FanOutMeasurement } from "./streams.js";
 import { describeMachine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
@@ -121,6 +121,8 @@ async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measu
 
 async function main(): Promise<void> {
   const options = parseOptions();
+  // Refused now rather than after the import: each stream is a socket in this process and in the server.
+  if (options.soakSeconds === null && (options.only === null || options.only.includes("streams"))) checkFileLimit(Math.max(...options.streams));
   mkdirSync(options.dataDir, { recursive: true });
   mkdirSync(options.resultsDir, { recursive: true });
   const machine = describeMachine();
@@ -178,7 +180,7 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   let serverRss: ReturnType<typeof memoryOf> = null;
   let deliveries: DeliveryMeasurement | undefined;
-  let fanOut: FanOutMeasurement | undefined;
+  const fanOut: FanOutMeasurement[] = [];
   let server: Listening | undefined;
   let ceiling: Listening | undefined;
   let rowCeiling: Listening | undefined;
@@ -191,8 +193,8 @@ async function main(): Promise<void> {
       CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
       // Rate limiting stays on (its cost is part of every request) but can never trip.
       "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
-      // The fan-out measurement opens its 1,000 streams from one address.
-      "--max-streams-per-user", "2000",
+      // The fan-out measurement opens its streams (1,000 by default) from one address.
+      "--max-streams-per-user", String(Math.max(2000, 2 * Math.max(...options.streams))),
     ], `${options.dataDir}/server.log`);
 
     const list = scenarios({
@@ -258,17 +260,27 @@ async function main(): Promise<void> {
     }
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
-      say("webhooks: deliveries to a local receiver");
+      say(`webhooks: deliveries to a local receiver, a flood then ${options.durationSeconds} s below capacity`);
       deliveries = await measureDeliveries(server.url, server.pid, { ...ADMIN_CREDENTIALS, token: adminToken }, busiestRepos(templates, 16),
-        templates, nextLiveId, 20_000);
+        templates, nextLiveId, 20_000, options.durationSeconds, `${options.dataDir}/post-ceiling.json`);
       nextLiveId += 10_000_000;
-      say(`  ${Math.round(deliveries.rate)} deliveries/s (ceiling ${Math.round(deliveries.ceilingRate)}), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      say(`  flood: ${Math.round(deliveries.rate)} deliveries/s, ${deliveries.cpuMsPerDelivery.toFixed(3)} CPU ms each (own ceiling ` +
+        `${Math.round(deliveries.ownCeiling?.rate ?? Number.NaN)}/s, ${deliveries.ownCeiling?.cpuMsPerPost.toFixed(3)} ms), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      const steady = deliveries.steady;
+      if (steady) {
+        say(`  below capacity: ${steady.rate} events/s, ${steady.delivered} of ${steady.posted} delivered, p50 ${steady.p50Ms.toFixed(1)} ms, ` +
+          `p99 ${steady.p99Ms.toFixed(1)} ms`);
+      }
     }
     if (options.only === null || options.only.includes("streams")) {
-      say("streams: 1,000 open on GET /events while events are posted");
-      fanOut = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId);
-      nextLiveId += 10_000_000;
-      say(`  ${Math.round(fanOut.frameRate)} events/s to the streams in all, p99 ${fanOut.p99Ms.toFixed(1)} ms, ${fanOut.incomplete} incomplete`);
+      for (const count of options.streams) {
+        say(`streams: ${count.toLocaleString("en-US")} open on GET /events while events are posted`);
+        const f = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId, count, options.streamRate);
+        fanOut.push(f);
+        nextLiveId += 10_000_000;
+        say(`  opened in ${f.openSeconds?.toFixed(1)} s, ${((f.bytesPerStream ?? Number.NaN) / 1024).toFixed(1)} KB of server RSS each; ` +
+          `${Math.round(f.frameRate)} events/s to the streams in all, p99 ${f.p99Ms.toFixed(1)} ms, ${f.incomplete} incomplete`);
+      }
     }
   } finally {
     await ceiling?.stop();
@@ -328,6 +340,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // fetch's own message ("fetch failed") says nothing: the socket error is its cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? `\ncaused by: ${error.cause.stack}` : "";
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}${cause}\n`);
   process.exitCode = 1;
 });

@@ -19,6 +19,10 @@ export interface BenchOptions {
   cpuProf: boolean;
   logLevel: string;
   postgresSeconds: number;
+  /** `--streams 1000,10000`: the stream counts the streams row measures, in turn, on the same server. */
+  streams: number[];
+  /** `--stream-rate N`: events/s posted while 1,000 streams are open (scaled for other counts). */
+  streamRate: number;
   /** `--soak 10m`: run the soak (bench/soak.ts) for this many seconds instead of the scenarios; null otherwise. */
   soakSeconds: number | null;
 }
@@ -43,7 +47,12 @@ const HELP = `npm run bench -- [flags]
                     one, kept for history): ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
                     live-events, live-user, live-received, live-304, authorizations (live-*: polled while
                     1,000 events/s are ingested through POST /admin/events), webhooks (deliveries/s to a
-                    local receiver), streams (fan-out to 1,000 open streams)
+                    local receiver: a flood, then --duration seconds below capacity), streams (fan-out to
+                    --streams open streams)
+  --streams N,...   the streams row's stream counts, each measured in turn (default 1000; 1000,10000 adds the
+                    10,000-stream measurement: needs ulimit -n above 10,200)
+  --stream-rate N   events/s posted to 1,000 open streams (default 200); other counts get the same frames/s in all
+                    (a tenth of it for 10,000 streams)
   --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
   --log-level L     the server's log level (default warn; info logs every request)
   --soak D          instead of the scenarios: polls, ingests, deliveries and streams together for D (10m, 90s, 1h),
@@ -74,7 +83,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
       connections: { type: "string" }, seed: { type: "string" }, "data-dir": { type: "string" }, "results-dir": { type: "string" },
       regenerate: { type: "boolean" }, "reuse-db": { type: "boolean" }, gzip: { type: "boolean" }, "skip-postgres": { type: "boolean" },
       "no-build": { type: "boolean" }, only: { type: "string" }, "cpu-prof": { type: "boolean" }, "log-level": { type: "string" },
-      "postgres-seconds": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
+      "postgres-seconds": { type: "string" }, streams: { type: "string" }, "stream-rate": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
@@ -100,6 +109,8 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     cpuProf: Boolean(values["cpu-prof"]),
     logLevel: values["log-level"] ?? "warn",
     postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),
+    streams: (values.streams ?? "1000").split(",").map((n) => count("streams", n.trim(), 1000)),
+    streamRate: count("stream-rate", values["stream-rate"], 200, 2),
     soakSeconds: duration("soak", values.soak),
   };
 }

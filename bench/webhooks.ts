@@ -1,12 +1,19 @@
 /**
- * Webhook delivery throughput: hooks on several repositories, created through the hooks API, subscribed to every
- * event; events posted through `POST /admin/events`; a receiver in this process answering 204. Each event carries a
- * sequence number in its payload (stored and delivered verbatim), so each delivery's latency is measured from the
- * moment the ingest that stored it was acknowledged. The ceiling: this process POSTing the same bodies to the same
- * receiver, one connection a request as the dispatcher does, with as many requests in flight as there are hooks.
+ * Webhook deliveries, twice over the same hooks: hooks on several repositories, created through the hooks API,
+ * subscribed to every event; events posted through `POST /admin/events`; a receiver in this process answering 204.
+ * Each event carries a sequence number in its payload (stored and delivered verbatim), so each delivery's latency is
+ * measured from the moment the ingest that stored it was acknowledged (the response read by this process).
+ *
+ * - The flood: every event posted as fast as the ingest takes them: throughput, and CPU per delivery against the
+ *   ceiling, this process POSTing bodies of the same size to the same receiver with as many requests in flight as
+ *   there are hooks. Its latencies are a queue's: each waits for the deliveries before it.
+ * - Below capacity: then events at a steady rate, a tenth of the flood's throughput (at most 100 a second), in ten
+ *   batches a second sent on schedule whether or not the one before was answered: the latency a delivery has when
+ *   nothing queues before it, the figure issue 27's goal (p99 <= 250 ms) is on.
  */
 import { createServer, request, type Server } from "node:http";
-import { cpuSecondsOf } from "./processes.js";
+import { writeFileSync } from "node:fs";
+import { cpuSecondsOf, ROOT, runToCompletion } from "./processes.js";
 import { WEBHOOK_EVENT_NAMES } from "../src/api/webhook-events.js";
 import { percentile } from "./percentile.js";
 
@@ -19,12 +26,41 @@ export interface DeliveryMeasurement {
   p99Ms: number;
   /** Server CPU per delivery: building, signing, sending and recording it (the ingest that queued it included). */
   cpuMsPerDelivery: number;
-  /** The same bodies POSTed by this process alone. */
+  /**
+   * The old ceiling: the events' payloads (smaller than the bodies delivered) POSTed by this process, a new
+   * connection each, its CPU sender and receiver together. Kept for history; the goal is on `ownCeiling`.
+   */
   ceilingRate: number;
   ceilingCpuMsPerPost: number;
+  /** bench/post-ceiling.ts: the flood's delivered bodies and headers, POSTed from a process of their own (absent before issue 27). */
+  ownCeiling?: { posts: number; rate: number; cpuMsPerPost: number; bytesPerPost: number; errors: number };
+  /** Below capacity, after the flood (absent from runs saved before it was measured). */
+  steady?: SteadyDeliveries;
+}
+
+export interface SteadyDeliveries {
+  /** Events posted per second, one delivery each. */
+  rate: number;
+  seconds: number;
+  posted: number;
+  /** Arrived at the receiver within the time allowed after the last ingest. */
+  delivered: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Server CPU per delivery at that rate (the ingests and the server's idle work included). */
+  cpuMsPerDelivery: number;
+  /** Deliveries that arrived before this process had read their ingest's acknowledgement (counted as 0 ms). */
+  beforeAck: number;
 }
 
 const BATCH = 200;
+/** The steady phase's rate: this share of the flood's delivery rate, within these bounds. */
+const STEADY_SHARE = 0.1;
+const STEADY_MAX_PER_SECOND = 100;
+const STEADY_BATCHES_PER_SECOND = 10;
+/** How long deliveries may take to arrive after the last ingest before they count as missing. */
+const ARRIVAL_LIMIT_MS = 30_000;
 
 /** The `count` repositories the templates name most often: they exist in the served database. */
 export function busiestRepos(templates: Record<string, unknown>[], count: number): string[] {
@@ -36,18 +72,28 @@ export function busiestRepos(templates: Record<string, unknown>[], count: number
   return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name]) => name);
 }
 
-/** A receiver answering 204; `arrived(seq)` is told of each delivery's sequence number. */
-async function startReceiver(arrived: (body: string) => void): Promise<{ server: Server; url: string }> {
+/** A receiver answering 204; `arrived` is told of each delivery's body and headers (as sent, name and value). */
+async function startReceiver(arrived: (body: string, rawHeaders: string[]) => void): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      arrived(Buffer.concat(chunks).toString("utf8"));
+      arrived(Buffer.concat(chunks).toString("utf8"), req.rawHeaders);
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook` };
+}
+
+/** A delivery's headers for the own ceiling to send: all but those node:http writes itself. */
+function ceilingHeaders(rawHeaders: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (!["host", "content-length", "connection", "keep-alive", "transfer-encoding"].includes(name.toLowerCase())) headers[name] = rawHeaders[i + 1]!;
+  }
+  return headers;
 }
 
 function post(url: string, body: string): Promise<void> {
@@ -59,20 +105,70 @@ function post(url: string, body: string): Promise<void> {
   });
 }
 
-export async function measureDeliveries(serverUrl: string, serverPid: number, admin: { login: string; password: string; token: string },
-  repos: string[], templates: Record<string, unknown>[], firstId: number, count: number): Promise<DeliveryMeasurement> {
-  const usable = templates.filter((t) => typeof t.type === "string" && t.type in WEBHOOK_EVENT_NAMES);
-  const ackedAt = new Map<number, number>();
+/** Latencies in ms from each sequence number's acknowledgement to its arrival, sorted; an early arrival counts 0. */
+function latenciesOf(arrivals: Map<number, number>, ackOf: (seq: number) => number | undefined, seqs: Iterable<number>) {
   const latencies: number[] = [];
-  let received = 0;
-  let allArrived: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => { allArrived = resolve; });
-  const { server, url } = await startReceiver((body) => {
+  let beforeAck = 0;
+  for (const seq of seqs) {
+    const arrived = arrivals.get(seq);
+    const acked = ackOf(seq);
+    if (arrived === undefined || acked === undefined) continue;
+    if (arrived < acked) beforeAck++;
+    latencies.push(Math.max(0, arrived - acked));
+  }
+  return { latencies: latencies.sort((a, b) => a - b), beforeAck };
+}
+
+function* range(from: number, to: number): Generator<number> {
+  for (let i = from; i < to; i++) yield i;
+}
+
+/**
+ * @param count the flood's events (one delivery each).
+ * @param steadySeconds how long the steady phase posts; 0 skips it.
+ * @param scratchFile where the own ceiling's job (the delivered bodies) is written for its process.
+ */
+export async function measureDeliveries(serverUrl: string, serverPid: number, admin: { login: string; password: string; token: string },
+  repos: string[], templates: Record<string, unknown>[], firstId: number, count: number, steadySeconds: number,
+  scratchFile: string): Promise<DeliveryMeasurement> {
+  const usable = templates.filter((t) => typeof t.type === "string" && t.type in WEBHOOK_EVENT_NAMES);
+  // Arrival times by sequence number, read against the acknowledgements once a phase is over: a delivery may reach
+  // the receiver before this process has read its ingest's response.
+  const arrivals = new Map<number, number>();
+  let waitingFor = 0;
+  let enough: () => void = () => undefined;
+  // What the flood delivered, for the own ceiling to send again: the bodies, and the first delivery's headers.
+  const delivered: string[] = [];
+  let deliveryHeaders: Record<string, string> | undefined;
+  let recording = true;
+  const { server, url } = await startReceiver((body, rawHeaders) => {
+    const now = performance.now();
     const seq = (JSON.parse(body) as { feedgate_bench_seq?: number }).feedgate_bench_seq;
-    if (seq === undefined) return; // a ping
-    latencies.push(performance.now() - (ackedAt.get(Math.floor(seq / BATCH)) ?? performance.now()));
-    if (++received === count) allArrived();
+    if (seq === undefined || !recording) return; // a ping, or a ceiling's POST
+    arrivals.set(seq, now);
+    if (seq < count) delivered[seq] = body;
+    deliveryHeaders ??= ceilingHeaders(rawHeaders);
+    if (arrivals.size === waitingFor) enough();
   });
+  const arrived = (total: number) => new Promise<void>((resolve) => {
+    waitingFor = total;
+    enough = resolve;
+    if (arrivals.size >= total) resolve();
+  });
+  const line = (i: number) => {
+    const template = usable[i % usable.length]!;
+    const payload = { ...(template.payload as object), feedgate_bench_seq: i };
+    return { line: JSON.stringify({ ...template, id: String(firstId + i), repo: { name: repos[i % repos.length] }, payload,
+      created_at: new Date().toISOString() }), payload };
+  };
+  const ingest = async (lines: string[]) => {
+    const response = await fetch(`${serverUrl}/admin/events`, {
+      method: "POST", headers: { authorization: `token ${admin.token}`, "content-type": "application/x-ndjson" }, body: lines.join("\n"),
+    });
+    if (response.status !== 200) throw new Error(`POST /admin/events: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+    return performance.now();
+  };
   try {
     const basic = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString("base64")}`;
     for (const repo of repos) {
@@ -83,29 +179,40 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
       if (created.status !== 201) throw new Error(`creating a hook on ${repo}: ${created.status} ${await created.text()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500)); // the pings go out first
+
+    // The flood.
+    const floodAcks = new Map<number, number>();
     const cpuBefore = cpuSecondsOf(serverPid);
     const started = performance.now();
     const bodies: string[] = [];
     for (let batch = 0; batch * BATCH < count; batch++) {
       const lines: string[] = [];
       for (let i = batch * BATCH; i < Math.min(count, (batch + 1) * BATCH); i++) {
-        const template = usable[i % usable.length]!;
-        const payload = { ...(template.payload as object), feedgate_bench_seq: i };
-        lines.push(JSON.stringify({ ...template, id: String(firstId + i), repo: { name: repos[i % repos.length] }, payload,
-          created_at: new Date().toISOString() }));
-        bodies.push(JSON.stringify(payload));
+        const made = line(i);
+        lines.push(made.line);
+        bodies.push(JSON.stringify(made.payload));
       }
-      const response = await fetch(`${serverUrl}/admin/events`, {
-        method: "POST", headers: { authorization: `token ${admin.token}`, "content-type": "application/x-ndjson" }, body: lines.join("\n"),
-      });
-      if (response.status !== 200) throw new Error(`POST /admin/events: ${response.status} ${await response.text()}`);
-      ackedAt.set(batch, performance.now());
+      floodAcks.set(batch, await ingest(lines));
     }
-    await done;
+    await arrived(count);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSecondsOf(serverPid) - cpuBefore;
+    const flood = latenciesOf(arrivals, (seq) => floodAcks.get(Math.floor(seq / BATCH)), range(0, count));
+    const rate = count / seconds;
 
-    // The ceiling: the same number of POSTs of bodies of the same size, `repos.length` in flight.
+    const steady = steadySeconds > 0 ? await steadyPhase() : undefined;
+
+    recording = false;
+    // The own ceiling, in its own process: the bodies the flood delivered, with feedgate's headers.
+    writeFileSync(scratchFile, JSON.stringify({ url, headers: deliveryHeaders ?? {}, bodies: delivered.filter((b) => b !== undefined),
+      inFlight: repos.length }));
+    delivered.length = 0;
+    const run = await runToCompletion(process.execPath, ["--import", "tsx", `${ROOT}bench/post-ceiling.ts`, scratchFile]);
+    if (run.code !== 0) throw new Error(`bench/post-ceiling.ts exited with ${run.code}: ${run.stderr.slice(-2000)}`);
+    const own = JSON.parse(run.stdout) as { posts: number; seconds: number; cpuMs: number; bytes: number; errors: number };
+
+    // The old ceiling, for history: the same number of POSTs of the payloads alone (smaller than the bodies feedgate
+    // delivers), from this process, a new connection each, `repos.length` in flight.
     const ceilingCpu = process.cpuUsage();
     const ceilingStarted = performance.now();
     let next = 0;
@@ -114,12 +221,42 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     }));
     const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
     const used = process.cpuUsage(ceilingCpu);
-    latencies.sort((a, b) => a - b);
     return {
-      hooks: repos.length, deliveries: count, seconds, rate: count / seconds, p50Ms: percentile(latencies, 0.5),
-      p99Ms: percentile(latencies, 0.99), cpuMsPerDelivery: (cpu * 1000) / count,
+      hooks: repos.length, deliveries: count, seconds, rate, p50Ms: percentile(flood.latencies, 0.5),
+      p99Ms: percentile(flood.latencies, 0.99), cpuMsPerDelivery: (cpu * 1000) / count,
       ceilingRate: bodies.length / ceilingSeconds, ceilingCpuMsPerPost: (used.user + used.system) / 1000 / bodies.length,
+      ...(steady ? { steady } : {}),
+      ownCeiling: { posts: own.posts, rate: own.posts / own.seconds, cpuMsPerPost: own.cpuMs / own.posts, bytesPerPost: own.bytes / own.posts,
+        errors: own.errors },
     };
+
+    /** Below capacity: batches on a fixed schedule, each posted without waiting for the one before. */
+    async function steadyPhase(): Promise<SteadyDeliveries> {
+      const perBatch = Math.max(1, Math.round(Math.min(STEADY_MAX_PER_SECOND, STEADY_SHARE * rate) / STEADY_BATCHES_PER_SECOND));
+      const batches = Math.max(1, Math.round(steadySeconds * STEADY_BATCHES_PER_SECOND));
+      const first = count;
+      const posted = batches * perBatch;
+      const acks = new Map<number, number>();
+      const sent: Promise<void>[] = [];
+      const cpuBefore = cpuSecondsOf(serverPid);
+      const started = performance.now();
+      for (let batch = 0; batch < batches; batch++) {
+        const wait = started + (batch * 1000) / STEADY_BATCHES_PER_SECOND - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const lines = [...range(first + batch * perBatch, first + (batch + 1) * perBatch)].map((i) => line(i).line);
+        sent.push(ingest(lines).then((at) => { acks.set(batch, at); }));
+      }
+      await Promise.all(sent);
+      const postedFor = (performance.now() - started) / 1000;
+      await Promise.race([arrived(first + posted), new Promise((resolve) => setTimeout(resolve, ARRIVAL_LIMIT_MS))]);
+      const cpu = cpuSecondsOf(serverPid) - cpuBefore;
+      const { latencies, beforeAck } = latenciesOf(arrivals, (seq) => acks.get(Math.floor((seq - first) / perBatch)), range(first, first + posted));
+      return {
+        rate: perBatch * STEADY_BATCHES_PER_SECOND, seconds: postedFor, posted, delivered: latencies.length,
+        p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? Number.NaN,
+        cpuMsPerDelivery: (cpu * 1000) / Math.max(1, latencies.length), beforeAck,
+      };
+    }
   } finally {
     server.closeAllConnections();
     server.close();
