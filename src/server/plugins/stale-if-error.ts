@@ -76,7 +76,9 @@ export default fp<{ pages: StalePages }>(async (app, { pages }) => {
     if (!isAnonymousFeedPage(request)) return payload;
     const etag = reply.getHeader("etag");
     if (typeof etag !== "string") return payload;
-    pages.record(keyOf(request), {
+    const key = keyOf(request);
+    if (pages.confirm(key, etag)) return payload;
+    pages.record(key, {
       body: payload, etag, contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
       link: reply.getHeader("link") as string | undefined, pollInterval: reply.getHeader("x-poll-interval") as string | undefined,
       lastModified: request.lastModified,

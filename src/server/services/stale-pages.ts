@@ -51,6 +51,18 @@ export class StalePages {
     return this.pages !== null;
   }
 
+  /**
+   * The database gave the page kept under `key` again, unchanged (the same ETag): it is confirmed as of now, and true.
+   * False when nothing is kept there or it changed: the caller records the new page. A poller's repeated page costs
+   * no copy this way, only the comparison.
+   */
+  confirm(key: string, etag: string): boolean {
+    const kept = this.pages?.get(key);
+    if (kept?.etag !== etag) return false;
+    kept.confirmedAt = this.clock().getTime();
+    return true;
+  }
+
   /** The page as the database gave it just now, to the request named by `key`. */
   record(key: string, page: StalePage): void {
     this.pages?.set(key, { ...page, confirmedAt: this.clock().getTime() });

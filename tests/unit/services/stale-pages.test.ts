@@ -34,6 +34,18 @@ describe("stale pages", () => {
     assert.equal(pages.answer("b"), null, "a key never recorded");
   });
 
+  test("confirm restarts the window of an unchanged page and refuses a changed or missing one", () => {
+    const clock = new ManualClock(new Date("2026-01-15T10:00:00Z"));
+    const pages = new StalePages(60_000, 1024 * 1024, clock.now);
+    assert.equal(pages.confirm("a", '"[1]"'), false, "nothing kept yet");
+    pages.record("a", page("[1]"));
+    clock.advance(50_000);
+    assert.equal(pages.confirm("a", '"[2]"'), false, "another ETag is a new page, for record");
+    assert.equal(pages.confirm("a", '"[1]"'), true);
+    clock.advance(50_000);
+    assert.deepEqual([pages.answer("a")?.etag, pages.answer("a")?.ageSeconds], ['"[1]"', 50]);
+  });
+
   test("a window of 0, or no memory for pages, keeps nothing", () => {
     const clock = new ManualClock();
     for (const pages of [new StalePages(0, 1024, clock.now), new StalePages(60_000, 0, clock.now)]) {
