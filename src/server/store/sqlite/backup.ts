@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { InvalidInputError } from "../../failures.js";
 import { LATEST_SCHEMA_VERSION } from "../schema-version.js";
 import { sqliteSchemaVersion } from "./sqlite-store.js";
+import { SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 
 /**
  * Pages per step of the copy: all of them. A write by another process between two steps makes SQLite start the copy
@@ -39,7 +40,7 @@ function openFeedgateFile(path: string, role: string): { db: Database.Database; 
     throw refusal();
   }
   try {
-    db.pragma("busy_timeout = 5000"); // a server writing the file holds its lock for a moment at a time
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`); // a server writing the file holds its lock for a moment at a time
     const version = sqliteSchemaVersion(db); // SQLITE_NOTADB is thrown here, at the first read
     if (version === null) throw refusal();
     return { db, version };

@@ -143,12 +143,19 @@ function driver(s: Statements): IngestDriver {
   };
 }
 
-export class SqliteIngest implements IngestStore {
-  private readonly driver: IngestDriver;
+/** Applies one ingest; resolves with what it wrote (or rejects with what refused it, and then nothing is written). */
+export type IngestWriter = (batch: IngestBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
-  constructor(private readonly db: Database.Database) {
-    this.driver = driver(prepare(db));
-  }
+/** Ingests on `db`'s own thread, each one transaction: the write worker's, and the in-memory store's. */
+export function applyingOn(db: Database.Database): (batch: IngestBatch, now: Date, options?: IngestOptions) => IngestResult {
+  const ops = driver(prepare(db));
+  // IMMEDIATE: take the write lock up front, so a concurrent writer waits instead of failing half-way.
+  return (batch, now, options) => db.transaction(() => runProgram(ingestProgram(batch, now, options), ops)).immediate();
+}
+
+export class SqliteIngest implements IngestStore {
+  /** @param write where ingests run: on this thread by default, in the write worker for a file (sqlite-store.ts). */
+  constructor(private readonly db: Database.Database, private readonly write: IngestWriter = inThread(db)) {}
 
   /**
    * Into a database without events, the feed indexes are dropped for the import and built once at the end:
@@ -167,8 +174,12 @@ export class SqliteIngest implements IngestStore {
     }
   }
 
-  async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
-    // IMMEDIATE: take the write lock up front, so a concurrent writer waits instead of failing half-way.
-    return this.db.transaction(() => runProgram(ingestProgram(batch, now, options), this.driver)).immediate();
+  apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
+    return this.write(batch, now, options);
   }
+}
+
+function inThread(db: Database.Database): IngestWriter {
+  const apply = applyingOn(db);
+  return async (batch, now, options) => apply(batch, now, options);
 }

@@ -26,7 +26,8 @@ import { SqliteState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
 import { SqliteRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
-import { isSqliteOutage } from "./outage.js";
+import { isSqliteOutage, SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
+import { IngestWorker } from "./ingest-worker.js";
 import { raisingUnavailable } from "../unavailable.js";
 import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 
@@ -75,12 +76,17 @@ export class SqliteStore implements Store {
   readonly retention: RetentionStore;
 
   /** Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts). */
-  private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport) {
+  /**
+   * @param writer a file's write worker, which runs the ingests off the event loop; none for `:memory:`, a database
+   * no other connection can open (its ingests run on this thread, as every write of both kinds does).
+   */
+  private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport,
+    private readonly writer?: IngestWorker) {
     this.users = raisingUnavailable(new SqliteUsers(db), isSqliteOutage);
     this.authorizations = raisingUnavailable(new SqliteAuthorizations(db), isSqliteOutage);
     this.directory = raisingUnavailable(new SqliteDirectory(db), isSqliteOutage);
     this.events = raisingUnavailable(new SqliteEvents(db), isSqliteOutage);
-    this.ingest = raisingUnavailable(new SqliteIngest(db), isSqliteOutage);
+    this.ingest = raisingUnavailable(new SqliteIngest(db, writer?.apply), isSqliteOutage);
     this.hooks = raisingUnavailable(new SqliteHooks(db), isSqliteOutage);
     this.sessions = raisingUnavailable(new SqliteSessions(db), isSqliteOutage);
     this.state = raisingUnavailable(new SqliteState(db), isSqliteOutage);
@@ -97,7 +103,7 @@ export class SqliteStore implements Store {
     mkdirSync(dirname(path), { recursive: true });
     const db = new Database(path);
     // Several processes (the CLI next to a running server) may share the file: wait rather than fail.
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     try {
       // Before the pragmas below: switching a file to WAL writes its header, and a newer feedgate's file is left as it is.
       refuseNewerSchema(sqliteSchemaVersion(db));
@@ -110,7 +116,7 @@ export class SqliteStore implements Store {
     const migrated = migrateDatabase(db); // before the constructor prepares statements against the tables
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
-    return new SqliteStore(db, migrated);
+    return new SqliteStore(db, migrated, new IngestWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }));
   }
 
   private static fromImage(): SqliteStore {
@@ -142,6 +148,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     if (this.db.open) this.db.close();
   }
 }

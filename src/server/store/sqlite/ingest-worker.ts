@@ -1,0 +1,90 @@
+/**
+ * The main thread's side of the write worker (write-worker.ts): sends each ingest of a SQLite file to the worker's
+ * own connection and awaits its answer, so the event loop keeps serving polls while the transaction runs (DESIGN.md,
+ * "write path"). The worker is started at the first ingest, runs one ingest at a time in arrival order, and keeps
+ * the process alive only while an ingest is pending. A worker that dies fails its pending ingests as an outage
+ * (503, and nothing of them written: SQLite rolls back a transaction its connection never committed); the next
+ * ingest starts a new one.
+ */
+import type { Worker } from "node:worker_threads";
+import { StoreUnavailableError } from "../../failures.js";
+import { startWorker } from "../../worker-thread.js";
+import type { IngestResult } from "../ingest-store.js";
+import type { IngestWriter } from "./ingest.js";
+import { uncarry } from "./worker-errors.js";
+import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
+
+interface Pending {
+  resolve(result: IngestResult): void;
+  reject(error: unknown): void;
+  settled: Promise<unknown>;
+}
+
+export class IngestWorker {
+  private worker: Worker | undefined;
+  /** Why the current worker failed, when it threw: said by the error its pending ingests get. */
+  private failure: Error | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly data: WriteWorkerData) {}
+
+  readonly apply: IngestWriter = (batch, now, options) => {
+    if (this.closed) return Promise.reject(new TypeError("The database connection is not open"));
+    const worker = this.started();
+    const id = this.nextId++;
+    let pending!: Pending;
+    const settled = new Promise<IngestResult>((resolve, reject) => {
+      pending = { resolve, reject, settled: Promise.resolve() };
+    });
+    pending.settled = settled.catch(() => undefined);
+    this.pending.set(id, pending);
+    worker.ref();
+    worker.postMessage({ id, batch, now, options } satisfies IngestRequest);
+    return settled;
+  };
+
+  /** Stops the worker at once, as a crash would: the pending ingests fail as unavailable; the next starts anew. */
+  async kill(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  /** Lets the pending ingests finish, then stops the worker: nothing is left running to keep the process alive. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.pending.values()].map((p) => p.settled));
+    await this.kill();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(import.meta.url, "write-worker", this.data);
+    worker.unref(); // referenced only while an ingest is pending
+    worker.on("message", (reply: IngestReply) => this.answer(reply));
+    worker.on("error", (error) => {
+      this.failure = error;
+    });
+    worker.on("exit", (code) => this.stopped(worker, code));
+    this.worker = worker;
+    this.failure = undefined;
+    return worker;
+  }
+
+  private answer(reply: IngestReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    this.pending.delete(reply.id);
+    if (reply.error) pending.reject(uncarry(reply.error));
+    else pending.resolve(reply.result);
+    if (this.pending.size === 0) this.worker?.unref();
+  }
+
+  private stopped(worker: Worker, code: number): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const why = this.failure ?? new Error(`the write worker stopped (exit code ${code})`);
+    for (const pending of this.pending.values()) pending.reject(new StoreUnavailableError("the database", why));
+    this.pending.clear();
+  }
+}

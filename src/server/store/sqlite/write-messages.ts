@@ -1,0 +1,17 @@
+/** What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept. */
+import type { IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
+import type { CarriedError } from "./worker-errors.js";
+
+export interface WriteWorkerData {
+  path: string;
+  busyTimeoutMs: number;
+}
+
+export interface IngestRequest {
+  id: number;
+  batch: IngestBatch;
+  now: Date;
+  options: IngestOptions | undefined;
+}
+
+export type IngestReply = { id: number; result: IngestResult; error?: undefined } | { id: number; error: CarriedError };

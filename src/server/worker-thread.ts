@@ -1,0 +1,20 @@
+/**
+ * Starts a worker thread on a module of this tree, from the built JavaScript or, in tests and `npm run bench`'s
+ * tools, from the TypeScript source. Node 20 does not carry `--import tsx` into a worker's entry module (its
+ * loader hooks are registered after the entry is resolved), so a `.ts` entry is reached through a bootstrap that
+ * registers tsx first.
+ */
+import { Worker } from "node:worker_threads";
+
+/**
+ * `name` (without extension) beside the module `from` (its `import.meta.url`), started with `workerData`.
+ * The entry has the extension of `from`: `.js` once built, `.ts` under tsx.
+ */
+export function startWorker(from: string, name: string, workerData: unknown): Worker {
+  const extension = new URL(from).pathname.endsWith(".ts") ? ".ts" : ".js";
+  const entry = new URL(`./${name}${extension}`, from);
+  if (extension === ".js") return new Worker(entry, { workerData });
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
