@@ -1,0 +1,135 @@
+/**
+ * SQLite ingests of a file run in the write worker (store/sqlite/ingest-worker.ts): the event loop stays free
+ * while a batch is written, the worker's errors reach the caller as their own classes, a worker that dies fails
+ * its ingest cleanly and is replaced, and closing the store leaves nothing running.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
+import { isSqliteOutage } from "../../src/server/store/sqlite/outage.js";
+import { IngestWorker } from "../../src/server/store/sqlite/ingest-worker.js";
+import { IngestConflictError, type IngestBatch } from "../../src/server/store/store.js";
+import { StoreUnavailableError } from "../../src/server/failures.js";
+import { emptyBatch } from "../../src/server/services/event-envelope.js";
+
+const NOW = new Date("2026-11-27T12:00:00Z");
+
+/** `count` events by one actor on one repository, ids from `first`. */
+function eventsBatch(count: number, first = 1): IngestBatch {
+  const batch = emptyBatch();
+  for (let i = first; i < first + count; i++) {
+    batch.events.push({
+      source: `events[${i}]`, id: String(i), type: "WatchEvent", actorLogin: "alice", repoName: "alice/tools", orgLogin: null,
+      public: true, createdAt: new Date(NOW.getTime() - i * 1000), complete: true, body: JSON.stringify({ id: String(i), pad: "x".repeat(200) }),
+    });
+  }
+  return batch;
+}
+
+describe("SQLite write worker", () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteStore;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "feedgate-writer-"));
+    file = join(dir, "feedgate.db");
+    store = await SqliteStore.open(file);
+  });
+
+  after(async () => {
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function stored(): number {
+    const reader = new Database(file, { readonly: true });
+    try {
+      return reader.prepare<[], number>("SELECT count(*) FROM events").pluck().get()!;
+    } finally {
+      reader.close();
+    }
+  }
+
+  test("the event loop turns while a large ingest is written", async () => {
+    await store.ingest.apply(eventsBatch(1, 0), NOW); // the worker started: the turns counted are the batch's
+    let turns = 0;
+    const ingest = store.ingest.apply(eventsBatch(20_000), NOW);
+    // On the main thread, the whole transaction ran before apply returned: no turn of the loop could come first.
+    const turning = setInterval(() => turns++, 0);
+    const result = await ingest;
+    clearInterval(turning);
+    assert.equal(result.eventsAdded, 20_000);
+    assert.ok(turns > 0, "no timer fired while the batch was written");
+  });
+
+  test("a refused entry is the same IngestConflictError, naming the entry, and nothing is written", async () => {
+    const before = stored();
+    const batch = eventsBatch(3, 100_000);
+    batch.repos.push({ source: "repos[0]", fullName: "alice/self", forkOf: "alice/self" });
+    await assert.rejects(store.ingest.apply(batch, NOW), (error: unknown) => {
+      assert.ok(error instanceof IngestConflictError, String(error));
+      assert.equal(error.field, "repos[0]");
+      assert.equal(error.message, "repos[0]: alice/self cannot be a fork of itself");
+      return true;
+    });
+    assert.equal(stored(), before);
+  });
+
+  test("a file locked by another writer fails as SQLite's own SQLITE_BUSY, which the store turns into an outage", async () => {
+    const writer = new IngestWorker({ path: file, busyTimeoutMs: 50 });
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      await assert.rejects(writer.apply(eventsBatch(1, 200_000), NOW), (error: unknown) => {
+        assert.ok(error instanceof Database.SqliteError, String(error));
+        assert.equal(error.code, "SQLITE_BUSY");
+        assert.equal(error.message, "database is locked");
+        assert.ok(isSqliteOutage(error));
+        return true;
+      });
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+      await writer.close();
+    }
+  });
+
+  test("a worker that dies fails its pending ingest as unavailable, writes nothing of it, and the next ingest works", async () => {
+    const writer = new IngestWorker({ path: file, busyTimeoutMs: 5000 });
+    try {
+      const before = stored();
+      const pending = writer.apply(eventsBatch(20_000, 300_000), NOW);
+      await writer.kill();
+      await assert.rejects(pending, StoreUnavailableError);
+      assert.equal(stored(), before);
+      const next = await writer.apply(eventsBatch(2, 400_000), NOW);
+      assert.equal(next.eventsAdded, 2);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  test("a process that ingested and closed its store exits by itself, and so does one that never closed it", () => {
+    const script = (close: boolean) => `
+      const { SqliteStore } = await import(${JSON.stringify(new URL("../../src/server/store/sqlite/sqlite-store.ts", import.meta.url).href)});
+      const { emptyBatch } = await import(${JSON.stringify(new URL("../../src/server/services/event-envelope.ts", import.meta.url).href)});
+      const store = await SqliteStore.open(${JSON.stringify(join(dir, `exit-${close}.db`))});
+      const batch = emptyBatch();
+      batch.accounts.push({ source: "accounts[0]", login: "bob", type: "User" });
+      console.log((await store.ingest.apply(batch, new Date())).usersAdded);
+      ${close ? "await store.close();" : ""}`;
+    for (const close of [true, false]) {
+      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(close)],
+        { encoding: "utf8", timeout: 30_000 });
+      assert.equal(child.error, undefined, `close: ${close}: the process did not exit`);
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout.trim(), "1");
+    }
+  });
+});
