@@ -1,7 +1,8 @@
 /**
  * SQLite ingests of a file run in the write worker (store/sqlite/ingest-worker.ts): the event loop stays free
  * while a batch is written, the worker's errors reach the caller as their own classes, a worker that dies fails
- * its ingest cleanly and is replaced, and closing the store leaves nothing running.
+ * its ingest cleanly and is replaced, the main thread's own writes wait for the worker's lock without holding the
+ * event loop, and closing the store leaves nothing running.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { isSqliteOutage } from "../../src/server/store/sqlite/outage.js";
+import { retryingBusy } from "../../src/server/store/sqlite/busy-retry.js";
 import { IngestWorker } from "../../src/server/store/sqlite/ingest-worker.js";
 import { IngestConflictError, type IngestBatch } from "../../src/server/store/store.js";
 import { StoreUnavailableError } from "../../src/server/failures.js";
@@ -97,6 +99,36 @@ describe("SQLite write worker", () => {
       holder.exec("ROLLBACK");
       holder.close();
       await writer.close();
+    }
+  });
+
+  test("a write of the main thread that meets the lock waits for it on timers, the event loop turning meanwhile", async () => {
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    let turns = 0;
+    const turning = setInterval(() => turns++, 0);
+    // Released by a timer: while SQLite itself waited (its busy timeout sleeps the thread), no timer could fire.
+    setTimeout(() => holder.exec("ROLLBACK"), 100);
+    try {
+      assert.deepEqual(await store.hooks.claim(NOW.getTime(), 60_000, 10), []);
+      assert.ok(turns > 0, "no timer fired while the claim waited for the lock");
+    } finally {
+      clearInterval(turning);
+      holder.close();
+    }
+  });
+
+  test("a lock held longer than the busy timeout still fails as SQLITE_BUSY", async () => {
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const db = new Database(file, { timeout: 0 }); // as the store's own connection: SQLite does not wait
+      const claim = retryingBusy({ claim: async () => db.prepare("BEGIN IMMEDIATE").run() }, 30);
+      await assert.rejects(claim.claim(), (error: unknown) => error instanceof Database.SqliteError && error.code === "SQLITE_BUSY");
+      db.close();
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
     }
   });
 

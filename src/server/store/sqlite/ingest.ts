@@ -11,6 +11,7 @@ import type { AccountType } from "../user-store.js";
 import type { OrgRole } from "../directory-store.js";
 import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
+import { waitingForLock } from "./busy-retry.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 
@@ -163,13 +164,13 @@ export class SqliteIngest implements IngestStore {
    */
   async bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T> {
     if (this.db.prepare("SELECT 1 FROM events LIMIT 1").get() !== undefined) return work();
-    dropFeedIndexes(this.db);
+    waitingForLock(this.db, () => dropFeedIndexes(this.db));
     try {
       return await work();
     } finally {
       // About 5 s per million events, with nothing else to show for it: say so.
       const done = progress?.("building feed indexes");
-      ensureFeedIndexes(this.db);
+      waitingForLock(this.db, () => ensureFeedIndexes(this.db));
       done?.();
     }
   }

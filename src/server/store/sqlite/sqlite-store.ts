@@ -28,6 +28,7 @@ import { SqliteRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage, SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 import { IngestWorker } from "./ingest-worker.js";
+import { retryingBusy, waitingForLock } from "./busy-retry.js";
 import { raisingUnavailable } from "../unavailable.js";
 import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 
@@ -75,22 +76,25 @@ export class SqliteStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
 
-  /** Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts). */
   /**
+   * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
    * @param writer a file's write worker, which runs the ingests off the event loop; none for `:memory:`, a database
-   * no other connection can open (its ingests run on this thread, as every write of both kinds does).
+   * no other connection can open (its ingests run on this thread, as every write of both kinds does). With a worker,
+   * this connection waits for the worker's lock on timers, not in SQLite (busy-retry.ts).
    */
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport,
     private readonly writer?: IngestWorker) {
-    this.users = raisingUnavailable(new SqliteUsers(db), isSqliteOutage);
-    this.authorizations = raisingUnavailable(new SqliteAuthorizations(db), isSqliteOutage);
-    this.directory = raisingUnavailable(new SqliteDirectory(db), isSqliteOutage);
-    this.events = raisingUnavailable(new SqliteEvents(db), isSqliteOutage);
+    const part = <T extends object>(made: T): T => raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
+    this.users = part(new SqliteUsers(db));
+    this.authorizations = part(new SqliteAuthorizations(db));
+    this.directory = part(new SqliteDirectory(db));
+    this.events = part(new SqliteEvents(db));
+    // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
     this.ingest = raisingUnavailable(new SqliteIngest(db, writer?.apply), isSqliteOutage);
-    this.hooks = raisingUnavailable(new SqliteHooks(db), isSqliteOutage);
-    this.sessions = raisingUnavailable(new SqliteSessions(db), isSqliteOutage);
-    this.state = raisingUnavailable(new SqliteState(db), isSqliteOutage);
-    this.retention = raisingUnavailable(new SqliteRetention(db), isSqliteOutage);
+    this.hooks = part(new SqliteHooks(db));
+    this.sessions = part(new SqliteSessions(db));
+    this.state = part(new SqliteState(db));
+    this.retention = part(new SqliteRetention(db));
   }
 
   /**
@@ -116,6 +120,7 @@ export class SqliteStore implements Store {
     const migrated = migrateDatabase(db); // before the constructor prepares statements against the tables
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
+    db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
     return new SqliteStore(db, migrated, new IngestWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }));
   }
 
@@ -132,7 +137,7 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<MigrationReport> {
-    return migrateDatabase(this.db);
+    return waitingForLock(this.db, () => migrateDatabase(this.db));
   }
 
   async ping(): Promise<void> {
