@@ -33,6 +33,9 @@ function eventsBatch(count: number, first = 1): IngestBatch {
   return batch;
 }
 
+/** The writer of ingests sent while the worker starts: these tests wait for it, so none is. */
+const notOnThisThread = () => Promise.reject(new Error("the ingest ran on the calling thread"));
+
 describe("SQLite write worker", () => {
   let dir: string;
   let file: string;
@@ -59,7 +62,7 @@ describe("SQLite write worker", () => {
   }
 
   test("the event loop turns while a large ingest is written", async () => {
-    await store.ingest.apply(eventsBatch(1, 0), NOW); // the worker started: the turns counted are the batch's
+    await store.writeWorkerReady(); // the turns counted are the batch's, not the worker's start
     let turns = 0;
     const ingest = store.ingest.apply(eventsBatch(20_000), NOW);
     // On the main thread, the whole transaction ran before apply returned: no turn of the loop could come first.
@@ -68,6 +71,21 @@ describe("SQLite write worker", () => {
     clearInterval(turning);
     assert.equal(result.eventsAdded, 20_000);
     assert.ok(turns > 0, "no timer fired while the batch was written");
+  });
+
+  test("while the worker starts, ingests run on the calling thread, at once", async () => {
+    const other = await SqliteStore.open(join(dir, "starting.db"));
+    try {
+      const batch = emptyBatch();
+      batch.accounts.push({ source: "accounts[0]", login: "carol", type: "User" });
+      const ingest = other.ingest.apply(batch, NOW);
+      let turned = false;
+      setImmediate(() => (turned = true));
+      assert.equal((await ingest).usersAdded, 1);
+      assert.equal(turned, false, "the first ingest waited for the worker to start");
+    } finally {
+      await other.close();
+    }
   });
 
   test("a refused entry is the same IngestConflictError, naming the entry, and nothing is written", async () => {
@@ -84,7 +102,8 @@ describe("SQLite write worker", () => {
   });
 
   test("a file locked by another writer fails as SQLite's own SQLITE_BUSY, which the store turns into an outage", async () => {
-    const writer = new IngestWorker({ path: file, busyTimeoutMs: 50 });
+    const writer = new IngestWorker({ path: file, busyTimeoutMs: 50 }, notOnThisThread);
+    await writer.ready();
     const holder = new Database(file);
     holder.exec("BEGIN IMMEDIATE");
     try {
@@ -133,13 +152,15 @@ describe("SQLite write worker", () => {
   });
 
   test("a worker that dies fails its pending ingest as unavailable, writes nothing of it, and the next ingest works", async () => {
-    const writer = new IngestWorker({ path: file, busyTimeoutMs: 5000 });
+    const writer = new IngestWorker({ path: file, busyTimeoutMs: 5000 }, notOnThisThread);
     try {
+      await writer.ready();
       const before = stored();
       const pending = writer.apply(eventsBatch(20_000, 300_000), NOW);
       await writer.kill();
       await assert.rejects(pending, StoreUnavailableError);
       assert.equal(stored(), before);
+      await writer.ready();
       const next = await writer.apply(eventsBatch(2, 400_000), NOW);
       assert.equal(next.eventsAdded, 2);
     } finally {

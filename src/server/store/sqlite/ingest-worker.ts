@@ -22,17 +22,24 @@ interface Pending {
 
 export class IngestWorker {
   private worker: Worker | undefined;
+  /** Resolved once the current worker has opened its connection; until then ingests run on the calling thread. */
+  private opened: Promise<void> | undefined;
+  private isOpen = false;
+  /** Callers of ready() waiting: like a pending ingest, they keep the worker referenced. */
+  private awaitingOpen = 0;
   /** Why the current worker failed, when it threw: said by the error its pending ingests get. */
   private failure: Error | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly data: WriteWorkerData) {}
+  /** @param onThisThread how an ingest runs while the worker is starting. */
+  constructor(private readonly data: WriteWorkerData, private readonly onThisThread: IngestWriter) {}
 
   readonly apply: IngestWriter = (batch, now, options) => {
     if (this.closed) return Promise.reject(new TypeError("The database connection is not open"));
     const worker = this.started();
+    if (!this.isOpen) return this.onThisThread(batch, now, options);
     const id = this.nextId++;
     let pending!: Pending;
     const settled = new Promise<IngestResult>((resolve, reject) => {
@@ -44,6 +51,19 @@ export class IngestWorker {
     worker.postMessage({ id, batch, now, options } satisfies IngestRequest);
     return settled;
   };
+
+  /** Starts the worker, if it is not running, and resolves once it takes ingests. */
+  async ready(): Promise<void> {
+    const worker = this.started();
+    this.awaitingOpen++;
+    worker.ref();
+    try {
+      await this.opened;
+    } finally {
+      this.awaitingOpen--;
+      this.unrefWhenIdle();
+    }
+  }
 
   /** Stops the worker at once, as a crash would: the pending ingests fail as unavailable; the next starts anew. */
   async kill(): Promise<void> {
@@ -61,7 +81,16 @@ export class IngestWorker {
     if (this.worker) return this.worker;
     const worker = startWorker(import.meta.url, "write-worker", this.data);
     worker.unref(); // referenced only while an ingest is pending
-    worker.on("message", (reply: IngestReply) => this.answer(reply));
+    // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
+    worker.once("online", () => this.unrefWhenIdle());
+    this.isOpen = false;
+    this.opened = new Promise((resolve) => {
+      worker.on("message", (reply: IngestReply | "open") => {
+        if (reply !== "open") return this.answer(reply);
+        if (this.worker === worker) this.isOpen = true;
+        resolve();
+      });
+    });
     worker.on("error", (error) => {
       this.failure = error;
     });
@@ -77,12 +106,17 @@ export class IngestWorker {
     this.pending.delete(reply.id);
     if (reply.error) pending.reject(uncarry(reply.error));
     else pending.resolve(reply.result);
-    if (this.pending.size === 0) this.worker?.unref();
+    this.unrefWhenIdle();
+  }
+
+  private unrefWhenIdle(): void {
+    if (this.pending.size === 0 && this.awaitingOpen === 0) this.worker?.unref();
   }
 
   private stopped(worker: Worker, code: number): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    this.isOpen = false;
     const why = this.failure ?? new Error(`the write worker stopped (exit code ${code})`);
     for (const pending of this.pending.values()) pending.reject(new StoreUnavailableError("the database", why));
     this.pending.clear();

@@ -180,7 +180,11 @@ export class SqliteIngest implements IngestStore {
   }
 }
 
-function inThread(db: Database.Database): IngestWriter {
+/**
+ * Ingests on `db`'s thread. `waitForLock`: SQLite waits for another connection's lock itself, sleeping the thread
+ * (a file's connection otherwise has no busy timeout: busy-retry.ts); only while the write worker starts.
+ */
+export function inThread(db: Database.Database, waitForLock = false): IngestWriter {
   const apply = applyingOn(db);
-  return async (batch, now, options) => apply(batch, now, options);
+  return async (batch, now, options) => (waitForLock ? waitingForLock(db, () => apply(batch, now, options)) : apply(batch, now, options));
 }

@@ -17,7 +17,7 @@ import { SqliteUsers } from "./users.js";
 import { SqliteAuthorizations } from "./authorizations.js";
 import { SqliteDirectory } from "./directory.js";
 import { SqliteEvents } from "./events.js";
-import { SqliteIngest } from "./ingest.js";
+import { inThread, SqliteIngest } from "./ingest.js";
 import { SqliteHooks } from "./hooks.js";
 import { SqliteSessions } from "./sessions.js";
 import type { HookStore } from "../hook-store.js";
@@ -121,7 +121,7 @@ export class SqliteStore implements Store {
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
     db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
-    return new SqliteStore(db, migrated, new IngestWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }));
+    return new SqliteStore(db, migrated, new IngestWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)));
   }
 
   private static fromImage(): SqliteStore {
@@ -134,6 +134,11 @@ export class SqliteStore implements Store {
     const db = new Database(migratedImage);
     db.pragma("foreign_keys = ON");
     return new SqliteStore(db, { applied: migrations.length, version: migrations.at(-1)!.id, created: true });
+  }
+
+  /** Resolves once a file's write worker takes the ingests (they run on this thread while it starts); at once for `:memory:`. */
+  async writeWorkerReady(): Promise<void> {
+    await this.writer?.ready();
   }
 
   async migrate(): Promise<MigrationReport> {

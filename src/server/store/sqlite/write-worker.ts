@@ -17,6 +17,7 @@ db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma("journal_mode = WAL");
 db.pragma("foreign_keys = ON");
 const apply = applyingOn(db);
+parentPort!.postMessage("open");
 
 parentPort!.on("message", ({ id, batch, now, options }: IngestRequest) => {
   let reply: IngestReply;
