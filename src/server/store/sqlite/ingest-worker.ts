@@ -67,6 +67,7 @@ export class IngestWorker {
 
   /** Stops the worker at once, as a crash would: the pending ingests fail as unavailable; the next starts anew. */
   async kill(): Promise<void> {
+    this.worker?.ref(); // an unreferenced worker's exit would not keep the process waiting for it
     await this.worker?.terminate();
   }
 
@@ -74,6 +75,8 @@ export class IngestWorker {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.pending.values()].map((p) => p.settled));
+    // A worker still starting is let open first: terminating one mid-start left nothing holding the process for its exit.
+    if (this.worker) await this.ready();
     await this.kill();
   }
 
@@ -84,12 +87,14 @@ export class IngestWorker {
     // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
     worker.once("online", () => this.unrefWhenIdle());
     this.isOpen = false;
+    // Settled when the worker has opened its connection, or has stopped trying.
     this.opened = new Promise((resolve) => {
       worker.on("message", (reply: IngestReply | "open") => {
         if (reply !== "open") return this.answer(reply);
         if (this.worker === worker) this.isOpen = true;
         resolve();
       });
+      worker.once("exit", () => resolve());
     });
     worker.on("error", (error) => {
       this.failure = error;
