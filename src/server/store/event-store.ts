@@ -98,8 +98,11 @@ export interface ArrivalRequest {
 }
 
 export interface EventStore {
-  /** The store's version now: one read of one row. */
-  version(): Promise<StoreVersion>;
+  /**
+   * The store's version now: one read of one row. A driver that can answer without waiting (SQLite) answers
+   * directly, so that reading it costs a request no promise.
+   */
+  version(): StoreVersion | Promise<StoreVersion>;
   /** The user's received-feed number: raised by every change to the user's follows and watches. */
   receivedVersion(userId: number): Promise<number>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;

@@ -66,7 +66,7 @@ export class SqliteEvents implements EventStore {
    * connection (a command in another process) commits, and total_changes() when this one writes (triggers included).
    * Both are cheaper than reading a table, which every poll would otherwise do.
    */
-  async version(): Promise<StoreVersion> {
+  version(): StoreVersion {
     const dataVersion = this.dataVersionStatement.get()!;
     const totalChanges = this.totalChangesStatement.get()!;
     const last = this.lastVersion;
