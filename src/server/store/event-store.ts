@@ -125,6 +125,8 @@ export interface EventStore {
   arrivalOf(table: ArrivalTable, id: string): Promise<number | null>;
   /** A feed's events that arrived in (after, upTo], oldest arrival first, at most `limit`. */
   arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]>;
+  /** How many of a feed's events arrived in (after, upTo] and were created at or after `from` (seconds). */
+  countArrivals(target: FeedTarget, range: { after: number; upTo: number; from: number }): Promise<number>;
   /**
    * Calls `onChange` soon after another process commits a write that raises the version (PostgreSQL: LISTEN on
    * the channel migration 9 notifies). A driver without such a signal never calls it: its readers poll version().
