@@ -80,8 +80,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let stopping: Promise<void> | undefined;
     // Answers sent while stopping close their connection, as Fastify's to requests arriving then do: kept alive, a
     // connection whose request was in flight would hold the close up until the keep-alive timeout (72 s).
-    app.addHook("onSend", async (_request, reply) => {
+    app.addHook("onSend", (_request, reply, payload, done) => {
       if (stopping !== undefined) reply.header("connection", "close");
+      done(null, payload);
     });
     const listening = listen(app, metrics, config);
     let metricsServer: MetricsServer | undefined;

@@ -38,9 +38,32 @@ function linkUrl(request: FastifyRequest, name: string, value: string): string {
 
 const pageUrl = (request: FastifyRequest, page: number) => linkUrl(request, "page", String(page));
 
+/**
+ * Link headers already built, by everything they are made of: polls ask for the same page again and again, and
+ * building one parses the URL three times. Bounded by clearing; a miss only builds the header again.
+ */
+const LINKS_KEPT = 5_000;
+const builtLinks = new Map<string, string>();
+
 /** Writes the `Link` header for a page of a list of `total` items. */
 export function writeLinkHeader(request: FastifyRequest, reply: FastifyReply, window: PageWindow, total: number): void {
   const lastPage = Math.max(1, Math.ceil(total / window.perPage));
+  // A URL carrying a token is never kept: tokens stay in memory no longer than their request.
+  const keep = !request.url.includes("access_token");
+  const key = `${window.page} ${window.perPage} ${lastPage} ${request.baseUrl} ${request.url}`;
+  let header = keep ? builtLinks.get(key) : undefined;
+  if (header === undefined) {
+    header = linkHeader(request, window, lastPage);
+    if (keep) {
+      if (builtLinks.size >= LINKS_KEPT) builtLinks.clear();
+      builtLinks.set(key, header);
+    }
+  }
+  if (header !== "") reply.header("Link", header);
+}
+
+/** The `Link` header's value, "" when one page holds everything. */
+function linkHeader(request: FastifyRequest, window: PageWindow, lastPage: number): string {
   const links: string[] = [];
   const link = (page: number, rel: string) => links.push(`<${pageUrl(request, page)}>; rel="${rel}"`);
   if (window.page > 1) link(Math.min(window.page - 1, lastPage), "prev");
@@ -49,7 +72,7 @@ export function writeLinkHeader(request: FastifyRequest, reply: FastifyReply, wi
     link(lastPage, "last");
   }
   if (window.page > 1) link(1, "first");
-  if (links.length > 0) reply.header("Link", links.join(", "));
+  return links.join(", ");
 }
 
 /**

@@ -89,23 +89,35 @@ export default fp<RateLimitOptions>(async (app, options) => {
     }
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (exempt(request)) return payload;
+  /** The window's state for the headers, after giving back a 304's hit; null when the counters went away. */
+  async function settle(request: FastifyRequest, reply: FastifyReply): Promise<RateLimitState | null> {
     // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
     // against the client IP, as GitHub's 401s do.
-    let state: RateLimitState;
     try {
-      state = await charge(request);
+      const state = await charge(request);
       if (reply.statusCode === 304 && state.used <= state.limit) {
         await counters.refund(state.key, request.receivedAt);
         state.used -= 1;
       }
+      return state;
     } catch (error) {
       // The counters went away while answering: the response goes out without rate-limit headers.
       request.log.warn({ err: error }, "rate-limit counters unavailable");
-      return payload;
+      return null;
     }
-    writeHeaders(request, reply, state);
-    return payload;
+  }
+
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (exempt(request)) return done(null, payload);
+    const charged = request.rateLimit;
+    // Charged already and nothing to give back (most responses): no counter to wait for.
+    if (charged && !(reply.statusCode === 304 && charged.used <= charged.limit)) {
+      writeHeaders(request, reply, charged);
+      return done(null, payload);
+    }
+    settle(request, reply).then((state) => {
+      if (state) writeHeaders(request, reply, state);
+      done(null, payload);
+    }, done);
   });
 }, { name: "rate-limit", dependencies: ["request-context", "auth"] });

@@ -8,10 +8,21 @@ import { isEventStream } from "../streams/resume.js";
 
 const VARY = "Accept, Authorization, Cookie, X-GitHub-OTP, X-Service-OTP, Accept-Encoding";
 
+/** `Status` values by code, made once: the header is on every response. */
+const STATUS_LINES = new Map<number, string>();
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ""}`.trim()));
+  return line;
+}
+
+const PUBLIC_CACHE = "public, max-age=60, s-maxage=60";
+const PRIVATE_CACHE = "private, max-age=60, s-maxage=60";
+
 export default fp(async (app) => {
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const status = reply.statusCode;
-    reply.header("Status", `${status} ${STATUS_CODES[status] ?? ""}`.trim());
+    reply.header("Status", statusLine(status));
     reply.header("X-GitHub-Media-Type", "github.v3; format=json");
     reply.header("X-GitHub-Request-Id", request.id);
     reply.header("X-Content-Type-Options", "nosniff");
@@ -20,13 +31,12 @@ export default fp(async (app) => {
       // A live stream: nothing in it may be kept and replayed by a cache (https://html.spec.whatwg.org/#authoring-notes).
       reply.header("Cache-Control", "no-cache");
     } else if (request.method === "GET" && (status === 200 || status === 304)) {
-      const audience = request.principal ? "private" : "public";
-      reply.header("Cache-Control", `${audience}, max-age=60, s-maxage=60`);
+      reply.header("Cache-Control", request.principal ? PRIVATE_CACHE : PUBLIC_CACHE);
     } else {
       // Responses to writes may carry a new token: no cache may keep them.
       reply.header("Cache-Control", "no-store");
     }
     if (status === 204 || status === 304) reply.removeHeader("Content-Type");
-    return payload;
+    done(null, payload);
   });
 }, { name: "response-headers" });

@@ -71,20 +71,23 @@ export interface StaleIfError {
 export default fp<{ pages: StalePages }>(async (app, { pages }) => {
   app.decorateRequest("servedStale", false);
   if (!pages.enabled) return;
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (request.method !== "GET" || reply.statusCode !== 200 || request.servedStale || !Buffer.isBuffer(payload)) return payload;
-    if (!isAnonymousFeedPage(request)) return payload;
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (request.method === "GET" && reply.statusCode === 200 && !request.servedStale && Buffer.isBuffer(payload)
+      && isAnonymousFeedPage(request)) record(request, reply, payload);
+    done(null, payload);
+  });
+
+  function record(request: FastifyRequest, reply: FastifyReply, payload: Buffer): void {
     const etag = reply.getHeader("etag");
-    if (typeof etag !== "string") return payload;
+    if (typeof etag !== "string") return;
     const key = keyOf(request);
-    if (pages.confirm(key, etag)) return payload;
+    if (pages.confirm(key, etag)) return;
     pages.record(key, {
       body: payload, etag, contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
       link: reply.getHeader("link") as string | undefined, pollInterval: reply.getHeader("x-poll-interval") as string | undefined,
       lastModified: request.lastModified,
     });
-    return payload;
-  });
+  }
 }, { name: "stale-if-error", dependencies: ["request-context"] });
 
 /** What the error handler asks on an outage. @param served counts the stale answers. */

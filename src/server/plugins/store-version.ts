@@ -6,7 +6,9 @@ import fp from "fastify-plugin";
 import type { RememberingStore } from "../store/remembering-store.js";
 
 export default fp<{ remembering: RememberingStore }>(async (app, { remembering }) => {
-  app.addHook("onRequest", async () => {
-    await remembering.refresh();
+  app.addHook("onRequest", (_request, _reply, done) => {
+    const read = remembering.refresh();
+    if (read instanceof Promise) read.then(() => done(), done);
+    else done();
   });
 }, { name: "store-version", dependencies: ["request-context"] });

@@ -60,9 +60,10 @@ export function checkVersion(accept: string | undefined, versionHeader: string |
 
 export default fp(async (app) => {
   app.decorateRequest("apiVersion", DEFAULT_API_VERSION);
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const versionHeader = request.headers["x-github-api-version"] ?? request.headers["x-service-api-version"];
     request.apiVersion = checkVersion(request.headers.accept, Array.isArray(versionHeader) ? versionHeader.join(",") : versionHeader);
     reply.header("X-GitHub-Api-Version-Selected", request.apiVersion);
+    done();
   });
 }, { name: "version" });

@@ -3,7 +3,8 @@
  * that ingest added, not a count of the whole feed.
  *
  * A total is kept as two counts on either side of a boundary time: `below`, the events created before it, counted
- * once; and `above`, the events from it on, counted again at each new generation. Events are never deleted, so the
+ * once; and `above`, the events from it on, counted once and then grown at each new generation by the feed's events
+ * that arrived since (their arrival numbers say which: migration 9). Events are never deleted, so the
  * count below stays right while no ingest stores an event older than the boundary; the ingest log
  * (EventStore.ingestedSince) says whether one did. The boundary is the time of the feed's ANCHOR_DEPTH-th newest
  * event, so an ingest of recent activity, even somewhat out of order, keeps it, and `above` stays small: it is
@@ -14,7 +15,7 @@
  * holds exactly the same events, which is what lets FeedService keep a page's rows across generations.
  */
 import { entryBoundedCache } from "../bounded-cache.js";
-import type { EventStore, FeedTarget, StoreVersion } from "../store/store.js";
+import { arrivalTableOf, type EventStore, type FeedTarget, type StoreVersion } from "../store/store.js";
 
 /** Which of the feed's events, from the newest, marks the boundary: 1,000 back is minutes of a busy feed. */
 const ANCHOR_DEPTH = 1_000;
@@ -71,9 +72,21 @@ export interface FeedTotal {
 interface Kept extends FeedTotal {
   /** The generation read before the counts were made: what they are at least as new as. */
   generation: number;
+  /**
+   * The arrival number (EventStore.lastArrivals) up to which `above` holds exactly the feed's events at or after the
+   * boundary, so that a later count needs only the events that arrived since; null when events arrived while `above`
+   * was being counted, and it cannot say which of them it saw.
+   */
+  arrived: number | null;
   /** The other numbers the feed depends on, as read then (feedStanding). */
   standing: string;
   below: number;
+}
+
+/** A count above the boundary and the arrival number it is exact up to (Kept.arrived). */
+interface Above {
+  above: number;
+  arrived: number | null;
 }
 
 export class FeedTotals {
@@ -110,20 +123,44 @@ export class FeedTotals {
   private async count(target: FeedTarget, notBefore: number, version: Standing, kept: Kept | undefined): Promise<Kept> {
     const { generation, standing } = version;
     if (kept && kept.standing === standing && (await this.boundaryHolds(target, kept, generation))) {
-      const above = await this.events.countBetween(target, kept.boundary, null);
-      if (above <= this.depths.reanchorAbove) return { ...kept, generation, above, total: kept.below + above };
+      const { above, arrived } = await this.aboveSince(target, kept);
+      if (above <= this.depths.reanchorAbove) return { ...kept, generation, above, arrived, total: kept.below + above };
       // Move the boundary up: what lies between the old and the new one joins the count below.
       const boundary = await this.boundary(target, notBefore);
       const below = kept.below + (await this.events.countBetween(target, kept.boundary, boundary));
-      return this.entry(version, boundary, below, await this.events.countBetween(target, boundary, null));
+      return this.entry(version, boundary, below, await this.countAbove(target, boundary));
     }
     const boundary = await this.boundary(target, notBefore);
     const below = boundary > notBefore ? await this.events.countBetween(target, notBefore, boundary) : 0;
-    return this.entry(version, boundary, below, await this.events.countBetween(target, boundary, null));
+    return this.entry(version, boundary, below, await this.countAbove(target, boundary));
   }
 
-  private entry({ generation, standing }: Standing, boundary: number, below: number, above: number): Kept {
-    return { generation, standing, boundary, below, above, total: below + above, epoch: ++this.epochs };
+  private entry({ generation, standing }: Standing, boundary: number, below: number, { above, arrived }: Above): Kept {
+    return { generation, standing, boundary, below, above, arrived, total: below + above, epoch: ++this.epochs };
+  }
+
+  /**
+   * The kept count above the boundary plus the feed's events that arrived since it was made (events arrive in commit
+   * order, migration 9): at every ingest, a count of what the ingest added, not of everything above the boundary
+   * (for a received feed, a union over every follow and watch).
+   */
+  private async aboveSince(target: FeedTarget, kept: Kept): Promise<Above> {
+    if (kept.arrived === null) return this.countAbove(target, kept.boundary);
+    const upTo = (await this.events.lastArrivals())[arrivalTableOf(target)];
+    const added = upTo > kept.arrived ? await this.events.countArrivals(target, { after: kept.arrived, upTo, from: kept.boundary }) : 0;
+    return { above: kept.above + added, arrived: upTo };
+  }
+
+  /**
+   * The feed's events at or after the boundary, counted, and the arrival number the count is exact up to: the same
+   * number read before and after it says that no event arrived meanwhile.
+   */
+  private async countAbove(target: FeedTarget, boundary: number): Promise<Above> {
+    const table = arrivalTableOf(target);
+    const before = (await this.events.lastArrivals())[table];
+    const above = await this.events.countBetween(target, boundary, null);
+    const after = (await this.events.lastArrivals())[table];
+    return { above, arrived: before === after ? after : null };
   }
 
   /** The time of the ANCHOR_DEPTH-th newest event, or the feed's start when it has fewer. */

@@ -98,8 +98,11 @@ export interface ArrivalRequest {
 }
 
 export interface EventStore {
-  /** The store's version now: one read of one row. */
-  version(): Promise<StoreVersion>;
+  /**
+   * The store's version now: one read of one row. A driver that can answer without waiting (SQLite) answers
+   * directly, so that reading it costs a request no promise.
+   */
+  version(): StoreVersion | Promise<StoreVersion>;
   /** The user's received-feed number: raised by every change to the user's follows and watches. */
   receivedVersion(userId: number): Promise<number>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;
@@ -122,6 +125,8 @@ export interface EventStore {
   arrivalOf(table: ArrivalTable, id: string): Promise<number | null>;
   /** A feed's events that arrived in (after, upTo], oldest arrival first, at most `limit`. */
   arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]>;
+  /** How many of a feed's events arrived in (after, upTo] and were created at or after `from` (seconds). */
+  countArrivals(target: FeedTarget, range: { after: number; upTo: number; from: number }): Promise<number>;
   /**
    * Calls `onChange` soon after another process commits a write that raises the version (PostgreSQL: LISTEN on
    * the channel migration 9 notifies). A driver without such a signal never calls it: its readers poll version().

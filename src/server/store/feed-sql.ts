@@ -187,6 +187,15 @@ export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", 
     ORDER BY e.seq LIMIT @limit`;
 }
 
+/**
+ * How many of a feed's events arrived in (@after, @upTo] and were created at or after @from: what an ingest added to a
+ * feed's newest events (services/feed-totals.ts), read through the arrival range as arrivalsSql does.
+ */
+export function countArrivalsSql(table: "events" | "issue_events", where: string): string {
+  return `WITH fresh AS MATERIALIZED (SELECT * FROM ${table} WHERE seq > @after AND seq <= @upTo)
+    SELECT count(*) AS n FROM fresh e WHERE ${where} AND e.created_at >= @from`;
+}
+
 /** The newest arrival numbers, 0 before any. */
 export const LAST_ARRIVALS = `SELECT (SELECT coalesce(max(seq), 0) FROM events) AS events,
   (SELECT coalesce(max(seq), 0) FROM issue_events) AS issue_events`;

@@ -74,6 +74,7 @@ export class RememberingStore {
   /** The store with remembered look-ups; writes and everything else go to the database as before. */
   readonly store: Store;
   private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1 };
+  private lastRead: StoreVersion | null = null;
 
   private readonly tokens = new Remembered<AuthorizationRow[]>();
   private readonly accountsById = new Remembered<Boxed<UserRow | null>>();
@@ -120,9 +121,19 @@ export class RememberingStore {
     return this.current;
   }
 
-  /** Reads the store's version and forgets whatever it has outdated: the first thing every request does. */
-  async refresh(): Promise<StoreVersion> {
-    const read = await this.inner.events.version();
+  /**
+   * Reads the store's version and forgets whatever it has outdated: the first thing every request does. Answers
+   * directly when the driver does (SQLite), so a request waits for no promise.
+   */
+  refresh(): StoreVersion | Promise<StoreVersion> {
+    const read = this.inner.events.version();
+    return read instanceof Promise ? read.then((version) => this.observe(version)) : this.observe(read);
+  }
+
+  private observe(read: StoreVersion): StoreVersion {
+    // SQLite hands back the very object it read last while nothing has been written: nothing to compare or forget.
+    if (read === this.lastRead) return this.current;
+    this.lastRead = read;
     // Numbers only grow: with PostgreSQL a request's reading can arrive after a later request's.
     const version: StoreVersion = { ...read };
     for (const name of Object.keys(read) as (keyof StoreVersion)[]) version[name] = Math.max(read[name], this.current[name]);

@@ -1,7 +1,7 @@
 /** Feed queries in PostgreSQL: the shared feed SQL, run in one REPEATABLE READ snapshot per page. */
 import pg from "pg";
 import {
-  ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+  ARRIVAL_OF, arrivalsSql, arrivalWhere, countArrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
 import { CHANGES_CHANNEL } from "../migrations/index.js";
 import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
@@ -104,6 +104,12 @@ export class PostgresEvents implements EventStore {
   async arrivalOf(table: ArrivalTable, id: string): Promise<number | null> {
     const { rows } = await this.pool.query<{ seq: number }>(named(ARRIVAL_OF[table], { id }));
     return rows[0] ? Number(rows[0].seq) : null;
+  }
+
+  async countArrivals(target: FeedTarget, { after, upTo, from }: { after: number; upTo: number; from: number }): Promise<number> {
+    const { table, where, parameters } = arrivalWhere("postgres", target);
+    const { rows } = await this.pool.query<{ n: string }>(named(countArrivalsSql(table, where), { ...parameters, after, upTo, from }));
+    return Number(rows[0]!.n);
   }
 
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {

@@ -4,7 +4,7 @@
  */
 import type Database from "better-sqlite3";
 import {
-  ARRIVAL_OF, arrivalsSql, arrivalWhere, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+  ARRIVAL_OF, arrivalsSql, arrivalWhere, countArrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
 } from "../feed-sql.js";
 import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
 
@@ -44,6 +44,7 @@ export class SqliteEvents implements EventStore {
   private readonly ingestedSinceStatement;
   private readonly receivedVersionStatement;
   private readonly arrivalStatements = new Map<string, Database.Statement<Parameters, ArrivalRecord>>();
+  private readonly countArrivalStatements = new Map<string, Database.Statement<Parameters, number>>();
   private readonly lastArrivalsStatement;
   private readonly arrivalOfStatements;
 
@@ -66,7 +67,7 @@ export class SqliteEvents implements EventStore {
    * connection (a command in another process) commits, and total_changes() when this one writes (triggers included).
    * Both are cheaper than reading a table, which every poll would otherwise do.
    */
-  async version(): Promise<StoreVersion> {
+  version(): StoreVersion {
     const dataVersion = this.dataVersionStatement.get()!;
     const totalChanges = this.totalChangesStatement.get()!;
     const last = this.lastVersion;
@@ -152,6 +153,15 @@ export class SqliteEvents implements EventStore {
   async arrivalOf(table: ArrivalTable, id: string): Promise<number | null> {
     // A BigInt: ids go up to 18 digits, past a double's exact integers.
     return this.arrivalOfStatements[table].get({ id: BigInt(id) }) ?? null;
+  }
+
+  async countArrivals(target: FeedTarget, { after, upTo, from }: { after: number; upTo: number; from: number }): Promise<number> {
+    const { table, where, parameters } = arrivalWhere("sqlite", target);
+    let statement = this.countArrivalStatements.get(`${table}|${where}`);
+    if (!statement) {
+      this.countArrivalStatements.set(`${table}|${where}`, statement = this.db.prepare<Parameters, number>(countArrivalsSql(table, where)).pluck());
+    }
+    return statement.get({ ...parameters, after, upTo, from })!;
   }
 
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
