@@ -1,6 +1,6 @@
 /**
- * Delivers the outbox: claims the head of each hook's queue (store/hook-store.ts), builds and signs the body, POSTs
- * it, records the attempt, and retries failures with exponential backoff and jitter up to `maxAttempts` (1 with
+ * Delivers the outbox: claims the head of each hook's queue with the deliveries behind it (store/hook-store.ts), and
+ * for each in turn builds and signs the body and POSTs it; records the run's attempts in one transaction, and retries failures with exponential backoff and jitter up to `maxAttempts` (1 with
  * `--webhook-retries github`). It paces each hook (`--webhook-rate`), reuses connections to receivers that keep them
  * open, and turns off a hook that has failed for `--webhook-disable-after`. Claims are
  * leased, so several instances share one database's queue and a crashed instance's deliveries are taken up again:
