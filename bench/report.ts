@@ -374,6 +374,13 @@ export function renderReport(input: ReportInput): string {
       `| | | ${fixed(d.ceilingCpuMsPerPost, 3)} | | |`);
     lines.push(`| feedgate, flood: ingest -> queue -> delivery | | ${int(d.rate)} | ${ratio(d.rate / denominator)} | ${ms(d.p50Ms)} | ` +
       `${ms(d.p99Ms)} | | ${fixed(d.cpuMsPerDelivery, 3)} | ${own ? ratio(own.cpuMsPerPost / d.cpuMsPerDelivery) : ""} | |`);
+    if (d.ingestAlone) {
+      const delivery = d.cpuMsPerDelivery - d.ingestAlone.cpuMsPerEvent;
+      lines.push(`| of which the ingest: the same events posted alone, before any hook (CPU per event) | ${int(d.ingestAlone.rate)} | | | | | | ` +
+        `${fixed(d.ingestAlone.cpuMsPerEvent, 3)} | | |`,
+      `| feedgate, flood less the ingest alone: queue -> delivery (not the goal's figure) | | | | | | | ${fixed(delivery, 3)} | ` +
+        `${own ? ratio(own.cpuMsPerPost / delivery) : ""} | |`);
+    }
     const st = d.steady;
     if (st) {
       lines.push(`| feedgate, below capacity (${fixed(st.seconds, 0)} s) | ${int(st.rate)} | ${int(st.delivered / st.seconds)} | | ` +

@@ -34,6 +34,12 @@ export interface DeliveryMeasurement {
   ceilingCpuMsPerPost: number;
   /** bench/post-ceiling.ts: the flood's delivered bodies and headers, POSTed from a process of their own (absent before issue 27). */
   ownCeiling?: { posts: number; rate: number; cpuMsPerPost: number; bytesPerPost: number; errors: number };
+  /**
+   * The ingest alone, before the hooks exist: as many events of the same shapes posted the same way, with no hook to
+   * queue for: its server CPU per event (and events/s) is the share of `cpuMsPerDelivery` that is not delivery.
+   * Reported beside the flood, never subtracted from it (absent from runs saved before it was measured).
+   */
+  ingestAlone?: { rate: number; cpuMsPerEvent: number };
   /** Below capacity, after the flood (absent from runs saved before it was measured). */
   steady?: SteadyDeliveries;
 }
@@ -55,6 +61,8 @@ export interface SteadyDeliveries {
 }
 
 const BATCH = 200;
+/** The ingest alone's sequence numbers start here: beyond the flood's and the steady phase's. */
+const ALONE_FIRST = 100_000_000;
 /** The steady phase's rate: this share of the flood's delivery rate, within these bounds. */
 const STEADY_SHARE = 0.1;
 const STEADY_MAX_PER_SECOND = 100;
@@ -170,6 +178,15 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     return performance.now();
   };
   try {
+    // The ingest alone, before any hook: the same events' shapes, posted in the same batches.
+    const aloneCpuBefore = cpuSecondsOf(serverPid);
+    const aloneStarted = performance.now();
+    for (let batch = 0; batch * BATCH < count; batch++) {
+      await ingest([...range(ALONE_FIRST + batch * BATCH, ALONE_FIRST + Math.min(count, (batch + 1) * BATCH))].map((i) => line(i).line));
+    }
+    const ingestAlone = { rate: count / ((performance.now() - aloneStarted) / 1000),
+      cpuMsPerEvent: ((cpuSecondsOf(serverPid) - aloneCpuBefore) * 1000) / count };
+
     const basic = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString("base64")}`;
     for (const repo of repos) {
       const created = await fetch(`${serverUrl}/repos/${repo}/hooks`, {
@@ -225,7 +242,7 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
       hooks: repos.length, deliveries: count, seconds, rate, p50Ms: percentile(flood.latencies, 0.5),
       p99Ms: percentile(flood.latencies, 0.99), cpuMsPerDelivery: (cpu * 1000) / count,
       ceilingRate: bodies.length / ceilingSeconds, ceilingCpuMsPerPost: (used.user + used.system) / 1000 / bodies.length,
-      ...(steady ? { steady } : {}),
+      ...(steady ? { steady } : {}), ingestAlone,
       ownCeiling: { posts: own.posts, rate: own.posts / own.seconds, cpuMsPerPost: own.cpuMs / own.posts, bytesPerPost: own.bytes / own.posts,
         errors: own.errors },
     };

@@ -143,6 +143,28 @@ describe("webhook deliveries", () => {
     }
   });
 
+  test("a backlog sent in runs: a failure in the middle of one is retried before anything behind it, each event delivered, in order", async () => {
+    let answers = 0;
+    // The fifth request fails: the run it is in stops there, and what was claimed behind it waits for its retry.
+    const r = receiver(() => (++answers === 5 ? 500 : 200));
+    const url = await r.listen();
+    const created = await t.store.hooks.create(hook(url), t.clock.now());
+    try {
+      const events = Array.from({ length: 12 }, () => push());
+      await t.ingest.ingestEvents(events);
+      await r.until(13);
+      const heads = r.received.map((x) => (JSON.parse(x.body) as { after: string }).after);
+      const expected = events.map((e) => e.payload.head as string);
+      assert.deepEqual(heads, [...expected.slice(0, 5), ...expected.slice(4)], "the fifth twice (failed, retried), then the rest in order");
+      const records = await eventually(() => t.store.hooks.deliveries(created.id, 20, null), (rows) => rows.length >= 13);
+      assert.deepEqual(records.map((d) => d.statusCode).reverse(), [200, 200, 200, 200, 500, ...Array(8).fill(200)]);
+      assert.equal(await eventually(() => t.store.hooks.queued(created.id), (n) => n === 0), 0);
+    } finally {
+      await t.store.hooks.delete(repo, created.id);
+      await r.close();
+    }
+  });
+
   test("a receiver killed and brought back gets the retries, in order, with the same GUIDs, every attempt recorded", async () => {
     const first = receiver();
     const url = await first.listen();

@@ -127,6 +127,35 @@ for (const driver of DRIVERS) {
       await s.store.hooks.delete(otherRepo, second.id);
     });
 
+    test("a claim of several per hook takes each hook's queue in order behind its head; finishAll records them and gives the rest back at once", async () => {
+      const first = await s.store.hooks.create(hook(repo, "http://a.test/run-first"), NOW);
+      const second = await s.store.hooks.create(hook(otherRepo, "http://a.test/run-second"), NOW);
+      await s.store.hooks.enqueue(["f1", "f2", "f3", "f4"].map((g) => queued(first.id, g)), NOW);
+      await s.store.hooks.enqueue([queued(second.id, "s1")], NOW);
+
+      const claimed = await s.store.hooks.claim(T, 60_000, 10, 3);
+      const guids = claimed.map((d) => d.guid);
+      assert.deepEqual(guids.filter((g) => g.startsWith("f")), ["f1", "f2", "f3"], "the head, then those behind it, in order, up to 3");
+      assert.deepEqual(guids.slice(guids.indexOf("f1"), guids.indexOf("f1") + 3), ["f1", "f2", "f3"], "a hook's deliveries listed together");
+      assert.ok(guids.includes("s1"));
+      assert.deepEqual(await s.store.hooks.claim(T + 1, 60_000, 10, 3), [], "leased, behind leased heads: nothing to hand out");
+
+      // f1 delivered, f2 failed (retried later): f3, not sent, is given back in the same transaction.
+      const [f1, f2, f3] = ["f1", "f2", "f3"].map((g) => claimed.find((d) => d.guid === g)!);
+      const disabled = await s.store.hooks.finishAll([
+        { delivery: f1!, attempt: attempt(f1!, 200), outcome: { kind: "done" } },
+        { delivery: f2!, attempt: attempt(f2!, 500), outcome: { kind: "retry", dueAt: T + 1_000 } },
+      ], [f3!.id]);
+      assert.deepEqual(disabled, [false, false]);
+      assert.deepEqual((await s.store.hooks.deliveries(first.id, 10, null)).map((d) => [d.guid, d.statusCode]), [["f2", 500], ["f1", 200]]);
+      assert.equal(await s.store.hooks.queued(first.id), 3, "f2 to retry, f3 and f4 behind it");
+      assert.deepEqual((await s.store.hooks.claim(T + 2, 60_000, 10, 3)).map((d) => d.guid), [], "f2 not due yet; f3 waits behind it");
+      const again = await s.store.hooks.claim(T + 1_000, 60_000, 10, 3);
+      assert.deepEqual(again.map((d) => [d.guid, d.attempts]), [["f2", 1], ["f3", 0], ["f4", 0]], "in order again, f3 given back");
+      await s.store.hooks.delete(repo, first.id);
+      await s.store.hooks.delete(otherRepo, second.id);
+    });
+
     test("an inactive hook's deliveries wait; attempts are recorded newest first, with the hook's last response", async () => {
       const h = await s.store.hooks.create(hook(repo, "http://a.test/r"), NOW);
       await s.store.hooks.enqueue([queued(h.id, "r1"), queued(h.id, "r2"), queued(h.id, "r3")], NOW);

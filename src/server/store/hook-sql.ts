@@ -44,6 +44,8 @@ export const HOOK_SQL = {
   heads: `SELECT q.* FROM hooks h JOIN hook_queue q ON q.id = (SELECT min(id) FROM hook_queue WHERE hook_id = h.id)
     WHERE h.active = @active AND q.next_attempt_at <= @now AND (q.claimed_until IS NULL OR q.claimed_until < @now)
     ORDER BY q.next_attempt_at LIMIT @limit`,
+  /** The deliveries queued behind a claimed head, in order (claim's `perHook`); due and unclaimed ones are kept. */
+  behind: "SELECT * FROM hook_queue WHERE hook_id = @hookId AND id > @after ORDER BY id LIMIT @limit",
   lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
   release: "UPDATE hook_queue SET claimed_until = NULL WHERE id = @id",
   postpone: "UPDATE hook_queue SET claimed_until = NULL, next_attempt_at = @due WHERE id = @id",
@@ -157,7 +159,16 @@ export function hookParameters<B extends Bool>(hook: NewHook | HookRow, changes:
 
 export interface QueueRecord {
   id: number; hook_id: number; guid: string; event: string; action: string | null; event_id: number | string | null;
-  body: string | null; redelivery: Bool; attempts: number;
+  body: string | null; redelivery: Bool; attempts: number; next_attempt_at: number | string; claimed_until: number | string | null;
+}
+
+/**
+ * Of the deliveries queued behind a claimed head (`behind`), those claim's `perHook` takes with it: the run up to the
+ * first that is not due or is claimed, which must wait as the head would.
+ */
+export function claimableBehind(behind: QueueRecord[], now: number): QueueRecord[] {
+  const stop = behind.findIndex((r) => Number(r.next_attempt_at) > now || (r.claimed_until !== null && Number(r.claimed_until) >= now));
+  return stop === -1 ? behind : behind.slice(0, stop);
 }
 
 export const toQueued = (r: QueueRecord): QueuedDelivery => ({

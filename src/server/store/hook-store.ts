@@ -115,6 +115,14 @@ export interface DisableRule {
   reason: string;
 }
 
+/** An attempt to record (HookStore.finishAll): the delivery, the attempt, what follows, and the disabling rule if any. */
+export interface FinishedAttempt {
+  delivery: QueuedDelivery;
+  attempt: DeliveryAttempt;
+  outcome: AttemptOutcome;
+  rule?: DisableRule | null;
+}
+
 /** Whose failed deliveries a bulk redelivery takes: every hook's, a repository's hooks', or an organization's hooks'. */
 export type RedeliveryScope = { kind: "all" } | HookOwner;
 
@@ -156,10 +164,13 @@ export interface HookStore {
   /** Queues deliveries made outside an ingest (ping, test, redelivery), due now. */
   enqueue(deliveries: NewQueuedDelivery[], now: Date): Promise<void>;
   /**
-   * Claims due deliveries for `leaseMs`: for each active hook, only the oldest in its queue, so that a hook's
-   * deliveries keep their order; one not claimed by anyone else (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   * Claims due deliveries for `leaseMs`: for each active hook (at most `limit` hooks), the oldest in its queue, so that a
+   * hook's deliveries keep their order; one not claimed by anyone else (PostgreSQL: FOR UPDATE SKIP LOCKED). With
+   * `perHook` > 1, each head is followed by the deliveries queued behind it, up to `perHook` in all, as long as they
+   * are due and unclaimed: a hook's next deliveries, in its order, leased alike (whoever holds a hook's head holds its
+   * queue, since nobody claims behind a leased head). The result lists each hook's deliveries together, head first.
    */
-  claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]>;
+  claim(now: number, leaseMs: number, limit: number, perHook?: number): Promise<QueuedDelivery[]>;
   /** Gives a claim back unattempted (a stopping server cut its attempt short): the next claimer takes it at once. */
   release(id: number): Promise<void>;
   /** Gives a claim back unattempted, due again at `dueAt` (epoch ms): --webhook-rate held its hook back. */
@@ -171,6 +182,12 @@ export interface HookStore {
    * rule, makes a hook failing since `rule.failingBefore` inactive: true when this attempt disabled it.
    */
   finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule?: DisableRule | null): Promise<boolean>;
+  /**
+   * finish() for several attempts, in the order given, and release() for the claims in `released`, all in one
+   * transaction: a dispatcher records what it sent to a hook in one go. Answers, attempt by attempt, whether it
+   * disabled its hook.
+   */
+  finishAll(attempts: FinishedAttempt[], released?: number[]): Promise<boolean[]>;
   /**
    * Queues again, as redeliveries, the failed deliveries (by hook and GUID) attempted since `since`: each once, its
    * last failed attempt's body, and none that is queued already (a retry or a redelivery still to make) or that any

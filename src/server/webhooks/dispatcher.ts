@@ -1,6 +1,6 @@
 /**
- * Delivers the outbox: claims the head of each hook's queue (store/hook-store.ts), builds and signs the body, POSTs
- * it, records the attempt, and retries failures with exponential backoff and jitter up to `maxAttempts` (1 with
+ * Delivers the outbox: claims the head of each hook's queue with the deliveries behind it (store/hook-store.ts), and
+ * for each in turn builds and signs the body and POSTs it; records the run's attempts in one transaction, and retries failures with exponential backoff and jitter up to `maxAttempts` (1 with
  * `--webhook-retries github`). It paces each hook (`--webhook-rate`), reuses connections to receivers that keep them
  * open, and turns off a hook that has failed for `--webhook-disable-after`. Claims are
  * leased, so several instances share one database's queue and a crashed instance's deliveries are taken up again:
@@ -10,11 +10,11 @@
 import { createHmac } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
-import type { DeliveryAttempt, DisableRule, HookRow, QueuedDelivery } from "../store/hook-store.js";
+import type { DeliveryAttempt, DisableRule, FinishedAttempt, HookRow, QueuedDelivery } from "../store/hook-store.js";
 import type { Store } from "../store/store.js";
 import type { AddressPolicy } from "./address-policy.js";
 import type { WebhookMetrics } from "./metrics.js";
-import type { PayloadBuilder } from "./payload.js";
+import type { ContextCache, PayloadBuilder } from "./payload.js";
 import type { SecretBox } from "./secret-box.js";
 import { ReceiverAgents, send, type SendOutcome } from "./send.js";
 import { HookThrottle } from "./throttle.js";
@@ -37,6 +37,13 @@ export interface DispatchSettings {
 const CONCURRENCY = 16;
 /** How often the queue is looked at when nothing woke the dispatcher: what other processes queued arrives this late. */
 const POLL_MS = 1000;
+/**
+ * Deliveries of one hook claimed and sent in one go, recorded in one transaction: a backlog costs a claim and a
+ * record per run, not per delivery. Its order is kept: they are sent one after the other, and a failure ends the run.
+ */
+const PER_HOOK = 16;
+/** Unsealed secrets kept in memory (by sealed value); past this many the cache starts afresh. */
+const SECRETS_KEPT = 10_000;
 /** A claim outlives the longest attempt by far; a claimer gone for this long has died, and its claims pass on. */
 const LEASE_MS = 60_000;
 /** The first retry's delay; each further one doubles it. */
@@ -69,6 +76,8 @@ export class Dispatcher {
   private readonly throttle: HookThrottle;
   /** Connections kept open to receivers that allow it, closed when the dispatcher stops. */
   private readonly agents = new ReceiverAgents();
+  /** Hooks' secrets opened, by their sealed value (openSecret). */
+  private readonly openedSecrets = new Map<string, string>();
 
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
   constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly secrets: SecretBox,
@@ -108,27 +117,42 @@ export class Dispatcher {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       const free = CONCURRENCY - this.inFlight.size;
-      const claimed = free > 0 ? await this.store.hooks.claim(this.clock().getTime(), LEASE_MS, free).catch((error: unknown) => {
+      // Paced hooks take one delivery at a time: the throttle holds back the next one anyway.
+      const perHook = this.settings.ratePerSecond > 0 ? 1 : PER_HOOK;
+      const claimed = free > 0 ? await this.store.hooks.claim(this.clock().getTime(), LEASE_MS, free, perHook).catch((error: unknown) => {
         this.log.warn({ err: error }, "webhooks: could not claim deliveries; trying again");
         return [];
       }) : [];
-      for (const delivery of claimed) {
-        if (this.inFlightIds.has(delivery.id)) continue; // its lease ran out on a moved clock: still ours, on the wire
-        this.inFlightIds.add(delivery.id);
-        const attempt = this.attempt(delivery).catch((error: unknown) => {
-          // The attempt's record could not be written: the lease runs out and the delivery is tried again.
-          this.log.warn({ err: error, hook: delivery.hookId }, "webhooks: delivery not recorded; it will be tried again");
+      const runs = byHook(claimed);
+      for (const run of runs) {
+        if (this.inFlightIds.has(run[0]!.id)) {
+          // Its lease ran out on a moved clock: still ours, on the wire. What this claim took behind it is given back,
+          // or it would stay leased while the clock stands still.
+          this.giveBack(run.filter((d) => !this.inFlightIds.has(d.id)).map((d) => d.id));
+          continue;
+        }
+        for (const delivery of run) this.inFlightIds.add(delivery.id);
+        const sending = this.sendRun(run).catch((error: unknown) => {
+          // The attempts' record could not be written: the leases run out and the deliveries are tried again.
+          this.log.warn({ err: error, hook: run[0]!.hookId }, "webhooks: delivery not recorded; it will be tried again");
         }).finally(() => {
-          this.inFlight.delete(attempt);
-          this.inFlightIds.delete(delivery.id);
+          this.inFlight.delete(sending);
+          for (const delivery of run) this.inFlightIds.delete(delivery.id);
           this.wake();
         });
-        this.inFlight.add(attempt);
+        this.inFlight.add(sending);
       }
-      if (claimed.length === free && free > 0) continue;
+      if (runs.length === free && free > 0) continue;
       // Every slot busy: the next completion wakes the loop; nothing to ask the database until then.
-      await this.sleep(free === claimed.length ? POLL_MS : await this.untilDue());
+      await this.sleep(free === runs.length ? POLL_MS : await this.untilDue());
     }
+  }
+
+  private giveBack(ids: number[]): void {
+    if (!ids.length) return;
+    this.store.hooks.finishAll([], ids).catch((error: unknown) => {
+      this.log.warn({ err: error }, "webhooks: claims not given back; they pass on when their lease runs out");
+    });
   }
 
   private async untilDue(): Promise<number> {
@@ -151,43 +175,86 @@ export class Dispatcher {
     });
   }
 
-  private async attempt(delivery: QueuedDelivery): Promise<void> {
-    const hook = await this.store.hooks.get(delivery.hookId);
+  /**
+   * Sends a hook's claimed deliveries one after the other, in their order, and records them in one transaction. The
+   * run stops at the first that fails (it is retried before any behind it), that the throttle holds back, or when the
+   * server stops or the run has taken long enough for its lease to be at risk: the deliveries not sent are given back.
+   */
+  private async sendRun(run: QueuedDelivery[]): Promise<void> {
+    const hook = await this.store.hooks.get(run[0]!.hookId);
     if (!hook) return; // deleted meanwhile, its queue with it
-    const wait = this.throttle.take(hook.id, this.clock().getTime());
-    // Given back, due when the hook's next slot comes: the loop sleeps until then (nextDue), holding no claim.
-    if (wait > 0) return this.store.hooks.postpone(delivery.id, this.clock().getTime() + wait);
+    const started = this.clock().getTime();
+    const contexts: ContextCache = new Map();
+    const finished: Sent[] = [];
+    let next = 0;
+    for (; next < run.length; next++) {
+      const delivery = run[next]!;
+      if (next > 0 && (this.stopped || this.clock().getTime() - started > LEASE_MS / 4)) break;
+      const wait = this.throttle.take(hook.id, this.clock().getTime());
+      if (wait > 0) {
+        if (next > 0) break; // given back behind what was sent: the hook's head next, held back then
+        // Given back, due when the hook's next slot comes: the loop sleeps until then (nextDue), holding no claim.
+        await this.store.hooks.postpone(delivery.id, this.clock().getTime() + wait);
+        next = 1;
+        break;
+      }
+      const sent = await this.attempt(delivery, hook, contexts);
+      if (sent === "cancelled") break;
+      finished.push(sent);
+      if (!sent.delivered) { next++; break; }
+    }
+    await this.record(hook, finished, run.slice(next).map((d) => d.id));
+  }
+
+  /** One delivery: its body (built at its first attempt), signed, POSTed; "cancelled" when the server stopped meanwhile. */
+  private async attempt(delivery: QueuedDelivery, hook: HookRow, contexts: ContextCache): Promise<Sent | "cancelled"> {
     let { body, action } = delivery;
+    let repositoryId: number | null;
     if (body === null) {
       // Events are never deleted, so an event delivery always has its event.
-      const built = (await this.payloads.forEvent(delivery.eventId!, this.baseUrl()))!;
-      ({ body, action } = built); // kept by finish() for the retries
-    }
-    let secret: string | null = null;
+      const built = (await this.payloads.forEvent(delivery.eventId!, this.baseUrl(), contexts))!;
+      ({ body, action, repositoryId } = built); // kept by finish() for the retries
+    } else repositoryId = repositoryIdOf(body);
+    const sent = { delivery, body, action, repositoryId };
+    let secret: string | null;
     try {
-      secret = hook.config.sealedSecret === null ? null : this.secrets.open(hook.config.sealedSecret);
+      secret = hook.config.sealedSecret === null ? null : this.openSecret(hook.config.sealedSecret);
     } catch {
       // This instance's key is not the one the secret was sealed with (a key file not shared, or replaced): a failed
       // attempt, retried as any other, so that an instance holding the right key may make the next one.
-      return this.record(delivery, hook, { ...delivery, body, action }, {}, this.clock(), {
+      return { ...sent, headers: {}, deliveredAt: this.clock(), delivered: false, outcome: {
         statusCode: 0, seconds: 0, responseHeaders: {}, responseBody: null,
         status: "the hook's secret cannot be opened with this instance's --webhook-key-file",
-      });
+      } };
     }
     const bytes = Buffer.from(hook.config.contentType === "json" ? body : `payload=${encodeURIComponent(body)}`);
-    const headers = this.headers(delivery, hook, body, bytes, secret);
+    const headers = this.headers(delivery, hook, repositoryId, bytes, secret);
     const deliveredAt = this.clock();
     const outcome = await send(hook.config.url, headers, bytes, {
       timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
       signal: this.stopping.signal, agents: this.agents,
     });
-    if (outcome.cancelled) return this.store.hooks.release(delivery.id);
-    await this.record(delivery, hook, { ...delivery, body, action }, headers, deliveredAt, outcome);
+    if (outcome.cancelled) return "cancelled";
+    return { ...sent, headers, deliveredAt, outcome, delivered: outcome.statusCode >= 200 && outcome.statusCode < 300 };
   }
 
-  private headers(delivery: QueuedDelivery, hook: HookRow, body: string, bytes: Buffer, secret: string | null): Record<string, string> {
+  /**
+   * The hook's secret, opened once and kept in memory: opening it (AES-GCM) for every delivery is work for nothing.
+   * Keyed by the sealed value, so a secret changed through the API (or resealed by a rotation) is opened anew.
+   */
+  private openSecret(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(sealed);
+      if (this.openedSecrets.size >= SECRETS_KEPT) this.openedSecrets.clear();
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
+  }
+
+  private headers(delivery: QueuedDelivery, hook: HookRow, repositoryId: number | null, bytes: Buffer, secret: string | null): Record<string, string> {
     const target = hook.owner.kind === "repo"
-      ? { type: "repository", id: repositoryIdOf(body) ?? hook.owner.repoId } : { type: "organization", id: hook.owner.orgId };
+      ? { type: "repository", id: repositoryId ?? hook.owner.repoId } : { type: "organization", id: hook.owner.orgId };
     return {
       "Accept": "*/*",
       "Content-Type": hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded",
@@ -201,41 +268,78 @@ export class Dispatcher {
     };
   }
 
-  private async record(queued: QueuedDelivery, hook: HookRow, sent: QueuedDelivery & { body: string }, headers: Record<string, string>,
-    deliveredAt: Date, outcome: SendOutcome): Promise<void> {
+  /** Records a run's attempts and gives back its deliveries not sent, in one transaction; then metrics, log, listeners. */
+  private async record(hook: HookRow, sent: Sent[], notSent: number[]): Promise<void> {
+    if (!sent.length && !notSent.length) return;
+    const after = this.settings.disableAfterMs;
+    const finished = sent.map((s) => this.finished(hook, s, after));
+    const disabled = await this.store.hooks.finishAll(finished, notSent);
+    for (const [n, { delivery, attempt, outcome, rule }] of finished.entries()) {
+      if (outcome.kind === "done") {
+        this.metrics?.deliveries.inc({ result: sent[n]!.delivered ? "delivered" : "failed" });
+        this.metrics?.attempts.observe(delivery.attempts + 1);
+      }
+      if (disabled[n]) {
+        this.metrics?.hooksDisabled.inc();
+        // The hook's id, not its URL: a URL may carry credentials.
+        this.log.warn({ hook: hook.id, reason: rule!.reason },
+          "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
+      }
+      for (const listener of this.attemptListeners) listener(attempt);
+    }
+  }
+
+  /** An attempt as the store records it, and what follows it: done, or a retry after a backoff. */
+  private finished(hook: HookRow, sent: Sent, disableAfterMs: number): FinishedAttempt {
+    const { delivery: queued, outcome } = sent;
     const made = queued.attempts + 1;
-    const delivered = outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const last = delivered || made >= this.settings.maxAttempts;
-    if (!delivered) {
+    const last = sent.delivered || made >= this.settings.maxAttempts;
+    if (!sent.delivered) {
       this.log.warn({ hook: hook.id, delivery: queued.guid, event: queued.event, attempt: made, status: outcome.status },
         last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying");
     }
     const attempt: DeliveryAttempt = {
       // GitHub's `redelivery` is a delivery someone asked for again: the first attempt of one, never an automatic retry.
-      hookId: hook.id, guid: queued.guid, deliveredAt, redelivery: queued.redelivery && queued.attempts === 0, duration: outcome.seconds,
-      status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
-      repositoryId: repositoryIdOf(sent.body), url: hook.config.url,
-      request: { headers, payload: sent.body },
+      hookId: hook.id, guid: queued.guid, deliveredAt: sent.deliveredAt, redelivery: queued.redelivery && queued.attempts === 0,
+      duration: outcome.seconds, status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
+      repositoryId: sent.repositoryId, url: hook.config.url,
+      request: { headers: sent.headers, payload: sent.body },
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
     };
-    const after = this.settings.disableAfterMs;
-    const rule: DisableRule | null = after > 0
-      ? { failingBefore: this.clock().getTime() - after, reason: `every delivery failed for ${spoken(after)}; the last: ${outcome.status}` }
-      : null;
-    const disabled = await this.store.hooks.finish(queued, attempt,
-      last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) }, rule);
-    if (last) {
-      this.metrics?.deliveries.inc({ result: delivered ? "delivered" : "failed" });
-      this.metrics?.attempts.observe(made);
-    }
-    if (disabled) {
-      this.metrics?.hooksDisabled.inc();
-      // The hook's id, not its URL: a URL may carry credentials.
-      this.log.warn({ hook: hook.id, reason: rule!.reason },
-        "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
-    }
-    for (const listener of this.attemptListeners) listener(attempt);
+    const rule: DisableRule | null = disableAfterMs > 0 && !sent.delivered ? {
+      failingBefore: this.clock().getTime() - disableAfterMs,
+      reason: `every delivery failed for ${spoken(disableAfterMs)}; the last: ${outcome.status}`,
+    } : null;
+    return {
+      delivery: queued, attempt, rule,
+      outcome: last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) },
+    };
   }
+}
+
+/** An attempt made, to be recorded. */
+interface Sent {
+  delivery: QueuedDelivery;
+  /** The body's JSON, kept for the retries. */
+  body: string;
+  action: string | null;
+  repositoryId: number | null;
+  headers: Record<string, string>;
+  deliveredAt: Date;
+  outcome: SendOutcome;
+  /** A 2xx came back. */
+  delivered: boolean;
+}
+
+/** Claimed deliveries by hook, each hook's in its order (the store lists them together, head first). */
+function byHook(claimed: QueuedDelivery[]): QueuedDelivery[][] {
+  const runs: QueuedDelivery[][] = [];
+  for (const delivery of claimed) {
+    const last = runs.at(-1);
+    if (last && last[0]!.hookId === delivery.hookId) last.push(delivery);
+    else runs.push([delivery]);
+  }
+  return runs;
 }
 
 /** `5 days`, `2 hours`, `90 seconds`: a duration as the log and the console say it. */

@@ -27,7 +27,15 @@ const ZEN = [
 export interface BuiltPayload {
   body: string;
   action: string | null;
+  /** The body's `repository.id` (GitHub's delivery `repository_id`), known as it is built. */
+  repositoryId: number | null;
 }
+
+/**
+ * `context()` by repository, for the deliveries a dispatcher sends to one hook in one go: each repository's objects
+ * are read once for all of them (its counts then as they are when the first is built, every event already stored).
+ */
+export type ContextCache = Map<number, Promise<Record<string, unknown>>>;
 
 export class PayloadBuilder {
   constructor(private readonly store: Store) {}
@@ -47,7 +55,7 @@ export class PayloadBuilder {
   }
 
   /** The delivery of a stored event; null when the event is gone (nothing to announce). */
-  async forEvent(eventId: string, baseUrl: string): Promise<BuiltPayload | null> {
+  async forEvent(eventId: string, baseUrl: string, contexts: ContextCache = new Map()): Promise<BuiltPayload | null> {
     const source = await this.store.hooks.eventSource(eventId);
     if (!source) return null;
     const event = JSON.parse(source.body) as { type: string; payload?: Record<string, unknown> };
@@ -55,12 +63,16 @@ export class PayloadBuilder {
     if (event.type === "PushEvent" && payload.after === undefined && typeof payload.head === "string") payload.after = payload.head;
     if (event.type === "CommitCommentEvent" && payload.action === undefined) payload.action = "created";
     const actor = await this.store.users.findById(source.actorId);
-    const body = {
-      ...payload,
-      ...(source.repoId !== null ? await this.context(source.repoId, baseUrl) : {}),
-      ...(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {}),
-    };
-    return { body: JSON.stringify(body), action: typeof payload.action === "string" ? payload.action : null };
+    let context: Record<string, unknown> = {};
+    if (source.repoId !== null) {
+      let cached = contexts.get(source.repoId);
+      if (!cached) contexts.set(source.repoId, cached = this.context(source.repoId, baseUrl));
+      context = await cached;
+    }
+    const body = { ...payload, ...context, ...(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {}) };
+    const id = (body as { repository?: { id?: unknown } }).repository?.id;
+    return { body: JSON.stringify(body), action: typeof payload.action === "string" ? payload.action : null,
+      repositoryId: typeof id === "number" ? id : null };
   }
 
   /** GitHub's `ping`: a zen phrase, the hook, where it lives, and who asked. */

@@ -1,11 +1,11 @@
 /** Webhooks in PostgreSQL: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type pg from "pg";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, FinishedAttempt, HookChanges, HookOwner, HookRow, HookStore, NewHook,
   NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  attemptParameters, claimableBehind, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
   scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
@@ -21,6 +21,30 @@ async function query<R extends pg.QueryResultRow>(db: Queryable, sql: string, pa
 
 /** Held by a bulk redelivery's transaction (store/hook-store.ts redeliverFailed). */
 const REDELIVERY_LOCK = "hashtext('feedgate:redeliver-failed')";
+
+/** HOOK_SQL.lease for every row a claim takes, in one statement. */
+const LEASE_ALL = "UPDATE hook_queue SET claimed_until = @until WHERE id = ANY(@ids)";
+
+/** One attempt of finishAll, inside its transaction: true when it disabled its hook. */
+async function finishIn(client: Queryable, { delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null): Promise<boolean> {
+  await query(client, HOOK_SQL.record, attemptParameters(attempt, bool, packed));
+  await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
+  if (outcome.kind === "retry") {
+    await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
+  }
+  else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
+  const hookId = delivery.hookId;
+  if (delivered(attempt)) {
+    await query(client, HOOK_SQL.succeeded, { hookId });
+    return false;
+  }
+  await query(client, HOOK_SQL.failed, { hookId, at: attempt.deliveredAt.getTime() });
+  if (!rule) return false;
+  const disabled = await client.query(named(HOOK_SQL.disable, {
+    hookId, active: true, inactive: false, now: attempt.deliveredAt, reason: rule.reason, before: rule.failingBefore,
+  }));
+  return disabled.rowCount === 1;
+}
 
 async function enqueueIn(client: Queryable, deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
   for (const d of deliveries) {
@@ -94,12 +118,19 @@ export class PostgresHooks implements HookStore {
     await transaction(this.pool, (client) => enqueueIn(client, deliveries, now));
   }
 
-  async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
-    // Rows another instance is claiming are skipped, not waited for; once leased, the heads query leaves them out.
+  async claim(now: number, leaseMs: number, limit: number, perHook = 1): Promise<QueuedDelivery[]> {
+    // Rows another instance is claiming are skipped, not waited for; once leased, the heads query leaves them out. The
+    // rows behind a head need no lock: another claimer skips the locked head, and so its hook.
     return transaction(this.pool, async (client) => {
-      const heads = await query<QueueRecord>(client, `${HOOK_SQL.heads} FOR UPDATE OF q SKIP LOCKED`, { active: true, now, limit });
-      for (const head of heads) await query(client, HOOK_SQL.lease, { id: head.id, until: now + leaseMs });
-      return heads.map(toQueued);
+      const claimed: QueueRecord[] = [];
+      for (const head of await query<QueueRecord>(client, `${HOOK_SQL.heads} FOR UPDATE OF q SKIP LOCKED`, { active: true, now, limit })) {
+        claimed.push(head);
+        if (perHook > 1) {
+          claimed.push(...claimableBehind(await query<QueueRecord>(client, HOOK_SQL.behind, { hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now));
+        }
+      }
+      if (claimed.length) await query(client, LEASE_ALL, { ids: claimed.map((r) => r.id), until: now + leaseMs });
+      return claimed.map(toQueued);
     });
   }
 
@@ -112,25 +143,16 @@ export class PostgresHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
-    const packed = await packBody(attempt.request.payload);
+    return (await this.finishAll([{ delivery, attempt, outcome, rule }]))[0]!;
+  }
+
+  async finishAll(attempts: FinishedAttempt[], released: number[] = []): Promise<boolean[]> {
+    const packed = await Promise.all(attempts.map((a) => packBody(a.attempt.request.payload)));
     return transaction(this.pool, async (client) => {
-      await query(client, HOOK_SQL.record, attemptParameters(attempt, bool, packed));
-      await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
-      if (outcome.kind === "retry") {
-        await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
-      }
-      else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
-      const hookId = delivery.hookId;
-      if (delivered(attempt)) {
-        await query(client, HOOK_SQL.succeeded, { hookId });
-        return false;
-      }
-      await query(client, HOOK_SQL.failed, { hookId, at: attempt.deliveredAt.getTime() });
-      if (!rule) return false;
-      const disabled = await client.query(named(HOOK_SQL.disable, {
-        hookId, active: true, inactive: false, now: attempt.deliveredAt, reason: rule.reason, before: rule.failingBefore,
-      }));
-      return disabled.rowCount === 1;
+      const disabled: boolean[] = [];
+      for (const [n, a] of attempts.entries()) disabled.push(await finishIn(client, a, packed[n]!));
+      for (const id of released) await query(client, HOOK_SQL.release, { id });
+      return disabled;
     });
   }
 

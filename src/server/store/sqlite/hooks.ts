@@ -1,11 +1,11 @@
 /** Webhooks in SQLite: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, HookChanges, HookOwner, HookRow, HookStore, NewHook,
+  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, FinishedAttempt, HookChanges, HookOwner, HookRow, HookStore, NewHook,
   NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
+  attemptParameters, claimableBehind, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
   scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
@@ -41,6 +41,7 @@ function prepare(db: Database.Database) {
       redelivery: number; due: number; now: string;
     }>(HOOK_SQL.enqueue),
     heads: db.prepare<{ active: number; now: number; limit: number }, QueueRecord>(HOOK_SQL.heads),
+    behind: db.prepare<{ hookId: number; after: number; limit: number }, QueueRecord>(HOOK_SQL.behind),
     lease: db.prepare<{ id: number; until: number }>(HOOK_SQL.lease),
     release: db.prepare<{ id: number }>(HOOK_SQL.release),
     postpone: db.prepare<{ id: number; due: number }>(HOOK_SQL.postpone),
@@ -142,12 +143,16 @@ export class SqliteHooks implements HookStore {
     }
   }
 
-  async claim(now: number, leaseMs: number, limit: number): Promise<QueuedDelivery[]> {
+  async claim(now: number, leaseMs: number, limit: number, perHook = 1): Promise<QueuedDelivery[]> {
     // One process holds the write lock at a time, so reading the heads and leasing them cannot race another claim.
     return this.db.transaction(() => {
-      const heads = this.s.heads.all({ active: 1, now, limit });
-      for (const head of heads) this.s.lease.run({ id: head.id, until: now + leaseMs });
-      return heads.map(toQueued);
+      const claimed: QueueRecord[] = [];
+      for (const head of this.s.heads.all({ active: 1, now, limit })) {
+        claimed.push(head);
+        if (perHook > 1) claimed.push(...claimableBehind(this.s.behind.all({ hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now));
+      }
+      for (const row of claimed) this.s.lease.run({ id: row.id, until: now + leaseMs });
+      return claimed.map(toQueued);
     }).immediate();
   }
 
@@ -160,25 +165,37 @@ export class SqliteHooks implements HookStore {
   }
 
   async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
-    const packed = await packBody(attempt.request.payload); // before the transaction: off the event loop
+    return (await this.finishAll([{ delivery, attempt, outcome, rule }]))[0]!;
+  }
+
+  async finishAll(attempts: FinishedAttempt[], released: number[] = []): Promise<boolean[]> {
+    // Compressed before the transaction: off the event loop.
+    const packed = await Promise.all(attempts.map((a) => packBody(a.attempt.request.payload)));
     return this.db.transaction(() => {
-      this.s.record.run(attemptParameters(attempt, bool, packed));
-      this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
-      if (outcome.kind === "retry") {
-        this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
-      }
-      else this.s.dequeue.run({ id: delivery.id });
-      const hookId = delivery.hookId;
-      if (delivered(attempt)) {
-        this.s.succeeded.run({ hookId });
-        return false;
-      }
-      this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
-      if (!rule) return false;
-      return this.s.disable.run({
-        hookId, active: 1, inactive: 0, now: attempt.deliveredAt.toISOString(), reason: rule.reason, before: rule.failingBefore,
-      }).changes === 1;
+      const disabled = attempts.map((a, n) => this.finishNow(a, packed[n]!));
+      for (const id of released) this.s.release.run({ id });
+      return disabled;
     }).immediate();
+  }
+
+  /** Inside a transaction. */
+  private finishNow({ delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null): boolean {
+    this.s.record.run(attemptParameters(attempt, bool, packed));
+    this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
+    if (outcome.kind === "retry") {
+      this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
+    }
+    else this.s.dequeue.run({ id: delivery.id });
+    const hookId = delivery.hookId;
+    if (delivered(attempt)) {
+      this.s.succeeded.run({ hookId });
+      return false;
+    }
+    this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
+    if (!rule) return false;
+    return this.s.disable.run({
+      hookId, active: 1, inactive: 0, now: attempt.deliveredAt.toISOString(), reason: rule.reason, before: rule.failingBefore,
+    }).changes === 1;
   }
 
   async nextDue(now: number): Promise<number | null> {
