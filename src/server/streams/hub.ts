@@ -25,6 +25,7 @@ import {
 } from "../store/store.js";
 import { toWireEventJson } from "../convert/event.js";
 import { SseStream } from "./sse.js";
+import { RenderedFrames } from "./frames.js";
 import { gapNotice, resumeAfter, unknownEvent } from "./resume.js";
 
 /** How often the version is checked when nothing woke the hub: "within a second" with room to spare. */
@@ -342,19 +343,21 @@ export class StreamHub {
         const after = Math.min(...members.map((m) => m.cursor));
         if (after >= upTo) break;
         const rows = await this.feeds.arrivals(group.target, after, upTo, CHUNK);
-        // Each event is rendered once per way of rendering it (format, base URL, integer ids), not once per stream, and each
-        // stream gets its new events in one write: a thousand streams of one feed cost a thousand writes a read.
-        const rendered = new Map<string, { frames: string[]; all: string }>();
+        // Each event is rendered and encoded once per way of rendering it (format, base URL, integer ids), not once per
+        // stream, and each stream gets its new events in one write of those same bytes.
+        const seqs = rows.map((row) => row.seq);
+        const rendered = new Map<string, RenderedFrames>();
         for (const member of members) {
           const format = member.request.format ?? WIRE_FORMAT;
           const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
-          let text = rendered.get(variant);
-          if (!text) {
-            const frames = rows.map((row) => SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds)));
-            rendered.set(variant, text = { frames, all: frames.join("") });
+          let frames = rendered.get(variant);
+          if (!frames) {
+            frames = new RenderedFrames(seqs, rows.map((row) =>
+              SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds))));
+            rendered.set(variant, frames);
           }
-          const first = rows.findIndex((row) => row.seq > member.cursor);
-          if (first >= 0) member.sink.frames(first === 0 ? text.all : text.frames.slice(first).join(""));
+          const bytes = frames.after(member.cursor);
+          if (bytes) member.sink.frames(bytes);
         }
         const reached = rows.length < CHUNK ? upTo : rows[rows.length - 1]!.seq;
         for (const member of members) member.cursor = Math.max(member.cursor, reached);

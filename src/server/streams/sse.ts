@@ -55,9 +55,9 @@ export class SseStream {
     this.write(`event: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
   }
 
-  /** Frames made by frame(), several at once: one write to the socket for all of them. */
-  frames(text: string): void {
-    if (text) this.write(text);
+  /** Frames made by frame(), several at once, already encoded (shared by every stream they go to): one write for all. */
+  frames(bytes: Buffer): void {
+    if (bytes.length > 0) this.write(bytes);
   }
 
   /** A comment line: clients ignore it; proxies and idle timers see traffic. */
@@ -103,7 +103,7 @@ export class SseStream {
     this.body.once("close", listener);
   }
 
-  private write(frame: string): void {
+  private write(frame: string | Buffer): void {
     if (this.ended) return;
     if (this.unsent > MAX_UNSENT_BYTES) {
       this.cut();

@@ -27,7 +27,7 @@ import { until } from "../../helpers/wait.js";
 const NOW = new Date("2026-01-15T10:00:00Z");
 
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
-interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough }
+interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
 
 describe("stream hub", () => {
   let s: OpenedStore;
@@ -68,7 +68,7 @@ describe("stream hub", () => {
    */
   async function stream(ip: string, repo = "hello", lastEventId?: string): Promise<Client> {
     const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
-    const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough };
+    const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough, chunks: [] };
     const reply = {
       raw: new ServerResponse(new IncomingMessage(new Socket())),
       type() { return reply; },
@@ -76,6 +76,7 @@ describe("stream hub", () => {
       send(body: PassThrough) {
         client.body = body;
         body.on("data", (chunk: Buffer) => {
+          client.chunks.push(chunk);
           client.text += chunk.toString("utf8");
           client.ids = [...client.text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]!);
         });
@@ -108,6 +109,22 @@ describe("stream hub", () => {
     hub.wake();
     await until(() => clients.every((c) => c.ids.length === 4), "the next event of the feed");
     for (const client of clients) assert.deepEqual(client.ids, [...ids(sent), next.id]);
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("an event is rendered and encoded once for every stream of its feed: each is written a view of the same bytes", async () => {
+    const clients = await Promise.all(["10.0.4.1", "10.0.4.2", "10.0.4.3"].map((ip) => stream(ip)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    const sent = [push(), push()];
+    await ingest.ingestEvents(sent);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 2), "every stream to get the two events");
+    const [first, ...others] = clients.map((c) => c.chunks.at(-1)!);
+    for (const chunk of others) {
+      assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
+        "the same memory, not an encoding per stream");
+    }
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
