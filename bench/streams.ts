@@ -173,7 +173,7 @@ export async function measureFanOut(serverUrl: string, serverPid: number, adminT
 
     const latencies = new Histogram();
     for (const result of results) {
-      result.batches.forEach((buckets, batch) => latencies.addBuckets(buckets, ackedWall[batch]! - (startWall + batch * batchMs)));
+      for (const [batch, buckets] of result.batches.entries()) latencies.addBuckets(buckets, ackedWall[batch]! - (startWall + batch * batchMs));
     }
     const frames = results.reduce((sum, r) => sum + r.frames, 0);
     // The server lets go of the closed streams before anything else is measured.
