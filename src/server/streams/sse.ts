@@ -20,6 +20,8 @@ const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** How long EventSource clients wait before reconnecting (the `retry` field), in milliseconds. */
 const RECONNECT_MS = 1000;
 
+const HEARTBEAT = Buffer.from(": heartbeat\n\n");
+
 export class SseStream {
   readonly body = new PassThrough();
   #ended = false;
@@ -60,9 +62,9 @@ export class SseStream {
     if (bytes.length > 0) this.write(bytes);
   }
 
-  /** A comment line: clients ignore it; proxies and idle timers see traffic. */
-  comment(text: string): void {
-    this.write(`: ${text}\n\n`);
+  /** A comment line: clients ignore it; proxies and idle timers see traffic. The same bytes for every stream. */
+  heartbeat(): void {
+    this.write(HEARTBEAT);
   }
 
   /** Bytes written and not yet taken by the client's socket. */
