@@ -34,6 +34,7 @@ describe("stream hub", () => {
   let hub: StreamHub;
   let ingest: IngestService;
   let reads = 0;
+  let plans = 0;
   const open = new Gauge({ name: "hub_test_open_streams", help: "open streams", registers: [] });
   const resumed = new Counter({ name: "hub_test_resumed", help: "resumed streams", registers: [] });
   const gaps = new Counter({ name: "hub_test_gaps", help: "gaps sent", registers: [] });
@@ -48,6 +49,11 @@ describe("stream hub", () => {
     feeds.arrivals = async (...args) => {
       reads++;
       return arrivals(...args);
+    };
+    const plan = feeds.plan.bind(feeds);
+    feeds.plan = async (...args) => {
+      plans++;
+      return plan(...args);
     };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
@@ -125,6 +131,24 @@ describe("stream hub", () => {
       assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
         "the same memory, not an encoding per stream");
     }
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("when an ingest moves the repositories, anonymous streams of one feed are checked again with one plan, not one each", async () => {
+    const clients = await Promise.all(["10.0.5.1", "10.0.5.2", "10.0.5.3"].map((ip) => stream(ip)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    plans = 0;
+    const before = (await s.store.events.version()).access;
+    // A new collaborator: who may read what moved, and every stream's feed is planned again.
+    await ingest.ingestEvents([event(nextId++, "MemberEvent", "alice", "alice/hello",
+      { created_at: "2026-01-15T09:00:00Z", payload: { action: "added", member: { login: "dave", id: 4242 } } })]);
+    assert.notEqual((await s.store.events.version()).access, before, "the ingest moved who may read what");
+    const next = push();
+    await ingest.ingestEvents([next]);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.includes(next.id)), "the next event on every stream");
+    assert.equal(plans, 1, "one plan for the three streams");
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
