@@ -67,9 +67,12 @@ export class SseStream {
     this.write(HEARTBEAT);
   }
 
-  /** Bytes written and not yet taken by the client's socket. */
+  /**
+   * Bytes written and not yet taken by the client's socket: both sides of the body (once the response stops taking
+   * them, the body's readable side fills to its mark, and every later write waits on its writable side) and the response.
+   */
   private get unsent(): number {
-    return this.body.readableLength + this.response.writableLength;
+    return this.body.writableLength + this.body.readableLength + this.response.writableLength;
   }
 
   /** The client has not taken what it was sent: write it nothing more until it has. */

@@ -72,7 +72,7 @@ describe("stream hub", () => {
    * Opens a stream of a repository's feed as an anonymous client at `ip`. The request and reply are the fields the
    * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
    */
-  async function stream(ip: string, repo = "hello", lastEventId?: string): Promise<Client> {
+  async function stream(ip: string, repo = "hello", lastEventId?: string, reading = true): Promise<Client> {
     const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
     const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough, chunks: [] };
     const reply = {
@@ -81,6 +81,7 @@ describe("stream hub", () => {
       header() { return reply; },
       send(body: PassThrough) {
         client.body = body;
+        if (!reading) return reply;
         body.on("data", (chunk: Buffer) => {
           client.chunks.push(chunk);
           client.text += chunk.toString("utf8");
@@ -150,6 +151,29 @@ describe("stream hub", () => {
     await until(() => clients.every((c) => c.ids.includes(next.id)), "the next event on every stream");
     assert.equal(plans, 1, "one plan for the three streams");
     for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("a client that does not read is written no more once it holds 1 MB unsent; the others get every event", async () => {
+    const stalled = await stream("10.0.6.1", "hello", undefined, false);
+    const reader = await stream("10.0.6.2");
+    await until(() => reader.text.startsWith("retry:"), "the stream to open");
+    const held = () => stalled.body.writableLength + stalled.body.readableLength;
+    // Three ingests of about 800 KB each: the first two go to both streams, the third only to the one that reads.
+    const big = () => event(nextId++, "PushEvent", "alice", "alice/hello",
+      { created_at: "2026-01-15T09:00:00Z", payload: { note: "x".repeat(8000) } });
+    const sent: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const batch = Array.from({ length: 100 }, big);
+      sent.push(...ids(batch));
+      await ingest.ingestEvents(batch);
+      hub.wake();
+      await until(() => reader.ids.length === sent.length, "the reading stream to get the batch");
+    }
+    assert.deepEqual(reader.ids, sent);
+    assert.ok(held() < 2 * 1024 * 1024, `the stalled stream holds ${held()} bytes, not every batch`);
+    stalled.body.destroy();
+    reader.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
 
