@@ -23,11 +23,18 @@ export class Histogram {
     if (!(ms <= this.max)) this.max = ms;
   }
 
-  /** Adds another histogram's values, each less `shiftMs` (the gap between two reference moments). */
-  addShifted(other: Histogram, shiftMs: number): void {
-    other.counts.forEach((n, i) => {
-      if (n > 0) this.add((i + 0.5) * WIDTH_MS - shiftMs, n);
+  /** The non-empty buckets as `[bucket, count]`: what crosses a process boundary. */
+  buckets(): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    this.counts.forEach((n, i) => {
+      if (n > 0) out.push([i, n]);
     });
+    return out;
+  }
+
+  /** Adds buckets counted elsewhere (`[bucket, count]`, another process's histogram), each value less `shiftMs`. */
+  addBuckets(buckets: Iterable<[number, number]>, shiftMs: number): void {
+    for (const [i, n] of buckets) this.add((i + 0.5) * WIDTH_MS - shiftMs, n);
   }
 
   /** The value at fraction `p` (0.5, 0.99), to the bucket's middle; NaN when empty. */

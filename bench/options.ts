@@ -51,7 +51,7 @@ const HELP = `npm run bench -- [flags]
                     --streams open streams)
   --streams N,...   the streams row's stream counts, each measured in turn (default 1000; 1000,10000 adds the
                     10,000-stream measurement: needs ulimit -n above 10,200)
-  --stream-rate N   events/s posted to 1,000 open streams (default 200); other counts get the same frames/s in all
+  --stream-rate N   events/s posted to 1,000 open streams (default 20); other counts get the same frames/s in all
                     (a tenth of it for 10,000 streams)
   --cpu-prof        profile the server (node --cpu-prof) and append a summary; best with --only one scenario
   --log-level L     the server's log level (default warn; info logs every request)
@@ -110,7 +110,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     logLevel: values["log-level"] ?? "warn",
     postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),
     streams: (values.streams ?? "1000").split(",").map((n) => count("streams", n.trim(), 1000)),
-    streamRate: count("stream-rate", values["stream-rate"], 200, 2),
+    streamRate: count("stream-rate", values["stream-rate"], 20, 2),
     soakSeconds: duration("soak", values.soak),
   };
 }

@@ -401,18 +401,23 @@ export function renderReport(input: ReportInput): string {
     lines.push("## Streams", "");
     lines.push("Server-Sent Events streams open on `GET /events` (from one address, 64 opening at once) while events are posted " +
       "through `POST /admin/events` in two batches a second for 10 s (`--stream-rate`: events/s at 1,000 streams, fewer for more " +
-      "streams, so that the frames written per second stay the same). Latency: from the ingest's acknowledgement (its response read by the " +
-      "benchmark) to the event's arrival, on every stream (earlier reports: on 20 of them). Memory: the server's RSS once every " +
+      "streams, so that the frames written per second stay the same). The streams are read by 4 client processes on plain sockets, " +
+      "which look for each frame's `id:` line and nothing else; arrivals are timed on the machine's wall clock, shared by every " +
+      "process. Latency: from the ingest's acknowledgement (its response read by the poster) to the event's arrival, on every " +
+      "stream. CPU: seconds per second of the server, of the busiest client process and of the poster over the measurement (a " +
+      "process near 1.0 is saturated, and the latency it reports is its own queue's). Memory: the server's RSS once every " +
       "stream was open less before they opened, per stream. No ceiling: a bare fan-out server would measure node:http's socket " +
       "writes, which the CPU per event sent shows.", "");
     lines.push("| streams | opened in s | server RSS per stream KB | RSS before / open / after MB | events posted/s | events sent/s (every stream) | " +
-      "p50 ms | p99 ms | max ms | server CPU µs per event sent | streams incomplete after 30 s |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      "p50 ms | p99 ms | max ms | server CPU µs per event sent | CPU s/s: server / busiest client / poster | streams incomplete after 30 s |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const f of fans) {
       const mb = (n: number | undefined) => fixed((n ?? Number.NaN) / MB, 0);
+      const share = (n: number | undefined) => fixed(n ?? Number.NaN, 2);
       lines.push(`| ${int(f.streams)} | ${fixed(f.openSeconds ?? Number.NaN, 1)} | ${fixed((f.bytesPerStream ?? Number.NaN) / 1024, 1)} | ` +
         `${mb(f.rssBefore)} / ${mb(f.rssOpen)} / ${mb(f.rssAfter)} | ${int(f.ingestRate)} | ${int(f.frameRate)} | ${ms(f.p50Ms)} | ` +
-        `${ms(f.p99Ms)} | ${ms(f.maxMs ?? Number.NaN)} | ${fixed(f.cpuUsPerFrame, 1)} | ${f.incomplete} |`);
+        `${ms(f.p99Ms)} | ${ms(f.maxMs ?? Number.NaN)} | ${fixed(f.cpuUsPerFrame, 1)} | ` +
+        `${share(f.serverCpuShare)} / ${share(f.clientCpuShares ? Math.max(...f.clientCpuShares) : undefined)} / ${share(f.posterCpuShare)} | ${f.incomplete} |`);
     }
     lines.push("");
     for (const f of fans.filter((x) => (x.beforeAck ?? 0) > 0)) {

@@ -25,6 +25,7 @@ import {
 } from "../store/store.js";
 import { toWireEventJson } from "../convert/event.js";
 import { SseStream } from "./sse.js";
+import { RenderedFrames } from "./frames.js";
 import { gapNotice, resumeAfter, unknownEvent } from "./resume.js";
 
 /** How often the version is checked when nothing woke the hub: "within a second" with room to spare. */
@@ -119,6 +120,14 @@ const moved = (now: StoreVersion, then: StoreVersion) =>
 export class StreamHub {
   private readonly groups = new Map<string, Group>();
   private readonly owners = new Map<string, number>();
+  /** The subscribers that end at a time (`ends`): the only ones a wake-up looks at for that. */
+  private readonly ending = new Set<Subscriber>();
+  /**
+   * The version every subscriber was last checked at, together: while the version has not moved from it, a wake-up
+   * checks nobody (a new stream is checked as it opens), so that opening ten thousand streams, each waking the hub,
+   * does not go over every open stream each time.
+   */
+  private rechecked: StoreVersion | undefined;
   private subscribers = 0;
   private checkTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -219,6 +228,7 @@ export class StreamHub {
 
   private add(subscriber: Subscriber): void {
     subscriber.group.members.add(subscriber);
+    if (subscriber.ends) this.ending.add(subscriber);
     this.owners.set(subscriber.owner, (this.owners.get(subscriber.owner) ?? 0) + 1);
     this.metrics.open.inc();
     if (this.subscribers++ === 0) this.startTimers();
@@ -227,6 +237,7 @@ export class StreamHub {
   private remove(subscriber: Subscriber): void {
     const { group, owner } = subscriber;
     if (!group.members.delete(subscriber)) return;
+    this.ending.delete(subscriber);
     if (group.members.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
     const held = this.owners.get(owner)! - 1;
     if (held === 0) this.owners.delete(owner);
@@ -238,7 +249,7 @@ export class StreamHub {
   private startTimers(): void {
     this.checkTimer = setInterval(() => this.wake(), CHECK_MS).unref();
     this.heartbeatTimer = setInterval(() => {
-      for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.comment("heartbeat");
+      for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.heartbeat();
     }, this.options.heartbeatMs).unref();
     // Listening starts with the first stream and stops with the last: an instance nobody streams from holds no connection.
     this.stopListening = this.events.listenForChanges(() => this.wake());
@@ -276,25 +287,37 @@ export class StreamHub {
 
   /** Ends the streams whose lease ran out or whose token expired: their clients reconnect through a request's checks. */
   private endLeases(now: number): void {
-    for (const group of this.groups.values()) {
-      for (const subscriber of group.members) {
-        if (subscriber.ends && subscriber.ends.at <= now) subscriber.sink.end(`closed: ${subscriber.ends.reason}`);
-      }
+    for (const subscriber of this.ending) {
+      if (subscriber.ends!.at <= now) subscriber.sink.end(`closed: ${subscriber.ends!.reason}`);
     }
   }
 
   /** Ends the streams that a request made now would refuse, or would answer with another feed. */
   private async recheck(version: StoreVersion): Promise<void> {
+    if (this.rechecked && !moved(version, this.rechecked)) return;
+    // Anonymous streams without a lease are asked the same question by their feed and parameters: it is answered once
+    // a pass, not once a stream (an ingest moves `repos` or `access` in most batches, and a thousand streams of
+    // `/events` would otherwise plan the same feed a thousand times per ingest).
+    const answered = new Map<string, Promise<string | null>>();
     for (const group of [...this.groups.values()]) {
       for (const subscriber of [...group.members]) {
         if (!moved(version, subscriber.checked)) continue;
         // Credentials are checked again only when they moved; a replay moves `repos` (forks) and `access` (members) in
         // most batches, and those only change what the feed shows.
-        const reason = await this.refusal(subscriber, version.credentials !== subscriber.checked.credentials);
+        const credentialsMoved = version.credentials !== subscriber.checked.credentials;
+        const { principal, request } = subscriber;
+        const question = principal === null && !request.lease ? `${group.key}|${request.feed}|${JSON.stringify(request.params)}` : null;
+        let answer = question === null ? undefined : answered.get(question);
+        if (!answer) {
+          answer = this.refusal(subscriber, credentialsMoved);
+          if (question !== null) answered.set(question, answer);
+        }
+        const reason = await answer;
         if (reason) subscriber.sink.end(`closed: ${reason}`);
         else subscriber.checked = version;
       }
     }
+    this.rechecked = version;
   }
 
   /** Why the subscriber may no longer have its stream, or null. Errors other than the feed's own (404) propagate. */
@@ -342,19 +365,21 @@ export class StreamHub {
         const after = Math.min(...members.map((m) => m.cursor));
         if (after >= upTo) break;
         const rows = await this.feeds.arrivals(group.target, after, upTo, CHUNK);
-        // Each event is rendered once per way of rendering it (format, base URL, integer ids), not once per stream, and each
-        // stream gets its new events in one write: a thousand streams of one feed cost a thousand writes a read.
-        const rendered = new Map<string, { frames: string[]; all: string }>();
+        // Each event is rendered and encoded once per way of rendering it (format, base URL, integer ids), not once per
+        // stream, and each stream gets its new events in one write of those same bytes.
+        const seqs = rows.map((row) => row.seq);
+        const rendered = new Map<string, RenderedFrames>();
         for (const member of members) {
           const format = member.request.format ?? WIRE_FORMAT;
           const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
-          let text = rendered.get(variant);
-          if (!text) {
-            const frames = rows.map((row) => SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds)));
-            rendered.set(variant, text = { frames, all: frames.join("") });
+          let frames = rendered.get(variant);
+          if (!frames) {
+            frames = new RenderedFrames(seqs, rows.map((row) =>
+              SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds))));
+            rendered.set(variant, frames);
           }
-          const first = rows.findIndex((row) => row.seq > member.cursor);
-          if (first >= 0) member.sink.frames(first === 0 ? text.all : text.frames.slice(first).join(""));
+          const bytes = frames.after(member.cursor);
+          if (bytes) member.sink.frames(bytes);
         }
         const reached = rows.length < CHUNK ? upTo : rows[rows.length - 1]!.seq;
         for (const member of members) member.cursor = Math.max(member.cursor, reached);

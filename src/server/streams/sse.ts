@@ -20,6 +20,8 @@ const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** How long EventSource clients wait before reconnecting (the `retry` field), in milliseconds. */
 const RECONNECT_MS = 1000;
 
+const HEARTBEAT = Buffer.from(": heartbeat\n\n");
+
 export class SseStream {
   readonly body = new PassThrough();
   #ended = false;
@@ -55,19 +57,22 @@ export class SseStream {
     this.write(`event: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
   }
 
-  /** Frames made by frame(), several at once: one write to the socket for all of them. */
-  frames(text: string): void {
-    if (text) this.write(text);
+  /** Frames made by frame(), several at once, already encoded (shared by every stream they go to): one write for all. */
+  frames(bytes: Buffer): void {
+    if (bytes.length > 0) this.write(bytes);
   }
 
-  /** A comment line: clients ignore it; proxies and idle timers see traffic. */
-  comment(text: string): void {
-    this.write(`: ${text}\n\n`);
+  /** A comment line: clients ignore it; proxies and idle timers see traffic. The same bytes for every stream. */
+  heartbeat(): void {
+    this.write(HEARTBEAT);
   }
 
-  /** Bytes written and not yet taken by the client's socket. */
+  /**
+   * Bytes written and not yet taken by the client's socket: both sides of the body (once the response stops taking
+   * them, the body's readable side fills to its mark, and every later write waits on its writable side) and the response.
+   */
   private get unsent(): number {
-    return this.body.readableLength + this.response.writableLength;
+    return this.body.writableLength + this.body.readableLength + this.response.writableLength;
   }
 
   /** The client has not taken what it was sent: write it nothing more until it has. */
@@ -103,7 +108,7 @@ export class SseStream {
     this.body.once("close", listener);
   }
 
-  private write(frame: string): void {
+  private write(frame: string | Buffer): void {
     if (this.ended) return;
     if (this.unsent > MAX_UNSENT_BYTES) {
       this.cut();

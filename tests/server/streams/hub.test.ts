@@ -27,13 +27,14 @@ import { until } from "../../helpers/wait.js";
 const NOW = new Date("2026-01-15T10:00:00Z");
 
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
-interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough }
+interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
 
 describe("stream hub", () => {
   let s: OpenedStore;
   let hub: StreamHub;
   let ingest: IngestService;
   let reads = 0;
+  let plans = 0;
   const open = new Gauge({ name: "hub_test_open_streams", help: "open streams", registers: [] });
   const resumed = new Counter({ name: "hub_test_resumed", help: "resumed streams", registers: [] });
   const gaps = new Counter({ name: "hub_test_gaps", help: "gaps sent", registers: [] });
@@ -48,6 +49,11 @@ describe("stream hub", () => {
     feeds.arrivals = async (...args) => {
       reads++;
       return arrivals(...args);
+    };
+    const plan = feeds.plan.bind(feeds);
+    feeds.plan = async (...args) => {
+      plans++;
+      return plan(...args);
     };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
@@ -66,16 +72,18 @@ describe("stream hub", () => {
    * Opens a stream of a repository's feed as an anonymous client at `ip`. The request and reply are the fields the
    * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
    */
-  async function stream(ip: string, repo = "hello", lastEventId?: string): Promise<Client> {
+  async function stream(ip: string, repo = "hello", lastEventId?: string, reading = true): Promise<Client> {
     const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
-    const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough };
+    const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough, chunks: [] };
     const reply = {
       raw: new ServerResponse(new IncomingMessage(new Socket())),
       type() { return reply; },
       header() { return reply; },
       send(body: PassThrough) {
         client.body = body;
+        if (!reading) return reply;
         body.on("data", (chunk: Buffer) => {
+          client.chunks.push(chunk);
           client.text += chunk.toString("utf8");
           client.ids = [...client.text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]!);
         });
@@ -109,6 +117,63 @@ describe("stream hub", () => {
     await until(() => clients.every((c) => c.ids.length === 4), "the next event of the feed");
     for (const client of clients) assert.deepEqual(client.ids, [...ids(sent), next.id]);
     for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("an event is rendered and encoded once for every stream of its feed: each is written a view of the same bytes", async () => {
+    const clients = await Promise.all(["10.0.4.1", "10.0.4.2", "10.0.4.3"].map((ip) => stream(ip)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    const sent = [push(), push()];
+    await ingest.ingestEvents(sent);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 2), "every stream to get the two events");
+    const [first, ...others] = clients.map((c) => c.chunks.at(-1)!);
+    for (const chunk of others) {
+      assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
+        "the same memory, not an encoding per stream");
+    }
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("when an ingest moves the repositories, anonymous streams of one feed are checked again with one plan, not one each", async () => {
+    const clients = await Promise.all(["10.0.5.1", "10.0.5.2", "10.0.5.3"].map((ip) => stream(ip)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    plans = 0;
+    const before = (await s.store.events.version()).access;
+    // A new collaborator: who may read what moved, and every stream's feed is planned again.
+    await ingest.ingestEvents([event(nextId++, "MemberEvent", "alice", "alice/hello",
+      { created_at: "2026-01-15T09:00:00Z", payload: { action: "added", member: { login: "dave", id: 4242 } } })]);
+    assert.notEqual((await s.store.events.version()).access, before, "the ingest moved who may read what");
+    const next = push();
+    await ingest.ingestEvents([next]);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.includes(next.id)), "the next event on every stream");
+    assert.equal(plans, 1, "one plan for the three streams");
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("a client that does not read is written no more once it holds 1 MB unsent; the others get every event", async () => {
+    const stalled = await stream("10.0.6.1", "hello", undefined, false);
+    const reader = await stream("10.0.6.2");
+    await until(() => reader.text.startsWith("retry:"), "the stream to open");
+    const held = () => stalled.body.writableLength + stalled.body.readableLength;
+    // Three ingests of about 800 KB each: the first two go to both streams, the third only to the one that reads.
+    const big = () => event(nextId++, "PushEvent", "alice", "alice/hello",
+      { created_at: "2026-01-15T09:00:00Z", payload: { note: "x".repeat(8000) } });
+    const sent: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const batch = Array.from({ length: 100 }, big);
+      sent.push(...ids(batch));
+      await ingest.ingestEvents(batch);
+      hub.wake();
+      await until(() => reader.ids.length === sent.length, "the reading stream to get the batch");
+    }
+    assert.deepEqual(reader.ids, sent);
+    assert.ok(held() < 2 * 1024 * 1024, `the stalled stream holds ${held()} bytes, not every batch`);
+    stalled.body.destroy();
+    reader.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
 
