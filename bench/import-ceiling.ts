@@ -8,8 +8,9 @@
  *             in WAL mode with feedgate's settings and batch size: the disk's ceiling for the same bytes.
  *   postgres  the same into PostgreSQL with COPY (lz4, as feedgate's events table).
  *
- * The real import does both halves and more (four feed indexes, accounts and repositories), so its rate is
- * below the lower of the two; the report gives it as a ratio to each. Run: node --import tsx bench/import-ceiling.ts
+ * The real import does both halves and more (four feed indexes, accounts and repositories), parsing in a worker
+ * thread while its main thread writes, so its rate is below the lower of the two; the report gives it as a ratio
+ * to each. Run: node --import tsx bench/import-ceiling.ts
  * <parse|sqlite|postgres> <file> <events> [target]; prints {"events": n, "seconds": s}.
  */
 import { rmSync } from "node:fs";

@@ -444,8 +444,8 @@ export function renderReport(input: ReportInput): string {
   lines.push("");
   if (input.ceilings.length) {
     lines.push(`Import ceilings, on the file's first ${int(Math.max(...input.ceilings.map((c) => c.events)))} events, each in its own ` +
-      "process: what this machine does for each half of an import alone. An import does both (and four feed indexes, " +
-      "accounts and repositories), so it stays below the lower one.", "");
+      "process: what this machine does for each half of an import alone. An import does both, in two threads (parsing in a " +
+      "worker thread while it writes; and four feed indexes, accounts and repositories), so it stays below the lower one.", "");
     lines.push("| ceiling | events/s | import's ratio |", "|---|---:|---:|");
     for (const c of input.ceilings) {
       const stores = input.imports.filter((i): i is Exclude<ImportOutcome, { skipped: string }> => !("skipped" in i) &&

@@ -4,19 +4,19 @@
  * With --strict, each source is checked in full before anything from it is written; standard input is
  * spooled to a temporary file for that, since it cannot be read twice.
  */
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
-import { importEvents, validateEvents, type ImportSummary } from "../server/services/event-import.js";
-import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
+import { applyBatches, type ImportSummary } from "../server/services/event-import.js";
 import type { BulkLoadProgress, IngestOptions, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
 import { dbOption, fullQueuesNote, webhookOptions, withStore } from "./options.js";
 import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
-import { importProgress, perSecond } from "./import-progress.js";
+import { importProgress, perSecond, type ImportProgress } from "./import-progress.js";
+import { parseInWorker } from "./import-parsing.js";
 import { seconds } from "./seconds.js";
 
 interface ImportOptions {
@@ -30,24 +30,28 @@ interface ImportOptions {
 
 async function importOne(store: Store, name: string, path: string | null, options: ImportOptions, io: CliIo)
   : Promise<ImportSummary> {
-  // Sources are named as the operator typed them: a spooled stdin reports `-:2`, not its temporary file.
-  const open = (): NdjsonSource => (path === null ? ndjsonFromStream("-", io.stdin) : ndjsonFromStream(name, createReadStream(path)));
-  if (options.strict) await validateEvents(open());
-
   const size = path === null ? 0 : (await stat(path)).size;
-  const progress = importProgress(name, size, io, options.progressEvery * 1000);
+  let progress: ImportProgress | null = null;
+  // Skipped lines reported before the progress display exists wait for it.
+  const early: string[] = [];
+  // The message already starts with the place (`file:3: ...` or `file:3.repo.name: ...`): cutting a fixed
+  // `where: ` off it mangled the second form into `file:3: epo.name: ...`.
+  const note = (line: string) => (progress ? progress.note(line) : early.push(line));
+  const parse = parseInWorker({ name, path, strict: options.strict }, io.stdin, (_where, message) => note(`skipped ${message}`));
   try {
-    return await importEvents(store, open(), {
-      strict: options.strict,
-      onProgress: ({ events, bytes }) => progress.update(events, bytes),
-      // The message already starts with the place (`file:3: ...` or `file:3.repo.name: ...`): cutting a fixed
-      // `where: ` off it mangled the second form into `file:3: epo.name: ...`.
-      onMalformed: (_where, message) => progress.note(`skipped ${message}`),
+    // A strict source is checked in full before anything is shown or written.
+    await parse.checked;
+    const shown = importProgress(name, size, io, options.progressEvery * 1000);
+    progress = shown;
+    for (const line of early.splice(0)) shown.note(line);
+    return await applyBatches(store, parse.batches, {
+      onProgress: ({ events, bytes }) => shown.update(events, bytes),
       ingest: options.ingest,
       onQueueFull: (hookId) => options.hooksFull.add(hookId),
     }, () => new Date());
   } finally {
-    progress.stop();
+    progress?.stop();
+    await parse.close();
   }
 }
 

@@ -3,7 +3,7 @@
  * transaction, so memory stays constant whatever the file's size. Event ids are the key: re-importing adds
  * nothing. Malformed lines are reported and skipped, or, when strict, abort the file with nothing written.
  */
-import type { EventCounts, IngestOptions, Store } from "../store/store.js";
+import type { EventCounts, IngestBatch, IngestOptions, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent, type ParsedEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
@@ -71,42 +71,70 @@ export async function* parsedEvents(source: NdjsonSource, options: Pick<ImportOp
   }
 }
 
-export async function importEvents(store: Store, source: NdjsonSource, options: ImportOptions, clock: () => Date)
-  : Promise<ImportSummary> {
-  const summary: ImportSummary = { lines: 0, malformed: 0, eventsAdded: 0, eventsSkipped: 0, issueEventsAdded: 0, issueEventsSkipped: 0 };
+/** One transaction's worth of a source's events, with how far into the source it reaches. */
+export interface ParsedBatch {
+  batch: IngestBatch;
+  /** Bytes of the source read when the batch was cut (compressed bytes for gzip). */
+  bytes: number;
+  /** Lines read and malformed lines skipped, from the source's start to the batch's last line. */
+  counts: LineCounts;
+}
+
+/**
+ * A source's events in batches of `batchSize`, in the file's order; the last one may hold no event (only the final
+ * counts). The parsing half of an import: `feedgate import` runs it in a worker thread (cli/import-worker.ts).
+ */
+export async function* parsedBatches(source: NdjsonSource, options: Pick<ImportOptions, "strict" | "onMalformed" | "batchSize">)
+  : AsyncIterable<ParsedBatch> {
+  const counts: LineCounts = { lines: 0, malformed: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   let batch = emptyBatch();
+  for await (const parsed of parsedEvents(source, options, counts)) {
+    addEvent(batch, parsed);
+    if (batch.events.length >= batchSize) {
+      yield { batch, bytes: source.bytesRead(), counts: { ...counts } };
+      batch = emptyBatch();
+    }
+  }
+  yield { batch, bytes: source.bytesRead(), counts: { ...counts } };
+}
 
-  // One batch is applied while the next is parsed: a database server works while this process parses.
+/**
+ * Applies parsed batches, each in one transaction, in their order: the writing half of an import. A batch is
+ * applied while the next is parsed: a database server, or a parsing worker thread, works meanwhile.
+ */
+export async function applyBatches(store: Store, batches: AsyncIterable<ParsedBatch>,
+  options: Pick<ImportOptions, "onProgress" | "ingest" | "onQueueFull">, clock: () => Date): Promise<ImportSummary> {
+  const summary: ImportSummary = { lines: 0, malformed: 0, eventsAdded: 0, eventsSkipped: 0, issueEventsAdded: 0, issueEventsSkipped: 0 };
   // Batches still apply one at a time, in the file's order.
   let applying: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    if (batch.events.length === 0) return;
-    const ready = batch;
-    batch = emptyBatch();
+  const apply = async ({ batch, bytes, counts }: ParsedBatch) => {
     await applying;
-    applying = store.ingest.apply(ready, clock(), options.ingest).then((result) => {
+    Object.assign(summary, counts);
+    if (batch.events.length === 0) return;
+    applying = store.ingest.apply(batch, clock(), options.ingest).then((result) => {
       for (const hookId of result.hooksFull ?? []) options.onQueueFull?.(hookId);
       summary.eventsAdded += result.eventsAdded;
       summary.eventsSkipped += result.eventsSkipped;
-      options.onProgress?.({ events: summary.eventsAdded + summary.eventsSkipped, bytes: source.bytesRead() });
+      options.onProgress?.({ events: summary.eventsAdded + summary.eventsSkipped, bytes });
     });
-    // Its failure is seen at the next flush; until then, it must not count as unhandled.
+    // Its failure is seen at the next batch; until then, it must not count as unhandled.
     applying.catch(() => {});
   };
 
   try {
-    for await (const parsed of parsedEvents(source, options, summary)) {
-      addEvent(batch, parsed);
-      if (batch.events.length >= batchSize) await flush();
-    }
-    await flush();
+    for await (const parsed of batches) await apply(parsed);
   } finally {
     // Whatever happened, return only once the batch in flight has committed or rolled back.
     await applying.catch(() => {});
   }
   await applying;
   return summary;
+}
+
+/** Imports a source parsing it in this thread (what the import's worker thread does, in one thread). */
+export function importEvents(store: Store, source: NdjsonSource, options: ImportOptions, clock: () => Date): Promise<ImportSummary> {
+  return applyBatches(store, parsedBatches(source, options), options, clock);
 }
 
 /** Parses an HTTP ingest body, NDJSON or a JSON array, strictly: any bad entry refuses the whole body. */

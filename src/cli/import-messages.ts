@@ -1,0 +1,39 @@
+/**
+ * What the import's parsing worker (import-worker.ts) and the writer (import-parsing.ts) say to each other. An
+ * error crosses as its fields and is raised again on the writer's side as the same kind, with the same message:
+ * a bad envelope must still read `file:3.repo.name: must be "owner/name"`.
+ */
+import type { ParsedBatch } from "../server/services/event-import.js";
+import { InvalidInputError } from "../server/failures.js";
+
+export interface ParserTask {
+  /** The source as the operator typed it, for messages. */
+  name: string;
+  /** The file to read; null for the worker's standard input (the command's, piped to it). */
+  path: string | null;
+  strict: boolean;
+  batchSize?: number;
+}
+
+export type ParserMessage =
+  | { kind: "checked" } // the strict pass found nothing wrong (sent at once when not strict)
+  | { kind: "malformed"; where: string; message: string }
+  | { kind: "batch"; parsed: ParsedBatch }
+  | { kind: "done" }
+  | { kind: "failed"; name: string; message: string; problem?: string; field?: string; code?: string; stack?: string };
+
+export function toParserMessage(error: unknown): ParserMessage {
+  if (error instanceof InvalidInputError) {
+    return { kind: "failed", name: error.name, message: error.message, problem: error.problem, field: error.field, code: error.code };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { kind: "failed", name: e.name, message: e.message, code: (e as NodeJS.ErrnoException).code, stack: e.stack };
+}
+
+export function fromParserMessage(failed: Extract<ParserMessage, { kind: "failed" }>): Error {
+  if (failed.name === "InvalidInputError") return new InvalidInputError(failed.problem!, { field: failed.field, code: failed.code });
+  const error = Object.assign(new Error(failed.message), failed.code === undefined ? {} : { code: failed.code });
+  error.name = failed.name;
+  if (failed.stack) error.stack = failed.stack;
+  return error;
+}
