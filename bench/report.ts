@@ -106,7 +106,10 @@ function targets(input: ReportInput): Target[] {
   const ceilingCpu = ceilingCpuPerRequest(input.measurements);
   const ceilingP99 = mean(input.measurements.filter((m) => m.scenario.target === "ceiling").map((m) => m.p99));
 
-  for (const [key, goal] of OWN_CEILING_GOALS) {
+  // The same goals for the rows served from PostgreSQL (--postgres-rows), when the run measured them.
+  const servedFromPostgres = input.measurements.some((m) => m.scenario.key.startsWith("postgres-"));
+  const goals = [...OWN_CEILING_GOALS, ...(servedFromPostgres ? OWN_CEILING_GOALS.map(([key, goal]) => [`postgres-${key}`, goal] as const) : [])];
+  for (const [key, goal] of goals) {
     const m = by(key);
     const name = `CPU ratio vs its own ceiling: ${m?.scenario.label ?? key}`;
     const own = m && ownMeasurement(input, m);
