@@ -400,7 +400,8 @@ async function main(): Promise<void> {
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
-      durationSeconds: options.durationSeconds, logLevel: options.logLevel, postgresSeconds: options.postgresSeconds,
+      durationSeconds: options.durationSeconds, logLevel: options.logLevel,
+      postgresSeconds: options.postgresRows ? Infinity : options.postgresSeconds,
     },
   };
   const report = renderReport(input) + (testDouble ? `\n${testDouble}` : "");

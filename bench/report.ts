@@ -20,6 +20,7 @@ export interface RunSettings {
   warmupSeconds: number;
   durationSeconds: number;
   logLevel: string;
+  /** Infinity when the PostgreSQL import ran in full (--postgres-rows). */
   postgresSeconds: number;
 }
 
@@ -419,7 +420,9 @@ export function renderReport(input: ReportInput): string {
 
   lines.push("## Import", "");
   lines.push("`feedgate import` of the generated file into a fresh database, timed from process start to exit " +
-    `(PostgreSQL: stopped after ${input.settings.postgresSeconds} s at most, then the rate of the events committed so far).`, "");
+    (Number.isFinite(input.settings.postgresSeconds)
+      ? `(PostgreSQL: stopped after ${input.settings.postgresSeconds} s at most, then the rate of the events committed so far).`
+      : "(PostgreSQL: in full, into the database the PostgreSQL rows are served from)."), "");
   lines.push("| store | events | seconds | events/s | command's own events/s | time for 1,000,000 events | peak RSS | database size |");
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const i of input.imports) {
