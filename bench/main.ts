@@ -374,10 +374,15 @@ async function main(): Promise<void> {
   if (options.postgres) {
     say("feedgate import -> PostgreSQL (scratch database)");
     try {
+      // A failure of the rows is noted and leaves the import's figure standing.
       const served = options.postgresRows ? async (url: string) => {
-        const rows = await measurePostgresRows(url, data.world, benchScenarios(manifest, options), options, notes);
-        measurements.push(...rows.measurements);
-        ownCeilings = [...ownCeilings, ...rows.ownCeilings];
+        try {
+          const rows = await measurePostgresRows(url, data.world, benchScenarios(manifest, options), options, notes);
+          measurements.push(...rows.measurements);
+          ownCeilings = [...ownCeilings, ...rows.ownCeilings];
+        } catch (error) {
+          notes.push(`PostgreSQL rows: failed: ${(error as Error).message.split("\n")[0]}`);
+        }
       } : undefined;
       const pg = await importPostgres(data.events, manifest.events, options.postgresRows ? Infinity : options.postgresSeconds, served);
       imports.push(pg);
