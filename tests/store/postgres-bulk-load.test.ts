@@ -16,11 +16,11 @@ import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../he
 
 const skip = await skipUnlessPostgres();
 
-/** The events table's indexes and foreign keys, by name, with their definitions. */
+/** The events table's indexes and constraints (`index <name>`, `constraint <name>`: the primary key is both), with their definitions. */
 async function schema(client: pg.Client): Promise<Record<string, string>> {
   const { rows } = await client.query<{ name: string; definition: string }>(`
-    SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'events'
-    UNION ALL SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'events'::regclass
+    SELECT 'index ' || indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'events'
+    UNION ALL SELECT 'constraint ' || conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'events'::regclass
     ORDER BY 1`);
   return Object.fromEntries(rows.map((r) => [r.name, r.definition]));
 }
@@ -55,9 +55,9 @@ describe("PostgreSQL bulk load", { skip }, () => {
     for (const sql of FEED_INDEXES) {
       const name = /^CREATE INDEX (\w+)/.exec(sql)![1]!;
       // PostgreSQL prints the definition back with a schema, the method, and a predicate in parentheses.
-      assert.equal(migrated[name]?.replace(/WHERE \((.*)\)$/, "WHERE $1"), sql.replace(" ON events ", " ON ONLY public.events USING btree "), name);
+      assert.equal(migrated[`index ${name}`]?.replace(/WHERE \((.*)\)$/, "WHERE $1"), sql.replace(" ON events ", " ON ONLY public.events USING btree "), name);
     }
-    for (const [name, definition] of EVENT_FOREIGN_KEYS) assert.equal(migrated[name], definition, name);
+    for (const [name, definition] of EVENT_FOREIGN_KEYS) assert.equal(migrated[`constraint ${name}`], definition, name);
   });
 
   test("into an empty table, the indexes and keys are missing during the load and back as migrated after it", async () => {
