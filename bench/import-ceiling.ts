@@ -86,7 +86,7 @@ async function postgres(file: string, limit: number, url: string): Promise<numbe
     let events = 0;
     for await (const batch of batches(file, limit)) {
       await client.query("BEGIN");
-      await copyNewRows(client, "raw", ["id", "body"], batch);
+      await copyNewRows(client, "raw", [["id", "int8"], ["body", "text"]], batch);
       await client.query("COMMIT");
       events += batch.length;
     }

@@ -12,7 +12,7 @@ import { rmSync, statSync } from "node:fs";
 import pg from "pg";
 import type { CeilingKind } from "./import-ceiling.js";
 import { feedgate, ROOT, runToCompletion } from "./processes.js";
-import { createScratchDatabase, probePostgres } from "./postgres.js";
+import { BENCH_DATABASE, createScratchDatabase, probePostgres } from "./postgres.js";
 
 export interface ImportMeasurement {
   store: "SQLite" | "PostgreSQL";
@@ -66,11 +66,16 @@ export async function importSqlite(file: string, db: string, expected: number): 
   return { ...result, databaseBytes: statSync(db).size };
 }
 
-/** Into a scratch PostgreSQL database, dropped afterwards; skipped (with the reason) when no server answers. */
-export async function importPostgres(file: string, expected: number, timeoutSeconds: number): Promise<ImportOutcome> {
+/**
+ * Into a scratch PostgreSQL database, dropped afterwards; skipped (with the reason) when no server answers. With
+ * `keep`, into the benchmark's own database (BENCH_DATABASE), handed to `keep` once the import is complete, to
+ * serve the PostgreSQL rows from, and dropped when `keep` returns.
+ */
+export async function importPostgres(file: string, expected: number, timeoutSeconds: number,
+  keep?: (url: string) => Promise<void>): Promise<ImportOutcome> {
   const probe = await probePostgres();
   if ("unreachable" in probe) return { store: "PostgreSQL", skipped: probe.unreachable };
-  const scratch = await createScratchDatabase();
+  const scratch = keep ? await createScratchDatabase(undefined, BENCH_DATABASE) : await createScratchDatabase();
   const count = async () => {
     const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();
@@ -84,7 +89,9 @@ export async function importPostgres(file: string, expected: number, timeoutSeco
   };
   try {
     const result = await timedImport("PostgreSQL", file, scratch.url, expected, count, timeoutSeconds);
-    return { ...result, databaseBytes: await scratch.size(), version: probe.version };
+    const measured = { ...result, databaseBytes: await scratch.size(), version: probe.version };
+    if (keep && !result.stopped) await keep(scratch.url);
+    return measured;
   } finally {
     await scratch.drop();
   }

@@ -119,6 +119,118 @@ async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measu
   }
 }
 
+/** `feedgate serve` on `db` as every row runs it. */
+function serveArgs(db: string, options: BenchOptions): string[] {
+  return [
+    CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
+    // Rate limiting stays on (its cost is part of every request) but can never trip.
+    "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
+    // The fan-out measurement opens its streams (1,000 by default) from one address.
+    "--max-streams-per-user", String(Math.max(2000, 2 * Math.max(...options.streams))),
+  ];
+}
+
+/** The scenarios of this run's data, as --only picks them. */
+function benchScenarios(manifest: Manifest, options: BenchOptions): Scenario[] {
+  return scenarios({
+    topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
+    poster: manifest.poster.login, posterPassword: manifest.poster.password,
+  }).filter((s) => options.only === null || options.only.includes(s.key));
+}
+
+/** The idle feed rows --postgres-rows measures again on PostgreSQL. */
+const POSTGRES_ROWS = ["repo", "events", "user", "received", "page1000", "304"];
+
+/**
+ * The idle feed rows served from the PostgreSQL database the import made (--postgres-rows): the world seeded, a server
+ * of its own, each row against its own ceiling captured from that server. Keys `postgres-<row>`, labels "PostgreSQL: ...".
+ */
+async function measurePostgresRows(url: string, world: string, list: Scenario[], options: BenchOptions, notes: string[])
+  : Promise<{ measurements: Measurement[]; ownCeilings: OwnCeiling[] }> {
+  say("feedgate seed -> PostgreSQL (world: reader, poster, organizations, token)");
+  await feedgate(["seed", world, "--db", url]);
+  const rows = list.filter((s) => POSTGRES_ROWS.includes(s.key))
+    .map((s) => ({ ...s, key: `postgres-${s.key}`, label: `PostgreSQL: ${s.label}` }));
+  let server: Listening | undefined;
+  let rowCeiling: Listening | undefined;
+  try {
+    say("feedgate serve (PostgreSQL)");
+    server = await startListening(serveArgs(url, options), `${options.dataDir}/server-postgres.log`);
+    const captureFile = `${options.dataDir}/row-ceiling-postgres-capture.json`;
+    const own = await startOwnCeilings(server.url, rows, captureFile, `${options.dataDir}/row-ceiling-postgres.log`);
+    rowCeiling = own.rowCeiling;
+    const run: RowRun = { server, rowCeiling, ownCeilings: own.ownCeilings, captureFile, options, notes };
+    const measurements: Measurement[] = [];
+    for (const scenario of rows) measurements.push(await runRow(run, server, scenario, null));
+    for (const c of own.ownCeilings.filter((x) => x.problem !== null)) {
+      notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
+    }
+    return { measurements, ownCeilings: own.ownCeilings };
+  } finally {
+    await rowCeiling?.stop();
+    await server?.stop();
+  }
+}
+
+/**
+ * The rows' own ceilings: each row's answer, captured from feedgate now (before any load or ingest), replayed byte
+ * for byte by a bare node:http process. A replay that differs is reported, never measured.
+ */
+async function startOwnCeilings(serverUrl: string, list: Scenario[], captureFile: string, log: string)
+  : Promise<{ ownCeilings: OwnCeiling[]; rowCeiling: Listening | undefined }> {
+  const ownCeilings = await captureRows(serverUrl, list);
+  if (ownCeilings.length === 0) return { ownCeilings, rowCeiling: undefined };
+  say(`captured ${ownCeilings.length} rows' answers for their own ceilings`);
+  writeCaptures(captureFile, ownCeilings);
+  const rowCeiling = await startListening(["--import", "tsx", `${ROOT}bench/row-ceiling.ts`, captureFile], log);
+  await checkReplay(rowCeiling.url, ownCeilings);
+  for (const c of ownCeilings.filter((x) => x.problem !== null)) say(`  own ceiling of ${c.key}: ${c.problem}`);
+  return { ownCeilings, rowCeiling };
+}
+
+/** What a row runs against: the feedgate server, the own ceilings' process and its captures. */
+interface RowRun {
+  server: Listening;
+  rowCeiling: Listening | undefined;
+  ownCeilings: OwnCeiling[];
+  captureFile: string;
+  options: BenchOptions;
+  notes: string[];
+}
+
+/** One row (with the live feeder posting meanwhile, for a live row), then its own ceiling's run. */
+async function runRow(run: RowRun, target: Listening, scenario: Scenario, feeder: LiveFeeder | null): Promise<Measurement> {
+  const { server, rowCeiling, ownCeilings, captureFile, options, notes } = run;
+  const { feedEvents } = await probe(target.url, scenario);
+  const own = scenario.target === "feedgate" ? ownCeilings.find((c) => c.key === ceilingKey(scenario.key)) : undefined;
+  // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
+  if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
+  say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
+  feeder?.start();
+  const m = await measure(target.url, scenario, options, target.pid, feedEvents);
+  if (feeder) {
+    const fed = await feeder.stop();
+    m.liveEvents = fed.events / fed.seconds;
+    notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested while the feeder ran (warm-up included)` +
+      `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`);
+    await settle(server.pid);
+  }
+  say(`  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
+    `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`);
+  if (m.errors > 0) notes.push(`${scenario.label}: ${m.errors} responses with another status than ${scenario.expect} (or socket errors).`);
+  if (Number.isNaN(m.p50)) {
+    notes.push(`${scenario.label}: no request was both sent and answered within the ${options.durationSeconds} s window ` +
+      "(latency n/a); a longer --duration measures it.");
+  }
+  if (m.starved > 0) {
+    notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
+      "into the run; it was measured on the others.");
+  }
+  // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
+  if (own && rowCeiling && own.problem === null && own.measurement === undefined) await measureOwnCeiling(own, rowCeiling, m, options);
+  return m;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions();
   // Refused now rather than after the import: each stream is a socket in this process and in the server.
@@ -189,28 +301,13 @@ async function main(): Promise<void> {
   try {
     say("feedgate serve");
     server = await startListening([
-      ...(options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
-      CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
-      // Rate limiting stays on (its cost is part of every request) but can never trip.
-      "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
-      // The fan-out measurement opens its streams (1,000 by default) from one address.
-      "--max-streams-per-user", String(Math.max(2000, 2 * Math.max(...options.streams))),
+      ...(options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), ...serveArgs(db, options),
     ], `${options.dataDir}/server.log`);
 
-    const list = scenarios({
-      topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
-      poster: manifest.poster.login, posterPassword: manifest.poster.password,
-    }).filter((s) => options.only === null || options.only.includes(s.key));
+    const list = benchScenarios(manifest, options);
     // Each row's own ceiling: feedgate's answer to the row's request, captured now (before any load or ingest) and
     // replayed byte for byte by a bare node:http process. A replay that differs is reported, never measured.
-    ownCeilings = await captureRows(server.url, list);
-    if (ownCeilings.length > 0) {
-      say(`captured ${ownCeilings.length} rows' answers for their own ceilings`);
-      writeCaptures(captureFile, ownCeilings);
-      rowCeiling = await startListening(["--import", "tsx", `${ROOT}bench/row-ceiling.ts`, captureFile], `${options.dataDir}/row-ceiling.log`);
-      await checkReplay(rowCeiling.url, ownCeilings);
-      for (const c of ownCeilings.filter((x) => x.problem !== null)) say(`  own ceiling of ${c.key}: ${c.problem}`);
-    }
+    ({ ownCeilings, rowCeiling } = await startOwnCeilings(server.url, list, captureFile, `${options.dataDir}/row-ceiling.log`));
 
     // The old single ceiling answers with the very page feedgate serves for GET /events; kept for history.
     const page = await fetch(`${server.url}/events`, { headers: { Authorization: `token ${manifest.reader.token}` } });
@@ -222,38 +319,11 @@ async function main(): Promise<void> {
     // shows that the machine changed during the run.
     const first = list[0];
     const runs = first?.key === "ceiling" ? [...list, { ...first, label: `${first.label} (again, last)` }] : list;
+    const rows: RowRun = { server, rowCeiling, ownCeilings, captureFile, options, notes };
     for (const scenario of runs) {
-      const target = scenario.target === "ceiling" ? ceiling : server;
-      const { feedEvents } = await probe(target.url, scenario);
-      const own = scenario.target === "feedgate" ? ownCeilings.find((c) => c.key === ceilingKey(scenario.key)) : undefined;
-      // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
-      if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
-      say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
       const feeder = scenario.live ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude) : null;
-      feeder?.start();
-      const m = await measure(target.url, scenario, options, target.pid, feedEvents);
-      if (feeder) {
-        const fed = await feeder.stop();
-        nextLiveId += 10_000_000;
-        m.liveEvents = fed.events / fed.seconds;
-        notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested while the feeder ran (warm-up included)` +
-          `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`);
-        await settle(server.pid);
-      }
-      measurements.push(m);
-      say(`  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
-        `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`);
-      if (m.errors > 0) notes.push(`${scenario.label}: ${m.errors} responses with another status than ${scenario.expect} (or socket errors).`);
-      if (Number.isNaN(m.p50)) {
-        notes.push(`${scenario.label}: no request was both sent and answered within the ${options.durationSeconds} s window ` +
-          "(latency n/a); a longer --duration measures it.");
-      }
-      if (m.starved > 0) {
-        notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
-          "into the run; it was measured on the others.");
-      }
-      // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
-      if (own && rowCeiling && own.problem === null && own.measurement === undefined) await measureOwnCeiling(own, rowCeiling, m, options);
+      if (feeder) nextLiveId += 10_000_000;
+      measurements.push(await runRow(rows, scenario.target === "ceiling" ? ceiling : server, scenario, feeder));
     }
     for (const c of ownCeilings.filter((x) => x.problem !== null)) {
       notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
@@ -304,7 +374,17 @@ async function main(): Promise<void> {
   if (options.postgres) {
     say("feedgate import -> PostgreSQL (scratch database)");
     try {
-      const pg = await importPostgres(data.events, manifest.events, options.postgresSeconds);
+      // A failure of the rows is noted and leaves the import's figure standing.
+      const served = options.postgresRows ? async (url: string) => {
+        try {
+          const rows = await measurePostgresRows(url, data.world, benchScenarios(manifest, options), options, notes);
+          measurements.push(...rows.measurements);
+          ownCeilings = [...ownCeilings, ...rows.ownCeilings];
+        } catch (error) {
+          notes.push(`PostgreSQL rows: failed: ${(error as Error).message.split("\n")[0]}`);
+        }
+      } : undefined;
+      const pg = await importPostgres(data.events, manifest.events, options.postgresRows ? Infinity : options.postgresSeconds, served);
       imports.push(pg);
       say("skipped" in pg ? `PostgreSQL skipped: ${pg.skipped}` : `PostgreSQL: ${Math.round(pg.rate)} events/s (${pg.seconds.toFixed(1)} s)`);
       if (!("skipped" in pg)) {
@@ -325,7 +405,8 @@ async function main(): Promise<void> {
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
-      durationSeconds: options.durationSeconds, logLevel: options.logLevel, postgresSeconds: options.postgresSeconds,
+      durationSeconds: options.durationSeconds, logLevel: options.logLevel,
+      postgresSeconds: options.postgresRows ? Infinity : options.postgresSeconds,
     },
   };
   const report = renderReport(input) + (testDouble ? `\n${testDouble}` : "");

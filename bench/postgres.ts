@@ -40,9 +40,16 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-export async function createScratchDatabase(adminUrl = POSTGRES_ADMIN_URL): Promise<ScratchDatabase> {
-  const name = `feedgate_bench_${randomBytes(6).toString("hex")}`;
-  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+/** The database `--postgres-rows` imports into and serves from: one name, dropped and made again by each run. */
+export const BENCH_DATABASE = "feedgate_bench";
+
+/** A database of a random name, or of `name` (an earlier run's, left by a crash, dropped first). */
+export async function createScratchDatabase(adminUrl = POSTGRES_ADMIN_URL, name = `feedgate_bench_${randomBytes(6).toString("hex")}`)
+  : Promise<ScratchDatabase> {
+  await admin(adminUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

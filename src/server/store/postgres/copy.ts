@@ -9,18 +9,10 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, encodeRows, type Cell, type CopyType } from "./copy-binary.js";
 
-type Cell = string | number | boolean | null;
-
+/** Rows per piece of COPY data: one socket write per row costs more than the row itself. */
 const ROWS_PER_WRITE = 256;
-const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-
-/** One value in COPY's text format: `\N` for null; backslash, tab and line breaks escaped. */
-function cell(value: Cell): string {
-  if (value === null) return "\\N";
-  if (typeof value === "boolean") return value ? "t" : "f";
-  return String(value).replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!);
-}
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -56,10 +48,10 @@ async function storedIds(client: pg.PoolClient, table: string, ids: string[]): P
 
 /**
  * Copies the rows whose id (their first cell) `table` does not hold yet; returns their ids.
- * @param columns the column list, in the order of each row's cells; the first is `id`.
+ * @param columns the column names and types, in the order of each row's cells; the first is `id`, an int8.
  */
-export async function copyNewRows(client: pg.PoolClient, table: string, columns: string[], rows: [string, ...Cell[]][])
-  : Promise<string[]> {
+export async function copyNewRows(client: pg.PoolClient, table: string, columns: [name: string, type: CopyType][],
+  rows: [string, ...Cell[]][]): Promise<string[]> {
   const stored = await storedIds(client, table, rows.map((row) => row[0]));
   // Compared as the database prints them: "007" is id 7.
   const canonical = (id: string) => BigInt(id).toString();
@@ -71,12 +63,13 @@ export async function copyNewRows(client: pg.PoolClient, table: string, columns:
     return true;
   });
   if (fresh.length === 0) return [];
-  // Rows go out a few hundred at a time: one socket write per row costs more than the row itself.
+  const types = columns.map(([, type]) => type);
   const chunks = Readable.from((function* () {
-    for (let start = 0; start < fresh.length; start += ROWS_PER_WRITE) {
-      yield fresh.slice(start, start + ROWS_PER_WRITE).map((row) => `${row.map(cell).join("\t")}\n`).join("");
-    }
+    yield COPY_BINARY_HEADER;
+    for (let start = 0; start < fresh.length; start += ROWS_PER_WRITE) yield encodeRows(fresh.slice(start, start + ROWS_PER_WRITE), types);
+    yield COPY_BINARY_TRAILER;
   })());
-  await pipeline(chunks, client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`)));
+  const names = columns.map(([name]) => name).join(", ");
+  await pipeline(chunks, client.query(copyFrom(`COPY ${table} (${names}) FROM STDIN (FORMAT binary)`)));
   return fresh.map((row) => row[0]);
 }

@@ -6,14 +6,21 @@
 import type pg from "pg";
 import { ingestProgram } from "../ingest-plan.js";
 import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord } from "../ingest-protocol.js";
-import type { IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
+import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
+import { buildFeedIndexes, dropFeedIndexes } from "./feed-indexes.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
+import type { CopyType } from "./copy-binary.js";
 import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 
 const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
+
+const EVENT_COLUMNS: [string, CopyType][] = [["id", "int8"], ["type", "text"], ["actor_id", "int8"], ["repo_id", "int8"],
+  ["org_id", "int8"], ["public", "bool"], ["created_at", "int8"], ["complete", "bool"], ["body", "text"]];
+const ISSUE_EVENT_COLUMNS: [string, CopyType][] = [["id", "int8"], ["repo_id", "int8"], ["actor_id", "int8"],
+  ["created_at", "int8"], ["complete", "bool"], ["body", "text"]];
 
 const lower = (s: string) => s.toLowerCase();
 const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
@@ -96,11 +103,9 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
       await run(RAISE_GENERATION, []);
       for (const sql of LOG_INGEST) await client.query(named(sql, { oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent }));
     },
-    insertEvents: (o) => copyNewRows(client, "events",
-      ["id", "type", "actor_id", "repo_id", "org_id", "public", "created_at", "complete", "body"],
+    insertEvents: (o) => copyNewRows(client, "events", EVENT_COLUMNS,
       o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body])),
-    insertIssueEvents: async (o) => (await copyNewRows(client, "issue_events",
-      ["id", "repo_id", "actor_id", "created_at", "complete", "body"],
+    insertIssueEvents: async (o) => (await copyNewRows(client, "issue_events", ISSUE_EVENT_COLUMNS,
       o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]))).length,
     findHookTargets: async (o) =>
       (await client.query<HookTargetRecord>(named(HOOK_TARGETS, { active: true, repoIds: o.repoIds }))).rows.map(toHookTarget),
@@ -115,9 +120,20 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
 export class PostgresIngest implements IngestStore {
   constructor(private readonly pool: pg.Pool, private readonly partitions: EventPartitions) {}
 
-  /** PostgreSQL writes index pages lazily (checkpoints), so keeping its indexes during an import costs less. */
-  bulkLoad<T>(work: () => Promise<T>): Promise<T> {
-    return work();
+  /**
+   * Into an empty events table, the feed indexes are dropped for the import and built once at the end
+   * (postgres/feed-indexes.ts). Feeds served meanwhile stay right, only slower.
+   */
+  async bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T> {
+    if ((await this.pool.query("SELECT 1 FROM events LIMIT 1")).rowCount !== 0) return work();
+    await dropFeedIndexes(this.pool);
+    try {
+      return await work();
+    } finally {
+      const done = progress?.("building feed indexes");
+      await buildFeedIndexes(this.pool);
+      done?.();
+    }
   }
 
   async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {

@@ -25,6 +25,7 @@ import { PostgresState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
 import { PostgresRetention } from "./retention.js";
 import { EventPartitions } from "./event-partitions.js";
+import { ensureFeedIndexes } from "./feed-indexes.js";
 import { asUnavailable, raisingUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
 import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
@@ -122,7 +123,10 @@ export class PostgresStore implements Store {
       // value the connection started with).
       await client.query("SET statement_timeout = 0");
       try {
-        return await migratePostgres(client);
+        const report = await migratePostgres(client);
+        // An import that deferred the feed indexes and was stopped before building them left them missing.
+        await ensureFeedIndexes(client);
+        return report;
       } finally {
         await client.query("RESET statement_timeout");
       }
