@@ -4,7 +4,7 @@
  * stops early (a failed transaction).
  */
 import type { Readable } from "node:stream";
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import { startWorker } from "../server/worker-thread.js";
 import type { ParsedBatch } from "../server/services/event-import.js";
 import { fromParserMessage, type ParserMessage, type ParserTask } from "./import-messages.js";
 
@@ -16,20 +16,9 @@ export interface WorkerParse {
   close(): Promise<void>;
 }
 
-/**
- * Built, the worker is the .js file next to this one. Run from source (tests, `node --import tsx`), it is the .ts
- * file, which Node 20 does not load through the hooks a worker inherits: a line of code registers tsx first.
- */
-function startWorker(options: WorkerOptions): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./import-worker.js", import.meta.url), options);
-  const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const worker = JSON.stringify(new URL("./import-worker.ts", import.meta.url).href);
-  return new Worker(`import(${tsx}).then((tsx) => { tsx.register(); return import(${worker}); })`, { ...options, eval: true });
-}
-
 export function parseInWorker(task: ParserTask, stdin: Readable, onMalformed: (where: string, message: string) => void)
   : WorkerParse {
-  const worker = startWorker({ workerData: task, stdin: task.path === null });
+  const worker = startWorker(import.meta.url, "import-worker", { workerData: task, stdin: task.path === null });
   if (task.path === null) stdin.pipe(worker.stdin!);
   const queue: ParserMessage[] = [];
   let wake: (() => void) | null = null;

@@ -4,17 +4,17 @@
  * loader hooks are registered after the entry is resolved), so a `.ts` entry is reached through a bootstrap that
  * registers tsx first.
  */
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
 
 /**
- * `name` (without extension) beside the module `from` (its `import.meta.url`), started with `workerData`.
+ * `name` (without extension) beside the module `from` (its `import.meta.url`), started with `options`.
  * The entry has the extension of `from`: `.js` once built, `.ts` under tsx.
  */
-export function startWorker(from: string, name: string, workerData: unknown): Worker {
+export function startWorker(from: string, name: string, options: WorkerOptions): Worker {
   const extension = new URL(from).pathname.endsWith(".ts") ? ".ts" : ".js";
   const entry = new URL(`./${name}${extension}`, from);
-  if (extension === ".js") return new Worker(entry, { workerData });
+  if (extension === ".js") return new Worker(entry, options);
   const tsx = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { ...options, eval: true });
 }

@@ -82,7 +82,7 @@ export class IngestWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(import.meta.url, "write-worker", this.data);
+    const worker = startWorker(import.meta.url, "write-worker", { workerData: this.data });
     worker.unref(); // referenced only while an ingest is pending
     // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
     worker.once("online", () => this.unrefWhenIdle());
