@@ -49,6 +49,8 @@ export interface ReportInput {
   fanOut?: FanOutMeasurement[];
 }
 
+/** Issue 27, item 3: with live ingest, a poll's p99 at most this many times its idle p99. */
+const LIVE_P99_OVER_IDLE = 2;
 const MB = 1024 * 1024;
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
@@ -131,11 +133,11 @@ function targets(input: ReportInput): Target[] {
     const idle = by(live.scenario.key.replace(/^live-/, ""));
     const name = live.scenario.label;
     if (!idle) {
-      list.push(missing(`${name}: p99 and CPU vs idle`, "<= 3x, <= 1.5x"));
+      list.push(missing(`${name}: p99 and CPU vs idle`, `<= ${LIVE_P99_OVER_IDLE}x, <= 1.5x`));
       continue;
     }
-    list.push({ name: `${name}: p99 vs idle`, goal: "<= 3x",
-      measured: `${ms(live.p99)} vs ${ms(idle.p99)} ms (${fixed(live.p99 / idle.p99, 2)}x)`, held: live.p99 <= 3 * idle.p99 });
+    list.push({ name: `${name}: p99 vs idle`, goal: `<= ${LIVE_P99_OVER_IDLE}x`,
+      measured: `${ms(live.p99)} vs ${ms(idle.p99)} ms (${fixed(live.p99 / idle.p99, 2)}x)`, held: live.p99 <= LIVE_P99_OVER_IDLE * idle.p99 });
     list.push({ name: `${name}: server CPU per poll vs idle (ingest included)`, goal: "<= 1.5x",
       measured: `${fixed(live.cpuMsPerRequest, 3)} vs ${fixed(idle.cpuMsPerRequest, 3)} ms (${fixed(live.cpuMsPerRequest / idle.cpuMsPerRequest, 2)}x)`,
       held: live.cpuMsPerRequest <= 1.5 * idle.cpuMsPerRequest });
