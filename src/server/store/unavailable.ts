@@ -5,6 +5,7 @@
  * tells an outage from a bug by its type, never by a message (the API answers it 503 with Retry-After).
  */
 import { StoreUnavailableError } from "../failures.js";
+import { wrappingMethods } from "./method-proxy.js";
 
 export type IsOutage = (error: unknown) => boolean;
 
@@ -18,28 +19,15 @@ export function asUnavailable(error: unknown, isOutage: IsOutage): unknown {
  * inside an async method, and a method may throw before its first await) or rejected.
  */
 export function raisingUnavailable<T extends object>(part: T, isOutage: IsOutage): T {
-  // By function, not by name: a method replaced on the part (a test watching calls) is wrapped anew.
-  const wrapped = new WeakMap<object, (...args: unknown[]) => unknown>();
   const fail = (error: unknown): never => {
     throw asUnavailable(error, isOutage);
   };
-  return new Proxy(part, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key);
-      if (typeof value !== "function") return value;
-      let method = wrapped.get(value);
-      if (!method) {
-        method = (...args: unknown[]) => {
-          try {
-            const result: unknown = Reflect.apply(value, target, args);
-            return result instanceof Promise ? result.catch(fail) : result;
-          } catch (error) {
-            return fail(error);
-          }
-        };
-        wrapped.set(value, method);
-      }
-      return method;
-    },
+  return wrappingMethods(part, (call) => (...args) => {
+    try {
+      const result = call(args);
+      return result instanceof Promise ? result.catch(fail) : result;
+    } catch (error) {
+      return fail(error);
+    }
   });
 }

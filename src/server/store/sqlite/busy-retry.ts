@@ -9,6 +9,7 @@
 import type Database from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
+import { wrappingMethods } from "../method-proxy.js";
 
 /** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT: a read transaction that cannot become a write one). */
 const isBusy = (error: unknown) => (error as { code?: unknown }).code?.toString().startsWith("SQLITE_BUSY") === true;
@@ -32,24 +33,9 @@ async function retried<T>(call: () => Promise<T>, first: unknown, budgetMs: numb
 
 /** `part` (its methods all async) with each call that meets the lock tried again, off the event loop. */
 export function retryingBusy<T extends object>(part: T, budgetMs = SQLITE_BUSY_TIMEOUT_MS): T {
-  const wrapped = new WeakMap<object, (...args: unknown[]) => unknown>();
-  return new Proxy(part, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key);
-      if (typeof value !== "function") return value;
-      let method = wrapped.get(value);
-      if (!method) {
-        const call = (args: unknown[]) => Reflect.apply(value, target, args) as unknown;
-        method = (...args: unknown[]) => {
-          const result = call(args);
-          return result instanceof Promise
-            ? result.catch((error: unknown) => retried(() => call(args) as Promise<unknown>, error, budgetMs))
-            : result;
-        };
-        wrapped.set(value, method);
-      }
-      return method;
-    },
+  return wrappingMethods(part, (call) => (...args) => {
+    const result = call(args);
+    return result instanceof Promise ? result.catch((error: unknown) => retried(() => call(args) as Promise<unknown>, error, budgetMs)) : result;
   });
 }
 
