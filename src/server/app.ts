@@ -3,7 +3,6 @@
  * Order matters for hooks: onRequest runs context -> CORS -> version -> auth -> rate limit, and onSend runs
  * conditional (may turn 200 into 304) -> rate limit (refunds 304s) -> response headers.
  */
-import { randomBytes } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import cors from "@fastify/cors";
 import type { Config } from "./config.js";
@@ -26,6 +25,7 @@ import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import staleIfError, { staleAnswers } from "./plugins/stale-if-error.js";
 import { StalePages } from "./services/stale-pages.js";
 import { loggerOptions } from "./logging.js";
+import { requestId } from "./request-id.js";
 import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
@@ -57,10 +57,14 @@ import { type Clock, ManualClock, wallClock } from "./clock.js";
 import { TestControls } from "./services/test-controls.js";
 import { FaultList } from "./services/faults.js";
 import faults from "./plugins/faults.js";
+import repeatAnswers from "./plugins/repeat-answers.js";
+import { RepeatedAnswers } from "./repeats/repeated-answers.js";
 import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.js";
 
 declare module "fastify" {
   interface FastifyInstance {
+    /** Answers given again to identical requests (./repeats/); `stop()` sends every request through Fastify. */
+    repeatedAnswers: RepeatedAnswers;
     /** Present on test instances only (`--test-controls`, `feedgate/testing`). */
     testControls?: TestControls;
   }
@@ -79,22 +83,10 @@ export interface AppDependencies {
   logger?: FastifyServerOptions["loggerInstance"];
   /** Given when `/metrics` is also served elsewhere (`--metrics-port`); otherwise the app makes its own. */
   metrics?: Metrics;
+  /** false: no answer is repeated (./repeats/), every request takes the whole pipeline; tests compare the two. */
+  repeatAnswers?: boolean;
   /** `--tls-cert`/`--tls-key` as read already (startServer reads them before anything is opened); else read here. */
   tls?: TlsFiles;
-}
-
-/**
- * GitHub-style request ids, five hex groups (e.g. `FD86:235B:234198C:41EAB8B:5BB12844`): three drawn at random once
- * per process, so that instances and restarts do not repeat each other's, then a counter. An id must be unique,
- * not secret, and a CSPRNG call per request was 6% of a 304 poll's CPU.
- */
-const PROCESS_ID_PART = randomBytes(6).toString("hex").toUpperCase().replace(/(.{4})(?!$)/g, "$1:");
-let requestSequence = 0;
-function requestId(): string {
-  const n = ++requestSequence; // exact up to 2^53, far beyond any process's lifetime of requests
-  const high = Math.floor(n / 0x1_0000_0000).toString(16).toUpperCase();
-  const low = (n >>> 0).toString(16).toUpperCase();
-  return `${PROCESS_ID_PART}:${high}:${low}`;
 }
 
 /** Headers browsers may read, GitHub's E2 list plus E3 additions and this service's OTP header (wire notes 3.5). */
@@ -125,6 +117,9 @@ function backgroundRetention(app: FastifyInstance, store: Store, clock: Clock, c
   return retention;
 }
 
+/** The log levels at which Fastify logs every request. */
+const LOGS_REQUESTS = new Set(["trace", "debug", "info"]);
+
 /** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
 const requestTimeoutBound = (headersMs: number, requestMs: number) =>
   requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
@@ -141,7 +136,7 @@ function httpsOption(files: TlsFiles | undefined): object {
 
 export async function buildApp({
   config, store: databaseStore, clock: givenClock = wallClock, counters, logger, metrics = new Metrics(databaseStore),
-  tls = readTlsFiles(config.tls),
+  tls = readTlsFiles(config.tls), repeatAnswers: repeating = true,
 }: AppDependencies) {
   const manualClock = givenClock instanceof ManualClock ? givenClock
     : config.testControls ? new ManualClock(givenClock(), true) : undefined;
@@ -204,6 +199,13 @@ export async function buildApp({
   await app.register(auth, { authenticator });
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
+  const repeatedAnswers = new RepeatedAnswers({
+    clock, version: () => remembering.refresh(), receivedVersion: (userId) => databaseStore.events.receivedVersion(userId),
+    counters: sharedCounters, dateHeader: manualClock !== undefined, requestId, duration: metrics.requestDuration,
+    repeated: metrics.repeatedAnswers, bypassed: () => faultList !== undefined && faultList.size > 0,
+  }, repeating && !LOGS_REQUESTS.has(app.log.level)); // a logged request is logged by Fastify: none is answered around it
+  app.decorate("repeatedAnswers", repeatedAnswers);
+  await app.register(repeatAnswers, { answers: repeatedAnswers });
   await app.register(bodyParser);
   await app.register(errorHandler, { degrade: staleAnswers(stalePages, metrics.staleResponses) });
   // Before the routes: the description is generated from the routes registered after it.

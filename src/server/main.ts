@@ -88,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let metricsServer: MetricsServer | undefined;
     // A stop asked for while the ports are opening waits for them, so that it closes what was opened.
     const stop = () => (stopping ??= (async () => {
+      app.repeatedAnswers.stop(); // from now on every answer goes through the hook above
       await listening.catch(() => undefined);
       await app.close(); // stops accepting, lets in-flight requests finish
       await metricsServer?.close(); // scrapes still see the drain

@@ -45,6 +45,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Not counted in the page cache's hits and misses: no page was asked for (server/repeats/). */
+  readonly repeatedAnswers = new Counter({
+    name: "feedgate_repeated_answers_total",
+    help: "Feed requests answered again as the identical request before them was, nothing they depend on having changed.",
+    registers: [this.registry],
+  });
+
   readonly staleResponses = new Counter({
     name: "feedgate_stale_responses_total",
     help: "Feed pages served stale (--stale-if-error) because the database could not be reached.",

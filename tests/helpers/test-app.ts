@@ -47,16 +47,19 @@ export function basic(login: string, password: string): string {
   return `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 }
 
-/** @param logger a pino instance to capture log lines in; without one the app logs nothing (`logLevel: "silent"`). */
+/**
+ * @param logger a pino instance to capture log lines in; without one the app logs nothing (`logLevel: "silent"`).
+ * @param repeatAnswers false: every request through Fastify's pipeline (tests comparing with repeated answers).
+ */
 export async function startTestApp(
-  config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"],
+  config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"], repeatAnswers = true,
 ): Promise<TestApp> {
   const database = await testDriver().create();
   const dbPath = database.db;
   const store = await openStore(dbPath);
   const appConfig = loadConfig({ db: dbPath, logLevel: "silent", passwordCost: TEST_PASSWORD_COST, ...config }, {});
   setPasswordCost(appConfig.passwordCost); // as startServer does
-  const app = await buildApp({ config: appConfig, store, clock, logger });
+  const app = await buildApp({ config: appConfig, store, clock, logger, repeatAnswers });
   const authorizations = new AuthorizationService(store, clock.now);
   return {
     app, store, clock, dbPath,

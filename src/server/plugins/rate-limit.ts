@@ -57,7 +57,7 @@ export default fp<RateLimitOptions>(async (app, options) => {
     if (request.rateLimit) return request.rateLimit;
     const { key, limit, seconds } = windowOf(request);
     const window = await counters.hit(key, seconds, request.receivedAt);
-    request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt };
+    request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt, seconds };
     return request.rateLimit;
   }
 
@@ -68,7 +68,7 @@ export default fp<RateLimitOptions>(async (app, options) => {
     return { key, limit, used: window.count, resetAt: window.resetAt };
   });
 
-  function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: NonNullable<FastifyRequest["rateLimit"]>) {
+  function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: RateLimitState) {
     const { limit, remaining, reset, used } = rateLimitWindow(state);
     reply.header("X-RateLimit-Limit", String(limit));
     reply.header("X-RateLimit-Remaining", String(remaining));

@@ -30,7 +30,8 @@ declare module "fastify" {
      * plus `/api/v3` when the request came under it (./api-prefix.ts).
      */
     baseUrl: string;
-    rateLimit: RateLimitState | null;
+    /** The window this request was charged to, and its length (a repeated answer is charged to it again). */
+    rateLimit: (RateLimitState & { seconds: number }) | null;
     /** The time that `Last-Modified` reports; set by handlers whose resource has one. */
     lastModified: Date | null;
     /** Cached so that one request sees one "now" across every plugin. */

@@ -21,7 +21,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
 import type { StoreUnavailableError } from "../failures.js";
-import type { StalePages } from "../services/stale-pages.js";
+import type { StalePage, StalePages } from "../services/stale-pages.js";
 import { wantsStream } from "../streams/resume.js";
 import { readCredentials } from "./auth.js";
 
@@ -81,12 +81,17 @@ export default fp<{ pages: StalePages }>(async (app, { pages }) => {
     const etag = reply.getHeader("etag");
     if (typeof etag !== "string") return;
     const key = keyOf(request);
-    if (pages.confirm(key, etag)) return;
-    pages.record(key, {
+    const page: StalePage = {
       body: payload, etag, contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
       link: reply.getHeader("link") as string | undefined, pollInterval: reply.getHeader("x-poll-interval") as string | undefined,
       lastModified: request.lastModified,
-    });
+    };
+    const confirm = () => {
+      if (!pages.confirm(key, etag)) pages.record(key, page);
+    };
+    confirm();
+    // The same answer given again (../repeats/) is the database confirming the page again.
+    request.onRepeat = confirm;
   }
 }, { name: "stale-if-error", dependencies: ["request-context"] });
 

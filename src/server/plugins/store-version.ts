@@ -4,11 +4,27 @@
  */
 import fp from "fastify-plugin";
 import type { RememberingStore } from "../store/remembering-store.js";
+import type { StoreVersion } from "../store/store.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The version this request read first: its answer is as of this version or newer. */
+    storeVersion: StoreVersion | null;
+  }
+}
 
 export default fp<{ remembering: RememberingStore }>(async (app, { remembering }) => {
-  app.addHook("onRequest", (_request, _reply, done) => {
+  app.decorateRequest("storeVersion", null);
+  app.addHook("onRequest", (request, _reply, done) => {
     const read = remembering.refresh();
-    if (read instanceof Promise) read.then(() => done(), done);
-    else done();
+    if (read instanceof Promise) {
+      read.then((version) => {
+        request.storeVersion = version;
+        done();
+      }, done);
+    } else {
+      request.storeVersion = read;
+      done();
+    }
   });
 }, { name: "store-version", dependencies: ["request-context"] });

@@ -68,6 +68,7 @@ export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numeri
     const window = readPage(query);
     const page = await feeds.page(name, params, request.principal, window);
     request.lastModified = page.newest;
+    request.repeatable = page.dependence;
     writeLinkHeader(request, reply, window, page.total);
     reply.header("X-Poll-Interval", POLL_INTERVAL_SECONDS);
     const { json, etag } = render(page.rows, request.baseUrl, integerIds(name));

@@ -58,6 +58,24 @@ export function targetKey(target: FeedTarget): string {
   return `${scope.kind}:${id}:${visibility.kind}:${reader}`;
 }
 
+/**
+ * What a page's bytes depend on besides the request and the store's version (StoreVersion): a received feed's follows
+ * and watches (their own number, raised apart from the version), and the time while the age cap names the same minute.
+ * A server may give the same answer again while these stand (./repeats/).
+ */
+export interface PageDependence {
+  /** The received feed's user and the number their follows and watches stood at when the page was read. */
+  received: { userId: number; version: number } | null;
+  /** Clock times (ms) between which the age cap (`--feed-max-age`) keeps the same first minute: [from, until). */
+  from: number;
+  until: number;
+}
+
+/** A page as the feeds serve it: its rows and total, and what they depend on (null: read uncached, never repeated). */
+export interface ServedPage extends FeedPage {
+  dependence: PageDependence | null;
+}
+
 export class FeedService {
   private readonly cache: FeedPageCache;
   private readonly totals: FeedTotals;
@@ -193,26 +211,34 @@ export class FeedService {
     return kind === "org" ? { org: login } : { user: login };
   }
 
-  async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<FeedPage> {
+  async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<ServedPage> {
     const { maxEvents } = this.caps;
     // Access first: a feed the caller may not see is 404 on every page, never the pagination 422 (spec 4.2 rule 3).
     const plan = await this.plan(name, params, principal);
     if (maxEvents !== null && window.offset >= maxEvents) throw PAGINATION_LIMITED();
-    const notBefore = this.notBefore();
+    const now = this.clock().getTime();
+    const notBefore = this.notBefore(now);
     const request = {
       offset: window.offset,
       limit: maxEvents === null ? window.limit : Math.min(window.limit, maxEvents - window.offset),
       notBefore,
     };
-    const page = await this.read(plan, request);
+    const page = await this.read(plan, request, now);
     return { ...page, total: maxEvents === null ? page.total : Math.min(page.total, maxEvents) };
   }
 
-  /** The oldest time the age cap (`--feed-max-age`) lets a feed show; null without the cap. */
-  private notBefore(): Date | null {
+  /** The oldest time the age cap (`--feed-max-age`) lets a feed show at `now` (ms); null without the cap. */
+  private notBefore(now = this.clock().getTime()): Date | null {
     const { maxAgeSeconds } = this.caps;
-    return maxAgeSeconds === null ? null
-      : new Date(Math.floor((this.clock().getTime() - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS);
+    return maxAgeSeconds === null ? null : new Date(Math.floor((now - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS);
+  }
+
+  /** The clock times around `now` (ms) that give the same notBefore: all time without the cap, else its minute. */
+  private sameNotBefore(now: number): { from: number; until: number } {
+    const { maxAgeSeconds } = this.caps;
+    if (maxAgeSeconds === null) return { from: -Infinity, until: Infinity };
+    const from = Math.floor((now - maxAgeSeconds * 1000) / MINUTE_MS) * MINUTE_MS + maxAgeSeconds * 1000;
+    return { from, until: from + MINUTE_MS };
   }
 
   /**
@@ -228,10 +254,11 @@ export class FeedService {
    * its rows while the total says the feed holds the same events; both are counted before the rows are read, so
    * rows never lag behind the state they are kept under.
    */
-  private async read(target: FeedTarget, request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
+  private async read(target: FeedTarget, request: Omit<FeedRequest, "visibility">, now: number): Promise<ServedPage> {
     if (!this.cache.enabled) {
-      return "issuesOf" in target ? this.store.events.issueFeed(target.issuesOf, request)
-        : this.store.events.feed(target.scope, { ...request, visibility: target.visibility });
+      const page = await ("issuesOf" in target ? this.store.events.issueFeed(target.issuesOf, request)
+        : this.store.events.feed(target.scope, { ...request, visibility: target.visibility }));
+      return { ...page, dependence: null };
     }
     const received = "scope" in target && target.scope.kind === "received"
       ? await this.store.events.receivedVersion(target.scope.userId) : 0;
@@ -241,6 +268,10 @@ export class FeedService {
     const kept = await this.totals.get(feedKey, target, notBefore, standing);
     const rows = await this.cache.get(`${feedKey}|${request.offset}|${request.limit}|${standing.standing}|${kept.epoch}|${kept.above}`,
       () => this.store.events.feedRows(target, fromBoundary(request, kept)));
-    return { ...rows, total: kept.total };
+    const dependence: PageDependence = {
+      received: "scope" in target && target.scope.kind === "received" ? { userId: target.scope.userId, version: received } : null,
+      ...this.sameNotBefore(now),
+    };
+    return { ...rows, total: kept.total, dependence };
   }
 }

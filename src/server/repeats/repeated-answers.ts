@@ -1,0 +1,192 @@
+/**
+ * Repeated answers: a feed request that repeats, byte for byte, one this instance has answered is given the same
+ * answer again without running Fastify's pipeline, as long as nothing that answer depends on has changed. Pollers make
+ * most of a feed service's traffic and repeat themselves exactly (the same URL, token and If-None-Match every minute),
+ * and for them the pipeline (routing, eight hooks, header assembly) cost several times what sending the answer does.
+ *
+ * What an answer depends on, and how each is checked again before it is repeated:
+ * - the request: the key is a SHA-256 of the method, URL, every header as sent (names, values, order) and the peer's
+ *   address, so anything the pipeline could read from the request is the same (the token too: never kept in the clear);
+ * - the database: the store's version (StoreVersion) read now must equal the one the request read, and a received
+ *   feed's follows-and-watches number too (services/feeds.ts PageDependence), the same numbers the page cache and the
+ *   remembered look-ups rely on;
+ * - the time: within the token's lifetime and the age cap's minute, both from the one clock;
+ * - the rate limit: charged again exactly as the rate-limit plugin does (a 304 charged and given back), its headers
+ *   made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
+ * - per request: a new request id, the clock's `Date` when the clock is a test's, the duration metric.
+ * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from feed routes, which say what
+ * their page depends on (request.repeatable). Nothing is repeated while test faults are set, while the server stops,
+ * or when requests are logged (`--log-level info` logs each one), and a version read that fails hands the request to
+ * Fastify, which answers it stale or 503 as it would have.
+ */
+import { hash } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
+import type { Counter, Histogram } from "prom-client";
+import type { Clock } from "../clock.js";
+import type { WindowCounters } from "../counters/counters.js";
+import { rateLimitWindow } from "../convert/meta.js";
+import type { PageDependence } from "../services/feeds.js";
+import type { StoreVersion } from "../store/store.js";
+
+/** Memory the kept answers may take; most bodies are the page cache's own buffers, counted here once more. */
+const ANSWERS_BYTES = 32 * 1024 * 1024;
+/** What an answer takes besides its body: its headers, key and bookkeeping. */
+const ENTRY_OVERHEAD = 2048;
+
+/** An answer as it left, with what it depends on. */
+interface KeptAnswer {
+  status: number;
+  /** The headers as Fastify wrote them, `content-length` included; the per-request ones are replaced. */
+  headers: OutgoingHttpHeaders;
+  body: Buffer | string;
+  version: StoreVersion;
+  dependence: PageDependence;
+  /** The token's expiry (ms), Infinity when it has none or the caller is anonymous. */
+  expires: number;
+  rate: { key: string; limit: number; seconds: number };
+  /** The duration metric's series for this route and status. */
+  timed: { observe(seconds: number): void };
+  /** What other plugins do again when the answer is repeated (stale-if-error confirms its page). */
+  again: (() => void) | null;
+}
+
+export interface RepeatedAnswerParts {
+  clock: Clock;
+  /** The store's version, read afresh (RememberingStore.refresh): throws or rejects when the database is away. */
+  version: () => StoreVersion | Promise<StoreVersion>;
+  receivedVersion: (userId: number) => Promise<number>;
+  counters: WindowCounters;
+  /** Whether the `Date` header comes from the clock (a test's) rather than from Node. */
+  dateHeader: boolean;
+  requestId: () => string;
+  duration: Histogram<"method" | "route" | "status_code">;
+  /** Counts the requests answered again. */
+  repeated: Counter;
+  /** True while something must see every request (test faults are set). */
+  bypassed: () => boolean;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by a route whose answer may be repeated: what it depends on besides the request and the store's version. */
+    repeatable: PageDependence | null;
+    /** What a plugin does again each time this answer is repeated. */
+    onRepeat: (() => void) | null;
+  }
+}
+
+const sameNumbers = (a: StoreVersion, b: StoreVersion) =>
+  a.generation === b.generation && a.credentials === b.credentials && a.repos === b.repos && a.access === b.access;
+
+/** Everything the pipeline could read from a request, as one key. Header values cannot hold NUL (Node refuses them). */
+function keyOf(request: IncomingMessage): string {
+  return hash("sha256", `${request.method}\0${request.url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`, "base64");
+}
+
+type Next = (request: IncomingMessage, response: ServerResponse) => void;
+
+export class RepeatedAnswers {
+  private readonly kept = new LRUCache<string, KeptAnswer>({
+    maxSize: ANSWERS_BYTES,
+    sizeCalculation: (answer) => (typeof answer.body === "string" ? answer.body.length * 3 : answer.body.length) + ENTRY_OVERHEAD,
+  });
+  private stopped = false;
+
+  /** @param enabled false keeps nothing and repeats nothing (requests logged one by one). */
+  constructor(private readonly parts: RepeatedAnswerParts, private readonly enabled = true) {}
+
+  /** No answer is repeated from now on: the server is stopping, and every answer must go through Fastify's. */
+  stop(): void {
+    this.stopped = true;
+    this.kept.clear();
+  }
+
+  private get active(): boolean {
+    return this.enabled && !this.stopped && !this.parts.bypassed();
+  }
+
+  /**
+   * Keeps the answer about to be sent, when it may be repeated: called from the last onSend hook, where the status,
+   * headers and body are final but for `content-length`, which Fastify adds after the hooks (set here as it does).
+   */
+  record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    const dependence = request.repeatable;
+    const version = request.storeVersion;
+    const principal = request.principal;
+    const state = request.rateLimit;
+    if (dependence === null || version === null || state === null || !this.active) return;
+    if (request.method !== "GET" || (reply.statusCode !== 200 && reply.statusCode !== 304)) return;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return;
+    // A body, or a Basic password (its checks count failures): such requests always take the whole pipeline.
+    if (principal?.kind === "password" || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) return;
+    const headers = reply.getHeaders() as OutgoingHttpHeaders; // typed by Fastify per name; Node's writeHead takes them as they are
+    if (headers["x-ratelimit-remaining"] === undefined) return; // the counters were away: an answer of its own
+    const length = Buffer.byteLength(payload);
+    if (!headers["content-length"] || Number(headers["content-length"]) !== length) headers["content-length"] = String(length);
+    const expires = principal?.authorization.expiresAt?.getTime() ?? Infinity;
+    const route = request.routeOptions.url ?? request.url;
+    this.kept.set(keyOf(request.raw), {
+      status: reply.statusCode, headers, body: payload, version, dependence, expires,
+      rate: { key: state.key, limit: state.limit, seconds: state.seconds },
+      timed: this.parts.duration.labels("GET", route, String(reply.statusCode)),
+      again: request.onRepeat,
+    });
+  }
+
+  /** The node:http request listener's first step: a kept answer when it still holds, else `next` (Fastify). */
+  handle(request: IncomingMessage, response: ServerResponse, next: Next): void {
+    const key = request.method === "GET" && this.kept.size > 0 && this.active ? keyOf(request) : undefined;
+    const answer = key === undefined ? undefined : this.kept.get(key);
+    if (key === undefined || answer === undefined) {
+      next(request, response);
+      return;
+    }
+    this.repeat(answer, response).then((repeated) => {
+      if (repeated) return;
+      this.kept.delete(key);
+      next(request, response);
+    }, () => next(request, response)); // the database or the counters went away: Fastify answers as it would
+  }
+
+  /** Sends `answer` again if everything it depends on still stands; false, having sent nothing, when not. */
+  private async repeat(answer: KeptAnswer, response: ServerResponse): Promise<boolean> {
+    const started = performance.now();
+    const { clock, counters } = this.parts;
+    const now = clock();
+    const ms = now.getTime();
+    const { dependence, rate } = answer;
+    if (ms >= answer.expires || ms < dependence.from || ms >= dependence.until) return false;
+    const read = this.parts.version();
+    const version = read instanceof Promise ? await read : read;
+    if (version !== answer.version && !sameNumbers(version, answer.version)) return false;
+    const received = dependence.received;
+    if (received !== null && await this.parts.receivedVersion(received.userId) !== received.version) return false;
+    // Charged as the rate-limit plugin charges: a hit, given back for a 304; over the limit, Fastify refuses it.
+    const window = await counters.hit(rate.key, rate.seconds, now);
+    if (window.count > rate.limit) {
+      await counters.refund(rate.key, now);
+      return false;
+    }
+    let used = window.count;
+    if (answer.status === 304) {
+      await counters.refund(rate.key, now);
+      used -= 1;
+    }
+    const headers = { ...answer.headers };
+    const { remaining, reset, used: shownUsed } = rateLimitWindow({ key: rate.key, limit: rate.limit, used, resetAt: window.resetAt });
+    headers["x-ratelimit-remaining"] = String(remaining);
+    headers["x-ratelimit-reset"] = String(reset);
+    headers["x-ratelimit-used"] = String(shownUsed);
+    headers["x-github-request-id"] = this.parts.requestId();
+    if (this.parts.dateHeader) headers.date = now.toUTCString();
+    response.writeHead(answer.status, headers);
+    response.end(answer.body);
+    answer.again?.();
+    this.parts.repeated.inc();
+    answer.timed.observe((performance.now() - started) / 1000);
+    return true;
+  }
+}
