@@ -10,7 +10,7 @@ const LAYERS = [
   ["webhook delivery", "^src/server/webhooks/"],
   ["services", "^src/server/services/"],
   ["streams", "^src/server/streams/"],
-  ["process parts", "^src/server/(metrics|logging|tls|compiled-schemas)[.]ts$|^src/server/openapi/(route-doc|security)[.]ts$"],
+  ["process parts", "^src/server/(metrics|logging|tls|compiled-schemas|request-id)[.]ts$|^src/server/repeats/|^src/server/openapi/(route-doc|security)[.]ts$"],
   ["plugins", "^src/server/plugins/(?!openapi[.]ts$)"],
   ["routes and console", "^src/server/(routes|console)/"],
   // The OpenAPI document describes the routes (each describes itself beside its definition), so it sits above them.

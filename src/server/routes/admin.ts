@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { Principal } from "../services/authenticator.js";
-import { eventsFromText } from "../services/event-import.js";
+import { eventsFromText, type IngestBody } from "../services/event-import.js";
 import type { IngestService } from "../services/ingest.js";
 import { FeedgateFailure } from "../failures.js";
 import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
@@ -70,17 +70,18 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     admin.addHook("preParsing", decodeContentEncoding(bodyLimit));
 
     admin.post("/admin/events", { schema: documented(INGEST_EVENTS) }, async (request) => {
-      let events: unknown;
+      let body: IngestBody;
       try {
-        events = eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
+        body = eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
       } catch (error) {
         if (!(error instanceof FeedgateFailure)) throw error;
         // Which line could not be parsed, in GitHub's error shape.
         throw new ApiError(400, "Problems parsing JSON",
           { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: `not JSON; ${NOTHING_WRITTEN}` }] });
       }
+      const { events, lines } = body;
       if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
-      return ingesting(() => ingest.ingestEvents(events));
+      return ingesting(() => ingest.ingestEvents(events, lines ?? undefined));
     });
 
     admin.post("/admin/world", { schema: documented(SEED_WORLD) }, async (request) => {

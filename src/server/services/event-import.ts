@@ -137,10 +137,23 @@ export function importEvents(store: Store, source: NdjsonSource, options: Import
   return applyBatches(store, parsedBatches(source, options), options, clock);
 }
 
+/** An HTTP ingest body's entries, and for NDJSON each entry's line: a complete event is stored as its line, as an import stores it. */
+export interface IngestBody {
+  events: unknown;
+  lines: string[] | null;
+}
+
 /** Parses an HTTP ingest body, NDJSON or a JSON array, strictly: any bad entry refuses the whole body. */
-export function eventsFromText(text: string): unknown[] {
+export function eventsFromText(text: string): IngestBody {
   const trimmed = text.trim();
-  if (trimmed.startsWith("[")) return parseJsonEntry(trimmed, "body") as unknown[];
+  if (trimmed.startsWith("[")) return { events: parseJsonEntry(trimmed, "body"), lines: null };
+  const events: unknown[] = [];
+  const lines: string[] = [];
   // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
-  return text.split("\n").flatMap((line, i) => (line.trim() === "" ? [] : [parseJsonEntry(line, `line ${i + 1}`)]));
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    events.push(parseJsonEntry(line, `line ${i + 1}`));
+    lines.push(line);
+  });
+  return { events, lines };
 }

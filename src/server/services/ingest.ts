@@ -27,11 +27,16 @@ export class IngestService {
   /**
    * Ingests already-parsed events in one transaction; any bad entry refuses them all. An event without `created_at`
    * is stamped with the clock's now, one time for the whole body.
+   * @param lines each event's text as sent (NDJSON), when there is one.
    */
-  async ingestEvents(events: unknown[]): Promise<IngestResult> {
+  async ingestEvents(events: unknown[], lines?: readonly string[]): Promise<IngestResult> {
     const batch = emptyBatch();
     const now = this.clock();
-    for (const [i, event] of events.entries()) addEvent(batch, parseEvent(createdNowUnlessSaid(event, now), `events[${i}]`));
+    for (const [i, event] of events.entries()) {
+      const stamped = createdNowUnlessSaid(event, now);
+      // A complete event is stored as its line (as an import stores it), unless it was stamped with the time here.
+      addEvent(batch, parseEvent(stamped, `events[${i}]`, stamped === event ? lines?.[i] : undefined));
+    }
     return this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
   }
 
