@@ -132,6 +132,14 @@ describe("admin ingest routes", () => {
       assert.ok(feed.body.includes(last), "the stored line comes back verbatim");
     });
 
+    test("a complete event is stored as its line, keys in the order sent, as `feedgate import` stores a file's", async () => {
+      const { created_at, ...rest } = JSON.parse(sampleLines()[0]!) as Record<string, unknown>;
+      const line = JSON.stringify({ created_at, ...rest, id: "7100000000" });
+      assert.equal((await post("/admin/events", line, ROOT)).statusCode, 200);
+      const feed = await get(`/repos/${(rest.repo as { name: string }).name}/events?per_page=100`);
+      assert.ok(feed.body.includes(line), "the line as sent, not re-serialized in GitHub's key order");
+    });
+
     const UNPROCESSABLE: { problem: string; body: string; field: string; message: string }[] = [
       { problem: "an event without a repository name", field: "events[1].repo.name", message: 'must be "owner/name"',
         body: ndjson([event("31", "PushEvent", "x", "x/y"), { ...event("32", "PushEvent", "x", "x/y"), repo: {} }]) },
