@@ -72,7 +72,7 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     admin.post("/admin/events", { schema: documented(INGEST_EVENTS) }, async (request) => {
       let body: IngestBody;
       try {
-        body = eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
+        body = await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
       } catch (error) {
         if (!(error instanceof FeedgateFailure)) throw error;
         // Which line could not be parsed, in GitHub's error shape.
