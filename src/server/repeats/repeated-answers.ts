@@ -5,8 +5,8 @@
  * and for them the pipeline (routing, eight hooks, header assembly) cost several times what sending the answer does.
  *
  * What an answer depends on, and how each is checked again before it is repeated:
- * - the request: the key is a SHA-256 of the method, URL, every header as sent (names, values, order) and the peer's
- *   address, so anything the pipeline could read from the request is the same (the token too: never kept in the clear);
+ * - the request: the key is a SHA-256 of the method, the URL as sent, every header as sent (names, values, order)
+ *   and the peer's address, so anything the pipeline could read from the request is the same (the token too: never kept in the clear);
  * - the database: the store's version (StoreVersion) read now must equal the one the request read, and a received
  *   feed's follows-and-watches number too (services/feeds.ts PageDependence), the same numbers the page cache and the
  *   remembered look-ups rely on;
@@ -86,6 +86,13 @@ function keyOf(request: IncomingMessage): string {
   return hash("sha256", `${request.method}\0${request.url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`, "base64");
 }
 
+/**
+ * Each request's key, made as it arrived: Fastify then rewrites `url` (an /api/v3 request's loses its prefix), and a
+ * key made from the rewritten one would hand an /api/v3 answer, whose links carry the prefix, to a request without.
+ */
+const KEY = Symbol("feedgate.repeatKey");
+type Keyed = IncomingMessage & { [KEY]?: string };
+
 type Next = (request: IncomingMessage, response: ServerResponse) => void;
 
 export class RepeatedAnswers {
@@ -117,7 +124,8 @@ export class RepeatedAnswers {
     const version = request.storeVersion;
     const principal = request.principal;
     const state = request.rateLimit;
-    if (dependence === null || version === null || state === null || !this.active) return;
+    const key = (request.raw as Keyed)[KEY];
+    if (key === undefined || dependence === null || version === null || state === null || !this.active) return;
     if (request.method !== "GET" || (reply.statusCode !== 200 && reply.statusCode !== 304)) return;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return;
     // A body, or a Basic password (its checks count failures): such requests always take the whole pipeline.
@@ -128,7 +136,7 @@ export class RepeatedAnswers {
     if (!headers["content-length"] || Number(headers["content-length"]) !== length) headers["content-length"] = String(length);
     const expires = principal?.authorization.expiresAt?.getTime() ?? Infinity;
     const route = request.routeOptions.url ?? request.url;
-    this.kept.set(keyOf(request.raw), {
+    this.kept.set(key, {
       status: reply.statusCode, headers, body: payload, version, dependence, expires,
       rate: { key: state.key, limit: state.limit, seconds: state.seconds },
       timed: this.parts.duration.labels("GET", route, String(reply.statusCode)),
@@ -137,8 +145,8 @@ export class RepeatedAnswers {
   }
 
   /** The node:http request listener's first step: a kept answer when it still holds, else `next` (Fastify). */
-  handle(request: IncomingMessage, response: ServerResponse, next: Next): void {
-    const key = request.method === "GET" && this.kept.size > 0 && this.active ? keyOf(request) : undefined;
+  handle(request: Keyed, response: ServerResponse, next: Next): void {
+    const key = request.method === "GET" && this.active ? (request[KEY] = keyOf(request)) : undefined;
     const answer = key === undefined ? undefined : this.kept.get(key);
     if (key === undefined || answer === undefined) {
       next(request, response);
@@ -148,7 +156,10 @@ export class RepeatedAnswers {
       if (repeated) return;
       this.kept.delete(key);
       next(request, response);
-    }, () => next(request, response)); // the database or the counters went away: Fastify answers as it would
+    }, () => {
+      // The database or the counters went away before anything was sent: Fastify answers as it would.
+      if (!response.headersSent) next(request, response);
+    });
   }
 
   /** Sends `answer` again if everything it depends on still stands; false, having sent nothing, when not. */
