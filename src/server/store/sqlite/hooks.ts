@@ -202,7 +202,7 @@ export class SqliteHooks implements HookStore {
   /**
    * Inside a transaction. `next`: the attempt recorded after this one, if any. When it is to the same hook, the
    * hook's updates it makes anyway are left to it: its last response replaces this one's, and, when it delivered, it
-   * ends the failing streak this one would end (a run of 16 successes updates the hook once, not 16 times).
+   * ends the failing streak this one would end (a run of successes updates its hook once, not once each).
    */
   private finishNow({ delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null, next?: FinishedAttempt): boolean {
     const sameHookNext = next?.delivery.hookId === delivery.hookId;
