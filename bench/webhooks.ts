@@ -177,7 +177,12 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     await response.arrayBuffer();
     return performance.now();
   };
+  const basic = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString("base64")}`;
+  const created: string[] = [];
   try {
+    // A reused database (--reuse-db) keeps what earlier runs left: hooks to their receivers, gone since, with their
+    // queues. Left there, every event would go to them too (refused, retried), and the figures would grow run by run.
+    await removeBenchHooks(serverUrl, basic, repos);
     // The ingest alone, before any hook: the same events' shapes, posted in the same batches.
     const aloneCpuBefore = cpuSecondsOf(serverPid);
     const aloneStarted = performance.now();
@@ -187,13 +192,13 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     const ingestAlone = { rate: count / ((performance.now() - aloneStarted) / 1000),
       cpuMsPerEvent: ((cpuSecondsOf(serverPid) - aloneCpuBefore) * 1000) / count };
 
-    const basic = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString("base64")}`;
     for (const repo of repos) {
-      const created = await fetch(`${serverUrl}/repos/${repo}/hooks`, {
+      const made = await fetch(`${serverUrl}/repos/${repo}/hooks`, {
         method: "POST", headers: { authorization: basic, "content-type": "application/json" },
         body: JSON.stringify({ name: "web", config: { url, content_type: "json" }, events: ["*"] }),
       });
-      if (created.status !== 201) throw new Error(`creating a hook on ${repo}: ${created.status} ${await created.text()}`);
+      if (made.status !== 201) throw new Error(`creating a hook on ${repo}: ${made.status} ${await made.text()}`);
+      created.push(`${serverUrl}/repos/${repo}/hooks/${(await made.json() as { id: number }).id}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500)); // the pings go out first
 
@@ -277,5 +282,20 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
   } finally {
     server.closeAllConnections();
     server.close();
+    // This run's hooks and what they still had queued go with it (deleting a hook deletes its queue and record).
+    for (const hook of created) await fetch(hook, { method: "DELETE", headers: { authorization: basic } }).catch(() => undefined);
+  }
+}
+
+/** Deletes the repositories' hooks that point at a benchmark receiver (an earlier run's, on a reused database). */
+async function removeBenchHooks(serverUrl: string, authorization: string, repos: string[]): Promise<void> {
+  for (const repo of repos) {
+    const listed = await fetch(`${serverUrl}/repos/${repo}/hooks?per_page=100`, { headers: { authorization } });
+    if (listed.status !== 200) throw new Error(`listing the hooks of ${repo}: ${listed.status} ${await listed.text()}`);
+    for (const hook of await listed.json() as { id: number; config: { url?: string } }[]) {
+      if (!/^http:\/\/127\.0\.0\.1:\d+\/hook$/.test(hook.config.url ?? "")) continue;
+      const deleted = await fetch(`${serverUrl}/repos/${repo}/hooks/${hook.id}`, { method: "DELETE", headers: { authorization } });
+      if (deleted.status !== 204) throw new Error(`deleting hook ${hook.id} of ${repo}: ${deleted.status}`);
+    }
   }
 }

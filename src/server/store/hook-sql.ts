@@ -47,6 +47,8 @@ export const HOOK_SQL = {
   /** The deliveries queued behind a claimed head, in order (claim's `perHook`); due and unclaimed ones are kept. */
   behind: "SELECT * FROM hook_queue WHERE hook_id = @hookId AND id > @after ORDER BY id LIMIT @limit",
   lease: "UPDATE hook_queue SET claimed_until = @until WHERE id = @id",
+  /** Leases a hook's claimed run: the ids from its head to its last, which claim takes with nothing between. */
+  leaseRun: "UPDATE hook_queue SET claimed_until = @until WHERE hook_id = @hookId AND id BETWEEN @first AND @last",
   release: "UPDATE hook_queue SET claimed_until = NULL WHERE id = @id",
   postpone: "UPDATE hook_queue SET claimed_until = NULL, next_attempt_at = @due WHERE id = @id",
   retry: `UPDATE hook_queue SET attempts = attempts + 1, next_attempt_at = @due, claimed_until = NULL, body = @body, action = @action

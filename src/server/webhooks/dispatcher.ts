@@ -14,7 +14,7 @@ import type { DeliveryAttempt, DisableRule, FinishedAttempt, HookRow, QueuedDeli
 import type { Store } from "../store/store.js";
 import type { AddressPolicy } from "./address-policy.js";
 import type { WebhookMetrics } from "./metrics.js";
-import type { ContextCache, PayloadBuilder } from "./payload.js";
+import { ContextCache, type PayloadBuilder } from "./payload.js";
 import type { SecretBox } from "./secret-box.js";
 import { ReceiverAgents, send, type SendOutcome } from "./send.js";
 import { HookThrottle } from "./throttle.js";
@@ -38,10 +38,11 @@ const CONCURRENCY = 16;
 /** How often the queue is looked at when nothing woke the dispatcher: what other processes queued arrives this late. */
 const POLL_MS = 1000;
 /**
- * Deliveries of one hook claimed and sent in one go, recorded in one transaction: a backlog costs a claim and a
- * record per run, not per delivery. Its order is kept: they are sent one after the other, and a failure ends the run.
+ * Deliveries of one hook claimed and sent in one go, recorded in one transaction: a backlog costs a claim, a record
+ * and a read of the repository's objects per run, not per delivery (at 16 these were still a tenth of a delivery's
+ * CPU in a flood). Its order is kept: they are sent one after the other, and a failure ends the run.
  */
-const PER_HOOK = 16;
+const PER_HOOK = 64;
 /** Unsealed secrets kept in memory (by sealed value); past this many the cache starts afresh. */
 const SECRETS_KEPT = 10_000;
 /** A claim outlives the longest attempt by far; a claimer gone for this long has died, and its claims pass on. */
@@ -184,7 +185,8 @@ export class Dispatcher {
     const hook = await this.store.hooks.get(run[0]!.hookId);
     if (!hook) return; // deleted meanwhile, its queue with it
     const started = this.clock().getTime();
-    const contexts: ContextCache = new Map();
+    const contexts = new ContextCache();
+    const baseUrl = this.baseUrl();
     const finished: Sent[] = [];
     let next = 0;
     for (; next < run.length; next++) {
@@ -198,7 +200,7 @@ export class Dispatcher {
         next = 1;
         break;
       }
-      const sent = await this.attempt(delivery, hook, contexts);
+      const sent = await this.attempt(delivery, hook, contexts, baseUrl);
       if (sent === "cancelled") break;
       finished.push(sent);
       if (!sent.delivered) { next++; break; }
@@ -207,12 +209,12 @@ export class Dispatcher {
   }
 
   /** One delivery: its body (built at its first attempt), signed, POSTed; "cancelled" when the server stopped meanwhile. */
-  private async attempt(delivery: QueuedDelivery, hook: HookRow, contexts: ContextCache): Promise<Sent | "cancelled"> {
+  private async attempt(delivery: QueuedDelivery, hook: HookRow, contexts: ContextCache, baseUrl: string): Promise<Sent | "cancelled"> {
     let { body, action } = delivery;
     let repositoryId: number | null;
     if (body === null) {
       // Events are never deleted, so an event delivery always has its event.
-      const built = (await this.payloads.forEvent(delivery.eventId!, this.baseUrl(), contexts))!;
+      const built = (await this.payloads.forEvent(delivery.eventId!, baseUrl, contexts))!;
       ({ body, action, repositoryId } = built); // kept by finish() for the retries
     } else repositoryId = repositoryIdOf(body);
     const sent = { delivery, body, action, repositoryId };

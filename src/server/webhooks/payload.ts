@@ -31,11 +31,34 @@ export interface BuiltPayload {
   repositoryId: number | null;
 }
 
+/** Objects a body carries besides the payload, with their JSON, which bodies splice in (the repository is most of a body). */
+interface Part {
+  objects: Record<string, unknown>;
+  /** `JSON.stringify(objects)`. */
+  json: string;
+}
+
+const part = (objects: Record<string, unknown>): Part => ({ objects, json: JSON.stringify(objects) });
+
 /**
- * `context()` by repository, for the deliveries a dispatcher sends to one hook in one go: each repository's objects
- * are read once for all of them (its counts then as they are when the first is built, every event already stored).
+ * For the deliveries a dispatcher sends to one hook in one go: each repository's `context()` and each actor's `sender`
+ * are read (and turned into JSON) once for all of them (as they are when the first is built, every event already stored).
  */
-export type ContextCache = Map<number, Promise<Record<string, unknown>>>;
+export class ContextCache {
+  readonly repos = new Map<number, Promise<Part>>();
+  readonly senders = new Map<number, Promise<Part>>();
+}
+
+const EMPTY = part({});
+
+/** The keys a body takes from elsewhere than the event's payload: a payload naming one of them is merged as objects. */
+const ADDED_KEYS = ["repository", "organization", "sender"];
+
+/** `{...a, ...b, ...}` as JSON, from each object's JSON, when no key is in two of them. */
+function joinedJson(parts: string[]): string {
+  const inner = parts.filter((p) => p !== "{}").map((p) => p.slice(1, -1));
+  return `{${inner.join(",")}}`;
+}
 
 export class PayloadBuilder {
   constructor(private readonly store: Store) {}
@@ -55,23 +78,32 @@ export class PayloadBuilder {
   }
 
   /** The delivery of a stored event; null when the event is gone (nothing to announce). */
-  async forEvent(eventId: string, baseUrl: string, contexts: ContextCache = new Map()): Promise<BuiltPayload | null> {
+  async forEvent(eventId: string, baseUrl: string, contexts = new ContextCache()): Promise<BuiltPayload | null> {
     const source = await this.store.hooks.eventSource(eventId);
     if (!source) return null;
     const event = JSON.parse(source.body) as { type: string; payload?: Record<string, unknown> };
     const payload: Record<string, unknown> = { ...event.payload };
     if (event.type === "PushEvent" && payload.after === undefined && typeof payload.head === "string") payload.after = payload.head;
     if (event.type === "CommitCommentEvent" && payload.action === undefined) payload.action = "created";
-    const actor = await this.store.users.findById(source.actorId);
-    let context: Record<string, unknown> = {};
+    let sender = contexts.senders.get(source.actorId);
+    if (!sender) {
+      contexts.senders.set(source.actorId, sender = this.store.users.findById(source.actorId)
+        .then((actor) => part(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {})));
+    }
+    let context = EMPTY;
     if (source.repoId !== null) {
-      let cached = contexts.get(source.repoId);
-      if (!cached) contexts.set(source.repoId, cached = this.context(source.repoId, baseUrl));
+      let cached = contexts.repos.get(source.repoId);
+      if (!cached) contexts.repos.set(source.repoId, cached = this.context(source.repoId, baseUrl).then(part));
       context = await cached;
     }
-    const body = { ...payload, ...context, ...(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {}) };
-    const id = (body as { repository?: { id?: unknown } }).repository?.id;
-    return { body: JSON.stringify(body), action: typeof payload.action === "string" ? payload.action : null,
+    const { objects: senderObjects, json: senderJson } = await sender;
+    // The body is `{...payload, ...context, sender}`. Its JSON is made from the parts' JSON, the context's made once per
+    // run, unless the payload has a key of its own that the others replace (it would keep its place in the object).
+    const body = ADDED_KEYS.some((key) => Object.hasOwn(payload, key))
+      ? JSON.stringify({ ...payload, ...context.objects, ...senderObjects })
+      : joinedJson([JSON.stringify(payload), context.json, senderJson]);
+    const id = ((Object.hasOwn(context.objects, "repository") ? context.objects : payload) as { repository?: { id?: unknown } }).repository?.id;
+    return { body, action: typeof payload.action === "string" ? payload.action : null,
       repositoryId: typeof id === "number" ? id : null };
   }
 

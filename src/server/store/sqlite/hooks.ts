@@ -40,9 +40,10 @@ function prepare(db: Database.Database) {
       hookId: number; guid: string; event: string; action: string | null; eventId: string | null; body: string | null;
       redelivery: number; due: number; now: string;
     }>(HOOK_SQL.enqueue),
+    relaxed: db.prepare("PRAGMA synchronous = NORMAL"),
     heads: db.prepare<{ active: number; now: number; limit: number }, QueueRecord>(HOOK_SQL.heads),
     behind: db.prepare<{ hookId: number; after: number; limit: number }, QueueRecord>(HOOK_SQL.behind),
-    lease: db.prepare<{ id: number; until: number }>(HOOK_SQL.lease),
+    leaseRun: db.prepare<{ hookId: number; first: number; last: number; until: number }>(HOOK_SQL.leaseRun),
     release: db.prepare<{ id: number }>(HOOK_SQL.release),
     postpone: db.prepare<{ id: number; due: number }>(HOOK_SQL.postpone),
     retry: db.prepare<{ id: number; due: number; body: string; action: string | null }>(HOOK_SQL.retry),
@@ -70,9 +71,28 @@ function prepare(db: Database.Database) {
 
 export class SqliteHooks implements HookStore {
   private readonly s: ReturnType<typeof prepare>;
+  /** The connection's own `synchronous`, set back after each claim and record (outbox). */
+  private readonly strict: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     this.s = prepare(db);
+    this.strict = db.prepare(`PRAGMA synchronous = ${Number(db.pragma("synchronous", { simple: true }))}`);
+  }
+
+  /**
+   * The dispatcher's transactions (claims, attempts recorded), committed without waiting for the disk (WAL's
+   * `synchronous = NORMAL`): an fsync per commit was a good part of each delivery's CPU. The database stays consistent
+   * whatever happens; what a power cut can lose is the last of these commits, which only makes deliveries go out
+   * again (a lease lost, or an attempt's record and its dequeue together): at least once, as always. The next commit
+   * at the connection's own level (an ingest, a token) syncs the log, these commits with it.
+   */
+  private outbox<T>(run: () => T): T {
+    this.s.relaxed.run();
+    try {
+      return this.db.transaction(run).immediate();
+    } finally {
+      this.strict.run();
+    }
   }
 
   async create(hook: NewHook, now: Date): Promise<HookRow> {
@@ -145,15 +165,16 @@ export class SqliteHooks implements HookStore {
 
   async claim(now: number, leaseMs: number, limit: number, perHook = 1): Promise<QueuedDelivery[]> {
     // One process holds the write lock at a time, so reading the heads and leasing them cannot race another claim.
-    return this.db.transaction(() => {
+    return this.outbox(() => {
       const claimed: QueueRecord[] = [];
       for (const head of this.s.heads.all({ active: 1, now, limit })) {
-        claimed.push(head);
-        if (perHook > 1) claimed.push(...claimableBehind(this.s.behind.all({ hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now));
+        const run = perHook > 1 ? [head, ...claimableBehind(this.s.behind.all({ hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now)] : [head];
+        // A hook's run is the next ids of its queue, nothing between them: one statement leases them all.
+        this.s.leaseRun.run({ hookId: head.hook_id, first: head.id, last: run.at(-1)!.id, until: now + leaseMs });
+        claimed.push(...run);
       }
-      for (const row of claimed) this.s.lease.run({ id: row.id, until: now + leaseMs });
       return claimed.map(toQueued);
-    }).immediate();
+    });
   }
 
   async release(id: number): Promise<void> {
@@ -171,24 +192,29 @@ export class SqliteHooks implements HookStore {
   async finishAll(attempts: FinishedAttempt[], released: number[] = []): Promise<boolean[]> {
     // Compressed before the transaction: off the event loop.
     const packed = await Promise.all(attempts.map((a) => packBody(a.attempt.request.payload)));
-    return this.db.transaction(() => {
-      const disabled = attempts.map((a, n) => this.finishNow(a, packed[n]!));
+    return this.outbox(() => {
+      const disabled = attempts.map((a, n) => this.finishNow(a, packed[n]!, attempts[n + 1]));
       for (const id of released) this.s.release.run({ id });
       return disabled;
-    }).immediate();
+    });
   }
 
-  /** Inside a transaction. */
-  private finishNow({ delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null): boolean {
+  /**
+   * Inside a transaction. `next`: the attempt recorded after this one, if any. When it is to the same hook, the
+   * hook's updates it makes anyway are left to it: its last response replaces this one's, and, when it delivered, it
+   * ends the failing streak this one would end (a run of successes updates its hook once, not once each).
+   */
+  private finishNow({ delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null, next?: FinishedAttempt): boolean {
+    const sameHookNext = next?.delivery.hookId === delivery.hookId;
     this.s.record.run(attemptParameters(attempt, bool, packed));
-    this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
+    if (!sameHookNext) this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
     if (outcome.kind === "retry") {
       this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
     }
     else this.s.dequeue.run({ id: delivery.id });
     const hookId = delivery.hookId;
     if (delivered(attempt)) {
-      this.s.succeeded.run({ hookId });
+      if (!(sameHookNext && delivered(next!.attempt))) this.s.succeeded.run({ hookId });
       return false;
     }
     this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
