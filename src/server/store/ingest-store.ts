@@ -26,6 +26,12 @@ export interface RepoUpsert extends Sourced {
   externalId?: number | undefined;
 }
 
+/**
+ * An event's text as stored: a string, or its UTF-8 bytes. `feedgate import`'s parsing thread hands the bodies of a
+ * batch over as bytes in one transferred buffer (cli/import-messages.ts): moved, not copied, and never decoded.
+ */
+export type EventText = string | Uint8Array;
+
 export interface EventInsert extends Sourced {
   id: string;
   type: string;
@@ -36,7 +42,7 @@ export interface EventInsert extends Sourced {
   public: boolean;
   createdAt: Date;
   complete: boolean;
-  body: string;
+  body: EventText;
 }
 
 export interface IssueEventInsert extends Sourced {

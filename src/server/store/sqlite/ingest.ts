@@ -48,9 +48,10 @@ function prepare(db: Database.Database) {
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
          created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`),
     insertEvent: db.prepare(
-      // The next arrival number (migration 9): one index read, under the write lock every ingest holds.
+      // The next arrival number (migration 9): one index read, under the write lock every ingest holds. A body given
+      // as bytes (EventText) is stored as the text they spell, as a string is.
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM events))`),
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), (SELECT coalesce(max(seq), 0) + 1 FROM events))`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
     hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(hookTargetsSql("SELECT value FROM json_each(@repoIds)")),
     enqueue: db.prepare(HOOK_SQL.enqueue),
