@@ -196,10 +196,16 @@ export class SqliteIngest implements IngestStore {
     // batch's event pages stream through spares a read() of the file per look-up.
     const cached = this.db.pragma("cache_size", { simple: true }) as number;
     this.db.pragma(`cache_size = ${BULK_LOAD_CACHE_KIB}`);
+    // A commit does not wait for the disk (fsync) here, only a checkpoint does: in WAL mode the database stays
+    // consistent whatever stops the import, a crash of the machine included; such a crash may lose the last batches
+    // committed, which importing the file again adds (an import skips the events it finds stored).
+    const synchronous = this.db.pragma("synchronous", { simple: true }) as number;
+    this.db.pragma("synchronous = NORMAL");
     try {
       return await work();
     } finally {
       this.bulkWriter = null;
+      this.db.pragma(`synchronous = ${synchronous}`);
       this.db.pragma(`cache_size = ${cached}`);
       this.db.pragma("foreign_keys = ON");
       // About 5 s per million events, with nothing else to show for it: say so.
