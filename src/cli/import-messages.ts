@@ -5,6 +5,7 @@
  */
 import type { ParsedBatch } from "../server/services/event-import.js";
 import { InvalidInputError } from "../server/failures.js";
+import { namedIn } from "../server/store/ingest-names.js";
 
 export interface ParserTask {
   /** The source as the operator typed it, for messages. */
@@ -46,6 +47,7 @@ export function batchMessage(parsed: ParsedBatch): { message: ParserMessage; tra
     event.body = new Uint8Array(buffer, at, written);
     at += written;
   }
+  parsed.batch.names = namedIn(parsed.batch);
   return { message: { kind: "batch", parsed }, transfer: [buffer] };
 }
 

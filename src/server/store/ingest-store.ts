@@ -62,6 +62,29 @@ export interface TokenInsert extends Sourced {
   note: string | null;
 }
 
+export interface NamedAccount {
+  login: string;
+  type: AccountType;
+  externalId: number | null;
+  /** False when only a token names it: a token never creates its user. */
+  create: boolean;
+}
+
+export interface NamedRepo {
+  fullName: string;
+  owner: string;
+  name: string;
+  externalId: number | null;
+}
+
+/** Every account and repository a batch names, as the walk gathers them (ingest-names.ts). */
+export interface Names {
+  /** By lowercase login; logins and repository names are case-insensitive, as on GitHub. */
+  accounts: Map<string, NamedAccount>;
+  /** By lowercase full name. */
+  repos: Map<string, NamedRepo>;
+}
+
 /**
  * Everything one ingest writes, applied in one transaction in this order: accounts, memberships,
  * repositories, collaborators, follows, watches, tokens, events, issue events. Accounts and repositories
@@ -78,6 +101,11 @@ export interface IngestBatch {
   tokens: TokenInsert[];
   events: EventInsert[];
   issueEvents: IssueEventInsert[];
+  /**
+   * namedIn(this batch), when it was gathered already: `feedgate import`'s parsing thread gathers it beside the
+   * batch (cli/import-messages.ts), so the writer does not walk the batch twice. Left out, the ingest gathers it.
+   */
+  names?: Names;
 }
 
 export interface EventCounts {
