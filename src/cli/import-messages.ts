@@ -5,6 +5,7 @@
  */
 import type { ParsedBatch } from "../server/services/event-import.js";
 import { InvalidInputError } from "../server/failures.js";
+import { namedIn } from "../server/store/ingest-names.js";
 
 export interface ParserTask {
   /** The source as the operator typed it, for messages. */
@@ -21,6 +22,34 @@ export type ParserMessage =
   | { kind: "batch"; parsed: ParsedBatch }
   | { kind: "done" }
   | { kind: "failed"; name: string; message: string; problem?: string; field?: string; code?: string; stack?: string };
+
+/**
+ * A batch as posted: its events' bodies (text in the parser) written as UTF-8 into one buffer, each event keeping a
+ * view of its own bytes, and the buffer moved to the writer with the message rather than copied. A structured clone
+ * of five thousand strings of a few kilobytes was a fifth of the parser's time, and as much again for the writer to
+ * receive and collect; the writer stores the bytes as they are (EventText).
+ */
+export function batchMessage(parsed: ParsedBatch): { message: ParserMessage; transfer: ArrayBuffer[] } {
+  const events = parsed.batch.events;
+  let size = 0;
+  for (const event of events) size += typeof event.body === "string" ? Buffer.byteLength(event.body) : event.body.byteLength;
+  const buffer = new ArrayBuffer(size);
+  const bytes = Buffer.from(buffer);
+  let at = 0;
+  for (const event of events) {
+    let written = 0;
+    if (typeof event.body === "string") {
+      written = bytes.write(event.body, at);
+    } else {
+      bytes.set(event.body, at);
+      written = event.body.byteLength;
+    }
+    event.body = new Uint8Array(buffer, at, written);
+    at += written;
+  }
+  parsed.batch.names = namedIn(parsed.batch);
+  return { message: { kind: "batch", parsed }, transfer: [buffer] };
+}
 
 export function toParserMessage(error: unknown): ParserMessage {
   if (error instanceof InvalidInputError) {

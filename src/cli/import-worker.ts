@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { parsedBatches, validateEvents } from "../server/services/event-import.js";
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
-import { toParserMessage, type ParserMessage, type ParserTask } from "./import-messages.js";
+import { batchMessage, toParserMessage, type ParserMessage, type ParserTask } from "./import-messages.js";
 
 /** Batches posted and not yet taken by the writer: one being applied, one waiting, one being parsed. */
 const AHEAD = 2;
@@ -39,7 +39,8 @@ async function run(): Promise<void> {
   for await (const parsed of parsedBatches(open(), options)) {
     await room();
     unacknowledged += 1;
-    post({ kind: "batch", parsed });
+    const { message, transfer } = batchMessage(parsed);
+    port.postMessage(message, transfer);
   }
   post({ kind: "done" });
 }

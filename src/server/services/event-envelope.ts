@@ -46,7 +46,7 @@ const completeAccount = (value: Json) =>
   typeof value.id === "number" && typeof value.url === "string" && typeof value.avatar_url === "string";
 
 export interface ParsedEvent {
-  insert: EventInsert;
+  insert: EventInsert & { body: string };
   /** The relations this event implies, to merge into the batch. */
   relations: Pick<IngestBatch, "accounts" | "repos" | "collaborators" | "watches">;
 }

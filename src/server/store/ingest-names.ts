@@ -4,30 +4,10 @@
  * have: the spelling of its first mention, the first GitHub id given, and "Organization" once any entry says so.
  */
 import type { AccountType } from "./user-store.js";
-import type { AccountUpsert, IngestBatch, RepoUpsert, TokenInsert } from "./ingest-store.js";
+import type { AccountUpsert, IngestBatch, NamedAccount, NamedRepo, Names, RepoUpsert, TokenInsert } from "./ingest-store.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 
-export interface NamedAccount {
-  login: string;
-  type: AccountType;
-  externalId: number | null;
-  /** False when only a token names it: a token never creates its user. */
-  create: boolean;
-}
-
-export interface NamedRepo {
-  fullName: string;
-  owner: string;
-  name: string;
-  externalId: number | null;
-}
-
-export interface Names {
-  /** By lowercase login; logins and repository names are case-insensitive, as on GitHub. */
-  accounts: Map<string, NamedAccount>;
-  /** By lowercase full name. */
-  repos: Map<string, NamedRepo>;
-}
+export type { NamedAccount, NamedRepo, Names };
 
 /** The walk's first target: it only gathers names, with what each first mention gives; it hands out no ids. */
 class NameGatherer implements BatchTarget {

@@ -112,7 +112,7 @@ class BatchPlan implements BatchTarget {
 
   /** Looks up everything the batch names at once, and inserts what is missing at once. */
   *resolve(batch: IngestBatch): Step<void> {
-    const named = namedIn(batch);
+    const named = batch.names ?? namedIn(batch);
     const accounts = [...named.accounts.values()];
     const found = yield* ask({ op: "findAccounts", logins: accounts.map((a) => a.login) });
     const missing: NamedAccount[] = [];

@@ -4,7 +4,7 @@
  * walk over a batch (ingest-walk.ts) both speak it; each store driver answers it (sqlite/ingest.ts answers at once
  * inside one better-sqlite3 transaction, postgres/ingest.ts with queries on one client inside BEGIN/COMMIT).
  */
-import type { IngestResult } from "./ingest-store.js";
+import type { EventText, IngestResult } from "./ingest-store.js";
 import type { AccountType } from "./user-store.js";
 import type { OrgRole } from "./directory-store.js";
 
@@ -18,7 +18,7 @@ export interface Pair { a: number; b: number }
 
 export interface EventRow {
   id: string; type: string; actorId: number; repoId: number | null; orgId: number | null; public: boolean;
-  createdAt: number; complete: boolean; body: string;
+  createdAt: number; complete: boolean; body: EventText;
 }
 
 /** An active hook an event of `repoId` may be delivered to. */

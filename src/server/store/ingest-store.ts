@@ -26,6 +26,12 @@ export interface RepoUpsert extends Sourced {
   externalId?: number | undefined;
 }
 
+/**
+ * An event's text as stored: a string, or its UTF-8 bytes. `feedgate import`'s parsing thread hands the bodies of a
+ * batch over as bytes in one transferred buffer (cli/import-messages.ts): moved, not copied, and never decoded.
+ */
+export type EventText = string | Uint8Array;
+
 export interface EventInsert extends Sourced {
   id: string;
   type: string;
@@ -36,7 +42,7 @@ export interface EventInsert extends Sourced {
   public: boolean;
   createdAt: Date;
   complete: boolean;
-  body: string;
+  body: EventText;
 }
 
 export interface IssueEventInsert extends Sourced {
@@ -56,6 +62,29 @@ export interface TokenInsert extends Sourced {
   note: string | null;
 }
 
+export interface NamedAccount {
+  login: string;
+  type: AccountType;
+  externalId: number | null;
+  /** False when only a token names it: a token never creates its user. */
+  create: boolean;
+}
+
+export interface NamedRepo {
+  fullName: string;
+  owner: string;
+  name: string;
+  externalId: number | null;
+}
+
+/** Every account and repository a batch names, as the walk gathers them (ingest-names.ts). */
+export interface Names {
+  /** By lowercase login; logins and repository names are case-insensitive, as on GitHub. */
+  accounts: Map<string, NamedAccount>;
+  /** By lowercase full name. */
+  repos: Map<string, NamedRepo>;
+}
+
 /**
  * Everything one ingest writes, applied in one transaction in this order: accounts, memberships,
  * repositories, collaborators, follows, watches, tokens, events, issue events. Accounts and repositories
@@ -72,6 +101,11 @@ export interface IngestBatch {
   tokens: TokenInsert[];
   events: EventInsert[];
   issueEvents: IssueEventInsert[];
+  /**
+   * namedIn(this batch), when it was gathered already: `feedgate import`'s parsing thread gathers it beside the
+   * batch (cli/import-messages.ts), so the writer does not walk the batch twice. Left out, the ingest gathers it.
+   */
+  names?: Names;
 }
 
 export interface EventCounts {

@@ -7,7 +7,8 @@
 
 /** The column types feedgate copies into: bigint, text and boolean. */
 export type CopyType = "int8" | "text" | "bool";
-export type Cell = string | number | boolean | null;
+/** A text cell may be given as its UTF-8 bytes (an event's body from `feedgate import`: EventText), copied as they are. */
+export type Cell = string | number | boolean | Uint8Array | null;
 
 /** Signature, flags (none), header extension length (none). */
 export const COPY_BINARY_HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
@@ -21,7 +22,8 @@ function bound(rows: Cell[][], types: CopyType[]): number {
     size += 2 + 4 * row.length;
     for (let i = 0; i < row.length; i++) {
       const value = row[i];
-      if (value !== null) size += types[i] === "text" ? 3 * String(value).length : 8;
+      if (value instanceof Uint8Array) size += value.byteLength;
+      else if (value !== null) size += types[i] === "text" ? 3 * String(value).length : 8;
     }
   }
   return size;
@@ -37,6 +39,10 @@ export function encodeRows(rows: Cell[][], types: CopyType[]): Buffer {
       const value = row[i]!;
       if (value === null) {
         at = out.writeInt32BE(-1, at);
+      } else if (value instanceof Uint8Array) {
+        at = out.writeInt32BE(value.byteLength, at);
+        out.set(value, at);
+        at += value.byteLength;
       } else if (types[i] === "text") {
         const bytes = out.write(String(value), at + 4, "utf8");
         out.writeInt32BE(bytes, at);

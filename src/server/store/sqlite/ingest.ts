@@ -47,10 +47,13 @@ function prepare(db: Database.Database) {
     insertToken: db.prepare(
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
          created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`),
+    // The last arrival number (migration 9), read once per ingest, under the write lock every ingest holds: each
+    // event added takes the next.
+    lastSeq: db.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM events").pluck(),
+    // A body given as bytes (EventText) is stored as the text they spell, as a string is.
     insertEvent: db.prepare(
-      // The next arrival number (migration 9): one index read, under the write lock every ingest holds.
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM events))`),
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`),
     raiseGeneration: db.prepare(RAISE_GENERATION),
     hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(hookTargetsSql("SELECT value FROM json_each(@repoIds)")),
     enqueue: db.prepare(HOOK_SQL.enqueue),
@@ -124,8 +127,18 @@ function driver(s: Statements): IngestDriver {
       const at = o.now.toISOString();
       s.insertToken.run(o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, at, at);
     },
-    insertEvents: (o) => o.rows.filter((e) => s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId,
-      e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0, e.body).changes === 1).map((e) => e.id),
+    insertEvents: (o) => {
+      let seq = s.lastSeq.get()!;
+      const added: string[] = [];
+      for (const e of o.rows) {
+        if (s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId, e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0,
+          e.body, seq + 1).changes === 1) {
+          seq += 1;
+          added.push(e.id);
+        }
+      }
+      return added;
+    },
     findHookTargets: (o) => s.hookTargets.all({ active: 1, repoIds: JSON.stringify(o.repoIds) }).map(toHookTarget),
     queueDeliveries: (o) => {
       for (const d of o.rows) {
@@ -183,10 +196,16 @@ export class SqliteIngest implements IngestStore {
     // batch's event pages stream through spares a read() of the file per look-up.
     const cached = this.db.pragma("cache_size", { simple: true }) as number;
     this.db.pragma(`cache_size = ${BULK_LOAD_CACHE_KIB}`);
+    // A commit does not wait for the disk (fsync) here, only a checkpoint does: in WAL mode the database stays
+    // consistent whatever stops the import, a crash of the machine included; such a crash may lose the last batches
+    // committed, which importing the file again adds (an import skips the events it finds stored).
+    const synchronous = this.db.pragma("synchronous", { simple: true }) as number;
+    this.db.pragma("synchronous = NORMAL");
     try {
       return await work();
     } finally {
       this.bulkWriter = null;
+      this.db.pragma(`synchronous = ${synchronous}`);
       this.db.pragma(`cache_size = ${cached}`);
       this.db.pragma("foreign_keys = ON");
       // About 5 s per million events, with nothing else to show for it: say so.
