@@ -32,6 +32,12 @@ import { gapNotice, resumeAfter, unknownEvent } from "./resume.js";
 const CHECK_MS = 500;
 /** Events read per group and read: what replaying far back holds in memory at once. */
 const CHUNK = 500;
+/**
+ * Streams written in one turn of the event loop before the hub lets the rest of the server run: a fan-out's socket
+ * writes cost tens of microseconds each (mostly the kernel's), so 10,000 streams written at once would hold an
+ * ingest's acknowledgement, and every poll, for a third of a second or more.
+ */
+export const STREAMS_PER_TURN = 250;
 /** A stream whose client has taken nothing of what it was sent for this long is cut (it reconnects when it can). */
 const STALLED_MS = 30_000;
 
@@ -113,6 +119,9 @@ function kindOf(row: ArrivedEvent): string {
 
 /** The API's: the event's type as `event:`, its wire JSON as `data`. */
 const WIRE_FORMAT: StreamFormat = { name: "wire", kind: kindOf, data: toWireEventJson };
+
+/** After the I/O that is waiting (setImmediate runs after the poll phase). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const moved = (now: StoreVersion, then: StoreVersion) =>
   now.credentials !== then.credentials || now.repos !== then.repos || now.access !== then.access;
@@ -369,7 +378,9 @@ export class StreamHub {
         // stream, and each stream gets its new events in one write of those same bytes.
         const seqs = rows.map((row) => row.seq);
         const rendered = new Map<string, RenderedFrames>();
-        for (const member of members) {
+        for (const [i, member] of members.entries()) {
+          // The event loop's other work (an ingest's acknowledgement, polls) waits for one slice, not the whole fan-out.
+          if (i > 0 && i % STREAMS_PER_TURN === 0) await nextTurn();
           const format = member.request.format ?? WIRE_FORMAT;
           const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
           let frames = rendered.get(variant);

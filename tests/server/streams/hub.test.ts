@@ -12,7 +12,7 @@ import type { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Gauge } from "prom-client";
 import { pino } from "pino";
-import { StreamHub } from "../../../src/server/streams/hub.js";
+import { StreamHub, STREAMS_PER_TURN } from "../../../src/server/streams/hub.js";
 import { RememberingStore } from "../../../src/server/store/remembering-store.js";
 import { FeedService } from "../../../src/server/services/feeds.js";
 import { Authenticator } from "../../../src/server/services/authenticator.js";
@@ -132,6 +132,28 @@ describe("stream hub", () => {
       assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
         "the same memory, not an encoding per stream");
     }
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("a fan-out to more streams than one turn writes lets the event loop run between its slices", async () => {
+    const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.1.${i >> 8}.${i & 255}`)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    // A counter of the event loop's turns: each stream notes the turn its event was written in.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns = new Set<number>();
+    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(turn));
+    await ingest.ingestEvents([push()]);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 1), "every stream to get the event");
+    ticking = false;
+    assert.ok(turns.size >= 2, `the ${clients.length} streams were written in ${turns.size} turn(s)`);
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
