@@ -89,6 +89,8 @@ interface Subscriber {
   ends: { at: number; reason: string } | null;
   principal: Principal | null;
   baseUrl: string;
+  /** How its events are rendered (format, base URL, integer ids): streams that share it are written the same bytes. */
+  variant: string;
   owner: string;
   group: Group;
   /** Every event of the feed with an arrival number up to this one has been sent (or was before the stream). */
@@ -196,7 +198,7 @@ export class StreamHub {
     if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
     const subscriber: Subscriber = {
       sink, request: stream, ends: endOf(stream, principal), principal, baseUrl: request.baseUrl, owner, group, cursor,
-      checked: this.remembering.version,
+      checked: this.remembering.version, variant: `${(stream.format ?? WIRE_FORMAT).name}|${request.baseUrl}|${stream.integerIds}`,
     };
     this.add(subscriber);
     sink.onClose(() => this.remove(subscriber));
@@ -378,16 +380,16 @@ export class StreamHub {
         // stream, and each stream gets its new events in one write of those same bytes.
         const seqs = rows.map((row) => row.seq);
         const rendered = new Map<string, RenderedFrames>();
-        for (const [i, member] of members.entries()) {
+        for (let i = 0; i < members.length; i++) {
           // The event loop's other work (an ingest's acknowledgement, polls) waits for one slice, not the whole fan-out.
           if (i > 0 && i % STREAMS_PER_TURN === 0) await nextTurn();
-          const format = member.request.format ?? WIRE_FORMAT;
-          const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
-          let frames = rendered.get(variant);
+          const member = members[i]!;
+          let frames = rendered.get(member.variant);
           if (!frames) {
+            const format = member.request.format ?? WIRE_FORMAT;
             frames = new RenderedFrames(seqs, rows.map((row) =>
               SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds))));
-            rendered.set(variant, frames);
+            rendered.set(member.variant, frames);
           }
           const bytes = frames.after(member.cursor);
           if (bytes) member.sink.frames(bytes);
