@@ -32,6 +32,12 @@ import { gapNotice, resumeAfter, unknownEvent } from "./resume.js";
 const CHECK_MS = 500;
 /** Events read per group and read: what replaying far back holds in memory at once. */
 const CHUNK = 500;
+/**
+ * Streams written in one turn of the event loop before the hub lets the rest of the server run: a fan-out's socket
+ * writes cost tens of microseconds each (mostly the kernel's), so 10,000 streams written at once would hold an
+ * ingest's acknowledgement, and every poll, for a third of a second or more.
+ */
+export const STREAMS_PER_TURN = 250;
 /** A stream whose client has taken nothing of what it was sent for this long is cut (it reconnects when it can). */
 const STALLED_MS = 30_000;
 
@@ -83,6 +89,8 @@ interface Subscriber {
   ends: { at: number; reason: string } | null;
   principal: Principal | null;
   baseUrl: string;
+  /** How its events are rendered (format, base URL, integer ids): streams that share it are written the same bytes. */
+  variant: string;
   owner: string;
   group: Group;
   /** Every event of the feed with an arrival number up to this one has been sent (or was before the stream). */
@@ -113,6 +121,9 @@ function kindOf(row: ArrivedEvent): string {
 
 /** The API's: the event's type as `event:`, its wire JSON as `data`. */
 const WIRE_FORMAT: StreamFormat = { name: "wire", kind: kindOf, data: toWireEventJson };
+
+/** After the I/O that is waiting (setImmediate runs after the poll phase). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const moved = (now: StoreVersion, then: StoreVersion) =>
   now.credentials !== then.credentials || now.repos !== then.repos || now.access !== then.access;
@@ -187,7 +198,7 @@ export class StreamHub {
     if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
     const subscriber: Subscriber = {
       sink, request: stream, ends: endOf(stream, principal), principal, baseUrl: request.baseUrl, owner, group, cursor,
-      checked: this.remembering.version,
+      checked: this.remembering.version, variant: `${(stream.format ?? WIRE_FORMAT).name}|${request.baseUrl}|${stream.integerIds}`,
     };
     this.add(subscriber);
     sink.onClose(() => this.remove(subscriber));
@@ -248,12 +259,19 @@ export class StreamHub {
 
   private startTimers(): void {
     this.checkTimer = setInterval(() => this.wake(), CHECK_MS).unref();
-    this.heartbeatTimer = setInterval(() => {
-      for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.heartbeat();
-    }, this.options.heartbeatMs).unref();
+    this.heartbeatTimer = setInterval(() => void this.heartbeats(), this.options.heartbeatMs).unref();
     // Listening starts with the first stream and stops with the last: an instance nobody streams from holds no connection.
     this.stopListening = this.events.listenForChanges(() => this.wake());
     this.stopListening.catch((error: unknown) => this.log.warn({ err: error }, "streams: cannot listen for changes; checking every 500 ms"));
+  }
+
+  /** A heartbeat to every stream, STREAMS_PER_TURN per turn of the event loop, as a fan-out is written. */
+  private async heartbeats(): Promise<void> {
+    const sinks = [...this.groups.values()].flatMap((group) => [...group.members].map((member) => member.sink));
+    for (let i = 0; i < sinks.length; i++) {
+      if (i > 0 && i % STREAMS_PER_TURN === 0) await nextTurn();
+      sinks[i]!.heartbeat();
+    }
   }
 
   private stopTimers(): void {
@@ -369,14 +387,16 @@ export class StreamHub {
         // stream, and each stream gets its new events in one write of those same bytes.
         const seqs = rows.map((row) => row.seq);
         const rendered = new Map<string, RenderedFrames>();
-        for (const member of members) {
-          const format = member.request.format ?? WIRE_FORMAT;
-          const variant = `${format.name}|${member.baseUrl}|${member.request.integerIds}`;
-          let frames = rendered.get(variant);
+        for (let i = 0; i < members.length; i++) {
+          // The event loop's other work (an ingest's acknowledgement, polls) waits for one slice, not the whole fan-out.
+          if (i > 0 && i % STREAMS_PER_TURN === 0) await nextTurn();
+          const member = members[i]!;
+          let frames = rendered.get(member.variant);
           if (!frames) {
+            const format = member.request.format ?? WIRE_FORMAT;
             frames = new RenderedFrames(seqs, rows.map((row) =>
               SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds))));
-            rendered.set(variant, frames);
+            rendered.set(member.variant, frames);
           }
           const bytes = frames.after(member.cursor);
           if (bytes) member.sink.frames(bytes);

@@ -4,7 +4,9 @@
  * any answer. Nothing here knows about feeds.
  */
 import type { ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import { PassThrough } from "node:stream";
+import { FrameBytes } from "./frames.js";
 
 /**
  * Bytes a stream may hold unsent before the hub stops writing to it for a while (`congested`): a large ingest is
@@ -20,7 +22,7 @@ const MAX_UNSENT_BYTES = 16 * 1024 * 1024;
 /** How long EventSource clients wait before reconnecting (the `retry` field), in milliseconds. */
 const RECONNECT_MS = 1000;
 
-const HEARTBEAT = Buffer.from(": heartbeat\n\n");
+const HEARTBEAT = new FrameBytes(Buffer.from(": heartbeat\n\n"));
 
 export class SseStream {
   readonly body = new PassThrough();
@@ -58,13 +60,36 @@ export class SseStream {
   }
 
   /** Frames made by frame(), several at once, already encoded (shared by every stream they go to): one write for all. */
-  frames(bytes: Buffer): void {
-    if (bytes.length > 0) this.write(bytes);
+  frames(frames: FrameBytes): void {
+    if (frames.bytes.length === 0 || this.ended) return;
+    const socket = this.direct();
+    if (socket && this.unsent <= MAX_UNSENT_BYTES) socket.write(frames.chunk());
+    else this.write(frames.bytes);
   }
 
   /** A comment line: clients ignore it; proxies and idle timers see traffic. The same bytes for every stream. */
   heartbeat(): void {
-    this.write(HEARTBEAT);
+    this.frames(HEARTBEAT);
+  }
+
+  /**
+   * The connection, when shared frames may be written to it as they are: the response is under way as a chunked
+   * body, and neither the body nor the response holds bytes that they would have to follow. Written there as one
+   * ready-made chunk (FrameBytes.chunk), a stream's frames skip the body's and the response's stream machinery and the
+   * response's write deferred to the next tick: the kernel's write is most of what is left (a bare node:http fan-out
+   * to 1,000 streams spent 3.6 µs of CPU per frame sent through the response, 2.4 µs written to the socket). Anything
+   * else (the first bytes, which carry the headers; notices; the end) goes through the body, behind whatever it holds.
+   * A response without a network socket (an injected request's) is always written through the body.
+   */
+  private direct(): Socket | null {
+    const { response, body } = this;
+    const socket = response.socket;
+    if (!(socket instanceof Socket) || !socket.writable || !response.headersSent || !response.chunkedEncoding || response.writableEnded) {
+      return null;
+    }
+    // The response's own length counts its socket's: past that, it holds bytes it has not handed over yet.
+    if (body.writableLength + body.readableLength > 0 || response.writableLength > socket.writableLength) return null;
+    return socket;
   }
 
   /**

@@ -12,7 +12,7 @@ import type { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Gauge } from "prom-client";
 import { pino } from "pino";
-import { StreamHub } from "../../../src/server/streams/hub.js";
+import { StreamHub, STREAMS_PER_TURN } from "../../../src/server/streams/hub.js";
 import { RememberingStore } from "../../../src/server/store/remembering-store.js";
 import { FeedService } from "../../../src/server/services/feeds.js";
 import { Authenticator } from "../../../src/server/services/authenticator.js";
@@ -32,6 +32,8 @@ interface Client { ids: string[]; text: string; ended: boolean; body: PassThroug
 describe("stream hub", () => {
   let s: OpenedStore;
   let hub: StreamHub;
+  /** A second hub on the same store, whose heartbeats come every 20 ms. */
+  let beating: StreamHub;
   let ingest: IngestService;
   let reads = 0;
   let plans = 0;
@@ -58,10 +60,13 @@ describe("stream hub", () => {
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
       pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
+    beating = new StreamHub(remembering.store.events, remembering, feeds, authenticator,
+      { maxPerUser: 2, heartbeatMs: 20, replayMax: 1000 }, pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
     ingest = new IngestService(s.store, () => NOW);
     await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
   });
   after(async () => {
+    await beating.close();
     await hub.close();
     await s.close();
   });
@@ -72,7 +77,7 @@ describe("stream hub", () => {
    * Opens a stream of a repository's feed as an anonymous client at `ip`. The request and reply are the fields the
    * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
    */
-  async function stream(ip: string, repo = "hello", lastEventId?: string, reading = true): Promise<Client> {
+  async function stream(ip: string, repo = "hello", lastEventId?: string, reading = true, on = hub): Promise<Client> {
     const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
     const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough, chunks: [] };
     const reply = {
@@ -91,7 +96,7 @@ describe("stream hub", () => {
         return reply;
       },
     };
-    await hub.serve(request as unknown as FastifyRequest, reply as unknown as FastifyReply,
+    await on.serve(request as unknown as FastifyRequest, reply as unknown as FastifyReply,
       { feed: "getFromRepo", params: { user: "alice", repo }, integerIds: false }, null);
     return client;
   }
@@ -132,6 +137,48 @@ describe("stream hub", () => {
       assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
         "the same memory, not an encoding per stream");
     }
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("a fan-out to more streams than one turn writes lets the event loop run between its slices", async () => {
+    const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.1.${i >> 8}.${i & 255}`)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    // A counter of the event loop's turns: each stream notes the turn its event was written in.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns = new Set<number>();
+    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(turn));
+    await ingest.ingestEvents([push()]);
+    hub.wake();
+    await until(() => clients.every((c) => c.ids.length === 1), "every stream to get the event");
+    ticking = false;
+    assert.ok(turns.size >= 2, `the ${clients.length} streams were written in ${turns.size} turn(s)`);
+    for (const client of clients) client.body.destroy();
+    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+  });
+
+  test("heartbeats to more streams than one turn writes let the event loop run between their slices", async () => {
+    const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) =>
+      stream(`10.2.${i >> 8}.${i & 255}`, "hello", undefined, true, beating)));
+    await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns = new Map<Client, number>();
+    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, turn));
+    await until(() => turns.size === clients.length, "a heartbeat on every stream");
+    ticking = false;
+    assert.ok(new Set(turns.values()).size >= 2, "the first heartbeats were written in more than one turn");
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
