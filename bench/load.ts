@@ -102,10 +102,14 @@ class Latencies {
   }
 }
 
-/** One scenario: a warm-up, then the measured window, on the same connections (see the top of this file). */
+/**
+ * One scenario: a warm-up, then the measured window, on the same connections (see the top of this file).
+ * @param settled the caller let the server settle already (a live row settles it before its feeder starts: waiting
+ * for a server that is ingesting to go idle only waited settle()'s 180 s out, ingesting all the while).
+ */
 export async function measure(url: string, scenario: Scenario, settings: LoadSettings, serverPid: number,
-  feedEvents: number | null): Promise<Measurement> {
-  await settle(serverPid);
+  feedEvents: number | null, settled = false): Promise<Measurement> {
+  if (!settled) await settle(serverPid);
   const latencies = new Latencies();
   const answered = new Set<unknown>();
   const began = performance.now();

@@ -206,8 +206,11 @@ async function runRow(run: RowRun, target: Listening, scenario: Scenario, feeder
   // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
   if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
   say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
-  feeder?.start();
-  const m = await measure(target.url, scenario, options, target.pid, feedEvents);
+  if (feeder) {
+    await settle(target.pid);
+    feeder.start();
+  }
+  const m = await measure(target.url, scenario, options, target.pid, feedEvents, feeder !== null);
   if (feeder) {
     const fed = await feeder.stop();
     m.liveEvents = fed.events / fed.seconds;
