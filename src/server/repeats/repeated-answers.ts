@@ -2,11 +2,12 @@
  * Repeated answers: a feed request that repeats, byte for byte, one this instance has answered is given the same
  * answer again without running Fastify's pipeline, as long as nothing that answer depends on has changed. Pollers make
  * most of a feed service's traffic and repeat themselves exactly (the same URL, token and If-None-Match every minute),
- * and for them the pipeline (routing, eight hooks, header assembly) cost several times what sending the answer does.
+ * and for them the pipeline (routing, its hooks, header assembly) cost several times what sending the answer does.
  *
  * What an answer depends on, and how each is checked again before it is repeated:
  * - the request: the key is a SHA-256 of the method, the URL as sent, every header as sent (names, values, order)
- *   and the peer's address, so anything the pipeline could read from the request is the same (the token too: never kept in the clear);
+ *   and the peer's address, so anything the pipeline could read from the request is the same (the token too, which is
+ *   never kept in the clear);
  * - the database: the store's version (StoreVersion) read now must equal the one the request read, and a received
  *   feed's follows-and-watches number too (services/feeds.ts PageDependence), the same numbers the page cache and the
  *   remembered look-ups rely on;

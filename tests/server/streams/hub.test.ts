@@ -29,6 +29,25 @@ const NOW = new Date("2026-01-15T10:00:00Z");
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
 interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
 
+
+/** Counts the event loop's turns (a setImmediate chain) until stopped: what a slice of work let run between its parts. */
+function turnCounter(): { readonly turn: number; stop(): void } {
+  let turn = 0;
+  let ticking = true;
+  const tick = () => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    get turn() {
+      return turn;
+    },
+    stop() {
+      ticking = false;
+    },
+  };
+}
 describe("stream hub", () => {
   let s: OpenedStore;
   let hub: StreamHub;
@@ -144,20 +163,14 @@ describe("stream hub", () => {
   test("a fan-out to more streams than one turn writes lets the event loop run between its slices", async () => {
     const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.1.${i >> 8}.${i & 255}`)));
     await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
-    // A counter of the event loop's turns: each stream notes the turn its event was written in.
-    let turn = 0;
-    let ticking = true;
-    const tick = () => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    // Each stream notes the turn of the event loop its event was written in.
+    const loop = turnCounter();
     const turns = new Set<number>();
-    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(turn));
+    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(loop.turn));
     await ingest.ingestEvents([push()]);
     hub.wake();
     await until(() => clients.every((c) => c.ids.length === 1), "every stream to get the event");
-    ticking = false;
+    loop.stop();
     assert.ok(turns.size >= 2, `the ${clients.length} streams were written in ${turns.size} turn(s)`);
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
@@ -167,17 +180,11 @@ describe("stream hub", () => {
     const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) =>
       stream(`10.2.${i >> 8}.${i & 255}`, "hello", undefined, true, beating)));
     await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
-    let turn = 0;
-    let ticking = true;
-    const tick = () => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const loop = turnCounter();
     const turns = new Map<Client, number>();
-    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, turn));
+    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, loop.turn));
     await until(() => turns.size === clients.length, "a heartbeat on every stream");
-    ticking = false;
+    loop.stop();
     assert.ok(new Set(turns.values()).size >= 2, "the first heartbeats were written in more than one turn");
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
