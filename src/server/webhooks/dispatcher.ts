@@ -8,6 +8,7 @@
  * second, which is how it sees what other processes (an import, another instance) queued.
  */
 import { createHmac } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "../clock.js";
 import type { DeliveryAttempt, DisableRule, FinishedAttempt, HookRow, QueuedDelivery } from "../store/hook-store.js";
@@ -85,6 +86,9 @@ export class Dispatcher {
     private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger,
     private readonly clock: Clock, private readonly metrics?: WebhookMetrics) {
     this.throttle = new HookThrottle(settings.ratePerSecond);
+    // Each attempt in flight listens for the stop (and stops listening when done): up to CONCURRENCY at once, past
+    // Node's default of 10, whose warning ("possible memory leak") would be a false alarm in the server's log.
+    setMaxListeners(CONCURRENCY, this.stopping.signal);
   }
 
   onAttempt(listener: (attempt: DeliveryAttempt) => void): () => void {
