@@ -7,6 +7,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { TestClock, basic } from "../helpers/test-app.js";
 import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
@@ -14,6 +16,26 @@ import { event } from "../helpers/events.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
 
 const HELLO = "/repos/alice/hello/events";
+
+/** Runs one SQL statement on the test's database (a SQLite file, or PostgreSQL in the driver matrix), around the app. */
+async function execute(db: string, sql: string): Promise<void> {
+  if (/^postgres(ql)?:/.test(db)) {
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const sqlite = new Database(db);
+  try {
+    sqlite.prepare(sql).run();
+  } finally {
+    sqlite.close();
+  }
+}
 
 async function repeatedCount(t: ListeningApp): Promise<number> {
   const text = await (await fetch(`${t.url}/metrics`)).text();
@@ -109,6 +131,18 @@ describe("repeated answers", () => {
     await t.store.ingest.apply(follow, t.clock.now());
     const after = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
     assert.ok(after.some((e) => e.id === "4001"), "olga's event, received through the new follow");
+  });
+
+  test("follows changed around the ingest (raising only the received feed's own number) change the next answer", async () => {
+    // Every ingest also raises the store's version; a write elsewhere (SQL of an operator's, another program's) may
+    // raise only received_versions, by its trigger, and the received feed's answer depends on that number too.
+    const path = "/users/alice/received_events?per_page=100";
+    const before = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
+    await get(t, path, token(ALICE_TOKEN));
+    assert.ok(before.some((e) => e.id === "2001"), "bob's fork, received through alice's follow of bob");
+    await execute(t.dbPath, "DELETE FROM follows WHERE follower_id = (SELECT id FROM users WHERE login = 'alice')");
+    const after = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
+    assert.ok(!after.some((e) => e.id === "2001"), "alice follows nobody now");
   });
 
   test("a fault set for the feed answers instead, and the answer is repeated again once it is cleared", async () => {
