@@ -72,6 +72,35 @@ describe("connections to receivers", () => {
       }
     }
   });
+
+  test("sixteen at once, each listening for the server's stop, raise no listener-leak warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    // A receiver that holds every request until sixteen are open at once.
+    const held: (() => void)[] = [];
+    let answered = 0;
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        held.push(() => response.writeHead(204).end(() => answered++));
+        if (held.length >= 16) for (const answer of held.splice(0)) answer();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
+      const hello = await helloOf(t);
+      for (let i = 0; i < 16; i++) await createHook(t, hello, url);
+      await t.ingest.ingestEvents([push()]);
+      await eventually(() => answered, (n) => n === 16);
+      await sleep(50); // a warning is emitted on the next tick
+      assert.deepEqual(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning")), []);
+    } finally {
+      process.off("warning", onWarning);
+      await closeServer(server);
+    }
+  });
 });
 
 describe("--webhook-rate", () => {
@@ -170,43 +199,6 @@ describe("delivery metrics", () => {
       hanging.close();
       await ok.close();
       await failing.close();
-    }
-  });
-});
-
-describe("deliveries in flight together", () => {
-  let t: ListeningApp;
-  before(async () => {
-    t = await startListeningApp();
-  });
-  after(() => t.close());
-
-  test("sixteen at once, each listening for the server's stop, raise no listener-leak warning", async () => {
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
-    process.on("warning", onWarning);
-    // A receiver that holds every request until sixteen are open at once.
-    const held: (() => void)[] = [];
-    let answered = 0;
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        held.push(() => response.writeHead(204).end(() => answered++));
-        if (held.length >= 16) for (const answer of held.splice(0)) answer();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
-      const hello = await helloOf(t);
-      for (let i = 0; i < 16; i++) await createHook(t, hello, url);
-      await t.ingest.ingestEvents([push()]);
-      await eventually(() => answered, (n) => n === 16);
-      await sleep(50); // a warning is emitted on the next tick
-      assert.deepEqual(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning")), []);
-    } finally {
-      process.off("warning", onWarning);
-      await closeServer(server);
     }
   });
 });
