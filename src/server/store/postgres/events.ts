@@ -6,6 +6,7 @@ import {
 import { CHANGES_CHANNEL } from "../migrations/index.js";
 import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
 import { named, transaction } from "./pool.js";
+import { SharedReads } from "./shared-reads.js";
 
 interface EventRecord {
   body: string; complete: boolean; created_at: number;
@@ -25,16 +26,21 @@ const NO_END = Number.MAX_SAFE_INTEGER;
 const secondsOf = (time: Date | null) => time ? Math.floor(time.getTime() / 1000) : 0;
 
 export class PostgresEvents implements EventStore {
-  constructor(private readonly pool: pg.Pool) {}
-
-  async version(): Promise<StoreVersion> {
-    const { rows } = await this.pool.query<StoreVersion>(VERSION);
-    return rows[0]!;
-  }
-
-  async receivedVersion(userId: number): Promise<number> {
+  /** Read by every request: concurrent requests share a read that started after they arrived (shared-reads.ts). */
+  private readonly versions = new SharedReads<null, StoreVersion>(async () => (await this.pool.query<StoreVersion>(VERSION)).rows[0]!);
+  private readonly receivedVersions = new SharedReads<number, number>(async (userId) => {
     const { rows } = await this.pool.query<{ version: number }>(named(RECEIVED_VERSION, { user: userId }));
     return Number(rows[0]!.version);
+  });
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  version(): Promise<StoreVersion> {
+    return this.versions.get(null);
+  }
+
+  receivedVersion(userId: number): Promise<number> {
+    return this.receivedVersions.get(userId);
   }
 
   private run(table: "events" | "issue_events", where: string, parameters: Record<string, number>,
