@@ -95,6 +95,22 @@ describe("repeated answers", () => {
     assert.equal((await after.json() as { id: string }[])[0]!.id, "9001");
   });
 
+  test("polls that come while a changed answer is made again wait for it: the pipeline runs once for them all", async () => {
+    // With PostgreSQL each poll's pipeline waits on the database, so the sixteen overlap and, without the wait,
+    // each made the answer again (0 of 16 repeated); SQLite's pipeline mostly runs in one turn of the event loop.
+    const path = `${HELLO}?per_page=5`;
+    await get(t, path);
+    await get(t, path);
+    await t.ingest.ingestEvents([event("9002", "WatchEvent", "carol", "alice/hello", { created_at: "2026-01-15T09:30:00Z" })]);
+    const before = await repeatedCount(t);
+    const polls = await Promise.all(Array.from({ length: 16 }, () => get(t, path)));
+    const bodies = await Promise.all(polls.map(async (poll) => (await poll.json() as { id: string }[])[0]!.id));
+    assert.deepEqual(new Set(polls.map((poll) => poll.status)), new Set([200]));
+    assert.deepEqual(new Set(bodies), new Set(["9002"]), "every poll sees the new event");
+    assert.equal(new Set(polls.map((poll) => poll.headers.get("x-github-request-id"))).size, 16);
+    assert.equal(await repeatedCount(t), before + 15, "one poll made the answer again, fifteen were given it");
+  });
+
   test("a revoked token is refused on the next request", async () => {
     const created = await (await fetch(`${t.url}/authorizations`, {
       method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },

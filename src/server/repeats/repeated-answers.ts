@@ -16,7 +16,11 @@
  *   made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
  * - per request: a new request id, the clock's `Date` when the clock is a test's, the duration metric.
  * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from feed routes, which say what
- * their page depends on (request.repeatable). Nothing is repeated while test faults are set, while the server stops,
+ * their page depends on (request.repeatable).
+ *
+ * When a kept answer no longer holds (an ingest changed the feed), the request that found so takes the pipeline, and
+ * the same request arriving meanwhile waits for its answer and tries that one (which it checks as any kept answer):
+ * a busy poll then runs the pipeline once per change, not once per connection that polled while the first ran. Nothing is repeated while test faults are set, while the server stops,
  * or when requests are logged (`--log-level info` logs each one), and a version read that fails hands the request to
  * Fastify, which answers it stale or 503 as it would have.
  */
@@ -101,6 +105,8 @@ export class RepeatedAnswers {
     maxSize: ANSWERS_BYTES,
     sizeCalculation: (answer) => (typeof answer.body === "string" ? answer.body.length * 3 : answer.body.length) + ENTRY_OVERHEAD,
   });
+  /** Keys whose kept answer is being made afresh by a request in the pipeline, with the requests waiting for it. */
+  private readonly refreshing = new Map<string, (() => void)[]>();
   private stopped = false;
 
   /** @param enabled false keeps nothing and repeats nothing (requests logged one by one). */
@@ -110,6 +116,7 @@ export class RepeatedAnswers {
   stop(): void {
     this.stopped = true;
     this.kept.clear();
+    for (const key of [...this.refreshing.keys()]) this.refreshed(key);
   }
 
   private get active(): boolean {
@@ -143,24 +150,53 @@ export class RepeatedAnswers {
       timed: this.parts.duration.labels("GET", route, String(reply.statusCode)),
       again: request.onRepeat,
     });
+    this.refreshed(key);
   }
 
   /** The node:http request listener's first step: a kept answer when it still holds, else `next` (Fastify). */
   handle(request: Keyed, response: ServerResponse, next: Next): void {
     const key = request.method === "GET" && this.active ? (request[KEY] = keyOf(request)) : undefined;
-    const answer = key === undefined ? undefined : this.kept.get(key);
-    if (key === undefined || answer === undefined) {
+    if (key === undefined) {
       next(request, response);
       return;
     }
+    const answer = this.kept.get(key);
+    if (answer === undefined) {
+      if (!this.waitForRefresh(key, request, response, next)) next(request, response);
+      return;
+    }
     this.repeat(answer, response).then((repeated) => {
-      if (repeated) return;
+      if (repeated || this.waitForRefresh(key, request, response, next)) return;
       this.kept.delete(key);
+      const waiters: (() => void)[] = [];
+      this.refreshing.set(key, waiters);
+      // Recorded (record() wakes them) or not (an error, another status), its waiters go on once this one is done.
+      response.once("close", () => this.refreshed(key, waiters));
       next(request, response);
     }, () => {
       // The database or the counters went away before anything was sent: Fastify answers as it would.
       if (!response.headersSent) next(request, response);
     });
+  }
+
+  /** When another request is making `key`'s answer afresh, this one tries what it sends (unless its client left). */
+  private waitForRefresh(key: string, request: Keyed, response: ServerResponse, next: Next): boolean {
+    const waiting = this.refreshing.get(key);
+    waiting?.push(() => {
+      if (!request.socket.destroyed) this.handle(request, response, next);
+    });
+    return waiting !== undefined;
+  }
+
+  /**
+   * The requests waiting for `key`'s answer made afresh try the kept answers again: after any answer was recorded
+   * for the key, or when the request making it is done (`only` its own waiters: a later one may be refreshing).
+   */
+  private refreshed(key: string, only?: (() => void)[]): void {
+    const waiting = this.refreshing.get(key);
+    if (waiting === undefined || (only !== undefined && waiting !== only)) return;
+    this.refreshing.delete(key);
+    for (const retry of waiting) retry();
   }
 
   /** Sends `answer` again if everything it depends on still stands; false, having sent nothing, when not. */
