@@ -92,7 +92,7 @@ contractSuite((driver) => {
     test("stored events carry their body, completeness, time and, for partial envelopes, the wire ids", async () => {
       const page = await s.store.events.feed({ kind: "actor", actorId: await resolve.userId("erin") }, { ...ALL, visibility: { kind: "all" } });
       const complete = page.rows.find((r) => JSON.parse(r.body).id === "77")!;
-      assert.deepEqual(complete, { body: JSON.stringify(COMPLETE_EVENT), complete: true, createdAt: new Date(COMPLETE_MODEL.time * 1000),
+      assert.deepEqual(complete, { id: "77", body: JSON.stringify(COMPLETE_EVENT), complete: true, createdAt: new Date(COMPLETE_MODEL.time * 1000),
         actorWireId: null, repoWireId: null, orgWireId: null });
       const partial = page.rows.find((r) => !r.complete && JSON.parse(r.body).repo.name !== "/")!;
       assert.equal(partial.actorWireId, 9001);

@@ -36,6 +36,11 @@ export class FeedPageCache {
     return this.pages !== null;
   }
 
+  /** The page cached under `key`, if it is (no load, no count). */
+  peek(key: string): PageRows | undefined {
+    return this.pages?.peek(key);
+  }
+
   /** @param key names the page and everything its rows depend on: a new state of the feed is a new entry. */
   async get(key: string, load: Load): Promise<PageRows> {
     if (!this.pages) {

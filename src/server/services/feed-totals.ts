@@ -67,17 +67,18 @@ export interface FeedTotal {
   above: number;
   /** The boundary's time (seconds): the feed's first `above` events, and only they, are at or after it. */
   boundary: number;
+  /**
+   * The arrival number (EventStore.lastArrivals) up to which `above` holds exactly the feed's events at or after the
+   * boundary, so that a later count needs only the events that arrived since; null when events arrived while `above`
+   * was being counted, and it cannot say which of them it saw. Within one epoch, every event the feed gained since
+   * arrived after it, at or after the boundary: `above` grew by their number.
+   */
+  arrived: number | null;
 }
 
 interface Kept extends FeedTotal {
   /** The generation read before the counts were made: what they are at least as new as. */
   generation: number;
-  /**
-   * The arrival number (EventStore.lastArrivals) up to which `above` holds exactly the feed's events at or after the
-   * boundary, so that a later count needs only the events that arrived since; null when events arrived while `above`
-   * was being counted, and it cannot say which of them it saw.
-   */
-  arrived: number | null;
   /** The other numbers the feed depends on, as read then (feedStanding). */
   standing: string;
   below: number;

@@ -13,8 +13,9 @@ import type {
   ArrivedEvent, FeedPage, FeedRequest, FeedTarget, PageRequest, RepoRow, Store, StoreVersion, UserRow, Visibility,
 } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
-import { FeedPageCache } from "./feed-cache.js";
-import { feedStanding, FeedTotals, fromBoundary } from "./feed-totals.js";
+import { FeedPageCache, type PageRows } from "./feed-cache.js";
+import { feedStanding, FeedTotals, fromBoundary, type FeedTotal } from "./feed-totals.js";
+import { FirstPages } from "./first-pages.js";
 import { checkOrganization, grantOf, reachesRepository, readsPrivateOf, notAccessibleByToken } from "./fine-grained-access.js";
 
 /** What reading a repository needs of a fine-grained token, unless its operation says more: Metadata, read. */
@@ -79,6 +80,7 @@ export interface ServedPage extends FeedPage {
 export class FeedService {
   private readonly cache: FeedPageCache;
   private readonly totals: FeedTotals;
+  private readonly firstPages = new FirstPages();
 
   /**
    * @param version the store's version as the current request read it (RememberingStore).
@@ -249,6 +251,15 @@ export class FeedService {
     return this.store.events.arrivals(target, { after, upTo, limit, notBefore: this.notBefore() });
   }
 
+  /** A page's rows as of `total` or newer: a first page carried forward from an earlier one when it can be (./first-pages.ts). */
+  private async rows(target: FeedTarget, request: Omit<FeedRequest, "visibility">, total: FeedTotal, line: string): Promise<PageRows> {
+    const carried = request.offset === 0 ? await this.firstPages.carried(line, total, request.limit, {
+      cached: (pageKey) => this.cache.peek(pageKey),
+      arrivals: (after, upTo, limit) => this.store.events.arrivals(target, { after, upTo, limit, notBefore: request.notBefore }),
+    }) : null;
+    return carried ?? this.store.events.feedRows(target, fromBoundary(request, total));
+  }
+
   /**
    * The page as of the version the request read, or newer. Its total is kept across ingests (./feed-totals.ts), and
    * its rows while the total says the feed holds the same events; both are counted before the rows are read, so
@@ -266,8 +277,10 @@ export class FeedService {
     const notBefore = request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0;
     const feedKey = `${targetKey(target)}|${notBefore}`;
     const kept = await this.totals.get(feedKey, target, notBefore, standing);
-    const rows = await this.cache.get(`${feedKey}|${request.offset}|${request.limit}|${standing.standing}|${kept.epoch}|${kept.above}`,
-      () => this.store.events.feedRows(target, fromBoundary(request, kept)));
+    const line = `${feedKey}|${request.limit}|${standing.standing}`;
+    const pageKey = `${line}|${request.offset}|${kept.epoch}|${kept.above}`;
+    const rows = await this.cache.get(pageKey, () => this.rows(target, request, kept, line));
+    if (request.offset === 0) this.firstPages.note(line, pageKey, kept);
     const dependence: PageDependence = {
       received: "scope" in target && target.scope.kind === "received" ? { userId: target.scope.userId, version: received } : null,
       ...this.sameNotBefore(now),

@@ -28,6 +28,8 @@ export interface FeedRequest extends PageRequest {
 
 /** A stored event or issue event: its JSON as ingested, plus what completing a partial envelope needs. */
 export interface StoredEvent {
+  /** The event's id (GitHub's), in decimal: a feed's ties in time are ordered by it, newest first. */
+  id: string;
   body: string;
   /** False when the envelope was given partially (`{"login": "bob"}`) and must be completed on output. */
   complete: boolean;
@@ -72,7 +74,6 @@ export interface IngestedSince {
 /** A stored event with what live streams need: its place in arrival order (migration 9), id and type. */
 export interface ArrivedEvent extends StoredEvent {
   seq: number;
-  id: string;
   /** The event's type (`PushEvent`); null for issue events, whose kind is their body's `event`. */
   type: string | null;
 }

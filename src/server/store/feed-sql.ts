@@ -138,7 +138,7 @@ export function wireIdsSql(dialect: Dialect, table: "events" | "issue_events"): 
 export function feedStatements(dialect: Dialect, table: "events" | "issue_events", where: string) {
   const from = `FROM ${table} e WHERE ${where} AND e.created_at >= @notBefore`;
   return {
-    page: `SELECT e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)} ${from}
+    page: `SELECT CAST(e.id AS TEXT) AS id, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)} ${from}
       ORDER BY e.created_at DESC, e.id DESC LIMIT @limit OFFSET @offset`,
     count: `SELECT count(*) AS n ${from}`,
     newest: `SELECT e.created_at ${from} ORDER BY e.created_at DESC, e.id DESC LIMIT 1`,

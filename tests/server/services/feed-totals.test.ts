@@ -2,14 +2,17 @@
  * Feed totals kept across ingests (src/server/services/feed-totals.ts), checked against the store's own count after
  * every step of random histories: ingests in and out of time order, into the feed and elsewhere, follows (received
  * feeds) and forks (network feeds). The boundary sits 3 events deep and moves at 4 above it, so histories cross and move it all the time.
- * Also: within one epoch, an equal `above` always means the same rows (what the page cache relies on), and a page
- * read from the boundary on is the page.
+ * Also: within one epoch, an equal `above` always means the same rows (what the page cache relies on), a page
+ * read from the boundary on is the page, and so is a first page carried forward with the arrivals since
+ * (src/server/services/first-pages.ts).
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { FeedTarget } from "../../../src/server/store/store.js";
 import { feedStanding, FeedTotals, fromBoundary } from "../../../src/server/services/feed-totals.js";
+import { FirstPages } from "../../../src/server/services/first-pages.js";
+import type { PageRows } from "../../../src/server/services/feed-cache.js";
 import { IngestService } from "../../../src/server/services/ingest.js";
 import { emptyBatch } from "../../../src/server/services/event-envelope.js";
 import { testDriver } from "../../helpers/store-drivers.js";
@@ -40,6 +43,7 @@ const driver = testDriver();
 describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, () => {
   test("after every step of random histories, every feed's kept total is the store's count", async () => {
     let run = 0;
+    let carriedPages = 0;
     await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.nat(30), async (steps, cap) => {
       const { store, close } = await driver.open();
       try {
@@ -63,6 +67,9 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
         // The age cap, in whole minutes after T0 (0: none), as FeedService passes it.
         const notBefore = cap === 0 ? 0 : Math.floor(T0 / 1000) + cap * 60;
         const rowsSeen = new Map<string, string>();
+        // First pages of two events, as FeedService keeps them: by the total's state, carried forward when they can be.
+        const firstPages = new FirstPages();
+        const pages = new Map<string, PageRows>();
         for (const s of steps) {
           if (s.kind === "follow") {
             const batch = emptyBatch();
@@ -96,6 +103,21 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
               assert.deepEqual(bounded.rows, truth.rows.slice(window.offset, window.offset + window.limit), `feed ${i} rows ${JSON.stringify(window)}`);
               assert.deepEqual(bounded.newest, truth.newest, `feed ${i} newest`);
             }
+            const line = `${i}|${standing.standing}`;
+            const pageKey = `${line}|${kept.epoch}|${kept.above}`;
+            if (!pages.has(pageKey)) {
+              const carried = await firstPages.carried(line, kept, 2, {
+                cached: (key) => pages.get(key),
+                arrivals: (after, upTo, limit) => store.events.arrivals(target, { after, upTo, limit, notBefore: request.notBefore }),
+              });
+              if (carried) {
+                carriedPages++;
+                assert.deepEqual(carried.rows, truth.rows.slice(0, 2), `feed ${i}: the first page carried forward`);
+                assert.deepEqual(carried.newest, truth.newest, `feed ${i}: its newest`);
+              }
+              pages.set(pageKey, carried ?? { rows: truth.rows.slice(0, 2), newest: truth.newest });
+            }
+            firstPages.note(line, pageKey, kept);
             const state = `${i}|${standing.standing}|${kept.epoch}|${kept.above}`;
             const rows = JSON.stringify(truth.rows.map((r) => r.body));
             assert.equal(rowsSeen.get(state) ?? rows, rows, `feed ${i}: same epoch and count above, other rows`);
@@ -106,5 +128,6 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
         await close();
       }
     }), { numRuns: driver.name === "sqlite" ? 60 : 15 });
+    assert.ok(carriedPages > 20, `first pages were carried forward (${carriedPages})`);
   });
 });

@@ -17,7 +17,7 @@ interface ArchiveEvent { id: string; actor: Account; repo: { id: number; name: s
 
 const GITHUB = "https://api.github.com";
 const row = (body: string, extra: Partial<StoredEvent> = {}): StoredEvent => ({
-  body, complete: false, createdAt: new Date("2021-07-21T06:00:00Z"), actorWireId: null, repoWireId: null, orgWireId: null, ...extra,
+  id: "1", body, complete: false, createdAt: new Date("2021-07-21T06:00:00Z"), actorWireId: null, repoWireId: null, orgWireId: null, ...extra,
 });
 /** Real events of 2021-07-21, as GitHub served them. */
 const ARCHIVE = sampleLines().slice(0, 200).map((line) => ({ line, event: JSON.parse(line) as ArchiveEvent }));

@@ -9,12 +9,12 @@ import { named, transaction } from "./pool.js";
 import { SharedReads } from "./shared-reads.js";
 
 interface EventRecord {
-  body: string; complete: boolean; created_at: number;
+  id: string; body: string; complete: boolean; created_at: number;
   actor_wire_id: number | null; repo_wire_id: number | null; org_wire_id: number | null;
 }
 
 const toStored = (r: EventRecord): StoredEvent => ({
-  body: r.body, complete: r.complete, createdAt: new Date(r.created_at * 1000),
+  id: r.id, body: r.body, complete: r.complete, createdAt: new Date(r.created_at * 1000),
   actorWireId: r.actor_wire_id, repoWireId: r.repo_wire_id, orgWireId: r.org_wire_id,
 });
 
@@ -123,7 +123,7 @@ export class PostgresEvents implements EventStore {
     const { after, upTo, limit, notBefore } = request;
     const { rows } = await this.pool.query<EventRecord & { seq: number; id: string; type: string | null }>(
       named(arrivalsSql("postgres", table, where), { ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) }));
-    return rows.map((r) => ({ ...toStored(r), seq: Number(r.seq), id: r.id, type: r.type }));
+    return rows.map((r) => ({ ...toStored(r), seq: Number(r.seq), type: r.type }));
   }
 
   /**

@@ -9,16 +9,16 @@ import {
 import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
 
 interface EventRecord {
-  body: string; complete: number; created_at: number;
+  id: string; body: string; complete: number; created_at: number;
   actor_wire_id: number | null; repo_wire_id: number | null; org_wire_id: number | null;
 }
 
 type Parameters = Record<string, number>;
-type ArrivalRecord = EventRecord & { seq: number; id: string; type: string | null };
+type ArrivalRecord = EventRecord & { seq: number; type: string | null };
 type PageOf = Omit<FeedRequest, "visibility">;
 
 const toStored = (r: EventRecord): StoredEvent => ({
-  body: r.body, complete: r.complete === 1, createdAt: new Date(r.created_at * 1000),
+  id: r.id, body: r.body, complete: r.complete === 1, createdAt: new Date(r.created_at * 1000),
   actorWireId: r.actor_wire_id, repoWireId: r.repo_wire_id, orgWireId: r.org_wire_id,
 });
 
@@ -170,7 +170,7 @@ export class SqliteEvents implements EventStore {
     if (!statement) this.arrivalStatements.set(`${table}|${where}`, statement = this.db.prepare(arrivalsSql("sqlite", table, where)));
     const { after, upTo, limit, notBefore } = request;
     return statement.all({ ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) })
-      .map((r) => ({ ...toStored(r), seq: r.seq, id: r.id, type: r.type }));
+      .map((r) => ({ ...toStored(r), seq: r.seq, type: r.type }));
   }
 
   /** Nothing to listen to: writes of this process wake streams directly, other processes' show in version(). */
