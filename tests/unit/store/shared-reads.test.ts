@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { SharedReads } from "../../../src/server/store/postgres/shared-reads.js";
 
 /** A database of numbers by key; each read takes its snapshot when it starts and answers when `finish()` says. */
-function database() {
+function database(stalledMs?: number) {
   const values = new Map<string, number>();
   const pending: { key: string; finish: (fail?: Error) => void }[] = [];
   const reads = new SharedReads<string, number>((key) => {
@@ -16,7 +16,7 @@ function database() {
     return new Promise<number>((resolve, reject) => {
       pending.push({ key, finish: (fail) => (fail ? reject(fail) : resolve(snapshot)) });
     });
-  });
+  }, stalledMs);
   return {
     reads,
     write: (key: string) => values.set(key, (values.get(key) ?? 0) + 1),
@@ -73,6 +73,29 @@ describe("shared reads", () => {
     assert.equal(db.pending.length, 1, "nothing in flight: no waiting behind an older read");
     await db.finishOldest();
     assert.equal(await again, 1);
+  });
+
+  test("a read in flight that stalls is not waited for past the limit: the queued read starts, and the stalled one's end leaves it be", async () => {
+    const db = database(20);
+    const stalled = db.reads.get("version");
+    db.write("version");
+    const queued = db.reads.get("version");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(db.pending.length, 2, "the queued read started while the first was still in flight");
+    const [first, second] = db.pending.splice(0, 2) as [typeof db.pending[0], typeof db.pending[0]];
+    second.finish();
+    assert.equal(await queued, 1, "it saw the write made before its callers came");
+    // A caller now queues behind nothing stale: the stalled read's end must not drop the entry of a read started later.
+    const later = db.reads.get("version");
+    assert.equal(db.pending.length, 1, "nothing in flight after the queued read settled: a read of its own");
+    first.finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await stalled, 0);
+    const queuedBehindLater = db.reads.get("version");
+    assert.equal(db.pending.length, 1, "the read started later is still in flight, and the new caller queues behind it");
+    await db.finishOldest();
+    await db.finishOldest();
+    assert.deepEqual([await later, await queuedBehindLater], [1, 1]);
   });
 
   test("a failed read fails its callers only; queued callers get a read of their own, and so does the next caller", async () => {
