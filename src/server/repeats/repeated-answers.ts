@@ -155,12 +155,16 @@ export class RepeatedAnswers {
 
   /** The node:http request listener's first step: a kept answer when it still holds, else `next` (Fastify). */
   handle(request: Keyed, response: ServerResponse, next: Next): void {
-    const key = request.method === "GET" && this.active ? (request[KEY] = keyOf(request)) : undefined;
-    if (key === undefined) {
+    if (request.method !== "GET" || !this.active) {
       next(request, response);
       return;
     }
-    const answer = this.kept.get(key);
+    this.answer((request[KEY] = keyOf(request)), request, response, next);
+  }
+
+  /** The kept answer for `key` when it still holds; else waits for another request making it afresh, or makes it. */
+  private answer(key: string, request: Keyed, response: ServerResponse, next: Next): void {
+    const answer = this.active ? this.kept.get(key) : undefined;
     if (answer === undefined) {
       if (!this.waitForRefresh(key, request, response, next)) next(request, response);
       return;
@@ -183,7 +187,7 @@ export class RepeatedAnswers {
   private waitForRefresh(key: string, request: Keyed, response: ServerResponse, next: Next): boolean {
     const waiting = this.refreshing.get(key);
     waiting?.push(() => {
-      if (!request.socket.destroyed) this.handle(request, response, next);
+      if (!request.socket.destroyed) this.answer(key, request, response, next);
     });
     return waiting !== undefined;
   }
