@@ -251,13 +251,19 @@ export class FeedService {
     return this.store.events.arrivals(target, { after, upTo, limit, notBefore: this.notBefore() });
   }
 
-  /** A page's rows as of `total` or newer: a first page carried forward from an earlier one when it can be (./first-pages.ts). */
-  private async rows(target: FeedTarget, request: Omit<FeedRequest, "visibility">, total: FeedTotal, line: string): Promise<PageRows> {
-    const carried = request.offset === 0 ? await this.firstPages.carried(line, total, request.limit, {
-      cached: (pageKey) => this.cache.peek(pageKey),
+  /**
+   * A page's rows as of `total` or newer, loaded into the page cache under `pageKey`: a first page carried forward
+   * from an earlier one when it can be (./first-pages.ts), and noted as the one to carry forward next.
+   */
+  private async rows(target: FeedTarget, request: Omit<FeedRequest, "visibility">, total: FeedTotal, line: string,
+    pageKey: string): Promise<PageRows> {
+    if (request.offset !== 0) return this.store.events.feedRows(target, fromBoundary(request, total));
+    const rows = await this.firstPages.carried(line, total, request.limit, {
+      cached: (key) => this.cache.peek(key),
       arrivals: (after, upTo, limit) => this.store.events.arrivals(target, { after, upTo, limit, notBefore: request.notBefore }),
-    }) : null;
-    return carried ?? this.store.events.feedRows(target, fromBoundary(request, total));
+    }) ?? await this.store.events.feedRows(target, fromBoundary(request, total));
+    this.firstPages.note(line, pageKey, total);
+    return rows;
   }
 
   /**
@@ -279,8 +285,7 @@ export class FeedService {
     const kept = await this.totals.get(feedKey, target, notBefore, standing);
     const line = `${feedKey}|${request.limit}|${standing.standing}`;
     const pageKey = `${line}|${request.offset}|${kept.epoch}|${kept.above}`;
-    const rows = await this.cache.get(pageKey, () => this.rows(target, request, kept, line));
-    if (request.offset === 0) this.firstPages.note(line, pageKey, kept);
+    const rows = await this.cache.get(pageKey, () => this.rows(target, request, kept, line, pageKey));
     const dependence: PageDependence = {
       received: "scope" in target && target.scope.kind === "received" ? { userId: target.scope.userId, version: received } : null,
       ...this.sameNotBefore(now),

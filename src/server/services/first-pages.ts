@@ -54,7 +54,7 @@ export interface FirstPageSources {
 export class FirstPages {
   private readonly pages = entryBoundedCache<string, FirstPage>(PAGES_KEPT);
 
-  /** Notes that the first page of `line` (a feed, page size and standing) is cached under `pageKey` as of `total`. */
+  /** Notes that the first page of `line` (a feed, page size and standing) is being cached under `pageKey` as of `total`. */
   note(line: string, pageKey: string, total: FeedTotal): void {
     if (total.arrived !== null) this.pages.set(line, { pageKey, epoch: total.epoch, above: total.above, arrived: total.arrived });
   }
