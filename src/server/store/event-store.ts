@@ -71,7 +71,7 @@ export interface IngestedSince {
   oldestIssueEvent: number | null;
 }
 
-/** A stored event with what live streams need: its place in arrival order (migration 9), id and type. */
+/** A stored event with what live streams need: its place in arrival order (migration 9) and type. */
 export interface ArrivedEvent extends StoredEvent {
   seq: number;
   /** The event's type (`PushEvent`); null for issue events, whose kind is their body's `event`. */

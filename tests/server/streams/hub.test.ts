@@ -29,7 +29,6 @@ const NOW = new Date("2026-01-15T10:00:00Z");
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
 interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
 
-
 /** Counts the event loop's turns (a setImmediate chain) until stopped: what a slice of work let run between its parts. */
 function turnCounter(): { readonly turn: number; stop(): void } {
   let turn = 0;
@@ -48,6 +47,7 @@ function turnCounter(): { readonly turn: number; stop(): void } {
     },
   };
 }
+
 describe("stream hub", () => {
   let s: OpenedStore;
   let hub: StreamHub;

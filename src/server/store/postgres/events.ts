@@ -121,7 +121,7 @@ export class PostgresEvents implements EventStore {
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
     const { table, where, parameters } = arrivalWhere("postgres", target);
     const { after, upTo, limit, notBefore } = request;
-    const { rows } = await this.pool.query<EventRecord & { seq: number; id: string; type: string | null }>(
+    const { rows } = await this.pool.query<EventRecord & { seq: number; type: string | null }>(
       named(arrivalsSql("postgres", table, where), { ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) }));
     return rows.map((r) => ({ ...toStored(r), seq: Number(r.seq), type: r.type }));
   }
