@@ -104,12 +104,13 @@ class Latencies {
 
 /**
  * One scenario: a warm-up, then the measured window, on the same connections (see the top of this file).
- * @param settled the caller let the server settle already (a live row settles it before its feeder starts: waiting
- * for a server that is ingesting to go idle only waited settle()'s 180 s out, ingesting all the while).
+ * @param settledThen what starts once the server has settled (a live row's feeder: started before, settle() would
+ * wait its 180 s out on a server that is ingesting all the while).
  */
 export async function measure(url: string, scenario: Scenario, settings: LoadSettings, serverPid: number,
-  feedEvents: number | null, settled = false): Promise<Measurement> {
-  if (!settled) await settle(serverPid);
+  feedEvents: number | null, settledThen?: () => void): Promise<Measurement> {
+  await settle(serverPid);
+  settledThen?.();
   const latencies = new Latencies();
   const answered = new Set<unknown>();
   const began = performance.now();
