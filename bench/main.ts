@@ -22,13 +22,14 @@ import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type 
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
 import { checkFileLimit, measureFanOut, type FanOutMeasurement } from "./streams.js";
-import { describeMachine } from "./machine.js";
+import { describeMachine, type Machine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
 import { captureRows, ceilingKey, checkReplay, checkRow, reloadCeiling, writeCaptures, type OwnCeiling } from "./capture.js";
-import { renderReport, savedRun, type SavedRun } from "./report.js";
+import { renderReport, savedRun, type ReportInput, type SavedRun } from "./report.js";
 import { soak } from "./soak.js";
+import { redact } from "./postgres.js";
 
 const started = Date.now();
 const say = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
@@ -255,6 +256,12 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (options.postgresDb !== null) {
+    await postgresRowsOnly(options.postgresDb, options, machine, notes);
+    say(`total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+    return;
+  }
+
   const db = `${options.dataDir}/feedgate-${options.events}-seed${options.seed}.db`;
   const reuseDb = options.reuseDb && existsSync(db);
   checkDisk(options, options.regenerate || !existsSync(`${dataBase(options)}.manifest.json`), !reuseDb);
@@ -398,9 +405,28 @@ async function main(): Promise<void> {
     imports.push({ store: "PostgreSQL", skipped: "--skip-postgres" });
   }
 
-  const baseline = options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined;
-  const input = {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, ownCeilings, serverRss, notes, profile, baseline, deliveries, fanOut,
+  save(options, {
+    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, ownCeilings, serverRss, notes, profile, deliveries, fanOut,
+  }, testDouble);
+  say(`total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+}
+
+/** `--postgres-db`: the PostgreSQL rows alone, served from a database an earlier import made. */
+async function postgresRowsOnly(url: string, options: BenchOptions, machine: Machine, notes: string[]): Promise<void> {
+  const data = await dataFiles(options);
+  const { measurements, ownCeilings } = await measurePostgresRows(url, data.world, benchScenarios(data.manifest, options), options, notes);
+  const skipped = `--postgres-db: the PostgreSQL rows alone, served from ${redact(url)}, imported earlier`;
+  save(options, {
+    machine, manifest: data.manifest, generatedNow: data.generatedNow, imports: [{ store: "SQLite", skipped }, { store: "PostgreSQL", skipped }],
+    ceilings: [], measurements, ownCeilings, serverRss: null, notes, profile: null, deliveries: undefined, fanOut: [],
+  }, null);
+}
+
+/** Renders the run's report, saves it with its figures (JSON) in --results-dir, and prints it. */
+function save(options: BenchOptions, run: Omit<ReportInput, "baseline" | "loadAtEnd" | "settings">, testDouble: string | null): void {
+  const input: ReportInput = {
+    ...run,
+    baseline: options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined,
     loadAtEnd: loadavg()[0]!,
     settings: {
       events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
@@ -410,13 +436,13 @@ async function main(): Promise<void> {
   };
   const report = renderReport(input) + (testDouble ? `\n${testDouble}` : "");
   // A run of another size from the same commit (the --large one) must not overwrite the 1,000,000-event report it
-  // compares itself with.
+  // compares itself with; a --postgres-db run must not overwrite the full run's.
   const size = options.events === 1_000_000 ? "" : `-${options.events}`;
-  const file = `${options.resultsDir}/${machine.date.slice(0, 10)}-${machine.commit}${size}.md`;
+  const file = `${options.resultsDir}/${run.machine.date.slice(0, 10)}-${run.machine.commit}${size}${options.postgresDb ? "-postgres" : ""}.md`;
   writeFileSync(file, report);
   writeFileSync(file.replace(/\.md$/, ".json"), `${JSON.stringify(savedRun(input, file.slice(file.lastIndexOf("/") + 1)), null, 1)}\n`);
   process.stdout.write(report);
-  say(`saved ${file}; total ${((Date.now() - started) / 60000).toFixed(1)} min`);
+  say(`saved ${file}`);
 }
 
 main().catch((error: unknown) => {

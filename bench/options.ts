@@ -21,6 +21,11 @@ export interface BenchOptions {
   postgresSeconds: number;
   /** `--postgres-rows`: the idle feed rows again, served from the PostgreSQL database the import made. */
   postgresRows: boolean;
+  /**
+   * `--postgres-db URL`: only the PostgreSQL rows, served from this database (an earlier `feedgate import` of the same
+   * generated events); no import, no SQLite. Null otherwise.
+   */
+  postgresDb: string | null;
   /** `--streams 1000,10000`: the stream counts the streams row measures, in turn, on the same server. */
   streams: number[];
   /** `--stream-rate N`: events/s posted while 1,000 streams are open (scaled for other counts). */
@@ -47,6 +52,9 @@ const HELP = `npm run bench -- [flags]
   --postgres-rows   import into PostgreSQL in full (database feedgate_bench, dropped after; no --postgres-seconds),
                     then measure the feed rows (repo, events, user, received, page1000, 304, as --only picks) served
                     from it, each against its own ceiling, as rows "PostgreSQL: ..."
+  --postgres-db URL only the PostgreSQL rows (as --postgres-rows measures them), served from this database, which holds
+                    an earlier feedgate import of the same generated events (a ten-million-event import takes most of
+                    an hour); it is seeded with the world and otherwise left as it is: no import, no SQLite rows
   --no-build        use dist/ as it is (default: npm run build first)
   --only a,b        run only these scenarios (each HTTP row brings its own ceiling; "ceiling" is the old single
                     one, kept for history): ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
@@ -88,7 +96,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
       connections: { type: "string" }, seed: { type: "string" }, "data-dir": { type: "string" }, "results-dir": { type: "string" },
       regenerate: { type: "boolean" }, "reuse-db": { type: "boolean" }, gzip: { type: "boolean" }, "skip-postgres": { type: "boolean" },
       "no-build": { type: "boolean" }, only: { type: "string" }, "cpu-prof": { type: "boolean" }, "log-level": { type: "string" },
-      "postgres-seconds": { type: "string" }, "postgres-rows": { type: "boolean" }, streams: { type: "string" }, "stream-rate": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
+      "postgres-seconds": { type: "string" }, "postgres-rows": { type: "boolean" }, "postgres-db": { type: "string" }, streams: { type: "string" }, "stream-rate": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
@@ -115,6 +123,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     logLevel: values["log-level"] ?? "warn",
     postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),
     postgresRows: Boolean(values["postgres-rows"]),
+    postgresDb: values["postgres-db"] ?? null,
     streams: (values.streams ?? "1000").split(",").map((n) => count("streams", n.trim(), 1000)),
     streamRate: count("stream-rate", values["stream-rate"], 20, 2),
     soakSeconds: duration("soak", values.soak),

@@ -611,6 +611,25 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX hook_deliveries_by_guid ON hook_deliveries (hook_id, guid);
     `,
   },
+  {
+    id: 18,
+    name: "feed indexes covering visibility",
+    // PostgreSQL reads the organization's and the received feed part by part (feed-sql.ts, POSTGRES_PARTS): an
+    // account's, a repository's, an organization's events, each from its index. Those indexes now also hold what a
+    // feed's visibility asks of a row (public, and the repository and organization a reader may see), so that a
+    // count or a boundary over a thousand follows and watches reads the indexes alone, not a row of the table per
+    // event. Rebuilding them takes a while on a large database (minutes at ten million events), once, at the upgrade.
+    // SQLite reads such feeds through its indexes already (a covering index is used whenever one holds the columns).
+    sqlite: "",
+    postgres: `
+      DROP INDEX events_by_repo;
+      CREATE INDEX events_by_repo ON events (repo_id, created_at DESC, id DESC) INCLUDE (public, org_id);
+      DROP INDEX events_by_actor;
+      CREATE INDEX events_by_actor ON events (actor_id, created_at DESC, id DESC) INCLUDE (public, repo_id, org_id);
+      DROP INDEX events_by_org;
+      CREATE INDEX events_by_org ON events (org_id, created_at DESC, id DESC) INCLUDE (public, repo_id) WHERE org_id IS NOT NULL;
+    `,
+  },
 ];
 
 /**

@@ -43,7 +43,7 @@ export class PostgresEvents implements EventStore {
     return this.receivedVersions.get(userId);
   }
 
-  private run(table: "events" | "issue_events", where: string, parameters: Record<string, number>,
+  private run(table: "events" | "issue_events", where: string | string[], parameters: Record<string, number>,
     request: Omit<FeedRequest, "visibility">): Promise<FeedPage> {
     const sql = feedStatements("postgres", table, where);
     const filter = { ...parameters, notBefore: secondsOf(request.notBefore) };

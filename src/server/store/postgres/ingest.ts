@@ -7,7 +7,7 @@ import type pg from "pg";
 import { ingestProgram } from "../ingest-plan.js";
 import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord } from "../ingest-protocol.js";
 import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
-import { buildFeedIndexes, dropFeedIndexes } from "./feed-indexes.js";
+import { buildFeedIndexes, dropFeedIndexes, vacuumAfterLoad } from "./feed-indexes.js";
 import { named, transaction } from "./pool.js";
 import { copyNewRows } from "./copy.js";
 import type { CopyType } from "./copy-binary.js";
@@ -127,13 +127,18 @@ export class PostgresIngest implements IngestStore {
   async bulkLoad<T>(work: () => Promise<T>, progress?: BulkLoadProgress): Promise<T> {
     if ((await this.pool.query("SELECT 1 FROM events LIMIT 1")).rowCount !== 0) return work();
     await dropFeedIndexes(this.pool);
+    let loaded: T;
     try {
-      return await work();
+      loaded = await work();
     } finally {
       const done = progress?.("building feed indexes");
       await buildFeedIndexes(this.pool);
       done?.();
     }
+    const done = progress?.("vacuuming and analyzing the events");
+    await vacuumAfterLoad(this.pool);
+    done?.();
+    return loaded;
   }
 
   async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
