@@ -71,6 +71,14 @@ describe("PostgreSQL bulk load", { skip }, () => {
     assert.deepEqual(await schema(client), migrated);
   });
 
+  test("after it, the events are vacuumed and analyzed: statistics to plan with, rows marked visible to every reader", async () => {
+    // last_vacuum and last_analyze are the manual ones (autovacuum keeps columns of its own).
+    const { rows } = await client.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(`
+      SELECT s.relname, s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analyzed
+      FROM pg_stat_user_tables s WHERE s.relid = (SELECT tableoid FROM events WHERE id = 1)`);
+    assert.deepEqual(rows.map((r) => [r.vacuumed, r.analyzed]), [[true, true]], JSON.stringify(rows));
+  });
+
   test("bodies arrive byte for byte: tabs, backslashes, line breaks and characters beyond ASCII", async () => {
     const { rows } = await client.query("SELECT body FROM events WHERE id = 1");
     assert.equal(rows[0].body, "{\"tab\":\"\t\",\"backslash\":\"\\\\\",\"newline\":\"\n\",\"é\":\"€ 😀\"}");
