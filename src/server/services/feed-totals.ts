@@ -96,7 +96,7 @@ export class FeedTotals {
   private readonly counting = new Map<string, Promise<Kept>>();
   private epochs = 0;
 
-  /** @param depths the boundary's depth and when it moves; tests make them small to cross them often. */
+  /** @param depths the boundary's depth and when it moves (reanchorAbove at least anchor); tests make them small to cross them often. */
   constructor(private readonly events: EventStore,
     private readonly depths = { anchor: ANCHOR_DEPTH, reanchorAbove: REANCHOR_ABOVE }) {}
 
@@ -126,8 +126,9 @@ export class FeedTotals {
     if (kept && kept.standing === standing && (await this.boundaryHolds(target, kept, generation))) {
       const { above, arrived } = await this.aboveSince(target, kept);
       if (above <= this.depths.reanchorAbove) return { ...kept, generation, above, arrived, total: kept.below + above };
-      // Move the boundary up: what lies between the old and the new one joins the count below.
-      const boundary = await this.boundary(target, notBefore);
+      // Move the boundary up: what lies between the old and the new one joins the count below. The new one lies among
+      // the `above` events (more of them than ANCHOR_DEPTH), so only those are read for it, not the whole feed.
+      const boundary = await this.boundary(target, kept.boundary);
       const below = kept.below + (await this.events.countBetween(target, kept.boundary, boundary));
       return this.entry(version, boundary, below, await this.countAbove(target, boundary));
     }
@@ -164,9 +165,9 @@ export class FeedTotals {
     return { above, arrived: before === after ? after : null };
   }
 
-  /** The time of the ANCHOR_DEPTH-th newest event, or the feed's start when it has fewer. */
-  private async boundary(target: FeedTarget, notBefore: number): Promise<number> {
-    return (await this.events.timeAtDepth(target, this.depths.anchor, notBefore)) ?? notBefore;
+  /** The time of the ANCHOR_DEPTH-th newest event from `from` on, or `from` when there are fewer. */
+  private async boundary(target: FeedTarget, from: number): Promise<number> {
+    return (await this.events.timeAtDepth(target, this.depths.anchor, from)) ?? from;
   }
 
   /** Whether every ingest since the kept count stored only events at or after its boundary (for this kind of feed). */
