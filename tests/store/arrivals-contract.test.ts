@@ -28,7 +28,7 @@ contractSuite((driver) => {
       for (const name of Object.keys(after) as (keyof StoreVersion)[]) raised[name] = Math.sign(after[name] - before[name]);
       return raised;
     }
-    const NONE = { generation: 0, credentials: 0, repos: 0, access: 0 };
+    const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, received: 0 };
     /** An ingest raises the generation, and the named numbers. */
     const INGEST = { ...NONE, generation: 1 };
     const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;
@@ -75,8 +75,8 @@ contractSuite((driver) => {
 
     test("each relation raises its number (and the generation, as ingests do)", async () => {
       const cases: Array<[string, () => Promise<unknown>, Partial<StoreVersion>]> = [
-        ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), {}],
-        ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), {}],
+        ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), { received: 1 }],
+        ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), { received: 1 }],
         ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" })), { access: 1 }],
         ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" })), { access: 1 }],
         ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true })), { repos: 1 }],

@@ -60,6 +60,11 @@ export interface StoreVersion {
   repos: number;
   /** Every change to collaborators and organization members: who may read what. */
   access: number;
+  /**
+   * Every change to anyone's follows and watches (migration 19): while it stands, no user's received-feed number
+   * (receivedVersion) moved.
+   */
+  received: number;
 }
 
 /** A feed's events: a scope seen with a visibility, or one repository's issue events. */

@@ -13,7 +13,7 @@ const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
  * what a feed shows (ingests, account deletion), and the numbers raised by triggers (migration 6). Read on every
  * request, by every instance.
  */
-export const VERSION = "SELECT generation, credentials, repos, access FROM ingest_state WHERE id = 1";
+export const VERSION = "SELECT generation, credentials, repos, access, received FROM ingest_state WHERE id = 1";
 
 /** A user's received-feed number (migration 6): raised by every change to the user's follows and watches; 0 before any. */
 export const RECEIVED_VERSION = "SELECT coalesce((SELECT version FROM received_versions WHERE user_id = @user), 0) AS version";

@@ -15,13 +15,14 @@
  *   accounts without raising anything);
  * - by `repos`: repositories by name and id, and their names by GitHub's ids (found only, for the same reason);
  * - by `access`: who may read a repository and who belongs to an organization (both answers: only collaborator and
- *   member changes alter them; a repository's owner never changes).
+ *   member changes alter them; a repository's owner never changes);
+ * - by `received`: users' received-feed numbers (EventStore.receivedVersion), which only follows and watches raise.
  * Everything else goes straight to the store.
  */
 import { entryBoundedCache } from "../bounded-cache.js";
 import type { AuthorizationRow, AuthorizationStore } from "./authorization-store.js";
 import type { DirectoryStore, OrgRole, RepoRow } from "./directory-store.js";
-import type { StoreVersion } from "./event-store.js";
+import type { EventStore, StoreVersion } from "./event-store.js";
 import type { UserRow, UserStore } from "./user-store.js";
 import type { Store } from "./store.js";
 
@@ -73,7 +74,7 @@ function overriding<T extends object>(inner: T, overrides: Partial<T>): T {
 export class RememberingStore {
   /** The store with remembered look-ups; writes and everything else go to the database as before. */
   readonly store: Store;
-  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1 };
+  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1, received: -1 };
   private lastRead: StoreVersion | null = null;
 
   private readonly tokens = new Remembered<AuthorizationRow[]>();
@@ -86,6 +87,7 @@ export class RememberingStore {
   private readonly orgRoles = new Remembered<Boxed<OrgRole | null>>();
   private readonly loginsByWireId = new Remembered<Boxed<string | null>>();
   private readonly repoNamesByWireId = new Remembered<Boxed<string | null>>();
+  private readonly receivedNumbers = new Remembered<Boxed<number>>();
 
   constructor(private readonly inner: Store) {
     const box = <V>(look: () => Promise<V>) => async () => ({ value: await look() });
@@ -113,7 +115,10 @@ export class RememberingStore {
       repoNameByWireId: async (wireId) => (await this.repoNamesByWireId.get(String(wireId),
         box(() => inner.directory.repoNameByWireId(wireId)), boxedFound)).value,
     });
-    this.store = overriding<Store>(inner, { users, authorizations, directory });
+    const events = overriding<EventStore>(inner.events, {
+      receivedVersion: async (userId) => (await this.receivedNumbers.get(String(userId), box(() => inner.events.receivedVersion(userId)))).value,
+    });
+    this.store = overriding<Store>(inner, { users, authorizations, directory, events });
   }
 
   /** The version read by the latest refresh: what every answer given since is at least as new as. */
@@ -143,6 +148,7 @@ export class RememberingStore {
     }
     for (const remembered of [this.repos, this.reposById, this.repoNamesByWireId]) remembered.observe(version.repos);
     for (const remembered of [this.readers, this.members, this.orgRoles]) remembered.observe(version.access);
+    this.receivedNumbers.observe(version.received);
     return version;
   }
 }

@@ -630,6 +630,25 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_org ON events (org_id, created_at DESC, id DESC) INCLUDE (public, repo_id) WHERE org_id IS NOT NULL;
     `,
   },
+  {
+    id: 19,
+    name: "a number for everyone's follows and watches",
+    // `ingest_state.received`, raised with a user's number in `received_versions` by every change to follows and
+    // watches: while it stands still, no user's number moved, so the server keeps the users' numbers it read
+    // (store/remembering-store.ts) instead of reading one per request for a received feed (a second round trip to
+    // PostgreSQL). A star by anyone makes it read them again; it still makes no received feed count again.
+    sqlite: `
+      ALTER TABLE ingest_state ADD COLUMN received INTEGER NOT NULL DEFAULT 0;
+      ${["follows", "watches"].flatMap((table) => ["insert", "update", "delete"].map((kind) => `DROP TRIGGER ${table}_${kind}_raises;`)).join("\n")}
+      ${sqliteReceivedTriggers("follows", "follower_id", "received")}
+      ${sqliteReceivedTriggers("watches", "user_id", "received")}
+    `,
+    postgres: `
+      ALTER TABLE ingest_state ADD COLUMN received bigint NOT NULL DEFAULT 0;
+      ${postgresReceivedFunction("follows", "follower_id", "received")}
+      ${postgresReceivedFunction("watches", "user_id", "received")}
+    `,
+  },
 ];
 
 /**
@@ -720,26 +739,37 @@ function sqliteTriggers(table: string, kinds: string[], version: string): string
     BEGIN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; END;`).join("\n");
 }
 
-/** SQLite triggers raising the received-feed number of the user a follow or watch row belongs to. */
-function sqliteReceivedTriggers(table: string, user: string): string {
+/**
+ * SQLite triggers raising the received-feed number of the user a follow or watch row belongs to, and (from migration 19)
+ * the `ingest_state` number `alsoRaise`.
+ */
+function sqliteReceivedTriggers(table: string, user: string, alsoRaise?: string): string {
   const raise = (row: string) => `INSERT INTO received_versions (user_id, version) VALUES (${row}.${user}, 1)
       ON CONFLICT (user_id) DO UPDATE SET version = version + 1;`;
+  const also = alsoRaise ? ` UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;` : "";
   return [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]].map(([kind, rows]) =>
     `CREATE TRIGGER ${table}_${(kind as string).toLowerCase()}_raises AFTER ${kind} ON ${table}
-      BEGIN ${(rows as string[]).map(raise).join(" ")} END;`).join("\n");
+      BEGIN ${(rows as string[]).map(raise).join(" ")}${also} END;`).join("\n");
 }
 
 /** The same in PostgreSQL: one function per table, for the rows an INSERT, UPDATE or DELETE names. */
 function postgresReceivedTriggers(table: string, user: string): string {
+  return `${postgresReceivedFunction(table, user)}
+    CREATE TRIGGER ${table}_raises AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_raises();`;
+}
+
+/** The trigger function of postgresReceivedTriggers, made or (migration 19, with `alsoRaise`) replaced. */
+function postgresReceivedFunction(table: string, user: string, alsoRaise?: string): string {
   const raise = (row: string) => `INSERT INTO received_versions (user_id, version) VALUES (${row}.${user}, 1)
         ON CONFLICT (user_id) DO UPDATE SET version = received_versions.version + 1;`;
-  return `CREATE FUNCTION ${table}_raises() RETURNS trigger LANGUAGE plpgsql AS $$
+  const also = alsoRaise ? `
+        UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;` : "";
+  return `CREATE ${alsoRaise ? "OR REPLACE " : ""}FUNCTION ${table}_raises() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP <> 'INSERT' THEN ${raise("OLD")} END IF;
-        IF TG_OP <> 'DELETE' THEN ${raise("NEW")} END IF;
+        IF TG_OP <> 'DELETE' THEN ${raise("NEW")} END IF;${also}
         RETURN NULL;
-      END $$;
-    CREATE TRIGGER ${table}_raises AFTER INSERT OR UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_raises();`;
+      END $$;`;
 }
 
 /** A PostgreSQL trigger function and trigger raising one `ingest_state` number for every row `events` change. */
