@@ -53,8 +53,8 @@ const HELP = `npm run bench -- [flags]
                     then measure the feed rows (repo, events, user, received, page1000, 304, as --only picks) served
                     from it, each against its own ceiling, as rows "PostgreSQL: ..."
   --postgres-db URL only the PostgreSQL rows (as --postgres-rows measures them), served from this database, which holds
-                    an earlier feedgate import of the same generated events (a ten-million-event import takes most of
-                    an hour); it is seeded with the world and otherwise left as it is: no import, no SQLite rows
+                    an earlier feedgate import of the same generated events (a ten-million-event import takes 20 to 40
+                    minutes); it is seeded with the world and otherwise left as it is: no import, no SQLite rows
   --no-build        use dist/ as it is (default: npm run build first)
   --only a,b        run only these scenarios (each HTTP row brings its own ceiling; "ceiling" is the old single
                     one, kept for history): ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
