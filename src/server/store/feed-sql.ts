@@ -181,14 +181,19 @@ function partStatements(dialect: Dialect, table: "events" | "issue_events", part
   };
 }
 
-/** A feed's events, as the store's feed queries take them (feedStatements' `where`), and its parameters. */
+/** feedWhere's answer: the table, the WHERE (or the parts' WHEREs) feedStatements takes, and its parameters. */
 export interface FeedWhere {
   table: "events" | "issue_events";
   where: string | string[];
   parameters: Record<string, number>;
 }
 
-/** A feed's events, as the store's feed queries take them: scope and visibility, or a repository's issue events. */
+/**
+ * A feed's events, as the store's feed queries take them: scope and visibility, or a repository's issue events. Only
+ * PostgreSQL reads a feed in parts (POSTGRES_PARTS): SQLite's WHERE is always one.
+ */
+export function feedWhere(dialect: "sqlite", target: FeedTarget): FeedWhere & { where: string };
+export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere;
 export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere {
   if ("issuesOf" in target) return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
   const parameters = scopeParameters(target.scope);

@@ -639,7 +639,6 @@ export const migrations: readonly Migration[] = [
     // PostgreSQL). A star by anyone makes it read them again; it still makes no received feed count again.
     sqlite: `
       ALTER TABLE ingest_state ADD COLUMN received INTEGER NOT NULL DEFAULT 0;
-      ${["follows", "watches"].flatMap((table) => ["insert", "update", "delete"].map((kind) => `DROP TRIGGER ${table}_${kind}_raises;`)).join("\n")}
       ${sqliteReceivedTriggers("follows", "follower_id", "received")}
       ${sqliteReceivedTriggers("watches", "user_id", "received")}
     `,
@@ -740,16 +739,18 @@ function sqliteTriggers(table: string, kinds: string[], version: string): string
 }
 
 /**
- * SQLite triggers raising the received-feed number of the user a follow or watch row belongs to, and (from migration 19)
- * the `ingest_state` number `alsoRaise`.
+ * SQLite triggers raising the received-feed number of the user a follow or watch row belongs to; with `alsoRaise`
+ * (migration 19), the same triggers made again (SQLite cannot alter one) also raising that `ingest_state` number.
  */
 function sqliteReceivedTriggers(table: string, user: string, alsoRaise?: string): string {
   const raise = (row: string) => `INSERT INTO received_versions (user_id, version) VALUES (${row}.${user}, 1)
       ON CONFLICT (user_id) DO UPDATE SET version = version + 1;`;
   const also = alsoRaise ? ` UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;` : "";
-  return [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]].map(([kind, rows]) =>
-    `CREATE TRIGGER ${table}_${(kind as string).toLowerCase()}_raises AFTER ${kind} ON ${table}
-      BEGIN ${(rows as string[]).map(raise).join(" ")}${also} END;`).join("\n");
+  return [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]].map(([kind, rows]) => {
+    const name = `${table}_${(kind as string).toLowerCase()}_raises`;
+    return `${alsoRaise ? `DROP TRIGGER ${name};\n      ` : ""}CREATE TRIGGER ${name} AFTER ${kind} ON ${table}
+      BEGIN ${(rows as string[]).map(raise).join(" ")}${also} END;`;
+  }).join("\n");
 }
 
 /** The same in PostgreSQL: one function per table, for the rows an INSERT, UPDATE or DELETE names. */

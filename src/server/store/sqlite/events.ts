@@ -81,7 +81,7 @@ export class SqliteEvents implements EventStore {
     return this.receivedVersionStatement.get({ user: userId })!.version;
   }
 
-  private prepared(table: "events" | "issue_events", where: string | string[]): FeedStatements {
+  private prepared(table: "events" | "issue_events", where: string): FeedStatements {
     const key = `${table}|${where}`;
     let statements = this.statements.get(key);
     if (!statements) {
