@@ -90,7 +90,8 @@ ${GH_ARCHIVE_HINT}.`);
       await withStore(flags, async (store) => {
         const started = Date.now();
         let total = 0;
-        // The time reported includes what bulkLoad does after the last file (SQLite: building the feed indexes).
+        // The time reported includes what bulkLoad does after the last file (building the feed indexes; PostgreSQL: its
+        // foreign keys too, and VACUUM ANALYZE).
         await store.ingest.bulkLoad(async () => {
           for (const file of files) {
             const spooled = file === "-" && options.strict ? await spoolStdin(io.stdin) : null;
