@@ -200,7 +200,7 @@ export async function buildApp({
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   const repeatedAnswers = new RepeatedAnswers({
-    clock, version: () => remembering.refresh(), receivedVersion: (userId) => store.events.receivedVersion(userId),
+    clock, version: () => remembering.refresh(true), receivedVersion: (userId) => store.events.receivedVersion(userId),
     counters: sharedCounters, dateHeader: manualClock !== undefined, requestId, duration: metrics.requestDuration,
     repeated: metrics.repeatedAnswers, bypassed: () => faultList !== undefined && faultList.size > 0,
   }, repeating && !LOGS_REQUESTS.has(app.log.level)); // a logged request is logged by Fastify: none is answered around it

@@ -142,7 +142,9 @@ describe("feedgate replay", () => {
     let ms = performance.now() - started;
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^replayed 4 events \(6\.0 s of recorded time\) in .*: 0 added, 4 already present, .*; kept pace\n$/);
-    assert.ok(ms < 1500, `took ${Math.round(ms)} ms, as if waiting 3000 for events it skipped`);
+    // Waiting would take the 3,000 ms at least; what the run takes besides (opening the file, starting the write
+    // worker) grows on a loaded machine, so the bound is the wait itself.
+    assert.ok(ms < 3000, `took ${Math.round(ms)} ms, as if waiting 3000 for events it skipped`);
 
     // The same four, then one new event two recorded seconds after the last: due a second after the stored ones went in.
     const extended = file("extended.ndjson", [...stored, event("7408", "PushEvent", "ann", "ann/again", { created_at: at(8) })]);
@@ -151,7 +153,7 @@ describe("feedgate replay", () => {
     ms = performance.now() - started;
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stdout, /: 1 added, 4 already present, .*; kept pace\n$/);
-    assert.ok(ms >= 950 && ms < 2500, `took ${Math.round(ms)} ms, expected about 1000 (not 4000)`);
+    assert.ok(ms >= 950 && ms < 4000, `took ${Math.round(ms)} ms, expected about 1000 (not 4000)`);
     assert.deepEqual(sortedIds(await feed("ann/again")), ["7400", "7402", "7404", "7406", "7408"]);
   });
 

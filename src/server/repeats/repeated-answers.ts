@@ -25,7 +25,7 @@
  * a busy poll then runs the pipeline once per change, not once per connection that polled while the first ran.
  */
 import { hash } from "node:crypto";
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
@@ -41,11 +41,28 @@ const ANSWERS_BYTES = 32 * 1024 * 1024;
 /** What an answer takes besides its body: its headers, key and bookkeeping. */
 const ENTRY_OVERHEAD = 2048;
 
+/**
+ * Where the values of the headers made afresh for each request are in KeptAnswer.headers. `date` is -1 unless the
+ * clock is a test's (RepeatedAnswerParts.dateHeader); otherwise Node writes its own.
+ */
+interface PerRequestSlots {
+  remaining: number;
+  reset: number;
+  used: number;
+  requestId: number;
+  date: number;
+}
+
 /** An answer as it left, with what it depends on. */
 interface KeptAnswer {
   status: number;
-  /** The headers as Fastify wrote them, `content-length` included; the per-request ones are replaced. */
-  headers: OutgoingHttpHeaders;
+  /**
+   * The headers as Fastify wrote them, `content-length` included, as one list of names and values in their order:
+   * a copy of it with the per-request values put in their places is what writeHead sends fastest, where an object
+   * copied and extended cost a repeated answer more than anything but the socket write (perf, issue 27).
+   */
+  headers: OutgoingHttpHeader[];
+  slots: PerRequestSlots;
   body: Buffer | string;
   version: StoreVersion;
   dependence: PageDependence;
@@ -60,7 +77,10 @@ interface KeptAnswer {
 
 export interface RepeatedAnswerParts {
   clock: Clock;
-  /** The store's version, read afresh (RememberingStore.refresh): throws or rejects when the database is away. */
+  /**
+   * The store's version, read afresh for a request (RememberingStore.refresh, shared by the requests of one turn of the
+   * event loop): throws or rejects when the database is away.
+   */
   version: () => StoreVersion | Promise<StoreVersion>;
   receivedVersion: (userId: number) => Promise<number>;
   counters: WindowCounters;
@@ -144,8 +164,17 @@ export class RepeatedAnswers {
     if (!headers["content-length"] || Number(headers["content-length"]) !== length) headers["content-length"] = String(length);
     const expires = principal?.authorization.expiresAt?.getTime() ?? Infinity;
     const route = request.routeOptions.url ?? request.url;
+    const list: OutgoingHttpHeader[] = [];
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) list.push(name, value);
+    // A value's place, after its name; a header the answer lacks goes at the end, as setting it on the object did.
+    const slot = (name: string) => {
+      const at = list.indexOf(name);
+      return at >= 0 ? at + 1 : list.push(name, "") - 1;
+    };
+    const slots = { remaining: slot("x-ratelimit-remaining"), reset: slot("x-ratelimit-reset"), used: slot("x-ratelimit-used"),
+      requestId: slot("x-github-request-id"), date: this.parts.dateHeader ? slot("date") : -1 };
     this.kept.set(key, {
-      status: reply.statusCode, headers, body: payload, version, dependence, expires,
+      status: reply.statusCode, headers: list, slots, body: payload, version, dependence, expires,
       rate: { key: state.key, limit: state.limit, seconds: state.seconds },
       timed: this.parts.duration.labels("GET", route, String(reply.statusCode)),
       again: request.onRepeat,
@@ -227,13 +256,14 @@ export class RepeatedAnswers {
       await counters.refund(rate.key, now);
       used -= 1;
     }
-    const headers = { ...answer.headers };
+    const headers = answer.headers.slice();
+    const { slots } = answer;
     const { remaining, reset, used: shownUsed } = rateLimitWindow({ key: rate.key, limit: rate.limit, used, resetAt: window.resetAt });
-    headers["x-ratelimit-remaining"] = String(remaining);
-    headers["x-ratelimit-reset"] = String(reset);
-    headers["x-ratelimit-used"] = String(shownUsed);
-    headers["x-github-request-id"] = this.parts.requestId();
-    if (this.parts.dateHeader) headers.date = now.toUTCString();
+    headers[slots.remaining] = String(remaining);
+    headers[slots.reset] = String(reset);
+    headers[slots.used] = String(shownUsed);
+    headers[slots.requestId] = this.parts.requestId();
+    if (slots.date >= 0) headers[slots.date] = now.toUTCString();
     response.writeHead(answer.status, headers);
     response.end(answer.body);
     answer.again?.();

@@ -107,8 +107,12 @@ export interface EventStore {
   /**
    * The store's version now: one read of one row. A driver that can answer without waiting (SQLite) answers
    * directly, so that reading it costs a request no promise.
+   * @param shareTurn the caller answers a request that came in on a socket, whose answer may be as of what was read
+   * for another request handled in the same turn of the event loop (SQLite keeps that read, see sqlite/events.ts; a
+   * driver whose reads are round trips shares those in flight anyway). Not for a request made in this process
+   * (Fastify's inject), which a test may send in the very turn it wrote through another connection.
    */
-  version(): StoreVersion | Promise<StoreVersion>;
+  version(shareTurn?: boolean): StoreVersion | Promise<StoreVersion>;
   /** The user's received-feed number: raised by every change to the user's follows and watches. */
   receivedVersion(userId: number): Promise<number>;
   feed(scope: EventScope, request: FeedRequest): Promise<FeedPage>;

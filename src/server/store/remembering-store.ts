@@ -128,10 +128,11 @@ export class RememberingStore {
 
   /**
    * Reads the store's version and forgets whatever it has outdated: the first thing every request does. Answers
-   * directly when the driver does (SQLite), so a request waits for no promise.
+   * directly when the driver does (SQLite), so a request waits for no promise. `forRequest`: EventStore.version's
+   * shareTurn, for a request being handled.
    */
-  refresh(): StoreVersion | Promise<StoreVersion> {
-    const read = this.inner.events.version();
+  refresh(forRequest = false): StoreVersion | Promise<StoreVersion> {
+    const read = this.inner.events.version(forRequest);
     return read instanceof Promise ? read.then((version) => this.observe(version)) : this.observe(read);
   }
 

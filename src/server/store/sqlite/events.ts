@@ -40,6 +40,8 @@ export class SqliteEvents implements EventStore {
   /** What the version row said, and what told that nothing has been written since (see version()). */
   private lastVersion: { version: StoreVersion; dataVersion: number; totalChanges: number } | null = null;
   private readonly dataVersionStatement;
+  /** `PRAGMA data_version` as read for the requests of this turn of the event loop, null when none is kept (readDataVersion()). */
+  private turnDataVersion: number | null = null;
   private readonly totalChangesStatement;
   private readonly ingestedSinceStatement;
   private readonly receivedVersionStatement;
@@ -64,17 +66,43 @@ export class SqliteEvents implements EventStore {
 
   /**
    * The version row is read only when something may have changed it: `PRAGMA data_version` moves when another
-   * connection (a command in another process) commits, and total_changes() when this one writes (triggers included).
-   * Both are cheaper than reading a table, which every poll would otherwise do.
+   * connection (the write worker, a command in another process) commits, and total_changes() when this one writes
+   * (triggers included). Both are cheaper than reading a table, which every poll would otherwise do.
    */
-  version(): StoreVersion {
-    const dataVersion = this.dataVersionStatement.get()!;
+  version(shareTurn = false): StoreVersion {
+    const dataVersion = shareTurn ? this.turnDataVersion ?? this.readDataVersion(true) : this.readDataVersion(false);
     const totalChanges = this.totalChangesStatement.get()!;
     const last = this.lastVersion;
     if (last && last.dataVersion === dataVersion && last.totalChanges === totalChanges) return last.version;
     const version = this.versionStatement.get()!;
     this.lastVersion = { version, dataVersion, totalChanges };
     return version;
+  }
+
+  /**
+   * Reads `PRAGMA data_version`, and keeps it for the requests handled in the rest of this turn of the event loop when
+   * `keep` (or when a read is kept already, which this newer one replaces). Reading it starts a read transaction, two
+   * locks and a stat of the file (three system calls, strace), which cost a repeated answer (repeats/) more than the
+   * rest of its own work, while a busy server reads some thirty requests from its sockets in one turn. A kept read is
+   * forgotten in the loop's check phase (setImmediate), and while one is kept the loop does not wait for I/O (an
+   * immediate is pending), so a request is answered as of a read made at most one turn of the loop before it was
+   * handled: in practice in the same poll for I/O, after its bytes had come. The write worker's commits do not wait
+   * for the turn to end: their acknowledgement forgets the kept read (committed()) before anyone is told of the write.
+   */
+  private readDataVersion(keep: boolean): number {
+    const read = this.dataVersionStatement.get()!;
+    if (keep && this.turnDataVersion === null) setImmediate(this.forgetTurn);
+    if (keep || this.turnDataVersion !== null) this.turnDataVersion = read;
+    return read;
+  }
+
+  private readonly forgetTurn = () => {
+    this.turnDataVersion = null;
+  };
+
+  /** Another connection of this process committed (the write worker's ingest): the next version() reads afresh. */
+  committed(): void {
+    this.turnDataVersion = null;
   }
 
   async receivedVersion(userId: number): Promise<number> {

@@ -88,9 +88,16 @@ export class SqliteStore implements Store {
     this.users = part(new SqliteUsers(db));
     this.authorizations = part(new SqliteAuthorizations(db));
     this.directory = part(new SqliteDirectory(db));
-    this.events = part(new SqliteEvents(db));
+    const events = new SqliteEvents(db);
+    this.events = part(events);
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
-    this.ingest = raisingUnavailable(new SqliteIngest(db, writer?.apply), isSqliteOutage);
+    this.ingest = raisingUnavailable(new SqliteIngest(db, writer && (async (batch, now, options) => {
+      try {
+        return await writer.apply(batch, now, options);
+      } finally {
+        events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
+      }
+    })), isSqliteOutage);
     this.hooks = part(new SqliteHooks(db));
     this.sessions = part(new SqliteSessions(db));
     this.state = part(new SqliteState(db));
