@@ -3,6 +3,7 @@
  * application/x-www-form-urlencoded and still works. Prototype-poisoning keys are refused as bad JSON.
  * A JSON value that is not an object is refused here, before any handler sees it.
  */
+import { isUtf8 } from "node:buffer";
 import fp from "fastify-plugin";
 import sjson from "secure-json-parse";
 import { ApiError } from "../errors.js";
@@ -17,6 +18,12 @@ export function decodeBody(body: Buffer): string {
   } catch {
     throw new ApiError(400, "Problems parsing JSON");
   }
+}
+
+/** decodeBody's check alone, for a body kept as bytes: the same refusal, without decoding it. */
+export function checkedUtf8(body: Buffer): Buffer {
+  if (!isUtf8(body)) throw new ApiError(400, "Problems parsing JSON");
+  return body;
 }
 
 export function parseJsonBody(text: string): unknown {

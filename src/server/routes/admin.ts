@@ -10,10 +10,10 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { Principal } from "../services/authenticator.js";
-import { eventsFromText, type IngestBody } from "../services/event-import.js";
+import { eventsFromBytes, eventsFromText, type IngestBody } from "../services/event-import.js";
 import type { IngestService } from "../services/ingest.js";
 import { FeedgateFailure } from "../failures.js";
-import { decodeBody, parseJsonBody } from "../plugins/body-parser.js";
+import { checkedUtf8, decodeBody, parseJsonBody } from "../plugins/body-parser.js";
 import { decodeContentEncoding } from "../plugins/content-encoding.js";
 import type { IngestResult } from "../store/store.js";
 import { documented } from "../openapi/route-doc.js";
@@ -53,16 +53,20 @@ const NOTHING_WRITTEN = "nothing was written: a body is ingested whole or not at
  * the way (an unset variable, a failed pipe), and answering 200 `events_added: 0` would hide that.
  */
 function text(request: FastifyRequest, expected: string): string {
-  const body = typeof request.body === "string" ? request.body : "";
+  const body = decodeBody(bytes(request));
   if (body.trim() === "") throw new ApiError(400, `Body is empty: send ${expected}`);
   return body;
 }
+
+/** The body as received (its encoding undone, checked to be UTF-8); none is an empty one. */
+const bytes = (request: FastifyRequest): Buffer => Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
   // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
-    admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => decodeBody(body));
+    // Kept as bytes: an NDJSON body of events is decoded line by line (eventsFromBytes).
+    admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => checkedUtf8(body));
     // Before the body is read: a stranger's large upload is refused without being received.
     admin.addHook("onRequest", async (request) => {
       if (!isSiteAdmin(request.principal)) throw notFound();
@@ -72,7 +76,8 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     admin.post("/admin/events", { schema: documented(INGEST_EVENTS) }, async (request) => {
       let body: IngestBody;
       try {
-        body = await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
+        body = await eventsFromBytes(bytes(request))
+          ?? await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
       } catch (error) {
         if (!(error instanceof FeedgateFailure)) throw error;
         // Which line could not be parsed, in GitHub's error shape.

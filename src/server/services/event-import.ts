@@ -155,14 +155,48 @@ const PARSE_SLICE_MS = 2;
 export async function eventsFromText(text: string): Promise<IngestBody> {
   const trimmed = text.trim();
   if (trimmed.startsWith("[")) return { events: parseJsonEntry(trimmed, "body"), lines: null };
+  // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
+  return eventsFromLines(text.split("\n"));
+}
+
+const OPEN_BRACE = 0x7b;
+const NEWLINE = 0x0a;
+/** The whitespace JSON allows around a value (RFC 8259): space, tab, line feed, carriage return. */
+const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/**
+ * eventsFromText for a body as received, when it is NDJSON whose first entry is an object: the lines are split on
+ * the bytes and each decoded alone. Decoding a body of a hundred GH Archive events (370 KB) into one string took 3 ms,
+ * most of it V8's handling of a string that large (an object of its large-object space, whose garbage only a full
+ * collection takes), where its lines one by one took 0.1 ms. Null for any other body (a JSON array, a byte-order mark,
+ * blank, not JSON), which eventsFromText of its text parses or refuses. The body must be valid UTF-8 (the caller
+ * checks), as a line is decoded leniently; a line feed byte is never part of another character.
+ */
+export async function eventsFromBytes(body: Buffer): Promise<IngestBody | null> {
+  let first = 0;
+  while (first < body.length && isJsonSpace(body[first]!)) first++;
+  return body[first] === OPEN_BRACE ? eventsFromLines(linesOf(body)) : null;
+}
+
+function* linesOf(body: Buffer): Generator<string> {
+  for (let start = 0; start < body.length;) {
+    const feed = body.indexOf(NEWLINE, start);
+    const end = feed < 0 ? body.length : feed;
+    yield body.toString("utf8", start, end);
+    start = end + 1;
+  }
+}
+
+/** NDJSON lines as sent, blank ones skipped but counted, so that `line N` is the line the client sent. */
+async function eventsFromLines(all: Iterable<string>): Promise<IngestBody> {
   const events: unknown[] = [];
   const lines: string[] = [];
-  // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
-  const all = text.split("\n");
+  let number = 0;
   let sliceStart = performance.now();
-  for (const [i, line] of all.entries()) {
+  for (const line of all) {
+    number++;
     if (line.trim() === "") continue;
-    events.push(parseJsonEntry(line, `line ${i + 1}`));
+    events.push(parseJsonEntry(line, `line ${number}`));
     lines.push(line);
     if (performance.now() - sliceStart >= PARSE_SLICE_MS) {
       await nextTurn();

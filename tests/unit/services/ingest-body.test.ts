@@ -1,10 +1,13 @@
 /**
  * Parsing a `POST /admin/events` body (services/event-import.ts eventsFromText): NDJSON keeps each event's line, and
  * a large body is parsed a few milliseconds at a time, so the polls that arrive meanwhile are answered in between.
+ * eventsFromBytes, which splits NDJSON into lines before decoding them, gives what eventsFromText gives, or hands
+ * the body to it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { eventsFromText } from "../../../src/server/services/event-import.js";
+import fc from "fast-check";
+import { eventsFromBytes, eventsFromText } from "../../../src/server/services/event-import.js";
 import { sampleLines } from "../../helpers/ingest-fixtures.js";
 
 test("an NDJSON body gives each event with its line, blank lines skipped; a JSON array gives no lines", async () => {
@@ -29,4 +32,30 @@ test("a large body lets the event loop turn while it is parsed", async () => {
   const parsed = await eventsFromText(body);
   assert.equal((parsed.events as unknown[]).length, 3200);
   assert.ok(turned, "a callback waiting for the next turn ran before the parse ended");
+});
+
+/** What eventsFromText does with the text: its answer or its refusal's field. */
+async function fromText(text: string) {
+  return eventsFromText(text).catch((error: { field?: string }) => ({ refused: error.field }));
+}
+
+test("eventsFromBytes gives eventsFromText's answer for NDJSON that starts with an object, and leaves every other body to it", async () => {
+  const [a, b] = sampleLines();
+  const cases: [string, boolean][] = [
+    [`${a}\n${b}`, true], [`\r\n \t${a}\r\n\r\n${b}\r\n`, true], [`${a}\n{not json\n${b}`, true], ["{}\n\u00a0\n{\"é\": \"日本\"}", true],
+    [`[${a}]`, false], [" \n[]", false], ["", false], ["\n \n", false], [`\ufeff${a}`, false], [`\u00a0${a}`, false], ["null", false],
+  ];
+  for (const [text, split] of cases) {
+    const bytes = await eventsFromBytes(Buffer.from(text)).catch((error: { field?: string }) => ({ refused: error.field }));
+    if (split) assert.deepEqual(bytes, await fromText(text), JSON.stringify(text));
+    else assert.equal(bytes, null, JSON.stringify(text));
+  }
+  // Any text: lines of objects, blank lines, broken lines and whitespace, in any order, with any characters.
+  const line = fc.oneof(fc.constant(a!), fc.json().map((json) => `{"v":${json}}`), fc.string({ unit: "binary" }), fc.constantFrom("", " ", "\r", "\t"));
+  await fc.assert(fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {
+    const body = Buffer.from(lines.join("\n"));
+    const bytes = await eventsFromBytes(body).catch((error: { field?: string }) => ({ refused: error.field }));
+    // The text the bytes carry: a lone surrogate has no UTF-8 of its own, and went as U+FFFD.
+    if (bytes !== null) assert.deepEqual(bytes, await fromText(body.toString("utf8")));
+  }));
 });
