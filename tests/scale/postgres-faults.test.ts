@@ -131,7 +131,9 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     await load;
     assert.deepEqual([...statuses.keys()].sort(), [200, 503], JSON.stringify([...statuses]));
     assert.ok(firstSuccessAfterRestore > 0, "no request succeeded after the database came back");
-    assert.ok(firstSuccessAfterRestore - restoredAt < 1000, `recovered after ${firstSuccessAfterRestore - restoredAt} ms`);
+    // Sooner than the statement timeout (2 s) could end a read stuck on a dead connection; 1,135 ms was seen once
+    // while the whole suite shared the two cores.
+    assert.ok(firstSuccessAfterRestore - restoredAt < 1500, `recovered after ${firstSuccessAfterRestore - restoredAt} ms`);
   });
 
   /** Holds `table` locked from a direct connection, so the instance's next read of it waits inside its transaction. */
