@@ -49,11 +49,24 @@ function withIntegerId(json: string): string {
 }
 
 /**
- * The page as one JSON array text.
+ * The page as the UTF-8 bytes of one JSON array, each event's text written into the buffer in its place. Joining a
+ * page's texts into one string first (some 100 KB) and encoding that cost 2-3 ms a page on a live feed, where every
+ * ingest makes its pages again; written piece by piece, 0.2 ms (measured in the server, some 140 pages each way).
  * @param integerIds ids as JSON integers: issue events on a `--numeric-ids` server (event ids stay strings).
  */
-export function toWireEventsJson(rows: StoredEvent[], baseUrl: string, integerIds = false): string {
-  return `[${rows.map((row) => toWireEventJson(row, baseUrl, integerIds)).join(",")}]`;
+export function toWireEventsBytes(rows: StoredEvent[], baseUrl: string, integerIds = false): Buffer {
+  const texts = rows.map((row) => toWireEventJson(row, baseUrl, integerIds));
+  // The brackets, and a comma between two events.
+  let length = 2 + Math.max(0, texts.length - 1);
+  for (const text of texts) length += Buffer.byteLength(text);
+  const bytes = Buffer.allocUnsafe(length);
+  let at = bytes.write("[");
+  texts.forEach((text, i) => {
+    if (i > 0) at += bytes.write(",", at);
+    at += bytes.write(text, at);
+  });
+  bytes.write("]", at);
+  return bytes;
 }
 
 /** One event's JSON text, as a page of its feed holds it (a live stream's `data`). */

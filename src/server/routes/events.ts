@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import type { PageQuery } from "../../api/schemas.js";
-import { toWireEventsJson } from "../convert/event.js";
+import { toWireEventsBytes } from "../convert/event.js";
 import type { FeedName, FeedParams, FeedService, WireIdKind } from "../services/feeds.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import { strongEtag } from "../plugins/conditional.js";
@@ -48,7 +48,7 @@ function render(rows: StoredEvent[], baseUrl: string, integerIds: boolean): { js
   if (!byBase) rendered.set(rows, (byBase = new Map()));
   let page = byBase.get(baseUrl);
   if (!page) {
-    const json = Buffer.from(toWireEventsJson(rows, baseUrl, integerIds));
+    const json = toWireEventsBytes(rows, baseUrl, integerIds);
     byBase.set(baseUrl, (page = { json, etag: strongEtag(json) }));
   }
   return page;

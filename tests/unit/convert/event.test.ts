@@ -7,7 +7,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { toWireEventJson, toWireEventsJson } from "../../../src/server/convert/event.js";
+import { toWireEventJson, toWireEventsBytes } from "../../../src/server/convert/event.js";
 import type { StoredEvent } from "../../../src/server/store/store.js";
 import { sampleLines } from "../../helpers/ingest-fixtures.js";
 
@@ -78,10 +78,19 @@ describe("toWireEventJson", () => {
   });
 });
 
-describe("toWireEventsJson", () => {
+describe("toWireEventsBytes", () => {
   test("a page is its events' JSON texts in order, as one array", () => {
     const rows = ARCHIVE.slice(0, 3).map(({ line }) => row(line, { complete: true }));
-    assert.equal(toWireEventsJson(rows, GITHUB), `[${ARCHIVE.slice(0, 3).map(({ line }) => line).join(",")}]`);
-    assert.equal(toWireEventsJson([], GITHUB), "[]");
+    assert.equal(toWireEventsBytes(rows, GITHUB).toString(), `[${ARCHIVE.slice(0, 3).map(({ line }) => line).join(",")}]`);
+    assert.equal(toWireEventsBytes([], GITHUB).toString(), "[]");
+  });
+
+  test("holds the same bytes as the joined texts encoded, whatever characters the events carry", () => {
+    // Any UTF-16 code unit, lone surrogates included: each becomes the same bytes (U+FFFD for a lone one) either way.
+    const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 60 });
+    fc.assert(fc.property(fc.array(anyText, { maxLength: 8 }), (texts) => {
+      const rows = texts.map((text) => row(text, { complete: true }));
+      assert.deepEqual(toWireEventsBytes(rows, GITHUB), Buffer.from(`[${texts.join(",")}]`));
+    }));
   });
 });
