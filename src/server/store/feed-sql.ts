@@ -226,15 +226,36 @@ export function arrivalWhere(dialect: Dialect, target: FeedTarget): FeedWhere & 
 }
 
 /**
+ * The columns a feed's WHERE reads (feedWhere, arrivalWhere: scope and visibility), by table. A range of arrivals is
+ * narrowed to them before it is filtered: materialized whole, with every event's body, the 20,000 arrivals a received
+ * feed had not seen since its last poll took 200 ms to count on SQLite, narrowed 30 ms.
+ */
+const FILTERED_COLUMNS = {
+  events: "seq, actor_id, repo_id, org_id, public, created_at",
+  issue_events: "seq, repo_id, actor_id, created_at",
+};
+
+/** The arrivals in (@after, @upTo], narrowed to what a feed's WHERE reads, named `fresh`. */
+const freshArrivals = (table: "events" | "issue_events") =>
+  `fresh AS MATERIALIZED (SELECT ${FILTERED_COLUMNS[table]} FROM ${table} WHERE seq > @after AND seq <= @upTo)`;
+
+/**
  * Live streams (migration 9): a feed's events stored after one arrival number, up to another, in arrival order.
  * Driven by the arrival range (the events just stored), then filtered by the feed's WHERE (arrivalWhere): read
  * through the feed's own index instead, a wake-up cost the feed's whole history. Issue events have no `type` column.
+ * SQLite reads the bodies of the events chosen only, by their arrival numbers' unique index; PostgreSQL, whose events
+ * are partitioned by month, has no such index, and reads them with the range.
  */
 export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", where: string): string {
   const type = table === "events" ? "e.type" : "NULL";
+  const columns = `e.seq, CAST(e.id AS TEXT) AS id, ${type} AS type, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}`;
+  if (dialect === "sqlite") {
+    return `WITH ${freshArrivals(table)},
+      chosen AS MATERIALIZED (SELECT e.seq FROM fresh e WHERE ${where} AND e.created_at >= @notBefore ORDER BY e.seq LIMIT @limit)
+      SELECT ${columns} FROM ${table} e WHERE e.seq IN (SELECT seq FROM chosen) ORDER BY e.seq`;
+  }
   return `WITH fresh AS MATERIALIZED (SELECT * FROM ${table} WHERE seq > @after AND seq <= @upTo)
-    SELECT e.seq, CAST(e.id AS TEXT) AS id, ${type} AS type, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}
-    FROM fresh e WHERE ${where} AND e.created_at >= @notBefore
+    SELECT ${columns} FROM fresh e WHERE ${where} AND e.created_at >= @notBefore
     ORDER BY e.seq LIMIT @limit`;
 }
 
@@ -243,8 +264,7 @@ export function arrivalsSql(dialect: Dialect, table: "events" | "issue_events", 
  * feed's newest events (services/feed-totals.ts), read through the arrival range as arrivalsSql does.
  */
 export function countArrivalsSql(table: "events" | "issue_events", where: string): string {
-  return `WITH fresh AS MATERIALIZED (SELECT * FROM ${table} WHERE seq > @after AND seq <= @upTo)
-    SELECT count(*) AS n FROM fresh e WHERE ${where} AND e.created_at >= @from`;
+  return `WITH ${freshArrivals(table)} SELECT count(*) AS n FROM fresh e WHERE ${where} AND e.created_at >= @from`;
 }
 
 /** The newest arrival numbers, 0 before any. */
