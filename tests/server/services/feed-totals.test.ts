@@ -9,7 +9,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { FeedTarget } from "../../../src/server/store/store.js";
+import type { FeedTarget, Store } from "../../../src/server/store/store.js";
 import { feedStanding, FeedTotals, fromBoundary } from "../../../src/server/services/feed-totals.js";
 import { FirstPages } from "../../../src/server/services/first-pages.js";
 import type { PageRows } from "../../../src/server/services/feed-cache.js";
@@ -40,6 +40,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** The driver this run tests (FEEDGATE_TEST_STORE): SQLite, or PostgreSQL in the driver matrix run. */
 const driver = testDriver();
 
+/** The accounts and repositories of the histories, one repository private to its owner. */
+async function seedWorld(store: Store): Promise<{ ann: number; repoIds: number[] }> {
+  const world = emptyBatch();
+  for (const login of ACTORS) world.accounts.push({ source: login, login, type: "User" });
+  for (const fullName of REPOS) world.repos.push({ source: fullName, fullName, private: fullName === "ann/two" });
+  await store.ingest.apply(world, new Date(T0));
+  const ann = (await store.users.findByLogin("ann"))!.id;
+  const repoIds = await Promise.all(REPOS.map(async (name) => (await store.directory.findRepo(...name.split("/") as [string, string]))!.id));
+  return { ann, repoIds };
+}
+
 describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, () => {
   test("after every step of random histories, every feed's kept total is the store's count", async () => {
     let run = 0;
@@ -50,13 +61,7 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
         const ingest = new IngestService(store, () => new Date(T0));
         const totals = new FeedTotals(store.events, { anchor: 3, reanchorAbove: 4 });
         let nextId = 1;
-        // A world first: accounts, repositories, one of them private to its owner.
-        const world = emptyBatch();
-        for (const login of ACTORS) world.accounts.push({ source: login, login, type: "User" });
-        for (const fullName of REPOS) world.repos.push({ source: fullName, fullName, private: fullName === "ann/two" });
-        await store.ingest.apply(world, new Date(T0));
-        const ann = (await store.users.findByLogin("ann"))!.id;
-        const repoIds = await Promise.all(REPOS.map(async (name) => (await store.directory.findRepo(...name.split("/") as [string, string]))!.id));
+        const { ann, repoIds } = await seedWorld(store);
         const targets: FeedTarget[] = [
           { scope: { kind: "all" }, visibility: { kind: "public" } },
           { scope: { kind: "repo", repoId: repoIds[0]! }, visibility: { kind: "all" } },
@@ -129,5 +134,41 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
       }
     }), { numRuns: driver.name === "sqlite" ? 60 : 15 });
     assert.ok(carriedPages > 20, `first pages were carried forward (${carriedPages})`);
+  });
+
+  test("arrivals since the kept count are read while they are few; past the count that moves the boundary, the feed's own events are counted", async () => {
+    const { store, close } = await driver.open();
+    try {
+      const ingest = new IngestService(store, () => new Date(T0));
+      const { repoIds } = await seedWorld(store);
+      let arrivalCounts = 0;
+      const events = new Proxy(store.events, {
+        get(target, key) {
+          if (key === "countArrivals") arrivalCounts++;
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const totals = new FeedTotals(events, { anchor: 3, reanchorAbove: 4 });
+      const target: FeedTarget = { scope: { kind: "repo", repoId: repoIds[0]! }, visibility: { kind: "all" } };
+      let nextId = 1;
+      /** Ingests `count` events, one of them in the feed's repository, and gives the kept total against the store's. */
+      const ingestAndCount = async (count: number) => {
+        await ingest.ingestEvents(Array.from({ length: count }, (_, i) => ({
+          id: String(nextId++), type: "PushEvent", actor: { login: "bo" }, repo: { name: i === 0 ? "ann/one" : "bo/three" },
+          payload: {}, public: true, created_at: new Date(T0 + nextId * 60_000).toISOString(),
+        })));
+        const kept = await totals.get("repo", target, 0, feedStanding(target, await store.events.version(), 0));
+        const truth = await store.events.feed(target.scope, { offset: 0, limit: 1, notBefore: null, visibility: target.visibility });
+        return [kept.total, truth.total];
+      };
+      assert.deepEqual(await ingestAndCount(1), [1, 1]);
+      assert.deepEqual(await ingestAndCount(4), [2, 2]);
+      assert.equal(arrivalCounts, 1, "four arrivals are read");
+      assert.deepEqual(await ingestAndCount(5), [3, 3]);
+      assert.equal(arrivalCounts, 1, "five arrivals are counted through the feed, not read");
+    } finally {
+      await close();
+    }
   });
 });
