@@ -17,6 +17,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { cpuSecondsOf, machineBusySeconds, memoryOf } from "./processes.js";
+import { serverMetrics } from "./server-metrics.js";
 
 /** How long, after the warm-up, to wait for every connection to be answered before measuring anyway. */
 export const RAMP_LIMIT_SECONDS = 30;
@@ -66,6 +67,22 @@ export interface Measurement {
   starved: number;
   /** Live scenarios: events ingested per second during the run (measured over the window's length). */
   liveEvents?: number;
+  /**
+   * The server's event-loop delay over the measured window (ms, from its /metrics), when it was asked: what of a
+   * latency the server's own turns account for, where p99 also holds the load generator's and the machine's waits.
+   */
+  loopDelay: { p99: number; max: number } | null;
+}
+
+/** prom-client's eventLoopMonitoringPrecision, which feedgate leaves at its default. */
+const LOOP_MONITOR_INTERVAL_MS = 10;
+
+/** What measure() does besides the load. */
+export interface MeasureExtras {
+  /** Starts once the server has settled (a live row's feeder: started before, settle() would wait its 180 s out). */
+  settledThen?: () => void;
+  /** A feedgate server's URL: its event-loop delay is read from its /metrics when the window opens and closes. */
+  metricsUrl?: string;
 }
 
 /**
@@ -103,14 +120,27 @@ class Latencies {
 }
 
 /**
- * One scenario: a warm-up, then the measured window, on the same connections (see the top of this file).
- * @param settledThen what starts once the server has settled (a live row's feeder: started before, settle() would
- * wait its 180 s out on a server that is ingesting all the while).
+ * The server's event-loop delay since its last scrape, in ms; null when its /metrics could not be read. The monitor
+ * records the time between its timer's turns (prom-client's default: every 10 ms, feedgate keeps it), so its
+ * interval is taken off: what is left is how late a turn came.
  */
+async function loopDelaySince(metricsUrl: string): Promise<{ p99: number; max: number } | null> {
+  const late = (seconds: number) => Math.max(0, seconds * 1000 - LOOP_MONITOR_INTERVAL_MS);
+  try {
+    const { p99, max } = await serverMetrics(metricsUrl);
+    return Number.isFinite(p99) && Number.isFinite(max) ? { p99: late(p99), max: late(max) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One scenario: a warm-up, then the measured window, on the same connections (see the top of this file). */
 export async function measure(url: string, scenario: Scenario, settings: LoadSettings, serverPid: number,
-  feedEvents: number | null, settledThen?: () => void): Promise<Measurement> {
+  feedEvents: number | null, extras: MeasureExtras = {}): Promise<Measurement> {
   await settle(serverPid);
-  settledThen?.();
+  extras.settledThen?.();
+  const { metricsUrl } = extras;
+  let loopDelay: Promise<{ p99: number; max: number } | null> = Promise.resolve(null);
   const latencies = new Latencies();
   const answered = new Set<unknown>();
   const began = performance.now();
@@ -127,7 +157,10 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
   const open = (now: number) => {
     clearTimeout(forceOpen);
     window = { start: now, end: now + settings.durationSeconds * 1000, cpu: cpuSecondsOf(serverPid), machine: machineBusySeconds(), self: process.cpuUsage() };
+    // This scrape resets prom-client's delay monitor, so the one at the close covers the window alone.
+    const opened = metricsUrl === undefined ? undefined : loopDelaySince(metricsUrl);
     setTimeout(() => {
+      if (metricsUrl !== undefined) loopDelay = (opened ?? Promise.resolve()).then(() => loopDelaySince(metricsUrl));
       closed = {
         seconds: (performance.now() - window!.start) / 1000, cpu: cpuSecondsOf(serverPid) - window!.cpu,
         machine: machineBusySeconds() - window!.machine, self: process.cpuUsage(window!.self),
@@ -188,6 +221,7 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
     serverPeakRss: memoryOf(serverPid)?.peak ?? null,
     rampSeconds,
     starved: settings.connections - answered.size,
+    loopDelay: await loopDelay,
   };
 }
 

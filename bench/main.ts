@@ -207,7 +207,9 @@ async function runRow(run: RowRun, target: Listening, scenario: Scenario, feeder
   // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
   if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
   say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
-  const m = await measure(target.url, scenario, options, target.pid, feedEvents, feeder ? () => feeder.start() : undefined);
+  const m = await measure(target.url, scenario, options, target.pid, feedEvents, {
+    ...(feeder ? { settledThen: () => feeder.start() } : {}), ...(scenario.target === "feedgate" ? { metricsUrl: target.url } : {}),
+  });
   if (feeder) {
     const fed = await feeder.stop();
     m.liveEvents = fed.events / fed.seconds;

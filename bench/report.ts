@@ -51,6 +51,12 @@ export interface ReportInput {
 
 /** Issue 27, item 3: with live ingest, a poll's p99 at most this many times its idle p99. */
 const LIVE_P99_OVER_IDLE = 2;
+
+/** `; the server's event-loop delay p99 9.1 vs 2.0 ms`: how much of the latencies' difference the server's turns hold. */
+function loopDelays(live: Measurement, idle: Measurement): string {
+  return live.loopDelay && idle.loopDelay
+    ? `; the server's event-loop delay p99 ${ms(live.loopDelay.p99)} vs ${ms(idle.loopDelay.p99)} ms` : "";
+}
 const MB = 1024 * 1024;
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
@@ -137,7 +143,8 @@ function targets(input: ReportInput): Target[] {
       continue;
     }
     list.push({ name: `${name}: p99 vs idle`, goal: `<= ${LIVE_P99_OVER_IDLE}x`,
-      measured: `${ms(live.p99)} vs ${ms(idle.p99)} ms (${fixed(live.p99 / idle.p99, 2)}x)`, held: live.p99 <= LIVE_P99_OVER_IDLE * idle.p99 });
+      measured: `${ms(live.p99)} vs ${ms(idle.p99)} ms (${fixed(live.p99 / idle.p99, 2)}x)${loopDelays(live, idle)}`,
+      held: live.p99 <= LIVE_P99_OVER_IDLE * idle.p99 });
     list.push({ name: `${name}: server CPU per poll vs idle (ingest included)`, goal: "<= 1.5x",
       measured: `${fixed(live.cpuMsPerRequest, 3)} vs ${fixed(idle.cpuMsPerRequest, 3)} ms (${fixed(live.cpuMsPerRequest / idle.cpuMsPerRequest, 2)}x)`,
       held: live.cpuMsPerRequest <= 1.5 * idle.cpuMsPerRequest });
@@ -222,6 +229,9 @@ export interface SavedRun {
   events: number;
   measurements: {
     key: string; label: string; rps: number; p50: number; p99: number; cpuMsPerRequest: number;
+    /** The server's event-loop delay over the row (ms); absent from runs before it was read. */
+    loopDelayP99?: number | null;
+    loopDelayMax?: number | null;
     /** The row's own ceiling's CPU ms per request and requests/s (its idle counterpart's for a live row). */
     ownCeilingCpuMsPerRequest?: number | null;
     ownCeilingRps?: number | null;
@@ -251,6 +261,7 @@ export function savedRun(input: ReportInput, file: string): SavedRun {
       const own = ownMeasurement(input, m);
       return {
         key: m.scenario.key, label: m.scenario.label, rps: m.rps, p50: m.p50, p99: m.p99, cpuMsPerRequest: m.cpuMsPerRequest,
+        loopDelayP99: orNull(m.loopDelay?.p99), loopDelayMax: orNull(m.loopDelay?.max),
         ownCeilingCpuMsPerRequest: orNull(own?.cpuMsPerRequest), ownCeilingRps: orNull(own?.rps),
         cpuRatio: orNull(ownCpuRatio(input, m)), oldCeilingCpuRatio: orNull(oldCpu / m.cpuMsPerRequest),
       };
@@ -316,15 +327,17 @@ export function renderReport(input: ReportInput): string {
     `still pay for the same answer. Old ceiling: the single ceiling of earlier reports (one fixed page for every row, ` +
     `${fixed(ceilingCpuPerRequest(input.measurements), 3)} ms per request here), its CPU ratio kept for history. Others: ` +
     "cores used by other processes meanwhile (a busy machine lowers requests/s, hardly CPU per request). Latencies: " +
-    "requests sent and answered within the measured seconds. Peak RSS: the server's VmHWM after the row.", "");
+    "requests sent and answered within the measured seconds. Loop delay: the server's event-loop delay over the " +
+    "measured seconds (p99 and max: how late the 10 ms timer of prom-client's monitor at /metrics came), the part of " +
+    "a latency the server's own turns hold. Peak RSS: the server's VmHWM after the row.", "");
   const ceilingCpu = ceilingCpuPerRequest(input.measurements);
-  lines.push("| scenario | requests/s | ratio | p50 ms | p99 ms | server CPU ms/req | own ceiling CPU ms/req | CPU ratio | old ceiling CPU ratio | " +
-    "KB/response | feed size | errors | ramp s | others (cores) | peak RSS MB |");
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("| scenario | requests/s | ratio | p50 ms | p99 ms | loop delay p99 / max ms | server CPU ms/req | own ceiling CPU ms/req | " +
+    "CPU ratio | old ceiling CPU ratio | KB/response | feed size | errors | ramp s | others (cores) | peak RSS MB |");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of input.measurements) {
     const own = ownMeasurement(input, r);
     lines.push(`| ${r.scenario.label} | ${r.rps < 10 ? fixed(r.rps, 1) : int(r.rps)} | ${own ? ratio(r.rps / own.rps) : ""} | ${ms(r.p50)} | ${ms(r.p99)} | ` +
-      `${fixed(r.cpuMsPerRequest, 2)} | ${own ? fixed(own.cpuMsPerRequest, 3) : ""} | ${own ? ratio(ownCpuRatio(input, r)) : ""} | ` +
+      `${r.loopDelay ? `${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}` : ""} | ${fixed(r.cpuMsPerRequest, 2)} | ${own ? fixed(own.cpuMsPerRequest, 3) : ""} | ${own ? ratio(ownCpuRatio(input, r)) : ""} | ` +
       `${ratio(ceilingCpu / r.cpuMsPerRequest)} | ${fixed(r.bytesPerResponse / 1024, 1)} | ` +
       `${r.feedEvents === null ? "" : `<= ${int(r.feedEvents)}`} | ${int(r.errors)} | ` +
       `${r.rampSeconds === null ? `${r.starved} never answered` : fixed(r.rampSeconds, 1)} | ${fixed(r.otherCores, 2)} | ` +

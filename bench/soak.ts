@@ -15,6 +15,7 @@ import { CLI, feedgate, memoryOf, ROOT, startListening, type Listening } from ".
 import { ADMIN_CREDENTIALS, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos } from "./webhooks.js";
 import { describeMachine, type Machine } from "./machine.js";
+import { serverMetrics } from "./server-metrics.js";
 
 /** The load, steady rather than flat out: a soak looks for what grows with time, not for the ceiling. */
 export interface SoakLoad {
@@ -92,19 +93,6 @@ function dbBytes(db: string): number {
       return sum;
     }
   }, 0);
-}
-
-/**
- * The server's own figures from its metrics text: event-loop delay (seconds; prom-client resets its monitor at every
- * scrape), the V8 heap in use and the memory outside it (bytes), and the handles libuv holds open.
- */
-async function serverMetrics(url: string): Promise<{ p99: number; max: number; heap: number; external: number; handles: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} ([0-9.eE+-]+)$`, "m").exec(text)?.[1] ?? NaN);
-  return {
-    p99: value("nodejs_eventloop_lag_p99_seconds"), max: value("nodejs_eventloop_lag_max_seconds"),
-    heap: value("nodejs_heap_size_used_bytes"), external: value("nodejs_external_memory_bytes"), handles: value("nodejs_active_handles_total"),
-  };
 }
 
 /** Counts since the last sample, and in all. */
