@@ -2,7 +2,7 @@
  * Validates event and issue-event envelopes and turns them into store inserts plus the relations they imply.
  * Payloads are never validated: they are kept verbatim (real history fails today's payload schemas).
  */
-import type { EventInsert, IngestBatch, IssueEventInsert } from "../store/store.js";
+import type { EventInsert, EventText, IngestBatch, IssueEventInsert } from "../store/store.js";
 import { fail, isObject, REPO_NAME, type Json } from "./input-checks.js";
 import { isoSeconds } from "../convert/time.js";
 
@@ -45,8 +45,9 @@ const externalId = (value: Json): number | undefined =>
 const completeAccount = (value: Json) =>
   typeof value.id === "number" && typeof value.url === "string" && typeof value.avatar_url === "string";
 
-export interface ParsedEvent {
-  insert: EventInsert & { body: string };
+/** @typeParam Body what the event's body is: text, unless parseEvent was given the line's bytes. */
+export interface ParsedEvent<Body extends EventText = EventText> {
+  insert: EventInsert & { body: Body };
   /** The relations this event implies, to merge into the batch. */
   relations: Pick<IngestBatch, "accounts" | "repos" | "collaborators" | "watches">;
 }
@@ -56,9 +57,12 @@ export interface ParsedEvent {
  * WatchEvent -> the actor watches the repository; ForkEvent -> the forkee joins the repository's network;
  * MemberEvent -> the member becomes (or stops being) a collaborator; `public: false` -> the repository is
  * private; PublicEvent -> it became public; `org` -> the account is an organization.
- * @param raw the event's original text: stored as is when the envelope is complete.
+ * @param raw the event's original text (or its UTF-8 bytes, without the whitespace around it): stored as is when the
+ * envelope is complete.
  */
-export function parseEvent(value: unknown, where: string, raw?: string): ParsedEvent {
+export function parseEvent(value: unknown, where: string, raw?: string): ParsedEvent<string>;
+export function parseEvent(value: unknown, where: string, raw?: EventText): ParsedEvent;
+export function parseEvent(value: unknown, where: string, raw?: EventText): ParsedEvent {
   if (!isObject(value)) fail(where, "must be a JSON object");
   const id = idOf(value.id, where);
   if (typeof value.type !== "string" || !/^[A-Za-z]+$/.test(value.type)) fail(`${where}.type`, "must be an event type such as PushEvent");
@@ -106,7 +110,7 @@ export function parseEvent(value: unknown, where: string, raw?: string): ParsedE
   return {
     insert: {
       source: where, id, type: value.type, actorLogin, repoName, orgLogin, public: isPublic, createdAt, complete,
-      body: complete && raw !== undefined ? raw.trim() : normalizedBody(value, id, isPublic),
+      body: complete && raw !== undefined ? (typeof raw === "string" ? raw.trim() : raw) : normalizedBody(value, id, isPublic),
     },
     relations,
   };

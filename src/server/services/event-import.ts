@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { EventCounts, IngestBatch, IngestOptions, Store } from "../store/store.js";
+import type { EventCounts, EventText, IngestBatch, IngestOptions, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent, type ParsedEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
@@ -56,11 +56,11 @@ export interface LineCounts {
  * Malformed lines are counted and reported and skipped, or, when strict, thrown.
  */
 export async function* parsedEvents(source: NdjsonSource, options: Pick<ImportOptions, "strict" | "onMalformed">,
-  counts: LineCounts): AsyncIterable<ParsedEvent> {
+  counts: LineCounts): AsyncIterable<ParsedEvent<string>> {
   for await (const line of source.lines) {
     if (line.text.trim() === "") continue;
     counts.lines += 1;
-    let parsed: ParsedEvent;
+    let parsed: ParsedEvent<string>;
     try {
       parsed = parseLine(source.name, line);
     } catch (error) {
@@ -139,10 +139,13 @@ export function importEvents(store: Store, source: NdjsonSource, options: Import
   return applyBatches(store, parsedBatches(source, options), options, clock);
 }
 
-/** An HTTP ingest body's entries, and for NDJSON each entry's line: a complete event is stored as its line, as an import stores it. */
+/**
+ * An HTTP ingest body's entries, and for NDJSON each entry's line: a complete event is stored as its line, as an
+ * import stores it. A line is its text, or its bytes when the body was split on them (eventsFromBytes).
+ */
 export interface IngestBody {
   events: unknown;
-  lines: string[] | null;
+  lines: EventText[] | null;
 }
 
 /**
@@ -156,7 +159,7 @@ export async function eventsFromText(text: string): Promise<IngestBody> {
   const trimmed = text.trim();
   if (trimmed.startsWith("[")) return { events: parseJsonEntry(trimmed, "body"), lines: null };
   // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
-  return eventsFromLines(text.split("\n"));
+  return eventsFromLines(text.split("\n").map((line) => ({ text: line, stored: line })));
 }
 
 const OPEN_BRACE = 0x7b;
@@ -178,26 +181,42 @@ export async function eventsFromBytes(body: Buffer): Promise<IngestBody | null> 
   return body[first] === OPEN_BRACE ? eventsFromLines(linesOf(body)) : null;
 }
 
-function* linesOf(body: Buffer): Generator<string> {
+/** A line to parse (`text`), and what is stored of it when its event is complete. */
+interface Line {
+  text: string;
+  stored: EventText;
+}
+
+/**
+ * A body's lines, each stored as its bytes (a view of the body, JSON's whitespace around it left out), not as the
+ * text decoded to parse it: the text is garbage at once, where a hundred lines of text kept until the write worker
+ * took the batch were copied by every young-generation collection meanwhile, and copied again (as two-byte strings,
+ * twice their size) into the message to the worker, where the views cost one copy of the body.
+ */
+function* linesOf(body: Buffer): Generator<Line> {
   for (let start = 0; start < body.length;) {
     const feed = body.indexOf(NEWLINE, start);
     const end = feed < 0 ? body.length : feed;
-    yield body.toString("utf8", start, end);
+    let first = start;
+    let last = end;
+    while (first < last && isJsonSpace(body[first]!)) first++;
+    while (last > first && isJsonSpace(body[last - 1]!)) last--;
+    yield { text: body.toString("utf8", start, end), stored: body.subarray(first, last) };
     start = end + 1;
   }
 }
 
 /** NDJSON lines as sent, blank ones skipped but counted, so that `line N` is the line the client sent. */
-async function eventsFromLines(all: Iterable<string>): Promise<IngestBody> {
+async function eventsFromLines(all: Iterable<Line>): Promise<IngestBody> {
   const events: unknown[] = [];
-  const lines: string[] = [];
+  const lines: EventText[] = [];
   let number = 0;
   let sliceStart = performance.now();
   for (const line of all) {
     number++;
-    if (line.trim() === "") continue;
-    events.push(parseJsonEntry(line, `line ${number}`));
-    lines.push(line);
+    if (line.text.trim() === "") continue;
+    events.push(parseJsonEntry(line.text, `line ${number}`));
+    lines.push(line.stored);
     if (performance.now() - sliceStart >= PARSE_SLICE_MS) {
       await nextTurn();
       sliceStart = performance.now();

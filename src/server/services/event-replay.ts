@@ -110,7 +110,7 @@ export function withTopLevelValues(json: string, values: Record<string, string>)
 }
 
 /** The event with a new id and/or creation time, in its stored body as in its columns. */
-function reissued(parsed: ParsedEvent, id: string | null, at: Date | null): ParsedEvent {
+function reissued(parsed: ParsedEvent<string>, id: string | null, at: Date | null): ParsedEvent<string> {
   const values: Record<string, string> = {};
   if (id !== null) values.id = JSON.stringify(id);
   if (at !== null) values.created_at = JSON.stringify(githubTime(at));
@@ -164,7 +164,7 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
   let clock = 0;
   /** Recorded time cut out of long pauses (maxGapMs). */
   let cut = 0;
-  let pending: ParsedEvent[] = [];
+  let pending: ParsedEvent<string>[] = [];
   // Due times are reckoned from an anchor: the start and recorded time 0, moved to the end of each batch that added
   // nothing (see flush).
   let anchorWall = started;

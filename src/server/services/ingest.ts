@@ -1,6 +1,6 @@
 /** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
 import type { Counter } from "prom-client";
-import type { IngestOptions, IngestResult, Store } from "../store/store.js";
+import type { EventText, IngestOptions, IngestResult, Store } from "../store/store.js";
 import { addEvent, createdNowUnlessSaid, emptyBatch, parseEvent } from "./event-envelope.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 
@@ -27,9 +27,9 @@ export class IngestService {
   /**
    * Ingests already-parsed events in one transaction; any bad entry refuses them all. An event without `created_at`
    * is stamped with the clock's now, one time for the whole body.
-   * @param lines each event's text as sent (NDJSON), when there is one.
+   * @param lines each event's text as sent (NDJSON), or its bytes, when there is one.
    */
-  async ingestEvents(events: unknown[], lines?: readonly string[]): Promise<IngestResult> {
+  async ingestEvents(events: unknown[], lines?: readonly EventText[]): Promise<IngestResult> {
     const batch = emptyBatch();
     const now = this.clock();
     for (const [i, event] of events.entries()) {
