@@ -158,9 +158,9 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
     clearTimeout(forceOpen);
     window = { start: now, end: now + settings.durationSeconds * 1000, cpu: cpuSecondsOf(serverPid), machine: machineBusySeconds(), self: process.cpuUsage() };
     // This scrape resets prom-client's delay monitor, so the one at the close covers the window alone.
-    const opened = metricsUrl === undefined ? undefined : loopDelaySince(metricsUrl);
+    const opened = metricsUrl === undefined ? null : loopDelaySince(metricsUrl);
     setTimeout(() => {
-      if (metricsUrl !== undefined) loopDelay = (opened ?? Promise.resolve()).then(() => loopDelaySince(metricsUrl));
+      if (metricsUrl !== undefined && opened !== null) loopDelay = opened.then(() => loopDelaySince(metricsUrl));
       closed = {
         seconds: (performance.now() - window!.start) / 1000, cpu: cpuSecondsOf(serverPid) - window!.cpu,
         machine: machineBusySeconds() - window!.machine, self: process.cpuUsage(window!.self),

@@ -51,18 +51,18 @@ export interface ReportInput {
 
 /** Issue 27, item 3: with live ingest, a poll's p99 at most this many times its idle p99. */
 const LIVE_P99_OVER_IDLE = 2;
-
-/** `; the server's event-loop delay p99 9.1 vs 2.0 ms`: how much of the latencies' difference the server's turns hold. */
-function loopDelays(live: Measurement, idle: Measurement): string {
-  return live.loopDelay && idle.loopDelay
-    ? `; the server's event-loop delay p99 ${ms(live.loopDelay.p99)} vs ${ms(idle.loopDelay.p99)} ms` : "";
-}
 const MB = 1024 * 1024;
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
 const ms = (n: number) => (n < 10 ? fixed(n, 2) : fixed(n, 1));
 /** Ratios far below 1 keep two significant digits (0.0041), so a 250x gap does not print as 0.00. */
 const ratio = (n: number) => (!Number.isFinite(n) ? "n/a" : n >= 0.1 ? n.toFixed(2) : n.toPrecision(2));
+
+/** `; the server's event-loop delay p99 9.1 vs 2.0 ms`: how much of the latencies' difference the server's turns hold. */
+function loopDelays(live: Measurement, idle: Measurement): string {
+  return live.loopDelay && idle.loopDelay
+    ? `; the server's event-loop delay p99 ${ms(live.loopDelay.p99)} vs ${ms(idle.loopDelay.p99)} ms` : "";
+}
 
 interface Target {
   name: string;
