@@ -17,7 +17,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { cpuSecondsOf, machineBusySeconds, memoryOf } from "./processes.js";
-import { serverMetrics } from "./server-metrics.js";
+import { serverMetrics, type LoopDelay } from "./server-metrics.js";
 
 /** How long, after the warm-up, to wait for every connection to be answered before measuring anyway. */
 export const RAMP_LIMIT_SECONDS = 30;
@@ -71,11 +71,8 @@ export interface Measurement {
    * The server's event-loop delay over the measured window (ms, from its /metrics), when it was asked: what of a
    * latency the server's own turns account for, where p99 also holds the load generator's and the machine's waits.
    */
-  loopDelay: { p99: number; max: number } | null;
+  loopDelay: LoopDelay | null;
 }
-
-/** prom-client's eventLoopMonitoringPrecision, which feedgate leaves at its default. */
-const LOOP_MONITOR_INTERVAL_MS = 10;
 
 /** What measure() does besides the load. */
 export interface MeasureExtras {
@@ -119,16 +116,11 @@ class Latencies {
   }
 }
 
-/**
- * The server's event-loop delay since its last scrape, in ms; null when its /metrics could not be read. The monitor
- * records the time between its timer's turns (prom-client's default: every 10 ms, feedgate keeps it), so its
- * interval is taken off: what is left is how late a turn came.
- */
-async function loopDelaySince(metricsUrl: string): Promise<{ p99: number; max: number } | null> {
-  const late = (seconds: number) => Math.max(0, seconds * 1000 - LOOP_MONITOR_INTERVAL_MS);
+/** The server's event-loop delay since its last scrape; null when its /metrics could not be read. */
+async function loopDelaySince(metricsUrl: string): Promise<LoopDelay | null> {
   try {
-    const { p99, max } = await serverMetrics(metricsUrl);
-    return Number.isFinite(p99) && Number.isFinite(max) ? { p99: late(p99), max: late(max) } : null;
+    const { loopDelay } = await serverMetrics(metricsUrl);
+    return Number.isFinite(loopDelay.p99) && Number.isFinite(loopDelay.max) ? loopDelay : null;
   } catch {
     return null;
   }
@@ -140,7 +132,7 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
   await settle(serverPid);
   extras.settledThen?.();
   const { metricsUrl } = extras;
-  let loopDelay: Promise<{ p99: number; max: number } | null> = Promise.resolve(null);
+  let loopDelay: Promise<LoopDelay | null> = Promise.resolve(null);
   const latencies = new Latencies();
   const answered = new Set<unknown>();
   const began = performance.now();

@@ -45,7 +45,7 @@ export interface SoakSample {
   openFds: number;
   /** libuv handles open in the server (sockets, timers, servers), as Node counts them. */
   activeHandles: number;
-  /** Event-loop delay since the sample before, from prom-client's monitor (ms). */
+  /** Event-loop delay since the sample before, from prom-client's monitor (ms, how late its turns came: server-metrics.ts). */
   loopP99Ms: number;
   loopMaxMs: number;
   dbMb: number;
@@ -256,7 +256,7 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
       const row: SoakSample = {
         at: Math.round((performance.now() - started) / 1000), rssMb: (memory?.current ?? Number.NaN) / 2 ** 20,
         heapMb: loop.heap / 2 ** 20, externalMb: loop.external / 2 ** 20, activeHandles: loop.handles,
-        openFds: openFds(server.pid), loopP99Ms: loop.p99 * 1000, loopMaxMs: loop.max * 1000, dbMb: dbBytes(db) / 2 ** 20,
+        openFds: openFds(server.pid), loopP99Ms: loop.loopDelay.p99, loopMaxMs: loop.loopDelay.max, dbMb: dbBytes(db) / 2 ** 20,
         pollsPerSecond: since.polls / every, pollErrors: since.pollErrors, eventsIngested: since.events, deliveries: since.deliveries,
         streamFrames: since.frames,
       };

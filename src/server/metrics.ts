@@ -15,6 +15,12 @@ export const UNMATCHED_ROUTE = "unmatched";
 let processRegistry: Registry | undefined;
 
 /**
+ * How often prom-client's event-loop monitor takes its turn (its default, said here so that readers of
+ * `nodejs_eventloop_lag_*` know it): each figure is the time between two turns, so this much of it is the interval.
+ */
+export const EVENT_LOOP_MONITOR_MS = 10;
+
+/**
  * prom-client's process metrics (CPU, memory, event-loop lag, GC), collected once per process and shared by every
  * app's output: they describe the process, not an app, and each collection starts a GC observer and an event-loop
  * monitor that prom-client gives no way to stop, so one per app would pile up in a test run.
@@ -22,7 +28,7 @@ let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
-    collectDefaultMetrics({ register: processRegistry });
+    collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: EVENT_LOOP_MONITOR_MS });
   }
   return processRegistry;
 }
