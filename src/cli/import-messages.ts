@@ -4,7 +4,7 @@
  * a bad envelope must still read `file:3.repo.name: must be "owner/name"`.
  */
 import type { ParsedBatch } from "../server/services/event-import.js";
-import { InvalidInputError } from "../server/failures.js";
+import { carriedFailure, FeedgateFailure, uncarriedFailure, type CarriedFailure } from "../server/failures.js";
 import { namedIn } from "../server/store/ingest-names.js";
 
 export interface ParserTask {
@@ -21,7 +21,7 @@ export type ParserMessage =
   | { kind: "malformed"; where: string; message: string }
   | { kind: "batch"; parsed: ParsedBatch }
   | { kind: "done" }
-  | { kind: "failed"; name: string; message: string; problem?: string; field?: string; code?: string; stack?: string };
+  | { kind: "failed"; name: string; message: string; failure?: CarriedFailure; code?: string; stack?: string };
 
 /**
  * A batch as posted: its events' bodies (text in the parser) written as UTF-8 into one buffer, each event keeping a
@@ -52,15 +52,14 @@ export function batchMessage(parsed: ParsedBatch): { message: ParserMessage; tra
 }
 
 export function toParserMessage(error: unknown): ParserMessage {
-  if (error instanceof InvalidInputError) {
-    return { kind: "failed", name: error.name, message: error.message, problem: error.problem, field: error.field, code: error.code };
-  }
+  if (error instanceof FeedgateFailure) return { kind: "failed", name: error.name, message: error.message, failure: carriedFailure(error) };
   const e = error instanceof Error ? error : new Error(String(error));
   return { kind: "failed", name: e.name, message: e.message, code: (e as NodeJS.ErrnoException).code, stack: e.stack };
 }
 
 export function fromParserMessage(failed: Extract<ParserMessage, { kind: "failed" }>): Error {
-  if (failed.name === "InvalidInputError") return new InvalidInputError(failed.problem!, { field: failed.field, code: failed.code });
+  const failure = failed.failure && uncarriedFailure(failed.failure);
+  if (failure) return failure;
   const error = Object.assign(new Error(failed.message), failed.code === undefined ? {} : { code: failed.code });
   error.name = failed.name;
   if (failed.stack) error.stack = failed.stack;

@@ -46,3 +46,32 @@ export class StoreUnavailableError extends Error {
     super(`${store} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
   }
 }
+
+/** An entry that is not JSON at all (a line of NDJSON, a whole body): GitHub answers such a body 400, not 422. */
+export class UnparsableEntryError extends InvalidInputError {
+  override name = "UnparsableEntryError";
+}
+
+/**
+ * A failure as a message to another thread carries it (a worker's parse, its ingest): a structured clone keeps an
+ * Error's message but neither its class nor its fields, which say how the API answers it.
+ */
+export interface CarriedFailure {
+  name: string;
+  problem: string;
+  field: string | undefined;
+  code: string;
+}
+
+export const carriedFailure = (failure: FeedgateFailure): CarriedFailure =>
+  ({ name: failure.name, problem: failure.problem, field: failure.field, code: failure.code });
+
+/** The classes of this module a carried failure is raised again as, by name. */
+const CARRIED_CLASSES: Record<string, new (problem: string, fields: { field?: string | undefined; code?: string }) => FeedgateFailure> =
+  { InvalidInputError, UnparsableEntryError, StartupError };
+
+/** A carried failure raised again as its class; null for a class this module does not know (the carrier's own). */
+export function uncarriedFailure(carried: CarriedFailure): FeedgateFailure | null {
+  const Class = Object.hasOwn(CARRIED_CLASSES, carried.name) ? CARRIED_CLASSES[carried.name]! : null;
+  return Class && new Class(carried.problem, { field: carried.field, code: carried.code });
+}

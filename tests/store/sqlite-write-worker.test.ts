@@ -2,7 +2,7 @@
  * SQLite ingests of a file run in the write worker (store/sqlite/ingest-worker.ts): the event loop stays free
  * while a batch is written, the worker's errors reach the caller as their own classes, a worker that dies fails
  * its ingest cleanly and is replaced, the main thread's own writes wait for the worker's lock without holding the
- * event loop, and closing the store leaves nothing running.
+ * event loop, and closing the store leaves nothing running. A batch still encoded (an NDJSON body) is decoded there.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,8 +16,11 @@ import { isSqliteOutage } from "../../src/server/store/sqlite/outage.js";
 import { retryingBusy } from "../../src/server/store/sqlite/busy-retry.js";
 import { IngestWorker } from "../../src/server/store/sqlite/ingest-worker.js";
 import { IngestConflictError, type IngestBatch } from "../../src/server/store/store.js";
-import { StoreUnavailableError } from "../../src/server/failures.js";
+import { InvalidInputError, StoreUnavailableError, UnparsableEntryError } from "../../src/server/failures.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
+import { NDJSON_DECODER } from "../../src/server/services/ingest-body.js";
+import { THREAD_NAMING_DECODER } from "../helpers/thread-naming-decoder.js";
+import { sampleLines } from "../helpers/ingest-fixtures.js";
 
 const NOW = new Date("2026-11-27T12:00:00Z");
 
@@ -61,6 +64,15 @@ describe("SQLite write worker", () => {
     }
   }
 
+  function storedBody(id: string, path = file): unknown {
+    const reader = new Database(path, { readonly: true });
+    try {
+      return JSON.parse(reader.prepare<[string], string>("SELECT body FROM events WHERE id = ?").pluck().get(id)!);
+    } finally {
+      reader.close();
+    }
+  }
+
   test("the event loop turns while a large ingest is written", async () => {
     await store.writeWorkerReady(); // the turns counted are the batch's, not the worker's start
     let turns = 0;
@@ -79,13 +91,42 @@ describe("SQLite write worker", () => {
       const batch = emptyBatch();
       batch.accounts.push({ source: "accounts[0]", login: "carol", type: "User" });
       const ingest = other.ingest.apply(batch, NOW);
+      // An encoded batch too, decoded here (its decoder's module is imported first: not at once).
+      const encoded = other.ingest.applyEncoded!({ bytes: Buffer.from("900002"), decoder: THREAD_NAMING_DECODER }, NOW);
       let turned = false;
       setImmediate(() => (turned = true));
       assert.equal((await ingest).usersAdded, 1);
       assert.equal(turned, false, "the first ingest waited for the worker to start");
+      await encoded;
+      assert.deepEqual(storedBody("900002", join(dir, "starting.db")), { id: "900002", decodedOnMainThread: true });
     } finally {
       await other.close();
     }
+  });
+
+  test("an encoded batch is decoded in the worker and written as its batch", async () => {
+    await store.writeWorkerReady();
+    const result = await store.ingest.applyEncoded!({ bytes: Buffer.from("900001"), decoder: THREAD_NAMING_DECODER }, NOW);
+    assert.equal(result.eventsAdded, 1);
+    assert.deepEqual(storedBody("900001"), { id: "900001", decodedOnMainThread: false });
+    // An NDJSON body, as POST /admin/events hands it on: each complete event stored as its line.
+    const [line] = sampleLines();
+    assert.equal((await store.ingest.applyEncoded!({ bytes: Buffer.from(`\n${line}\n`), decoder: NDJSON_DECODER }, NOW)).eventsAdded, 1);
+    assert.equal(JSON.stringify(storedBody((JSON.parse(line!) as { id: string }).id)), line);
+  });
+
+  test("a body its decoder refuses fails with the decoder's own class, naming the entry, and nothing is written", async () => {
+    const before = stored();
+    const [line] = sampleLines();
+    const refused = async (body: string) => store.ingest.applyEncoded!({ bytes: Buffer.from(body), decoder: NDJSON_DECODER }, NOW)
+      .then(() => assert.fail(`${body} was ingested`), (error: unknown) => error);
+    const notJson = await refused(`${line}\n{not json`);
+    assert.ok(notJson instanceof UnparsableEntryError, String(notJson));
+    assert.equal(notJson.field, "line 2");
+    const badEnvelope = await refused(`${line}\n{"id": "1", "type": "WatchEvent"}`);
+    assert.ok(badEnvelope instanceof InvalidInputError && !(badEnvelope instanceof UnparsableEntryError), String(badEnvelope));
+    assert.equal(badEnvelope.message, "events[1].actor: must be an object with a login");
+    assert.equal(stored(), before);
   });
 
   test("a refused entry is the same IngestConflictError, naming the entry, and nothing is written", async () => {

@@ -10,9 +10,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, notFound, validationFailed } from "../errors.js";
 import type { Principal } from "../services/authenticator.js";
-import { eventsFromBytes, eventsFromText, type IngestBody } from "../services/event-import.js";
+import { eventsFromText, isNdjsonOfObjects } from "../services/ingest-body.js";
 import type { IngestService } from "../services/ingest.js";
-import { FeedgateFailure } from "../failures.js";
+import { FeedgateFailure, UnparsableEntryError } from "../failures.js";
 import { checkedUtf8, decodeBody, parseJsonBody } from "../plugins/body-parser.js";
 import { decodeContentEncoding } from "../plugins/content-encoding.js";
 import type { IngestResult } from "../store/store.js";
@@ -34,11 +34,15 @@ const wireSummary = (r: IngestResult) => ({
   ...(r.hooksFull ? { webhook_queues_full: r.hooksFull } : {}),
 });
 
-/** Ingest problems name the entry: `events[3].repo.name: must be "owner/name"`. */
+/** Ingest problems name the entry: `events[3].repo.name: must be "owner/name"`, or `line 7` that is not JSON. */
 async function ingesting(work: () => Promise<IngestResult>) {
   try {
     return wireSummary(await work());
   } catch (error) {
+    if (error instanceof UnparsableEntryError) {
+      throw new ApiError(400, "Problems parsing JSON",
+        { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: `not JSON; ${NOTHING_WRITTEN}` }] });
+    }
     if (!(error instanceof FeedgateFailure)) throw error;
     throw validationFailed([{ resource: "Ingest", field: error.field ?? "body", code: error.code,
       message: `${error.problem}; ${NOTHING_WRITTEN}` }]);
@@ -65,7 +69,7 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
   // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
-    // Kept as bytes: an NDJSON body of events is decoded line by line (eventsFromBytes).
+    // Kept as bytes: an NDJSON body of events is handed on as received (IngestService.ingestNdjson).
     admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => checkedUtf8(body));
     // Before the body is read: a stranger's large upload is refused without being received.
     admin.addHook("onRequest", async (request) => {
@@ -74,19 +78,13 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
     admin.addHook("preParsing", decodeContentEncoding(bodyLimit));
 
     admin.post("/admin/events", { schema: documented(INGEST_EVENTS) }, async (request) => {
-      let body: IngestBody;
-      try {
-        body = await eventsFromBytes(bytes(request))
-          ?? await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
-      } catch (error) {
-        if (!(error instanceof FeedgateFailure)) throw error;
-        // Which line could not be parsed, in GitHub's error shape.
-        throw new ApiError(400, "Problems parsing JSON",
-          { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: `not JSON; ${NOTHING_WRITTEN}` }] });
-      }
-      const { events, lines } = body;
-      if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
-      return ingesting(() => ingest.ingestEvents(events, lines ?? undefined));
+      const body = bytes(request);
+      if (isNdjsonOfObjects(body)) return ingesting(() => ingest.ingestNdjson(body));
+      return ingesting(async () => {
+        const { events, lines } = await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
+        if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
+        return ingest.ingestEvents(events, lines ?? undefined);
+      });
     });
 
     admin.post("/admin/world", { schema: documented(SEED_WORLD) }, async (request) => {

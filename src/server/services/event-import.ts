@@ -3,9 +3,7 @@
  * transaction, so memory stays constant whatever the file's size. Event ids are the key: re-importing adds
  * nothing. Malformed lines are reported and skipped, or, when strict, abort the file with nothing written.
  */
-import { performance } from "node:perf_hooks";
-import { setImmediate as nextTurn } from "node:timers/promises";
-import type { EventCounts, EventText, IngestBatch, IngestOptions, Store } from "../store/store.js";
+import type { EventCounts, IngestBatch, IngestOptions, Store } from "../store/store.js";
 import { addEvent, emptyBatch, parseEvent, type ParsedEvent } from "./event-envelope.js";
 import { InvalidInputError } from "../failures.js";
 import { parseJsonEntry } from "./input-checks.js";
@@ -137,90 +135,4 @@ export async function applyBatches(store: Store, batches: AsyncIterable<ParsedBa
 /** Imports a source parsing it in this thread (what the import's worker thread does, in one thread). */
 export function importEvents(store: Store, source: NdjsonSource, options: ImportOptions, clock: () => Date): Promise<ImportSummary> {
   return applyBatches(store, parsedBatches(source, options), options, clock);
-}
-
-/**
- * An HTTP ingest body's entries, and for NDJSON each entry's line: a complete event is stored as its line, as an
- * import stores it. A line is its text, or its bytes when the body was split on them (eventsFromBytes).
- */
-export interface IngestBody {
-  events: unknown;
-  lines: EventText[] | null;
-}
-
-/**
- * How long an NDJSON body's parse runs before letting the event loop answer what waits (polls, above all): a body of
- * a hundred GH Archive events took 5-10 ms to parse in one go, which every poll arriving meanwhile waited for.
- */
-const PARSE_SLICE_MS = 2;
-
-/** Parses an HTTP ingest body, NDJSON or a JSON array, strictly: any bad entry refuses the whole body. */
-export async function eventsFromText(text: string): Promise<IngestBody> {
-  const trimmed = text.trim();
-  if (trimmed.startsWith("[")) return { events: parseJsonEntry(trimmed, "body"), lines: null };
-  // Split the text as sent, not trimmed: leading blank lines still count, so `line N` is the line the client sent.
-  return eventsFromLines(text.split("\n").map((line) => ({ text: line, stored: line })));
-}
-
-const OPEN_BRACE = 0x7b;
-const NEWLINE = 0x0a;
-/** The whitespace JSON allows around a value (RFC 8259): space, tab, line feed, carriage return. */
-const isJsonSpace = (byte: number) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-
-/**
- * eventsFromText for a body as received, when it is NDJSON whose first entry is an object: the lines are split on
- * the bytes and each decoded alone. Decoding a body of a hundred GH Archive events (370 KB) into one string took 3 ms,
- * most of it V8's handling of a string that large (an object of its large-object space, whose garbage only a full
- * collection takes), where its lines one by one took 0.1 ms. Null for any other body (a JSON array, a byte-order mark,
- * blank, not JSON), which eventsFromText of its text parses or refuses. The body must be valid UTF-8 (the caller
- * checks), as a line is decoded leniently; a line feed byte is never part of another character.
- */
-export async function eventsFromBytes(body: Buffer): Promise<IngestBody | null> {
-  let first = 0;
-  while (first < body.length && isJsonSpace(body[first]!)) first++;
-  return body[first] === OPEN_BRACE ? eventsFromLines(linesOf(body)) : null;
-}
-
-/** A line to parse (`text`), and what is stored of it when its event is complete. */
-interface Line {
-  text: string;
-  stored: EventText;
-}
-
-/**
- * A body's lines, each stored as its bytes (a view of the body, JSON's whitespace around it left out), not as the
- * text decoded to parse it: the text is garbage at once, where a hundred lines of text kept until the write worker
- * took the batch were copied by every young-generation collection meanwhile, and copied again (as two-byte strings,
- * twice their size) into the message to the worker, where the views cost one copy of the body.
- */
-function* linesOf(body: Buffer): Generator<Line> {
-  for (let start = 0; start < body.length;) {
-    const feed = body.indexOf(NEWLINE, start);
-    const end = feed < 0 ? body.length : feed;
-    let first = start;
-    let last = end;
-    while (first < last && isJsonSpace(body[first]!)) first++;
-    while (last > first && isJsonSpace(body[last - 1]!)) last--;
-    yield { text: body.toString("utf8", start, end), stored: body.subarray(first, last) };
-    start = end + 1;
-  }
-}
-
-/** NDJSON lines as sent, blank ones skipped but counted, so that `line N` is the line the client sent. */
-async function eventsFromLines(all: Iterable<Line>): Promise<IngestBody> {
-  const events: unknown[] = [];
-  const lines: EventText[] = [];
-  let number = 0;
-  let sliceStart = performance.now();
-  for (const line of all) {
-    number++;
-    if (line.text.trim() === "") continue;
-    events.push(parseJsonEntry(line.text, `line ${number}`));
-    lines.push(line.stored);
-    if (performance.now() - sliceStart >= PARSE_SLICE_MS) {
-      await nextTurn();
-      sliceStart = performance.now();
-    }
-  }
-  return { events, lines };
 }

@@ -1,7 +1,8 @@
 /** Seeding a world and ingesting events: shared by the CLI and the admin HTTP routes. */
 import type { Counter } from "prom-client";
 import type { EventText, IngestOptions, IngestResult, Store } from "../store/store.js";
-import { addEvent, createdNowUnlessSaid, emptyBatch, parseEvent } from "./event-envelope.js";
+import { drained } from "../store/encoded-batch.js";
+import { batchOfEvents, decodingBatch, inSlices, NDJSON_DECODER } from "./ingest-body.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 
 /** A seeded world: what was added, and what the document held. */
@@ -30,14 +31,22 @@ export class IngestService {
    * @param lines each event's text as sent (NDJSON), or its bytes, when there is one.
    */
   async ingestEvents(events: unknown[], lines?: readonly EventText[]): Promise<IngestResult> {
-    const batch = emptyBatch();
-    const now = this.clock();
-    for (const [i, event] of events.entries()) {
-      const stamped = createdNowUnlessSaid(event, now);
-      // A complete event is stored as its line (as an import stores it), unless it was stamped with the time here.
-      addEvent(batch, parseEvent(stamped, `events[${i}]`, stamped === event ? lines?.[i] : undefined));
-    }
+    const batch = drained(batchOfEvents(events, lines, this.clock()));
     return this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
+  }
+
+  /**
+   * ingestEvents of an NDJSON body's events and lines (one whose first entry is an object: isNdjsonOfObjects), given
+   * as received: parsed where the store writes, when it writes on a thread of its own (SQLite's write worker), else
+   * here, a few milliseconds at a time. An entry that is not JSON refuses the body with UnparsableEntryError.
+   */
+  async ingestNdjson(body: Uint8Array): Promise<IngestResult> {
+    const now = this.clock();
+    const { ingest } = this.store;
+    const result = ingest.applyEncoded
+      ? await ingest.applyEncoded({ bytes: body, decoder: NDJSON_DECODER }, now, this.options)
+      : await ingest.apply(await inSlices(decodingBatch(body, now)), this.clock(), this.options);
+    return this.counted(result);
   }
 
   private counted(result: IngestResult): IngestResult {

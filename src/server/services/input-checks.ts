@@ -3,7 +3,7 @@
  * a world entry cannot disagree about what a repository name or a scope list may be.
  */
 import { normalize, unknownScopes } from "../../api/scopes.js";
-import { InvalidInputError } from "../failures.js";
+import { InvalidInputError, UnparsableEntryError } from "../failures.js";
 import { notFound } from "../errors.js";
 
 export type Json = Record<string, unknown>;
@@ -24,7 +24,7 @@ export function parseJsonEntry(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return fail(where, "is not valid JSON");
+    throw new UnparsableEntryError("is not valid JSON", { field: where });
   }
 }
 

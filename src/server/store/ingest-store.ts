@@ -142,9 +142,31 @@ export interface IngestResult extends EventCounts {
   hooksFull?: number[];
 }
 
+/**
+ * A batch still in the bytes it arrived as (an NDJSON body of `POST /admin/events`), for a driver that writes on a
+ * thread of its own: SQLite's write worker decodes it there, so that the event loop serving polls neither parses the
+ * body nor copies the decoded batch to the worker (a structured clone of some two thousand properties per hundred
+ * events). What decoding means is the services' rule, not the store's: the batch names a module that exports it,
+ * since a function cannot be sent to another thread, and the store only runs it (encoded-batch.ts).
+ */
+export interface EncodedBatch {
+  bytes: Uint8Array;
+  /** The URL of a module exporting `decodingBatch`, a BatchDecoding. */
+  decoder: string;
+}
+
+/** Decodes `bytes` into a batch, yielding between entries so that a caller on the event loop can let it turn. */
+export type BatchDecoding = (bytes: Uint8Array, now: Date) => Generator<void, IngestBatch, void>;
+
 export interface IngestStore {
   /** All or nothing: throws IngestConflictError naming the entry, and then nothing is written. */
   apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult>;
+  /**
+   * apply() of the batch `encoded` decodes to, decoded on the thread that writes; a driver that writes on the calling
+   * thread has none, and its caller decodes (letting the event loop turn as it goes) and applies. An input that does
+   * not decode throws its failure (InvalidInputError), and nothing is written.
+   */
+  applyEncoded?(encoded: EncodedBatch, now: Date, options?: IngestOptions): Promise<IngestResult>;
   /**
    * Runs a bulk import (many apply calls); a driver may prepare for it, e.g. defer indexes, and undo that after.
    * `progress` is told of such work after the import that takes long enough to be worth saying (SQLite's index build).

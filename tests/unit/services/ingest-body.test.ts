@@ -1,13 +1,18 @@
 /**
- * Parsing a `POST /admin/events` body (services/event-import.ts eventsFromText): NDJSON keeps each event's line, and
+ * Parsing a `POST /admin/events` body (services/ingest-body.ts eventsFromText): NDJSON keeps each event's line, and
  * a large body is parsed a few milliseconds at a time, so the polls that arrive meanwhile are answered in between.
- * eventsFromBytes, which splits NDJSON into lines before decoding them, gives what eventsFromText gives, or hands
- * the body to it.
+ * decodingBatch, which splits NDJSON into lines before decoding them (in SQLite's write worker), gives the batch the
+ * text's events give, or refuses the body as they do; isNdjsonOfObjects leaves every other body to eventsFromText.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { eventsFromBytes, eventsFromText, type IngestBody } from "../../../src/server/services/event-import.js";
+import {
+  batchOfEvents, decodingBatch, eventsFromText, inSlices, isNdjsonOfObjects,
+} from "../../../src/server/services/ingest-body.js";
+import { drained } from "../../../src/server/store/encoded-batch.js";
+import type { IngestBatch } from "../../../src/server/store/store.js";
+import { UnparsableEntryError } from "../../../src/server/failures.js";
 import { sampleLines } from "../../helpers/ingest-fixtures.js";
 
 test("an NDJSON body gives each event with its line, blank lines skipped; a JSON array gives no lines", async () => {
@@ -34,28 +39,37 @@ test("a large body lets the event loop turn while it is parsed", async () => {
   assert.ok(turned, "a callback waiting for the next turn ran before the parse ended");
 });
 
-/**
- * An answer as what is stored of each line: eventsFromText keeps a line's text, which the envelope trims, and
- * eventsFromBytes its bytes without JSON's whitespace around them.
- */
-function asStored(body: IngestBody) {
-  return { events: body.events, lines: body.lines?.map((line) => typeof line === "string" ? line.trim() : Buffer.from(line).toString("utf8")) ?? null };
+const NOW = new Date("2026-11-29T06:00:00Z");
+
+/** A batch with each event's body as the text stored: eventsFromText keeps a line's text, decodingBatch its bytes. */
+function asStored(batch: IngestBatch) {
+  return { ...batch, events: batch.events.map((e) => ({ ...e, body: typeof e.body === "string" ? e.body : Buffer.from(e.body).toString("utf8") })) };
 }
 
-/** What eventsFromText does with the text: its answer, as stored, or its refusal's field. */
+/** How a refusal answers: the entry it names, and whether it was for JSON (400) or for the entry (422). */
+const refusal = (error: unknown) => ({ refused: (error as { field?: string }).field, unparsable: error instanceof UnparsableEntryError });
+
+/** The batch the text's events make (eventsFromText, then the envelopes), as stored, or its refusal. */
 async function fromText(text: string) {
-  return eventsFromText(text).then(asStored, (error: { field?: string }) => ({ refused: error.field }));
+  try {
+    const { events, lines } = await eventsFromText(text);
+    return Array.isArray(events) ? asStored(drained(batchOfEvents(events, lines ?? undefined, NOW))) : { notAnArray: true };
+  } catch (error) {
+    return refusal(error);
+  }
 }
 
-/** What eventsFromBytes does with the text's bytes: null, its answer, as stored, or its refusal's field. */
+/** What decodingBatch makes of the text's bytes: null for a body it does not take, its batch as stored, or its refusal. */
 async function fromBytes(body: Buffer) {
-  return eventsFromBytes(body).then((answer) => answer && asStored(answer), (error: { field?: string }) => ({ refused: error.field }));
+  if (!isNdjsonOfObjects(body)) return null;
+  return inSlices(decodingBatch(body, NOW)).then(asStored, refusal);
 }
 
-test("eventsFromBytes gives eventsFromText's answer for NDJSON that starts with an object (each line's bytes, without the whitespace around them), and leaves every other body to it", async () => {
+test("decodingBatch gives the batch of eventsFromText's events for NDJSON that starts with an object (each line's bytes, without the whitespace around them), refuses what it refuses, and leaves every other body to it", async () => {
   const [a, b] = sampleLines();
   const cases: [string, boolean][] = [
     [`${a}\n${b}`, true], [`\r\n \t${a}\r\n\r\n${b}\r\n`, true], [`${a}\n{not json\n${b}`, true], ["{}\n\u00a0\n{\"é\": \"日本\"}", true],
+    [`{"id": "1"}\n${a}\n{not json`, true], [`${a}\n{"id": "2", "type": "WatchEvent", "actor": {"login": "x"}, "repo": {"name": "x/y"}}`, true],
     [`[${a}]`, false], [" \n[]", false], ["", false], ["\n \n", false], [`\ufeff${a}`, false], [`\u00a0${a}`, false], ["null", false],
   ];
   for (const [text, split] of cases) {
@@ -63,6 +77,8 @@ test("eventsFromBytes gives eventsFromText's answer for NDJSON that starts with 
     if (split) assert.deepEqual(bytes, await fromText(text), JSON.stringify(text));
     else assert.equal(bytes, null, JSON.stringify(text));
   }
+  // A line that is not JSON is what refuses a body that has a bad envelope too, whichever comes first.
+  assert.deepEqual(await fromBytes(Buffer.from(`{"id": "1"}\n${a}\n{not json`)), { refused: "line 3", unparsable: true });
   // Any text: lines of objects, blank lines, broken lines and whitespace, in any order, with any characters.
   const line = fc.oneof(fc.constant(a!), fc.json().map((json) => `{"v":${json}}`), fc.string({ unit: "binary" }), fc.constantFrom("", " ", "\r", "\t"));
   await fc.assert(fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {

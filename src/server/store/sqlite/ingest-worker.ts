@@ -9,7 +9,8 @@
 import type { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "../../failures.js";
 import { startWorker } from "../../worker-thread.js";
-import type { IngestResult } from "../ingest-store.js";
+import { decoded } from "../encoded-batch.js";
+import type { EncodedBatch, IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
 import type { IngestWriter } from "./ingest.js";
 import { uncarry } from "./worker-errors.js";
 import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
@@ -36,10 +37,25 @@ export class IngestWorker {
   /** @param onThisThread how an ingest runs while the worker is starting. */
   constructor(private readonly data: WriteWorkerData, private readonly onThisThread: IngestWriter) {}
 
-  readonly apply: IngestWriter = (batch, now, options) => {
+  readonly apply: IngestWriter = (batch, now, options) => this.send(batch, now, options);
+
+  /** Decoded in the worker; on this thread, in one go, while the worker is starting. */
+  readonly applyEncoded = (encoded: EncodedBatch, now: Date, options?: IngestOptions): Promise<IngestResult> => {
+    const { bytes } = encoded;
+    // A view of a larger buffer (a small body is a slice of Node's pool) would be cloned with all of that buffer, so
+    // it goes as a copy of its own bytes (new Uint8Array: a Buffer's slice() is a view).
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    return this.send({ ...encoded, bytes: own ? bytes : new Uint8Array(bytes) }, now, options);
+  };
+
+  private send(batch: IngestBatch | EncodedBatch, now: Date, options: IngestOptions | undefined): Promise<IngestResult> {
     if (this.closed) return Promise.reject(new TypeError("The database connection is not open"));
     const worker = this.started();
-    if (!this.isOpen) return this.onThisThread(batch, now, options);
+    if (!this.isOpen) {
+      return "decoder" in batch
+        ? decoded(batch, now).then((decodedBatch) => this.onThisThread(decodedBatch, now, options))
+        : this.onThisThread(batch, now, options);
+    }
     const id = this.nextId++;
     let pending!: Pending;
     const settled = new Promise<IngestResult>((resolve, reject) => {
@@ -50,7 +66,7 @@ export class IngestWorker {
     worker.ref();
     worker.postMessage({ id, batch, now, options } satisfies IngestRequest);
     return settled;
-  };
+  }
 
   /** Starts the worker, if it is not running, and resolves once it takes ingests. */
   async ready(): Promise<void> {

@@ -9,7 +9,8 @@ import { ingestProgram } from "../ingest-plan.js";
 import { runProgram, type IngestDriver } from "../ingest-protocol.js";
 import type { AccountType } from "../user-store.js";
 import type { OrgRole } from "../directory-store.js";
-import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
+import type { BulkLoadProgress, EncodedBatch, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
+import { decoded } from "../encoded-batch.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { waitingForLock } from "./busy-retry.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
@@ -160,6 +161,9 @@ function driver(s: Statements): IngestDriver {
 /** Applies one ingest; resolves with what it wrote (or rejects with what refused it, and then nothing is written). */
 export type IngestWriter = (batch: IngestBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
+/** An IngestWriter of a batch still encoded, which it decodes where it writes. */
+export type EncodedIngestWriter = (encoded: EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
+
 /** The page cache of a bulk load: 64 MB (negative: KiB, as SQLite counts), not SQLite's default 2 MB. */
 const BULK_LOAD_CACHE_KIB = -65_536;
 /** Bytes of the database file mapped while the feed indexes are built after a bulk load (capped by SQLite). */
@@ -176,8 +180,18 @@ export class SqliteIngest implements IngestStore {
   /** While a bulk load runs: its ingests, on this connection (bulkLoad). */
   private bulkWriter: IngestWriter | null = null;
 
-  /** @param write where ingests run: on this thread by default, in the write worker for a file (sqlite-store.ts). */
-  constructor(private readonly db: Database.Database, private readonly write: IngestWriter = inThread(db)) {}
+  readonly applyEncoded?: EncodedIngestWriter;
+
+  /**
+   * @param write where ingests run: on this thread by default, in the write worker for a file (sqlite-store.ts).
+   * @param writeEncoded the write worker's, which decodes there: none on this thread, where the caller decodes.
+   */
+  constructor(private readonly db: Database.Database, private readonly write: IngestWriter = inThread(db), writeEncoded?: EncodedIngestWriter) {
+    if (writeEncoded) {
+      this.applyEncoded = async (encoded, now, options) =>
+        this.bulkWriter ? this.bulkWriter(await decoded(encoded, now), now, options) : writeEncoded(encoded, now, options);
+    }
+  }
 
   /**
    * Into a database without events, the feed indexes are dropped for the import and built once at the end:

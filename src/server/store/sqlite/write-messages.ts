@@ -1,5 +1,5 @@
 /** What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept. */
-import type { IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
+import type { EncodedBatch, IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
 import type { CarriedError } from "./worker-errors.js";
 
 export interface WriteWorkerData {
@@ -9,7 +9,8 @@ export interface WriteWorkerData {
 
 export interface IngestRequest {
   id: number;
-  batch: IngestBatch;
+  /** Decoded here, or in the worker (an NDJSON body as received). */
+  batch: IngestBatch | EncodedBatch;
   now: Date;
   options: IngestOptions | undefined;
 }

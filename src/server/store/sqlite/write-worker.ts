@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { decoded } from "../encoded-batch.js";
 import { applyingOn } from "./ingest.js";
 import { carry } from "./worker-errors.js";
 import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
@@ -19,12 +20,19 @@ db.pragma("foreign_keys = ON");
 const apply = applyingOn(db);
 parentPort!.postMessage("open");
 
-parentPort!.on("message", ({ id, batch, now, options }: IngestRequest) => {
+/** The ingests in arrival order: one still waiting for its decoder's module holds those behind it. */
+let previous = Promise.resolve();
+
+parentPort!.on("message", (request: IngestRequest) => {
+  previous = previous.then(() => answer(request));
+});
+
+async function answer({ id, batch, now, options }: IngestRequest): Promise<void> {
   let reply: IngestReply;
   try {
-    reply = { id, result: apply(batch, now, options) };
+    reply = { id, result: apply("decoder" in batch ? await decoded(batch, now) : batch, now, options) };
   } catch (error) {
     reply = { id, error: carry(error) };
   }
   parentPort!.postMessage(reply);
-});
+}
