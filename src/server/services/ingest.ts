@@ -13,7 +13,8 @@ export interface SeedResult extends IngestResult {
 export class IngestService {
   /**
    * @param eventsIngested counts the events each ingest actually added (the serving process passes it).
-   * @param ingested told after each ingest (the serving process wakes its webhook dispatcher: deliveries were queued).
+   * @param ingested told after each ingest that queued webhook deliveries: the serving process wakes its dispatcher,
+   * whose every wake-up claims from the outbox in a write transaction.
    * @param options what the ingests queue for webhooks (`--webhook-max-queue`).
    */
   constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter,
@@ -51,7 +52,7 @@ export class IngestService {
 
   private counted(result: IngestResult): IngestResult {
     this.eventsIngested?.inc(result.eventsAdded);
-    this.ingested?.();
+    if (result.deliveriesQueued) this.ingested?.();
     return result;
   }
 }

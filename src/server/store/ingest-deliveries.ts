@@ -43,18 +43,24 @@ export function fanOut(events: AddedEvent[], targets: HookTarget[], maxQueue: nu
   return { rows, full: [...full] };
 }
 
+/** What an ingest queued: how many deliveries, and the hooks whose queue was full. */
+export interface Queued {
+  deliveries: number;
+  full: number[];
+}
+
 /**
  * Queues the deliveries of the events of `events` whose ids are in `added` (those the ingest stored; the others were
- * stored already); answers the hooks whose queue was full, so that the caller can say so.
+ * stored already); answers how many, and the hooks whose queue was full, so that the caller can say so.
  */
-export function* queueDeliveries(events: AddedEvent[], added: string[], maxQueue: number, now: Date): Step<number[]> {
+export function* queueDeliveries(events: AddedEvent[], added: string[], maxQueue: number, now: Date): Step<Queued> {
   const ids = new Set(added);
   const fresh = events.filter((e) => ids.has(e.id) && e.repoId !== null);
-  if (!fresh.length) return [];
+  if (!fresh.length) return { deliveries: 0, full: [] };
   const repoIds = [...new Set(fresh.map((e) => e.repoId).filter((id) => id !== null))];
   const targets = yield* ask({ op: "findHookTargets", repoIds });
-  if (!targets.length) return [];
+  if (!targets.length) return { deliveries: 0, full: [] };
   const { rows, full } = fanOut(fresh, targets, maxQueue);
   if (rows.length) yield* ask({ op: "queueDeliveries", rows, now });
-  return full;
+  return { deliveries: rows.length, full };
 }

@@ -289,7 +289,8 @@ class BatchPlan implements BatchTarget {
     const added = events.length ? yield* ask({ op: "insertEvents", rows: events }) : [];
     const eventsAdded = added.length;
     // In the events' own transaction: a delivery is recorded if and only if its event is (ingest-deliveries.ts).
-    const hooksFull = this.options.webhooks && added.length ? yield* queueDeliveries(events, added, this.options.webhooks.maxQueue, this.now) : [];
+    const queued = this.options.webhooks && added.length
+      ? yield* queueDeliveries(events, added, this.options.webhooks.maxQueue, this.now) : { deliveries: 0, full: [] };
     const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
     // Any write above may change what a feed shows (a new event, a repository turned private, a new follow). The log
     // says how far back this ingest reached, so that totals counted before it can be kept (services/feed-totals.ts).
@@ -300,7 +301,8 @@ class BatchPlan implements BatchTarget {
       issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,
       usersAdded: this.added.users, organizationsAdded: this.added.organizations, reposAdded: this.added.repos,
       tokensAdded: this.added.tokens,
-      ...(hooksFull.length ? { hooksFull } : {}),
+      ...(queued.deliveries ? { deliveriesQueued: queued.deliveries } : {}),
+      ...(queued.full.length ? { hooksFull: queued.full } : {}),
     };
   }
 }

@@ -138,6 +138,8 @@ export interface IngestResult extends EventCounts {
   reposAdded: number;
   /** Tokens stored; a token already stored for the same user is not counted. */
   tokensAdded: number;
+  /** Webhook deliveries the ingest queued (present only when there were any). */
+  deliveriesQueued?: number;
   /** Hooks that got no delivery of some event because their queue was full (present only when there were any). */
   hooksFull?: number[];
 }
@@ -164,7 +166,8 @@ export interface IngestStore {
   /**
    * apply() of the batch `encoded` decodes to, decoded on the thread that writes; a driver that writes on the calling
    * thread has none, and its caller decodes (letting the event loop turn as it goes) and applies. An input that does
-   * not decode throws its failure (InvalidInputError), and nothing is written.
+   * not decode throws its failure (InvalidInputError), and nothing is written. The bytes are the driver's from the
+   * call on: it may move them to another thread, which empties the caller's view of them.
    */
   applyEncoded?(encoded: EncodedBatch, now: Date, options?: IngestOptions): Promise<IngestResult>;
   /**

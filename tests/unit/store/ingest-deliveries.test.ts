@@ -1,7 +1,7 @@
 /** The webhook fan-out of an ingest (src/server/store/ingest-deliveries.ts), without a database. */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { fanOut, queueDeliveries, type AddedEvent } from "../../../src/server/store/ingest-deliveries.js";
+import { fanOut, queueDeliveries, type AddedEvent, type Queued } from "../../../src/server/store/ingest-deliveries.js";
 import { runProgram, type HookTarget, type IngestProgram } from "../../../src/server/store/ingest-protocol.js";
 import { MemoryIngest } from "./memory-ingest-driver.js";
 
@@ -55,20 +55,26 @@ describe("queueDeliveries", () => {
   function run(events: AddedEvent[], added: string[], hooks: HookTarget[], maxQueue = 100) {
     const memory = new MemoryIngest();
     memory.hooks = hooks;
-    let full: number[] = [];
+    let queued: Queued = { deliveries: -1, full: [] };
     const program = (function* () {
-      full = yield* queueDeliveries(events, added, maxQueue, new Date(0));
+      queued = yield* queueDeliveries(events, added, maxQueue, new Date(0));
       return { eventsAdded: 0, eventsSkipped: 0, issueEventsAdded: 0, issueEventsSkipped: 0, usersAdded: 0,
         organizationsAdded: 0, reposAdded: 0, tokensAdded: 0 };
     })() satisfies IngestProgram;
     runProgram(program, memory.driver);
-    return { memory, full };
+    return { memory, ...queued };
   }
 
   test("queues only the events the ingest added, asking once for the hooks of their repositories", () => {
     const { memory } = run([push("1", 10), push("2", 10), push("3", 20)], ["1", "3"], [hook(1, ["push"], 10), hook(2, ["push"], 20)]);
     assert.deepEqual(memory.asked("findHookTargets").map((o) => o.repoIds), [[10, 20]]);
     assert.deepEqual(memory.queued.map((d) => [d.hookId, d.eventId]), [[1, "1"], [2, "3"]]);
+  });
+
+  test("answers how many deliveries it queued, none when nothing was added or no hook subscribes", () => {
+    assert.equal(run([push("1", 10), push("2", 10)], ["1", "2"], [hook(1, ["push"], 10), hook(2, ["*"], 10)]).deliveries, 4);
+    assert.equal(run([push("1")], [], [hook(1, ["push"])]).deliveries, 0);
+    assert.equal(run([push("1")], ["1"], [hook(1, ["issues"])]).deliveries, 0);
   });
 
   test("asks nothing when no event was added", () => {
