@@ -12,8 +12,19 @@ export function drained<T>(steps: Generator<void, T, void>): T {
   }
 }
 
-/** The batch `encoded` holds, decoded on this thread in one go; an input that cannot be decoded throws its failure. */
-export async function decoded(encoded: EncodedBatch, now: Date): Promise<IngestBatch> {
-  const { decodingBatch } = await import(encoded.decoder) as { decodingBatch: BatchDecoding };
-  return drained(decodingBatch(encoded.bytes, now));
+/** Decoders by module URL, imported once: a dynamic import of a loaded module still resolves it again each time. */
+const decoders = new Map<string, Promise<BatchDecoding>>();
+
+/**
+ * The batch to write: `batch` itself, or the one an encoded batch holds, decoded on this thread in one go (an input
+ * that cannot be decoded throws its failure).
+ */
+export async function plainBatch(batch: IngestBatch | EncodedBatch, now: Date): Promise<IngestBatch> {
+  if (!("decoder" in batch)) return batch;
+  let decoder = decoders.get(batch.decoder);
+  if (!decoder) {
+    decoder = import(batch.decoder).then((module: { decodingBatch: BatchDecoding }) => module.decodingBatch);
+    decoders.set(batch.decoder, decoder);
+  }
+  return drained((await decoder)(batch.bytes, now));
 }

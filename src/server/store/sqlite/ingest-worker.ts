@@ -9,8 +9,7 @@
 import type { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "../../failures.js";
 import { startWorker } from "../../worker-thread.js";
-import { decoded } from "../encoded-batch.js";
-import type { EncodedBatch, IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
+import type { IngestResult } from "../ingest-store.js";
 import type { IngestWriter } from "./ingest.js";
 import { uncarry } from "./worker-errors.js";
 import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
@@ -37,28 +36,22 @@ export class IngestWorker {
   /** @param onThisThread how an ingest runs while the worker is starting. */
   constructor(private readonly data: WriteWorkerData, private readonly onThisThread: IngestWriter) {}
 
-  readonly apply: IngestWriter = (batch, now, options) => this.send(batch, now, options);
-
   /**
-   * Decoded in the worker; on this thread, in one go, while the worker is starting. The bytes are moved to the worker,
-   * not copied (copying a body of a hundred events, 370 KB, held the event loop 0.2-0.4 ms): a view of a whole buffer
-   * moves that buffer, which empties the caller's view; a view of part of one (a small body is a slice of Node's pool)
-   * is copied into a buffer of its own first.
+   * An encoded batch is decoded in the worker, its bytes moved there, not copied (copying a body of a hundred events,
+   * 370 KB, held the event loop 0.2-0.4 ms): a view of a whole buffer moves that buffer, which empties the caller's
+   * view; a view of part of one (a small body is a slice of Node's pool) is copied into a buffer of its own first.
+   * While the worker is starting, ingests run on this thread (an encoded batch decoded here, in one go).
    */
-  readonly applyEncoded = (encoded: EncodedBatch, now: Date, options?: IngestOptions): Promise<IngestResult> => {
-    const whole = encoded.bytes.byteOffset === 0 && encoded.bytes.byteLength === encoded.bytes.buffer.byteLength;
-    const bytes = whole ? encoded.bytes : new Uint8Array(encoded.bytes); // a copy (a Buffer's slice() is a view)
-    return this.send({ ...encoded, bytes }, now, options, [bytes.buffer as ArrayBuffer]);
-  };
-
-  private send(batch: IngestBatch | EncodedBatch, now: Date, options: IngestOptions | undefined, transfer: ArrayBuffer[] = [])
-    : Promise<IngestResult> {
+  readonly apply: IngestWriter = (batch, now, options) => {
     if (this.closed) return Promise.reject(new TypeError("The database connection is not open"));
     const worker = this.started();
-    if (!this.isOpen) {
-      return "decoder" in batch
-        ? decoded(batch, now).then((decodedBatch) => this.onThisThread(decodedBatch, now, options))
-        : this.onThisThread(batch, now, options);
+    if (!this.isOpen) return this.onThisThread(batch, now, options);
+    let transfer: ArrayBuffer[] = [];
+    if ("decoder" in batch) {
+      const whole = batch.bytes.byteOffset === 0 && batch.bytes.byteLength === batch.bytes.buffer.byteLength;
+      const bytes = whole ? batch.bytes : new Uint8Array(batch.bytes); // a copy (a Buffer's slice() is a view)
+      batch = { ...batch, bytes };
+      transfer = [bytes.buffer as ArrayBuffer];
     }
     const id = this.nextId++;
     let pending!: Pending;
@@ -70,7 +63,7 @@ export class IngestWorker {
     worker.ref();
     worker.postMessage({ id, batch, now, options } satisfies IngestRequest, transfer);
     return settled;
-  }
+  };
 
   /** Starts the worker, if it is not running, and resolves once it takes ingests. */
   async ready(): Promise<void> {

@@ -10,7 +10,7 @@ import { runProgram, type IngestDriver } from "../ingest-protocol.js";
 import type { AccountType } from "../user-store.js";
 import type { OrgRole } from "../directory-store.js";
 import type { BulkLoadProgress, EncodedBatch, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
-import { decoded } from "../encoded-batch.js";
+import { plainBatch } from "../encoded-batch.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { waitingForLock } from "./busy-retry.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
@@ -158,11 +158,11 @@ function driver(s: Statements): IngestDriver {
   };
 }
 
-/** Applies one ingest; resolves with what it wrote (or rejects with what refused it, and then nothing is written). */
-export type IngestWriter = (batch: IngestBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
-
-/** An IngestWriter of a batch still encoded, which it decodes where it writes. */
-export type EncodedIngestWriter = (encoded: EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
+/**
+ * Applies one ingest, decoding an encoded batch where it writes; resolves with what it wrote (or rejects with what
+ * refused it, and then nothing is written).
+ */
+export type IngestWriter = (batch: IngestBatch | EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
 /** The page cache of a bulk load: 64 MB (negative: KiB, as SQLite counts), not SQLite's default 2 MB. */
 const BULK_LOAD_CACHE_KIB = -65_536;
@@ -180,17 +180,14 @@ export class SqliteIngest implements IngestStore {
   /** While a bulk load runs: its ingests, on this connection (bulkLoad). */
   private bulkWriter: IngestWriter | null = null;
 
-  readonly applyEncoded?: EncodedIngestWriter;
+  private readonly write: IngestWriter;
+  /** Only with a write worker: on this thread the caller decodes, letting the event loop turn (IngestStore). */
+  readonly applyEncoded?: (encoded: EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
-  /**
-   * @param write where ingests run: on this thread by default, in the write worker for a file (sqlite-store.ts).
-   * @param writeEncoded the write worker's, which decodes there: none on this thread, where the caller decodes.
-   */
-  constructor(private readonly db: Database.Database, private readonly write: IngestWriter = inThread(db), writeEncoded?: EncodedIngestWriter) {
-    if (writeEncoded) {
-      this.applyEncoded = async (encoded, now, options) =>
-        this.bulkWriter ? this.bulkWriter(await decoded(encoded, now), now, options) : writeEncoded(encoded, now, options);
-    }
+  /** @param worker where a file's ingests run (sqlite-store.ts); without one, on this thread. */
+  constructor(private readonly db: Database.Database, worker?: IngestWriter) {
+    this.write = worker ?? inThread(db);
+    if (worker) this.applyEncoded = (encoded, now, options) => (this.bulkWriter ?? this.write)(encoded, now, options);
   }
 
   /**
@@ -248,5 +245,8 @@ export class SqliteIngest implements IngestStore {
  */
 export function inThread(db: Database.Database, waitForLock = false): IngestWriter {
   const apply = applyingOn(db);
-  return async (batch, now, options) => (waitForLock ? waitingForLock(db, () => apply(batch, now, options)) : apply(batch, now, options));
+  return async (encoded, now, options) => {
+    const batch = await plainBatch(encoded, now);
+    return waitForLock ? waitingForLock(db, () => apply(batch, now, options)) : apply(batch, now, options);
+  };
 }

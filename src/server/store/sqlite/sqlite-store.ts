@@ -9,7 +9,7 @@ import { migrations } from "../migrations/index.js";
 import type { AuthorizationStore } from "../authorization-store.js";
 import type { DirectoryStore } from "../directory-store.js";
 import type { EventStore } from "../event-store.js";
-import type { IngestResult, IngestStore } from "../ingest-store.js";
+import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
@@ -90,17 +90,14 @@ export class SqliteStore implements Store {
     this.directory = part(new SqliteDirectory(db));
     const events = new SqliteEvents(db);
     this.events = part(events);
-    // Before the caller hears of an ingest: the version read kept for this turn predates the write.
-    const committing = <A extends unknown[]>(write: (...args: A) => Promise<IngestResult>) => async (...args: A) => {
-      try {
-        return await write(...args);
-      } finally {
-        events.committed();
-      }
-    };
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
-    this.ingest = raisingUnavailable(new SqliteIngest(db, writer && committing(writer.apply), writer && committing(writer.applyEncoded)),
-      isSqliteOutage);
+    this.ingest = raisingUnavailable(new SqliteIngest(db, writer && (async (batch, now, options) => {
+      try {
+        return await writer.apply(batch, now, options);
+      } finally {
+        events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
+      }
+    })), isSqliteOutage);
     this.hooks = part(new SqliteHooks(db));
     this.sessions = part(new SqliteSessions(db));
     this.state = part(new SqliteState(db));

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { decoded } from "../encoded-batch.js";
+import { plainBatch } from "../encoded-batch.js";
 import { applyingOn } from "./ingest.js";
 import { carry } from "./worker-errors.js";
 import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
@@ -30,7 +30,7 @@ parentPort!.on("message", (request: IngestRequest) => {
 async function answer({ id, batch, now, options }: IngestRequest): Promise<void> {
   let reply: IngestReply;
   try {
-    reply = { id, result: apply("decoder" in batch ? await decoded(batch, now) : batch, now, options) };
+    reply = { id, result: apply(await plainBatch(batch, now), now, options) };
   } catch (error) {
     reply = { id, error: carry(error) };
   }
