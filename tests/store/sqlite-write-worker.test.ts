@@ -113,6 +113,12 @@ describe("SQLite write worker", () => {
     const [line] = sampleLines();
     assert.equal((await store.ingest.applyEncoded!({ bytes: Buffer.from(`\n${line}\n`), decoder: NDJSON_DECODER }, NOW)).eventsAdded, 1);
     assert.equal(JSON.stringify(storedBody((JSON.parse(line!) as { id: string }).id)), line);
+    // A body of a buffer of its own is moved to the worker, not copied: the caller's view of it is emptied.
+    const lines = sampleLines().slice(1, 21);
+    const body = Buffer.from(lines.join("\n"));
+    assert.equal(body.byteLength, body.buffer.byteLength, "the body is a whole buffer, not a slice of the pool");
+    assert.equal((await store.ingest.applyEncoded!({ bytes: body, decoder: NDJSON_DECODER }, NOW)).eventsAdded, 20);
+    assert.equal(body.byteLength, 0);
   });
 
   test("a body its decoder refuses fails with the decoder's own class, naming the entry, and nothing is written", async () => {

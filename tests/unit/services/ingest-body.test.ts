@@ -27,16 +27,23 @@ test("a bad line is refused by its number as sent, blank lines counted", async (
   await assert.rejects(eventsFromText(`\n${sampleLines()[0]}\n{not json`), { field: "line 3" });
 });
 
-test("a large body lets the event loop turn while it is parsed", async () => {
+test("a large body lets the event loop turn while it is parsed, as text or decoded from its bytes on the event loop", async () => {
   const lines = sampleLines();
   const body = Array.from({ length: 4 }, () => lines.join("\n")).join("\n"); // 3,200 GH Archive events
-  let turned = false;
-  setImmediate(() => {
-    turned = true;
-  });
-  const parsed = await eventsFromText(body);
-  assert.equal((parsed.events as unknown[]).length, 3200);
-  assert.ok(turned, "a callback waiting for the next turn ran before the parse ended");
+  const turnsWhile = async <T>(work: () => Promise<T>) => {
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    return { result: await work(), turned };
+  };
+  const text = await turnsWhile(() => eventsFromText(body));
+  assert.equal((text.result.events as unknown[]).length, 3200);
+  assert.ok(text.turned, "a callback waiting for the next turn ran before the parse ended");
+  // What a store without a write worker (PostgreSQL) does with an NDJSON body.
+  const bytes = await turnsWhile(() => inSlices(decodingBatch(Buffer.from(body), NOW)));
+  assert.equal(bytes.result.events.length, 3200);
+  assert.ok(bytes.turned, "a callback waiting for the next turn ran before the decoding ended");
 });
 
 const NOW = new Date("2026-11-29T06:00:00Z");
