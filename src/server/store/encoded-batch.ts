@@ -1,6 +1,6 @@
 /**
- * Running an EncodedBatch's decoder (ingest-store.ts) on this thread: in SQLite's write worker, and where a batch
- * must be decoded before the worker takes ingests.
+ * Running an EncodedBatch's decoder (ingest-store.ts) on the thread that writes: SQLite's write worker, or the calling
+ * thread while the worker starts and during a bulk load.
  */
 import type { BatchDecoding, EncodedBatch, IngestBatch } from "./ingest-store.js";
 
@@ -12,7 +12,7 @@ export function drained<T>(steps: Generator<void, T, void>): T {
   }
 }
 
-/** Decoders by module URL, imported once: a dynamic import of a loaded module still resolves it again each time. */
+/** Decoders by module URL, imported once: each import() of a loaded module still resolves its URL again. */
 const decoders = new Map<string, Promise<BatchDecoding>>();
 
 /**
