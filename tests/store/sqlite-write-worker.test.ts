@@ -1,8 +1,9 @@
 /**
- * SQLite ingests of a file run in the write worker (store/sqlite/ingest-worker.ts): the event loop stays free
+ * SQLite ingests of a file run in the write worker (store/sqlite/write-worker-client.ts): the event loop stays free
  * while a batch is written, the worker's errors reach the caller as their own classes, a worker that dies fails
  * its ingest cleanly and is replaced, the main thread's own writes wait for the worker's lock without holding the
  * event loop, and closing the store leaves nothing running. A batch still encoded (an NDJSON body) is decoded there.
+ * Once the worker runs, the webhook dispatcher's claims and records are written there too.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +15,9 @@ import Database from "better-sqlite3";
 import { SqliteStore } from "../../src/server/store/sqlite/sqlite-store.js";
 import { isSqliteOutage } from "../../src/server/store/sqlite/outage.js";
 import { retryingBusy } from "../../src/server/store/sqlite/busy-retry.js";
-import { IngestWorker } from "../../src/server/store/sqlite/ingest-worker.js";
+import { WriteWorker } from "../../src/server/store/sqlite/write-worker-client.js";
+import { outboxInWorker } from "../../src/server/store/sqlite/outbox-in-worker.js";
+import type { HookStore } from "../../src/server/store/hook-store.js";
 import { IngestConflictError, type IngestBatch } from "../../src/server/store/store.js";
 import { InvalidInputError, StoreUnavailableError, UnparsableEntryError } from "../../src/server/failures.js";
 import { emptyBatch } from "../../src/server/services/event-envelope.js";
@@ -149,7 +152,7 @@ describe("SQLite write worker", () => {
   });
 
   test("a file locked by another writer fails as SQLite's own SQLITE_BUSY, which the store turns into an outage", async () => {
-    const writer = new IngestWorker({ path: file, busyTimeoutMs: 50 }, notOnThisThread);
+    const writer = new WriteWorker({ path: file, busyTimeoutMs: 50 }, notOnThisThread);
     await writer.ready();
     const holder = new Database(file);
     holder.exec("BEGIN IMMEDIATE");
@@ -199,7 +202,7 @@ describe("SQLite write worker", () => {
   });
 
   test("a worker that dies fails its pending ingest as unavailable, writes nothing of it, and the next ingest works", async () => {
-    const writer = new IngestWorker({ path: file, busyTimeoutMs: 5000 }, notOnThisThread);
+    const writer = new WriteWorker({ path: file, busyTimeoutMs: 5000 }, notOnThisThread);
     try {
       await writer.ready();
       const before = stored();
@@ -213,6 +216,46 @@ describe("SQLite write worker", () => {
     } finally {
       await writer.close();
     }
+  });
+
+  test("once the worker runs, the dispatcher's claims and records are written there, not by this thread's connection", async () => {
+    await store.writeWorkerReady();
+    await store.ingest.apply(eventsBatch(1, 500_000), NOW); // alice/tools
+    const repoId = (await store.directory.findRepo("alice", "tools"))!.id;
+    const hook = await store.hooks.create({ owner: { kind: "repo", repoId }, name: "web", active: true, events: ["*"],
+      config: { url: "http://receiver.test/hook", contentType: "json", insecureSsl: "0", sealedSecret: null } }, NOW);
+    // A body past the size that is stored compressed: the compression is part of the record the worker makes.
+    const body = JSON.stringify({ zen: "z".repeat(20_000) });
+    await store.hooks.enqueue([{ hookId: hook.id, guid: "g-outbox", event: "ping", action: null, eventId: null, body, redelivery: false }], NOW);
+    const mainConnection = (store as unknown as { db: Database.Database }).db;
+    const changesHere = () => mainConnection.prepare<[], number>("SELECT total_changes()").pluck().get()!;
+    const before = changesHere();
+
+    const [claimed, ...more] = await store.hooks.claim(NOW.getTime(), 60_000, 16, 64);
+    assert.equal(claimed?.guid, "g-outbox");
+    assert.deepEqual(more, []);
+    assert.deepEqual(await store.hooks.claim(NOW.getTime(), 60_000, 16, 64), [], "the lease was written: nothing left to claim");
+    const disabled = await store.hooks.finishAll([{ delivery: claimed!, outcome: { kind: "done" }, attempt: {
+      hookId: hook.id, guid: claimed!.guid, deliveredAt: NOW, redelivery: false, duration: 0.01, status: "OK", statusCode: 200,
+      event: "ping", action: null, repositoryId: repoId, url: hook.config.url,
+      request: { headers: { "X-GitHub-Event": "ping" }, payload: body }, response: { headers: {}, payload: "" },
+    } }]);
+
+    assert.deepEqual(disabled, [false]);
+    assert.equal(changesHere(), before, "this thread's connection wrote nothing");
+    const [recorded] = await store.hooks.deliveries(hook.id, 10, null);
+    assert.equal(recorded?.guid, "g-outbox");
+    assert.equal(recorded.request.payload, body);
+    assert.deepEqual(await store.hooks.queueStats(NOW.getTime()), { depth: 0, oldestDue: null });
+  });
+
+  test("while no worker runs, the dispatcher's claims and records are made on this thread's connection", async () => {
+    const idle = new WriteWorker({ path: file, busyTimeoutMs: 50 }, notOnThisThread); // never started
+    const here = { claim: async () => ["claimed here"], finishAll: async () => ["recorded here"] } as unknown as HookStore;
+    const hooks = outboxInWorker(here, idle);
+    assert.deepEqual(await hooks.claim(0, 1, 1), ["claimed here"]);
+    assert.deepEqual(await hooks.finishAll([]), ["recorded here"]);
+    await idle.close();
   });
 
   test("a process that ingested and closed its store exits by itself, and so does one that never closed it", () => {

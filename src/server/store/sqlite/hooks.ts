@@ -190,7 +190,8 @@ export class SqliteHooks implements HookStore {
   }
 
   async finishAll(attempts: FinishedAttempt[], released: number[] = []): Promise<boolean[]> {
-    // Compressed before the transaction: off the event loop.
+    // Compressed before the transaction, which cannot wait for the thread pool (delivery-bodies.ts). On a file the
+    // dispatcher's records are made in the write worker (outbox-in-worker.ts), so this is off the event loop there.
     const packed = await Promise.all(attempts.map((a) => packBody(a.attempt.request.payload)));
     return this.outbox(() => {
       const disabled = attempts.map((a, n) => this.finishNow(a, packed[n]!, attempts[n + 1]));
@@ -244,8 +245,6 @@ export class SqliteHooks implements HookStore {
     const { depth, oldest } = this.s.queueStats.get({ active: 1, now })!;
     return { depth, oldestDue: oldest };
   }
-
-
 
   async queued(hookId: number): Promise<number> {
     return this.s.queued.get({ hookId })!.n;

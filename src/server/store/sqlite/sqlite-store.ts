@@ -27,8 +27,9 @@ import type { RetentionStore } from "../retention-store.js";
 import { SqliteRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage, SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
-import { IngestWorker } from "./ingest-worker.js";
+import { WriteWorker } from "./write-worker-client.js";
 import { retryingBusy, waitingForLock } from "./busy-retry.js";
+import { outboxInWorker } from "./outbox-in-worker.js";
 import { raisingUnavailable } from "../unavailable.js";
 import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 
@@ -83,7 +84,7 @@ export class SqliteStore implements Store {
    * this connection waits for the worker's lock on timers, not in SQLite (busy-retry.ts).
    */
   private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport,
-    private readonly writer?: IngestWorker) {
+    private readonly writer?: WriteWorker) {
     const part = <T extends object>(made: T): T => raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
     this.users = part(new SqliteUsers(db));
     this.authorizations = part(new SqliteAuthorizations(db));
@@ -98,7 +99,9 @@ export class SqliteStore implements Store {
         events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
       }
     })), isSqliteOutage);
-    this.hooks = part(new SqliteHooks(db));
+    // With a worker, the dispatcher's claims and records are written there once it runs (outbox-in-worker.ts).
+    this.hooks = writer ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
+      : part(new SqliteHooks(db));
     this.sessions = part(new SqliteSessions(db));
     this.state = part(new SqliteState(db));
     this.retention = part(new SqliteRetention(db));
@@ -128,7 +131,7 @@ export class SqliteStore implements Store {
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
     db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
-    return new SqliteStore(db, migrated, new IngestWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)));
+    return new SqliteStore(db, migrated, new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)));
   }
 
   private static fromImage(): SqliteStore {

@@ -1,5 +1,6 @@
 /** What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept. */
-import type { EncodedBatch, IngestBatch, IngestOptions, IngestResult } from "../ingest-store.js";
+import type { HookStore } from "../hook-store.js";
+import type { EncodedBatch, IngestBatch, IngestOptions } from "../ingest-store.js";
 import type { CarriedError } from "./worker-errors.js";
 
 export interface WriteWorkerData {
@@ -15,4 +16,18 @@ export interface IngestRequest {
   options: IngestOptions | undefined;
 }
 
-export type IngestReply = { id: number; result: IngestResult; error?: undefined } | { id: number; error: CarriedError };
+/** The webhook outbox's writes that the dispatcher makes all the time: its claims, and each run's attempts recorded. */
+export type OutboxOp = "claim" | "finishAll";
+
+/** One of them, run on the worker's connection (sqlite/hooks.ts) as it would have run on the main thread's. */
+export type OutboxCall = { [Op in OutboxOp]: { op: Op; args: Parameters<HookStore[Op]> } }[OutboxOp];
+
+export interface OutboxRequest {
+  id: number;
+  outbox: OutboxCall;
+}
+
+export type WriteRequest = IngestRequest | OutboxRequest;
+
+/** The answer to a request of that id: its result (an IngestResult, or the outbox call's), or its error. */
+export type WriteReply = { id: number; result: unknown; error?: undefined } | { id: number; error: CarriedError };

@@ -1,15 +1,18 @@
 /**
- * The write worker's thread (started by ingest-worker.ts): owns a second connection to the SQLite file and runs
- * each ingest sent to it in one transaction, as the main thread did, so that a large ingest does not hold the
- * event loop that serves polls. The main thread's connection reads meanwhile: WAL lets readers and one writer run
- * side by side. The file is open and migrated already (SqliteStore.open on the main thread).
+ * The write worker's thread (started by write-worker-client.ts): owns a second connection to the SQLite file and
+ * runs on it each ingest sent to it, in one transaction, as the main thread did, so that a large ingest does not hold
+ * the event loop that serves polls; and the webhook dispatcher's writes (its claims, its runs' attempts recorded,
+ * their bodies compressed), which in a flood held the loop some 12 ms per run. The main thread's connection reads
+ * meanwhile: WAL lets readers and one writer run side by side. The file is open and migrated already
+ * (SqliteStore.open on the main thread).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { plainBatch } from "../encoded-batch.js";
+import { SqliteHooks } from "./hooks.js";
 import { applyingOn } from "./ingest.js";
 import { carry } from "./worker-errors.js";
-import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
+import type { OutboxCall, WriteReply, WriteRequest, WriteWorkerData } from "./write-messages.js";
 
 const { path, busyTimeoutMs } = workerData as WriteWorkerData;
 const db = new Database(path);
@@ -18,21 +21,28 @@ db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma("journal_mode = WAL");
 db.pragma("foreign_keys = ON");
 const apply = applyingOn(db);
+const hooks = new SqliteHooks(db);
 parentPort!.postMessage("open");
 
-/** The ingests in arrival order: one still waiting for its decoder's module holds those behind it. */
+/** The requests in arrival order: an ingest still waiting for its decoder's module holds those behind it. */
 let previous = Promise.resolve();
 
-parentPort!.on("message", (request: IngestRequest) => {
+parentPort!.on("message", (request: WriteRequest) => {
   previous = previous.then(() => answer(request));
 });
 
-async function answer({ id, batch, now, options }: IngestRequest): Promise<void> {
-  let reply: IngestReply;
+function run(call: OutboxCall): Promise<unknown> {
+  return call.op === "claim" ? hooks.claim(...call.args) : hooks.finishAll(...call.args);
+}
+
+async function answer(request: WriteRequest): Promise<void> {
+  let reply: WriteReply;
   try {
-    reply = { id, result: apply(await plainBatch(batch, now), now, options) };
+    const result = "outbox" in request ? await run(request.outbox)
+      : apply(await plainBatch(request.batch, request.now), request.now, request.options);
+    reply = { id: request.id, result };
   } catch (error) {
-    reply = { id, error: carry(error) };
+    reply = { id: request.id, error: carry(error) };
   }
   parentPort!.postMessage(reply);
 }

@@ -1,10 +1,10 @@
 /**
  * The main thread's side of the write worker (write-worker.ts): sends each ingest of a SQLite file to the worker's
  * own connection and awaits its answer, so the event loop keeps serving polls while the transaction runs (DESIGN.md,
- * "write path"). The worker is started at the first ingest, runs one ingest at a time in arrival order, and keeps
- * the process alive only while an ingest is pending. A worker that dies fails its pending ingests as an outage
+ * "write path"). The worker is started at the first ingest, runs one request at a time in arrival order, and keeps
+ * the process alive only while a request is pending. A worker that dies fails its pending requests as an outage
  * (503, and nothing of them written: SQLite rolls back a transaction its connection never committed); the next
- * ingest starts a new one.
+ * ingest starts a new one. Once it runs, the webhook outbox's frequent writes go there too (outbox()).
  */
 import type { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "../../failures.js";
@@ -12,22 +12,22 @@ import { startWorker } from "../../worker-thread.js";
 import type { IngestResult } from "../ingest-store.js";
 import type { IngestWriter } from "./ingest.js";
 import { uncarry } from "./worker-errors.js";
-import type { IngestReply, IngestRequest, WriteWorkerData } from "./write-messages.js";
+import type { OutboxCall, WriteReply, WriteRequest, WriteWorkerData } from "./write-messages.js";
 
 interface Pending {
-  resolve(result: IngestResult): void;
+  resolve(result: unknown): void;
   reject(error: unknown): void;
   settled: Promise<unknown>;
 }
 
-export class IngestWorker {
+export class WriteWorker {
   private worker: Worker | undefined;
   /** Resolved once the current worker has opened its connection; until then ingests run on the calling thread. */
   private opened: Promise<void> | undefined;
   private isOpen = false;
-  /** Callers of ready() waiting: like a pending ingest, they keep the worker referenced. */
+  /** Callers of ready() waiting: like a pending request, they keep the worker referenced. */
   private awaitingOpen = 0;
-  /** Why the current worker failed, when it threw: said by the error its pending ingests get. */
+  /** Why the current worker failed, when it threw: said by the error its pending requests get. */
   private failure: Error | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -53,17 +53,35 @@ export class IngestWorker {
       batch = { ...batch, bytes };
       transfer = [bytes.buffer as ArrayBuffer];
     }
+    return this.send<IngestResult>(worker, (id) => ({ id, batch, now, options }), transfer);
+  };
+
+  /** Whether the worker runs and takes requests: outbox() sends there only then. */
+  get running(): boolean {
+    return this.isOpen && !this.closed;
+  }
+
+  /**
+   * Runs one of the webhook outbox's writes on the worker's connection: only while it runs (a server that ingests
+   * nothing starts no thread for its dispatcher's claims, which are small), the caller's own connection otherwise.
+   */
+  outbox<T>(call: OutboxCall): Promise<T> {
+    if (!this.running) return Promise.reject(new TypeError("the write worker is not running"));
+    return this.send<T>(this.worker!, (id) => ({ id, outbox: call }));
+  }
+
+  private send<T>(worker: Worker, request: (id: number) => WriteRequest, transfer: ArrayBuffer[] = []): Promise<T> {
     const id = this.nextId++;
     let pending!: Pending;
-    const settled = new Promise<IngestResult>((resolve, reject) => {
-      pending = { resolve, reject, settled: Promise.resolve() };
+    const settled = new Promise<T>((resolve, reject) => {
+      pending = { resolve: resolve as (result: unknown) => void, reject, settled: Promise.resolve() };
     });
     pending.settled = settled.catch(() => undefined);
     this.pending.set(id, pending);
     worker.ref();
-    worker.postMessage({ id, batch, now, options } satisfies IngestRequest, transfer);
+    worker.postMessage(request(id), transfer);
     return settled;
-  };
+  }
 
   /** Starts the worker, if it is not running, and resolves once it takes ingests. */
   async ready(): Promise<void> {
@@ -78,13 +96,13 @@ export class IngestWorker {
     }
   }
 
-  /** Stops the worker at once, as a crash would: the pending ingests fail as unavailable; the next starts anew. */
+  /** Stops the worker at once, as a crash would: the pending requests fail as unavailable; the next starts anew. */
   async kill(): Promise<void> {
     this.worker?.ref(); // an unreferenced worker's exit would not keep the process waiting for it
     await this.worker?.terminate();
   }
 
-  /** Lets the pending ingests finish, then stops the worker: nothing is left running to keep the process alive. */
+  /** Lets the pending requests finish, then stops the worker: nothing is left running to keep the process alive. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.pending.values()].map((p) => p.settled));
@@ -96,13 +114,13 @@ export class IngestWorker {
   private started(): Worker {
     if (this.worker) return this.worker;
     const worker = startWorker(import.meta.url, "write-worker", { workerData: this.data });
-    worker.unref(); // referenced only while an ingest is pending
+    worker.unref(); // referenced only while a request is pending
     // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
     worker.once("online", () => this.unrefWhenIdle());
     this.isOpen = false;
     // Settled when the worker has opened its connection, or has stopped trying.
     this.opened = new Promise((resolve) => {
-      worker.on("message", (reply: IngestReply | "open") => {
+      worker.on("message", (reply: WriteReply | "open") => {
         if (reply !== "open") return this.answer(reply);
         if (this.worker === worker) this.isOpen = true;
         resolve();
@@ -118,7 +136,7 @@ export class IngestWorker {
     return worker;
   }
 
-  private answer(reply: IngestReply): void {
+  private answer(reply: WriteReply): void {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);
