@@ -17,7 +17,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import autocannon from "autocannon";
 import { cpuSecondsOf, machineBusySeconds, memoryOf } from "./processes.js";
-import { serverMetrics, type LoopDelay } from "./server-metrics.js";
+import { loopDelaySince, type LoopDelay } from "./server-metrics.js";
 
 /** How long, after the warm-up, to wait for every connection to be answered before measuring anyway. */
 export const RAMP_LIMIT_SECONDS = 30;
@@ -113,16 +113,6 @@ class Latencies {
     if (this.count === 0) return NaN;
     const sorted = this.values.subarray(0, this.count).sort();
     return sorted[Math.min(this.count - 1, Math.ceil((p / 100) * this.count) - 1)]!;
-  }
-}
-
-/** The server's event-loop delay since its last scrape; null when its /metrics could not be read. */
-async function loopDelaySince(metricsUrl: string): Promise<LoopDelay | null> {
-  try {
-    const { loopDelay } = await serverMetrics(metricsUrl);
-    return Number.isFinite(loopDelay.p99) && Number.isFinite(loopDelay.max) ? loopDelay : null;
-  } catch {
-    return null;
   }
 }
 

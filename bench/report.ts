@@ -406,6 +406,9 @@ export function renderReport(input: ReportInput): string {
         `${ms(st.p50Ms)} | ${ms(st.p99Ms)} | ${ms(st.maxMs)} | ${fixed(st.cpuMsPerDelivery, 3)} | | |`);
     }
     lines.push("");
+    if (d.floodLoopDelay) {
+      lines.push(`During the flood the server's event-loop delay was ${ms(d.floodLoopDelay.p99)} ms at p99, ${ms(d.floodLoopDelay.max)} ms at most.`, "");
+    }
     if (own && own.errors > 0) lines.push(`The own ceiling got ${int(own.errors)} answers other than 204 (or errors).`, "");
     if (st && st.delivered < st.posted) {
       lines.push(`Below capacity, ${int(st.posted - st.delivered)} of ${int(st.posted)} deliveries had not arrived 30 s after the last ingest.`, "");

@@ -27,3 +27,13 @@ export async function serverMetrics(url: string): Promise<ServerMetrics> {
     heap: value("nodejs_heap_size_used_bytes"), external: value("nodejs_external_memory_bytes"), handles: value("nodejs_active_handles_total"),
   };
 }
+
+/** The server's event-loop delay since its last scrape; null when its /metrics could not be read. */
+export async function loopDelaySince(metricsUrl: string): Promise<LoopDelay | null> {
+  try {
+    const { loopDelay } = await serverMetrics(metricsUrl);
+    return Number.isFinite(loopDelay.p99) && Number.isFinite(loopDelay.max) ? loopDelay : null;
+  } catch {
+    return null;
+  }
+}

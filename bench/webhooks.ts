@@ -16,6 +16,7 @@ import { writeFileSync } from "node:fs";
 import { cpuSecondsOf, ROOT, runToCompletion } from "./processes.js";
 import { WEBHOOK_EVENT_NAMES } from "../src/api/webhook-events.js";
 import { percentile } from "./percentile.js";
+import { loopDelaySince, type LoopDelay } from "./server-metrics.js";
 
 export interface DeliveryMeasurement {
   hooks: number;
@@ -40,6 +41,8 @@ export interface DeliveryMeasurement {
    * Reported beside the flood, never subtracted from it (absent from runs saved before it was measured).
    */
   ingestAlone?: { rate: number; cpuMsPerEvent: number };
+  /** The server's event-loop delay during the flood (null: /metrics not read; absent from runs saved before it was measured). */
+  floodLoopDelay?: LoopDelay | null;
   /** Below capacity, after the flood (absent from runs saved before it was measured). */
   steady?: SteadyDeliveries;
 }
@@ -204,6 +207,7 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
 
     // The flood.
     const floodAcks = new Map<number, number>();
+    await loopDelaySince(serverUrl); // resets the server's monitor: the next read covers the flood
     const cpuBefore = cpuSecondsOf(serverPid);
     const started = performance.now();
     const bodies: string[] = [];
@@ -219,6 +223,7 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     await arrived(count);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSecondsOf(serverPid) - cpuBefore;
+    const floodLoopDelay = await loopDelaySince(serverUrl);
     const flood = latenciesOf(arrivals, (seq) => floodAcks.get(Math.floor(seq / BATCH)), range(0, count));
     const rate = count / seconds;
 
@@ -247,7 +252,7 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
       hooks: repos.length, deliveries: count, seconds, rate, p50Ms: percentile(flood.latencies, 0.5),
       p99Ms: percentile(flood.latencies, 0.99), cpuMsPerDelivery: (cpu * 1000) / count,
       ceilingRate: bodies.length / ceilingSeconds, ceilingCpuMsPerPost: (used.user + used.system) / 1000 / bodies.length,
-      ...(steady ? { steady } : {}), ingestAlone,
+      ...(steady ? { steady } : {}), ingestAlone, floodLoopDelay,
       ownCeiling: { posts: own.posts, rate: own.posts / own.seconds, cpuMsPerPost: own.cpuMs / own.posts, bytesPerPost: own.bytes / own.posts,
         errors: own.errors },
     };
