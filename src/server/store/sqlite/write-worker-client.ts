@@ -62,8 +62,9 @@ export class WriteWorker {
   }
 
   /**
-   * Runs one of the webhook outbox's writes on the worker's connection: only while it runs (a server that ingests
-   * nothing starts no thread for its dispatcher's claims, which are small), the caller's own connection otherwise.
+   * Runs one of the webhook outbox's writes on the worker's connection, in order with the ingests; only while it runs
+   * (outbox-in-worker.ts asks `running` first and writes on its own connection otherwise: a server that ingests
+   * nothing starts no thread for its dispatcher's claims, which are small).
    */
   outbox<T>(call: OutboxCall): Promise<T> {
     if (!this.running) return Promise.reject(new TypeError("the write worker is not running"));
