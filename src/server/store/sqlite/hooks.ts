@@ -190,8 +190,8 @@ export class SqliteHooks implements HookStore {
   }
 
   async finishAll(attempts: FinishedAttempt[], released: number[] = []): Promise<boolean[]> {
-    // Compressed before the transaction, which cannot wait for the thread pool (delivery-bodies.ts). On a file the
-    // dispatcher's records are made in the write worker (outbox-in-worker.ts), so this is off the event loop there.
+    // Compressed before the transaction, which cannot wait for the thread pool (delivery-bodies.ts). On a file whose
+    // write worker runs, the dispatcher's records are made there (outbox-in-worker.ts): off the event loop.
     const packed = await Promise.all(attempts.map((a) => packBody(a.attempt.request.payload)));
     return this.outbox(() => {
       const disabled = attempts.map((a, n) => this.finishNow(a, packed[n]!, attempts[n + 1]));

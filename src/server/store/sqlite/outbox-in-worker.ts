@@ -10,8 +10,8 @@ import type { OutboxOp } from "./write-messages.js";
 
 export function outboxInWorker(hooks: HookStore, writer: WriteWorker): HookStore {
   const routed: Pick<HookStore, OutboxOp> = {
-    claim: (...args) => writer.running ? writer.outbox({ op: "claim", args }) : hooks.claim(...args),
-    finishAll: (...args) => writer.running ? writer.outbox({ op: "finishAll", args }) : hooks.finishAll(...args),
+    claim: (...args) => writer.outbox({ op: "claim", args }, () => hooks.claim(...args)),
+    finishAll: (...args) => writer.outbox({ op: "finishAll", args }, () => hooks.finishAll(...args)),
   };
   return new Proxy(hooks, {
     get: (target, key) => typeof key === "string" && Object.hasOwn(routed, key) ? routed[key as OutboxOp] : Reflect.get(target, key),

@@ -56,19 +56,13 @@ export class WriteWorker {
     return this.send<IngestResult>(worker, (id) => ({ id, batch, now, options }), transfer);
   };
 
-  /** Whether the worker runs and takes requests: outbox() sends there only then. */
-  get running(): boolean {
-    return this.isOpen && !this.closed;
-  }
-
   /**
-   * Runs one of the webhook outbox's writes on the worker's connection, in order with the ingests; only while it runs
-   * (outbox-in-worker.ts asks `running` first and writes on its own connection otherwise: a server that ingests
-   * nothing starts no thread for its dispatcher's claims, which are small).
+   * Runs one of the webhook outbox's writes on the worker's connection, in order with the ingests, when the worker
+   * runs; otherwise `here`, on the caller's own connection: a server that ingests nothing starts no thread for its
+   * dispatcher's claims, which are small.
    */
-  outbox<T>(call: OutboxCall): Promise<T> {
-    if (!this.running) return Promise.reject(new TypeError("the write worker is not running"));
-    return this.send<T>(this.worker!, (id) => ({ id, outbox: call }));
+  outbox<T>(call: OutboxCall, here: () => Promise<T>): Promise<T> {
+    return this.isOpen && !this.closed ? this.send<T>(this.worker!, (id) => ({ id, outbox: call })) : here();
   }
 
   private send<T>(worker: Worker, request: (id: number) => WriteRequest, transfer: ArrayBuffer[] = []): Promise<T> {
