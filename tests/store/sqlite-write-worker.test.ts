@@ -201,14 +201,17 @@ describe("SQLite write worker", () => {
     }
   });
 
-  test("a worker that dies fails its pending ingest as unavailable, writes nothing of it, and the next ingest works", async () => {
+  test("a worker that dies fails its pending ingest, and an outbox write behind it, as unavailable, writes nothing of them, and the next ingest works", async () => {
     const writer = new WriteWorker({ path: file, busyTimeoutMs: 5000 }, notOnThisThread);
     try {
       await writer.ready();
       const before = stored();
       const pending = writer.apply(eventsBatch(20_000, 300_000), NOW);
+      // Queued behind the ingest: the dispatcher hears of the outage, and its deliveries go again once their leases run out.
+      const claim = writer.outbox({ op: "claim", args: [NOW.getTime(), 60_000, 16, 64] }, notOnThisThread);
       await writer.kill();
       await assert.rejects(pending, StoreUnavailableError);
+      await assert.rejects(claim, StoreUnavailableError);
       assert.equal(stored(), before);
       await writer.ready();
       const next = await writer.apply(eventsBatch(2, 400_000), NOW);
