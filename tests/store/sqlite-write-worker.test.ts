@@ -249,6 +249,13 @@ describe("SQLite write worker", () => {
     const [recorded] = await store.hooks.deliveries(hook.id, 10, null);
     assert.equal(recorded?.guid, "g-outbox");
     assert.equal(recorded.request.payload, body);
+    const reader = new Database(file, { readonly: true });
+    try {
+      const packed = reader.prepare<[string], number>("SELECT request_body_gzip IS NOT NULL FROM hook_deliveries WHERE guid = ?").pluck().get("g-outbox");
+      assert.equal(packed, 1, "stored compressed");
+    } finally {
+      reader.close();
+    }
     assert.deepEqual(await store.hooks.queueStats(NOW.getTime()), { depth: 0, oldestDue: null });
   });
 
