@@ -8,7 +8,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeClone, REPOSITORY, type Clone } from "../helpers/clone.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
@@ -61,6 +61,11 @@ describe("the packed tarball, installed into another project", () => {
       "console.log(page.status, page.data.length, typeof page.meta.etag, HttpError.name);",
     ].join("\n"));
     assert.equal((await run("node", ["read.mjs", server.url], project)).trim(), "200 2 string HttpError");
+  });
+
+  test("npx feedgate, in the project that installed it, runs the package's CLI", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { version: string };
+    assert.equal((await run("npx", ["--no-install", "feedgate", "--version"], project)).trim(), version);
   });
 
   test("TypeScript finds the client's declarations", async () => {

@@ -13,7 +13,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeClone, REPOSITORY } from "../helpers/clone.js";
 import { matchesExpected, readmeBlocks, type Block, type Command } from "../helpers/readme-examples.js";
@@ -30,14 +30,36 @@ const missing = PROGRAMS.filter((program) => spawnSync("sh", ["-c", `command -v 
 const skip = skipOutsideCi(missing.length > 0 ? `the examples use ${missing.join(", ")}, not installed here` : false);
 
 /**
+ * An `npx` ahead of npm's on the examples' PATH. `npx feedgate ...` in the clone runs the package's own `bin`
+ * (package.json's `bin.feedgate`, with node); this runs that same file directly, without the ~0.8 s of CPU npm's
+ * start-up costs per call, which across the pages' ~60 calls was the largest cost of the whole suite. Any other use
+ * of npx, or one outside the clone, goes to npm's. That the installed package's `npx feedgate` works through npm
+ * itself is tested where it matters to a user, in another project (tests/client/packed.test.ts).
+ */
+function npxShim(dir: string, clone: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin, { recursive: true });
+  const npx = spawnSync("sh", ["-c", "command -v npx"], { encoding: "utf8" }).stdout.trim();
+  const { bin: bins } = JSON.parse(readFileSync(join(clone, "package.json"), "utf8")) as { bin: Record<string, string> };
+  const program = join(clone, bins.feedgate!);
+  writeFileSync(join(bin, "npx"), [
+    "#!/bin/sh",
+    `if [ "$1" = feedgate ] && [ "$PWD" = '${realpathSync(clone)}' ]; then shift; exec '${process.execPath}' '${program}' "$@"; fi`,
+    `exec '${npx}' "$@"`,
+    "",
+  ].join("\n"), { mode: 0o755 });
+  return bin;
+}
+
+/**
  * The environment a reader's shell has: theirs, without feedgate settings of their own. curl draws a progress meter
  * on stderr when its output is not a terminal, as it is not here; a reader never sees one, so a curlrc turns it off.
  */
-function readerEnvironment(dir: string): NodeJS.ProcessEnv {
+function readerEnvironment(dir: string, clone: string): NodeJS.ProcessEnv {
   writeFileSync(join(dir, ".curlrc"), "no-progress-meter\n");
   // Nor this run's test-runner context: a `node --test` a page shows would see it and run nothing.
   const own = Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_") && name !== "PORT" && name !== "NODE_TEST_CONTEXT");
-  return { ...Object.fromEntries(own), CURL_HOME: dir };
+  return { ...Object.fromEntries(own), CURL_HOME: dir, PATH: `${npxShim(dir, clone)}:${process.env.PATH ?? ""}` };
 }
 
 interface Server { server: ChildProcess; exportLine: string; log: () => string }
@@ -56,7 +78,7 @@ function startAfterBuild(): string[] {
 /** Starts the demo in the clone on a free port; resolves with the line it prints for the reader's shell. */
 async function startServer(dir: string, clone: string, command: string[]): Promise<Server> {
   const server = spawn(command[0]!, command.slice(1), {
-    cwd: clone, env: { ...readerEnvironment(dir), PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
+    cwd: clone, env: { ...readerEnvironment(dir, clone), PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   server.stdout!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
@@ -177,7 +199,7 @@ export function describeExamples(page: string, options: PageOptions): void {
       }
       const file = join(dir, "examples.sh");
       writeFileSync(file, script(steps, outputs));
-      const run = spawnSync("bash", [file], { cwd: clone, env: readerEnvironment(dir), timeout: 300_000, encoding: "utf8" });
+      const run = spawnSync("bash", [file], { cwd: clone, env: readerEnvironment(dir, clone), timeout: 300_000, encoding: "utf8" });
       assert.equal(run.error, undefined, `the examples did not finish: ${run.error?.message}`);
     });
 
