@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppDependencies } from "../../src/server/app.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
-import { openStore, testDriver } from "./store-drivers.js";
+import { openStore, testDriver, type TestDatabase } from "./store-drivers.js";
 import { TEST_PASSWORD_COST } from "./password-cost.js";
 
 export { TEST_PASSWORD_COST };
@@ -54,7 +54,20 @@ export function basic(login: string, password: string): string {
 export async function startTestApp(
   config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"], repeatAnswers = true,
 ): Promise<TestApp> {
-  const database = await testDriver().create();
+  return startOn(await testDriver().create(), config, clock, logger, repeatAnswers);
+}
+
+/**
+ * startTestApp on a scratch database (store-drivers.ts, createScratch): for tests that start an app per case and
+ * check what it answers, not how it keeps its file (on PostgreSQL, the same as startTestApp).
+ */
+export async function startScratchApp(config: ConfigInput = {}, clock = new TestClock()): Promise<TestApp> {
+  return startOn(await testDriver().createScratch(), config, clock);
+}
+
+async function startOn(
+  database: TestDatabase, config: ConfigInput, clock: TestClock, logger?: AppDependencies["logger"], repeatAnswers = true,
+): Promise<TestApp> {
   const dbPath = database.db;
   const store = await openStore(dbPath);
   const appConfig = loadConfig({ db: dbPath, logLevel: "silent", passwordCost: TEST_PASSWORD_COST, ...config }, {});

@@ -14,7 +14,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import type { LightMyRequestResponse } from "fastify";
-import { basic, startTestApp } from "../helpers/test-app.js";
+import { basic, startScratchApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { each, isObject, keyDifference, type Json, type KnownDifference } from "../helpers/assertions.js";
 import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
@@ -438,7 +438,7 @@ describe("recorded GitHub event feeds replayed against feedgate", () => {
 
   for (const c of CASES) {
     test(c.name, async () => {
-      const t = await startTestApp({ baseUrl: "https://feedgate.example" });
+      const t = await startScratchApp({ baseUrl: "https://feedgate.example" });
       try {
         await new IngestService(t.store, t.clock.now).seedWorld(worldOf(c), { baseDir: undefined });
         const res = await t.app.inject({

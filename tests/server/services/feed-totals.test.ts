@@ -56,7 +56,7 @@ describe(`feed totals across ingests: ${driver.name}`, { skip: driver.skip }, ()
     let run = 0;
     let carriedPages = 0;
     await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), fc.nat(30), async (steps, cap) => {
-      const { store, close } = await driver.open();
+      const { store, close } = await driver.openScratch();
       try {
         const ingest = new IngestService(store, () => new Date(T0));
         const totals = new FeedTotals(store.events, { anchor: 3, reanchorAbove: 4 });
