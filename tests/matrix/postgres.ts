@@ -5,8 +5,8 @@
  * FEEDGATE_TEST_STORE=postgres. Outside CI an unreachable server skips the run, saying so; under CI it fails.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
 import { skipUnlessPostgres } from "../helpers/services.js";
+import { inRunOrder, testFilesUnder } from "./run-order.js";
 
 const skip = await skipUnlessPostgres();
 if (skip) {
@@ -14,12 +14,7 @@ if (skip) {
   process.exit(0);
 }
 
-const files = [
-  ...readdirSync("tests/server", { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).sort()
-    .map((f) => `tests/server/${f}`),
-  "tests/cli/admin-cli.test.ts",
-  "tests/cli/replay.test.ts",
-];
+const files = inRunOrder([...testFilesUnder("tests/server"), "tests/cli/admin-cli.test.ts", "tests/cli/replay.test.ts"]);
 // Four files at a time, as `npm run test:sqlite` runs them: each has its own database, and Node's default of one
 // file per spare core (one, on two cores) leaves the time a file spends waiting on timers, sockets and PostgreSQL unused.
 const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=4", ...files], {
