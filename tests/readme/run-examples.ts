@@ -2,8 +2,9 @@
  * A page of the documentation (README.md or a docs/*.md page), executed: its shell examples run in order, as
  * written, in one shell (as a reader's terminal keeps its variables), against a fresh clone started with
  * `npm start` as the README's Quick start says. Only the port (any free one instead of 3000) and the credentials
- * the demo prints differ from what a reader sees. A command that exits non-zero, or prints other than what the
- * page shows under it, fails here with the page and line it is on.
+ * the demo prints differ from what a reader sees, and `npx feedgate` runs the package's bin without npm's start-up
+ * (npxShim). A command that exits non-zero, or prints other than what the page shows under it, fails here with the
+ * page and line it is on.
  *
  * Each page runs in its own clone, against its own fresh demo, so a page's examples hold for a reader who opens
  * it right after the Quick start, and the pages run in parallel (one test file each: tests/readme/docs-*.test.ts),
@@ -52,8 +53,9 @@ function npxShim(dir: string, clone: string): string {
 }
 
 /**
- * The environment a reader's shell has: theirs, without feedgate settings of their own. curl draws a progress meter
- * on stderr when its output is not a terminal, as it is not here; a reader never sees one, so a curlrc turns it off.
+ * The environment a reader's shell has, for the demo and the examples alike: theirs, without feedgate settings of
+ * their own. curl draws a progress meter on stderr when its output is not a terminal, as it is not here; a reader
+ * never sees one, so a curlrc turns it off.
  */
 function readerEnvironment(dir: string, clone: string): NodeJS.ProcessEnv {
   writeFileSync(join(dir, ".curlrc"), "no-progress-meter\n");
@@ -76,9 +78,9 @@ function startAfterBuild(): string[] {
 }
 
 /** Starts the demo in the clone on a free port; resolves with the line it prints for the reader's shell. */
-async function startServer(dir: string, clone: string, command: string[]): Promise<Server> {
+async function startServer(env: NodeJS.ProcessEnv, clone: string, command: string[]): Promise<Server> {
   const server = spawn(command[0]!, command.slice(1), {
-    cwd: clone, env: { ...readerEnvironment(dir, clone), PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
+    cwd: clone, env: { ...env, PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   server.stdout!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
@@ -144,6 +146,8 @@ export function describeExamples(page: string, options: PageOptions): void {
     const hasSetup = blocks.some((block) => block.marker.kind === "setup");
     let dir: string;
     let clone: string;
+    /** The reader's environment, made once for the page (readerEnvironment). */
+    let env: NodeJS.ProcessEnv;
     let server: ChildProcess | undefined;
     let serverLog = () => "";
     const steps: Step[] = [];
@@ -155,7 +159,7 @@ export function describeExamples(page: string, options: PageOptions): void {
      */
     async function start(block: Block): Promise<string> {
       if (!hasSetup) await sharedBuild(clone);
-      const started = await startServer(dir, clone, hasSetup ? ["npm", "start"] : startAfterBuild());
+      const started = await startServer(env, clone, hasSetup ? ["npm", "start"] : startAfterBuild());
       server = started.server;
       serverLog = started.log;
       steps.push({
@@ -167,6 +171,7 @@ export function describeExamples(page: string, options: PageOptions): void {
 
     before(async () => {
       ({ dir, clone } = makeClone("feedgate-readme-"));
+      env = readerEnvironment(dir, clone);
       outputs = join(dir, "outputs");
       mkdirSync(outputs);
       let url: string | undefined;
@@ -199,7 +204,7 @@ export function describeExamples(page: string, options: PageOptions): void {
       }
       const file = join(dir, "examples.sh");
       writeFileSync(file, script(steps, outputs));
-      const run = spawnSync("bash", [file], { cwd: clone, env: readerEnvironment(dir, clone), timeout: 300_000, encoding: "utf8" });
+      const run = spawnSync("bash", [file], { cwd: clone, env, timeout: 300_000, encoding: "utf8" });
       assert.equal(run.error, undefined, `the examples did not finish: ${run.error?.message}`);
     });
 
