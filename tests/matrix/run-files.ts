@@ -1,10 +1,13 @@
 /**
- * The order test files start in. Files run four at a time and start in the order given, so a file that spends most of
- * its time waiting, started last, is the run's tail while the cores sit idle: those named here start first, the rest
- * in path order. The waits are in the files' own comments: SQLite's ten seconds of SQLITE_PROTOCOL retries per read
- * of a locked file, the examples of each test framework, the packed tarball's npm, the servers spawned and stopped,
- * a PostgreSQL database per case.
+ * How both runs of `npm test` run their files (sqlite.ts, postgres.ts): Node's test runner, four files at a time, and
+ * in which order. Four, because each file has its own database, and Node's default of one file per spare core (one,
+ * on two cores) leaves the time a file spends waiting on timers, sockets, child processes and PostgreSQL unused.
+ * Files start in the order given, so a file that spends most of its time waiting, started last, is the run's tail
+ * while the cores sit idle: those named here start first, the rest in path order. The waits are in the files' own
+ * comments: SQLite's ten seconds of SQLITE_PROTOCOL retries per read of a locked file, the examples of each test
+ * framework, the packed tarball's npm, the servers spawned and stopped, a PostgreSQL database per case.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -19,7 +22,7 @@ const WAIT_LONGEST = [
   "tests/console/tokens.browser.test.ts",
 ];
 const gone = WAIT_LONGEST.filter((file) => !existsSync(file));
-if (gone.length > 0) throw new Error(`tests/matrix/run-order.ts names test files that are not there: ${gone.join(", ")}`);
+if (gone.length > 0) throw new Error(`tests/matrix/run-files.ts names test files that are not there: ${gone.join(", ")}`);
 
 /** Every `*.test.ts` file under `dir` (a path from the repository's root), its subfolders included. */
 export function testFilesUnder(dir: string): string[] {
@@ -28,10 +31,18 @@ export function testFilesUnder(dir: string): string[] {
 }
 
 /** `files` in path order, those that wait longest first. */
-export function inRunOrder(files: string[]): string[] {
+function inRunOrder(files: string[]): string[] {
   const rank = (file: string) => {
     const at = WAIT_LONGEST.indexOf(file);
     return at === -1 ? WAIT_LONGEST.length : at;
   };
   return [...files].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Runs `files` with `env` added to this process's environment, to their end; returns the runner's exit status. */
+export function runTestFiles(files: string[], env: NodeJS.ProcessEnv = {}): number {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=4", ...inRunOrder(files)], {
+    stdio: "inherit", env: { ...process.env, ...env },
+  });
+  return run.status ?? 1;
 }
