@@ -183,11 +183,16 @@ describe("stream hub", () => {
     const loop = turnCounter();
     const turns = new Map<Client, number>();
     for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, loop.turn));
-    await until(() => turns.size === clients.length, "a heartbeat on every stream");
-    loop.stop();
-    assert.ok(new Set(turns.values()).size >= 2, "the first heartbeats were written in more than one turn");
-    for (const client of clients) client.body.destroy();
-    await until(async () => (await streamsOpen()) === 0, "the streams to close");
+    try {
+      await until(() => turns.size === clients.length, "a heartbeat on every stream");
+      loop.stop();
+      const seen = [...turns.values()];
+      assert.ok(new Set(seen).size >= 2, `the first heartbeats were written in more than one turn: turns ${Math.min(...seen)}-${Math.max(...seen)}`);
+    } finally {
+      // Closed whatever happened: a stream left open would hold every later test's wait for none to be open.
+      for (const client of clients) client.body.destroy();
+      await until(async () => (await streamsOpen()) === 0, "the streams to close");
+    }
   });
 
   test("when an ingest moves the repositories, anonymous streams of one feed are checked again with one plan, not one each", async () => {
