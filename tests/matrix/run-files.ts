@@ -27,10 +27,6 @@ const RUN_ALONE = [
   "tests/console/tokens.browser.test.ts",
   // It checks the password cost a fresh process starts with, before anything sets it.
   "tests/server/services/credentials.test.ts",
-  // It checks in which turns of the event loop the hub writes; after tests/server/streams.test.ts in one process, its
-  // heartbeats test failed in CI on both drivers (never in five runs on a development machine): all first heartbeats
-  // seen in one turn.
-  "tests/server/streams/hub.test.ts",
 ];
 const gone = RUN_ALONE.filter((file) => !existsSync(file));
 if (gone.length > 0) throw new Error(`tests/matrix/run-files.ts names test files that are not there: ${gone.join(", ")}`);

@@ -51,7 +51,12 @@ function turnCounter(): { readonly turn: number; stop(): void } {
 describe("stream hub", () => {
   let s: OpenedStore;
   let hub: StreamHub;
-  /** A second hub on the same store, whose heartbeats come every 20 ms. */
+  /**
+   * A second hub on the same store, whose heartbeats come every 200 ms. The turn counter below ticks in the check phase;
+   * a round's last slice is written in one and the next round's first in the next timers phase, which the counter
+   * gives the same number when the loop turns only once between them: at 20 ms, on a loaded machine, the first
+   * heartbeat each stream saw (the last slice of one round, then the first of the next) then all had one turn.
+   */
   let beating: StreamHub;
   let ingest: IngestService;
   let reads = 0;
@@ -80,7 +85,7 @@ describe("stream hub", () => {
     hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
       pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
     beating = new StreamHub(remembering.store.events, remembering, feeds, authenticator,
-      { maxPerUser: 2, heartbeatMs: 20, replayMax: 1000 }, pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
+      { maxPerUser: 2, heartbeatMs: 200, replayMax: 1000 }, pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
     ingest = new IngestService(s.store, () => NOW);
     await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
   });
