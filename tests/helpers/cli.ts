@@ -62,13 +62,19 @@ function lastWritten(dir: string): number {
     .reduce((last, file) => Math.max(last, statSync(join(dir, file)).mtimeMs), 0);
 }
 
+let command: string[] | undefined;
+
 /**
  * What a spawned `feedgate` runs: the built command (dist/cli/main.js, what an installed `feedgate` runs) when it was
  * built after the last change to the sources, as `npm ci` and `npm run build` leave it; else the sources through tsx.
- * A process costs ~0.75 s of CPU to start built, ~1.4 s through tsx.
+ * A process costs ~0.75 s of CPU to start built, ~1.4 s through tsx. Looked at once, at the first spawn: most files
+ * that import this only run commands in their own process.
  */
-const FEEDGATE_COMMAND = (statSync("dist/cli/main.js", { throwIfNoEntry: false })?.mtimeMs ?? 0) > lastWritten("src")
-  ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"];
+function feedgateCommand(): string[] {
+  command ??= (statSync("dist/cli/main.js", { throwIfNoEntry: false })?.mtimeMs ?? 0) > lastWritten("src")
+    ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"];
+  return command;
+}
 
 /**
  * Starts `feedgate <args>` with the parent's environment minus every FEEDGATE_* variable (so a developer's own
@@ -76,7 +82,7 @@ const FEEDGATE_COMMAND = (statSync("dist/cli/main.js", { throwIfNoEntry: false }
  */
 export function feedgate(args: string[], options: CliOptions = {}): CliRun {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_")));
-  const child = spawn(process.execPath, [...FEEDGATE_COMMAND, ...args], {
+  const child = spawn(process.execPath, [...feedgateCommand(), ...args], {
     env: { ...clean, LOG_LEVEL: "info", FEEDGATE_PASSWORD_COST: String(TEST_PASSWORD_COST), ...options.env },
   });
   let stdout = "";
