@@ -259,14 +259,17 @@ export class StreamHub {
 
   private startTimers(): void {
     this.checkTimer = setInterval(() => this.wake(), CHECK_MS).unref();
-    this.heartbeatTimer = setInterval(() => void this.heartbeats(), this.options.heartbeatMs).unref();
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.options.heartbeatMs).unref();
     // Listening starts with the first stream and stops with the last: an instance nobody streams from holds no connection.
     this.stopListening = this.events.listenForChanges(() => this.wake());
     this.stopListening.catch((error: unknown) => this.log.warn({ err: error }, "streams: cannot listen for changes; checking every 500 ms"));
   }
 
-  /** A heartbeat to every stream, STREAMS_PER_TURN per turn of the event loop, as a fan-out is written. */
-  private async heartbeats(): Promise<void> {
+  /**
+   * A heartbeat to every stream, STREAMS_PER_TURN per turn of the event loop, as a fan-out is written: what the
+   * heartbeat timer runs, callable as wake() is, so that a round can run at a moment of the caller's choosing.
+   */
+  async heartbeat(): Promise<void> {
     const sinks = [...this.groups.values()].flatMap((group) => [...group.members].map((member) => member.sink));
     for (let i = 0; i < sinks.length; i++) {
       if (i > 0 && i % STREAMS_PER_TURN === 0) await nextTurn();
