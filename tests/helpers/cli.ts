@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Readable, Writable } from "node:stream";
 import { runCli as runProgram } from "../../src/cli/program.js";
+import { builtTwin } from "../../src/server/built-tree.js";
 import { TEST_PASSWORD_COST } from "./test-app.js";
 import { eventually } from "./wait.js";
 
@@ -56,23 +56,18 @@ export interface CliRun {
   done: Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** The last time a file under `dir` was written, in ms. */
-function lastWritten(dir: string): number {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .reduce((last, file) => Math.max(last, statSync(join(dir, file)).mtimeMs), 0);
-}
-
 let command: string[] | undefined;
 
 /**
  * What a spawned `feedgate` runs: the built command (dist/cli/main.js, what an installed `feedgate` runs) when it was
- * built after the last change to the sources, as `npm ci` and `npm run build` leave it; else the sources through tsx.
- * A process costs ~0.75 s of CPU to start built, ~1.4 s through tsx. Looked at once, at the first spawn: most files
- * that import this only run commands in their own process.
+ * built after the last change to the sources, as `npm ci` and `npm run build` leave it; else the sources through tsx
+ * (src/server/built-tree.ts). Looked at once, at the first spawn: most files that import this only run commands in
+ * their own process.
  */
 function feedgateCommand(): string[] {
-  command ??= (statSync("dist/cli/main.js", { throwIfNoEntry: false })?.mtimeMs ?? 0) > lastWritten("src")
-    ? ["dist/cli/main.js"] : ["--import", "tsx", "src/cli/main.ts"];
+  if (command) return command;
+  const built = builtTwin(new URL("../../src/cli/main.ts", import.meta.url));
+  command = built ? [fileURLToPath(built)] : ["--import", "tsx", "src/cli/main.ts"];
   return command;
 }
 

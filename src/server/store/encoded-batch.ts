@@ -3,6 +3,7 @@
  * thread while the worker starts and during a bulk load.
  */
 import type { BatchDecoding, EncodedBatch, IngestBatch } from "./ingest-store.js";
+import { importModule } from "../built-tree.js";
 
 /** A generator run to its end at once: on a thread that serves nothing else, or where a turn cannot be let go. */
 export function drained<T>(steps: Generator<void, T, void>): T {
@@ -23,7 +24,7 @@ export async function plainBatch(batch: IngestBatch | EncodedBatch, now: Date): 
   if (!("decoder" in batch)) return batch;
   let decoder = decoders.get(batch.decoder);
   if (!decoder) {
-    decoder = import(batch.decoder).then((module: { decodingBatch: BatchDecoding }) => module.decodingBatch);
+    decoder = importModule(batch.decoder).then((module) => (module as { decodingBatch: BatchDecoding }).decodingBatch);
     decoders.set(batch.decoder, decoder);
   }
   return drained((await decoder)(batch.bytes, now));
