@@ -20,6 +20,14 @@ interface Pending {
   settled: Promise<unknown>;
 }
 
+/**
+ * The worker's young generation is held to 8 MB (V8's default is 48): its batches are garbage as soon as they are
+ * written, so a bigger nursery only holds more of them between scavenges, and a thread's heap pages stay in the
+ * process's RSS. Measured at 200,000 events with live ingest: the server's peak RSS 296 -> 264 MB, CPU per poll alike (one run each).
+ * The old generation keeps V8's default: a limit there would end the worker on a large batch.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 export class WriteWorker {
   private worker: Worker | undefined;
   /** Resolved once the current worker has opened its connection; until then ingests run on the calling thread. */
@@ -108,7 +116,7 @@ export class WriteWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(import.meta.url, "write-worker", { workerData: this.data });
+    const worker = startWorker(import.meta.url, "write-worker", { workerData: this.data, resourceLimits: WORKER_LIMITS });
     worker.unref(); // referenced only while a request is pending
     // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
     worker.once("online", () => this.unrefWhenIdle());
