@@ -11,28 +11,38 @@ import { Redis } from "ioredis";
 export const POSTGRES_ADMIN_URL = process.env.FEEDGATE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.FEEDGATE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-async function reachable(probe: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await probe();
-    return true;
-  } catch {
-    return false;
+/**
+ * Whether `probe` connects. One answer serves every test of a process (files share processes), so a slow answer is
+ * given time and another try: a refused connection fails at once, but on a loaded machine a connection once took
+ * longer than a 2 s timeout, and every PostgreSQL test of that process failed as if the server were missing.
+ */
+async function reachable(probe: () => Promise<unknown>, attempts = 3): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await probe();
+      return true;
+    } catch {
+      if (attempt === attempts) return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
-const postgresUp = reachable(async () => {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+/** Asked at the first test that needs the server, not when this module is imported. */
+let postgresUp: Promise<boolean> | undefined;
+const postgresReachable = () => postgresUp ??= reachable(async () => {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
   await client.connect();
   await client.end();
 });
 
-const redisUp = reachable(async () => {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+let redisUp: Promise<boolean> | undefined;
+const redisReachable = () => redisUp ??= reachable(async () => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 5000, retryStrategy: () => null });
   await redis.connect();
   await redis.quit();
 });
 
-/** false when the tests may run; otherwise the reason to skip. Throws under CI, where the servers are mandatory. */
 /**
  * A test's skip reason, or false: outside CI a missing server or program skips the test with the reason; in CI,
  * where `.ci/run` starts and installs everything the tests use, it fails the run instead of passing it unseen.
@@ -42,12 +52,12 @@ export function skipOutsideCi(reason: string | false): string | false {
   return reason;
 }
 
-async function skipReason(name: string, url: string, up: Promise<boolean>): Promise<string | false> {
-  return skipOutsideCi((await up) ? false : `${name} is not reachable at ${url}`);
+async function skipReason(name: string, url: string, up: () => Promise<boolean>): Promise<string | false> {
+  return skipOutsideCi((await up()) ? false : `${name} is not reachable at ${url}`);
 }
 
-export const skipUnlessPostgres = () => skipReason("PostgreSQL", POSTGRES_ADMIN_URL, postgresUp);
-export const skipUnlessRedis = () => skipReason("Redis", REDIS_URL, redisUp);
+export const skipUnlessPostgres = () => skipReason("PostgreSQL", POSTGRES_ADMIN_URL, postgresReachable);
+export const skipUnlessRedis = () => skipReason("Redis", REDIS_URL, redisReachable);
 
 export interface TestDatabase {
   url: string;
