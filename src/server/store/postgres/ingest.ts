@@ -62,10 +62,14 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
     setOtpSecret: (o) => run("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]),
     setSiteAdmin: (o) => run("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]),
     findRepos: async (o) => {
+      // One probe of repos_by_owner_name a key. As a plain join, the planner hashed the whole table for every batch (a
+      // scan computing lower(name) of every repository, which it costs at next to nothing: 230 ms a batch of 5,000 at
+      // 337,000 repositories, against 48 ms probing). LIMIT 1 (a key names one repository at most) keeps the lateral
+      // subquery from being pulled up into that join.
       const { rows } = await q(`SELECT r.id, r.owner_id AS "ownerId", r.name, r.network_id AS "networkId",
           r.external_id AS "externalId", r.private
         FROM unnest($1::int8[], $2::text[]) AS k(owner_id, name)
-        JOIN repos r ON r.owner_id = k.owner_id AND lower(r.name) = lower(k.name)`,
+        CROSS JOIN LATERAL (SELECT * FROM repos WHERE repos.owner_id = k.owner_id AND lower(repos.name) = lower(k.name) LIMIT 1) AS r`,
       [o.keys.map((k) => k.ownerId), o.keys.map((k) => k.name)]);
       const byKey = new Map(rows.map(({ ownerId, name, ...repo }) => [repoKey(ownerId, name), repo as RepoRecord]));
       return o.keys.map((k) => byKey.get(repoKey(k.ownerId, k.name)) ?? null);
