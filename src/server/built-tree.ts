@@ -49,4 +49,3 @@ export async function importModule(url: string): Promise<unknown> {
   await tsxRegistered;
   return import(url);
 }
-

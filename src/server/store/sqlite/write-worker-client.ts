@@ -23,8 +23,8 @@ interface Pending {
 /**
  * The worker's young generation is held to 8 MB (V8's default is 48): its batches are garbage as soon as they are
  * written, so a bigger nursery only holds more of them between scavenges, and a thread's heap pages stay in the
- * process's RSS. Measured at 200,000 events with live ingest: the server's peak RSS 296 -> 264 MB, CPU per poll alike (one run each).
- * The old generation keeps V8's default: a limit there would end the worker on a large batch.
+ * process's RSS. At 200,000 events with live ingest, one run each: the server's peak RSS 296 -> 264 MB, CPU per poll
+ * alike. The old generation keeps V8's default: a limit there would end the worker on a large batch.
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
