@@ -38,8 +38,8 @@ export interface Driver {
   open(): Promise<OpenedStore>;
   /**
    * A new database for a test of what the store computes, not of the file it keeps: on SQLite `:memory:` (no file,
-   * no write worker: a worker's start costs ~0.4 s of CPU under tsx, which tests opening a store per case paid
-   * hundreds of times over), on PostgreSQL a fresh database, as create() makes.
+   * no write worker: a worker's start costs ~0.2 s of CPU from the build and ~0.75 s through tsx, which tests opening
+   * a store per case paid hundreds of times over), on PostgreSQL a fresh database, as create() makes.
    */
   createScratch(): Promise<TestDatabase>;
   /** A scratch database (createScratch), opened; `close()` as open()'s. */

@@ -34,3 +34,26 @@ export async function until(
 ): Promise<void> {
   if (!(await eventually(condition, (held) => held, { ms, every }))) throw new Error(`timed out waiting for ${what}`);
 }
+
+/**
+ * Counts the event loop's turns until stopped: a setImmediate that queues the next, so it ticks once in every check
+ * phase, whether or not a millisecond passed (a timer counts a turn only when one did, which a warm process does not
+ * always take). What a slice of work let run between its parts.
+ */
+export function turnCounter(): { readonly turn: number; stop(): void } {
+  let turn = 0;
+  let ticking = true;
+  const tick = () => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    get turn() {
+      return turn;
+    },
+    stop() {
+      ticking = false;
+    },
+  };
+}

@@ -6,6 +6,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { Retention, type RetentionPolicy } from "../../../src/server/services/retention.js";
 import type { EventsPruned, RetentionStore } from "../../../src/server/store/store.js";
+import { turnCounter } from "../../helpers/wait.js";
 
 const NOW = new Date("2026-01-15T10:00:00Z");
 const POLICY: RetentionPolicy = { webhookDeliveriesMs: 30 * 86_400_000, eventsMs: null, intervalMs: 600_000, batchSize: 10 };
@@ -31,15 +32,9 @@ function backlogStore(backlog: number, onBatch: () => void = () => undefined) {
 
 describe("the retention loop", () => {
   test("a backlog goes a batch at a time, with the event loop free between two batches; cut-offs from the clock", async () => {
-    // Counts turns of the event loop: a setImmediate that queues the next. A timer would count them only when a
-    // millisecond passed between two batches, which a warm process does not always take.
-    let turns = 0;
-    let ticking = setImmediate(function tick() {
-      turns++;
-      ticking = setImmediate(tick);
-    });
+    const loop = turnCounter();
     const batchesSeen: number[] = [];
-    const s = backlogStore(95, () => batchesSeen.push(turns));
+    const s = backlogStore(95, () => batchesSeen.push(loop.turn));
     const pruned: number[] = [];
     const retention = new Retention(s.store, () => NOW, POLICY, { pruned: (_kind, n) => pruned.push(n), ran: () => undefined }, quiet);
     try {
@@ -47,7 +42,7 @@ describe("the retention loop", () => {
       assert.equal(result.webhook_deliveries, 95);
       assert.deepEqual(pruned, [10, 10, 10, 10, 10, 10, 10, 10, 10, 5]);
     } finally {
-      clearImmediate(ticking);
+      loop.stop();
     }
     assert.equal(s.left(), 0);
     assert.equal(s.cutOffs[0]!.toISOString(), "2025-12-16T10:00:00.000Z", "30 days before the clock's time");

@@ -22,31 +22,12 @@ import { loadConfig } from "../../../src/server/config.js";
 import { ApiError } from "../../../src/server/errors.js";
 import { testDriver, type OpenedStore } from "../../helpers/store-drivers.js";
 import { event } from "../../helpers/events.js";
-import { until } from "../../helpers/wait.js";
+import { turnCounter, until } from "../../helpers/wait.js";
 
 const NOW = new Date("2026-01-15T10:00:00Z");
 
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
 interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
-
-/** Counts the event loop's turns (a setImmediate chain) until stopped: what a slice of work let run between its parts. */
-function turnCounter(): { readonly turn: number; stop(): void } {
-  let turn = 0;
-  let ticking = true;
-  const tick = () => {
-    turn++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    get turn() {
-      return turn;
-    },
-    stop() {
-      ticking = false;
-    },
-  };
-}
 
 describe("stream hub", () => {
   let s: OpenedStore;
