@@ -329,4 +329,5 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   18: { none: "feed indexes rebuilt holding more columns (PostgreSQL): no table or column" },
   19: { none: "a counter in ingest_state that triggers raise, not data (state-store.ts); the triggers are the store contract's (tests/store/arrivals-contract.test.ts)" },
   20: { none: "PostgreSQL's triggers raising the same numbers once a statement: no table or column; which writes raise what is the store contract's (tests/store/arrivals-contract.test.ts), once a statement tests/store/postgres-triggers.test.ts's" },
+  21: { none: "SQLite's feed indexes rebuilt holding more columns: no table or column; tests/store/sqlite-indexes.test.ts reads their plans" },
 };
