@@ -57,27 +57,14 @@ export const BY_WIRE_ID = {
     ORDER BY rank LIMIT 1`,
 };
 
-/** The ids of an organization's events: of its repositories, and those GitHub attributed to it. */
-const ORG_EVENT_IDS = `SELECT id FROM events WHERE org_id = @org AND created_at >= @notBefore
-  UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT id FROM repos WHERE owner_id = @org) AND created_at >= @notBefore`;
+/** The scopes read in parts (PARTS), each part one index read; the others are one WHERE (SCOPES). */
+type PartScope = "org" | "received";
 
-/** The ids of a user's received events: by accounts followed, in repositories watched. */
-const RECEIVED_EVENT_IDS = `SELECT id FROM events WHERE actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
-    AND created_at >= @notBefore
-  UNION ALL SELECT id FROM events WHERE repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user) AND created_at >= @notBefore`;
-
-export const SCOPES: Record<EventScope["kind"], string> = {
+export const SCOPES: Record<Exclude<EventScope["kind"], PartScope>, string> = {
   all: "1 = 1",
   repo: "e.repo_id = @repo",
   network: "e.repo_id IN (SELECT id FROM repos WHERE network_id = @network)",
-  // The organization's repositories, and events GitHub attributed to it (`org` on the event).
-  // Written as `id IN (one index read UNION ALL another)`, not `a OR b IN (subquery)`: PostgreSQL cannot use an
-  // index for an OR over a subquery and counted these feeds by reading the whole events table
-  // (tests/store/postgres-indexes.test.ts). SQLite plans both forms as index reads.
-  org: `e.id IN (${ORG_EVENT_IDS})`,
   actor: "e.actor_id = @actor",
-  // Events by accounts the user follows, and in repositories the user watches; the same rewrite as `org`.
-  received: `e.id IN (${RECEIVED_EVENT_IDS})`,
 };
 
 /**
@@ -91,20 +78,34 @@ const POSTGRES_SCOPES: Partial<Record<EventScope["kind"], string>> = {
 };
 
 /**
- * PostgreSQL reads the organization's and the received feed part by part, each part one read of an index that covers
- * what the feed's visibility asks of a row (migration 18), and the parts' events deduplicated by UNION. Gathering the
- * ids first and looking each up (SCOPES' form) cost a read of the table's row per event: the first count of a received
- * feed over a thousand follows and watches took 4 s at a million events and ran past the statement timeout at ten
- * million; part by part it is 40 ms at a million.
+ * The organization's feed (its repositories' events, and those GitHub attributed to it: `org` on the event) and the
+ * received feed (events by accounts the user follows, and in repositories the user watches) are read part by part,
+ * each part one read of an index that covers what the feed's visibility asks of a row (migrations 18 and 21), and the
+ * parts' events deduplicated by UNION. Gathering the ids first and looking each up cost a read of the table's row per
+ * event: on PostgreSQL the first count of a received feed over a thousand follows and watches took 4 s at a million
+ * events and ran past the statement timeout at ten million (40 ms part by part); on SQLite, at a million events, the
+ * busiest organization's count took 4.5 s from a cold cache and 240 ms warm (48 and 39 ms part by part), its first
+ * page 612 ms warm (53 ms). A single WHERE with OR over the two subqueries is worse still on PostgreSQL, which cannot
+ * use an index for it (tests/store/postgres-indexes.test.ts). Each dialect writes the repositories' and accounts'
+ * lists as its planner reads them best.
  */
-const POSTGRES_PARTS: Partial<Record<EventScope["kind"], string[]>> = {
-  org: ["e.org_id = @org", "e.repo_id = ANY (ARRAY(SELECT id FROM repos WHERE owner_id = @org))"],
-  received: ["e.actor_id = ANY (ARRAY(SELECT followee_id FROM follows WHERE follower_id = @user))",
-    "e.repo_id = ANY (ARRAY(SELECT repo_id FROM watches WHERE user_id = @user))"],
+const PARTS: Record<Dialect, Record<PartScope, string[]>> = {
+  sqlite: {
+    org: ["e.org_id = @org", "e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org)"],
+    received: ["e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)",
+      "e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user)"],
+  },
+  postgres: {
+    org: ["e.org_id = @org", "e.repo_id = ANY (ARRAY(SELECT id FROM repos WHERE owner_id = @org))"],
+    received: ["e.actor_id = ANY (ARRAY(SELECT followee_id FROM follows WHERE follower_id = @user))",
+      "e.repo_id = ANY (ARRAY(SELECT repo_id FROM watches WHERE user_id = @user))"],
+  },
 };
 
+const readInParts = (kind: EventScope["kind"]): kind is PartScope => kind === "org" || kind === "received";
+
 /** The WHERE of a scope in a dialect. */
-export function scopeSql(dialect: Dialect, kind: EventScope["kind"]): string {
+export function scopeSql(dialect: Dialect, kind: Exclude<EventScope["kind"], PartScope>): string {
   return (dialect === "postgres" ? POSTGRES_SCOPES[kind] : undefined) ?? SCOPES[kind];
 }
 
@@ -146,7 +147,7 @@ export type FeedSql = Record<"page" | "count" | "newest" | "countUntil" | "timeA
 /**
  * The statements of one feed shape: a page, its total, the feed's newest time, the count of a time range
  * [@notBefore, @until), and the time of the event at a depth (0: the newest). `where` is the feed's WHERE, or the
- * WHEREs of its parts (POSTGRES_PARTS), whose events together are the feed's.
+ * WHEREs of its parts (PARTS), whose events together are the feed's.
  */
 export function feedStatements(dialect: Dialect, table: "events" | "issue_events", where: string | string[]): FeedSql {
   if (typeof where !== "string") return partStatements(dialect, table, where);
@@ -189,27 +190,25 @@ export interface FeedWhere {
 }
 
 /**
- * A feed's events, as the store's feed queries take them: scope and visibility, or a repository's issue events. Only
- * PostgreSQL reads a feed in parts (POSTGRES_PARTS): SQLite's WHERE is always one.
+ * A feed's events, as the store's feed queries take them: scope and visibility, or a repository's issue events; the
+ * organization's and the received feed in parts (PARTS).
  */
-export function feedWhere(dialect: "sqlite", target: FeedTarget): FeedWhere & { where: string };
-export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere;
 export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere {
   if ("issuesOf" in target) return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
   const parameters = scopeParameters(target.scope);
   if (target.visibility.kind === "readable-by") parameters.reader = target.visibility.userId;
   const visibility = visibilitySql(dialect, target.visibility.kind);
-  const parts = dialect === "postgres" ? POSTGRES_PARTS[target.scope.kind] : undefined;
-  if (parts) return { table: "events", where: parts.map((part) => `${part} AND ${visibility}`), parameters };
-  return { table: "events", where: `${scopeSql(dialect, target.scope.kind)} AND ${visibility}`, parameters };
+  const kind = target.scope.kind;
+  if (readInParts(kind)) return { table: "events", where: PARTS[dialect][kind].map((part) => `${part} AND ${visibility}`), parameters };
+  return { table: "events", where: `${scopeSql(dialect, kind)} AND ${visibility}`, parameters };
 }
 
 /**
- * The organization and received scopes row by row. The pages' forms (SCOPES) gather the feed's events by index first,
+ * The organization and received scopes row by row. The pages' forms (PARTS) gather the feed's events by index first,
  * which suits reading the newest of a long history; a stream reads the few events that just arrived, and asks each
  * of them whether it belongs.
  */
-const ROW_SCOPES: Partial<Record<EventScope["kind"], string>> = {
+const ROW_SCOPES: Record<PartScope, string> = {
   org: "(e.org_id = @org OR e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org))",
   received: `(e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
     OR e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user))`,
@@ -218,9 +217,10 @@ const ROW_SCOPES: Partial<Record<EventScope["kind"], string>> = {
 /** A feed's WHERE for live streams: the feed's own (feedWhere), the same events, row by row. */
 export function arrivalWhere(dialect: Dialect, target: FeedTarget): FeedWhere & { where: string } {
   const found = feedWhere(dialect, target);
-  const rowScope = "scope" in target ? ROW_SCOPES[target.scope.kind] : undefined;
-  if (rowScope && "scope" in target) return { ...found, where: `${rowScope} AND ${visibilitySql(dialect, target.visibility.kind)}` };
-  // Only the scopes ROW_SCOPES covers are read in parts.
+  if ("scope" in target && readInParts(target.scope.kind)) {
+    return { ...found, where: `${ROW_SCOPES[target.scope.kind]} AND ${visibilitySql(dialect, target.visibility.kind)}` };
+  }
+  // Only the scopes read in parts have a WHERE of several.
   if (typeof found.where !== "string") throw new Error(`no row form for the parts of ${JSON.stringify(target)}`);
   return { ...found, where: found.where };
 }

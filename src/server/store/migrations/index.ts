@@ -614,12 +614,12 @@ export const migrations: readonly Migration[] = [
   {
     id: 18,
     name: "feed indexes covering visibility",
-    // PostgreSQL reads the organization's and the received feed part by part (feed-sql.ts, POSTGRES_PARTS): an
+    // PostgreSQL reads the organization's and the received feed part by part (feed-sql.ts, PARTS): an
     // account's, a repository's, an organization's events, each from its index. Those indexes now also hold what a
     // feed's visibility asks of a row (public, and the repository and organization a reader may see), so that a
     // count or a boundary over a thousand follows and watches reads the indexes alone, not a row of the table per
     // event. Rebuilding them takes a while on a large database (minutes at ten million events), once, at the upgrade.
-    // SQLite reads such feeds through its indexes already (a covering index is used whenever one holds the columns).
+    // SQLite's indexes were given the same columns by migration 21.
     sqlite: "",
     postgres: `
       DROP INDEX events_by_repo;

@@ -109,8 +109,8 @@ export class SqliteEvents implements EventStore {
     return this.receivedVersionStatement.get({ user: userId })!.version;
   }
 
-  private prepared(table: "events" | "issue_events", where: string): FeedStatements {
-    const key = `${table}|${where}`;
+  private prepared(table: "events" | "issue_events", where: string | string[]): FeedStatements {
+    const key = `${table}|${typeof where === "string" ? where : where.join("|")}`;
     let statements = this.statements.get(key);
     if (!statements) {
       const sql = feedStatements("sqlite", table, where);
