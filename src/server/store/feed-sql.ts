@@ -60,7 +60,7 @@ export const BY_WIRE_ID = {
 /** The scopes read in parts (PARTS), each part one index read; the others are one WHERE (SCOPES). */
 type PartScope = "org" | "received";
 
-export const SCOPES: Record<Exclude<EventScope["kind"], PartScope>, string> = {
+const SCOPES: Record<Exclude<EventScope["kind"], PartScope>, string> = {
   all: "1 = 1",
   repo: "e.repo_id = @repo",
   network: "e.repo_id IN (SELECT id FROM repos WHERE network_id = @network)",
