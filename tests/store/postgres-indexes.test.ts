@@ -95,7 +95,9 @@ function* nodes(plan: PlanNode): Generator<PlanNode> {
 
 const FEED_TABLES = new Set(["events", "issue_events"]);
 const VISIBILITY_KINDS: Visibility["kind"][] = ["public", "readable-by", "all"];
-const SCOPE_KINDS: EventScope["kind"][] = ["all", "repo", "network", "org", "actor", "received"];
+/** Every scope kind: the compiler refuses this list when a kind is added or removed. */
+const SCOPE_KINDS = Object.keys({ all: 0, repo: 0, network: 0, org: 0, actor: 0, received: 0 } satisfies
+  Record<EventScope["kind"], 0>) as EventScope["kind"][];
 
 /**
  * Shapes no route asks for (services/feeds.ts shows `/events` to everyone as public only), so they carry no
@@ -108,7 +110,7 @@ const UNUSED_SHAPES: Record<string, string> = {
 
 /**
  * Feeds gathered from many accounts and repositories: their counts, boundaries and newest times read the indexes alone
- * (feed-sql.ts, POSTGRES_PARTS; migration 18), never a row of the table per event (seconds for a received feed).
+ * (feed-sql.ts, PARTS; migration 18), never a row of the table per event (seconds for a received feed).
  */
 const READ_IN_PARTS = new Set<EventScope["kind"]>(["org", "received"]);
 

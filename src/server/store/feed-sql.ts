@@ -102,7 +102,7 @@ const PARTS: Record<Dialect, Record<PartScope, string[]>> = {
   },
 };
 
-const readInParts = (kind: EventScope["kind"]): kind is PartScope => kind === "org" || kind === "received";
+const readInParts = (kind: EventScope["kind"]): kind is PartScope => Object.hasOwn(PARTS.sqlite, kind);
 
 /** The WHERE of a scope in a dialect. */
 export function scopeSql(dialect: Dialect, kind: Exclude<EventScope["kind"], PartScope>): string {
@@ -204,21 +204,18 @@ export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere {
 }
 
 /**
- * The organization and received scopes row by row. The pages' forms (PARTS) gather the feed's events by index first,
- * which suits reading the newest of a long history; a stream reads the few events that just arrived, and asks each
- * of them whether it belongs.
+ * The organization and received scopes row by row: their parts joined by OR, in the form of SQLite's parts, which both
+ * dialects plan well for a handful of rows. The pages' forms gather the feed's events by index first, which suits
+ * reading the newest of a long history; a stream reads the few events that just arrived, and asks each of them
+ * whether it belongs.
  */
-const ROW_SCOPES: Record<PartScope, string> = {
-  org: "(e.org_id = @org OR e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org))",
-  received: `(e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)
-    OR e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user))`,
-};
+const rowScope = (kind: PartScope) => `(${PARTS.sqlite[kind].join(" OR ")})`;
 
 /** A feed's WHERE for live streams: the feed's own (feedWhere), the same events, row by row. */
 export function arrivalWhere(dialect: Dialect, target: FeedTarget): FeedWhere & { where: string } {
   const found = feedWhere(dialect, target);
   if ("scope" in target && readInParts(target.scope.kind)) {
-    return { ...found, where: `${ROW_SCOPES[target.scope.kind]} AND ${visibilitySql(dialect, target.visibility.kind)}` };
+    return { ...found, where: `${rowScope(target.scope.kind)} AND ${visibilitySql(dialect, target.visibility.kind)}` };
   }
   // Only the scopes read in parts have a WHERE of several.
   if (typeof found.where !== "string") throw new Error(`no row form for the parts of ${JSON.stringify(target)}`);
