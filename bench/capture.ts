@@ -20,7 +20,13 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
  * then; a counter may gain a digit during the row. Headers seen to change between the two captures of a row are
  * added to these.
  */
-const ALWAYS_VOLATILE = ["date", "x-github-request-id", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-used"];
+const ALWAYS_VOLATILE = [
+  "date",
+  "x-github-request-id",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-ratelimit-used",
+];
 
 export interface RawResponse {
   status: number;
@@ -62,30 +68,44 @@ export interface CaptureFile {
 export const ceilingKey = (key: string) => key.replace(/^live-/, "");
 
 /** One request, answered as node:http sees it on the wire. */
-export function rawRequest(url: string, scenario: Pick<Scenario, "method" | "path" | "headers" | "body">): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  scenario: Pick<Scenario, "method" | "path" | "headers" | "body">,
+): Promise<RawResponse> {
   // Keep-alive like autocannon's connections, so the server answers as it answers the load (Keep-Alive included);
   // an agent of its own, destroyed once answered, so no idle socket outlives the request.
   const agent = new Agent({ keepAlive: true });
   return new Promise<RawResponse>((resolve, reject) => {
-    const sent = httpRequest(url + scenario.path, { method: scenario.method, headers: scenario.headers, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.once("error", reject);
-      response.once("end", () => {
-        const headers: string[] = [];
-        let chunked = false;
-        let keepAliveSeconds: number | null = null;
-        const raw = response.rawHeaders;
-        for (let i = 0; i < raw.length; i += 2) {
-          const [name, value] = [raw[i]!, raw[i + 1]!];
-          const lower = name.toLowerCase();
-          if (lower === "transfer-encoding") chunked = /chunked/i.test(value);
-          if (lower === "keep-alive") keepAliveSeconds = Number(/timeout=(\d+)/.exec(value)?.[1] ?? NaN) || null;
-          if (!HOP_BY_HOP.has(lower)) headers.push(name, value);
-        }
-        resolve({ status: response.statusCode!, statusMessage: response.statusMessage ?? "", headers, body: Buffer.concat(chunks), chunked, keepAliveSeconds });
-      });
-    });
+    const sent = httpRequest(
+      url + scenario.path,
+      { method: scenario.method, headers: scenario.headers, agent },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.once("error", reject);
+        response.once("end", () => {
+          const headers: string[] = [];
+          let chunked = false;
+          let keepAliveSeconds: number | null = null;
+          const raw = response.rawHeaders;
+          for (let i = 0; i < raw.length; i += 2) {
+            const [name, value] = [raw[i]!, raw[i + 1]!];
+            const lower = name.toLowerCase();
+            if (lower === "transfer-encoding") chunked = /chunked/i.test(value);
+            if (lower === "keep-alive") keepAliveSeconds = Number(/timeout=(\d+)/.exec(value)?.[1] ?? NaN) || null;
+            if (!HOP_BY_HOP.has(lower)) headers.push(name, value);
+          }
+          resolve({
+            status: response.statusCode!,
+            statusMessage: response.statusMessage ?? "",
+            headers,
+            body: Buffer.concat(chunks),
+            chunked,
+            keepAliveSeconds,
+          });
+        });
+      },
+    );
     sent.once("error", reject);
     sent.end(scenario.body);
   }).finally(() => agent.destroy());
@@ -102,7 +122,8 @@ export async function rowRequest(url: string, scenario: Scenario): Promise<Scena
 }
 
 export function header(response: Pick<RawResponse, "headers">, name: string): string | null {
-  for (let i = 0; i < response.headers.length; i += 2) if (response.headers[i]!.toLowerCase() === name) return response.headers[i + 1]!;
+  for (let i = 0; i < response.headers.length; i += 2)
+    if (response.headers[i]!.toLowerCase() === name) return response.headers[i + 1]!;
   return null;
 }
 
@@ -111,7 +132,9 @@ export async function capture(url: string, key: string, scenario: Scenario): Pro
   const first = await rawRequest(url, scenario);
   const second = await rawRequest(url, scenario);
   if (first.status !== scenario.expect) {
-    throw new Error(`capture of ${scenario.method} ${scenario.path}: ${first.status}, expected ${scenario.expect}: ${first.body.toString().slice(0, 300)}`);
+    throw new Error(
+      `capture of ${scenario.method} ${scenario.path}: ${first.status}, expected ${scenario.expect}: ${first.body.toString().slice(0, 300)}`,
+    );
   }
   const volatile = new Set(ALWAYS_VOLATILE);
   for (let i = 0; i < first.headers.length; i += 2) {
@@ -119,10 +142,18 @@ export async function capture(url: string, key: string, scenario: Scenario): Pro
     if (header(second, name) !== first.headers[i + 1]) volatile.add(name);
   }
   return {
-    key, method: scenario.method, path: scenario.path, ifNoneMatch: scenario.headers["If-None-Match"] ?? null,
-    status: second.status, statusMessage: second.statusMessage, headers: second.headers, body: second.body.toString("base64"),
-    chunked: second.chunked, keepAliveSeconds: second.keepAliveSeconds,
-    volatileHeaders: [...volatile].sort(), volatileBody: !first.body.equals(second.body),
+    key,
+    method: scenario.method,
+    path: scenario.path,
+    ifNoneMatch: scenario.headers["If-None-Match"] ?? null,
+    status: second.status,
+    statusMessage: second.statusMessage,
+    headers: second.headers,
+    body: second.body.toString("base64"),
+    chunked: second.chunked,
+    keepAliveSeconds: second.keepAliveSeconds,
+    volatileHeaders: [...volatile].sort(),
+    volatileBody: !first.body.equals(second.body),
   };
 }
 
@@ -133,11 +164,14 @@ export async function capture(url: string, key: string, scenario: Scenario): Pro
  */
 export function difference(entry: CaptureEntry, response: RawResponse, exact: boolean): string | null {
   if (response.status !== entry.status) return `status ${response.status}, captured ${entry.status}`;
-  if (response.statusMessage !== entry.statusMessage) return `reason "${response.statusMessage}", captured "${entry.statusMessage}"`;
+  if (response.statusMessage !== entry.statusMessage)
+    return `reason "${response.statusMessage}", captured "${entry.statusMessage}"`;
   if (response.chunked !== entry.chunked) return `chunked ${response.chunked}, captured ${entry.chunked}`;
-  if (response.keepAliveSeconds !== entry.keepAliveSeconds) return `Keep-Alive timeout ${response.keepAliveSeconds}, captured ${entry.keepAliveSeconds}`;
+  if (response.keepAliveSeconds !== entry.keepAliveSeconds)
+    return `Keep-Alive timeout ${response.keepAliveSeconds}, captured ${entry.keepAliveSeconds}`;
   const names = (h: string[]) => h.filter((_, i) => i % 2 === 0).join(", ");
-  if (names(response.headers) !== names(entry.headers)) return `headers [${names(response.headers)}], captured [${names(entry.headers)}]`;
+  if (names(response.headers) !== names(entry.headers))
+    return `headers [${names(response.headers)}], captured [${names(entry.headers)}]`;
   for (let i = 1; i < entry.headers.length; i += 2) {
     const [name, was, is] = [entry.headers[i - 1]!, entry.headers[i]!, response.headers[i]!];
     if (is === was) continue;
@@ -145,9 +179,12 @@ export function difference(entry: CaptureEntry, response: RawResponse, exact: bo
   }
   const body = Buffer.from(entry.body, "base64");
   if (body.equals(response.body)) return null;
-  if (exact || !entry.volatileBody) return `body of ${response.body.length} bytes differs from the captured ${body.length}`;
+  if (exact || !entry.volatileBody)
+    return `body of ${response.body.length} bytes differs from the captured ${body.length}`;
   // A minted token's id may gain a digit; anything more is another answer.
-  return Math.abs(body.length - response.body.length) > 16 ? `body is ${response.body.length} bytes, captured ${body.length}` : null;
+  return Math.abs(body.length - response.body.length) > 16
+    ? `body is ${response.body.length} bytes, captured ${body.length}`
+    : null;
 }
 
 /** A capture in a line: what the report shows beside the row's ceiling. */
@@ -155,8 +192,10 @@ export function describeCapture(entry: CaptureEntry): string {
   const bytes = Buffer.from(entry.body, "base64").length;
   // "Name: value\r\n": two bytes after each name and after each value.
   const headerBytes = entry.headers.reduce((sum, h) => sum + Buffer.byteLength(h) + 2, 0);
-  return `${entry.status}, ${entry.headers.length / 2} headers (${headerBytes} bytes), ${bytes.toLocaleString("en-US")} bytes of body` +
-    `${entry.chunked ? " (chunked)" : ""}${entry.volatileBody ? ", body differs per request (length held)" : ""}`;
+  return (
+    `${entry.status}, ${entry.headers.length / 2} headers (${headerBytes} bytes), ${bytes.toLocaleString("en-US")} bytes of body` +
+    `${entry.chunked ? " (chunked)" : ""}${entry.volatileBody ? ", body differs per request (length held)" : ""}`
+  );
 }
 
 /** A row's own ceiling through the run: its capture, whether it still holds, and its measurement. */
@@ -180,7 +219,12 @@ export async function captureRows(url: string, scenarios: Scenario[]): Promise<O
     const request = await rowRequest(url, { ...s, key, live: undefined });
     const entry = await capture(url, key, request);
     const label = s.label.replace(/^live: /, "");
-    ceilings.push({ key, scenario: { ...request, target: "ceiling", label: `own ceiling: ${label}` }, entry, problem: null });
+    ceilings.push({
+      key,
+      scenario: { ...request, target: "ceiling", label: `own ceiling: ${label}` },
+      entry,
+      problem: null,
+    });
   }
   return ceilings;
 }
@@ -242,7 +286,13 @@ export function writeCaptures(file: string, ceilings: OwnCeiling[]): void {
  * Has the ceiling process read the captures again (SIGHUP) and waits until it sends `ceiling`'s back byte for
  * byte: the replay check of a refreshed capture.
  */
-export async function reloadCeiling(pid: number, url: string, file: string, ceilings: OwnCeiling[], ceiling: OwnCeiling): Promise<void> {
+export async function reloadCeiling(
+  pid: number,
+  url: string,
+  file: string,
+  ceilings: OwnCeiling[],
+  ceiling: OwnCeiling,
+): Promise<void> {
   writeCaptures(file, ceilings);
   process.kill(pid, "SIGHUP");
   const deadline = Date.now() + 10_000;

@@ -95,11 +95,17 @@ interface SampleEvent {
 }
 
 function loadSample(path: string): SampleEvent[] {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as SampleEvent);
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as SampleEvent);
 }
 
 /** Per-event rewrites for the payloads the importer reads relations from; every other payload is constant text. */
-function rewritePayload(t: Template, ctx: { actor: number; repo: number; event: number; pop: Population; pick: () => number }): Buffer | string {
+function rewritePayload(
+  t: Template,
+  ctx: { actor: number; repo: number; event: number; pop: Population; pick: () => number },
+): Buffer | string {
   if (t.type === "ForkEvent") {
     const forkee = t.parsed.forkee as Record<string, unknown>;
     const owner = forkee.owner as Record<string, unknown>;
@@ -107,14 +113,23 @@ function rewritePayload(t: Template, ctx: { actor: number; repo: number; event: 
     const name = ctx.pop.repoShortName(ctx.repo);
     return JSON.stringify({
       ...t.parsed,
-      forkee: { ...forkee, id: FORK_ID_BASE + ctx.event, name, full_name: `${login}/${name}`, private: false,
-        owner: { ...owner, login, id: ctx.pop.actorId(ctx.actor) } },
+      forkee: {
+        ...forkee,
+        id: FORK_ID_BASE + ctx.event,
+        name,
+        full_name: `${login}/${name}`,
+        private: false,
+        owner: { ...owner, login, id: ctx.pop.actorId(ctx.actor) },
+      },
     });
   }
   if (t.type === "MemberEvent") {
     const member = t.parsed.member as Record<string, unknown>;
     const rank = ctx.pick();
-    return JSON.stringify({ ...t.parsed, member: { ...member, login: ctx.pop.actorLogin(rank), id: ctx.pop.actorId(rank) } });
+    return JSON.stringify({
+      ...t.parsed,
+      member: { ...member, login: ctx.pop.actorLogin(rank), id: ctx.pop.actorId(rank) },
+    });
   }
   return t.payload;
 }
@@ -127,21 +142,38 @@ function fits(t: Template, owner: Owner, actor: number, isPrivate: boolean): boo
 }
 
 /** A 40-hex token (GitHub's legacy shape, which feedgate accepts for fixtures), derived from the seed. */
-const tokenFor = (seed: number, who: string) => createHash("sha1").update(`feedgate-bench:${seed}:${who}`).digest("hex");
+const tokenFor = (seed: number, who: string) =>
+  createHash("sha1").update(`feedgate-bench:${seed}:${who}`).digest("hex");
 
 export async function generate(options: GenerateOptions): Promise<Manifest> {
   const started = process.hrtime.bigint();
   const sample = loadSample(options.sample ?? SAMPLE);
-  const templates: Template[] = sample.map((e) => ({ type: e.type, payload: Buffer.from(JSON.stringify(e.payload)), parsed: e.payload }));
-  const pop = new Population(populationFor(options.events), options.seed, stemsFrom(sample.map((e) =>
-    ({ actor: e.actor.login, org: e.org?.login ?? null, repo: e.repo.name }))));
+  const templates: Template[] = sample.map((e) => ({
+    type: e.type,
+    payload: Buffer.from(JSON.stringify(e.payload)),
+    parsed: e.payload,
+  }));
+  const pop = new Population(
+    populationFor(options.events),
+    options.seed,
+    stemsFrom(sample.map((e) => ({ actor: e.actor.login, org: e.org?.login ?? null, repo: e.repo.name }))),
+  );
   const random = seededRandom(options.seed);
   const actors = new Zipf(pop.sizes.actors, ZIPF_EXPONENT);
   const repos = new Zipf(pop.sizes.repos, ZIPF_EXPONENT);
 
   const manifest: Manifest = {
-    events: options.events, seed: options.seed, bytes: 0, gzip: Boolean(options.gzip), seconds: 0, population: pop.sizes, types: {},
-    privateEvents: 0, orgEvents: 0, topRepo: pop.repoName(1), topActor: pop.actorLogin(1),
+    events: options.events,
+    seed: options.seed,
+    bytes: 0,
+    gzip: Boolean(options.gzip),
+    seconds: 0,
+    population: pop.sizes,
+    types: {},
+    privateEvents: 0,
+    orgEvents: 0,
+    topRepo: pop.repoName(1),
+    topActor: pop.actorLogin(1),
     reader: { login: "bench-reader", password: "bench-reader-password", token: tokenFor(options.seed, "reader") },
     poster: { login: "bench-poster", password: "bench-poster-password" },
   };
@@ -156,7 +188,7 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
   const flush = () => {
     // Each chunk becomes one gzip member; concatenated members are one valid gzip stream (RFC 1952 2.2).
     const bytes = options.gzip ? gzipSync(out.subarray(0, used), { level: 1 }) : out.subarray(0, used);
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written, bytes.length - written);
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
     manifest.bytes += used;
     used = 0;
   };
@@ -187,7 +219,9 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
       }
       const payload = rewritePayload(t, { actor, repo, event: i, pop, pick: () => actors.sample(random) });
       const org = owner.kind === "org" ? `,"org":${pop.orgJson(owner.index)}` : "";
-      put(`{"id":"${FIRST_EVENT_ID + i}","type":"${t.type}","actor":${pop.actorJson(actor)},"repo":${pop.repoJson(repo)},"payload":`);
+      put(
+        `{"id":"${FIRST_EVENT_ID + i}","type":"${t.type}","actor":${pop.actorJson(actor)},"repo":${pop.repoJson(repo)},"payload":`,
+      );
       put(payload);
       put(`,"public":${!isPrivate},"created_at":"${time}"${org}}\n`);
 
@@ -217,7 +251,9 @@ export async function generate(options: GenerateOptions): Promise<Manifest> {
  */
 function distinctPast(n: number, count: number, random: () => number): number[] {
   const skip = Math.min(1000, Math.floor(n / 10));
-  return new Zipf(n - skip, ZIPF_EXPONENT).distinct(Math.min(count, Math.floor((n - skip) / 2)), random).map((r) => r + skip);
+  return new Zipf(n - skip, ZIPF_EXPONENT)
+    .distinct(Math.min(count, Math.floor((n - skip) / 2)), random)
+    .map((r) => r + skip);
 }
 
 function worldFor(pop: Population, manifest: Manifest, random: () => number) {
@@ -234,7 +270,12 @@ function worldFor(pop: Population, manifest: Manifest, random: () => number) {
   const { reader, poster } = manifest;
   return {
     users: [
-      { login: reader.login, password: reader.password, following: follows.map((r) => pop.actorLogin(r)), watching: watches.map((r) => pop.repoName(r)) },
+      {
+        login: reader.login,
+        password: reader.password,
+        following: follows.map((r) => pop.actorLogin(r)),
+        watching: watches.map((r) => pop.repoName(r)),
+      },
       { login: poster.login, password: poster.password },
     ],
     orgs: [...orgs].map((index) => ({ login: pop.orgLogin(index), members: [reader.login] })),
@@ -260,14 +301,21 @@ async function main(): Promise<void> {
     },
   });
   const events = Number(values.events);
-  if (!Number.isInteger(events) || events < 1) throw new Error(`--events must be a positive integer, got ${values.events}`);
+  if (!Number.isInteger(events) || events < 1)
+    throw new Error(`--events must be a positive integer, got ${values.events}`);
   const out = values.out ?? `events-${events}.ndjson${values.gzip ? ".gz" : ""}`;
   const manifest = await generate({
-    events, seed: Number(values.seed), out, gzip: values.gzip, world: values.world ?? `${out.replace(/\.ndjson(\.gz)?$/, "")}.world.json`,
+    events,
+    seed: Number(values.seed),
+    out,
+    gzip: values.gzip,
+    world: values.world ?? `${out.replace(/\.ndjson(\.gz)?$/, "")}.world.json`,
   });
   process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
-  process.stdout.write(`wrote ${events} events (${(manifest.bytes / 1e6).toFixed(0)} MB) to ${out} in ${manifest.seconds.toFixed(1)} s ` +
-    `(${Math.round(events / manifest.seconds)} events/s)\n`);
+  process.stdout.write(
+    `wrote ${events} events (${(manifest.bytes / 1e6).toFixed(0)} MB) to ${out} in ${manifest.seconds.toFixed(1)} s ` +
+      `(${Math.round(events / manifest.seconds)} events/s)\n`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

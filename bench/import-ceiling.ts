@@ -81,12 +81,22 @@ async function postgres(file: string, limit: number, url: string): Promise<numbe
   const client = await pool.connect();
   try {
     await client.query("CREATE TABLE raw (id bigint PRIMARY KEY, body text NOT NULL)");
-    await client.query("DO $$ BEGIN ALTER TABLE raw ALTER COLUMN body SET COMPRESSION lz4; " +
-      "EXCEPTION WHEN feature_not_supported THEN NULL; END $$");
+    await client.query(
+      "DO $$ BEGIN ALTER TABLE raw ALTER COLUMN body SET COMPRESSION lz4; " +
+        "EXCEPTION WHEN feature_not_supported THEN NULL; END $$",
+    );
     let events = 0;
     for await (const batch of batches(file, limit)) {
       await client.query("BEGIN");
-      await copyNewRows(client, "raw", [["id", "int8"], ["body", "text"]], batch);
+      await copyNewRows(
+        client,
+        "raw",
+        [
+          ["id", "int8"],
+          ["body", "text"],
+        ],
+        batch,
+      );
       await client.query("COMMIT");
       events += batch.length;
     }
@@ -103,9 +113,12 @@ async function main(): Promise<void> {
     throw new Error("usage: import-ceiling.ts <parse|sqlite|postgres> <file> <events> [sqlite path | postgres url]");
   }
   const started = performance.now();
-  const events = kind === "parse" ? await parse(file, Number(limit))
-    : kind === "sqlite" ? await sqlite(file, Number(limit), target!)
-    : await postgres(file, Number(limit), target!);
+  const events =
+    kind === "parse"
+      ? await parse(file, Number(limit))
+      : kind === "sqlite"
+        ? await sqlite(file, Number(limit), target!)
+        : await postgres(file, Number(limit), target!);
   process.stdout.write(`${JSON.stringify({ events, seconds: (performance.now() - started) / 1000 })}\n`);
 }
 

@@ -35,8 +35,14 @@ export type ImportOutcome = ImportMeasurement | { store: "SQLite" | "PostgreSQL"
 
 const SUMMARY = /imported (\d+) events in ([\d.]+) s \((\d+) events\/s\)/;
 
-async function timedImport(store: ImportMeasurement["store"], file: string, db: string, expected: number,
-  countEvents: () => Promise<number>, timeoutSeconds = Infinity) {
+async function timedImport(
+  store: ImportMeasurement["store"],
+  file: string,
+  db: string,
+  expected: number,
+  countEvents: () => Promise<number>,
+  timeoutSeconds = Infinity,
+) {
   const run = await feedgate(["import", file, "--db", db], timeoutSeconds);
   const summary = SUMMARY.exec(run.stdout);
   const events = await countEvents();
@@ -45,8 +51,14 @@ async function timedImport(store: ImportMeasurement["store"], file: string, db: 
     throw new Error(`${store} import stored ${events} events, expected ${expected}:\n${run.stdout}`);
   }
   return {
-    store, events, of: expected, seconds: run.seconds, rate: events / run.seconds,
-    reportedRate: summary ? Number(summary[3]) : null, stopped: run.timedOut, peakRss: run.peakRss,
+    store,
+    events,
+    of: expected,
+    seconds: run.seconds,
+    rate: events / run.seconds,
+    reportedRate: summary ? Number(summary[3]) : null,
+    stopped: run.timedOut,
+    peakRss: run.peakRss,
   };
 }
 
@@ -71,8 +83,12 @@ export async function importSqlite(file: string, db: string, expected: number): 
  * `keep`, into the benchmark's own database (BENCH_DATABASE), handed to `keep` once the import is complete, to
  * serve the PostgreSQL rows from, and dropped when `keep` returns.
  */
-export async function importPostgres(file: string, expected: number, timeoutSeconds: number,
-  keep?: (url: string) => Promise<void>): Promise<ImportOutcome> {
+export async function importPostgres(
+  file: string,
+  expected: number,
+  timeoutSeconds: number,
+  keep?: (url: string) => Promise<void>,
+): Promise<ImportOutcome> {
   const probe = await probePostgres();
   if ("unreachable" in probe) return { store: "PostgreSQL", skipped: probe.unreachable };
   const scratch = keep ? await createScratchDatabase(undefined, BENCH_DATABASE) : await createScratchDatabase();
@@ -108,10 +124,21 @@ export interface ImportCeiling {
 export const CEILING_EVENTS = 200_000;
 
 /** One import ceiling (bench/import-ceiling.ts), in its own process like the import it is compared with. */
-export async function measureImportCeiling(kind: CeilingKind, file: string, events: number, target = "")
-  : Promise<ImportCeiling> {
-  const run = await runToCompletion(process.execPath,
-    ["--import", "tsx", `${ROOT}bench/import-ceiling.ts`, kind, file, String(Math.min(events, CEILING_EVENTS)), target]);
+export async function measureImportCeiling(
+  kind: CeilingKind,
+  file: string,
+  events: number,
+  target = "",
+): Promise<ImportCeiling> {
+  const run = await runToCompletion(process.execPath, [
+    "--import",
+    "tsx",
+    `${ROOT}bench/import-ceiling.ts`,
+    kind,
+    file,
+    String(Math.min(events, CEILING_EVENTS)),
+    target,
+  ]);
   if (run.code !== 0) throw new Error(`import ceiling ${kind} exited with ${run.code}:\n${run.stderr.slice(-4000)}`);
   const result = JSON.parse(run.stdout) as { events: number; seconds: number };
   return { kind, ...result, rate: result.events / result.seconds };
@@ -119,7 +146,7 @@ export async function measureImportCeiling(kind: CeilingKind, file: string, even
 
 /** The PostgreSQL write ceiling, in a scratch database of its own. */
 export async function measurePostgresCeiling(file: string, events: number): Promise<ImportCeiling | null> {
-  if ("unreachable" in await probePostgres()) return null;
+  if ("unreachable" in (await probePostgres())) return null;
   const scratch = await createScratchDatabase();
   try {
     return await measureImportCeiling("postgres", file, events, scratch.url);

@@ -66,12 +66,19 @@ export class LiveFeeder {
    * @param firstId ids from here on are free (past the generated file's).
    * @param exclude a repository the feeder leaves alone (the 304 scenario polls it: its page must not change).
    */
-  constructor(private readonly url: string, private readonly token: string, private readonly templates: Record<string, unknown>[],
-    private nextId: number, private readonly exclude?: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+    private readonly templates: Record<string, unknown>[],
+    private nextId: number,
+    private readonly exclude?: string,
+  ) {}
 
   start(): void {
     this.started = performance.now();
-    const usable = this.exclude ? this.templates.filter((t) => (t.repo as { name?: string } | undefined)?.name !== this.exclude) : this.templates;
+    const usable = this.exclude
+      ? this.templates.filter((t) => (t.repo as { name?: string } | undefined)?.name !== this.exclude)
+      : this.templates;
     const perBatch = LIVE_EVENTS_PER_SECOND / BATCHES_PER_SECOND;
     this.timer = setInterval(() => {
       const now = new Date().toISOString();
@@ -88,10 +95,13 @@ export class LiveFeeder {
   private async post(body: string): Promise<void> {
     try {
       const response = await fetch(`${this.url}/admin/events`, {
-        method: "POST", body, headers: { Authorization: `token ${this.token}`, "Content-Type": "application/x-ndjson" },
+        method: "POST",
+        body,
+        headers: { Authorization: `token ${this.token}`, "Content-Type": "application/x-ndjson" },
       });
       const text = await response.text();
-      if (response.status !== 200 && response.status !== 201) throw new Error(`${response.status}: ${text.slice(0, 200)}`);
+      if (response.status !== 200 && response.status !== 201)
+        throw new Error(`${response.status}: ${text.slice(0, 200)}`);
       this.result.events += (JSON.parse(text) as { events_added?: number }).events_added ?? 0;
     } catch {
       this.result.errors++;

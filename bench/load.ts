@@ -117,8 +117,14 @@ class Latencies {
 }
 
 /** One scenario: a warm-up, then the measured window, on the same connections (see the top of this file). */
-export async function measure(url: string, scenario: Scenario, settings: LoadSettings, serverPid: number,
-  feedEvents: number | null, extras: MeasureExtras = {}): Promise<Measurement> {
+export async function measure(
+  url: string,
+  scenario: Scenario,
+  settings: LoadSettings,
+  serverPid: number,
+  feedEvents: number | null,
+  extras: MeasureExtras = {},
+): Promise<Measurement> {
   await settle(serverPid);
   extras.settledThen?.();
   const { metricsUrl } = extras;
@@ -138,32 +144,43 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
 
   const open = (now: number) => {
     clearTimeout(forceOpen);
-    window = { start: now, end: now + settings.durationSeconds * 1000, cpu: cpuSecondsOf(serverPid), machine: machineBusySeconds(), self: process.cpuUsage() };
+    window = {
+      start: now,
+      end: now + settings.durationSeconds * 1000,
+      cpu: cpuSecondsOf(serverPid),
+      machine: machineBusySeconds(),
+      self: process.cpuUsage(),
+    };
     // This scrape resets prom-client's delay monitor, so the one at the close covers the window alone.
     const opened = metricsUrl === undefined ? null : loopDelaySince(metricsUrl);
     setTimeout(() => {
       if (metricsUrl !== undefined && opened !== null) loopDelay = opened.then(() => loopDelaySince(metricsUrl));
       closed = {
-        seconds: (performance.now() - window!.start) / 1000, cpu: cpuSecondsOf(serverPid) - window!.cpu,
-        machine: machineBusySeconds() - window!.machine, self: process.cpuUsage(window!.self),
+        seconds: (performance.now() - window!.start) / 1000,
+        cpu: cpuSecondsOf(serverPid) - window!.cpu,
+        machine: machineBusySeconds() - window!.machine,
+        self: process.cpuUsage(window!.self),
       };
       instance?.stop();
     }, settings.durationSeconds * 1000);
   };
 
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({
-      url: url + scenario.path,
-      method: scenario.method,
-      headers: scenario.headers,
-      ...(scenario.body === undefined ? {} : { body: scenario.body }),
-      connections: settings.connections,
-      // An upper bound: the run is stopped when the window closes.
-      duration: settings.warmupSeconds + RAMP_LIMIT_SECONDS + settings.durationSeconds + 5,
-      pipelining: 1,
-      // Slow endpoints (scrypt) queue for a long time at 32 connections; a timeout would only hide that.
-      timeout: 120,
-    }, (error: unknown, r: autocannon.Result) => (error ? reject(error) : resolve(r)));
+    instance = autocannon(
+      {
+        url: url + scenario.path,
+        method: scenario.method,
+        headers: scenario.headers,
+        ...(scenario.body === undefined ? {} : { body: scenario.body }),
+        connections: settings.connections,
+        // An upper bound: the run is stopped when the window closes.
+        duration: settings.warmupSeconds + RAMP_LIMIT_SECONDS + settings.durationSeconds + 5,
+        pipelining: 1,
+        // Slow endpoints (scrypt) queue for a long time at 32 connections; a timeout would only hide that.
+        timeout: 120,
+      },
+      (error: unknown, r: autocannon.Result) => (error ? reject(error) : resolve(r)),
+    );
     instance.on("response", (client, statusCode, resBytes, responseTime) => {
       const now = performance.now();
       if (window === null) {
@@ -182,7 +199,8 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
     // The warm-up may end before every connection was answered: wait for them, within reason.
     setTimeout(() => {
       if (window === null && rampSeconds !== null) open(performance.now());
-      else if (window === null) forceOpen = setTimeout(() => window === null && open(performance.now()), RAMP_LIMIT_SECONDS * 1000);
+      else if (window === null)
+        forceOpen = setTimeout(() => window === null && open(performance.now()), RAMP_LIMIT_SECONDS * 1000);
     }, settings.warmupSeconds * 1000);
   });
   clearTimeout(forceOpen);
@@ -211,30 +229,105 @@ export async function measure(url: string, scenario: Scenario, settings: LoadSet
 export const LIVE_KEYS = ["repo", "events", "user", "received", "304"];
 
 /** The scenarios, in the order they run. */
-export function scenarios(names: { topRepo: string; topActor: string; reader: string; token: string; poster: string; posterPassword: string }): Scenario[] {
+export function scenarios(names: {
+  topRepo: string;
+  topActor: string;
+  reader: string;
+  token: string;
+  poster: string;
+  posterPassword: string;
+}): Scenario[] {
   const token = { Authorization: `token ${names.token}`, Accept: "application/vnd.github.v3+json" };
   const basic = `Basic ${Buffer.from(`${names.poster}:${names.posterPassword}`).toString("base64")}`;
   const idle: Scenario[] = [
-    { key: "ceiling", label: "old ceiling: bare node:http, one 30-event page for every row", target: "ceiling", method: "GET", path: "/", headers: {}, expect: 200 },
-    { key: "repo", label: "GET /repos/:o/:r/events (token)", target: "feedgate", method: "GET", path: `/repos/${names.topRepo}/events`, headers: token, expect: 200 },
-    { key: "events", label: "GET /events (page 1)", target: "feedgate", method: "GET", path: "/events", headers: token, expect: 200 },
-    { key: "user", label: "GET /users/:u/events", target: "feedgate", method: "GET", path: `/users/${names.topActor}/events`, headers: token, expect: 200 },
-    { key: "received", label: "GET /users/:u/received_events (1,000 follows + 1,000 watches)", target: "feedgate", method: "GET",
-      path: `/users/${names.reader}/received_events`, headers: token, expect: 200 },
-    { key: "page1000", label: "GET /events?page=1000", target: "feedgate", method: "GET", path: "/events?page=1000", headers: token, expect: 200 },
+    {
+      key: "ceiling",
+      label: "old ceiling: bare node:http, one 30-event page for every row",
+      target: "ceiling",
+      method: "GET",
+      path: "/",
+      headers: {},
+      expect: 200,
+    },
+    {
+      key: "repo",
+      label: "GET /repos/:o/:r/events (token)",
+      target: "feedgate",
+      method: "GET",
+      path: `/repos/${names.topRepo}/events`,
+      headers: token,
+      expect: 200,
+    },
+    {
+      key: "events",
+      label: "GET /events (page 1)",
+      target: "feedgate",
+      method: "GET",
+      path: "/events",
+      headers: token,
+      expect: 200,
+    },
+    {
+      key: "user",
+      label: "GET /users/:u/events",
+      target: "feedgate",
+      method: "GET",
+      path: `/users/${names.topActor}/events`,
+      headers: token,
+      expect: 200,
+    },
+    {
+      key: "received",
+      label: "GET /users/:u/received_events (1,000 follows + 1,000 watches)",
+      target: "feedgate",
+      method: "GET",
+      path: `/users/${names.reader}/received_events`,
+      headers: token,
+      expect: 200,
+    },
+    {
+      key: "page1000",
+      label: "GET /events?page=1000",
+      target: "feedgate",
+      method: "GET",
+      path: "/events?page=1000",
+      headers: token,
+      expect: 200,
+    },
     // If-None-Match is filled in by the runner from a first response's ETag.
-    { key: "304", label: "GET /repos/:o/:r/events, If-None-Match: 304", target: "feedgate", method: "GET",
-      path: `/repos/${names.topRepo}/events`, headers: token, expect: 304 },
+    {
+      key: "304",
+      label: "GET /repos/:o/:r/events, If-None-Match: 304",
+      target: "feedgate",
+      method: "GET",
+      path: `/repos/${names.topRepo}/events`,
+      headers: token,
+      expect: 304,
+    },
   ];
   return [
     ...idle,
     // The same feeds while 1,000 events/s are ingested (bench/live.ts). The 304 poll's repository gets none of them:
     // its page must stay the same for If-None-Match to hold, while every other feed's ingest still reaches its server.
-    ...idle.filter((s) => LIVE_KEYS.includes(s.key)).map((s): Scenario => ({
-      ...s, key: `live-${s.key}`, label: `live: ${s.label}`, live: s.key === "304" ? { exclude: names.topRepo } : {},
-    })),
-    { key: "authorizations", label: "POST /authorizations (Basic auth)", target: "feedgate", method: "POST", path: "/authorizations",
+    ...idle
+      .filter((s) => LIVE_KEYS.includes(s.key))
+      .map(
+        (s): Scenario => ({
+          ...s,
+          key: `live-${s.key}`,
+          label: `live: ${s.label}`,
+          live: s.key === "304" ? { exclude: names.topRepo } : {},
+        }),
+      ),
+    {
+      key: "authorizations",
+      label: "POST /authorizations (Basic auth)",
+      target: "feedgate",
+      method: "POST",
+      path: "/authorizations",
       headers: { Authorization: basic, "Content-Type": "application/json", Accept: "application/vnd.github.v3+json" },
-      body: JSON.stringify({ scopes: ["public_repo"], note: "feedgate bench" }), expect: 201 },
+      body: JSON.stringify({ scopes: ["public_repo"], note: "feedgate bench" }),
+      expect: 201,
+    },
   ];
 }

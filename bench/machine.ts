@@ -34,7 +34,9 @@ export function describeMachine(): Machine {
   const memory = new Database(":memory:");
   const sqlite = (memory.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
   memory.close();
-  const autocannon = (JSON.parse(readFileSync(`${ROOT}node_modules/autocannon/package.json`, "utf8")) as { version: string }).version;
+  const autocannon = (
+    JSON.parse(readFileSync(`${ROOT}node_modules/autocannon/package.json`, "utf8")) as { version: string }
+  ).version;
   return {
     cpu: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? "unknown",
     cores: availableParallelism(),

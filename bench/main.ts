@@ -15,7 +15,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync,
 import { loadavg } from "node:os";
 import { averageLineBytes, FIRST_EVENT_ID, generate, type Manifest } from "./generate.js";
 import {
-  importPostgres, importSqlite, measureImportCeiling, measurePostgresCeiling, type ImportCeiling, type ImportOutcome,
+  importPostgres,
+  importSqlite,
+  measureImportCeiling,
+  measurePostgresCeiling,
+  type ImportCeiling,
+  type ImportOutcome,
 } from "./import-runner.js";
 import { measureTestDouble, renderTestDouble } from "./test-double.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
@@ -26,49 +31,85 @@ import { describeMachine, type Machine } from "./machine.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { CLI, feedgate, memoryOf, ROOT, runToCompletion, startListening, type Listening } from "./processes.js";
 import { summarizeProfile } from "./profile.js";
-import { captureRows, ceilingKey, checkReplay, checkRow, reloadCeiling, writeCaptures, type OwnCeiling } from "./capture.js";
+import {
+  captureRows,
+  ceilingKey,
+  checkReplay,
+  checkRow,
+  reloadCeiling,
+  writeCaptures,
+  type OwnCeiling,
+} from "./capture.js";
 import { renderReport, savedRun, type ReportInput, type SavedRun } from "./report.js";
 import { soak } from "./soak.js";
 import { redact } from "./postgres.js";
 
 const started = Date.now();
-const say = (message: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+const say = (message: string) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
 
 /** Refuses to start what would fill the disk: the NDJSON, then the SQLite file and its WAL, then PostgreSQL's copy. */
 function checkDisk(options: BenchOptions, needData: boolean, needDb: boolean): void {
   const ndjson = options.events * (averageLineBytes() + 150);
   // The SQLite file is about 1.2x the NDJSON, plus its WAL while importing; PostgreSQL's is about 0.6x (TOAST
   // compresses the bodies) and only part of the file gets in within --postgres-seconds.
-  const needed = (needData ? ndjson * (options.gzip ? 0.15 : 1) : 0) + (needDb ? 1.4 * ndjson : 0) + (options.postgres ? 0.6 * ndjson : 0);
+  const needed =
+    (needData ? ndjson * (options.gzip ? 0.15 : 1) : 0) +
+    (needDb ? 1.4 * ndjson : 0) +
+    (options.postgres ? 0.6 * ndjson : 0);
   const { bavail, bsize } = statfsSync(options.dataDir);
   const free = bavail * bsize;
   if (needed > free) {
-    throw new Error(`about ${(needed / 1e9).toFixed(0)} GB of disk needed in ${options.dataDir}, ${(free / 1e9).toFixed(0)} GB free ` +
-      "(use --data-dir, --skip-postgres or fewer --events)");
+    throw new Error(
+      `about ${(needed / 1e9).toFixed(0)} GB of disk needed in ${options.dataDir}, ${(free / 1e9).toFixed(0)} GB free ` +
+        "(use --data-dir, --skip-postgres or fewer --events)",
+    );
   }
 }
 
 /** The newest saved run of that many events with live rows: the cost-growth comparison's baseline. */
 function latestRun(resultsDir: string, events: number): SavedRun | undefined {
-  const runs = readdirSync(resultsDir).filter((f) => f.endsWith(".json"))
-    .map((f) => ({ f, run: JSON.parse(readFileSync(`${resultsDir}/${f}`, "utf8")) as SavedRun, at: statSync(`${resultsDir}/${f}`).mtimeMs }))
+  const runs = readdirSync(resultsDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => ({
+      f,
+      run: JSON.parse(readFileSync(`${resultsDir}/${f}`, "utf8")) as SavedRun,
+      at: statSync(`${resultsDir}/${f}`).mtimeMs,
+    }))
     .filter(({ run }) => run.events === events && run.measurements.some((m) => m.key.startsWith("live-")))
     .sort((a, b) => b.at - a.at);
   return runs[0]?.run;
 }
 
 /** Data files are cached by size, seed and format: the same flags reuse them. */
-const dataBase = (options: BenchOptions) => `${options.dataDir}/events-${options.events}-seed${options.seed}${options.gzip ? "-gz" : ""}`;
+const dataBase = (options: BenchOptions) =>
+  `${options.dataDir}/events-${options.events}-seed${options.seed}${options.gzip ? "-gz" : ""}`;
 
-async function dataFiles(options: BenchOptions): Promise<{ events: string; world: string; manifest: Manifest; generatedNow: boolean }> {
+async function dataFiles(
+  options: BenchOptions,
+): Promise<{ events: string; world: string; manifest: Manifest; generatedNow: boolean }> {
   const base = dataBase(options);
-  const files = { events: `${base}.ndjson${options.gzip ? ".gz" : ""}`, world: `${base}.world.json`, manifestFile: `${base}.manifest.json` };
+  const files = {
+    events: `${base}.ndjson${options.gzip ? ".gz" : ""}`,
+    world: `${base}.world.json`,
+    manifestFile: `${base}.manifest.json`,
+  };
   if (!options.regenerate && existsSync(files.events) && existsSync(files.manifestFile)) {
     say(`reusing ${files.events}`);
-    return { ...files, manifest: JSON.parse(readFileSync(files.manifestFile, "utf8")) as Manifest, generatedNow: false };
+    return {
+      ...files,
+      manifest: JSON.parse(readFileSync(files.manifestFile, "utf8")) as Manifest,
+      generatedNow: false,
+    };
   }
   say(`generating ${options.events.toLocaleString("en-US")} events`);
-  const manifest = await generate({ events: options.events, seed: options.seed, out: files.events, world: files.world, gzip: options.gzip });
+  const manifest = await generate({
+    events: options.events,
+    seed: options.seed,
+    out: files.events,
+    world: files.world,
+    gzip: options.gzip,
+  });
   writeFileSync(files.manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   say(`generated ${(manifest.bytes / 1e9).toFixed(2)} GB in ${manifest.seconds.toFixed(1)} s`);
   return { ...files, manifest, generatedNow: true };
@@ -96,22 +137,37 @@ async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: num
     scenario.headers = { ...scenario.headers, "If-None-Match": etag };
   }
   const response = await fetch(url + scenario.path, {
-    method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    method: scenario.method,
+    headers: scenario.headers,
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
   });
   const body = await response.text();
   if (response.status !== scenario.expect) {
-    throw new Error(`${scenario.method} ${scenario.path} answered ${response.status}, expected ${scenario.expect}: ${body.slice(0, 300)}`);
+    throw new Error(
+      `${scenario.method} ${scenario.path} answered ${response.status}, expected ${scenario.expect}: ${body.slice(0, 300)}`,
+    );
   }
-  return { feedEvents: scenario.target === "feedgate" && scenario.method === "GET" && scenario.expect === 200 ? feedSize(response, body) : null };
+  return {
+    feedEvents:
+      scenario.target === "feedgate" && scenario.method === "GET" && scenario.expect === 200
+        ? feedSize(response, body)
+        : null,
+  };
 }
 
 /** A row's own ceiling's run, and the last check that it sent what feedgate sent during the load. */
-async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measurement, options: BenchOptions): Promise<void> {
+async function measureOwnCeiling(
+  own: OwnCeiling,
+  ceiling: Listening,
+  row: Measurement,
+  options: BenchOptions,
+): Promise<void> {
   say(`${own.scenario.label}: ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s`);
   const c = await measure(ceiling.url, own.scenario, options, ceiling.pid, null);
   own.measurement = c;
   say(`  ${Math.round(c.rps)} requests/s, ${c.cpuMsPerRequest.toFixed(3)} CPU ms/request, ${c.errors} errors`);
-  if (c.errors > 0) own.problem = `${c.errors} of its responses had another status than ${own.scenario.expect} (or socket errors)`;
+  if (c.errors > 0)
+    own.problem = `${c.errors} of its responses had another status than ${own.scenario.expect} (or socket errors)`;
   // The same bytes per response on both sides, or not the same answer (an idle row only: a live row's page grows
   // under ingest). 1% leaves room for counters gaining digits during the row.
   const drift = Math.abs(c.bytesPerResponse - row.bytesPerResponse) / row.bytesPerResponse;
@@ -123,19 +179,36 @@ async function measureOwnCeiling(own: OwnCeiling, ceiling: Listening, row: Measu
 /** `feedgate serve` on `db` as every row runs it. */
 function serveArgs(db: string, options: BenchOptions): string[] {
   return [
-    CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", options.logLevel,
+    CLI,
+    "serve",
+    "--db",
+    db,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--log-level",
+    options.logLevel,
     // Rate limiting stays on (its cost is part of every request) but can never trip.
-    "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
+    "--rate-limit-authenticated",
+    "1000000000",
+    "--rate-limit-anonymous",
+    "1000000000",
     // The fan-out measurement opens its streams (1,000 by default) from one address.
-    "--max-streams-per-user", String(Math.max(2000, 2 * Math.max(...options.streams))),
+    "--max-streams-per-user",
+    String(Math.max(2000, 2 * Math.max(...options.streams))),
   ];
 }
 
 /** The scenarios of this run's data, as --only picks them. */
 function benchScenarios(manifest: Manifest, options: BenchOptions): Scenario[] {
   return scenarios({
-    topRepo: manifest.topRepo, topActor: manifest.topActor, reader: manifest.reader.login, token: manifest.reader.token,
-    poster: manifest.poster.login, posterPassword: manifest.poster.password,
+    topRepo: manifest.topRepo,
+    topActor: manifest.topActor,
+    reader: manifest.reader.login,
+    token: manifest.reader.token,
+    poster: manifest.poster.login,
+    posterPassword: manifest.poster.password,
   }).filter((s) => options.only === null || options.only.includes(s.key));
 }
 
@@ -146,11 +219,17 @@ const POSTGRES_ROWS = ["repo", "events", "user", "received", "page1000", "304"];
  * The idle feed rows served from the PostgreSQL database the import made (--postgres-rows): the world seeded, a server
  * of its own, each row against its own ceiling captured from that server. Keys `postgres-<row>`, labels "PostgreSQL: ...".
  */
-async function measurePostgresRows(url: string, world: string, list: Scenario[], options: BenchOptions, notes: string[])
-  : Promise<{ measurements: Measurement[]; ownCeilings: OwnCeiling[] }> {
+async function measurePostgresRows(
+  url: string,
+  world: string,
+  list: Scenario[],
+  options: BenchOptions,
+  notes: string[],
+): Promise<{ measurements: Measurement[]; ownCeilings: OwnCeiling[] }> {
   say("feedgate seed -> PostgreSQL (world: reader, poster, organizations, token)");
   await feedgate(["seed", world, "--db", url]);
-  const rows = list.filter((s) => POSTGRES_ROWS.includes(s.key))
+  const rows = list
+    .filter((s) => POSTGRES_ROWS.includes(s.key))
     .map((s) => ({ ...s, key: `postgres-${s.key}`, label: `PostgreSQL: ${s.label}` }));
   let server: Listening | undefined;
   let rowCeiling: Listening | undefined;
@@ -164,7 +243,9 @@ async function measurePostgresRows(url: string, world: string, list: Scenario[],
     const measurements: Measurement[] = [];
     for (const scenario of rows) measurements.push(await runRow(run, server, scenario, null));
     for (const c of own.ownCeilings.filter((x) => x.problem !== null)) {
-      notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
+      notes.push(
+        `own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`,
+      );
     }
     return { measurements, ownCeilings: own.ownCeilings };
   } finally {
@@ -177,8 +258,12 @@ async function measurePostgresRows(url: string, world: string, list: Scenario[],
  * The rows' own ceilings: each row's answer, captured from feedgate now (before any load or ingest), replayed byte
  * for byte by a bare node:http process. A replay that differs is reported, never measured.
  */
-async function startOwnCeilings(serverUrl: string, list: Scenario[], captureFile: string, log: string)
-  : Promise<{ ownCeilings: OwnCeiling[]; rowCeiling: Listening | undefined }> {
+async function startOwnCeilings(
+  serverUrl: string,
+  list: Scenario[],
+  captureFile: string,
+  log: string,
+): Promise<{ ownCeilings: OwnCeiling[]; rowCeiling: Listening | undefined }> {
   const ownCeilings = await captureRows(serverUrl, list);
   if (ownCeilings.length === 0) return { ownCeilings, rowCeiling: undefined };
   say(`captured ${ownCeilings.length} rows' answers for their own ceilings`);
@@ -200,50 +285,74 @@ interface RowRun {
 }
 
 /** One row (with the live feeder posting meanwhile, for a live row), then its own ceiling's run. */
-async function runRow(run: RowRun, target: Listening, scenario: Scenario, feeder: LiveFeeder | null): Promise<Measurement> {
+async function runRow(
+  run: RowRun,
+  target: Listening,
+  scenario: Scenario,
+  feeder: LiveFeeder | null,
+): Promise<Measurement> {
   const { server, rowCeiling, ownCeilings, captureFile, options, notes } = run;
   const { feedEvents } = await probe(target.url, scenario);
   const own = scenario.target === "feedgate" ? ownCeilings.find((c) => c.key === ceilingKey(scenario.key)) : undefined;
   // The capture must still be feedgate's answer, and takes its per-request headers of now (see checkRow).
-  if (own && rowCeiling && await checkRow(server.url, scenario, own)) await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
-  say(`${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`);
+  if (own && rowCeiling && (await checkRow(server.url, scenario, own)))
+    await reloadCeiling(rowCeiling.pid, rowCeiling.url, captureFile, ownCeilings, own);
+  say(
+    `${scenario.label}: ${options.warmupSeconds} s warm-up (or until every connection is answered) + ${options.durationSeconds} s`,
+  );
   const m = await measure(target.url, scenario, options, target.pid, feedEvents, {
-    ...(feeder ? { settledThen: () => feeder.start() } : {}), ...(scenario.target === "feedgate" ? { metricsUrl: target.url } : {}),
+    ...(feeder ? { settledThen: () => feeder.start() } : {}),
+    ...(scenario.target === "feedgate" ? { metricsUrl: target.url } : {}),
   });
   if (feeder) {
     const fed = await feeder.stop();
     m.liveEvents = fed.events / fed.seconds;
-    notes.push(`${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested while the feeder ran (warm-up included)` +
-      `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`);
+    notes.push(
+      `${scenario.label}: ${Math.round(m.liveEvents)} events/s ingested while the feeder ran (warm-up included)` +
+        `${fed.errors ? `; ${fed.errors} ingest batches failed` : ""}.`,
+    );
     await settle(server.pid);
   }
-  say(`  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
-    `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`);
-  if (m.errors > 0) notes.push(`${scenario.label}: ${m.errors} responses with another status than ${scenario.expect} (or socket errors).`);
+  say(
+    `  ${Math.round(m.rps)} requests/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ` +
+      `${m.cpuMsPerRequest.toFixed(2)} CPU ms/request, ${m.errors} errors, ramp ${m.rampSeconds?.toFixed(1) ?? "incomplete"} s`,
+  );
+  if (m.errors > 0)
+    notes.push(
+      `${scenario.label}: ${m.errors} responses with another status than ${scenario.expect} (or socket errors).`,
+    );
   if (Number.isNaN(m.p50)) {
-    notes.push(`${scenario.label}: no request was both sent and answered within the ${options.durationSeconds} s window ` +
-      "(latency n/a); a longer --duration measures it.");
+    notes.push(
+      `${scenario.label}: no request was both sent and answered within the ${options.durationSeconds} s window ` +
+        "(latency n/a); a longer --duration measures it.",
+    );
   }
   if (m.starved > 0) {
-    notes.push(`${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
-      "into the run; it was measured on the others.");
+    notes.push(
+      `${scenario.label}: ${m.starved} of ${options.connections} connections had no response ${options.warmupSeconds} + ${RAMP_LIMIT_SECONDS} s ` +
+        "into the run; it was measured on the others.",
+    );
   }
   // Right after its row, on the same machine state; once per idle row (its live counterpart shares it).
-  if (own && rowCeiling && own.problem === null && own.measurement === undefined) await measureOwnCeiling(own, rowCeiling, m, options);
+  if (own && rowCeiling && own.problem === null && own.measurement === undefined)
+    await measureOwnCeiling(own, rowCeiling, m, options);
   return m;
 }
 
 async function main(): Promise<void> {
   const options = parseOptions();
   // Refused now rather than after the import: each stream is a socket in this process and in the server.
-  if (options.soakSeconds === null && (options.only === null || options.only.includes("streams"))) checkFileLimit(Math.max(...options.streams));
+  if (options.soakSeconds === null && (options.only === null || options.only.includes("streams")))
+    checkFileLimit(Math.max(...options.streams));
   mkdirSync(options.dataDir, { recursive: true });
   mkdirSync(options.resultsDir, { recursive: true });
   const machine = describeMachine();
   const notes: string[] = [];
   if (machine.loadAtStart > machine.cores / 2) {
-    notes.push(`The machine was busy when the run started (load average ${machine.loadAtStart.toFixed(2)} on ${machine.cores} cores): ` +
-      "absolute requests/s are lower bounds; ratios and CPU per request are the comparable figures.");
+    notes.push(
+      `The machine was busy when the run started (load average ${machine.loadAtStart.toFixed(2)} on ${machine.cores} cores): ` +
+        "absolute requests/s are lower bounds; ratios and CPU per request are the comparable figures.",
+    );
   }
 
   if (options.build) {
@@ -308,20 +417,29 @@ async function main(): Promise<void> {
   const captureFile = `${options.dataDir}/row-ceiling-capture.json`;
   try {
     say("feedgate serve");
-    server = await startListening([
-      ...(options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), ...serveArgs(db, options),
-    ], `${options.dataDir}/server.log`);
+    server = await startListening(
+      [...(options.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), ...serveArgs(db, options)],
+      `${options.dataDir}/server.log`,
+    );
 
     const list = benchScenarios(manifest, options);
     // Each row's own ceiling: feedgate's answer to the row's request, captured now (before any load or ingest) and
     // replayed byte for byte by a bare node:http process. A replay that differs is reported, never measured.
-    ({ ownCeilings, rowCeiling } = await startOwnCeilings(server.url, list, captureFile, `${options.dataDir}/row-ceiling.log`));
+    ({ ownCeilings, rowCeiling } = await startOwnCeilings(
+      server.url,
+      list,
+      captureFile,
+      `${options.dataDir}/row-ceiling.log`,
+    ));
 
     // The old single ceiling answers with the very page feedgate serves for GET /events; kept for history.
     const page = await fetch(`${server.url}/events`, { headers: { Authorization: `token ${manifest.reader.token}` } });
     const bodyFile = `${options.dataDir}/ceiling-page.json`;
     writeFileSync(bodyFile, Buffer.from(await page.arrayBuffer()));
-    ceiling = await startListening(["--import", "tsx", `${ROOT}bench/ceiling.ts`, bodyFile], `${options.dataDir}/ceiling.log`);
+    ceiling = await startListening(
+      ["--import", "tsx", `${ROOT}bench/ceiling.ts`, bodyFile],
+      `${options.dataDir}/ceiling.log`,
+    );
 
     // The ceiling runs first and again last: its mean is the ratio's denominator, and a gap between the two
     // shows that the machine changed during the run.
@@ -329,35 +447,62 @@ async function main(): Promise<void> {
     const runs = first?.key === "ceiling" ? [...list, { ...first, label: `${first.label} (again, last)` }] : list;
     const rows: RowRun = { server, rowCeiling, ownCeilings, captureFile, options, notes };
     for (const scenario of runs) {
-      const feeder = scenario.live ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude) : null;
+      const feeder = scenario.live
+        ? new LiveFeeder(server.url, adminToken, templates, nextLiveId, scenario.live.exclude)
+        : null;
       if (feeder) nextLiveId += 10_000_000;
       measurements.push(await runRow(rows, scenario.target === "ceiling" ? ceiling : server, scenario, feeder));
     }
     for (const c of ownCeilings.filter((x) => x.problem !== null)) {
-      notes.push(`own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`);
+      notes.push(
+        `own ceiling of ${c.key}: ${c.measurement ? "measured but not used" : "not measured"}, ${c.problem}; its rows have no ratio.`,
+      );
     }
     serverRss = memoryOf(server.pid);
     if (options.only === null || options.only.includes("webhooks")) {
       say(`webhooks: deliveries to a local receiver, a flood then ${options.durationSeconds} s below capacity`);
-      deliveries = await measureDeliveries(server.url, server.pid, { ...ADMIN_CREDENTIALS, token: adminToken }, busiestRepos(templates, 16),
-        templates, nextLiveId, 20_000, options.durationSeconds, `${options.dataDir}/post-ceiling.json`);
+      deliveries = await measureDeliveries(
+        server.url,
+        server.pid,
+        { ...ADMIN_CREDENTIALS, token: adminToken },
+        busiestRepos(templates, 16),
+        templates,
+        nextLiveId,
+        20_000,
+        options.durationSeconds,
+        `${options.dataDir}/post-ceiling.json`,
+      );
       nextLiveId += 10_000_000;
-      say(`  flood: ${Math.round(deliveries.rate)} deliveries/s, ${deliveries.cpuMsPerDelivery.toFixed(3)} CPU ms each (own ceiling ` +
-        `${Math.round(deliveries.ownCeiling?.rate ?? Number.NaN)}/s, ${deliveries.ownCeiling?.cpuMsPerPost.toFixed(3)} ms), p99 ${deliveries.p99Ms.toFixed(1)} ms`);
+      say(
+        `  flood: ${Math.round(deliveries.rate)} deliveries/s, ${deliveries.cpuMsPerDelivery.toFixed(3)} CPU ms each (own ceiling ` +
+          `${Math.round(deliveries.ownCeiling?.rate ?? Number.NaN)}/s, ${deliveries.ownCeiling?.cpuMsPerPost.toFixed(3)} ms), p99 ${deliveries.p99Ms.toFixed(1)} ms`,
+      );
       const steady = deliveries.steady;
       if (steady) {
-        say(`  below capacity: ${steady.rate} events/s, ${steady.delivered} of ${steady.posted} delivered, p50 ${steady.p50Ms.toFixed(1)} ms, ` +
-          `p99 ${steady.p99Ms.toFixed(1)} ms`);
+        say(
+          `  below capacity: ${steady.rate} events/s, ${steady.delivered} of ${steady.posted} delivered, p50 ${steady.p50Ms.toFixed(1)} ms, ` +
+            `p99 ${steady.p99Ms.toFixed(1)} ms`,
+        );
       }
     }
     if (options.only === null || options.only.includes("streams")) {
       for (const count of options.streams) {
         say(`streams: ${count.toLocaleString("en-US")} open on GET /events while events are posted`);
-        const f = await measureFanOut(server.url, server.pid, adminToken, templates, nextLiveId, count, options.streamRate);
+        const f = await measureFanOut(
+          server.url,
+          server.pid,
+          adminToken,
+          templates,
+          nextLiveId,
+          count,
+          options.streamRate,
+        );
         fanOut.push(f);
         nextLiveId += 10_000_000;
-        say(`  opened in ${f.openSeconds?.toFixed(1)} s, ${((f.bytesPerStream ?? Number.NaN) / 1024).toFixed(1)} KB of server RSS each; ` +
-          `${Math.round(f.frameRate)} events/s to the streams in all, p99 ${f.p99Ms.toFixed(1)} ms, ${f.incomplete} incomplete`);
+        say(
+          `  opened in ${f.openSeconds?.toFixed(1)} s, ${((f.bytesPerStream ?? Number.NaN) / 1024).toFixed(1)} KB of server RSS each; ` +
+            `${Math.round(f.frameRate)} events/s to the streams in all, p99 ${f.p99Ms.toFixed(1)} ms, ${f.incomplete} incomplete`,
+        );
       }
     }
   } finally {
@@ -383,18 +528,35 @@ async function main(): Promise<void> {
     say("feedgate import -> PostgreSQL (scratch database)");
     try {
       // A failure of the rows is noted and leaves the import's figure standing.
-      const served = options.postgresRows ? async (url: string) => {
-        try {
-          const rows = await measurePostgresRows(url, data.world, benchScenarios(manifest, options), options, notes);
-          measurements.push(...rows.measurements);
-          ownCeilings = [...ownCeilings, ...rows.ownCeilings];
-        } catch (error) {
-          notes.push(`PostgreSQL rows: failed: ${(error as Error).message.split("\n")[0]}`);
-        }
-      } : undefined;
-      const pg = await importPostgres(data.events, manifest.events, options.postgresRows ? Infinity : options.postgresSeconds, served);
+      const served = options.postgresRows
+        ? async (url: string) => {
+            try {
+              const rows = await measurePostgresRows(
+                url,
+                data.world,
+                benchScenarios(manifest, options),
+                options,
+                notes,
+              );
+              measurements.push(...rows.measurements);
+              ownCeilings = [...ownCeilings, ...rows.ownCeilings];
+            } catch (error) {
+              notes.push(`PostgreSQL rows: failed: ${(error as Error).message.split("\n")[0]}`);
+            }
+          }
+        : undefined;
+      const pg = await importPostgres(
+        data.events,
+        manifest.events,
+        options.postgresRows ? Infinity : options.postgresSeconds,
+        served,
+      );
       imports.push(pg);
-      say("skipped" in pg ? `PostgreSQL skipped: ${pg.skipped}` : `PostgreSQL: ${Math.round(pg.rate)} events/s (${pg.seconds.toFixed(1)} s)`);
+      say(
+        "skipped" in pg
+          ? `PostgreSQL skipped: ${pg.skipped}`
+          : `PostgreSQL: ${Math.round(pg.rate)} events/s (${pg.seconds.toFixed(1)} s)`,
+      );
       if (!("skipped" in pg)) {
         say("import ceiling: raw PostgreSQL COPY");
         const ceiling = await measurePostgresCeiling(data.events, manifest.events);
@@ -407,32 +569,78 @@ async function main(): Promise<void> {
     imports.push({ store: "PostgreSQL", skipped: "--skip-postgres" });
   }
 
-  save(options, {
-    machine, manifest, generatedNow: data.generatedNow, imports, ceilings, measurements, ownCeilings, serverRss, notes, profile, deliveries, fanOut,
-  }, testDouble);
+  save(
+    options,
+    {
+      machine,
+      manifest,
+      generatedNow: data.generatedNow,
+      imports,
+      ceilings,
+      measurements,
+      ownCeilings,
+      serverRss,
+      notes,
+      profile,
+      deliveries,
+      fanOut,
+    },
+    testDouble,
+  );
   say(`total ${((Date.now() - started) / 60000).toFixed(1)} min`);
 }
 
 /** `--postgres-db`: the PostgreSQL rows alone, served from a database an earlier import made. */
 async function postgresRowsOnly(url: string, options: BenchOptions, machine: Machine, notes: string[]): Promise<void> {
   const data = await dataFiles(options);
-  const { measurements, ownCeilings } = await measurePostgresRows(url, data.world, benchScenarios(data.manifest, options), options, notes);
+  const { measurements, ownCeilings } = await measurePostgresRows(
+    url,
+    data.world,
+    benchScenarios(data.manifest, options),
+    options,
+    notes,
+  );
   const skipped = `--postgres-db: the PostgreSQL rows alone, served from ${redact(url)}, imported earlier`;
-  save(options, {
-    machine, manifest: data.manifest, generatedNow: data.generatedNow, imports: [{ store: "SQLite", skipped }, { store: "PostgreSQL", skipped }],
-    ceilings: [], measurements, ownCeilings, serverRss: null, notes, profile: null, deliveries: undefined, fanOut: [],
-  }, null);
+  save(
+    options,
+    {
+      machine,
+      manifest: data.manifest,
+      generatedNow: data.generatedNow,
+      imports: [
+        { store: "SQLite", skipped },
+        { store: "PostgreSQL", skipped },
+      ],
+      ceilings: [],
+      measurements,
+      ownCeilings,
+      serverRss: null,
+      notes,
+      profile: null,
+      deliveries: undefined,
+      fanOut: [],
+    },
+    null,
+  );
 }
 
 /** Renders the run's report, saves it with its figures (JSON) in --results-dir, and prints it. */
-function save(options: BenchOptions, run: Omit<ReportInput, "baseline" | "loadAtEnd" | "settings">, testDouble: string | null): void {
+function save(
+  options: BenchOptions,
+  run: Omit<ReportInput, "baseline" | "loadAtEnd" | "settings">,
+  testDouble: string | null,
+): void {
   const input: ReportInput = {
     ...run,
     baseline: options.events === 10_000_000 ? latestRun(options.resultsDir, 1_000_000) : undefined,
     loadAtEnd: loadavg()[0]!,
     settings: {
-      events: options.events, seed: options.seed, connections: options.connections, warmupSeconds: options.warmupSeconds,
-      durationSeconds: options.durationSeconds, logLevel: options.logLevel,
+      events: options.events,
+      seed: options.seed,
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      logLevel: options.logLevel,
       postgresSeconds: options.postgresRows ? Infinity : options.postgresSeconds,
     },
   };
@@ -442,7 +650,10 @@ function save(options: BenchOptions, run: Omit<ReportInput, "baseline" | "loadAt
   const size = options.events === 1_000_000 ? "" : `-${options.events}`;
   const file = `${options.resultsDir}/${run.machine.date.slice(0, 10)}-${run.machine.commit}${size}${options.postgresDb ? "-postgres" : ""}.md`;
   writeFileSync(file, report);
-  writeFileSync(file.replace(/\.md$/, ".json"), `${JSON.stringify(savedRun(input, file.slice(file.lastIndexOf("/") + 1)), null, 1)}\n`);
+  writeFileSync(
+    file.replace(/\.md$/, ".json"),
+    `${JSON.stringify(savedRun(input, file.slice(file.lastIndexOf("/") + 1)), null, 1)}\n`,
+  );
   process.stdout.write(report);
   say(`saved ${file}`);
 }

@@ -76,8 +76,9 @@ const HELP = `npm run bench -- [flags]
 function duration(name: string, value: string | undefined): number | null {
   if (value === undefined) return null;
   const match = /^([0-9]+)(s|m|h)?$/.exec(value.trim());
-  const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as "s" | "m" | "h" ?? "s"] : 0;
-  if (seconds < 10) throw new Error(`--${name} must be a duration of at least 10s, such as 90s, 10m or 1h, got "${value}"`);
+  const seconds = match ? Number(match[1]) * { s: 1, m: 60, h: 3600 }[(match[2] as "s" | "m" | "h") ?? "s"] : 0;
+  if (seconds < 10)
+    throw new Error(`--${name} must be a duration of at least 10s, such as 90s, 10m or 1h, got "${value}"`);
   return seconds;
 }
 
@@ -92,11 +93,29 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
-      events: { type: "string" }, large: { type: "boolean" }, duration: { type: "string" }, warmup: { type: "string" },
-      connections: { type: "string" }, seed: { type: "string" }, "data-dir": { type: "string" }, "results-dir": { type: "string" },
-      regenerate: { type: "boolean" }, "reuse-db": { type: "boolean" }, gzip: { type: "boolean" }, "skip-postgres": { type: "boolean" },
-      "no-build": { type: "boolean" }, only: { type: "string" }, "cpu-prof": { type: "boolean" }, "log-level": { type: "string" },
-      "postgres-seconds": { type: "string" }, "postgres-rows": { type: "boolean" }, "postgres-db": { type: "string" }, streams: { type: "string" }, "stream-rate": { type: "string" }, soak: { type: "string" }, help: { type: "boolean", short: "h" },
+      events: { type: "string" },
+      large: { type: "boolean" },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      seed: { type: "string" },
+      "data-dir": { type: "string" },
+      "results-dir": { type: "string" },
+      regenerate: { type: "boolean" },
+      "reuse-db": { type: "boolean" },
+      gzip: { type: "boolean" },
+      "skip-postgres": { type: "boolean" },
+      "no-build": { type: "boolean" },
+      only: { type: "string" },
+      "cpu-prof": { type: "boolean" },
+      "log-level": { type: "string" },
+      "postgres-seconds": { type: "string" },
+      "postgres-rows": { type: "boolean" },
+      "postgres-db": { type: "string" },
+      streams: { type: "string" },
+      "stream-rate": { type: "string" },
+      soak: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
@@ -118,7 +137,12 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     reuseDb: Boolean(values["reuse-db"]),
     postgres: !values["skip-postgres"],
     build: !values["no-build"],
-    only: values.only ? values.only.split(",").map((s) => s.trim()).filter(Boolean) : null,
+    only: values.only
+      ? values.only
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : null,
     cpuProf: Boolean(values["cpu-prof"]),
     logLevel: values["log-level"] ?? "warn",
     postgresSeconds: count("postgres-seconds", values["postgres-seconds"], 120),

@@ -46,9 +46,25 @@ const token = (await feedgate(["token", "add", "alice", "--scopes", "repo", "--d
 await feedgate(["import", "--db", database.url, "demo/2021-07-21-sample.ndjson.gz"]);
 
 const logFile = join(tmpdir(), "feedgate-outage.log");
-const server = await startListening([CLI, "serve", "--port", "0", "--db", viaProxy.toString(), "--log-level", "warn",
-  "--rate-limit-anonymous", "100000000", "--rate-limit-authenticated", "100000000",
-  "--stale-if-error", options["stale-if-error"]], logFile);
+const server = await startListening(
+  [
+    CLI,
+    "serve",
+    "--port",
+    "0",
+    "--db",
+    viaProxy.toString(),
+    "--log-level",
+    "warn",
+    "--rate-limit-anonymous",
+    "100000000",
+    "--rate-limit-authenticated",
+    "100000000",
+    "--stale-if-error",
+    options["stale-if-error"],
+  ],
+  logFile,
+);
 let exitedDuringRun = false;
 server.child.once("exit", () => (exitedDuringRun = true));
 
@@ -57,8 +73,11 @@ const kinds: { name: string; path: string; headers: Record<string, string> }[] =
   { name: "anonymous GET /events", path: "/events", headers: {} },
   { name: "anonymous GET /orgs/Lombiq/events", path: "/orgs/Lombiq/events", headers: {} },
   { name: "token GET /orgs/Lombiq/events", path: "/orgs/Lombiq/events", headers: { authorization: `token ${token}` } },
-  { name: "Basic GET /authorizations", path: "/authorizations",
-    headers: { authorization: `Basic ${Buffer.from("alice:alice-password").toString("base64")}` } },
+  {
+    name: "Basic GET /authorizations",
+    path: "/authorizations",
+    headers: { authorization: `Basic ${Buffer.from("alice:alice-password").toString("base64")}` },
+  },
 ];
 const started = Date.now();
 const end = started + (seconds("before") + seconds("outage") + seconds("after")) * 1000;
@@ -110,16 +129,28 @@ proxy.restore();
 restoredAt = Date.now();
 await load;
 
-const ready = await fetch(`${server.url}/readyz`).then((res) => res.status, () => "network error");
+const ready = await fetch(`${server.url}/readyz`).then(
+  (res) => res.status,
+  () => "network error",
+);
 const stayedUp = !exitedDuringRun;
 await server.stop();
 await proxy.close();
 await database.drop();
 
 const totals = new Map<string, number>();
-for (const counts of timeline) for (const [status, n] of counts ?? []) totals.set(status, (totals.get(status) ?? 0) + n);
+for (const counts of timeline)
+  for (const [status, n] of counts ?? []) totals.set(status, (totals.get(status) ?? 0) + n);
 const statuses = [...totals.keys()].sort();
-const ms = (values: number[] | undefined, p: number) => values?.length ? String(percentile([...values].sort((a, b) => a - b), p)) : "-";
+const ms = (values: number[] | undefined, p: number) =>
+  values?.length
+    ? String(
+        percentile(
+          [...values].sort((a, b) => a - b),
+          p,
+        ),
+      )
+    : "-";
 const outageStatuses = [...new Set(duringOutage.flatMap((byStatus) => [...byStatus.keys()]))].sort();
 const lines = [
   `# PostgreSQL outage under load (${options.mode}, ${seconds("outage")} s, ${seconds("connections")} connections, ` +
@@ -128,7 +159,12 @@ const lines = [
   `| second | ${statuses.join(" | ")} |`,
   `|---:|${statuses.map(() => "---:").join("|")}|`,
   ...Array.from(timeline, (counts, second) => {
-    const mark = second === Math.floor((cutAt - started) / 1000) ? " (cut)" : second === Math.floor((restoredAt - started) / 1000) ? " (restored)" : "";
+    const mark =
+      second === Math.floor((cutAt - started) / 1000)
+        ? " (cut)"
+        : second === Math.floor((restoredAt - started) / 1000)
+          ? " (restored)"
+          : "";
     return `| ${second}${mark} | ${statuses.map((s) => counts?.get(s) ?? 0).join(" | ")} |`;
   }),
   "",
@@ -136,10 +172,15 @@ const lines = [
   "",
   `| request | ${outageStatuses.map((s) => `${s} | ${s} p50 / p99`).join(" | ")} |`,
   `|---|${outageStatuses.map(() => "---:|---:").join("|")}|`,
-  ...kinds.map((kind, i) => `| ${kind.name} | ${outageStatuses.map((s) => {
-    const latencies = duringOutage[i]!.get(s);
-    return `${latencies?.length ?? 0} | ${ms(latencies, 0.5)} / ${ms(latencies, 0.99)}`;
-  }).join(" | ")} |`),
+  ...kinds.map(
+    (kind, i) =>
+      `| ${kind.name} | ${outageStatuses
+        .map((s) => {
+          const latencies = duringOutage[i]!.get(s);
+          return `${latencies?.length ?? 0} | ${ms(latencies, 0.5)} / ${ms(latencies, 0.99)}`;
+        })
+        .join(" | ")} |`,
+  ),
   "",
   `- statuses seen: ${statuses.map((s) => `${s} x ${totals.get(s)}`).join(", ")}`,
   `- oldest stale page served: Age ${oldestStaleAge} s`,

@@ -43,7 +43,11 @@ export interface Stems {
 export type Owner = { kind: "user"; rank: number } | { kind: "org"; index: number };
 
 export class Population {
-  constructor(readonly sizes: PopulationSizes, private readonly seed: number, private readonly stems: Stems) {}
+  constructor(
+    readonly sizes: PopulationSizes,
+    private readonly seed: number,
+    private readonly stems: Stems,
+  ) {}
 
   private pick(list: string[], key: number, salt: number): string {
     return list[hash32(key, this.seed + salt) % list.length]!;
@@ -62,8 +66,10 @@ export class Population {
   actorJson(rank: number): string {
     const login = this.actorLogin(rank);
     const id = this.actorId(rank);
-    return `{"id":${id},"login":"${login}","display_login":"${login}","gravatar_id":"",` +
-      `"url":"https://api.github.com/users/${login}","avatar_url":"https://avatars.githubusercontent.com/u/${id}?"}`;
+    return (
+      `{"id":${id},"login":"${login}","display_login":"${login}","gravatar_id":"",` +
+      `"url":"https://api.github.com/users/${login}","avatar_url":"https://avatars.githubusercontent.com/u/${id}?"}`
+    );
   }
 
   orgLogin(index: number): string {
@@ -73,8 +79,10 @@ export class Population {
   orgJson(index: number): string {
     const login = this.orgLogin(index);
     const id = ORG_ID_BASE + index;
-    return `{"id":${id},"login":"${login}","gravatar_id":"","url":"https://api.github.com/orgs/${login}",` +
-      `"avatar_url":"https://avatars.githubusercontent.com/u/${id}?"}`;
+    return (
+      `{"id":${id},"login":"${login}","gravatar_id":"","url":"https://api.github.com/orgs/${login}",` +
+      `"avatar_url":"https://avatars.githubusercontent.com/u/${id}?"}`
+    );
   }
 
   /** Owners are spread uniformly: a busy repository is as likely to belong to a quiet account as to a busy one. */
@@ -116,10 +124,20 @@ export function stemsFrom(events: { actor: string; org: string | null; repo: str
   const clean = (values: (string | null)[], pattern: RegExp) =>
     [...new Set(values.filter((v): v is string => v !== null && pattern.test(v) && !/[0-9-]$/.test(v)))].sort();
   const stems = {
-    actors: clean(events.map((e) => e.actor), /^[A-Za-z0-9-]+$/),
-    orgs: clean(events.map((e) => e.org), /^[A-Za-z0-9-]+$/),
-    repos: clean(events.map((e) => e.repo.split("/")[1] ?? null), /^[A-Za-z0-9_-]+$/),
+    actors: clean(
+      events.map((e) => e.actor),
+      /^[A-Za-z0-9-]+$/,
+    ),
+    orgs: clean(
+      events.map((e) => e.org),
+      /^[A-Za-z0-9-]+$/,
+    ),
+    repos: clean(
+      events.map((e) => e.repo.split("/")[1] ?? null),
+      /^[A-Za-z0-9_-]+$/,
+    ),
   };
-  for (const [kind, list] of Object.entries(stems)) if (list.length === 0) throw new Error(`the sample has no usable ${kind} names`);
+  for (const [kind, list] of Object.entries(stems))
+    if (list.length === 0) throw new Error(`the sample has no usable ${kind} names`);
   return stems;
 }

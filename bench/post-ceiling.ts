@@ -24,10 +24,14 @@ let errors = 0;
 
 function post(body: Buffer): Promise<void> {
   return new Promise((resolve) => {
-    const req = request(job.url, { method: "POST", agent, headers: { ...job.headers, "content-length": String(body.length) } }, (res) => {
-      if (res.statusCode !== 204) errors++;
-      res.resume().on("end", resolve);
-    });
+    const req = request(
+      job.url,
+      { method: "POST", agent, headers: { ...job.headers, "content-length": String(body.length) } },
+      (res) => {
+        if (res.statusCode !== 204) errors++;
+        res.resume().on("end", resolve);
+      },
+    );
     req.on("error", () => {
       errors++;
       resolve();
@@ -39,11 +43,20 @@ function post(body: Buffer): Promise<void> {
 const cpu = process.cpuUsage();
 const started = performance.now();
 let next = 0;
-await Promise.all(Array.from({ length: job.inFlight }, async () => {
-  while (next < bodies.length) await post(bodies[next++]!);
-}));
+await Promise.all(
+  Array.from({ length: job.inFlight }, async () => {
+    while (next < bodies.length) await post(bodies[next++]!);
+  }),
+);
 const seconds = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ posts: bodies.length, seconds, cpuMs: (used.user + used.system) / 1000,
-  bytes: bodies.reduce((sum, b) => sum + b.length, 0), errors })}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    posts: bodies.length,
+    seconds,
+    cpuMs: (used.user + used.system) / 1000,
+    bytes: bodies.reduce((sum, b) => sum + b.length, 0),
+    errors,
+  })}\n`,
+);

@@ -6,11 +6,15 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-export const POSTGRES_ADMIN_URL = process.env.FEEDGATE_BENCH_POSTGRES_URL ?? process.env.FEEDGATE_TEST_POSTGRES_URL ??
+export const POSTGRES_ADMIN_URL =
+  process.env.FEEDGATE_BENCH_POSTGRES_URL ??
+  process.env.FEEDGATE_TEST_POSTGRES_URL ??
   "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** The server's version, or the reason it cannot be used. */
-export async function probePostgres(adminUrl = POSTGRES_ADMIN_URL): Promise<{ version: string } | { unreachable: string }> {
+export async function probePostgres(
+  adminUrl = POSTGRES_ADMIN_URL,
+): Promise<{ version: string } | { unreachable: string }> {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -44,8 +48,10 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
 export const BENCH_DATABASE = "feedgate_bench";
 
 /** A database of a random name, or of `name` (an earlier run's, left by a crash, dropped first). */
-export async function createScratchDatabase(adminUrl = POSTGRES_ADMIN_URL, name = `feedgate_bench_${randomBytes(6).toString("hex")}`)
-  : Promise<ScratchDatabase> {
+export async function createScratchDatabase(
+  adminUrl = POSTGRES_ADMIN_URL,
+  name = `feedgate_bench_${randomBytes(6).toString("hex")}`,
+): Promise<ScratchDatabase> {
   await admin(adminUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${name}`);
@@ -54,8 +60,10 @@ export async function createScratchDatabase(adminUrl = POSTGRES_ADMIN_URL, name 
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    size: () => admin(adminUrl, async (c) =>
-      Number((await c.query<{ n: string }>("SELECT pg_database_size($1) AS n", [name])).rows[0]!.n)),
+    size: () =>
+      admin(adminUrl, async (c) =>
+        Number((await c.query<{ n: string }>("SELECT pg_database_size($1) AS n", [name])).rows[0]!.n),
+      ),
     // FORCE: a crashed import may leave connections behind.
     drop: () => admin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };

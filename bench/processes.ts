@@ -77,9 +77,13 @@ export async function runToCompletion(command: string, args: string[], timeoutSe
   const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => { stdout += d; });
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
   // The import's progress bar redraws on stderr; keep only the tail, for error messages.
-  child.stderr.setEncoding("utf8").on("data", (d: string) => { stderr = (stderr + d).slice(-20_000); });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr = (stderr + d).slice(-20_000);
+  });
   let peakRss = 0;
   const sampler = setInterval(() => {
     // Before exec and after exit (a zombie) there is no VmHWM: those samples are NaN and skipped.
@@ -87,10 +91,12 @@ export async function runToCompletion(command: string, args: string[], timeoutSe
     if (m && Number.isFinite(m.peak)) peakRss = Math.max(peakRss, m.peak);
   }, 200);
   let stoppedAt: bigint | null = null;
-  const timer = Number.isFinite(timeoutSeconds) ? setTimeout(() => {
-    stoppedAt = process.hrtime.bigint();
-    child.kill("SIGTERM");
-  }, timeoutSeconds * 1000) : undefined;
+  const timer = Number.isFinite(timeoutSeconds)
+    ? setTimeout(() => {
+        stoppedAt = process.hrtime.bigint();
+        child.kill("SIGTERM");
+      }, timeoutSeconds * 1000)
+    : undefined;
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (c) => resolve(c));
@@ -105,7 +111,9 @@ export async function runToCompletion(command: string, args: string[], timeoutSe
 export async function feedgate(args: string[], timeoutSeconds = Infinity): Promise<Completed> {
   const result = await runToCompletion(process.execPath, [CLI, ...args], timeoutSeconds);
   if (result.code !== 0 && !result.timedOut) {
-    throw new Error(`feedgate ${args.join(" ")} exited with ${result.code}:\n${result.stderr.slice(-4000)}${result.stdout.slice(-2000)}`);
+    throw new Error(
+      `feedgate ${args.join(" ")} exited with ${result.code}:\n${result.stderr.slice(-4000)}${result.stdout.slice(-2000)}`,
+    );
   }
   return result;
 }
@@ -126,16 +134,21 @@ export async function startListening(args: string[], logFile: string, timeoutMs 
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", log, log] });
   closeSync(log);
   let exited: number | null | undefined;
-  child.once("exit", (code) => { exited = code; });
+  child.once("exit", (code) => {
+    exited = code;
+  });
   const pid = child.pid!;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exited !== undefined) throw new Error(`${args.join(" ")} exited with ${exited} before listening; see ${logFile}`);
+    if (exited !== undefined)
+      throw new Error(`${args.join(" ")} exited with ${exited} before listening; see ${logFile}`);
     const ports = listeningPorts(pid);
     if (ports.length > 0) {
       const url = `http://127.0.0.1:${ports[0]}`;
       return {
-        child, pid, url,
+        child,
+        pid,
+        url,
         async stop() {
           if (exited !== undefined) return;
           const done = new Promise((resolve) => child.once("exit", resolve));

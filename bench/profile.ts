@@ -28,8 +28,12 @@ function moduleOf(url: string): string {
 }
 
 function top(totals: Map<string, number>, all: number, count: number): string[] {
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, count)
-    .map(([name, t]) => `| ${name.replace(/\|/g, "\\|")} | ${((100 * t) / all).toFixed(1)}% | ${(t / 1000).toFixed(0)} |`);
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(
+      ([name, t]) => `| ${name.replace(/\|/g, "\\|")} | ${((100 * t) / all).toFixed(1)}% | ${(t / 1000).toFixed(0)} |`,
+    );
 }
 
 /** Markdown: the busiest functions and modules by self time, idle time left out. */
@@ -54,9 +58,15 @@ export function summarizeProfile(file: string, count = 20): string {
     byModule.set(module, (byModule.get(module) ?? 0) + delta);
   });
   return [
-    `Busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s (\`${file}\`). Self time:`, "",
-    "| function | share of busy | ms |", "|---|---:|---:|", ...top(byFunction, busy, count), "",
-    "| module | share of busy | ms |", "|---|---:|---:|", ...top(byModule, busy, 12),
+    `Busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s (\`${file}\`). Self time:`,
+    "",
+    "| function | share of busy | ms |",
+    "|---|---:|---:|",
+    ...top(byFunction, busy, count),
+    "",
+    "| module | share of busy | ms |",
+    "|---|---:|---:|",
+    ...top(byModule, busy, 12),
   ].join("\n");
 }
 

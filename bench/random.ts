@@ -36,7 +36,10 @@ export class Zipf {
   private readonly hIntegralN: number;
   private readonly threshold: number;
 
-  constructor(private readonly n: number, private readonly s: number) {
+  constructor(
+    private readonly n: number,
+    private readonly s: number,
+  ) {
     if (!(n >= 1) || !(s > 0)) throw new Error(`Zipf needs n >= 1 and s > 0, got n=${n}, s=${s}`);
     this.hIntegralX1 = this.hIntegral(1.5) - 1;
     this.hIntegralN = this.hIntegral(n + 0.5);

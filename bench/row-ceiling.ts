@@ -33,7 +33,12 @@ function load(): { answers: Answers; keepAliveSeconds: number | undefined } {
   const answers: Answers = new Map();
   const keepAlive = new Set<number>();
   for (const e of entries) {
-    const answer: Answer = { status: e.status, statusMessage: e.statusMessage, headers: e.headers, body: Buffer.from(e.body, "base64") };
+    const answer: Answer = {
+      status: e.status,
+      statusMessage: e.statusMessage,
+      headers: e.headers,
+      body: Buffer.from(e.body, "base64"),
+    };
     const slot = answers.get(`${e.method} ${e.path}`) ?? {};
     if (e.ifNoneMatch === null) slot.plain = answer;
     else slot.conditional = { etag: e.ifNoneMatch, answer };
@@ -46,7 +51,12 @@ function load(): { answers: Answers; keepAliveSeconds: number | undefined } {
 
 let { answers, keepAliveSeconds } = load();
 
-const notFound: Answer = { status: 404, statusMessage: "Not Found", headers: ["Content-Length", "0"], body: Buffer.alloc(0) };
+const notFound: Answer = {
+  status: 404,
+  statusMessage: "Not Found",
+  headers: ["Content-Length", "0"],
+  body: Buffer.alloc(0),
+};
 
 /**
  * writeHead with the whole list writes the head at once; with neither Content-Length nor Transfer-Encoding among

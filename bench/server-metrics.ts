@@ -23,8 +23,13 @@ export async function serverMetrics(url: string): Promise<ServerMetrics> {
   const value = (name: string) => Number(new RegExp(`^${name} ([0-9.eE+-]+)$`, "m").exec(text)?.[1] ?? NaN);
   const late = (seconds: number) => Math.max(0, seconds * 1000 - EVENT_LOOP_MONITOR_MS);
   return {
-    loopDelay: { p99: late(value("nodejs_eventloop_lag_p99_seconds")), max: late(value("nodejs_eventloop_lag_max_seconds")) },
-    heap: value("nodejs_heap_size_used_bytes"), external: value("nodejs_external_memory_bytes"), handles: value("nodejs_active_handles_total"),
+    loopDelay: {
+      p99: late(value("nodejs_eventloop_lag_p99_seconds")),
+      max: late(value("nodejs_eventloop_lag_max_seconds")),
+    },
+    heap: value("nodejs_heap_size_used_bytes"),
+    external: value("nodejs_external_memory_bytes"),
+    handles: value("nodejs_active_handles_total"),
   };
 }
 

@@ -32,7 +32,13 @@ export interface SoakLoad {
 }
 
 export const SOAK_LOAD: SoakLoad = {
-  pollers: 6, pollPauseMs: 20, eventsPerSecond: 100, hooks: 4, hookedEvery: 5, streams: 20, streamChurn: 4,
+  pollers: 6,
+  pollPauseMs: 20,
+  eventsPerSecond: 100,
+  hooks: 4,
+  hookedEvery: 5,
+  streams: 20,
+  streamChurn: 4,
 };
 
 export interface SoakSample {
@@ -106,10 +112,19 @@ class Tally {
   private last = { polls: 0, pollErrors: 0, events: 0, deliveries: 0, frames: 0 };
 
   interval(): { polls: number; pollErrors: number; events: number; deliveries: number; frames: number } {
-    const now = { polls: this.polls, pollErrors: this.pollErrors, events: this.events, deliveries: this.deliveries, frames: this.frames };
+    const now = {
+      polls: this.polls,
+      pollErrors: this.pollErrors,
+      events: this.events,
+      deliveries: this.deliveries,
+      frames: this.frames,
+    };
     const since = {
-      polls: now.polls - this.last.polls, pollErrors: now.pollErrors - this.last.pollErrors, events: now.events - this.last.events,
-      deliveries: now.deliveries - this.last.deliveries, frames: now.frames - this.last.frames,
+      polls: now.polls - this.last.polls,
+      pollErrors: now.pollErrors - this.last.pollErrors,
+      events: now.events - this.last.events,
+      deliveries: now.deliveries - this.last.deliveries,
+      frames: now.frames - this.last.frames,
     };
     this.last = now;
     return since;
@@ -151,14 +166,26 @@ export interface SoakResult {
   every: number;
   load: SoakLoad;
   samples: SoakSample[];
-  totals: { polls: number; pollErrors: number; events: number; ingestErrors: number; deliveries: number; frames: number };
+  totals: {
+    polls: number;
+    pollErrors: number;
+    events: number;
+    ingestErrors: number;
+    deliveries: number;
+    frames: number;
+  };
 }
 
 /**
  * Runs the soak against a server started here on a fresh SQLite file in `dataDir`, seeded with the demo's GH Archive
  * hour (its events are also the templates of what is ingested).
  */
-export async function runSoak(seconds: number, dataDir: string, say: (message: string) => void, load = SOAK_LOAD): Promise<SoakResult> {
+export async function runSoak(
+  seconds: number,
+  dataDir: string,
+  say: (message: string) => void,
+  load = SOAK_LOAD,
+): Promise<SoakResult> {
   const machine = describeMachine();
   const every = sampleEvery(seconds);
   const db = `${dataDir}/soak.db`;
@@ -178,17 +205,37 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
   let running = true;
   const samples: SoakSample[] = [];
   try {
-    server = await startListening([CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", "0", "--log-level", "warn",
-      "--rate-limit-authenticated", "1000000000", "--rate-limit-anonymous", "1000000000",
-      "--max-streams-per-user", String(load.streams * 2)], `${dataDir}/soak-server.log`);
+    server = await startListening(
+      [
+        CLI,
+        "serve",
+        "--db",
+        db,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--log-level",
+        "warn",
+        "--rate-limit-authenticated",
+        "1000000000",
+        "--rate-limit-anonymous",
+        "1000000000",
+        "--max-streams-per-user",
+        String(load.streams * 2),
+      ],
+      `${dataDir}/soak-server.log`,
+    );
     const url = server.url;
     const basic = `Basic ${Buffer.from(`${ADMIN_CREDENTIALS.login}:${ADMIN_CREDENTIALS.password}`).toString("base64")}`;
     for (const repo of hooked) {
       const created = await fetch(`${url}/repos/${repo}/hooks`, {
-        method: "POST", headers: { authorization: basic, "content-type": "application/json" },
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
         body: JSON.stringify({ name: "web", config: { url: receiver.url, content_type: "json" }, events: ["*"] }),
       });
-      if (created.status !== 201) throw new Error(`creating a hook on ${repo}: ${created.status} ${await created.text()}`);
+      if (created.status !== 201)
+        throw new Error(`creating a hook on ${repo}: ${created.status} ${await created.text()}`);
     }
     for (let i = 0; i < load.streams; i++) streams.push(openStream(url, tally));
 
@@ -205,7 +252,9 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
         const key = `${poll.path} ${poll.headers.authorization ?? ""}`;
         const etag = etags.get(key);
         try {
-          const res = await fetch(`${url}${poll.path}`, { headers: { ...poll.headers, ...(etag ? { "if-none-match": etag } : {}) } });
+          const res = await fetch(`${url}${poll.path}`, {
+            headers: { ...poll.headers, ...(etag ? { "if-none-match": etag } : {}) },
+          });
           await res.arrayBuffer();
           if (res.status === 200) etags.set(key, res.headers.get("etag") ?? "");
           else if (res.status !== 304) tally.pollErrors++;
@@ -226,12 +275,15 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
         const lines: string[] = [];
         for (let i = 0; i < perBatch; i++) {
           const template = templates[nextTemplate++ % templates.length]!;
-          const repo = nextTemplate % load.hookedEvery === 0 ? { name: hooked[nextTemplate % hooked.length] } : template.repo;
+          const repo =
+            nextTemplate % load.hookedEvery === 0 ? { name: hooked[nextTemplate % hooked.length] } : template.repo;
           lines.push(JSON.stringify({ ...template, id: String(nextId++), repo, created_at: new Date().toISOString() }));
         }
         try {
           const res = await fetch(`${url}/admin/events`, {
-            method: "POST", body: lines.join("\n"), headers: { authorization: `token ${adminToken}`, "content-type": "application/x-ndjson" },
+            method: "POST",
+            body: lines.join("\n"),
+            headers: { authorization: `token ${adminToken}`, "content-type": "application/x-ndjson" },
           });
           const text = await res.text();
           if (res.status === 200) tally.events += (JSON.parse(text) as { events_added?: number }).events_added ?? 0;
@@ -242,8 +294,10 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
       }
     };
 
-    say(`soak: ${seconds} s of ${load.pollers} pollers, ${load.eventsPerSecond} events/s, ${hooked.length} hooks, ${load.streams} streams; ` +
-      `a sample every ${every} s`);
+    say(
+      `soak: ${seconds} s of ${load.pollers} pollers, ${load.eventsPerSecond} events/s, ${hooked.length} hooks, ${load.streams} streams; ` +
+        `a sample every ${every} s`,
+    );
     const started = performance.now();
     await serverMetrics(url); // resets the monitor: the first sample covers its own interval only
     tally.interval();
@@ -254,15 +308,26 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
       const memory = memoryOf(server.pid);
       const loop = await serverMetrics(url);
       const row: SoakSample = {
-        at: Math.round((performance.now() - started) / 1000), rssMb: (memory?.current ?? Number.NaN) / 2 ** 20,
-        heapMb: loop.heap / 2 ** 20, externalMb: loop.external / 2 ** 20, activeHandles: loop.handles,
-        openFds: openFds(server.pid), loopP99Ms: loop.loopDelay.p99, loopMaxMs: loop.loopDelay.max, dbMb: dbBytes(db) / 2 ** 20,
-        pollsPerSecond: since.polls / every, pollErrors: since.pollErrors, eventsIngested: since.events, deliveries: since.deliveries,
+        at: Math.round((performance.now() - started) / 1000),
+        rssMb: (memory?.current ?? Number.NaN) / 2 ** 20,
+        heapMb: loop.heap / 2 ** 20,
+        externalMb: loop.external / 2 ** 20,
+        activeHandles: loop.handles,
+        openFds: openFds(server.pid),
+        loopP99Ms: loop.loopDelay.p99,
+        loopMaxMs: loop.loopDelay.max,
+        dbMb: dbBytes(db) / 2 ** 20,
+        pollsPerSecond: since.polls / every,
+        pollErrors: since.pollErrors,
+        eventsIngested: since.events,
+        deliveries: since.deliveries,
         streamFrames: since.frames,
       };
       samples.push(row);
-      say(`  ${row.at} s: RSS ${row.rssMb.toFixed(1)} MB (heap ${row.heapMb.toFixed(1)}), ${row.openFds} fds, loop p99 ${row.loopP99Ms.toFixed(1)} ms, ` +
-        `db ${row.dbMb.toFixed(1)} MB, ${row.pollsPerSecond.toFixed(0)} polls/s, ${row.deliveries} deliveries, ${row.streamFrames} frames`);
+      say(
+        `  ${row.at} s: RSS ${row.rssMb.toFixed(1)} MB (heap ${row.heapMb.toFixed(1)}), ${row.openFds} fds, loop p99 ${row.loopP99Ms.toFixed(1)} ms, ` +
+          `db ${row.dbMb.toFixed(1)} MB, ${row.pollsPerSecond.toFixed(0)} polls/s, ${row.deliveries} deliveries, ${row.streamFrames} frames`,
+      );
       // Churn: streams end and others begin, as clients come and go; a handle left behind would show in the fds.
       for (const old of streams.splice(0, load.streamChurn)) old.destroy();
       for (let i = 0; i < load.streamChurn; i++) streams.push(openStream(url, tally));
@@ -270,9 +335,19 @@ export async function runSoak(seconds: number, dataDir: string, say: (message: s
     running = false;
     await Promise.all(work);
     return {
-      machine, seconds, every, load, samples,
-      totals: { polls: tally.polls, pollErrors: tally.pollErrors, events: tally.events, ingestErrors: tally.ingestErrors,
-        deliveries: tally.deliveries, frames: tally.frames },
+      machine,
+      seconds,
+      every,
+      load,
+      samples,
+      totals: {
+        polls: tally.polls,
+        pollErrors: tally.pollErrors,
+        events: tally.events,
+        ingestErrors: tally.ingestErrors,
+        deliveries: tally.deliveries,
+        frames: tally.frames,
+      },
     };
   } finally {
     running = false;
@@ -324,8 +399,11 @@ export function renderSoak(result: SoakResult): string {
     "",
     "| at (s) | RSS (MB) | heap (MB) | external (MB) | open fds | handles | loop delay p99 (ms) | loop delay max (ms) | database (MB) | polls/s | poll errors | events ingested | deliveries | stream frames |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...samples.map((s) => `| ${s.at} | ${f(s.rssMb)} | ${f(s.heapMb)} | ${f(s.externalMb)} | ${s.openFds} | ${s.activeHandles} | ${f(s.loopP99Ms)} | ${f(s.loopMaxMs)} | ${f(s.dbMb)} | ` +
-      `${f(s.pollsPerSecond, 0)} | ${s.pollErrors} | ${s.eventsIngested} | ${s.deliveries} | ${s.streamFrames} |`),
+    ...samples.map(
+      (s) =>
+        `| ${s.at} | ${f(s.rssMb)} | ${f(s.heapMb)} | ${f(s.externalMb)} | ${s.openFds} | ${s.activeHandles} | ${f(s.loopP99Ms)} | ${f(s.loopMaxMs)} | ${f(s.dbMb)} | ` +
+        `${f(s.pollsPerSecond, 0)} | ${s.pollErrors} | ${s.eventsIngested} | ${s.deliveries} | ${s.streamFrames} |`,
+    ),
     "",
     "Slopes (least squares, per hour) over the samples after the first fifth (the warm-up), and over the second half alone:",
     "",
@@ -344,12 +422,20 @@ export function renderSoak(result: SoakResult): string {
 }
 
 /** Runs the soak, prints its report and saves it (Markdown and JSON) under `resultsDir`. */
-export async function soak(seconds: number, dataDir: string, resultsDir: string, say: (message: string) => void): Promise<void> {
+export async function soak(
+  seconds: number,
+  dataDir: string,
+  resultsDir: string,
+  say: (message: string) => void,
+): Promise<void> {
   const result = await runSoak(seconds, dataDir, say);
   const report = renderSoak(result);
   const file = `${resultsDir}/${result.machine.date.slice(0, 10)}-${result.machine.commit}-soak-${seconds}s.md`;
   writeFileSync(file, report);
-  writeFileSync(file.replace(/\.md$/, ".json"), `${JSON.stringify({ ...result, slopesPerHour: soakSlopes(result.samples) }, null, 1)}\n`);
+  writeFileSync(
+    file.replace(/\.md$/, ".json"),
+    `${JSON.stringify({ ...result, slopesPerHour: soakSlopes(result.samples) }, null, 1)}\n`,
+  );
   process.stdout.write(report);
   say(`saved ${file}`);
 }

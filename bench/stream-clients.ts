@@ -66,14 +66,16 @@ class Clients {
 
   async open(): Promise<void> {
     let next = 0;
-    await Promise.all(Array.from({ length: Math.min(this.plan.opening, this.plan.streams) }, async () => {
-      while (next < this.plan.streams) {
-        next++;
-        const stream: ClientStream = { received: 0, carry: null };
-        this.streams.push(stream);
-        stream.socket = await this.openOne(stream);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(this.plan.opening, this.plan.streams) }, async () => {
+        while (next < this.plan.streams) {
+          next++;
+          const stream: ClientStream = { received: 0, carry: null };
+          this.streams.push(stream);
+          stream.socket = await this.openOne(stream);
+        }
+      }),
+    );
   }
 
   start(wallMs: number): void {
@@ -84,7 +86,8 @@ class Clients {
     this.counting = false;
     for (const stream of this.streams) stream.socket?.destroy();
     return {
-      kind: "result", frames: this.streams.reduce((sum, s) => sum + s.received, 0),
+      kind: "result",
+      frames: this.streams.reduce((sum, s) => sum + s.received, 0),
       incomplete: this.streams.filter((s) => s.received < this.plan.events).length,
       batches: this.arrivals.map((h) => h.buckets()),
     };
@@ -99,7 +102,8 @@ class Clients {
     return new Promise((resolve, reject) => {
       let head = true;
       const socket = connect({
-        port: this.plan.port, host: this.plan.host,
+        port: this.plan.port,
+        host: this.plan.host,
         onread: {
           buffer: READ_BUFFER,
           callback: (length: number, buffer: Uint8Array) => {
@@ -118,7 +122,9 @@ class Clients {
         },
       });
       socket.on("error", reject);
-      socket.write(`GET /events HTTP/1.1\r\nHost: ${this.plan.host}:${this.plan.port}\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(
+        `GET /events HTTP/1.1\r\nHost: ${this.plan.host}:${this.plan.port}\r\nAccept: text/event-stream\r\n\r\n`,
+      );
     });
   }
 
@@ -154,7 +160,10 @@ let clients: Clients | undefined;
 process.on("message", (message: ToClient) => {
   if (message.kind === "open") {
     clients = new Clients(message.plan);
-    clients.open().then(() => send({ kind: "opened" }), (error: unknown) => send({ kind: "failed", message: String(error) }));
+    clients.open().then(
+      () => send({ kind: "opened" }),
+      (error: unknown) => send({ kind: "failed", message: String(error) }),
+    );
   } else if (message.kind === "start") {
     clients!.start(message.wallMs);
   } else {

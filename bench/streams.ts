@@ -77,7 +77,10 @@ const ARRIVAL_LIMIT_MS = 30_000;
  * The ingest rate for `streams` streams: `rateAt1000` events/s at 1,000 streams, scaled so that the frames written
  * per second stay the same (a tenth of it for 10,000 streams), at most `rateAt1000`, at least one event a batch.
  */
-export function fanOutPlan(streams: number, rateAt1000 = DEFAULT_RATE_AT_1000): { perSecond: number; events: number; batch: number } {
+export function fanOutPlan(
+  streams: number,
+  rateAt1000 = DEFAULT_RATE_AT_1000,
+): { perSecond: number; events: number; batch: number } {
   const scaled = Math.round((rateAt1000 * 1000) / streams / BATCHES_PER_SECOND) * BATCHES_PER_SECOND;
   const perSecond = Math.min(Math.max(rateAt1000, BATCHES_PER_SECOND), Math.max(BATCHES_PER_SECOND, scaled));
   return { perSecond, events: perSecond * SECONDS, batch: perSecond / BATCHES_PER_SECOND };
@@ -87,8 +90,10 @@ export function fanOutPlan(streams: number, rateAt1000 = DEFAULT_RATE_AT_1000): 
 export function checkFileLimit(streams: number): void {
   const limit = Number(/^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1] ?? Infinity);
   if (streams + 200 > limit) {
-    throw new Error(`${streams} streams need about ${streams + 200} open files, and this shell allows ${limit}: raise it (ulimit -n) ` +
-      "or measure fewer --streams");
+    throw new Error(
+      `${streams} streams need about ${streams + 200} open files, and this shell allows ${limit}: raise it (ulimit -n) ` +
+        "or measure fewer --streams",
+    );
   }
 }
 
@@ -99,7 +104,10 @@ class ClientProcess {
   private readonly said = new Map<FromClient["kind"], FromClient>();
 
   constructor() {
-    this.child = fork(`${ROOT}bench/stream-clients.ts`, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    this.child = fork(`${ROOT}bench/stream-clients.ts`, [], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     this.child.on("message", (message: FromClient) => {
       this.said.set(message.kind, message);
       this.waiting.get(message.kind)?.(message);
@@ -113,8 +121,10 @@ class ClientProcess {
 
   /** Resolves with the process's `kind` message (at once if it came already); rejects on `failed`. */
   async heard<K extends FromClient["kind"]>(kind: K): Promise<Extract<FromClient, { kind: K }>> {
-    const message = this.said.get(kind) ?? this.said.get("failed") ??
-      await new Promise<FromClient>((resolve) => this.waiting.set(kind, resolve));
+    const message =
+      this.said.get(kind) ??
+      this.said.get("failed") ??
+      (await new Promise<FromClient>((resolve) => this.waiting.set(kind, resolve)));
     if (message.kind === "failed") throw new Error(`stream client: ${message.message}`);
     return message as Extract<FromClient, { kind: K }>;
   }
@@ -126,8 +136,15 @@ class ClientProcess {
 
 const wallNow = () => performance.timeOrigin + performance.now();
 
-export async function measureFanOut(serverUrl: string, serverPid: number, adminToken: string, templates: Record<string, unknown>[],
-  firstId: number, streamCount = 1000, rateAt1000 = DEFAULT_RATE_AT_1000): Promise<FanOutMeasurement> {
+export async function measureFanOut(
+  serverUrl: string,
+  serverPid: number,
+  adminToken: string,
+  templates: Record<string, unknown>[],
+  firstId: number,
+  streamCount = 1000,
+  rateAt1000 = DEFAULT_RATE_AT_1000,
+): Promise<FanOutMeasurement> {
   checkFileLimit(streamCount);
   const plan = fanOutPlan(streamCount, rateAt1000);
   const batches = Math.ceil(plan.events / plan.batch);
@@ -139,8 +156,19 @@ export async function measureFanOut(serverUrl: string, serverPid: number, adminT
     const openStarted = performance.now();
     clients.forEach((client, i) => {
       const streams = Math.floor(streamCount / CLIENT_PROCESSES) + (i < streamCount % CLIENT_PROCESSES ? 1 : 0);
-      client.tell({ kind: "open", plan: { host: hostname, port: Number(port), streams, opening: Math.ceil(OPENING / CLIENT_PROCESSES),
-        firstId, events: plan.events, batch: plan.batch, batchMs } });
+      client.tell({
+        kind: "open",
+        plan: {
+          host: hostname,
+          port: Number(port),
+          streams,
+          opening: Math.ceil(OPENING / CLIENT_PROCESSES),
+          firstId,
+          events: plan.events,
+          batch: plan.batch,
+          batchMs,
+        },
+      });
     });
     await Promise.all(clients.map((c) => c.heard("opened")));
     const openSeconds = (performance.now() - openStarted) / 1000;
@@ -160,10 +188,14 @@ export async function measureFanOut(serverUrl: string, serverPid: number, adminT
       const lines: string[] = [];
       for (let i = batch * plan.batch; i < Math.min(plan.events, (batch + 1) * plan.batch); i++) {
         const template = templates[i % templates.length]!;
-        lines.push(JSON.stringify({ ...template, id: String(firstId + i), public: true, created_at: new Date().toISOString() }));
+        lines.push(
+          JSON.stringify({ ...template, id: String(firstId + i), public: true, created_at: new Date().toISOString() }),
+        );
       }
       const response = await fetch(`${serverUrl}/admin/events`, {
-        method: "POST", headers: { authorization: `token ${adminToken}`, "content-type": "application/x-ndjson" }, body: lines.join("\n"),
+        method: "POST",
+        headers: { authorization: `token ${adminToken}`, "content-type": "application/x-ndjson" },
+        body: lines.join("\n"),
       });
       if (response.status !== 200) throw new Error(`POST /admin/events: ${response.status} ${await response.text()}`);
       await response.arrayBuffer();
@@ -181,17 +213,31 @@ export async function measureFanOut(serverUrl: string, serverPid: number, adminT
 
     const latencies = new Histogram();
     for (const result of results) {
-      for (const [batch, buckets] of result.batches.entries()) latencies.addBuckets(buckets, ackedWall[batch]! - (startWall + batch * batchMs));
+      for (const [batch, buckets] of result.batches.entries())
+        latencies.addBuckets(buckets, ackedWall[batch]! - (startWall + batch * batchMs));
     }
     const frames = results.reduce((sum, r) => sum + r.frames, 0);
     // The server lets go of the closed streams before anything else is measured.
     await sleep(Math.min(5000, 500 + streamCount / 2));
     return {
-      streams: streamCount, events: plan.events, ingestRate: plan.events / ingestSeconds, frameRate: frames / seconds,
-      p50Ms: latencies.percentile(0.5), p99Ms: latencies.percentile(0.99), maxMs: latencies.max, cpuUsPerFrame: (cpu * 1e6) / frames,
-      incomplete: results.reduce((sum, r) => sum + r.incomplete, 0), beforeAck: latencies.negative, openSeconds,
-      rssBefore, rssOpen, rssAfter, bytesPerStream: (rssOpen - rssBefore) / streamCount,
-      serverCpuShare: cpu / seconds, clientCpuShares: clientCpu, posterCpuShare: (poster.user + poster.system) / 1e6 / seconds,
+      streams: streamCount,
+      events: plan.events,
+      ingestRate: plan.events / ingestSeconds,
+      frameRate: frames / seconds,
+      p50Ms: latencies.percentile(0.5),
+      p99Ms: latencies.percentile(0.99),
+      maxMs: latencies.max,
+      cpuUsPerFrame: (cpu * 1e6) / frames,
+      incomplete: results.reduce((sum, r) => sum + r.incomplete, 0),
+      beforeAck: latencies.negative,
+      openSeconds,
+      rssBefore,
+      rssOpen,
+      rssAfter,
+      bytesPerStream: (rssOpen - rssBefore) / streamCount,
+      serverCpuShare: cpu / seconds,
+      clientCpuShares: clientCpu,
+      posterCpuShare: (poster.user + poster.system) / 1e6 / seconds,
     };
   } finally {
     for (const client of clients) if (client.child.exitCode === null) client.child.kill();

@@ -40,7 +40,10 @@ function world(events: number) {
     users: [{ login: "octocat" }, { login: "hubot" }],
     repos: [{ full_name: "octocat/hello" }],
     events: Array.from({ length: events }, (_, i) => ({
-      id: String(i + 1), type: "PushEvent", actor: { login: i % 2 ? "octocat" : "hubot" }, repo: { name: "octocat/hello" },
+      id: String(i + 1),
+      type: "PushEvent",
+      actor: { login: i % 2 ? "octocat" : "hubot" },
+      repo: { name: "octocat/hello" },
       payload: { size: 1, commits: [{ sha: `${i}`.padStart(40, "0"), message: `commit ${i}` }] },
       created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace(/\.000Z$/, "Z"),
     })),
@@ -113,8 +116,16 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
   try {
     const resets: number[] = [];
     for (let i = 0; i < RESETS; i++) {
-      await fg.ingest([{ id: String(1_000_000 + i), type: "WatchEvent", actor: { login: "hubot" }, repo: { name: "octocat/hello" },
-        payload: { action: "started" }, created_at: "2026-02-01T00:00:00Z" }]);
+      await fg.ingest([
+        {
+          id: String(1_000_000 + i),
+          type: "WatchEvent",
+          actor: { login: "hubot" },
+          repo: { name: "octocat/hello" },
+          payload: { action: "started" },
+          created_at: "2026-02-01T00:00:00Z",
+        },
+      ]);
       resets.push(await timed(() => fg.reset()));
     }
     const snapshot = await fg.snapshot();
@@ -128,9 +139,16 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
     const socketCpuUs = await cpuPerRequest(() => fetch(`${fg.url}${path}`));
     const [start, reset, restore] = [summary(warm), summary(resets), summary(restores)];
     return {
-      firstStartMs: firstStartMs!, startP50Ms: start.p50, startP99Ms: start.p99, resetP50Ms: reset.p50, resetP99Ms: reset.p99,
-      restoreP50Ms: restore.p50, restoreP99Ms: restore.p99,
-      fetchCpuUs, socketCpuUs, postgres: await postgresImages(),
+      firstStartMs: firstStartMs!,
+      startP50Ms: start.p50,
+      startP99Ms: start.p99,
+      resetP50Ms: reset.p50,
+      resetP99Ms: reset.p99,
+      restoreP50Ms: restore.p50,
+      restoreP99Ms: restore.p99,
+      fetchCpuUs,
+      socketCpuUs,
+      postgres: await postgresImages(),
     };
   } finally {
     await fg.close();
@@ -140,8 +158,10 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
 const held = (ok: boolean) => (ok ? "held" : "missed");
 
 export function renderTestDouble(m: TestDoubleMeasurement): string {
-  const pg = "skipped" in m.postgres ? `skipped: ${m.postgres.skipped}`
-    : `snapshot ${m.postgres.snapshotMs.toFixed(1)} ms, restore ${m.postgres.restoreMs.toFixed(1)} ms (p50, ${WORLD_EVENTS}-event world)`;
+  const pg =
+    "skipped" in m.postgres
+      ? `skipped: ${m.postgres.skipped}`
+      : `snapshot ${m.postgres.snapshotMs.toFixed(1)} ms, restore ${m.postgres.restoreMs.toFixed(1)} ms (p50, ${WORLD_EVENTS}-event world)`;
   return [
     "## The test double (feedgate/testing)",
     "",

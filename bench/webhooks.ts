@@ -80,11 +80,16 @@ export function busiestRepos(templates: Record<string, unknown>[], count: number
     const name = (t.repo as { name?: string } | undefined)?.name;
     if (name?.includes("/")) seen.set(name, (seen.get(name) ?? 0) + 1);
   }
-  return [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name]) => name);
+  return [...seen.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name]) => name);
 }
 
 /** A receiver answering 204; `arrived` is told of each delivery's body and headers (as sent, name and value). */
-async function startReceiver(arrived: (body: string, rawHeaders: string[]) => void): Promise<{ server: Server; url: string }> {
+async function startReceiver(
+  arrived: (body: string, rawHeaders: string[]) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -102,22 +107,34 @@ function ceilingHeaders(rawHeaders: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (!["host", "content-length", "connection", "keep-alive", "transfer-encoding"].includes(name.toLowerCase())) headers[name] = rawHeaders[i + 1]!;
+    if (!["host", "content-length", "connection", "keep-alive", "transfer-encoding"].includes(name.toLowerCase()))
+      headers[name] = rawHeaders[i + 1]!;
   }
   return headers;
 }
 
 function post(url: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-      (res) => res.resume().on("end", resolve));
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => res.resume().on("end", resolve),
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
 /** Latencies in ms from each sequence number's acknowledgement to its arrival, sorted; an early arrival counts 0. */
-function latenciesOf(arrivals: Map<number, number>, ackOf: (seq: number) => number | undefined, seqs: Iterable<number>) {
+function latenciesOf(
+  arrivals: Map<number, number>,
+  ackOf: (seq: number) => number | undefined,
+  seqs: Iterable<number>,
+) {
   const latencies: number[] = [];
   let beforeAck = 0;
   for (const seq of seqs) {
@@ -139,9 +156,17 @@ function* range(from: number, to: number): Generator<number> {
  * @param steadySeconds how long the steady phase posts; 0 skips it.
  * @param scratchFile where the own ceiling's job (the delivered bodies) is written for its process.
  */
-export async function measureDeliveries(serverUrl: string, serverPid: number, admin: { login: string; password: string; token: string },
-  repos: string[], templates: Record<string, unknown>[], firstId: number, count: number, steadySeconds: number,
-  scratchFile: string): Promise<DeliveryMeasurement> {
+export async function measureDeliveries(
+  serverUrl: string,
+  serverPid: number,
+  admin: { login: string; password: string; token: string },
+  repos: string[],
+  templates: Record<string, unknown>[],
+  firstId: number,
+  count: number,
+  steadySeconds: number,
+  scratchFile: string,
+): Promise<DeliveryMeasurement> {
   const usable = templates.filter((t) => typeof t.type === "string" && t.type in WEBHOOK_EVENT_NAMES);
   // Arrival times by sequence number, read against the acknowledgements once a phase is over: a delivery may reach
   // the receiver before this process has read its ingest's response.
@@ -161,20 +186,31 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     deliveryHeaders ??= ceilingHeaders(rawHeaders);
     if (arrivals.size === waitingFor) enough();
   });
-  const arrived = (total: number) => new Promise<void>((resolve) => {
-    waitingFor = total;
-    enough = resolve;
-    if (arrivals.size >= total) resolve();
-  });
+  const arrived = (total: number) =>
+    new Promise<void>((resolve) => {
+      waitingFor = total;
+      enough = resolve;
+      if (arrivals.size >= total) resolve();
+    });
   const line = (i: number) => {
     const template = usable[i % usable.length]!;
     const payload = { ...(template.payload as object), feedgate_bench_seq: i };
-    return { line: JSON.stringify({ ...template, id: String(firstId + i), repo: { name: repos[i % repos.length] }, payload,
-      created_at: new Date().toISOString() }), payload };
+    return {
+      line: JSON.stringify({
+        ...template,
+        id: String(firstId + i),
+        repo: { name: repos[i % repos.length] },
+        payload,
+        created_at: new Date().toISOString(),
+      }),
+      payload,
+    };
   };
   const ingest = async (lines: string[]) => {
     const response = await fetch(`${serverUrl}/admin/events`, {
-      method: "POST", headers: { authorization: `token ${admin.token}`, "content-type": "application/x-ndjson" }, body: lines.join("\n"),
+      method: "POST",
+      headers: { authorization: `token ${admin.token}`, "content-type": "application/x-ndjson" },
+      body: lines.join("\n"),
     });
     if (response.status !== 200) throw new Error(`POST /admin/events: ${response.status} ${await response.text()}`);
     await response.arrayBuffer();
@@ -190,18 +226,25 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
     const aloneCpuBefore = cpuSecondsOf(serverPid);
     const aloneStarted = performance.now();
     for (let batch = 0; batch * BATCH < count; batch++) {
-      await ingest([...range(ALONE_FIRST + batch * BATCH, ALONE_FIRST + Math.min(count, (batch + 1) * BATCH))].map((i) => line(i).line));
+      await ingest(
+        [...range(ALONE_FIRST + batch * BATCH, ALONE_FIRST + Math.min(count, (batch + 1) * BATCH))].map(
+          (i) => line(i).line,
+        ),
+      );
     }
-    const ingestAlone = { rate: count / ((performance.now() - aloneStarted) / 1000),
-      cpuMsPerEvent: ((cpuSecondsOf(serverPid) - aloneCpuBefore) * 1000) / count };
+    const ingestAlone = {
+      rate: count / ((performance.now() - aloneStarted) / 1000),
+      cpuMsPerEvent: ((cpuSecondsOf(serverPid) - aloneCpuBefore) * 1000) / count,
+    };
 
     for (const repo of repos) {
       const made = await fetch(`${serverUrl}/repos/${repo}/hooks`, {
-        method: "POST", headers: { authorization: basic, "content-type": "application/json" },
+        method: "POST",
+        headers: { authorization: basic, "content-type": "application/json" },
         body: JSON.stringify({ name: "web", config: { url, content_type: "json" }, events: ["*"] }),
       });
       if (made.status !== 201) throw new Error(`creating a hook on ${repo}: ${made.status} ${await made.text()}`);
-      created.push(`${serverUrl}/repos/${repo}/hooks/${(await made.json() as { id: number }).id}`);
+      created.push(`${serverUrl}/repos/${repo}/hooks/${((await made.json()) as { id: number }).id}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 500)); // the pings go out first
 
@@ -231,35 +274,71 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
 
     recording = false;
     // The own ceiling, in its own process: the bodies the flood delivered, with feedgate's headers.
-    writeFileSync(scratchFile, JSON.stringify({ url, headers: deliveryHeaders ?? {}, bodies: delivered.filter((b) => b !== undefined),
-      inFlight: repos.length }));
+    writeFileSync(
+      scratchFile,
+      JSON.stringify({
+        url,
+        headers: deliveryHeaders ?? {},
+        bodies: delivered.filter((b) => b !== undefined),
+        inFlight: repos.length,
+      }),
+    );
     delivered.length = 0;
-    const run = await runToCompletion(process.execPath, ["--import", "tsx", `${ROOT}bench/post-ceiling.ts`, scratchFile]);
+    const run = await runToCompletion(process.execPath, [
+      "--import",
+      "tsx",
+      `${ROOT}bench/post-ceiling.ts`,
+      scratchFile,
+    ]);
     if (run.code !== 0) throw new Error(`bench/post-ceiling.ts exited with ${run.code}: ${run.stderr.slice(-2000)}`);
-    const own = JSON.parse(run.stdout) as { posts: number; seconds: number; cpuMs: number; bytes: number; errors: number };
+    const own = JSON.parse(run.stdout) as {
+      posts: number;
+      seconds: number;
+      cpuMs: number;
+      bytes: number;
+      errors: number;
+    };
 
     // The old ceiling, for history: the same number of POSTs of the payloads alone (smaller than the bodies feedgate
     // delivers), from this process, a new connection each, `repos.length` in flight.
     const ceilingCpu = process.cpuUsage();
     const ceilingStarted = performance.now();
     let next = 0;
-    await Promise.all(repos.map(async () => {
-      while (next < bodies.length) await post(url, bodies[next++]!);
-    }));
+    await Promise.all(
+      repos.map(async () => {
+        while (next < bodies.length) await post(url, bodies[next++]!);
+      }),
+    );
     const ceilingSeconds = (performance.now() - ceilingStarted) / 1000;
     const used = process.cpuUsage(ceilingCpu);
     return {
-      hooks: repos.length, deliveries: count, seconds, rate, p50Ms: percentile(flood.latencies, 0.5),
-      p99Ms: percentile(flood.latencies, 0.99), cpuMsPerDelivery: (cpu * 1000) / count,
-      ceilingRate: bodies.length / ceilingSeconds, ceilingCpuMsPerPost: (used.user + used.system) / 1000 / bodies.length,
-      ...(steady ? { steady } : {}), ingestAlone, floodLoopDelay,
-      ownCeiling: { posts: own.posts, rate: own.posts / own.seconds, cpuMsPerPost: own.cpuMs / own.posts, bytesPerPost: own.bytes / own.posts,
-        errors: own.errors },
+      hooks: repos.length,
+      deliveries: count,
+      seconds,
+      rate,
+      p50Ms: percentile(flood.latencies, 0.5),
+      p99Ms: percentile(flood.latencies, 0.99),
+      cpuMsPerDelivery: (cpu * 1000) / count,
+      ceilingRate: bodies.length / ceilingSeconds,
+      ceilingCpuMsPerPost: (used.user + used.system) / 1000 / bodies.length,
+      ...(steady ? { steady } : {}),
+      ingestAlone,
+      floodLoopDelay,
+      ownCeiling: {
+        posts: own.posts,
+        rate: own.posts / own.seconds,
+        cpuMsPerPost: own.cpuMs / own.posts,
+        bytesPerPost: own.bytes / own.posts,
+        errors: own.errors,
+      },
     };
 
     /** Below capacity: batches on a fixed schedule, each posted without waiting for the one before. */
     async function steadyPhase(): Promise<SteadyDeliveries> {
-      const perBatch = Math.max(1, Math.round(Math.min(STEADY_MAX_PER_SECOND, STEADY_SHARE * rate) / STEADY_BATCHES_PER_SECOND));
+      const perBatch = Math.max(
+        1,
+        Math.round(Math.min(STEADY_MAX_PER_SECOND, STEADY_SHARE * rate) / STEADY_BATCHES_PER_SECOND),
+      );
       const batches = Math.max(1, Math.round(steadySeconds * STEADY_BATCHES_PER_SECOND));
       const first = count;
       const posted = batches * perBatch;
@@ -271,24 +350,39 @@ export async function measureDeliveries(serverUrl: string, serverPid: number, ad
         const wait = started + (batch * 1000) / STEADY_BATCHES_PER_SECOND - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const lines = [...range(first + batch * perBatch, first + (batch + 1) * perBatch)].map((i) => line(i).line);
-        sent.push(ingest(lines).then((at) => { acks.set(batch, at); }));
+        sent.push(
+          ingest(lines).then((at) => {
+            acks.set(batch, at);
+          }),
+        );
       }
       await Promise.all(sent);
       const postedFor = (performance.now() - started) / 1000;
       await Promise.race([arrived(first + posted), new Promise((resolve) => setTimeout(resolve, ARRIVAL_LIMIT_MS))]);
       const cpu = cpuSecondsOf(serverPid) - cpuBefore;
-      const { latencies, beforeAck } = latenciesOf(arrivals, (seq) => acks.get(Math.floor((seq - first) / perBatch)), range(first, first + posted));
+      const { latencies, beforeAck } = latenciesOf(
+        arrivals,
+        (seq) => acks.get(Math.floor((seq - first) / perBatch)),
+        range(first, first + posted),
+      );
       return {
-        rate: perBatch * STEADY_BATCHES_PER_SECOND, seconds: postedFor, posted, delivered: latencies.length,
-        p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? Number.NaN,
-        cpuMsPerDelivery: (cpu * 1000) / Math.max(1, latencies.length), beforeAck,
+        rate: perBatch * STEADY_BATCHES_PER_SECOND,
+        seconds: postedFor,
+        posted,
+        delivered: latencies.length,
+        p50Ms: percentile(latencies, 0.5),
+        p99Ms: percentile(latencies, 0.99),
+        maxMs: latencies.at(-1) ?? Number.NaN,
+        cpuMsPerDelivery: (cpu * 1000) / Math.max(1, latencies.length),
+        beforeAck,
       };
     }
   } finally {
     server.closeAllConnections();
     server.close();
     // This run's hooks and what they still had queued go with it (deleting a hook deletes its queue and record).
-    for (const hook of created) await fetch(hook, { method: "DELETE", headers: { authorization: basic } }).catch(() => undefined);
+    for (const hook of created)
+      await fetch(hook, { method: "DELETE", headers: { authorization: basic } }).catch(() => undefined);
   }
 }
 
@@ -297,9 +391,12 @@ async function removeBenchHooks(serverUrl: string, authorization: string, repos:
   for (const repo of repos) {
     const listed = await fetch(`${serverUrl}/repos/${repo}/hooks?per_page=100`, { headers: { authorization } });
     if (listed.status !== 200) throw new Error(`listing the hooks of ${repo}: ${listed.status} ${await listed.text()}`);
-    for (const hook of await listed.json() as { id: number; config: { url?: string } }[]) {
+    for (const hook of (await listed.json()) as { id: number; config: { url?: string } }[]) {
       if (!/^http:\/\/127\.0\.0\.1:\d+\/hook$/.test(hook.config.url ?? "")) continue;
-      const deleted = await fetch(`${serverUrl}/repos/${repo}/hooks/${hook.id}`, { method: "DELETE", headers: { authorization } });
+      const deleted = await fetch(`${serverUrl}/repos/${repo}/hooks/${hook.id}`, {
+        method: "DELETE",
+        headers: { authorization },
+      });
       if (deleted.status !== 204) throw new Error(`deleting hook ${hook.id} of ${repo}: ${deleted.status}`);
     }
   }

@@ -14,7 +14,9 @@ const webhooks = new Webhooks({ secret: process.env.WEBHOOK_SECRET ?? "s3cret" }
 
 webhooks.onAny(({ id, name, payload }) => {
   const where = payload.repository?.full_name ?? payload.organization?.login ?? "";
-  console.log(`${name}${payload.action ? `.${payload.action}` : ""} ${where} by ${payload.sender?.login ?? "?"} (delivery ${id})`);
+  console.log(
+    `${name}${payload.action ? `.${payload.action}` : ""} ${where} by ${payload.sender?.login ?? "?"} (delivery ${id})`,
+  );
 });
 webhooks.onError((error) => console.error(`a handler failed: ${error.message}`));
 
@@ -32,14 +34,16 @@ const refuse = (response, status, why) => {
 };
 
 const server = createServer(async (request, response) => {
-  if (request.method !== "POST" || new URL(request.url, "http://x").pathname !== "/hook") return refuse(response, 404, "not found");
+  if (request.method !== "POST" || new URL(request.url, "http://x").pathname !== "/hook")
+    return refuse(response, 404, "not found");
   const chunks = [];
   for await (const chunk of request) chunks.push(chunk);
   const raw = Buffer.concat(chunks).toString("utf8");
   const text = payloadText(request.headers["content-type"], raw);
   if (text === null) return refuse(response, 415, `unsupported content type ${request.headers["content-type"]}`);
   const signature = request.headers["x-hub-signature-256"];
-  if (typeof signature !== "string" || !(await webhooks.verify(raw, signature))) return refuse(response, 401, "signature does not match");
+  if (typeof signature !== "string" || !(await webhooks.verify(raw, signature)))
+    return refuse(response, 401, "signature does not match");
   let payload;
   try {
     payload = JSON.parse(text);
@@ -47,7 +51,11 @@ const server = createServer(async (request, response) => {
     return refuse(response, 400, "the payload is not JSON");
   }
   try {
-    await webhooks.receive({ id: String(request.headers["x-github-delivery"]), name: String(request.headers["x-github-event"]), payload });
+    await webhooks.receive({
+      id: String(request.headers["x-github-delivery"]),
+      name: String(request.headers["x-github-event"]),
+      payload,
+    });
     response.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
   } catch (error) {
     response.writeHead(500, { "content-type": "text/plain" }).end(`${error.message}\n`);

@@ -28,7 +28,9 @@ export class RepoBot {
   async poll() {
     try {
       const response = await this.#octokit.rest.activity.listRepoEvents({
-        owner: this.owner, repo: this.repo, headers: this.#etag ? { "if-none-match": this.#etag } : {},
+        owner: this.owner,
+        repo: this.repo,
+        headers: this.#etag ? { "if-none-match": this.#etag } : {},
       });
       this.#etag = response.headers.etag;
       const fresh = response.data.filter((event) => !this.#seen.has(event.id)).reverse();
@@ -52,7 +54,10 @@ export class RepoBot {
   async receive({ headers, body }) {
     try {
       await this.#webhooks.verifyAndReceive({
-        id: headers["x-github-delivery"], name: headers["x-github-event"], payload: body, signature: headers["x-hub-signature-256"],
+        id: headers["x-github-delivery"],
+        name: headers["x-github-event"],
+        payload: body,
+        signature: headers["x-hub-signature-256"],
       });
       return true;
     } catch {

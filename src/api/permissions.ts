@@ -56,10 +56,12 @@ const RANK: Record<AccessLevel, number> = { read: 1, write: 2 };
 /** True when `granted` holds every permission of one of the accepted sets (or there are none to hold). */
 export function grants(granted: GrantedPermissions, accepted: AcceptedPermissions): boolean {
   if (accepted.length === 0) return true;
-  return accepted.some((set) => Object.entries(set).every(([name, level]) => {
-    const held = granted[name as PermissionName];
-    return held !== undefined && RANK[held] >= RANK[level];
-  }));
+  return accepted.some((set) =>
+    Object.entries(set).every(([name, level]) => {
+      const held = granted[name as PermissionName];
+      return held !== undefined && RANK[held] >= RANK[level];
+    }),
+  );
 }
 
 /**
@@ -69,5 +71,11 @@ export function grants(granted: GrantedPermissions, accepted: AcceptedPermission
  */
 export function acceptedPermissionsHeader(accepted: AcceptedPermissions): string {
   if (accepted.length === 0) return "allows_permissionless_access=true";
-  return accepted.map((set) => Object.entries(set).map(([name, level]) => `${name}=${level}`).join(",")).join("; ");
+  return accepted
+    .map((set) =>
+      Object.entries(set)
+        .map(([name, level]) => `${name}=${level}`)
+        .join(","),
+    )
+    .join("; ");
 }

@@ -6,14 +6,47 @@
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
-  Accepted, ApiOverview, Authorization, Event, FineGrainedToken, Hook, HookDelivery, HookDeliveryItem, HookRedeliveries, IssueEvent,
-  Organization, OrgHook, PrivateUser, PublicUser, RateLimit, Repository, Root, servedSchemas, WebhookConfig,
+  Accepted,
+  ApiOverview,
+  Authorization,
+  Event,
+  FineGrainedToken,
+  Hook,
+  HookDelivery,
+  HookDeliveryItem,
+  HookRedeliveries,
+  IssueEvent,
+  Organization,
+  OrgHook,
+  PrivateUser,
+  PublicUser,
+  RateLimit,
+  Repository,
+  Root,
+  servedSchemas,
+  WebhookConfig,
 } from "./schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
-  Authorization, IssueEvent, Event, PrivateUser, PublicUser, Organization, Repository, RateLimit, Root, ApiOverview,
-  Hook, OrgHook, WebhookConfig, HookDelivery, HookDeliveryItem, Accepted, FineGrainedToken, HookRedeliveries,
+  Authorization,
+  IssueEvent,
+  Event,
+  PrivateUser,
+  PublicUser,
+  Organization,
+  Repository,
+  RateLimit,
+  Root,
+  ApiOverview,
+  Hook,
+  OrgHook,
+  WebhookConfig,
+  HookDelivery,
+  HookDeliveryItem,
+  Accepted,
+  FineGrainedToken,
+  HookRedeliveries,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 

@@ -3,8 +3,18 @@
  * that validation cannot drift from it. No Node-only imports.
  */
 import {
-  Type, type Static, type TArray, type TBoolean, type TNull, type TNumber, type TObject, type TOptional, type TSchema,
-  type TRecord, type TString, type TUnion,
+  Type,
+  type Static,
+  type TArray,
+  type TBoolean,
+  type TNull,
+  type TNumber,
+  type TObject,
+  type TOptional,
+  type TSchema,
+  type TRecord,
+  type TString,
+  type TUnion,
 } from "@sinclair/typebox";
 import type { FieldType, ParamLocation, ParamSpec, WithParams, paging } from "./params.js";
 
@@ -21,23 +31,25 @@ const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Typ
  * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2), then `expires_at`,
  * which GitHub added with expiring tokens. Absent values are null, never missing.
  */
-const authorizationSchema = <I extends TSchema>(id: I) => Type.Object({
-  id,
-  url: Type.String(),
-  app: Type.Object({ name: Type.String(), url: Type.String(), client_id: Type.String() }),
-  token: Type.String(),
-  hashed_token: Type.String(),
-  token_last_eight: Type.String(),
-  note: NullableString,
-  note_url: NullableString,
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  scopes: Type.Array(Type.String()),
-  fingerprint: NullableString,
-  expires_at: Type.Union([Type.String(), Type.Null()], {
-    description: "When the token stops being accepted (GitHub's expiring tokens, since 2021), to the second; null: never.",
-  }),
-});
+const authorizationSchema = <I extends TSchema>(id: I) =>
+  Type.Object({
+    id,
+    url: Type.String(),
+    app: Type.Object({ name: Type.String(), url: Type.String(), client_id: Type.String() }),
+    token: Type.String(),
+    hashed_token: Type.String(),
+    token_last_eight: Type.String(),
+    note: NullableString,
+    note_url: NullableString,
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    scopes: Type.Array(Type.String()),
+    fingerprint: NullableString,
+    expires_at: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "When the token stops being accepted (GitHub's expiring tokens, since 2021), to the second; null: never.",
+    }),
+  });
 /** An authorization as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const Authorization = authorizationSchema(Type.String());
 export type Authorization = Static<typeof Authorization>;
@@ -76,7 +88,8 @@ function paramSchema(spec: ParamSpec): TSchema {
   let schema: TSchema;
   if (spec.type === "array") {
     schema = Type.Array(Type.String(), {
-      ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}), ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
+      ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}),
+      ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
     });
   }
   // Query numbers travel as text; the spec's rule is the digits pattern, checked on the text.
@@ -91,23 +104,31 @@ function paramSchema(spec: ParamSpec): TSchema {
   return spec.description ? { ...typed, description: spec.description } : typed;
 }
 
-type FieldSchema<T extends FieldType> = T extends "string" ? TString : T extends "record" ? TRecord<TString, TString>
-  : TUnion<[TString, TNumber]>;
+type FieldSchema<T extends FieldType> = T extends "string"
+  ? TString
+  : T extends "record"
+    ? TRecord<TString, TString>
+    : TUnion<[TString, TNumber]>;
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
-type BaseSchema<S extends ParamSpec> = S["type"] extends "array" ? TArray<TString>
-  : S["type"] extends "boolean" ? TBoolean
-  : S["type"] extends "string|number" ? FieldSchema<"string|number">
-  : S["type"] extends "object" ? TObject<{ [K in keyof S["properties"]]: TOptional<FieldSchema<S["properties"][K] & FieldType>> }>
-  : TString;
+type BaseSchema<S extends ParamSpec> = S["type"] extends "array"
+  ? TArray<TString>
+  : S["type"] extends "boolean"
+    ? TBoolean
+    : S["type"] extends "string|number"
+      ? FieldSchema<"string|number">
+      : S["type"] extends "object"
+        ? TObject<{ [K in keyof S["properties"]]: TOptional<FieldSchema<S["properties"][K] & FieldType>> }>
+        : TString;
 
 /** The TypeBox type `paramSchema` builds for a row's parameter, so its static type follows the table. */
 type ParamSchema<S extends ParamSpec> = S["nullable"] extends true ? TUnion<[BaseSchema<S>, TNull]> : BaseSchema<S>;
 
 /** The TypeBox object `requestSchema` builds for one location of a row. */
 export type RequestSchema<E extends WithParams, L extends ParamLocation> = TObject<{
-  [K in keyof E["params"] as E["params"][K]["in"] extends L ? K : never]:
-    E["params"][K]["required"] extends true ? ParamSchema<E["params"][K]> : TOptional<ParamSchema<E["params"][K]>>
+  [K in keyof E["params"] as E["params"][K]["in"] extends L ? K : never]: E["params"][K]["required"] extends true
+    ? ParamSchema<E["params"][K]>
+    : TOptional<ParamSchema<E["params"][K]>>;
 }>;
 
 /** What one location of a request to an endpoint holds once validated: handlers and services take these types. */
@@ -118,7 +139,10 @@ export type RequestOf<E extends WithParams, L extends ParamLocation> = Static<Re
  * type is derived from the row too, so a route's typed `params`, `querystring` and `body` cannot drift from it.
  * Unknown keys are allowed: GitHub silently ignores them (wire notes 1.3).
  */
-export function requestSchema<E extends WithParams, L extends ParamLocation>(endpoint: E, location: L): RequestSchema<E, L> {
+export function requestSchema<E extends WithParams, L extends ParamLocation>(
+  endpoint: E,
+  location: L,
+): RequestSchema<E, L> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(endpoint.params)) {
     if (spec.in !== location) continue;
@@ -161,15 +185,16 @@ export const Event = Type.Object({
 export type Event = Static<typeof Event>;
 
 /** An element of the repository issue-events feed (spec 2, wire notes 2.4); `actor` is null for deleted accounts. */
-const issueEventSchema = <I extends TSchema>(id: I) => Type.Object({
-  id,
-  url: Type.Optional(Type.String()),
-  actor: Type.Union([EventAccount, Type.Null()]),
-  event: Type.String(),
-  commit_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  created_at: Type.String(),
-  issue: Type.Object({ title: Type.String(), number: Type.Number(), state: Type.String() }),
-});
+const issueEventSchema = <I extends TSchema>(id: I) =>
+  Type.Object({
+    id,
+    url: Type.Optional(Type.String()),
+    actor: Type.Union([EventAccount, Type.Null()]),
+    event: Type.String(),
+    commit_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    created_at: Type.String(),
+    issue: Type.Object({ title: Type.String(), number: Type.Number(), state: Type.String() }),
+  });
 /** An issue event as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const IssueEvent = issueEventSchema(Type.String());
 export type IssueEvent = Static<typeof IssueEvent>;
@@ -190,8 +215,17 @@ function strings<const K extends string>(keys: readonly K[]): { [P in K]: TStrin
 
 /** The URL keys of an account, in GitHub's order after `url`. */
 export const ACCOUNT_URL_KEYS = [
-  "url", "html_url", "followers_url", "following_url", "gists_url", "starred_url", "subscriptions_url",
-  "organizations_url", "repos_url", "events_url", "received_events_url",
+  "url",
+  "html_url",
+  "followers_url",
+  "following_url",
+  "gists_url",
+  "starred_url",
+  "subscriptions_url",
+  "organizations_url",
+  "repos_url",
+  "events_url",
+  "received_events_url",
 ] as const;
 
 /** GitHub's simple-user: an account inside another object (a repository's owner, its organization). */
@@ -231,8 +265,12 @@ export type PublicUser = Static<typeof PublicUser>;
 
 /** A plan as GitHub shows it to an account's owner or an organization's members. */
 const Plan = Type.Object({
-  name: Type.String(), space: Count, private_repos: Count,
-  collaborators: Type.Optional(Count), filled_seats: Type.Optional(Count), seats: Type.Optional(Count),
+  name: Type.String(),
+  space: Count,
+  private_repos: Count,
+  collaborators: Type.Optional(Count),
+  filled_seats: Type.Optional(Count),
+  seats: Type.Optional(Count),
 });
 
 /** GitHub's private-user: `GET /user`, the caller's own account. */
@@ -251,7 +289,13 @@ export type PrivateUser = Static<typeof PrivateUser>;
 
 /** The URL keys of an organization, in GitHub's order after `url`. */
 export const ORGANIZATION_URL_KEYS = [
-  "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url", "public_members_url",
+  "url",
+  "repos_url",
+  "events_url",
+  "hooks_url",
+  "issues_url",
+  "members_url",
+  "public_members_url",
 ] as const;
 
 const optionalBoolean = Type.Optional(Type.Boolean());
@@ -260,22 +304,39 @@ const optionalBoolean = Type.Optional(Type.Boolean());
  * (https://docs.github.com/rest/orgs/orgs#get-an-organization).
  */
 export const OrganizationMemberView = {
-  total_private_repos: Type.Optional(Count), owned_private_repos: Type.Optional(Count), private_gists: Type.Optional(Count),
-  disk_usage: Type.Optional(Count), collaborators: Type.Optional(Count), billing_email: Type.Optional(NullableString),
-  plan: Type.Optional(Plan), default_repository_permission: Type.Optional(NullableString),
-  default_repository_branch: Type.Optional(NullableString), members_can_create_repositories: optionalBoolean,
-  two_factor_requirement_enabled: optionalBoolean, members_allowed_repository_creation_type: Type.Optional(Type.String()),
-  members_can_create_public_repositories: optionalBoolean, members_can_create_private_repositories: optionalBoolean,
-  members_can_create_internal_repositories: optionalBoolean, members_can_create_pages: optionalBoolean,
-  members_can_create_public_pages: optionalBoolean, members_can_create_private_pages: optionalBoolean,
-  members_can_delete_repositories: optionalBoolean, members_can_change_repo_visibility: optionalBoolean,
-  members_can_invite_outside_collaborators: optionalBoolean, members_can_delete_issues: optionalBoolean,
-  display_commenter_full_name_setting_enabled: optionalBoolean, readers_can_create_discussions: optionalBoolean,
-  members_can_create_teams: optionalBoolean, members_can_view_dependency_insights: optionalBoolean,
-  members_can_fork_private_repositories: optionalBoolean, web_commit_signoff_required: optionalBoolean,
-  advanced_security_enabled_for_new_repositories: optionalBoolean, dependabot_alerts_enabled_for_new_repositories: optionalBoolean,
+  total_private_repos: Type.Optional(Count),
+  owned_private_repos: Type.Optional(Count),
+  private_gists: Type.Optional(Count),
+  disk_usage: Type.Optional(Count),
+  collaborators: Type.Optional(Count),
+  billing_email: Type.Optional(NullableString),
+  plan: Type.Optional(Plan),
+  default_repository_permission: Type.Optional(NullableString),
+  default_repository_branch: Type.Optional(NullableString),
+  members_can_create_repositories: optionalBoolean,
+  two_factor_requirement_enabled: optionalBoolean,
+  members_allowed_repository_creation_type: Type.Optional(Type.String()),
+  members_can_create_public_repositories: optionalBoolean,
+  members_can_create_private_repositories: optionalBoolean,
+  members_can_create_internal_repositories: optionalBoolean,
+  members_can_create_pages: optionalBoolean,
+  members_can_create_public_pages: optionalBoolean,
+  members_can_create_private_pages: optionalBoolean,
+  members_can_delete_repositories: optionalBoolean,
+  members_can_change_repo_visibility: optionalBoolean,
+  members_can_invite_outside_collaborators: optionalBoolean,
+  members_can_delete_issues: optionalBoolean,
+  display_commenter_full_name_setting_enabled: optionalBoolean,
+  readers_can_create_discussions: optionalBoolean,
+  members_can_create_teams: optionalBoolean,
+  members_can_view_dependency_insights: optionalBoolean,
+  members_can_fork_private_repositories: optionalBoolean,
+  web_commit_signoff_required: optionalBoolean,
+  advanced_security_enabled_for_new_repositories: optionalBoolean,
+  dependabot_alerts_enabled_for_new_repositories: optionalBoolean,
   dependabot_security_updates_enabled_for_new_repositories: optionalBoolean,
-  dependency_graph_enabled_for_new_repositories: optionalBoolean, secret_scanning_enabled_for_new_repositories: optionalBoolean,
+  dependency_graph_enabled_for_new_repositories: optionalBoolean,
+  secret_scanning_enabled_for_new_repositories: optionalBoolean,
   secret_scanning_push_protection_enabled_for_new_repositories: optionalBoolean,
   /** Removed by API version 2026-03-10. */
   secret_scanning_push_protection_custom_link_enabled: optionalBoolean,
@@ -313,12 +374,45 @@ export type Organization = Static<typeof Organization>;
 
 /** The URL keys of a repository from `url` to `trees_url`, in GitHub's order. */
 export const REPOSITORY_URL_KEYS = [
-  "url", "archive_url", "assignees_url", "blobs_url", "branches_url", "collaborators_url", "comments_url", "commits_url",
-  "compare_url", "contents_url", "contributors_url", "deployments_url", "downloads_url", "events_url", "forks_url",
-  "git_commits_url", "git_refs_url", "git_tags_url", "git_url", "issue_comment_url", "issue_events_url", "issues_url",
-  "keys_url", "labels_url", "languages_url", "merges_url", "milestones_url", "notifications_url", "pulls_url",
-  "releases_url", "ssh_url", "stargazers_url", "statuses_url", "subscribers_url", "subscription_url", "tags_url",
-  "teams_url", "trees_url", "clone_url",
+  "url",
+  "archive_url",
+  "assignees_url",
+  "blobs_url",
+  "branches_url",
+  "collaborators_url",
+  "comments_url",
+  "commits_url",
+  "compare_url",
+  "contents_url",
+  "contributors_url",
+  "deployments_url",
+  "downloads_url",
+  "events_url",
+  "forks_url",
+  "git_commits_url",
+  "git_refs_url",
+  "git_tags_url",
+  "git_url",
+  "issue_comment_url",
+  "issue_events_url",
+  "issues_url",
+  "keys_url",
+  "labels_url",
+  "languages_url",
+  "merges_url",
+  "milestones_url",
+  "notifications_url",
+  "pulls_url",
+  "releases_url",
+  "ssh_url",
+  "stargazers_url",
+  "statuses_url",
+  "subscribers_url",
+  "subscription_url",
+  "tags_url",
+  "teams_url",
+  "trees_url",
+  "clone_url",
 ] as const;
 
 /** GitHub's repository (a fork's `parent` and `source`): everything of full-repository but the caller's and the network's. */
@@ -397,10 +491,15 @@ export const RepositoryAdminView = {
   squash_merge_commit_message: Type.Optional(Type.String()),
   merge_commit_title: Type.Optional(Type.String()),
   merge_commit_message: Type.Optional(Type.String()),
-  security_and_analysis: Type.Optional(Type.Object({
-    secret_scanning: Status, secret_scanning_push_protection: Status, dependabot_security_updates: Status,
-    secret_scanning_non_provider_patterns: Status, secret_scanning_validity_checks: Status,
-  })),
+  security_and_analysis: Type.Optional(
+    Type.Object({
+      secret_scanning: Status,
+      secret_scanning_push_protection: Status,
+      dependabot_security_updates: Status,
+      secret_scanning_non_provider_patterns: Status,
+      secret_scanning_validity_checks: Status,
+    }),
+  ),
 };
 
 /** GitHub's full-repository: `GET /repos/:user/:repo`. */
@@ -434,22 +533,55 @@ export type RateLimit = Static<typeof RateLimit>;
 
 /** The keys of GitHub's root document, in its order: URL templates (RFC 6570) of the whole API. */
 export const ROOT_KEYS = [
-  "current_user_url", "current_user_authorizations_html_url", "authorizations_url", "code_search_url",
-  "commit_search_url", "emails_url", "emojis_url", "events_url", "feeds_url", "followers_url", "following_url",
-  "gists_url", "hub_url", "issue_search_url", "issues_url", "keys_url", "label_search_url", "notifications_url",
-  "organization_url", "organization_repositories_url", "organization_teams_url", "public_gists_url", "rate_limit_url",
-  "repository_url", "repository_search_url", "current_user_repositories_url", "starred_url", "starred_gists_url",
-  "topic_search_url", "user_url", "user_organizations_url", "user_repositories_url", "user_search_url",
+  "current_user_url",
+  "current_user_authorizations_html_url",
+  "authorizations_url",
+  "code_search_url",
+  "commit_search_url",
+  "emails_url",
+  "emojis_url",
+  "events_url",
+  "feeds_url",
+  "followers_url",
+  "following_url",
+  "gists_url",
+  "hub_url",
+  "issue_search_url",
+  "issues_url",
+  "keys_url",
+  "label_search_url",
+  "notifications_url",
+  "organization_url",
+  "organization_repositories_url",
+  "organization_teams_url",
+  "public_gists_url",
+  "rate_limit_url",
+  "repository_url",
+  "repository_search_url",
+  "current_user_repositories_url",
+  "starred_url",
+  "starred_gists_url",
+  "topic_search_url",
+  "user_url",
+  "user_organizations_url",
+  "user_repositories_url",
+  "user_search_url",
 ] as const;
 
 /** The root's keys that API version 2026-03-10 removed. */
 export const REMOVED_ROOT_KEYS = ["authorizations_url", "hub_url"] as const;
 
 /** GitHub's root: `GET /`, in GitHub's key order. */
-export const Root = Type.Object(Object.fromEntries(ROOT_KEYS.map((key) =>
-  [key, (REMOVED_ROOT_KEYS as readonly string[]).includes(key) ? Type.Optional(Type.String()) : Type.String()])) as
-  Omit<ReturnType<typeof strings<(typeof ROOT_KEYS)[number]>>, (typeof REMOVED_ROOT_KEYS)[number]> &
-  { [K in (typeof REMOVED_ROOT_KEYS)[number]]: TOptional<TString> });
+export const Root = Type.Object(
+  Object.fromEntries(
+    ROOT_KEYS.map((key) => [
+      key,
+      (REMOVED_ROOT_KEYS as readonly string[]).includes(key) ? Type.Optional(Type.String()) : Type.String(),
+    ]),
+  ) as Omit<ReturnType<typeof strings<(typeof ROOT_KEYS)[number]>>, (typeof REMOVED_ROOT_KEYS)[number]> & {
+    [K in (typeof REMOVED_ROOT_KEYS)[number]]: TOptional<TString>;
+  },
+);
 export type Root = Static<typeof Root>;
 
 /** GitHub's api-overview: `GET /meta`, in GitHub Enterprise's form (no IP ranges or SSH keys of github.com). */
@@ -469,7 +601,11 @@ export const WebhookConfig = Type.Object({
 export type WebhookConfig = Static<typeof WebhookConfig>;
 
 /** GitHub's hook-response: the last delivery's outcome; `{code: null, status: "unused", message: null}` before any. */
-export const HookResponse = Type.Object({ code: Type.Union([Type.Integer(), Type.Null()]), status: NullableString, message: NullableString });
+export const HookResponse = Type.Object({
+  code: Type.Union([Type.Integer(), Type.Null()]),
+  status: NullableString,
+  message: NullableString,
+});
 
 /** GitHub's hook: a repository's webhook (`type: "Repository"`). */
 export const Hook = Type.Object({
@@ -526,7 +662,10 @@ const HeaderMap = Type.Record(Type.String(), Type.String());
 export const HookDelivery = Type.Object({
   ...HookDeliveryItem.properties,
   url: Type.String(),
-  request: Type.Object({ headers: HeaderMap, payload: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) }),
+  request: Type.Object({
+    headers: HeaderMap,
+    payload: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  }),
   response: Type.Object({ headers: HeaderMap, payload: NullableString }),
 });
 export type HookDelivery = Static<typeof HookDelivery>;
@@ -543,19 +682,23 @@ const PermissionMap = Type.Record(Type.String(), AccessLevelSchema);
 export const FineGrainedToken = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
-  token: Type.String({ description: "The token, in the response to its creation only; \"\" afterwards." }),
+  token: Type.String({ description: 'The token, in the response to its creation only; "" afterwards.' }),
   token_last_eight: Type.String(),
   token_name: Type.String(),
   description: NullableString,
   owner: SimpleUser,
   resource_owner: SimpleUser,
   repository_selection: Type.Union([Type.Literal("none"), Type.Literal("all"), Type.Literal("subset")]),
-  repositories: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), full_name: Type.String(), private: Type.Boolean() })),
+  repositories: Type.Array(
+    Type.Object({ id: Type.Integer(), name: Type.String(), full_name: Type.String(), private: Type.Boolean() }),
+  ),
   permissions: Type.Object({ repository: PermissionMap, organization: PermissionMap }),
   created_at: Type.String(),
   token_expired: Type.Boolean(),
   token_expires_at: NullableString,
-  token_last_used_at: Type.Union([Type.String(), Type.Null()], { description: "Not recorded by feedgate: always null." }),
+  token_last_used_at: Type.Union([Type.String(), Type.Null()], {
+    description: "Not recorded by feedgate: always null.",
+  }),
 });
 export type FineGrainedToken = Static<typeof FineGrainedToken>;
 

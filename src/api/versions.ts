@@ -24,7 +24,7 @@ export function servedVersion(asked: string | undefined): ApiVersion | null {
   if (asked === undefined) return DEFAULT_API_VERSION;
   const value = asked.trim();
   if (value === SUPPORTED_VERSION) return DEFAULT_API_VERSION;
-  return (API_VERSIONS as readonly string[]).includes(value) ? value as ApiVersion : null;
+  return (API_VERSIONS as readonly string[]).includes(value) ? (value as ApiVersion) : null;
 }
 
 /**

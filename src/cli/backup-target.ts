@@ -21,8 +21,13 @@ export const pgRestoreCommand = (url: string, file: string) =>
 export function sqliteFile(db: string, command: "backup" | "restore", file: string): string {
   if (isPostgresUrl(db)) {
     const tool = command === "backup" ? pgDumpCommand(db, file) : pgRestoreCommand(db, file);
-    throw new InvalidInputError(`feedgate ${command} works on SQLite files; for PostgreSQL run ${tool} (nothing was written)`);
+    throw new InvalidInputError(
+      `feedgate ${command} works on SQLite files; for PostgreSQL run ${tool} (nothing was written)`,
+    );
   }
-  if (db === IN_MEMORY_DB) throw new InvalidInputError(`an in-memory database (--db ${IN_MEMORY_DB}) lives in one process only: nothing to ${command}`);
+  if (db === IN_MEMORY_DB)
+    throw new InvalidInputError(
+      `an in-memory database (--db ${IN_MEMORY_DB}) lives in one process only: nothing to ${command}`,
+    );
   return db;
 }

@@ -10,8 +10,11 @@ import { megabytes } from "./import-progress.js";
 import { sqliteFile } from "./backup-target.js";
 
 export function backupCommand(program: Command, io: CliIo): void {
-  const backup = program.command("backup <file>")
-    .description("copy the SQLite database to FILE, a new file, while it serves (PostgreSQL: prints the pg_dump to run)");
+  const backup = program
+    .command("backup <file>")
+    .description(
+      "copy the SQLite database to FILE, a new file, while it serves (PostgreSQL: prints the pg_dump to run)",
+    );
   dbOption(backup, io.env).action(async (file: string, options) => {
     const db = sqliteFile(dbPath(options), "backup", file);
     const { version, bytes } = await backupSqlite(db, file);

@@ -30,7 +30,13 @@ function serverUrl(options: ConnectionOptions, env: NodeJS.ProcessEnv): string {
 }
 
 function client(baseUrl: string, auth: AuthOptions | undefined): Client {
-  return new Client({ baseUrl, version: "3.0.0", auth, timeout: TIMEOUT_MS, headers: { "User-Agent": "feedgate-cli" } });
+  return new Client({
+    baseUrl,
+    version: "3.0.0",
+    auth,
+    timeout: TIMEOUT_MS,
+    headers: { "User-Agent": "feedgate-cli" },
+  });
 }
 
 /**
@@ -43,10 +49,18 @@ export async function passwordClient(options: ConnectionOptions, io: CliIo): Pro
   const username = options.user ?? io.env.FEEDGATE_USER;
   if (!username) throw new InvalidInputError("--user (or FEEDGATE_USER) is required");
   // An empty variable counts as unset: the secret is then read, and refused when empty (prompt.ts).
-  const password = io.env.FEEDGATE_PASSWORD || (await readSecret(`password for ${username}: `, io,
-    { what: "password", otherwise: "set FEEDGATE_PASSWORD or pipe the password on standard input" }));
-  const otp = async () => io.env.FEEDGATE_OTP || (await readSecret("two-factor code: ", io,
-    { what: "two-factor code", otherwise: "set FEEDGATE_OTP or pipe the code on standard input" }));
+  const password =
+    io.env.FEEDGATE_PASSWORD ||
+    (await readSecret(`password for ${username}: `, io, {
+      what: "password",
+      otherwise: "set FEEDGATE_PASSWORD or pipe the password on standard input",
+    }));
+  const otp = async () =>
+    io.env.FEEDGATE_OTP ||
+    (await readSecret("two-factor code: ", io, {
+      what: "two-factor code",
+      otherwise: "set FEEDGATE_OTP or pipe the code on standard input",
+    }));
   return client(baseUrl, { type: "basic", username, password, otp });
 }
 
@@ -64,7 +78,9 @@ export function describeError(error: FeedgateError): string {
 }
 
 /** Wraps a command action: SDK failures become one line on stderr and exit status 1, as the operator's mistakes. */
-export function clientAction<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+export function clientAction<A extends unknown[]>(
+  action: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   return async (...args) => {
     try {
       await action(...args);

@@ -15,23 +15,25 @@ export type DemoOutcome = { made: DemoCredentials } | { made: null; existed: boo
 function printDemo(demo: DemoCredentials, url: string, io: CliIo): void {
   // Printed once to the terminal of whoever started the demo, never logged: on stderr, apart from the log lines
   // on stdout, which a log collector may be reading.
-  io.stderr.write([
-    "",
-    "feedgate demo account created (shown once):",
-    `  login:    ${demo.login}`,
-    `  password: ${demo.password}`,
-    `  token:    ${demo.token}`,
-    "",
-    "Try:",
-    `  export FEEDGATE_URL=${url} FEEDGATE_USER=${demo.login} FEEDGATE_PASSWORD='${demo.password}' FEEDGATE_TOKEN=${demo.token}`,
-    '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
-    '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
-    "",
-    `The API reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
-    // The same account signs in to the web console: the one place to see it without curl.
-    `The console: ${url}/console/ (Username: ${demo.login}, Password: ${demo.password})`,
-    "",
-  ].join("\n"));
+  io.stderr.write(
+    [
+      "",
+      "feedgate demo account created (shown once):",
+      `  login:    ${demo.login}`,
+      `  password: ${demo.password}`,
+      `  token:    ${demo.token}`,
+      "",
+      "Try:",
+      `  export FEEDGATE_URL=${url} FEEDGATE_USER=${demo.login} FEEDGATE_PASSWORD='${demo.password}' FEEDGATE_TOKEN=${demo.token}`,
+      '  curl -i -u "$FEEDGATE_USER:$FEEDGATE_PASSWORD" "$FEEDGATE_URL/authorizations"',
+      '  curl -i -H "Authorization: token $FEEDGATE_TOKEN" "$FEEDGATE_URL/users/demo/received_events"',
+      "",
+      `The API reference: ${url}/docs (OpenAPI: ${url}/openapi.json)`,
+      // The same account signs in to the web console: the one place to see it without curl.
+      `The console: ${url}/console/ (Username: ${demo.login}, Password: ${demo.password})`,
+      "",
+    ].join("\n"),
+  );
 }
 
 /** A word as a shell reads it: quoted only when it must be. */
@@ -46,20 +48,25 @@ function shellWord(word: string): string {
  */
 function printDemoExisting(db: string, io: CliIo): void {
   const onDb = db === DEFAULT_DB ? "" : ` --db ${shellWord(shownDb(db))}`;
-  io.stderr.write([
-    "",
-    "The demo account was created on an earlier start; its password and token were shown then, and are stored only as hashes.",
-    "Set a new password (prompted, or read from stdin):",
-    `  npx feedgate user passwd ${DEMO_LOGIN}${onDb}`,
-    "Issue a new token (printed once; the old one keeps working until revoked):",
-    `  npx feedgate token add ${DEMO_LOGIN} --scopes ${DEMO_SCOPES.join(",")}${onDb}`,
-    ...(isPostgresUrl(db) ? [] : [`Or start afresh: stop the server and delete ${db}.`]),
-    "",
-  ].join("\n"));
+  io.stderr.write(
+    [
+      "",
+      "The demo account was created on an earlier start; its password and token were shown then, and are stored only as hashes.",
+      "Set a new password (prompted, or read from stdin):",
+      `  npx feedgate user passwd ${DEMO_LOGIN}${onDb}`,
+      "Issue a new token (printed once; the old one keeps working until revoked):",
+      `  npx feedgate token add ${DEMO_LOGIN} --scopes ${DEMO_SCOPES.join(",")}${onDb}`,
+      ...(isPostgresUrl(db) ? [] : [`Or start afresh: stop the server and delete ${db}.`]),
+      "",
+    ].join("\n"),
+  );
 }
 
 export function printDemoOutcome(outcome: DemoOutcome, url: string, db: string, io: CliIo): void {
   if (outcome.made) printDemo(outcome.made, url, io);
   else if (outcome.existed) printDemoExisting(db, io);
-  else io.stderr.write("The database has users already, so no demo account was made: --demo fills only an empty database.\n");
+  else
+    io.stderr.write(
+      "The database has users already, so no demo account was made: --demo fills only an empty database.\n",
+    );
 }

@@ -29,7 +29,10 @@ function pollPace(options: EventsOptions, url: string): PollPace {
     return { mayPollFaster: false };
   }
   if (!options.follow) throw new InvalidInputError("--interval sets how often --follow polls; add --follow");
-  return { interval: seconds(options.interval, "--interval"), mayPollFaster: Boolean(options.forceInterval) || isLocalServer(url) };
+  return {
+    interval: seconds(options.interval, "--interval"),
+    mayPollFaster: Boolean(options.forceInterval) || isLocalServer(url),
+  };
 }
 
 /** `/repos/:user/:repo/events` -> ["user", "repo"]: the arguments, in path order. */
@@ -57,30 +60,46 @@ export function eventsCommand(program: Command, io: CliIo): void {
     .option("--page <n>", "page number")
     .option("--per-page <n>", "events per page, at most 100 (default 30)")
     .option("--all", "every page, following the Link header")
-    .option("--follow", "keep printing each new event once, oldest first: from the server's live stream, or by polling " +
-      "with conditional requests when it offers none")
-    .option("--interval <seconds>", "with --follow, seconds between polls; a server's larger X-Poll-Interval wins, " +
-      "except on this machine (127.0.0.1, localhost, ::1)")
+    .option(
+      "--follow",
+      "keep printing each new event once, oldest first: from the server's live stream, or by polling " +
+        "with conditional requests when it offers none",
+    )
+    .option(
+      "--interval <seconds>",
+      "with --follow, seconds between polls; a server's larger X-Poll-Interval wins, " +
+        "except on this machine (127.0.0.1, localhost, ::1)",
+    )
     .option("--force-interval", "poll every --interval seconds even when the server asks for longer")
-    .addHelpText("after", `\nFeeds:\n  ${FEED_LIST}\n\nuser and repo may be given as one argument: getFromRepo octocat/hello-world`)
-    .action(clientAction(async (feed: string, args: string[], options: EventsOptions) => {
-      if (!isFeed(feed)) throw new InvalidInputError(`unknown feed "${feed}"; feeds:\n  ${FEED_LIST}`);
-      if (options.follow && (options.page !== undefined || options.all)) {
-        throw new InvalidInputError("--follow reads the newest events; it does not combine with --page or --all");
-      }
-      const params = { ...feedParams(feed, args), ...(options.perPage === undefined ? {} : { per_page: options.perPage }) };
-      const client = tokenClient(options, io.env); // checks the URL, with the SDK's own message
-      const pace = pollPace(options, client.baseUrl);
-      // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
-      const operation = client.events[feed] as unknown as typeof client.events.get;
-      const call = operation as unknown as FeedCall;
-      // A live stream when the server offers one, else conditional polling (./follow.ts).
-      if (options.follow) return followLive(client, operation, params, call, printEvent, (line) => io.stderr.write(line), pace);
-      if (options.all) {
-        for await (const page of client.paginate(operation, params as Params<typeof operation.endpoint>)) page.data.forEach(printEvent);
-        return;
-      }
-      const result = await call({ ...params, ...(options.page === undefined ? {} : { page: options.page }) });
-      if (!result.notModified) result.data.forEach(printEvent);
-    }));
+    .addHelpText(
+      "after",
+      `\nFeeds:\n  ${FEED_LIST}\n\nuser and repo may be given as one argument: getFromRepo octocat/hello-world`,
+    )
+    .action(
+      clientAction(async (feed: string, args: string[], options: EventsOptions) => {
+        if (!isFeed(feed)) throw new InvalidInputError(`unknown feed "${feed}"; feeds:\n  ${FEED_LIST}`);
+        if (options.follow && (options.page !== undefined || options.all)) {
+          throw new InvalidInputError("--follow reads the newest events; it does not combine with --page or --all");
+        }
+        const params = {
+          ...feedParams(feed, args),
+          ...(options.perPage === undefined ? {} : { per_page: options.perPage }),
+        };
+        const client = tokenClient(options, io.env); // checks the URL, with the SDK's own message
+        const pace = pollPace(options, client.baseUrl);
+        // Every feed takes path parameters, page and per_page and returns events: one call shape serves them all.
+        const operation = client.events[feed] as unknown as typeof client.events.get;
+        const call = operation as unknown as FeedCall;
+        // A live stream when the server offers one, else conditional polling (./follow.ts).
+        if (options.follow)
+          return followLive(client, operation, params, call, printEvent, (line) => io.stderr.write(line), pace);
+        if (options.all) {
+          for await (const page of client.paginate(operation, params as Params<typeof operation.endpoint>))
+            page.data.forEach(printEvent);
+          return;
+        }
+        const result = await call({ ...params, ...(options.page === undefined ? {} : { page: options.page }) });
+        if (!result.notModified) result.data.forEach(printEvent);
+      }),
+    );
 }

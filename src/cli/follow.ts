@@ -8,7 +8,17 @@
  * GitHub asks of pollers, unless `--force-interval`; a server on this machine (127.0.0.1, localhost, ::1) is the
  * operator's own, to poll as fast as they like.
  */
-import type { Client, Event, IssueEvent, Meta, Operation, Params, Result, StreamGap, Success } from "../client/index.js";
+import type {
+  Client,
+  Event,
+  IssueEvent,
+  Meta,
+  Operation,
+  Params,
+  Result,
+  StreamGap,
+  Success,
+} from "../client/index.js";
 import { type FeedgateError, HttpError, NetworkError, StreamUnavailableError, TimeoutError } from "../client/index.js";
 import type { Endpoints } from "../api/endpoints.js";
 
@@ -82,7 +92,11 @@ async function unseen(client: Client, result: Success<FeedItem[]>, seen: SeenIds
 
 /** Seconds to wait before trying again after a failed poll, or the error again when retrying cannot help. */
 function retryDelay(error: unknown, interval: number): number {
-  if (error instanceof NetworkError || error instanceof TimeoutError || (error instanceof HttpError && error.code >= 500)) {
+  if (
+    error instanceof NetworkError ||
+    error instanceof TimeoutError ||
+    (error instanceof HttpError && error.code >= 500)
+  ) {
     return interval;
   }
   if (error instanceof HttpError && error.meta["x-ratelimit-remaining"] === "0" && error.meta["x-ratelimit-reset"]) {
@@ -97,15 +111,22 @@ const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, 
  * Polls until the process is stopped; `print` gets each new event once, oldest first, and `warn` each retried failure.
  * @param first a first page already printed (the live-stream attempt read it): polling goes on from it.
  */
-export async function follow(client: Client, call: FeedCall, params: Record<string, unknown>, print: (event: FeedItem) => void,
-  warn: (line: string) => void, pace: PollPace = { mayPollFaster: false }, first?: Success<FeedItem[]>): Promise<never> {
+export async function follow(
+  client: Client,
+  call: FeedCall,
+  params: Record<string, unknown>,
+  print: (event: FeedItem) => void,
+  warn: (line: string) => void,
+  pace: PollPace = { mayPollFaster: false },
+  first?: Success<FeedItem[]>,
+): Promise<never> {
   const seen = new SeenIds();
   for (const event of first?.data ?? []) seen.add(event.id);
   let etag = first?.meta.etag;
   let interval = nextWait(first && serverInterval(first.meta), pace);
   let toldSlower = false;
   if (first) await sleep(interval);
-  for (let start = !first; ;) {
+  for (let start = !first; ; ) {
     let wait: number;
     try {
       const result = await call({ ...params, ...(etag ? { headers: { "If-None-Match": etag } } : {}) });
@@ -113,8 +134,10 @@ export async function follow(client: Client, call: FeedCall, params: Record<stri
       wait = interval = nextWait(server, pace);
       if (pace.interval !== undefined && interval > pace.interval && !toldSlower) {
         toldSlower = true; // once: the server's answer is the same on every poll
-        warn(`feedgate: the server asks for ${server} s between polls; polling every ${interval} s, not ${pace.interval} s ` +
-          "(--force-interval to insist)\n");
+        warn(
+          `feedgate: the server asks for ${server} s between polls; polling every ${interval} s, not ${pace.interval} s ` +
+            "(--force-interval to insist)\n",
+        );
       }
       if (!result.notModified) {
         etag = result.meta.etag;
@@ -135,8 +158,15 @@ export async function follow(client: Client, call: FeedCall, params: Record<stri
  * its newest event (the server replays whatever arrived in between). A server without streams answers the stream
  * request with a page: polling then goes on from the page already printed.
  */
-export async function followLive(client: Client, feed: FeedOperation, params: Record<string, unknown>, call: FeedCall,
-  print: (event: FeedItem) => void, warn: (line: string) => void, pace: PollPace): Promise<never> {
+export async function followLive(
+  client: Client,
+  feed: FeedOperation,
+  params: Record<string, unknown>,
+  call: FeedCall,
+  print: (event: FeedItem) => void,
+  warn: (line: string) => void,
+  pace: PollPace,
+): Promise<never> {
   const first = await call(params);
   if (first.notModified) throw new Error("a first page without If-None-Match cannot be 304");
   [...first.data].reverse().forEach(print);
@@ -146,8 +176,11 @@ export async function followLive(client: Client, feed: FeedOperation, params: Re
     // A gap (the stream was away too long for the server to replay it all) is said, not thrown: what was missed is in
     // the feed's pages, and following goes on with what comes next.
     const onGap = (gap: StreamGap) => warn(`feedgate: ${gap.message} (${gap.feed_url})\n`);
-    const stream = client.events.stream(feed, pathParams as Params<typeof feed.endpoint>,
-      lastEventId === undefined ? { onGap } : { lastEventId, onGap });
+    const stream = client.events.stream(
+      feed,
+      pathParams as Params<typeof feed.endpoint>,
+      lastEventId === undefined ? { onGap } : { lastEventId, onGap },
+    );
     for await (const event of stream) print(event);
   } catch (error) {
     if (!(error instanceof StreamUnavailableError)) throw error;

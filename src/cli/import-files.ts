@@ -6,7 +6,8 @@
 import { stat } from "node:fs/promises";
 import { InvalidInputError } from "../server/failures.js";
 
-export const GH_ARCHIVE_HINT = "GH Archive files are at https://data.gharchive.org/YYYY-MM-DD-H.json.gz, one an hour " +
+export const GH_ARCHIVE_HINT =
+  "GH Archive files are at https://data.gharchive.org/YYYY-MM-DD-H.json.gz, one an hour " +
   "(e.g. https://data.gharchive.org/2021-07-21-15.json.gz; hours are 0 to 23, UTC)";
 
 /** Throws an InvalidInputError naming the first of `files` that cannot be imported; `-` is standard input. */
@@ -21,6 +22,7 @@ export async function checkImportFiles(files: string[]): Promise<void> {
       }
       throw found;
     }
-    if (found.isDirectory()) throw new InvalidInputError(`${file} is a directory; name the files in it (${file}/*.json.gz)`);
+    if (found.isDirectory())
+      throw new InvalidInputError(`${file} is a directory; name the files in it (${file}/*.json.gz)`);
   }
 }

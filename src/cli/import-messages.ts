@@ -32,7 +32,8 @@ export type ParserMessage =
 export function batchMessage(parsed: ParsedBatch): { message: ParserMessage; transfer: ArrayBuffer[] } {
   const events = parsed.batch.events;
   let size = 0;
-  for (const event of events) size += typeof event.body === "string" ? Buffer.byteLength(event.body) : event.body.byteLength;
+  for (const event of events)
+    size += typeof event.body === "string" ? Buffer.byteLength(event.body) : event.body.byteLength;
   const buffer = new ArrayBuffer(size);
   const bytes = Buffer.from(buffer);
   let at = 0;
@@ -52,7 +53,8 @@ export function batchMessage(parsed: ParsedBatch): { message: ParserMessage; tra
 }
 
 export function toParserMessage(error: unknown): ParserMessage {
-  if (error instanceof FeedgateFailure) return { kind: "failed", name: error.name, message: error.message, failure: carriedFailure(error) };
+  if (error instanceof FeedgateFailure)
+    return { kind: "failed", name: error.name, message: error.message, failure: carriedFailure(error) };
   const e = error instanceof Error ? error : new Error(String(error));
   return { kind: "failed", name: e.name, message: e.message, code: (e as NodeJS.ErrnoException).code, stack: e.stack };
 }

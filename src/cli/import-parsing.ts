@@ -16,14 +16,19 @@ export interface WorkerParse {
   close(): Promise<void>;
 }
 
-export function parseInWorker(task: ParserTask, stdin: Readable, onMalformed: (where: string, message: string) => void)
-  : WorkerParse {
+export function parseInWorker(
+  task: ParserTask,
+  stdin: Readable,
+  onMalformed: (where: string, message: string) => void,
+): WorkerParse {
   const worker = startWorker(import.meta.url, "import-worker", { workerData: task, stdin: task.path === null });
   if (task.path === null) stdin.pipe(worker.stdin!);
   const queue: ParserMessage[] = [];
   let wake: (() => void) | null = null;
   let settleChecked: { resolve: () => void; reject: (error: Error) => void };
-  const checked = new Promise<void>((resolve, reject) => { settleChecked = { resolve, reject }; });
+  const checked = new Promise<void>((resolve, reject) => {
+    settleChecked = { resolve, reject };
+  });
   checked.catch(() => {}); // also raised by `batches`; a caller that never waits for it must not see it unhandled
 
   const receive = (message: ParserMessage) => {
@@ -38,13 +43,20 @@ export function parseInWorker(task: ParserTask, stdin: Readable, onMalformed: (w
   };
   worker.on("message", receive);
   // A worker that dies without saying why (out of memory, a crash in its start-up) fails the import all the same.
-  worker.on("error", (error) => receive({ kind: "failed", name: error.name, message: error.message, stack: error.stack }));
-  worker.on("exit", (code) => receive({ kind: "failed", name: "Error", message: `the import's parsing thread ended (${code})` }));
+  worker.on("error", (error) =>
+    receive({ kind: "failed", name: error.name, message: error.message, stack: error.stack }),
+  );
+  worker.on("exit", (code) =>
+    receive({ kind: "failed", name: "Error", message: `the import's parsing thread ended (${code})` }),
+  );
 
   async function* batches(): AsyncIterable<ParsedBatch> {
     try {
       for (;;) {
-        if (queue.length === 0) await new Promise<void>((resolve) => { wake = resolve; });
+        if (queue.length === 0)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
         const message = queue.shift()!;
         if (message.kind === "done") return;
         if (message.kind === "failed") throw fromParserMessage(message);

@@ -27,8 +27,10 @@ export function importProgress(name: string, size: number, io: CliIo, everyMs: n
         const now = Date.now();
         if (now - lastLine < everyMs) return;
         lastLine = now;
-        io.stderr.write(`${name}: ${events} events so far, ${perSecond(events, now - started)} events/s, ` +
-          `${megabytes(bytes)} of ${sizeText} read\n`);
+        io.stderr.write(
+          `${name}: ${events} events so far, ${perSecond(events, now - started)} events/s, ` +
+            `${megabytes(bytes)} of ${sizeText} read\n`,
+        );
       },
       note: (line) => io.stderr.write(`${line}\n`),
       stop: () => undefined,

@@ -24,18 +24,27 @@ port.on("message", () => {
   wake?.();
   wake = null;
 });
-const room = () => unacknowledged < AHEAD ? Promise.resolve() : new Promise<void>((resolve) => { wake = resolve; });
+const room = () =>
+  unacknowledged < AHEAD
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        wake = resolve;
+      });
 
 // Sources are named as the operator typed them: a spooled stdin reports `-:2`, not its temporary file.
-const open = (): NdjsonSource => task.path === null
-  ? ndjsonFromStream(task.name, process.stdin)
-  : ndjsonFromStream(task.name, createReadStream(task.path, { highWaterMark: 1 << 20 }));
+const open = (): NdjsonSource =>
+  task.path === null
+    ? ndjsonFromStream(task.name, process.stdin)
+    : ndjsonFromStream(task.name, createReadStream(task.path, { highWaterMark: 1 << 20 }));
 
 async function run(): Promise<void> {
   if (task.strict) await validateEvents(open());
   post({ kind: "checked" });
-  const options = { strict: task.strict, batchSize: task.batchSize,
-    onMalformed: (where: string, message: string) => post({ kind: "malformed", where, message }) };
+  const options = {
+    strict: task.strict,
+    batchSize: task.batchSize,
+    onMalformed: (where: string, message: string) => post({ kind: "malformed", where, message }),
+  };
   for await (const parsed of parsedBatches(open(), options)) {
     await room();
     unacknowledged += 1;
@@ -46,4 +55,6 @@ async function run(): Promise<void> {
 }
 
 // Posted messages still arrive after the thread ends; an unreferenced port lets it end.
-run().catch((error: unknown) => post(toParserMessage(error))).finally(() => port.unref());
+run()
+  .catch((error: unknown) => post(toParserMessage(error)))
+  .finally(() => port.unref());

@@ -43,8 +43,10 @@ export function webhookOptions(command: Command, env: NodeJS.ProcessEnv, skippab
 
 /** What an ingest's result says of hooks it could not queue for: one line, or nothing. */
 export function fullQueuesNote(hooksFull: ReadonlySet<number>): string {
-  return hooksFull.size === 0 ? "" : `webhooks: the queue of hook${hooksFull.size === 1 ? "" : "s"} ${[...hooksFull].join(", ")} ` +
-    "was full (--webhook-max-queue): some deliveries were not queued\n";
+  return hooksFull.size === 0
+    ? ""
+    : `webhooks: the queue of hook${hooksFull.size === 1 ? "" : "s"} ${[...hooksFull].join(", ")} ` +
+        "was full (--webhook-max-queue): some deliveries were not queued\n";
 }
 
 /**

@@ -15,18 +15,31 @@ const ROLES = ["owner", "member"] as const;
 export function orgCommand(program: Command, io: CliIo): void {
   const org = program.command("org").description("manage organizations");
 
-  dbOption(org.command("member <org> <login>").description("make a user an organization's owner or member (or change the role)"), io.env)
+  dbOption(
+    org
+      .command("member <org> <login>")
+      .description("make a user an organization's owner or member (or change the role)"),
+    io.env,
+  )
     .option("--role <role>", "owner or member", "member")
     .action(async (orgLogin: string, login: string, options) => {
       const role = options.role as string;
-      if (!(ROLES as readonly string[]).includes(role)) throw new InvalidInputError(`--role must be owner or member, got "${role.slice(0, 20)}"`);
+      if (!(ROLES as readonly string[]).includes(role))
+        throw new InvalidInputError(`--role must be owner or member, got "${role.slice(0, 20)}"`);
       const [orgName, userName] = await withStore(options, async (store) => {
         const organization = await store.users.findByLogin(orgLogin);
-        if (!organization) throw new InvalidInputError(`no organization "${orgLogin.slice(0, 100)}": \`feedgate seed\` adds organizations`);
-        if (organization.type !== "Organization") throw new InvalidInputError(`${organization.login} is a user, not an organization`);
+        if (!organization)
+          throw new InvalidInputError(
+            `no organization "${orgLogin.slice(0, 100)}": \`feedgate seed\` adds organizations`,
+          );
+        if (organization.type !== "Organization")
+          throw new InvalidInputError(`${organization.login} is a user, not an organization`);
         const user = await requireUser(store, login); // a user's login: an organization's is refused there
         const entry = role === "owner" ? { owners: [user.login] } : { members: [user.login] };
-        await new IngestService(store, () => new Date()).seedWorld({ orgs: [{ login: organization.login, ...entry }] }, { baseDir: undefined });
+        await new IngestService(store, () => new Date()).seedWorld(
+          { orgs: [{ login: organization.login, ...entry }] },
+          { baseDir: undefined },
+        );
         return [organization.login, user.login];
       });
       io.stdout.write(`${userName} is ${role === "owner" ? "an owner" : "a member"} of ${orgName}\n`);

@@ -17,14 +17,19 @@ export interface SecretSource {
 }
 
 /** The commands with a `--password` flag (`user add`, `user passwd`). */
-const PASSWORD_FLAG: SecretSource = { what: "password", otherwise: "give --password or pipe the password on standard input" };
+const PASSWORD_FLAG: SecretSource = {
+  what: "password",
+  otherwise: "give --password or pipe the password on standard input",
+};
 
 export async function readSecret(question: string, io: CliIo, source: SecretSource = PASSWORD_FLAG): Promise<string> {
   const secret = io.stdin.isTTY ? await prompt(question, io) : await firstLine(io);
   if (secret !== "") return secret;
-  throw new InvalidInputError(io.stdin.isTTY
-    ? `the ${source.what} is empty, and an empty ${source.what} is never accepted; nothing was sent or changed`
-    : `no ${source.what}: standard input is not a terminal and gave none; ${source.otherwise}`);
+  throw new InvalidInputError(
+    io.stdin.isTTY
+      ? `the ${source.what} is empty, and an empty ${source.what} is never accepted; nothing was sent or changed`
+      : `no ${source.what}: standard input is not a terminal and gave none; ${source.otherwise}`,
+  );
 }
 
 async function firstLine(io: CliIo): Promise<string> {

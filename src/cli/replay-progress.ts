@@ -36,8 +36,10 @@ export function replayProgress(size: number, speed: number, io: CliIo, everyMs: 
   const warnOnce = (p: ReplayProgress, write: (line: string) => void) => {
     if (warned || p.lateMs <= LATE_AFTER_MS || !Number.isFinite(speed)) return;
     warned = true;
-    write(`behind schedule by ${(p.lateMs / 1000).toFixed(1)} s: ingest is slower than --speed ${speed} asks; ` +
-      "batches go in back to back until it catches up");
+    write(
+      `behind schedule by ${(p.lateMs / 1000).toFixed(1)} s: ingest is slower than --speed ${speed} asks; ` +
+        "batches go in back to back until it catches up",
+    );
   };
   if (!io.stderr.isTTY) {
     let lastLine = 0;
@@ -47,8 +49,10 @@ export function replayProgress(size: number, speed: number, io: CliIo, everyMs: 
         warnOnce(p, write);
         if (p.elapsedMs - lastLine < everyMs) return;
         lastLine = p.elapsedMs;
-        write(`replayed ${duration(p.replayedMs)} of recorded time in ${duration(p.elapsedMs)}: ${events(p)} events, ` +
-          `${perSecond(events(p), p.elapsedMs)} events/s, ${pace(p, speed)}`);
+        write(
+          `replayed ${duration(p.replayedMs)} of recorded time in ${duration(p.elapsedMs)}: ${events(p)} events, ` +
+            `${perSecond(events(p), p.elapsedMs)} events/s, ${pace(p, speed)}`,
+        );
       },
       note: write,
       stop: () => undefined,
@@ -65,8 +69,11 @@ export function replayProgress(size: number, speed: number, io: CliIo, everyMs: 
     update(p, bytes) {
       warnOnce(p, note);
       bar.update(size ? bytes : 0, {
-        replayed: duration(p.replayedMs), elapsed: duration(p.elapsedMs), events: events(p),
-        rate: perSecond(events(p), p.elapsedMs), pace: pace(p, speed),
+        replayed: duration(p.replayedMs),
+        elapsed: duration(p.elapsedMs),
+        events: events(p),
+        rate: perSecond(events(p), p.elapsedMs),
+        pace: pace(p, speed),
       });
     },
     note,

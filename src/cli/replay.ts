@@ -23,7 +23,9 @@ function speedOf(value: string): number {
   if (value.trim() === "max") return Infinity;
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(n > 0)) {
-    throw new InvalidInputError(`--speed must be a number above 0 (60: an hour of events in a minute) or max, got "${value}"`);
+    throw new InvalidInputError(
+      `--speed must be a number above 0 (60: an hour of events in a minute) or max, got "${value}"`,
+    );
   }
   return n;
 }
@@ -33,19 +35,26 @@ const SIGNAL_STATUS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SI
 
 function summary(p: ReplayProgress, speed: number, stoppedBy: NodeJS.Signals | null): string {
   const cut = p.cutMs > 0 ? `, ${duration(p.cutMs)} of pauses cut` : "";
-  const kept = !Number.isFinite(speed) ? "" : p.maxLateMs > 1000
-    ? `; fell behind by up to ${(p.maxLateMs / 1000).toFixed(1)} s (ingest was slower than --speed asks)`
-    : "; kept pace";
-  return `${stoppedBy ? `stopped by ${stoppedBy}: ` : ""}replayed ${events(p)} events (${duration(p.replayedMs)} of recorded ` +
+  const kept = !Number.isFinite(speed)
+    ? ""
+    : p.maxLateMs > 1000
+      ? `; fell behind by up to ${(p.maxLateMs / 1000).toFixed(1)} s (ingest was slower than --speed asks)`
+      : "; kept pace";
+  return (
+    `${stoppedBy ? `stopped by ${stoppedBy}: ` : ""}replayed ${events(p)} events (${duration(p.replayedMs)} of recorded ` +
     `time${cut}) in ${duration(p.elapsedMs)} at --speed ${Number.isFinite(speed) ? speed : "max"} ` +
     `(${perSecond(events(p), p.elapsedMs)} events/s): ${p.eventsAdded} added, ${p.eventsSkipped} already present, ` +
-    `${p.malformed} malformed lines skipped${kept}\n`;
+    `${p.malformed} malformed lines skipped${kept}\n`
+  );
 }
 
 export function replayCommand(program: Command, io: CliIo): void {
-  const command = program.command("replay <files...>")
+  const command = program
+    .command("replay <files...>")
     .description("ingest GH Archive NDJSON files (plain or .gz; - for stdin) at their recorded pace")
-    .addHelpText("after", `
+    .addHelpText(
+      "after",
+      `
 Each event is due (its created_at - the first event's) / --speed after the start: --speed 60 brings an hour of
 GitHub's activity in a minute. Events due at one moment go in one transaction; the files are one timeline, in the
 order given. The pace is kept against the start: when ingest is slower than --speed asks, batches go in back to
@@ -59,75 +68,107 @@ arrives again as new events; with --restamp as well, it arrives as today's traff
 Malformed lines are reported (file:line) and skipped. Ctrl-C (SIGINT) or SIGTERM stops after the batch being
 written, prints the summary, and exits with 130 (143 for SIGTERM); every batch is one transaction, so nothing is
 half-written.
-${GH_ARCHIVE_HINT}.`);
+${GH_ARCHIVE_HINT}.`,
+    );
   webhookOptions(dbOption(command, io.env), io.env, false)
-    .option("--speed <factor|max>", "recorded time over wall time (60: an hour in a minute; 1: real time; max: as fast as ingest goes)", "60")
-    .option("--restamp", "set each event's created_at to the moment it is ingested (feeds, age caps and bots see it as new)")
+    .option(
+      "--speed <factor|max>",
+      "recorded time over wall time (60: an hour in a minute; 1: real time; max: as fast as ingest goes)",
+      "60",
+    )
+    .option(
+      "--restamp",
+      "set each event's created_at to the moment it is ingested (feeds, age caps and bots see it as new)",
+    )
     .option("--new-ids", "give each event a new id, so events already stored arrive again")
-    .option("--max-gap <seconds>", "cut pauses in the recorded events longer than this (recorded seconds) to it (default: keep them)")
+    .option(
+      "--max-gap <seconds>",
+      "cut pauses in the recorded events longer than this (recorded seconds) to it (default: keep them)",
+    )
     .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often", "5")
-    .action(async (files: string[], flags: { speed: string; restamp?: boolean; newIds?: boolean; maxGap?: string; progressEvery: string; db?: string;
-      ingestOptions: IngestOptions; }) => {
-      const speed = speedOf(flags.speed);
-      const maxGapMs = flags.maxGap === undefined ? Infinity : seconds(flags.maxGap, "--max-gap") * 1000;
-      const progressEvery = seconds(flags.progressEvery, "--progress-every");
-      await checkImportFiles(files);
-      // Standard input's size is unknown: then the bar shows no fraction, as import's does.
-      const size = files.includes("-") ? 0 : (await Promise.all(files.map((f) => stat(f)))).reduce((sum, s) => sum + s.size, 0);
+    .action(
+      async (
+        files: string[],
+        flags: {
+          speed: string;
+          restamp?: boolean;
+          newIds?: boolean;
+          maxGap?: string;
+          progressEvery: string;
+          db?: string;
+          ingestOptions: IngestOptions;
+        },
+      ) => {
+        const speed = speedOf(flags.speed);
+        const maxGapMs = flags.maxGap === undefined ? Infinity : seconds(flags.maxGap, "--max-gap") * 1000;
+        const progressEvery = seconds(flags.progressEvery, "--progress-every");
+        await checkImportFiles(files);
+        // Standard input's size is unknown: then the bar shows no fraction, as import's does.
+        const size = files.includes("-")
+          ? 0
+          : (await Promise.all(files.map((f) => stat(f)))).reduce((sum, s) => sum + s.size, 0);
 
-      const hooksFull = new Set<number>();
-      const stop = new AbortController();
-      let stoppedBy: NodeJS.Signals | null = null;
-      const onSignal = (signal: NodeJS.Signals) => {
-        stoppedBy = signal;
-        stop.abort();
-      };
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
-      const opened: ReadStream[] = [];
-      let bytesBefore = 0;
-      let current: NdjsonSource | null = null;
-      // One file open at a time, as the timeline reaches it; the bytes read so far drive the bar.
-      async function* sources(): AsyncIterable<NdjsonSource> {
-        for (const file of files) {
-          if (current) bytesBefore += current.bytesRead();
-          const input = file === "-" ? io.stdin : createReadStream(file);
-          if (file !== "-") opened.push(input as ReadStream);
-          current = ndjsonFromStream(file, input);
-          yield current;
-        }
-      }
-
-      try {
-        const result = await withStore(flags, async (store) => {
-          const progress = replayProgress(size, speed, io, progressEvery * 1000);
-          try {
-            return await replayEvents(store, sources(), {
-              speed, maxGapMs, restamp: Boolean(flags.restamp), newIds: Boolean(flags.newIds), signal: stop.signal,
-              // The command line is the process's edge: its clock is the wall clock, as the server's is.
-              clock: () => new Date(),
-              onBatch: (p) => progress.update(p, bytesBefore + (current?.bytesRead() ?? 0)),
-              onMalformed: (_where, message) => progress.note(`skipped ${message}`),
-              ingest: flags.ingestOptions, onQueueFull: (hookId) => hooksFull.add(hookId),
-            });
-          } finally {
-            progress.stop();
+        const hooksFull = new Set<number>();
+        const stop = new AbortController();
+        let stoppedBy: NodeJS.Signals | null = null;
+        const onSignal = (signal: NodeJS.Signals) => {
+          stoppedBy = signal;
+          stop.abort();
+        };
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        const opened: ReadStream[] = [];
+        let bytesBefore = 0;
+        let current: NdjsonSource | null = null;
+        // One file open at a time, as the timeline reaches it; the bytes read so far drive the bar.
+        async function* sources(): AsyncIterable<NdjsonSource> {
+          for (const file of files) {
+            if (current) bytesBefore += current.bytesRead();
+            const input = file === "-" ? io.stdin : createReadStream(file);
+            if (file !== "-") opened.push(input as ReadStream);
+            current = ndjsonFromStream(file, input);
+            yield current;
           }
-        });
-        io.stdout.write(summary(result, speed, stoppedBy));
-        io.stderr.write(fullQueuesNote(hooksFull));
-        if (result.eventsSkipped > 0 && !flags.newIds) {
-          io.stderr.write(`${result.eventsSkipped} events were stored already (same id) and were skipped; ` +
-            "--new-ids replays them as new events\n");
         }
-      } finally {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-        // A replay stopped early leaves its file part read: close it, or its descriptor keeps the process alive.
-        for (const input of opened) input.destroy();
-      }
-      // runCli turns this into the exit status, having nothing to print: the summary above said what happened.
-      const status = stoppedBy ? SIGNAL_STATUS[stoppedBy] : undefined;
-      if (status) throw new CommanderError(status, "feedgate.replay.stopped", "");
-    });
+
+        try {
+          const result = await withStore(flags, async (store) => {
+            const progress = replayProgress(size, speed, io, progressEvery * 1000);
+            try {
+              return await replayEvents(store, sources(), {
+                speed,
+                maxGapMs,
+                restamp: Boolean(flags.restamp),
+                newIds: Boolean(flags.newIds),
+                signal: stop.signal,
+                // The command line is the process's edge: its clock is the wall clock, as the server's is.
+                clock: () => new Date(),
+                onBatch: (p) => progress.update(p, bytesBefore + (current?.bytesRead() ?? 0)),
+                onMalformed: (_where, message) => progress.note(`skipped ${message}`),
+                ingest: flags.ingestOptions,
+                onQueueFull: (hookId) => hooksFull.add(hookId),
+              });
+            } finally {
+              progress.stop();
+            }
+          });
+          io.stdout.write(summary(result, speed, stoppedBy));
+          io.stderr.write(fullQueuesNote(hooksFull));
+          if (result.eventsSkipped > 0 && !flags.newIds) {
+            io.stderr.write(
+              `${result.eventsSkipped} events were stored already (same id) and were skipped; ` +
+                "--new-ids replays them as new events\n",
+            );
+          }
+        } finally {
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+          // A replay stopped early leaves its file part read: close it, or its descriptor keeps the process alive.
+          for (const input of opened) input.destroy();
+        }
+        // runCli turns this into the exit status, having nothing to print: the summary above said what happened.
+        const status = stoppedBy ? SIGNAL_STATUS[stoppedBy] : undefined;
+        if (status) throw new CommanderError(status, "feedgate.replay.stopped", "");
+      },
+    );
 }

@@ -34,7 +34,9 @@ export function adminCredentials(flag: string | undefined, env: NodeJS.ProcessEn
   const login = colon === -1 ? "" : value.slice(0, colon);
   const password = colon === -1 ? "" : value.slice(colon + 1);
   if (login === "" || password === "") {
-    throw new InvalidInputError("must be LOGIN:PASSWORD with neither part empty, such as root:change-me", { field: source });
+    throw new InvalidInputError("must be LOGIN:PASSWORD with neither part empty, such as root:change-me", {
+      field: source,
+    });
   }
   try {
     checkLogin(login);
@@ -55,8 +57,12 @@ export interface StartupWork {
 function adminNote(login: string, created: boolean): StartupNote {
   return created
     ? { level: "info", msg: `created site administrator ${login} (--admin)`, fields: { login } }
-    // A warning: a script that passed a new password would otherwise wonder why it is refused.
-    : { level: "warn", msg: `--admin: ${login} exists already and was left as it is; the password given was not set`, fields: { login } };
+    : // A warning: a script that passed a new password would otherwise wonder why it is refused.
+      {
+        level: "warn",
+        msg: `--admin: ${login} exists already and was left as it is; the password given was not set`,
+        fields: { login },
+      };
 }
 
 /** The demo account made now, or whether one from an earlier start is there (else other users kept it from being made). */
@@ -65,14 +71,18 @@ async function demoOutcome(store: Store, clock: () => Date): Promise<DemoOutcome
   return made ? { made } : { made: null, existed: (await store.users.findByLogin(DEMO_LOGIN)) !== null };
 }
 
-export async function prepareStore(store: Store, clock: () => Date, work: StartupWork)
-  : Promise<{ demo: DemoOutcome | null; notes: StartupNote[] }> {
+export async function prepareStore(
+  store: Store,
+  clock: () => Date,
+  work: StartupWork,
+): Promise<{ demo: DemoOutcome | null; notes: StartupNote[] }> {
   const notes: StartupNote[] = [];
   const demo = work.demo ? await demoOutcome(store, clock) : null;
   if (work.world) {
     const seeded = await new IngestService(store, clock).seedWorld(work.world.doc, { baseDir: work.world.baseDir });
     notes.push({ level: "info", msg: seedReport(work.world.file, seeded).trim().replace("\n", "; ") });
   }
-  if (work.admin) notes.push(adminNote(work.admin.login, await ensureSiteAdmin(store, work.admin.login, work.admin.password)));
+  if (work.admin)
+    notes.push(adminNote(work.admin.login, await ensureSiteAdmin(store, work.admin.login, work.admin.password)));
   return { demo, notes };
 }

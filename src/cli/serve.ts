@@ -17,7 +17,9 @@ import { readWorldFile } from "./world-file.js";
 function ephemeralDb(options: { ephemeral?: boolean; db?: string }): { db?: string } {
   if (!options.ephemeral) return {};
   if (options.db !== undefined) {
-    throw new InvalidInputError(`--ephemeral and --db cannot be combined: --ephemeral is --db ${IN_MEMORY_DB}; give one of them`);
+    throw new InvalidInputError(
+      `--ephemeral and --db cannot be combined: --ephemeral is --db ${IN_MEMORY_DB}; give one of them`,
+    );
   }
   return { db: IN_MEMORY_DB };
 }
@@ -25,12 +27,18 @@ function ephemeralDb(options: { ephemeral?: boolean; db?: string }): { db?: stri
 export function serveCommand(program: Command, io: CliIo): void {
   settingOptions(program.command("serve").description("start the HTTP service (migrates the database first)"), SETTINGS)
     .option("--demo", "on a fresh database, create a demo account and print its credentials")
-    .option("--ephemeral", `keep the database in memory (--db ${IN_MEMORY_DB}): nothing is written to disk, the webhook ` +
-      "key included, and everything is gone when the server stops")
+    .option(
+      "--ephemeral",
+      `keep the database in memory (--db ${IN_MEMORY_DB}): nothing is written to disk, the webhook ` +
+        "key included, and everything is gone when the server stops",
+    )
     .option("--seed <world.json>", "load this world file (as feedgate seed does) before listening")
-    .option("--admin <login:password>", "before listening, create this site administrator, unless the login exists " +
-      `(then it is left as it is, password included); ${ADMIN_ENV}=login:password does the same out of sight of the ` +
-      "process list")
+    .option(
+      "--admin <login:password>",
+      "before listening, create this site administrator, unless the login exists " +
+        `(then it is left as it is, password included); ${ADMIN_ENV}=login:password does the same out of sight of the ` +
+        "process list",
+    )
     .action(async (options) => {
       // JSON stays the default for machines; a person at a terminal reads lines.
       const logFormat = options.logFormat || io.env[SETTINGS.logFormat.env] || (io.stdout.isTTY ? "pretty" : "json");
@@ -56,10 +64,11 @@ export function serveCommand(program: Command, io: CliIo): void {
       if (demo) printDemoOutcome(demo, config.baseUrl ?? server.url, config.db, io);
       const { port } = server.app.server.address() as AddressInfo;
       // A port file that cannot be written fails the start: the server is stopped, or it would run on unannounced.
-      await announceReady({ url: server.url, port, metricsUrl: server.metricsUrl }, config.portFile, io)
-        .catch(async (error: unknown) => {
+      await announceReady({ url: server.url, port, metricsUrl: server.metricsUrl }, config.portFile, io).catch(
+        async (error: unknown) => {
           await server.stop();
           throw error;
-        });
+        },
+      );
     });
 }

@@ -8,7 +8,8 @@ export function formatTable(header: string[], rows: string[][]): string {
   const lines = [header, ...rows].map((row) => row.map(printable));
   const widths = header.map((_, i) => Math.max(...lines.map((row) => row[i]?.length ?? 0)));
   // The last column is not padded: no trailing blanks.
-  return lines.map((row) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`)
+  return lines
+    .map((row) => `${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}\n`)
     .join("");
 }
 

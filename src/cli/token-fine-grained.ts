@@ -9,10 +9,15 @@ import { InvalidInputError } from "../server/failures.js";
 import type { FineGrainedTokenRequest } from "../server/services/fine-grained-tokens.js";
 
 /** Every name a permission answers to on the command line: its key, and its title within its group. */
-const NAMES = new Map<string, PermissionName>(Object.entries(PERMISSIONS).flatMap(([name, spec]) => {
-  const title = spec.title.toLowerCase().replace(/\s+/g, "_");
-  return [[name, name as PermissionName], [spec.group === "repository" ? title : `${spec.group}_${title}`, name as PermissionName]];
-}));
+const NAMES = new Map<string, PermissionName>(
+  Object.entries(PERMISSIONS).flatMap(([name, spec]) => {
+    const title = spec.title.toLowerCase().replace(/\s+/g, "_");
+    return [
+      [name, name as PermissionName],
+      [spec.group === "repository" ? title : `${spec.group}_${title}`, name as PermissionName],
+    ];
+  }),
+);
 
 export interface FineGrainedFlags {
   owner?: string;
@@ -31,7 +36,9 @@ function permissionsOf(flags: readonly string[]): Record<PermissionGroup, Record
     const [given = "", level = ""] = flag.split(":", 2);
     const name = NAMES.get(given.trim().toLowerCase());
     if (!name) {
-      throw new InvalidInputError(`--permission ${flag}: unknown permission; use one of ${[...NAMES.keys()].join(", ")}`);
+      throw new InvalidInputError(
+        `--permission ${flag}: unknown permission; use one of ${[...NAMES.keys()].join(", ")}`,
+      );
     }
     if (!level) throw new InvalidInputError(`--permission ${flag}: say the level, e.g. ${given}:read`);
     permissions[PERMISSIONS[name].group][name] = level.trim();

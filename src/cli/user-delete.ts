@@ -6,19 +6,25 @@ import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 import { count } from "./table.js";
 
-
 export function userDeleteCommand(user: Command, io: CliIo): void {
-  dbOption(user.command("delete <login>")
-    .description("delete a user with its tokens, follows, watches, memberships and collaborations (its events stay)"), io.env)
+  dbOption(
+    user
+      .command("delete <login>")
+      .description("delete a user with its tokens, follows, watches, memberships and collaborations (its events stay)"),
+    io.env,
+  )
     .option("--yes", "confirm: the deletion cannot be undone")
     .action(async (login: string, options) => {
       const done = await withStore(options, async (store) => {
         const found = await requireUser(store, login);
         // Asked after the login is known to exist, so the operator fixes one mistake at a time.
-        if (!options.yes) throw new InvalidInputError(`deleting ${found.login} cannot be undone: add --yes to delete it`);
+        if (!options.yes)
+          throw new InvalidInputError(`deleting ${found.login} cannot be undone: add --yes to delete it`);
         return { login: found.login, ...(await store.users.delete(found.id)) };
       });
-      io.stdout.write(`deleted user ${done.login}: ${count(done.authorizationsDeleted, "token")} revoked` +
-        `${done.rowKept ? "; its events and repositories stay, under an account that cannot log in" : ""}\n`);
+      io.stdout.write(
+        `deleted user ${done.login}: ${count(done.authorizationsDeleted, "token")} revoked` +
+          `${done.rowKept ? "; its events and repositories stay, under an account that cannot log in" : ""}\n`,
+      );
     });
 }

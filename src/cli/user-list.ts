@@ -10,8 +10,15 @@ const HEADER = ["ID", "LOGIN", "TYPE", "SITE ADMIN", "TWO-FACTOR", "TOKENS", "DI
 /** What a script may rely on; names as GitHub's API spells them. No secret, not even whether a password is set. */
 function jsonLine(u: UserRow, tokens: number): string {
   return JSON.stringify({
-    id: u.id, login: u.login, type: u.type, site_admin: u.siteAdmin, two_factor: u.otpSecret !== null, tokens,
-    disabled: u.suspendedAt !== null, suspended_at: u.suspendedAt?.toISOString() ?? null, created_at: u.createdAt.toISOString(),
+    id: u.id,
+    login: u.login,
+    type: u.type,
+    site_admin: u.siteAdmin,
+    two_factor: u.otpSecret !== null,
+    tokens,
+    disabled: u.suspendedAt !== null,
+    suspended_at: u.suspendedAt?.toISOString() ?? null,
+    created_at: u.createdAt.toISOString(),
   });
 }
 
@@ -20,15 +27,27 @@ export function userListCommand(user: Command, io: CliIo): void {
     .option("--json", "one JSON object per line, for scripts")
     .action(async (options) => {
       const [users, counts] = await withStore(options, (store) =>
-        Promise.all([store.users.list(), store.authorizations.countByUser()]));
+        Promise.all([store.users.list(), store.authorizations.countByUser()]),
+      );
       const tokens = (u: UserRow) => counts.get(u.id) ?? 0;
       if (options.json) {
         for (const u of users) io.stdout.write(`${jsonLine(u, tokens(u))}\n`);
         return;
       }
-      io.stdout.write(formatTable(HEADER, users.map((u) => [
-        String(u.id), u.login, u.type, yesNo(u.siteAdmin), yesNo(u.otpSecret !== null), String(tokens(u)),
-        yesNo(u.suspendedAt !== null), isoSeconds(u.createdAt),
-      ])));
+      io.stdout.write(
+        formatTable(
+          HEADER,
+          users.map((u) => [
+            String(u.id),
+            u.login,
+            u.type,
+            yesNo(u.siteAdmin),
+            yesNo(u.otpSecret !== null),
+            String(tokens(u)),
+            yesNo(u.suspendedAt !== null),
+            isoSeconds(u.createdAt),
+          ]),
+        ),
+      );
     });
 }

@@ -10,8 +10,12 @@ import type { CliIo } from "./io.js";
 import { dbOption, withStore } from "./options.js";
 
 export function userOtpCommand(user: Command, io: CliIo): void {
-  dbOption(user.command("otp <login>")
-    .description("give a user a new two-factor (TOTP) secret and print it as an otpauth:// URI and a QR code"), io.env)
+  dbOption(
+    user
+      .command("otp <login>")
+      .description("give a user a new two-factor (TOTP) secret and print it as an otpauth:// URI and a QR code"),
+    io.env,
+  )
     .option("--remove", "turn two-factor authentication off instead")
     .action(async (login: string, options) => {
       if (options.remove) {
@@ -24,7 +28,9 @@ export function userOtpCommand(user: Command, io: CliIo): void {
       // The URI first and alone on its line, so a script can take it with `head -1`; the QR code is drawn in
       // text (half blocks), so it needs no display and no network.
       io.stdout.write(`${uri}\n${await QRCode.toString(uri, { type: "terminal", small: true })}`);
-      io.stderr.write(`scan the code (or enter the URI) in ${owner.login}'s authenticator app; ` +
-        "the previous secret no longer works\n");
+      io.stderr.write(
+        `scan the code (or enter the URI) in ${owner.login}'s authenticator app; ` +
+          "the previous secret no longer works\n",
+      );
     });
 }

@@ -10,17 +10,22 @@ import { dbOption, withStore } from "./options.js";
 import { isoSeconds } from "./table.js";
 
 export function userSuspensionCommands(user: Command, io: CliIo): void {
-  dbOption(user.command("disable <login>").description("suspend a user: its password and tokens are refused"), io.env)
-    .action(async (login: string, options) => {
-      const before = await withStore(options, (store) => setSuspension(store, login, new Date()));
-      io.stdout.write(before.suspendedAt
+  dbOption(
+    user.command("disable <login>").description("suspend a user: its password and tokens are refused"),
+    io.env,
+  ).action(async (login: string, options) => {
+    const before = await withStore(options, (store) => setSuspension(store, login, new Date()));
+    io.stdout.write(
+      before.suspendedAt
         ? `${before.login} is already disabled (since ${isoSeconds(before.suspendedAt)})\n`
-        : `disabled ${before.login}: its password and tokens are refused until \`feedgate user enable ${before.login}\`\n`);
-    });
+        : `disabled ${before.login}: its password and tokens are refused until \`feedgate user enable ${before.login}\`\n`,
+    );
+  });
 
-  dbOption(user.command("enable <login>").description("lift a user's suspension"), io.env)
-    .action(async (login: string, options) => {
+  dbOption(user.command("enable <login>").description("lift a user's suspension"), io.env).action(
+    async (login: string, options) => {
       const before = await withStore(options, (store) => setSuspension(store, login, null));
       io.stdout.write(before.suspendedAt ? `enabled ${before.login}\n` : `${before.login} is not disabled\n`);
-    });
+    },
+  );
 }

@@ -19,7 +19,8 @@ export function userCommand(program: Command, io: CliIo): void {
     .action(async (login: string, options) => {
       const password = options.password ?? (await readSecret(`password for ${login}: `, io));
       await withStore(options, (store) =>
-        createAccount(store, { login, password, otpSecret: options.otpSecret, siteAdmin: options.siteAdmin }));
+        createAccount(store, { login, password, otpSecret: options.otpSecret, siteAdmin: options.siteAdmin }),
+      );
       io.stdout.write(`created user ${login}\n`);
     });
 

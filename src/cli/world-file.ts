@@ -37,11 +37,13 @@ export async function readWorldFile(file: string): Promise<WorldFile> {
  */
 export function seedReport(file: string, r: SeedResult): string {
   const c = r.contents;
-  return `seeded ${file}: ${count(c.users, "user")}, ${count(c.organizations, "organization")}, ` +
+  return (
+    `seeded ${file}: ${count(c.users, "user")}, ${count(c.organizations, "organization")}, ` +
     `${count(c.repos, "repository", "repositories")}, ${count(c.tokens, "token")}, ${count(c.events, "event")}, ` +
     `${count(c.issueEvents, "issue event")}\n` +
     `added: ${count(r.usersAdded, "user")}, ${count(r.organizationsAdded, "organization")}, ` +
     `${count(r.reposAdded, "repository", "repositories")}, ${count(r.tokensAdded, "token")}, ` +
     `${count(r.eventsAdded, "event")} (${r.eventsSkipped} already present), ` +
-    `${count(r.issueEventsAdded, "issue event")} (${r.issueEventsSkipped} already present)\n`;
+    `${count(r.issueEventsAdded, "issue event")} (${r.issueEventsSkipped} already present)\n`
+  );
 }

@@ -37,7 +37,12 @@ export function checkAuth(auth: unknown): AuthOptions {
       throw new ParameterError("auth.otp", "auth.otp must be a string or a function returning one");
     }
     // Copied, so later changes to the caller's object cannot change what is sent.
-    return { type: "basic", username: given.username as string, password: given.password as string, otp: given.otp as BasicAuth["otp"] };
+    return {
+      type: "basic",
+      username: given.username as string,
+      password: given.password as string,
+      otp: given.otp as BasicAuth["otp"],
+    };
   }
   if (given.type === "oauth") {
     requireString(given.token, "auth.token");

@@ -8,7 +8,13 @@ import { ParameterError } from "./errors.js";
 import { checkHeaders, type UnconditionalHeaders } from "./headers.js";
 import { parseLink } from "./link.js";
 import {
-  generateFamilies, type Data, type Families, type Operation, type Operations, type Params, type ParamsArgument,
+  generateFamilies,
+  type Data,
+  type Families,
+  type Operation,
+  type Operations,
+  type Params,
+  type ParamsArgument,
 } from "./operations.js";
 import { followStream, StreamUnavailableError, type Opened, type StreamOptions } from "./stream.js";
 import { NetworkError } from "./errors.js";
@@ -55,7 +61,10 @@ function checkBaseUrl(value: unknown): string {
     url = undefined;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash) {
-    throw new ParameterError("baseUrl", `baseUrl must be an absolute http(s) URL without query, got ${JSON.stringify(value)}`);
+    throw new ParameterError(
+      "baseUrl",
+      `baseUrl must be an absolute http(s) URL without query, got ${JSON.stringify(value)}`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -71,8 +80,10 @@ export interface EventFamily extends Operations<Endpoints["events"]> {
    * refused request (404, 401), and StreamUnavailableError when the server answers with a page instead (a server
    * without streams): poll then.
    */
-  stream<E extends FeedEndpoint>(operation: Operation<E>, ...args: [...ParamsArgument<E>, options?: StreamOptions])
-    : AsyncGenerator<Data<E>[number], void, undefined>;
+  stream<E extends FeedEndpoint>(
+    operation: Operation<E>,
+    ...args: [...ParamsArgument<E>, options?: StreamOptions]
+  ): AsyncGenerator<Data<E>[number], void, undefined>;
 }
 
 export interface Client extends Omit<Families, "events"> {
@@ -91,9 +102,13 @@ export class Client {
   readonly #kinds = new WeakMap<object, ResponseKind>();
 
   constructor(options: ClientOptions) {
-    if (typeof options !== "object" || options === null) throw new ParameterError("options", "options must be an object");
+    if (typeof options !== "object" || options === null)
+      throw new ParameterError("options", "options must be an object");
     if (options.version !== VERSION) {
-      throw new ParameterError("version", `version ${JSON.stringify(options.version)} is not supported; this client speaks "${VERSION}"`);
+      throw new ParameterError(
+        "version",
+        `version ${JSON.stringify(options.version)} is not supported; this client speaks "${VERSION}"`,
+      );
     }
     this.version = VERSION;
     this.baseUrl = checkBaseUrl(options.baseUrl);
@@ -103,17 +118,25 @@ export class Client {
       throw new ParameterError("timeout", `timeout must be a positive number of milliseconds, got ${String(timeout)}`);
     }
     this.#timeout = timeout;
-    if (options.fetch !== undefined && typeof options.fetch !== "function") throw new ParameterError("fetch", "fetch must be a function");
+    if (options.fetch !== undefined && typeof options.fetch !== "function")
+      throw new ParameterError("fetch", "fetch must be a function");
     // Bound: browsers refuse a fetch called with another object as `this` ("Illegal invocation").
     const fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#fetch = (input, init) => fetch(input, init);
     if (options.auth !== undefined) this.authenticate(options.auth);
     const families = generateFamilies(endpoints, (endpoint, operation, params) => {
       const request = prepare(endpoint, operation, params);
-      return this.#send(request.method, `${this.baseUrl}${request.target}`, request.headers, request.body, endpoint.response);
+      return this.#send(
+        request.method,
+        `${this.baseUrl}${request.target}`,
+        request.headers,
+        request.body,
+        endpoint.response,
+      );
     });
     // The second argument is the options whatever the operation (TypeScript cannot index a generic tuple to say so).
-    const stream: EventFamily["stream"] = (operation, ...args) => this.#stream(operation, args[0], args[1] as StreamOptions | undefined);
+    const stream: EventFamily["stream"] = (operation, ...args) =>
+      this.#stream(operation, args[0], args[1] as StreamOptions | undefined);
     Object.assign(this, families, { events: Object.freeze({ ...families.events, stream }) });
   }
 
@@ -166,8 +189,10 @@ export class Client {
    * Every page of a list, first to last, following `rel="next"` only (as Octokit does). A 304 on the first
    * page (the caller sent If-None-Match) means nothing changed: nothing is yielded.
    */
-  async *paginate<E extends ListEndpoint>(operation: Operation<E>, ...[params]: ParamsArgument<E>)
-    : AsyncGenerator<Success<Data<E>>, void, undefined> {
+  async *paginate<E extends ListEndpoint>(
+    operation: Operation<E>,
+    ...[params]: ParamsArgument<E>
+  ): AsyncGenerator<Success<Data<E>>, void, undefined> {
     let page = await (operation as unknown as (p?: Params<E>) => Promise<Result<Data<E>>>)(params);
     while (!page.notModified) {
       yield page;
@@ -186,7 +211,8 @@ export class Client {
 
   async #follow(from: PageSource, rel: Rel, options: PageOptions = {}): Promise<Success<unknown>> {
     const url = this.#rel(from, rel);
-    if (url === undefined) throw new ParameterError("page", `there is no ${rel} page: the Link header has no rel="${rel}"`);
+    if (url === undefined)
+      throw new ParameterError("page", `there is no ${rel} page: the Link header has no rel="${rel}"`);
     const headers = checkHeaders(options.headers, "headers", { conditional: false });
     const kind = typeof from === "object" ? this.#kinds.get(from) : undefined;
     return (await this.#send("GET", url, headers, undefined, kind)) as Success<unknown>;
@@ -196,8 +222,13 @@ export class Client {
    * Sends with the client's headers and credentials; answers one two-factor challenge by asking `auth.otp`.
    * @param kind what the answer holds, when known: its ids are then read as strings (./ids.ts).
    */
-  async #send(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined,
-    kind?: ResponseKind) {
+  async #send(
+    method: string,
+    url: string,
+    callerHeaders: Record<string, string>,
+    body: Record<string, unknown> | undefined,
+    kind?: ResponseKind,
+  ) {
     const result = await this.#exchange(method, url, callerHeaders, body);
     if (kind !== undefined) {
       withStringIds(kind, result.data);
@@ -220,20 +251,28 @@ export class Client {
   }
 
   /** A feed's live stream (./stream.ts): each opening is one GET with `Accept: text/event-stream`. */
-  async *#stream<E extends FeedEndpoint>(operation: Operation<E>, params: unknown, options: StreamOptions | undefined)
-    : AsyncGenerator<Data<E>[number], void, undefined> {
+  async *#stream<E extends FeedEndpoint>(
+    operation: Operation<E>,
+    params: unknown,
+    options: StreamOptions | undefined,
+  ): AsyncGenerator<Data<E>[number], void, undefined> {
     const endpoint: Endpoint = operation.endpoint;
     const prepared = prepare(endpoint, operation.operation, params);
     const url = `${this.baseUrl}${prepared.target}`;
     const open = async (lastEventId: string | undefined, signal: AbortSignal): Promise<Opened> => {
-      const headers = this.#headersFor(url, { ...prepared.headers, accept: "text/event-stream",
-        ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }) });
+      const headers = this.#headersFor(url, {
+        ...prepared.headers,
+        accept: "text/event-stream",
+        ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+      });
       const request: WireRequest = { method: "GET", url, headers };
       let response: Response;
       try {
         response = await this.#fetch(url, { method: "GET", headers, signal });
       } catch (error) {
-        throw new NetworkError(`GET ${describe(request).url} failed: ${(error as Error).message}`, describe(request), { cause: error });
+        throw new NetworkError(`GET ${describe(request).url} failed: ${(error as Error).message}`, describe(request), {
+          cause: error,
+        });
       }
       const type = response.headers.get("content-type") ?? "";
       if (response.ok && type.startsWith("text/event-stream") && response.body) return { body: response.body };
@@ -245,8 +284,13 @@ export class Client {
         }
       }
       await response.body?.cancel();
-      return { failure: new StreamUnavailableError(`GET ${describe(request).url} answered ${type || "without a content type"}, ` +
-        "not an event stream: the server offers no live streams", describe(request)) };
+      return {
+        failure: new StreamUnavailableError(
+          `GET ${describe(request).url} answered ${type || "without a content type"}, ` +
+            "not an event stream: the server offers no live streams",
+          describe(request),
+        ),
+      };
     };
     const parse = (data: string) => {
       const item: unknown = JSON.parse(data);
@@ -256,7 +300,12 @@ export class Client {
     yield* followStream(open, parse, (error) => error instanceof NetworkError, options);
   }
 
-  async #exchange(method: string, url: string, callerHeaders: Record<string, string>, body: Record<string, unknown> | undefined) {
+  async #exchange(
+    method: string,
+    url: string,
+    callerHeaders: Record<string, string>,
+    body: Record<string, unknown> | undefined,
+  ) {
     const auth = this.#auth;
     const headers = this.#headersFor(url, callerHeaders);
     if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";
@@ -264,10 +313,12 @@ export class Client {
     const request: WireRequest = { method, url, headers, body };
     const first = await exchange(request, this.#fetch, this.#timeout);
     const challenge = first.response.status === 401 ? otpChallenge(first.response.headers) : null;
-    if (!challenge || auth?.type !== "basic" || typeof auth.otp !== "function" || !ownOrigin) return interpret(request, first);
+    if (!challenge || auth?.type !== "basic" || typeof auth.otp !== "function" || !ownOrigin)
+      return interpret(request, first);
 
     const code = await auth.otp(challenge);
-    if (typeof code !== "string") throw new ParameterError("auth.otp", "auth.otp must return a string (the one-time code)");
+    if (typeof code !== "string")
+      throw new ParameterError("auth.otp", "auth.otp must return a string (the one-time code)");
     const retry: WireRequest = { ...request, headers: { ...headers, "x-service-otp": code.trim() } };
     return interpret(retry, await exchange(retry, this.#fetch, this.#timeout));
   }

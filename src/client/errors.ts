@@ -25,7 +25,12 @@ export function redactUrl(url: string): string {
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, `$1${REDACTED}@`);
 }
 
-export function redactRequest(method: string, url: string, headers: Record<string, string>, body?: unknown): RedactedRequest {
+export function redactRequest(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): RedactedRequest {
   const shown: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
@@ -45,7 +50,10 @@ export class FeedgateError extends Error {
 export class ParameterError extends FeedgateError {
   override name = "ParameterError";
   readonly code = "EPARAMETER";
-  constructor(readonly parameter: string, message: string) {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -81,7 +89,10 @@ export class HttpError extends FeedgateError {
     this.meta = details.meta;
     this.request = details.request;
     this.body = details.body;
-    const body = (typeof details.body === "object" && details.body !== null ? details.body : {}) as Record<string, unknown>;
+    const body = (typeof details.body === "object" && details.body !== null ? details.body : {}) as Record<
+      string,
+      unknown
+    >;
     this.documentationUrl = typeof body.documentation_url === "string" ? body.documentation_url : undefined;
     this.errors = Array.isArray(body.errors) ? (body.errors as HttpError["errors"]) : undefined;
   }
@@ -91,7 +102,11 @@ export class HttpError extends FeedgateError {
 export class NetworkError extends FeedgateError {
   override name = "NetworkError";
   readonly code = "ENETWORK";
-  constructor(message: string, readonly request: RedactedRequest, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly request: RedactedRequest,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -100,7 +115,11 @@ export class NetworkError extends FeedgateError {
 export class TimeoutError extends FeedgateError {
   override name = "TimeoutError";
   readonly code = "ETIMEDOUT";
-  constructor(message: string, readonly request: RedactedRequest, readonly timeout: number) {
+  constructor(
+    message: string,
+    readonly request: RedactedRequest,
+    readonly timeout: number,
+  ) {
     super(message);
   }
 }

@@ -5,7 +5,12 @@
 import { ParameterError } from "./errors.js";
 
 export const PERMITTED_HEADERS = [
-  "If-Modified-Since", "If-None-Match", "Cookie", "User-Agent", "Accept", "X-Service-OTP",
+  "If-Modified-Since",
+  "If-None-Match",
+  "Cookie",
+  "User-Agent",
+  "Accept",
+  "X-Service-OTP",
 ] as const;
 
 type PermittedHeader = (typeof PERMITTED_HEADERS)[number];
@@ -25,7 +30,11 @@ const CONDITIONAL = new Set(["if-modified-since", "if-none-match"]);
  * Checks a headers map and returns it with lower-case names. `where` names it in errors ("headers",
  * "options.headers").
  */
-export function checkHeaders(headers: unknown, where: string, options: { conditional: boolean }): Record<string, string> {
+export function checkHeaders(
+  headers: unknown,
+  where: string,
+  options: { conditional: boolean },
+): Record<string, string> {
   if (headers === undefined) return {};
   if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
     throw new ParameterError(where, `${where} must be an object of header names to strings`);
@@ -34,11 +43,17 @@ export function checkHeaders(headers: unknown, where: string, options: { conditi
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (!PERMITTED.has(lower)) {
-      throw new ParameterError(`${where}.${name}`, `${where}.${name} is not a permitted header; permitted: ${PERMITTED_HEADERS.join(", ")}`);
+      throw new ParameterError(
+        `${where}.${name}`,
+        `${where}.${name} is not a permitted header; permitted: ${PERMITTED_HEADERS.join(", ")}`,
+      );
     }
     if (!options.conditional && CONDITIONAL.has(lower)) {
       // One ETag or date for every request would make unrelated requests answer 304.
-      throw new ParameterError(`${where}.${name}`, `${where}.${name} belongs to a single request, not to the client's defaults`);
+      throw new ParameterError(
+        `${where}.${name}`,
+        `${where}.${name} belongs to a single request, not to the client's defaults`,
+      );
     }
     if (typeof value !== "string") throw new ParameterError(`${where}.${name}`, `${where}.${name} must be a string`);
     checked[lower] = value;

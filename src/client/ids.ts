@@ -8,7 +8,11 @@
  */
 import type { ResponseKind } from "../api/endpoints.js";
 
-const MAY_BE_INTEGER: ReadonlySet<ResponseKind> = new Set<ResponseKind>(["Authorization", "Authorization[]", "IssueEvent[]"]);
+const MAY_BE_INTEGER: ReadonlySet<ResponseKind> = new Set<ResponseKind>([
+  "Authorization",
+  "Authorization[]",
+  "IssueEvent[]",
+]);
 
 function stringId(item: unknown): void {
   if (typeof item === "object" && item !== null && typeof (item as { id?: unknown }).id === "number") {

@@ -29,8 +29,13 @@ function checkField(operation: string, name: string, type: FieldType, value: unk
     if (isRecord && Object.values(value).every((item) => typeof item === "string")) return { ...value };
     return refuse(operation, name, "must be an object of strings");
   }
-  if (typeof value === "string" || (type === "string|number" && typeof value === "number" && Number.isFinite(value))) return value;
-  return refuse(operation, name, `must be a ${type === "string" ? "string" : "string or a number"}, got ${shown(value)}`);
+  if (typeof value === "string" || (type === "string|number" && typeof value === "number" && Number.isFinite(value)))
+    return value;
+  return refuse(
+    operation,
+    name,
+    `must be a ${type === "string" ? "string" : "string or a number"}, got ${shown(value)}`,
+  );
 }
 
 /** The value as it travels, or a refusal. */
@@ -44,10 +49,13 @@ function checkValue(operation: string, name: string, spec: ParamSpec, value: unk
       return value;
     case "number": {
       // A number counts as its decimal text: 2 -> "2"; 1.5, -1 and NaN then fail the digits rule.
-      if (typeof value !== "string" && typeof value !== "number") refuse(operation, name, `must be a number or a string of digits, got ${shown(value)}`);
+      if (typeof value !== "string" && typeof value !== "number")
+        refuse(operation, name, `must be a number or a string of digits, got ${shown(value)}`);
       const text = String(value);
-      if (spec.pattern && !new RegExp(spec.pattern).test(text)) refuse(operation, name, `must match ${spec.pattern}, got ${shown(value)}`);
-      if (spec.max !== undefined && Number(text) > spec.max) refuse(operation, name, `must be at most ${spec.max}, got ${text}`);
+      if (spec.pattern && !new RegExp(spec.pattern).test(text))
+        refuse(operation, name, `must match ${spec.pattern}, got ${shown(value)}`);
+      if (spec.max !== undefined && Number(text) > spec.max)
+        refuse(operation, name, `must be at most ${spec.max}, got ${text}`);
       return text;
     }
     case "array":
@@ -61,12 +69,18 @@ function checkValue(operation: string, name: string, spec: ParamSpec, value: unk
     case "string|number":
       return checkField(operation, name, spec.type, value);
     case "object": {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) refuse(operation, name, "must be an object");
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        refuse(operation, name, "must be an object");
       const properties = spec.properties ?? {};
       const checked: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
         const type = properties[key];
-        if (!type) refuse(operation, `${name}.${key}`, `is not a key of ${name}; it takes ${Object.keys(properties).join(", ")}`);
+        if (!type)
+          refuse(
+            operation,
+            `${name}.${key}`,
+            `is not a key of ${name}; it takes ${Object.keys(properties).join(", ")}`,
+          );
         if (item !== undefined) checked[key] = checkField(operation, `${name}.${key}`, type, item);
       }
       return checked;
@@ -82,7 +96,11 @@ export function prepare(endpoint: Endpoint, operation: string, params: unknown):
   for (const name of Object.keys(given)) {
     if (name !== "headers" && !Object.hasOwn(endpoint.params, name)) {
       const known = Object.keys(endpoint.params);
-      refuse(operation, name, `is not a parameter of this operation${known.length ? `; it takes ${known.join(", ")}` : ""}`);
+      refuse(
+        operation,
+        name,
+        `is not a parameter of this operation${known.length ? `; it takes ${known.join(", ")}` : ""}`,
+      );
     }
   }
 
@@ -102,7 +120,8 @@ export function prepare(endpoint: Endpoint, operation: string, params: unknown):
   }
   // Writes always send a JSON object: the server reads an empty one as "all defaults".
   if (endpoint.method === "POST" || endpoint.method === "PATCH") body ??= {};
-  const path = endpoint.path.split("/")
+  const path = endpoint.path
+    .split("/")
     .map((segment) => (segment.startsWith(":") ? encodeURIComponent(pathValues[segment.slice(1)] ?? "") : segment))
     .join("/");
   const search = query.toString();

@@ -48,8 +48,10 @@ export function interpret(request: WireRequest, { response, text }: Exchange): R
   const details = { headers: headersOf(response), meta, request: describe(request) };
   const body = parseBody(response, text);
   if (!body.ok) {
-    throw new HttpError(`Internal Server Error: the response was declared as JSON but could not be parsed (${body.error})`,
-      { ...details, status: 500, body: text });
+    throw new HttpError(
+      `Internal Server Error: the response was declared as JSON but could not be parsed (${body.error})`,
+      { ...details, status: 500, body: text },
+    );
   }
   const url = response.url || request.url;
   if (response.status === 304) return { notModified: true, status: 304, url, data: undefined, meta };

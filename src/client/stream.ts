@@ -10,7 +10,10 @@ import { FeedgateError, type RedactedRequest } from "./errors.js";
 export class StreamUnavailableError extends FeedgateError {
   override name = "StreamUnavailableError";
   readonly code = "ENOSTREAM";
-  constructor(message: string, readonly request: RedactedRequest) {
+  constructor(
+    message: string,
+    readonly request: RedactedRequest,
+  ) {
     super(message);
   }
 }
@@ -96,13 +99,18 @@ async function* frames(body: ReadableStream<Uint8Array>, onRetry: (ms: number) =
   }
 }
 
-const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal.addEventListener("abort", () => {
-    clearTimeout(timer);
-    resolve();
-  }, { once: true });
-});
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
  * Events, parsed, from `open` and its reopenings. The first opening's failure is thrown (a wrong URL, a 404);
@@ -110,8 +118,12 @@ const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) =
  * while an answer that refuses (a deleted token's 401) is thrown.
  * @param isUnreachable whether a failure of `open` is the network's (tried again) rather than the server's answer.
  */
-export async function* followStream<T>(open: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Opened>,
-  parse: (data: string) => T, isUnreachable: (error: Error) => boolean, options: StreamOptions = {}): AsyncGenerator<T, void, undefined> {
+export async function* followStream<T>(
+  open: (lastEventId: string | undefined, signal: AbortSignal) => Promise<Opened>,
+  parse: (data: string) => T,
+  isUnreachable: (error: Error) => boolean,
+  options: StreamOptions = {},
+): AsyncGenerator<T, void, undefined> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   options.signal?.addEventListener("abort", stop, { once: true });

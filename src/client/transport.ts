@@ -19,13 +19,15 @@ export interface Exchange {
   text: string;
 }
 
-export const describe = (request: WireRequest) => redactRequest(request.method, request.url, request.headers, request.body);
+export const describe = (request: WireRequest) =>
+  redactRequest(request.method, request.url, request.headers, request.body);
 
 /** The innermost message: Node's fetch says only "fetch failed" and keeps the reason (ECONNREFUSED ...) in `cause`. */
 function reason(error: unknown): string {
   let current = error;
   let message = "unknown error";
-  for (let depth = 0; current instanceof Error && depth < 5; depth++, current = current.cause) message = current.message;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++, current = current.cause)
+    message = current.message;
   // Some reasons quote the URL ("Failed to parse URL from ..."), which may carry a token.
   return redactUrl(message);
 }
@@ -33,10 +35,13 @@ function reason(error: unknown): string {
 export async function exchange(request: WireRequest, fetch: Fetch, timeout: number | undefined): Promise<Exchange> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = timeout === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeout);
+  const timer =
+    timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeout);
   try {
     const response = await fetch(request.url, {
       method: request.method,

@@ -5,10 +5,19 @@
  * wait that many seconds, and users asked for clients to expose it (wire notes 2.6 and 4, go-github#242).
  */
 export const META_HEADERS = [
-  "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-oauth-scopes", "link", "location",
-  "last-modified", "etag", "status", "x-poll-interval",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-oauth-scopes",
+  "link",
+  "location",
+  "last-modified",
+  "etag",
+  "status",
+  "x-poll-interval",
   // When the token used expires (`2026-01-15 10:00:00 UTC`), and which calendar version of the API answered.
-  "github-authentication-token-expiration", "x-github-api-version-selected",
+  "github-authentication-token-expiration",
+  "x-github-api-version-selected",
   // What the operation accepts from a fine-grained token (`repository_hooks=write`), where a classic one gets scopes.
   "x-accepted-github-permissions",
 ] as const;

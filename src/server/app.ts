@@ -91,23 +91,52 @@ export interface AppDependencies {
 
 /** Headers browsers may read, GitHub's E2 list plus E3 additions and this service's OTP header (wire notes 3.5). */
 const EXPOSED_HEADERS = [
-  "ETag", "Link", "Location", "Retry-After", "X-GitHub-OTP", "X-Service-OTP", "X-RateLimit-Limit", "X-RateLimit-Remaining",
-  "X-RateLimit-Reset", "X-RateLimit-Used", "X-RateLimit-Resource", "X-OAuth-Scopes", "X-Accepted-OAuth-Scopes",
-  "X-Accepted-GitHub-Permissions", "X-Poll-Interval", "X-GitHub-Media-Type", "X-GitHub-Request-Id", "Last-Modified", "Status",
+  "ETag",
+  "Link",
+  "Location",
+  "Retry-After",
+  "X-GitHub-OTP",
+  "X-Service-OTP",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "X-RateLimit-Used",
+  "X-RateLimit-Resource",
+  "X-OAuth-Scopes",
+  "X-Accepted-OAuth-Scopes",
+  "X-Accepted-GitHub-Permissions",
+  "X-Poll-Interval",
+  "X-GitHub-Media-Type",
+  "X-GitHub-Request-Id",
+  "Last-Modified",
+  "Status",
   // A stale page's marks (--stale-if-error): GitHub sends neither.
-  "Age", "Warning",
+  "Age",
+  "Warning",
 ];
 
 /**
  * Retention (services/retention.ts) runs while the app is ready and stops when it closes; on the database itself, as
  * the dispatcher does (it runs outside requests). A test's clock moving starts a run at once.
  */
-function backgroundRetention(app: FastifyInstance, store: Store, clock: Clock, config: Config, metrics: Metrics,
-  manualClock: ManualClock | undefined): Retention {
-  const retention = new Retention(store.retention, clock, config.retention, {
-    pruned: (kind, count) => metrics.retentionPruned.inc({ kind }, count),
-    ran: (at) => metrics.retentionLastRun.set(at.getTime() / 1000),
-  }, app.log);
+function backgroundRetention(
+  app: FastifyInstance,
+  store: Store,
+  clock: Clock,
+  config: Config,
+  metrics: Metrics,
+  manualClock: ManualClock | undefined,
+): Retention {
+  const retention = new Retention(
+    store.retention,
+    clock,
+    config.retention,
+    {
+      pruned: (kind, count) => metrics.retentionPruned.inc({ kind }, count),
+      ran: (at) => metrics.retentionLastRun.set(at.getTime() / 1000),
+    },
+    app.log,
+  );
   const stopWatching = manualClock?.onMove(() => retention.wake());
   app.addHook("onReady", async () => retention.start());
   app.addHook("onClose", async () => {
@@ -135,11 +164,21 @@ function httpsOption(files: TlsFiles | undefined): object {
 }
 
 export async function buildApp({
-  config, store: databaseStore, clock: givenClock = wallClock, counters, logger, metrics = new Metrics(databaseStore),
-  tls = readTlsFiles(config.tls), repeatAnswers: repeating = true,
+  config,
+  store: databaseStore,
+  clock: givenClock = wallClock,
+  counters,
+  logger,
+  metrics = new Metrics(databaseStore),
+  tls = readTlsFiles(config.tls),
+  repeatAnswers: repeating = true,
 }: AppDependencies) {
-  const manualClock = givenClock instanceof ManualClock ? givenClock
-    : config.testControls ? new ManualClock(givenClock(), true) : undefined;
+  const manualClock =
+    givenClock instanceof ManualClock
+      ? givenClock
+      : config.testControls
+        ? new ManualClock(givenClock(), true)
+        : undefined;
   const clock: Clock = manualClock?.now ?? (givenClock as Clock);
   const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX]);
   const app = Fastify({
@@ -154,8 +193,13 @@ export async function buildApp({
     // A hop count trusts that many proxies nearest this server, the socket's peer first, as Express does. Fastify
     // refuses the number form on purpose (it cannot check the peer); the flag's help and docs/configuration.md say the same:
     // a hop count is for a server that only its proxies can reach, and addresses are the safer choice.
-    trustProxy: typeof config.trustProxy === "number"
-      ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     // Node answers 408 and closes the socket when the headers, or the whole request, take longer than this.
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
@@ -186,8 +230,17 @@ export async function buildApp({
     origin: "*",
     methods: ["GET", "POST", "PATCH", "PUT", "DELETE"],
     exposedHeaders: EXPOSED_HEADERS,
-    allowedHeaders: ["Authorization", "Content-Type", "If-Match", "If-Modified-Since", "If-None-Match", "X-GitHub-OTP",
-      "X-Service-OTP", "X-Requested-With", "X-GitHub-Api-Version"],
+    allowedHeaders: [
+      "Authorization",
+      "Content-Type",
+      "If-Match",
+      "If-Modified-Since",
+      "If-None-Match",
+      "X-GitHub-OTP",
+      "X-Service-OTP",
+      "X-Requested-With",
+      "X-GitHub-Api-Version",
+    ],
     maxAge: 86400,
   });
   // Before the conditional plugin, whose 304s it counts as the database confirming a page (./plugins/stale-if-error.ts).
@@ -199,11 +252,20 @@ export async function buildApp({
   await app.register(auth, { authenticator });
   await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
-  const repeatedAnswers = new RepeatedAnswers({
-    clock, version: () => remembering.refresh(true), receivedVersion: (userId) => store.events.receivedVersion(userId),
-    counters: sharedCounters, dateHeader: manualClock !== undefined, requestId, duration: metrics.requestDuration,
-    repeated: metrics.repeatedAnswers, bypassed: () => faultList !== undefined && faultList.size > 0,
-  }, repeating && !LOGS_REQUESTS.has(app.log.level)); // a logged request is logged by Fastify: none is answered around it
+  const repeatedAnswers = new RepeatedAnswers(
+    {
+      clock,
+      version: () => remembering.refresh(true),
+      receivedVersion: (userId) => store.events.receivedVersion(userId),
+      counters: sharedCounters,
+      dateHeader: manualClock !== undefined,
+      requestId,
+      duration: metrics.requestDuration,
+      repeated: metrics.repeatedAnswers,
+      bypassed: () => faultList !== undefined && faultList.size > 0,
+    },
+    repeating && !LOGS_REQUESTS.has(app.log.level),
+  ); // a logged request is logged by Fastify: none is answered around it
   app.decorate("repeatedAnswers", repeatedAnswers);
   await app.register(repeatAnswers, { answers: repeatedAnswers });
   await app.register(bodyParser);
@@ -218,29 +280,60 @@ export async function buildApp({
   personalAccessTokenRoutes(app, fineGrainedTokens);
   credentialRoutes(app, new CredentialRevocationService(store));
   const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  const streams = new StreamHub(store.events, remembering, feeds, authenticator, config.streams, app.log,
+  const streams = new StreamHub(
+    store.events,
+    remembering,
+    feeds,
+    authenticator,
+    config.streams,
+    app.log,
     { open: metrics.openStreams, resumed: metrics.streamsResumed, gaps: metrics.streamGaps },
-    clock);
+    clock,
+  );
   registerStreams(app, streams);
   eventRoutes(app, feeds, config.numericIds, streams);
   entryPointRoutes(app, new EntryPointService(store, feeds));
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
-  const hooks = webhooks(app, config, databaseStore, clock, manualClock && ((listener) => manualClock.onMove(listener)),
-    metrics.registry);
-  const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(),
-    { webhooks: { maxQueue: config.webhooks.maxQueue } });
+  const hooks = webhooks(
+    app,
+    config,
+    databaseStore,
+    clock,
+    manualClock && ((listener) => manualClock.onMove(listener)),
+    metrics.registry,
+  );
+  const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(), {
+    webhooks: { maxQueue: config.webhooks.maxQueue },
+  });
   adminRoutes(app, ingest, config.adminBodyLimit);
   backgroundRetention(app, databaseStore, clock, config, metrics, manualClock);
   const hookService = new HookService(store, clock, hooks.secrets, hooks.deliveries);
   hookRoutes(app, hookService);
   metaRoutes(app, store, sharedCounters);
-  await app.register(consolePlugin({
-    sessions: new SessionService(store, clock), authenticator, authorizations, fineGrainedTokens, assets: loadAssets(), users: store.users,
-    feeds, streams, now: clock,
-    hooks: hookService, tokenCounts: store.authorizations,
-  }), { prefix: CONSOLE_PREFIX });
+  await app.register(
+    consolePlugin({
+      sessions: new SessionService(store, clock),
+      authenticator,
+      authorizations,
+      fineGrainedTokens,
+      assets: loadAssets(),
+      users: store.users,
+      feeds,
+      streams,
+      now: clock,
+      hooks: hookService,
+      tokenCounts: store.authorizations,
+    }),
+    { prefix: CONSOLE_PREFIX },
+  );
   if (faultList) {
-    const controls = new TestControls({ store: databaseStore, clock: manualClock!, counters: sharedCounters, faults: faultList, ingest });
+    const controls = new TestControls({
+      store: databaseStore,
+      clock: manualClock!,
+      counters: sharedCounters,
+      faults: faultList,
+      ingest,
+    });
     hooks.dispatcher.onAttempt((attempt) => controls.recordAttempt(attempt));
     testControlRoutes(app, controls);
     app.decorate("testControls", controls);

@@ -17,8 +17,10 @@ let sourcesWritten: number | undefined;
 /** The last time a file of src/ was written, in ms: read once a process, at the first question. */
 function lastSourceWrite(): number {
   const dir = fileURLToPath(SOURCES);
-  sourcesWritten ??= readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .reduce((last, file) => Math.max(last, statSync(`${dir}/${file}`).mtimeMs), 0);
+  sourcesWritten ??= readdirSync(dir, { recursive: true, encoding: "utf8" }).reduce(
+    (last, file) => Math.max(last, statSync(`${dir}/${file}`).mtimeMs),
+    0,
+  );
   return sourcesWritten;
 }
 
@@ -45,7 +47,9 @@ export async function importModule(url: string): Promise<unknown> {
   if (!url.endsWith(".ts") || !import.meta.url.endsWith(".js")) return import(url);
   const twin = builtTwin(new URL(url));
   if (twin) return import(twin.href);
-  tsxRegistered ??= import(import.meta.resolve("tsx/esm/api")).then((tsx: { register(): unknown }) => void tsx.register());
+  tsxRegistered ??= import(import.meta.resolve("tsx/esm/api")).then(
+    (tsx: { register(): unknown }) => void tsx.register(),
+  );
   await tsxRegistered;
   return import(url);
 }

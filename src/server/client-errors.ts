@@ -22,8 +22,10 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   this.log.debug({ code: error.code, remoteAddress: socket.remoteAddress, status }, "client error");
   if (socket.writable) {
     const body = JSON.stringify({ message: STATUS_CODES[status], documentation_url: GENERAL_DOCS });
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

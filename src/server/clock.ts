@@ -32,7 +32,10 @@ export class ManualClock {
   private readonly started = Date.now();
   private readonly listeners = new Set<() => void>();
 
-  constructor(start: Date = new Date(), private readonly running = false) {
+  constructor(
+    start: Date = new Date(),
+    private readonly running = false,
+  ) {
     if (Number.isNaN(start.getTime())) throw new RangeError("the clock needs a valid time");
     this.base = this.start = start.getTime();
     this.since = this.started;
@@ -51,7 +54,10 @@ export class ManualClock {
   /** Moves the clock by `1h`, `30m`, `2d`, ... or a number of milliseconds (not backwards: use set()). */
   advance(by: string | number): Date {
     const ms = durationMs(by);
-    if (ms === null || ms < 0) throw new RangeError(`advance the clock by a duration such as 90s, 30m, 1h or 2d, or by milliseconds, got ${JSON.stringify(by)}`);
+    if (ms === null || ms < 0)
+      throw new RangeError(
+        `advance the clock by a duration such as 90s, 30m, 1h or 2d, or by milliseconds, got ${JSON.stringify(by)}`,
+      );
     this.set(new Date(this.now().getTime() + ms));
     return this.now();
   }

@@ -38,7 +38,7 @@ function remembering(factory: CompilerFactory): CompilerFactory {
       compile = (route) => {
         const schemaKey = `${route.httpPart ?? route.httpStatus}\u0000${route.contentType ?? ""}\u0000${JSON.stringify(route.schema)}`;
         let fn = compiled.get(schemaKey);
-        if (fn === undefined) compiled.set(schemaKey, fn = build(route));
+        if (fn === undefined) compiled.set(schemaKey, (fn = build(route)));
         return fn;
       };
       compilers.set(key, compile);

@@ -8,7 +8,13 @@ import { readSettings, type Environment } from "./settings/read.js";
 import type { InputOf, Values } from "./settings/setting.js";
 import { SETTINGS } from "./settings/table.js";
 
-export { DEFAULT_DB, IN_MEMORY_DB, DEFAULT_PASSWORD_COST, DEFAULT_WEBHOOK_MAX_QUEUE, SETTINGS } from "./settings/table.js";
+export {
+  DEFAULT_DB,
+  IN_MEMORY_DB,
+  DEFAULT_PASSWORD_COST,
+  DEFAULT_WEBHOOK_MAX_QUEUE,
+  SETTINGS,
+} from "./settings/table.js";
 export type { LogFormat } from "./settings/parsers.js";
 
 /** Every setting, nested as the table groups them (`config.rateLimit.authenticated`); see each row for its meaning. */

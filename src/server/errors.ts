@@ -28,8 +28,12 @@ export class ApiError extends Error {
 
   body(fallbackDocs: string) {
     if (typeof this.options.errors === "string") {
-      return { message: this.message, errors: this.options.errors, documentation_url: this.options.documentationUrl ?? fallbackDocs,
-        ...(this.options.statusInBody ? { status: String(this.statusCode) } : {}) };
+      return {
+        message: this.message,
+        errors: this.options.errors,
+        documentation_url: this.options.documentationUrl ?? fallbackDocs,
+        ...(this.options.statusInBody ? { status: String(this.statusCode) } : {}),
+      };
     }
     return {
       message: this.message,
@@ -49,7 +53,8 @@ export const notFound = () => new ApiError(404, "Not Found", { documentationUrl:
  */
 export const unimplemented = (method: string, path: string) =>
   new ApiError(404, `Not Found: feedgate does not implement ${method} ${path}`, {
-    documentationUrl: GENERAL_DOCS, headers: { "X-Feedgate-Unimplemented": "true" },
+    documentationUrl: GENERAL_DOCS,
+    headers: { "X-Feedgate-Unimplemented": "true" },
   });
 
 export const requiresAuthentication = () => new ApiError(401, "Requires authentication");
@@ -98,7 +103,8 @@ export const RETRY_AFTER_SECONDS = 5;
  */
 export const serviceUnavailable = (what: string, cause: unknown) =>
   new ApiError(503, `Service Unavailable: ${what} cannot be reached. Please try again later.`, {
-    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }, cause,
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    cause,
   });
 
 /** 422 "Validation Failed" with GitHub's `errors` entries. */

@@ -9,7 +9,10 @@ export class FeedgateFailure extends Error {
   /** GitHub's validation error code: `invalid`, `already_exists`, `missing_field`... */
   readonly code: string;
 
-  constructor(readonly problem: string, fields: { field?: string; code?: string } = {}) {
+  constructor(
+    readonly problem: string,
+    fields: { field?: string; code?: string } = {},
+  ) {
     super(fields.field ? `${fields.field}: ${problem}` : problem);
     this.field = fields.field;
     this.code = fields.code ?? "invalid";
@@ -42,7 +45,10 @@ export type UnavailableStore = "the database" | "the rate-limit store";
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 
-  constructor(readonly store: UnavailableStore, cause: unknown) {
+  constructor(
+    readonly store: UnavailableStore,
+    cause: unknown,
+  ) {
     super(`${store} cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
   }
 }
@@ -63,12 +69,21 @@ export interface CarriedFailure {
   code: string;
 }
 
-export const carriedFailure = (failure: FeedgateFailure): CarriedFailure =>
-  ({ name: failure.name, problem: failure.problem, field: failure.field, code: failure.code });
+export const carriedFailure = (failure: FeedgateFailure): CarriedFailure => ({
+  name: failure.name,
+  problem: failure.problem,
+  field: failure.field,
+  code: failure.code,
+});
 
 /** The classes of this module a carried failure is raised again as, by name. */
-const CARRIED_CLASSES: Record<string, new (problem: string, fields: { field?: string | undefined; code?: string }) => FeedgateFailure> =
-  { InvalidInputError, UnparsableEntryError, StartupError };
+const CARRIED_CLASSES: Record<
+  string,
+  new (
+    problem: string,
+    fields: { field?: string | undefined; code?: string },
+  ) => FeedgateFailure
+> = { InvalidInputError, UnparsableEntryError, StartupError };
 
 /** A carried failure raised again as its class; null for a class this module does not know (the carrier's own). */
 export function uncarriedFailure(carried: CarriedFailure): FeedgateFailure | null {

@@ -30,7 +30,8 @@ function isSecretParameter(rawName: string): boolean {
  */
 export function redactUrl(url: string): string {
   return url.replace(/([?&#;])([^?&#;=]*)=([^&#;]*)/g, (parameter, separator: string, name: string) =>
-    isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter);
+    isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter,
+  );
 }
 
 /**
@@ -48,7 +49,10 @@ function serializeError(error: Error) {
  */
 function prettyStream() {
   return pretty({
-    colorize: process.stdout.isTTY === true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname",
+    colorize: process.stdout.isTTY === true,
+    sync: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname",
   });
 }
 
@@ -57,7 +61,13 @@ export function loggerOptions(level: string, format: LogFormat = "json"): Fastif
     level,
     ...(format === "pretty" ? { stream: prettyStream() } : {}),
     serializers: {
-      req: (request: { method: string; url: string; originalUrl?: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
+      req: (request: {
+        method: string;
+        url: string;
+        originalUrl?: string;
+        ip?: string;
+        socket?: { remoteAddress?: string };
+      }) => ({
         method: request.method,
         // As the client sent it: `/api/v3/events`, not the path the router saw (plugins/api-prefix.ts).
         url: redactUrl(request.originalUrl ?? request.url),
@@ -66,7 +76,12 @@ export function loggerOptions(level: string, format: LogFormat = "json"): Fastif
       err: serializeError,
     },
     // Defence in depth, should anything ever log a header object.
-    redact: ["req.headers.authorization", "req.headers['x-github-otp']", "req.headers['x-service-otp']", "err.rawPacket",
-      "rawPacket"],
+    redact: [
+      "req.headers.authorization",
+      "req.headers['x-github-otp']",
+      "req.headers['x-service-otp']",
+      "err.rawPacket",
+      "rawPacket",
+    ],
   };
 }

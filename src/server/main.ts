@@ -31,8 +31,10 @@ export interface RunningServer {
 function listenError(error: unknown, host: string, port: number, what: string, flag: string): unknown {
   const code = (error as { code?: string }).code;
   const where = `${host}:${port}`;
-  if (code === "EADDRINUSE") return new StartupError(`cannot listen on ${where}: the port is in use; choose another ${what} with ${flag}`);
-  if (code === "EACCES") return new StartupError(`cannot listen on ${where}: permission denied; choose a port above 1023 with ${flag}`);
+  if (code === "EADDRINUSE")
+    return new StartupError(`cannot listen on ${where}: the port is in use; choose another ${what} with ${flag}`);
+  if (code === "EACCES")
+    return new StartupError(`cannot listen on ${where}: permission denied; choose a port above 1023 with ${flag}`);
   if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
     return new StartupError(`cannot listen on ${where}: no such address on this machine; check --host (or HOST)`);
   }
@@ -67,14 +69,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
-    const notes = [databaseNote(config.db, store.migratedAtOpen), ...(await options.beforeListen?.(store, now)) ?? []];
+    const notes = [
+      databaseNote(config.db, store.migratedAtOpen),
+      ...((await options.beforeListen?.(store, now)) ?? []),
+    ];
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock });
     closers.push(() => app.close());
     if (config.testControls) {
-      app.log.warn(config.db === IN_MEMORY_DB ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
-        : "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset");
+      app.log.warn(
+        config.db === IN_MEMORY_DB
+          ? "test controls are on: any caller may reset the data, move the clock and make requests fail"
+          : "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset",
+      );
     }
     for (const note of notes) if (note) app.log[note.level](note.fields ?? {}, note.msg);
     let stopping: Promise<void> | undefined;
@@ -87,14 +95,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const listening = listen(app, metrics, config);
     let metricsServer: MetricsServer | undefined;
     // A stop asked for while the ports are opening waits for them, so that it closes what was opened.
-    const stop = () => (stopping ??= (async () => {
-      app.repeatedAnswers.stop(); // from now on every answer goes through the hook above
-      await listening.catch(() => undefined);
-      await app.close(); // stops accepting, lets in-flight requests finish
-      await metricsServer?.close(); // scrapes still see the drain
-      await store.close(); // then drains the pool / closes the file
-      await counters.close();
-    })());
+    const stop = () =>
+      (stopping ??= (async () => {
+        app.repeatedAnswers.stop(); // from now on every answer goes through the hook above
+        await listening.catch(() => undefined);
+        await app.close(); // stops accepting, lets in-flight requests finish
+        await metricsServer?.close(); // scrapes still see the drain
+        await store.close(); // then drains the pool / closes the file
+        await counters.close();
+      })());
     if (options.exitOnSignals) exitOnSignals(app, stop);
     const started = await listening;
     metricsServer = started.metricsServer;
@@ -106,7 +115,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 }
 
 /** Windows in Redis when a URL is configured (several instances), else in process (one instance). */
-async function openCounters(redis: string | undefined, prefix: string, closers: (() => Promise<void>)[]): Promise<WindowCounters> {
+async function openCounters(
+  redis: string | undefined,
+  prefix: string,
+  closers: (() => Promise<void>)[],
+): Promise<WindowCounters> {
   if (!redis) return new MemoryWindowCounters();
   const counters = new RedisWindowCounters(redis, prefix);
   closers.push(() => counters.close());
@@ -117,9 +130,14 @@ async function openCounters(redis: string | undefined, prefix: string, closers: 
 }
 
 /** Opens the API's port, then `/metrics`'s own when it has one; a port in use names the flag that moves it. */
-async function listen(app: FastifyInstance, metrics: Metrics, config: Config): Promise<{ address: string; metricsServer?: MetricsServer }> {
-  const address = await app.listen({ host: config.host, port: config.port })
-    .catch((error: unknown) => { throw listenError(error, config.host, config.port, "port", "--port (or PORT)"); });
+async function listen(
+  app: FastifyInstance,
+  metrics: Metrics,
+  config: Config,
+): Promise<{ address: string; metricsServer?: MetricsServer }> {
+  const address = await app.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+    throw listenError(error, config.host, config.port, "port", "--port (or PORT)");
+  });
   const metricsPort = config.metricsPort;
   if (metricsPort === undefined) return { address };
   const metricsServer = await startMetricsServer(metrics, config.host, metricsPort, app.log).catch((error: unknown) => {

@@ -17,8 +17,12 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(metrics: Metrics, host: string, port: number, logger: FastifyBaseLogger)
-  : Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  host: string,
+  port: number,
+  logger: FastifyBaseLogger,
+): Promise<MetricsServer> {
   const server = Fastify({ loggerInstance: logger });
   metricsRoutes(server, metrics);
   const url = await server.listen({ host, port });

@@ -13,8 +13,15 @@ import { SUPPORTED_VERSION } from "../api/versions.js";
 import { API_DESCRIPTION, TAGS } from "./openapi/api-description.js";
 import { components, type Components } from "./openapi/components.js";
 import {
-  commonHeaders, CONDITIONAL_PARAMETERS, ERROR_RESPONSES, errorResponses, HEADER_COMPONENTS, headers, notModified,
-  type Json, type Responses,
+  commonHeaders,
+  CONDITIONAL_PARAMETERS,
+  ERROR_RESPONSES,
+  errorResponses,
+  HEADER_COMPONENTS,
+  headers,
+  notModified,
+  type Json,
+  type Responses,
 } from "./openapi/responses.js";
 import { ROUTE_DOC, type RouteDoc } from "./openapi/route-doc.js";
 import { SECURITY, SECURITY_SCHEMES } from "./openapi/security.js";
@@ -27,8 +34,15 @@ function routeDocResponses(route: RouteOptions, doc: RouteDoc, named: Components
   const common = commonHeaders(route);
   const get = route.method === "GET";
   const conditional = get && doc.conditional !== false;
-  const success = Object.fromEntries(Object.entries(doc.success).map(([status, response]) =>
-    [status, { ...(named.refs(response) as Json), headers: headers([...common, ...(get && status === "200" ? ["ETag"] : [])]) }]));
+  const success = Object.fromEntries(
+    Object.entries(doc.success).map(([status, response]) => [
+      status,
+      {
+        ...(named.refs(response) as Json),
+        headers: headers([...common, ...(get && status === "200" ? ["ETag"] : [])]),
+      },
+    ]),
+  );
   return {
     ...errorResponses(route, { notFound: doc.tag === "admin", unprocessable: false }),
     ...(conditional ? { 304: notModified([...common, "ETag"]) } : {}),
@@ -52,8 +66,10 @@ function routeDocOperation(route: RouteOptions, schema: FastifySchema & { [ROUTE
 function describeRoute(route: RouteOptions, schema: FastifySchema, named: Components): FastifySchema {
   const endpoint = route.config?.endpoint;
   // An undescribed route is still listed, without a summary: tests/server/openapi.test.ts names it.
-  return (endpoint ? tableOperation(route, schema, endpoint, named, RESPONSES) : routeDocOperation(route, schema, named))
-    ?? schema;
+  return (
+    (endpoint ? tableOperation(route, schema, endpoint, named, RESPONSES) : routeDocOperation(route, schema, named)) ??
+    schema
+  );
 }
 
 /** The options of @fastify/swagger (dynamic mode): the document's frame and the two hooks. */
@@ -63,7 +79,12 @@ export function openapiOptions(numericIds: boolean, testControls: boolean): Fast
   return {
     openapi: {
       openapi: "3.1.0",
-      info: { title: "feedgate", version: SUPPORTED_VERSION, description: API_DESCRIPTION, license: { name: "MIT", identifier: "MIT" } },
+      info: {
+        title: "feedgate",
+        version: SUPPORTED_VERSION,
+        description: API_DESCRIPTION,
+        license: { name: "MIT", identifier: "MIT" },
+      },
       tags: TAGS.filter((tag) => testControls || tag.name !== "testControls"),
       components: {
         // TypeBox schemas are JSON Schema; @fastify/swagger converts them to OpenAPI's dialect.
@@ -83,14 +104,19 @@ export function openapiOptions(numericIds: boolean, testControls: boolean): Fast
     transformObject: (document) => {
       const openapi = (document as { openapiObject: OpenAPIV3_1.Document }).openapiObject;
       for (const item of Object.values(openapi.paths ?? {})) {
-        for (const [method, operation] of Object.entries(item ?? {}) as [string, OpenAPIV3_1.OperationObject & Json][]) {
+        for (const [method, operation] of Object.entries(item ?? {}) as [
+          string,
+          OpenAPIV3_1.OperationObject & Json,
+        ][]) {
           const responses = operation[RESPONSES] as Responses | undefined;
           if (!responses) continue;
           delete operation[RESPONSES];
           operation.responses = responses;
           if (method === "get") {
-            operation.parameters = [...(operation.parameters ?? []),
-              ...Object.keys(CONDITIONAL_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }))];
+            operation.parameters = [
+              ...(operation.parameters ?? []),
+              ...Object.keys(CONDITIONAL_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+            ];
           }
         }
       }

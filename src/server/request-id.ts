@@ -6,12 +6,17 @@
  */
 import { randomBytes } from "node:crypto";
 
-const PROCESS_ID_PART = randomBytes(6).toString("hex").toUpperCase().replace(/(.{4})(?!$)/g, "$1:");
+const PROCESS_ID_PART = randomBytes(6)
+  .toString("hex")
+  .toUpperCase()
+  .replace(/(.{4})(?!$)/g, "$1:");
 let requestSequence = 0;
 
 export function requestId(): string {
   const n = ++requestSequence; // exact up to 2^53, far beyond any process's lifetime of requests
-  const high = Math.floor(n / 0x1_0000_0000).toString(16).toUpperCase();
+  const high = Math.floor(n / 0x1_0000_0000)
+    .toString(16)
+    .toUpperCase();
   const low = (n >>> 0).toString(16).toUpperCase();
   return `${PROCESS_ID_PART}:${high}:${low}`;
 }

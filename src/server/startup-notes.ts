@@ -20,16 +20,26 @@ export interface StartupNote {
  */
 export function databaseNote(db: string, opened: MigrationReport): StartupNote | undefined {
   if (db === IN_MEMORY_DB) {
-    return { level: "info", msg: "the database is in memory: nothing is written to disk, and it is gone when the server stops" };
+    return {
+      level: "info",
+      msg: "the database is in memory: nothing is written to disk, and it is gone when the server stops",
+    };
   }
   const where = shownDb(db);
   if (opened.created) {
     return isPostgresUrl(db)
-      ? { level: "info", msg: `created feedgate's schema in the empty database at ${where}`, fields: { version: opened.version } }
+      ? {
+          level: "info",
+          msg: `created feedgate's schema in the empty database at ${where}`,
+          fields: { version: opened.version },
+        }
       : { level: "info", msg: `created a new database at ${where}`, fields: { version: opened.version } };
   }
   if (opened.applied > 0) {
-    return { level: "info", msg: `applied ${opened.applied} migrations to the database at ${where} (now at version ${opened.version})` };
+    return {
+      level: "info",
+      msg: `applied ${opened.applied} migrations to the database at ${where} (now at version ${opened.version})`,
+    };
   }
   return undefined;
 }

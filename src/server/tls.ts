@@ -14,7 +14,9 @@ export interface TlsFiles {
 }
 
 const REASONS: Record<string, string> = {
-  ENOENT: "no such file", EACCES: "permission denied", EISDIR: "it is a directory",
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EISDIR: "it is a directory",
 };
 
 function read(path: string, flag: string): Buffer {
@@ -34,8 +36,10 @@ export function readTlsFiles(tls: Config["tls"]): TlsFiles | undefined {
     createSecureContext(files);
   } catch (error) {
     // OpenSSL's words, e.g. "error:05800074:x509 certificate routines::key values mismatch".
-    throw new InvalidInputError(`--tls-cert ${tls.certFile} and --tls-key ${tls.keyFile} are not a PEM certificate and ` +
-      `its private key: ${(error as Error).message}`);
+    throw new InvalidInputError(
+      `--tls-cert ${tls.certFile} and --tls-key ${tls.keyFile} are not a PEM certificate and ` +
+        `its private key: ${(error as Error).message}`,
+    );
   }
   return files;
 }

@@ -9,8 +9,12 @@ import { builtTwin } from "./built-tree.js";
 
 /** Node's options for a built entry: the thread's own less `--import tsx`, whose loader thread it would start for nothing. */
 function withoutTsx(execArgv: string[]): string[] {
-  return execArgv.filter((arg, i) => arg !== "--import=tsx" && !(arg === "--import" && execArgv[i + 1] === "tsx")
-    && !(arg === "tsx" && execArgv[i - 1] === "--import"));
+  return execArgv.filter(
+    (arg, i) =>
+      arg !== "--import=tsx" &&
+      !(arg === "--import" && execArgv[i + 1] === "tsx") &&
+      !(arg === "tsx" && execArgv[i - 1] === "--import"),
+  );
 }
 
 /**

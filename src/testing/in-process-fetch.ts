@@ -22,7 +22,10 @@ export function inProcessFetch(app: FastifyInstance, origin: string): Fetch {
     headers.host = host;
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
     const answer = await app.inject({
-      method: request.method as "GET", url: url.pathname + url.search, headers, ...(body === undefined ? {} : { payload: body }),
+      method: request.method as "GET",
+      url: url.pathname + url.search,
+      headers,
+      ...(body === undefined ? {} : { payload: body }),
     });
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -30,8 +33,10 @@ export function inProcessFetch(app: FastifyInstance, origin: string): Fetch {
       for (const one of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, one);
     }
     const status = answer.statusCode;
-    const response = new Response(BODYLESS.has(status) || request.method === "HEAD" ? null : new Uint8Array(answer.rawPayload),
-      { status, statusText: answer.statusMessage, headers: responseHeaders });
+    const response = new Response(
+      BODYLESS.has(status) || request.method === "HEAD" ? null : new Uint8Array(answer.rawPayload),
+      { status, statusText: answer.statusMessage, headers: responseHeaders },
+    );
     Object.defineProperty(response, "url", { value: request.url });
     return response;
   };

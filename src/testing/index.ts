@@ -5,7 +5,12 @@
  *   const octokit = new Octokit({ baseUrl: fg.url, auth: await fg.token("octocat") });
  */
 export {
-  startFeedgate, type Faults, type Feedgate, type FeedgateOptions, type FineGrainedTokenOptions, type Snapshot,
+  startFeedgate,
+  type Faults,
+  type Feedgate,
+  type FeedgateOptions,
+  type FineGrainedTokenOptions,
+  type Snapshot,
 } from "./start.js";
 export type { DeliveryFilter, ReceivedDelivery, Receiver } from "./receiver.js";
 export type { Fetch } from "./in-process-fetch.js";

@@ -14,7 +14,8 @@ export interface Interception {
 /** @param answer answers the intercepted requests (a fetch in process whose answers name `origin`'s host). */
 export function interceptFetch(origin: string, answer: Fetch): Interception {
   const base = new URL(origin);
-  if (base.protocol !== "http:" && base.protocol !== "https:") throw new RangeError(`intercept an http(s) origin, got ${JSON.stringify(origin)}`);
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    throw new RangeError(`intercept an http(s) origin, got ${JSON.stringify(origin)}`);
   // A GitHub Enterprise base (`https://ghe.example/api/v3`) keeps its path: requests under it lose it here, as the
   // double serves the same routes at / and under /api/v3.
   const prefix = base.pathname.replace(/\/+$/, "");
@@ -22,10 +23,16 @@ export function interceptFetch(origin: string, answer: Fetch): Interception {
   const standIn: typeof fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     // By host, whatever the scheme: answers given in process carry http:// links to the same host (Link's next page).
-    if (url.host !== base.host || !(prefix === "" || url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
+    if (
+      url.host !== base.host ||
+      !(prefix === "" || url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))
+    ) {
       return original(input, init);
     }
-    return answer(input instanceof Request ? new Request(input, init) : url, input instanceof Request ? undefined : init);
+    return answer(
+      input instanceof Request ? new Request(input, init) : url,
+      input instanceof Request ? undefined : init,
+    );
   };
   globalThis.fetch = standIn;
   let restored = false;

@@ -49,7 +49,9 @@ function verify(secret: string | undefined, signature: string | string[] | undef
 }
 
 function parsed(raw: string, contentType: string | undefined): unknown {
-  const json = contentType?.startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(raw).get("payload") ?? "" : raw;
+  const json = contentType?.startsWith("application/x-www-form-urlencoded")
+    ? (new URLSearchParams(raw).get("payload") ?? "")
+    : raw;
   try {
     return JSON.parse(json);
   } catch {
@@ -58,7 +60,8 @@ function parsed(raw: string, contentType: string | undefined): unknown {
 }
 
 const matches = (delivery: ReceivedDelivery, filter: DeliveryFilter) =>
-  (filter.event === undefined || delivery.event === filter.event) && (filter.action === undefined || delivery.action === filter.action);
+  (filter.event === undefined || delivery.event === filter.event) &&
+  (filter.action === undefined || delivery.action === filter.action);
 
 export async function startReceiver(options: { secret?: string } = {}): Promise<Receiver> {
   const received: ReceivedDelivery[] = [];
@@ -73,11 +76,18 @@ export async function startReceiver(options: { secret?: string } = {}): Promise<
       const bytes = Buffer.concat(chunks);
       const raw = bytes.toString("utf8");
       const body = parsed(raw, request.headers["content-type"]);
-      const action = typeof body === "object" && body !== null && typeof (body as { action?: unknown }).action === "string"
-        ? (body as { action: string }).action : null;
+      const action =
+        typeof body === "object" && body !== null && typeof (body as { action?: unknown }).action === "string"
+          ? (body as { action: string }).action
+          : null;
       const delivery: ReceivedDelivery = {
-        event: String(request.headers["x-github-event"] ?? ""), action, guid: String(request.headers["x-github-delivery"] ?? ""),
-        headers: request.headers, body, raw, verified: verify(options.secret, request.headers["x-hub-signature-256"], bytes),
+        event: String(request.headers["x-github-event"] ?? ""),
+        action,
+        guid: String(request.headers["x-github-delivery"] ?? ""),
+        headers: request.headers,
+        body,
+        raw,
+        verified: verify(options.secret, request.headers["x-hub-signature-256"], bytes),
       };
       received.push(delivery);
       response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "failing on purpose");
@@ -102,7 +112,8 @@ export async function startReceiver(options: { secret?: string } = {}): Promise<
     url: `http://127.0.0.1:${port}/`,
     received,
     respondWith(next: number) {
-      if (!Number.isInteger(next) || next < 100 || next > 599) throw new RangeError(`a receiver answers an HTTP status, got ${next}`);
+      if (!Number.isInteger(next) || next < 100 || next > 599)
+        throw new RangeError(`a receiver answers an HTTP status, got ${next}`);
       status = next;
     },
     next(filter = {}, timeoutMs = DEFAULT_TIMEOUT_MS) {
@@ -121,8 +132,12 @@ export async function startReceiver(options: { secret?: string } = {}): Promise<
         };
         const timer = setTimeout(() => {
           waiting.delete(waiter);
-          reject(new Error(`no ${filter.event ?? "webhook"}${filter.action ? ` (${filter.action})` : ""} delivery arrived within ${timeoutMs} ms; ` +
-            `received so far: ${received.map((d) => d.event + (d.action ? `.${d.action}` : "")).join(", ") || "none"}`));
+          reject(
+            new Error(
+              `no ${filter.event ?? "webhook"}${filter.action ? ` (${filter.action})` : ""} delivery arrived within ${timeoutMs} ms; ` +
+                `received so far: ${received.map((d) => d.event + (d.action ? `.${d.action}` : "")).join(", ") || "none"}`,
+            ),
+          );
         }, timeoutMs);
         waiting.add(waiter);
       });

@@ -101,9 +101,17 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   if (Number.isNaN(start.getTime())) throw new RangeError(`now must be a time, got ${JSON.stringify(options.now)}`);
   const clock = new ManualClock(start, options.now === undefined);
   // The environment is not read: a test's double must not change with the shell it runs in.
-  const config = loadConfig({
-    logLevel: "silent", ...options.settings, db: ":memory:", testControls: true, host: "127.0.0.1", port: options.port ?? 0,
-  }, {});
+  const config = loadConfig(
+    {
+      logLevel: "silent",
+      ...options.settings,
+      db: ":memory:",
+      testControls: true,
+      host: "127.0.0.1",
+      port: options.port ?? 0,
+    },
+    {},
+  );
   const store = await SqliteStore.open(":memory:");
   const opened: { close(): Promise<void> }[] = [store];
   const closeAll = async () => {
@@ -124,20 +132,30 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   }
 }
 
-function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, url: string, closeAll: () => Promise<void>,
-  opened: { close(): Promise<void> }[]): Feedgate {
+function feedgateOf(
+  app: FastifyInstance,
+  store: Store,
+  controls: TestControls,
+  url: string,
+  closeAll: () => Promise<void>,
+  opened: { close(): Promise<void> }[],
+): Feedgate {
   const snapshots = new WeakSet<Snapshot>();
   const interceptions: Interception[] = [];
   const authorizations = new AuthorizationService(store, controls.clock.now);
   const fineGrainedTokens = new FineGrainedTokenService(store, controls.clock.now);
   const fetch = inProcessFetch(app, url);
   let closing: Promise<void> | undefined;
-  const close = () => closing ??= (async () => {
-    for (const interception of interceptions) interception.restore();
-    await closeAll();
-  })();
+  const close = () =>
+    (closing ??= (async () => {
+      for (const interception of interceptions) interception.restore();
+      await closeAll();
+    })());
   return {
-    url, fetch, app, store,
+    url,
+    fetch,
+    app,
+    store,
     client: new Client({ baseUrl: url, version: VERSION }),
     clock: controls.clock,
     faults: controls.faults,
@@ -147,12 +165,18 @@ function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, 
         await controls.ingest.seedWorld({ users: [{ login }] }, { baseDir: undefined });
         user = (await store.users.findByLogin(login))!;
       }
-      const { token } = await authorizations.issue(user, { scopes: normalize(scopes), note: "feedgate/testing", noteUrl: null, fingerprint: null });
+      const { token } = await authorizations.issue(user, {
+        scopes: normalize(scopes),
+        note: "feedgate/testing",
+        noteUrl: null,
+        fingerprint: null,
+      });
       return token;
     },
     async fineGrainedToken(login, grant = {}) {
       const user = await store.users.findByLogin(login);
-      if (!user) throw new RangeError(`fineGrainedToken: no user "${login}"; add it to the world, or call token() once`);
+      if (!user)
+        throw new RangeError(`fineGrainedToken: no user "${login}"; add it to the world, or call token() once`);
       const { repositories = "public", permissions = {} } = grant;
       const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {} };
       for (const [name, level] of Object.entries(permissions)) {
@@ -160,7 +184,10 @@ function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, 
         else groups.repository[name] = level; // refused by the service, naming it
       }
       const { token } = await fineGrainedTokens.create(user, {
-        name: "feedgate/testing", resourceOwner: grant.owner, permissions: groups, expiresAt: grant.expiresAt,
+        name: "feedgate/testing",
+        resourceOwner: grant.owner,
+        permissions: groups,
+        expiresAt: grant.expiresAt,
         repositorySelection: Array.isArray(repositories) ? "subset" : repositories === "public" ? "none" : repositories,
         repositories: Array.isArray(repositories) ? repositories : [],
       });
@@ -178,7 +205,10 @@ function feedgateOf(app: FastifyInstance, store: Store, controls: TestControls, 
       return snapshot;
     },
     async restore(snapshot) {
-      if (!snapshots.has(snapshot)) throw new Error("this snapshot was not taken by this feedgate: restore a snapshot on the instance that took it");
+      if (!snapshots.has(snapshot))
+        throw new Error(
+          "this snapshot was not taken by this feedgate: restore a snapshot on the instance that took it",
+        );
       await controls.restore(snapshot.id);
     },
     reset: () => controls.reset(),

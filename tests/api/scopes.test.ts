@@ -9,7 +9,11 @@ describe("normalize", () => {
     [["gist", "gist"], ["gist"], "duplicates are dropped"],
     [["user:email", "user"], ["user"], "an implied scope before its parent is dropped too"],
     [["read:org", "admin:org"], ["admin:org"], "admin:org implies read:org through write:org"],
-    [["read:repo_hook", "write:repo_hook", "admin:repo_hook"], ["admin:repo_hook"], "a whole chain collapses to its top"],
+    [
+      ["read:repo_hook", "write:repo_hook", "admin:repo_hook"],
+      ["admin:repo_hook"],
+      "a whole chain collapses to its top",
+    ],
     [["read:gpg_key", "write:public_key"], ["read:gpg_key", "write:public_key"], "unrelated scopes keep their order"],
     [["public_repo", "repo:status", "repo", "security_events"], ["repo"], "repo implies its sub-scopes"],
     [["read:discussion", "write:discussion", "gist"], ["write:discussion", "gist"], "the rest keep their order"],
@@ -37,7 +41,10 @@ describe("expand", () => {
 
 describe("unknownScopes", () => {
   test("lists names that are not scopes, in order given, without repeats", () => {
-    assert.deepEqual(unknownScopes(["repo", "bogus", "admin:everything", "bogus", "user"]), ["bogus", "admin:everything"]);
+    assert.deepEqual(unknownScopes(["repo", "bogus", "admin:everything", "bogus", "user"]), [
+      "bogus",
+      "admin:everything",
+    ]);
   });
 
   test("is empty for known scopes and for none", () => {

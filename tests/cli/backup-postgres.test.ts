@@ -23,8 +23,12 @@ import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
 
 const WRITERS = 3;
 const sh = promisify(execFile);
-const hasTools = await sh("sh", ["-c", "command -v pg_dump && command -v pg_restore"]).then(() => true, () => false);
-const skip = (await skipUnlessPostgres()) || skipOutsideCi(hasTools ? false : "pg_dump and pg_restore are not installed");
+const hasTools = await sh("sh", ["-c", "command -v pg_dump && command -v pg_restore"]).then(
+  () => true,
+  () => false,
+);
+const skip =
+  (await skipUnlessPostgres()) || skipOutsideCi(hasTools ? false : "pg_dump and pg_restore are not installed");
 
 /** The command a `feedgate backup|restore` line on PostgreSQL says to run. */
 function printedCommand(stderr: string): string {
@@ -46,8 +50,10 @@ describe("on PostgreSQL, the pg_dump and pg_restore that feedgate backup and res
     dir = mkdtempSync(join(tmpdir(), "feedgate-pg-backup-"));
     source = await createTestDatabase();
     target = await createTestDatabase();
-    server = feedgate(["serve", "--db", source.url, "--port", "0", "--log-level", "silent", "--rate-limit-authenticated", "1000000"],
-      { env: { FEEDGATE_ADMIN: ADMIN_LOGIN } });
+    server = feedgate(
+      ["serve", "--db", source.url, "--port", "0", "--log-level", "silent", "--rate-limit-authenticated", "1000000"],
+      { env: { FEEDGATE_ADMIN: ADMIN_LOGIN } },
+    );
     const url = (await waitForOutput(server, /"url":"(http:[^"]+)"/))[1]!;
     const load = startWriteLoad(url, WRITERS);
     acknowledged = load.acknowledged;
@@ -74,8 +80,14 @@ describe("on PostgreSQL, the pg_dump and pg_restore that feedgate backup and res
   });
 
   test("the dump was made while every writer went on writing", () => {
-    assert.ok(ackedBefore.every((count) => count >= 3), `writes before the dump: ${ackedBefore}`);
-    assert.ok(acknowledged.every((ids, w) => ids.length > ackedAfter[w]!), "writes after the dump");
+    assert.ok(
+      ackedBefore.every((count) => count >= 3),
+      `writes before the dump: ${ackedBefore}`,
+    );
+    assert.ok(
+      acknowledged.every((ids, w) => ids.length > ackedAfter[w]!),
+      "writes after the dump",
+    );
   });
 
   test("restored with the printed pg_restore, the dump holds every write acknowledged before it, and a beginning of each writer's", async () => {
@@ -88,18 +100,32 @@ describe("on PostgreSQL, the pg_dump and pg_restore that feedgate backup and res
       const found = await idsInFeeds(target.url, store, WRITERS);
       for (let w = 0; w < WRITERS; w++) {
         const held = found[w]!;
-        assert.ok(held.length >= ackedBefore[w]!, `writer ${w}: ${held.length} of the ${ackedBefore[w]} writes acknowledged before the dump`);
+        assert.ok(
+          held.length >= ackedBefore[w]!,
+          `writer ${w}: ${held.length} of the ${ackedBefore[w]} writes acknowledged before the dump`,
+        );
         assert.deepEqual(held, firstIds(w, held.length), `writer ${w}`);
         assert.ok(held.length <= acknowledged[w]!.length + 1, `writer ${w}: more than was written`);
       }
       // The restored database takes new writes: its identities and sequences were restored with their positions.
-      const app = await buildApp({ config: loadConfig({ db: target.url, logLevel: "silent", passwordCost: TEST_PASSWORD_COST }, {}), store });
+      const app = await buildApp({
+        config: loadConfig({ db: target.url, logLevel: "silent", passwordCost: TEST_PASSWORD_COST }, {}),
+        store,
+      });
       try {
-        const added = await app.inject({ method: "POST", url: "/admin/events", headers: { authorization: basic("root", "change-me") },
-          payload: [{ id: "99", type: "WatchEvent", actor: { login: "after" }, repo: { name: "load/r0" } }] });
+        const added = await app.inject({
+          method: "POST",
+          url: "/admin/events",
+          headers: { authorization: basic("root", "change-me") },
+          payload: [{ id: "99", type: "WatchEvent", actor: { login: "after" }, repo: { name: "load/r0" } }],
+        });
         assert.deepEqual([added.statusCode, added.json().events_added], [200, 1], added.body);
-        const token = await app.inject({ method: "POST", url: "/authorizations", headers: { authorization: basic("root", "change-me") },
-          payload: { scopes: ["repo"], note: "after the restore" } });
+        const token = await app.inject({
+          method: "POST",
+          url: "/authorizations",
+          headers: { authorization: basic("root", "change-me") },
+          payload: { scopes: ["repo"], note: "after the restore" },
+        });
         assert.equal(token.statusCode, 201, token.body);
       } finally {
         await app.close();

@@ -45,8 +45,23 @@ describe("feedgate auth and events against a listening server", () => {
     let id: string;
 
     test("create prints the new token only; --json prints the whole authorization", async () => {
-      const created = await feedgate(["auth", "create", "--url", t.url, "--user", "alice", "--scopes", "repo,gist", "--note", "cli",
-        "--note-url", "https://cli.example"], { FEEDGATE_PASSWORD: ALICE.password });
+      const created = await feedgate(
+        [
+          "auth",
+          "create",
+          "--url",
+          t.url,
+          "--user",
+          "alice",
+          "--scopes",
+          "repo,gist",
+          "--note",
+          "cli",
+          "--note-url",
+          "https://cli.example",
+        ],
+        { FEEDGATE_PASSWORD: ALICE.password },
+      );
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout, /^fgp_[0-9A-Za-z]{36}\n$/);
 
@@ -60,7 +75,9 @@ describe("feedgate auth and events against a listening server", () => {
     test("list prints one line per authorization: id, scopes, note, note URL, created", async () => {
       const list = await feedgate(["auth", "list"], asAlice);
       assert.equal(list.code, 0, list.stderr);
-      const cli = lines(list.stdout).map((l) => l.split("\t")).find((fields) => fields[2] === "cli");
+      const cli = lines(list.stdout)
+        .map((l) => l.split("\t"))
+        .find((fields) => fields[2] === "cli");
       assert.ok(cli, list.stdout);
       assert.deepEqual(cli.slice(1, 4), ["repo,gist", "cli", "https://cli.example"]);
       id = cli[0]!;
@@ -68,7 +85,10 @@ describe("feedgate auth and events against a listening server", () => {
     });
 
     test("update changes scopes and note, keeping the note URL", async () => {
-      const updated = await feedgate(["auth", "update", id, "--remove-scopes", "gist", "--note", "cli renamed"], asAlice);
+      const updated = await feedgate(
+        ["auth", "update", id, "--remove-scopes", "gist", "--note", "cli renamed"],
+        asAlice,
+      );
       assert.equal(updated.code, 0, updated.stderr);
       assert.deepEqual(updated.stdout.split("\t").slice(0, 4), [id, "repo", "cli renamed", "https://cli.example"]);
       const json = await feedgate(["auth", "update", id, "--add-scopes", "user", "--json"], asAlice);
@@ -79,7 +99,9 @@ describe("feedgate auth and events against a listening server", () => {
       const deleted = await feedgate(["auth", "delete", id], asAlice);
       assert.equal(deleted.code, 0, deleted.stderr);
       assert.equal(deleted.stdout, `deleted authorization ${id}\n`);
-      assert.ok(!lines((await feedgate(["auth", "list", "--json"], asAlice)).stdout).some((l) => l.includes(`"id":"${id}"`)));
+      assert.ok(
+        !lines((await feedgate(["auth", "list", "--json"], asAlice)).stdout).some((l) => l.includes(`"id":"${id}"`)),
+      );
       const again = await feedgate(["auth", "delete", id], asAlice);
       assert.equal(again.code, 1);
       assert.equal(again.stderr, "feedgate: 404 Not Found\n");
@@ -94,7 +116,10 @@ describe("feedgate auth and events against a listening server", () => {
     test("a two-factor account answers the server's challenge with FEEDGATE_OTP", async () => {
       const env = { FEEDGATE_URL: t.url, FEEDGATE_USER: OLGA.login, FEEDGATE_PASSWORD: OLGA.password };
       const [ok, wrong] = await Promise.all([
-        feedgate(["auth", "create", "--note", "olga cli"], { ...env, FEEDGATE_OTP: currentOtp(OTP_SECRET, t.clock.now()) }),
+        feedgate(["auth", "create", "--note", "olga cli"], {
+          ...env,
+          FEEDGATE_OTP: currentOtp(OTP_SECRET, t.clock.now()),
+        }),
         feedgate(["auth", "list"], { ...env, FEEDGATE_OTP: "000000" }),
       ]);
       assert.equal(ok.code, 0, ok.stderr);
@@ -112,10 +137,16 @@ describe("feedgate auth and events against a listening server", () => {
         feedgate(["auth", "list", "--url", `http://127.0.0.1:${closed}`], asAlice),
       ]);
       assert.deepEqual([bad.code, bad.stderr], [1, "feedgate: 401 Bad credentials\n"]);
-      assert.deepEqual([scopes.code, scopes.stderr], [1, "feedgate: 422 Validation Failed: scopes are invalid: nope\n"]);
+      assert.deepEqual(
+        [scopes.code, scopes.stderr],
+        [1, "feedgate: 422 Validation Failed: scopes are invalid: nope\n"],
+      );
       assert.deepEqual([noUrl.code, noUrl.stderr], [1, "feedgate: --url (or FEEDGATE_URL) is required\n"]);
       assert.equal(down.code, 1);
-      assert.equal(down.stderr, `feedgate: GET http://127.0.0.1:${closed}/authorizations?per_page=100 failed: connect ECONNREFUSED 127.0.0.1:${closed}\n`);
+      assert.equal(
+        down.stderr,
+        `feedgate: GET http://127.0.0.1:${closed}/authorizations?per_page=100 failed: connect ECONNREFUSED 127.0.0.1:${closed}\n`,
+      );
     });
   });
 
@@ -140,7 +171,9 @@ describe("feedgate auth and events against a listening server", () => {
       const [anonymous, withToken, fromEnv] = await Promise.all([
         feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "100"]),
         feedgate(["events", "getFromUser", "alice", "--url", t.url, "--token", ALICE_TOKEN, "--per-page", "1"]),
-        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "1"], { FEEDGATE_TOKEN: ALICE_TOKEN }),
+        feedgate(["events", "getFromUser", "alice", "--url", t.url, "--per-page", "1"], {
+          FEEDGATE_TOKEN: ALICE_TOKEN,
+        }),
       ]);
       assert.ok(!eventIds(anonymous.stdout).includes(PRIVATE.id));
       assert.deepEqual(eventIds(withToken.stdout), [PRIVATE.id]);
@@ -156,9 +189,15 @@ describe("feedgate auth and events against a listening server", () => {
         feedgate(["events", "getFromUserOrg", "olga", "acme", "--url", t.url, "--token", ALICE_TOKEN]),
       ]);
       assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /^feedgate: unknown feed "getEverything"; feeds:\n {2}get\n {2}getFromRepo <user> <repo>\n/);
+      assert.match(
+        unknown.stderr,
+        /^feedgate: unknown feed "getEverything"; feeds:\n {2}get\n {2}getFromRepo <user> <repo>\n/,
+      );
       assert.deepEqual([args.code, args.stderr], [1, "feedgate: usage: feedgate events getFromOrg <org>\n"]);
-      assert.deepEqual([perPage.code, perPage.stderr], [1, "feedgate: events.get: per_page must be at most 100, got 500\n"]);
+      assert.deepEqual(
+        [perPage.code, perPage.stderr],
+        [1, "feedgate: events.get: per_page must be at most 100, got 500\n"],
+      );
       assert.deepEqual(eventIds(own.stdout), ["4001"]);
       assert.deepEqual([forbidden.code, forbidden.stderr], [1, "feedgate: 404 Not Found\n"]);
     });
@@ -181,13 +220,21 @@ describe("feedgate auth and events against a listening server", () => {
           // A gateway that passes no streams: a live-stream request gets the feed's page, as from a server without
           // streams, and is not a poll. --follow must then poll.
           const streamRequest = request.headers.accept === "text/event-stream";
-          const forwarded = Object.entries(request.headers).filter(([name]) => !["host", "connection"].includes(name))
+          const forwarded = Object.entries(request.headers)
+            .filter(([name]) => !["host", "connection"].includes(name))
             .map(([name, value]) => (name === "accept" && streamRequest ? [name, "application/json"] : [name, value]));
-          const upstream = await fetch(`${t.url}${request.url}`, { headers: Object.fromEntries(forwarded) as Record<string, string> });
+          const upstream = await fetch(`${t.url}${request.url}`, {
+            headers: Object.fromEntries(forwarded) as Record<string, string>,
+          });
           const body = Buffer.from(await upstream.arrayBuffer());
-          if (!streamRequest) seen.push({ ifNoneMatch: request.headers["if-none-match"], status: upstream.status, url: request.url! });
-          const headers = Object.fromEntries([...upstream.headers].filter(([name]) =>
-            !["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"].includes(name)));
+          if (!streamRequest)
+            seen.push({ ifNoneMatch: request.headers["if-none-match"], status: upstream.status, url: request.url! });
+          const headers = Object.fromEntries(
+            [...upstream.headers].filter(
+              ([name]) =>
+                !["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"].includes(name),
+            ),
+          );
           if (headers.link) headers.link = headers.link.replaceAll(t.url, proxyUrl);
           response.writeHead(upstream.status, { ...headers, "x-poll-interval": "1" });
           response.end(body);
@@ -202,7 +249,17 @@ describe("feedgate auth and events against a listening server", () => {
       });
 
       test("tails a feed with If-None-Match, obeying X-Poll-Interval, each new event once, oldest first", async () => {
-        const follow = spawnCli(["events", "getFromRepo", "alice", "hello", "--url", proxyUrl, "--per-page", "5", "--follow"]);
+        const follow = spawnCli([
+          "events",
+          "getFromRepo",
+          "alice",
+          "hello",
+          "--url",
+          proxyUrl,
+          "--per-page",
+          "5",
+          "--follow",
+        ]);
         try {
           // At the start: the newest page, printed oldest first.
           await until(() => lines(follow.stdout).length >= 5, "the first page");
@@ -212,28 +269,44 @@ describe("feedgate auth and events against a listening server", () => {
           await until(() => seen.filter((s) => s.status === 304).length >= 2, "two 304 polls");
           const [firstPoll, ...polls] = seen;
           assert.equal(firstPoll!.ifNoneMatch, undefined);
-          assert.ok(polls.every((p) => p.ifNoneMatch?.startsWith('"')), JSON.stringify(polls));
+          assert.ok(
+            polls.every((p) => p.ifNoneMatch?.startsWith('"')),
+            JSON.stringify(polls),
+          );
 
           // Two new events arrive: printed once each, the older one first.
-          await t.ingest.ingestEvents([event("7002", "PushEvent", "alice", "alice/hello", { created_at: minute(202) }), event("7001", "PushEvent", "alice", "alice/hello", { created_at: minute(201) })]);
+          await t.ingest.ingestEvents([
+            event("7002", "PushEvent", "alice", "alice/hello", { created_at: minute(202) }),
+            event("7001", "PushEvent", "alice", "alice/hello", { created_at: minute(201) }),
+          ]);
           await until(() => lines(follow.stdout).length >= 7, "two new events");
 
           // A burst larger than a page: the older pages are read until a known event, nothing is lost.
-          const burst = Array.from({ length: 8 }, (_, i) => event(7101 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(300 + i) }));
+          const burst = Array.from({ length: 8 }, (_, i) =>
+            event(7101 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(300 + i) }),
+          );
           await t.ingest.ingestEvents(burst);
           await until(() => lines(follow.stdout).length >= 15, "the burst");
           await until(() => seen.filter((s) => s.status === 304).length >= 4, "quiet polls after the burst");
           assert.deepEqual(eventIds(follow.stdout), [
-            ...HELLO_IDS.slice(0, 5).reverse(), "7001", "7002", ...burst.map((e) => e.id),
+            ...HELLO_IDS.slice(0, 5).reverse(),
+            "7001",
+            "7002",
+            ...burst.map((e) => e.id),
           ]);
-          assert.ok(seen.some((s) => s.url.includes("page=2")), "the burst was read across pages");
+          assert.ok(
+            seen.some((s) => s.url.includes("page=2")),
+            "the burst was read across pages",
+          );
           assert.equal(follow.stderr, "");
 
           // A failing gateway is reported and polling goes on; the next event still arrives once.
           failNext = true;
           await until(() => follow.stderr !== "", "the warning");
           assert.equal(follow.stderr, "feedgate: 502 upstream down; trying again in 1 s\n");
-          await t.ingest.ingestEvents([event("7201", "PushEvent", "alice", "alice/hello", { created_at: minute(400) })]);
+          await t.ingest.ingestEvents([
+            event("7201", "PushEvent", "alice", "alice/hello", { created_at: minute(400) }),
+          ]);
           await until(() => lines(follow.stdout).length >= 16, "the event after the failure");
           assert.deepEqual(eventIds(follow.stdout).slice(15), ["7201"]);
         } finally {
@@ -243,12 +316,24 @@ describe("feedgate auth and events against a listening server", () => {
       });
 
       test("uses the server's live stream when it offers one: the newest page, then each new event as it is stored", async () => {
-        const follow = spawnCli(["events", "getFromRepo", "alice", "hello", "--url", t.url, "--per-page", "3", "--follow"]);
+        const follow = spawnCli([
+          "events",
+          "getFromRepo",
+          "alice",
+          "hello",
+          "--url",
+          t.url,
+          "--per-page",
+          "3",
+          "--follow",
+        ]);
         try {
           await until(() => lines(follow.stdout).length >= 3, "the first page");
           const printed = eventIds(follow.stdout);
           // Stored before the stream opens or after: either way it arrives once (Last-Event-ID is the page's newest).
-          await t.ingest.ingestEvents([event("7301", "PushEvent", "alice", "alice/hello", { created_at: minute(500) })]);
+          await t.ingest.ingestEvents([
+            event("7301", "PushEvent", "alice", "alice/hello", { created_at: minute(500) }),
+          ]);
           await until(() => lines(follow.stdout).length >= 4, "the streamed event");
           assert.deepEqual(eventIds(follow.stdout), [...printed, "7301"]);
           assert.equal(follow.stderr, "");

@@ -84,26 +84,41 @@ describe("feedgate events --follow --interval", () => {
 
   test("someone else's server asking for longer gets its interval, and the poller is told once", async () => {
     const { gaps, stderr } = await follow(remote, ["--interval", "0.2"], 3);
-    assert.ok(gaps.every((gap) => gap >= SERVER_INTERVAL - 0.05), `gaps ${gaps}`);
-    assert.equal(stderr, `feedgate: the server asks for ${SERVER_INTERVAL} s between polls; polling every ${SERVER_INTERVAL} s, ` +
-      "not 0.2 s (--force-interval to insist)\n");
+    assert.ok(
+      gaps.every((gap) => gap >= SERVER_INTERVAL - 0.05),
+      `gaps ${gaps}`,
+    );
+    assert.equal(
+      stderr,
+      `feedgate: the server asks for ${SERVER_INTERVAL} s between polls; polling every ${SERVER_INTERVAL} s, ` +
+        "not 0.2 s (--force-interval to insist)\n",
+    );
   });
 
   test("--force-interval polls at the asked interval anyway", async () => {
     const { gaps, stderr } = await follow(remote, ["--interval", "0.2", "--force-interval"], 4);
-    assert.ok(gaps.every((gap) => gap >= 0.15 && gap < 1), `gaps ${gaps}`);
+    assert.ok(
+      gaps.every((gap) => gap >= 0.15 && gap < 1),
+      `gaps ${gaps}`,
+    );
     assert.equal(stderr, "");
   });
 
   test("a server on this machine (127.0.0.1) is polled at the asked interval without --force-interval", async () => {
     const { gaps, stderr } = await follow(local, ["--interval", "0.2"], 4);
-    assert.ok(gaps.every((gap) => gap >= 0.15 && gap < 1), `gaps ${gaps}`);
+    assert.ok(
+      gaps.every((gap) => gap >= 0.15 && gap < 1),
+      `gaps ${gaps}`,
+    );
     assert.equal(stderr, "");
   });
 
   test("an asked interval longer than the server's is kept", async () => {
     const { gaps } = await follow(local, ["--interval", "2.5"], 2);
-    assert.ok(gaps.every((gap) => gap >= 2.45), `gaps ${gaps}`);
+    assert.ok(
+      gaps.every((gap) => gap >= 2.45),
+      `gaps ${gaps}`,
+    );
   });
 
   test("--interval needs --follow and a positive number; --force-interval needs --interval", async () => {

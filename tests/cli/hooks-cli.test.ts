@@ -24,8 +24,23 @@ describe("feedgate hooks", () => {
   after(() => t.close());
 
   test("create prints the new hook's id; list shows it; deliveries and redeliver work on its attempts", async () => {
-    const created = await runCli(["hooks", "create", "alice/hello", "--hook-url", "https://example.com/cli", "--events", "push,issues",
-      "--secret", "s", "--content-type", "json", "--inactive"], { env });
+    const created = await runCli(
+      [
+        "hooks",
+        "create",
+        "alice/hello",
+        "--hook-url",
+        "https://example.com/cli",
+        "--events",
+        "push,issues",
+        "--secret",
+        "s",
+        "--content-type",
+        "json",
+        "--inactive",
+      ],
+      { env },
+    );
     assert.equal(created.code, 0, created.stderr);
     const id = Number(created.stdout.trim());
     assert.ok(id > 0, created.stdout);
@@ -36,7 +51,10 @@ describe("feedgate hooks", () => {
     const json = await runCli(["hooks", "list", "alice/hello", "--json"], { env });
     assert.equal(JSON.parse(json.stdout).config.secret, "********");
 
-    const hook = (await t.store.hooks.find({ kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id }, id))!;
+    const hook = (await t.store.hooks.find(
+      { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id },
+      id,
+    ))!;
     await recordAttempt(t.store, hook, { guid: "cli-guid" });
     const deliveries = await runCli(["hooks", "deliveries", "alice/hello", String(id)], { env });
     assert.equal(deliveries.code, 0, deliveries.stderr);
@@ -49,7 +67,10 @@ describe("feedgate hooks", () => {
 
   test("an organization's hooks, with a password", async () => {
     const passwordEnv = { FEEDGATE_URL: t.url, FEEDGATE_PASSWORD: ALICE.password };
-    const created = await runCli(["hooks", "create", "acme", "--user", "alice", "--hook-url", "https://example.com/org", "--inactive"], { env: passwordEnv });
+    const created = await runCli(
+      ["hooks", "create", "acme", "--user", "alice", "--hook-url", "https://example.com/org", "--inactive"],
+      { env: passwordEnv },
+    );
     assert.equal(created.code, 0, created.stderr);
     const list = await runCli(["hooks", "list", "acme", "--user", "alice"], { env: passwordEnv });
     assert.match(list.stdout, new RegExp(`^${created.stdout.trim()}\tinactive\tpush\thttps://example.com/org\n$`));
@@ -59,7 +80,10 @@ describe("feedgate hooks", () => {
     const refused = await runCli(["hooks", "list", "acme"], { env });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /404 Not Found/);
-    const bad = await runCli(["hooks", "create", "alice/hello", "--hook-url", "https://example.com/", "--events", "nonsense"], { env });
+    const bad = await runCli(
+      ["hooks", "create", "alice/hello", "--hook-url", "https://example.com/", "--events", "nonsense"],
+      { env },
+    );
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /422 Validation Failed: "nonsense" is not a valid event name/);
     const target = await runCli(["hooks", "list", "a/b/c"], { env });
@@ -80,8 +104,10 @@ describe("feedgate hooks", () => {
     /** Creates an active json hook (whose ping the receiver gets) and returns the ping as received. */
     async function createAndPing(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
       const count = hooks.received.length;
-      const created = await runCli(["hooks", "create", "alice/hello", "--hook-url", url, "--content-type", "json", ...args],
-        { env: { ...env, ...options.env }, input: options.input });
+      const created = await runCli(
+        ["hooks", "create", "alice/hello", "--hook-url", url, "--content-type", "json", ...args],
+        { env: { ...env, ...options.env }, input: options.input },
+      );
       assert.equal(created.code, 0, created.stderr);
       await hooks.until(count + 1);
       return hooks.received[count]!;
@@ -106,8 +132,10 @@ describe("feedgate hooks", () => {
     });
 
     test("--secret-stdin with --user reads the password from FEEDGATE_PASSWORD", async () => {
-      const ping = await createAndPing(["--user", "alice", "--secret-stdin"],
-        { env: { FEEDGATE_PASSWORD: ALICE.password }, input: "with-a-password" });
+      const ping = await createAndPing(["--user", "alice", "--secret-stdin"], {
+        env: { FEEDGATE_PASSWORD: ALICE.password },
+        input: "with-a-password",
+      });
       assert.equal(ping.headers["x-hub-signature-256"], signed("with-a-password", ping.body));
     });
 
@@ -117,16 +145,43 @@ describe("feedgate hooks", () => {
       const empty = join(dir, "empty");
       writeFileSync(empty, "\n");
       const refusals: [string[], RegExp, { env?: Record<string, string>; input?: string }][] = [
-        [["--secret", "a", "--secret-env", "X"], /^feedgate: give the webhook secret one way, not --secret and --secret-env; nothing was sent or changed\n$/, { env: { X: "x" } }],
-        [["--secret-stdin"], /^feedgate: no webhook secret: standard input is not a terminal and gave none; pipe it to --secret-stdin/, { input: "" }],
-        [["--secret-file", join(dir, "missing")], /cannot read the webhook secret from .*missing \(--secret-file\): no such file; nothing was sent or changed/, {}],
-        [["--secret-file", empty], /the webhook secret from --secret-file .*empty is empty; nothing was sent or changed/, {}],
-        [["--secret-env", "NOT_SET"], /--secret-env NOT_SET: the environment has no NOT_SET; nothing was sent or changed/, {}],
+        [
+          ["--secret", "a", "--secret-env", "X"],
+          /^feedgate: give the webhook secret one way, not --secret and --secret-env; nothing was sent or changed\n$/,
+          { env: { X: "x" } },
+        ],
+        [
+          ["--secret-stdin"],
+          /^feedgate: no webhook secret: standard input is not a terminal and gave none; pipe it to --secret-stdin/,
+          { input: "" },
+        ],
+        [
+          ["--secret-file", join(dir, "missing")],
+          /cannot read the webhook secret from .*missing \(--secret-file\): no such file; nothing was sent or changed/,
+          {},
+        ],
+        [
+          ["--secret-file", empty],
+          /the webhook secret from --secret-file .*empty is empty; nothing was sent or changed/,
+          {},
+        ],
+        [
+          ["--secret-env", "NOT_SET"],
+          /--secret-env NOT_SET: the environment has no NOT_SET; nothing was sent or changed/,
+          {},
+        ],
         [["--secret-env", "BLANK"], /the webhook secret from --secret-env BLANK is empty/, { env: { BLANK: "" } }],
-        [["--user", "alice", "--secret-stdin"], /--secret-stdin and --user would both read standard input: set FEEDGATE_PASSWORD/, { input: "s\npw\n" }],
+        [
+          ["--user", "alice", "--secret-stdin"],
+          /--secret-stdin and --user would both read standard input: set FEEDGATE_PASSWORD/,
+          { input: "s\npw\n" },
+        ],
       ];
       for (const [args, message, options] of refusals) {
-        const run = await runCli(["hooks", "create", "alice/hello", "--hook-url", url, ...args], { env: { ...env, ...options.env }, input: options.input });
+        const run = await runCli(["hooks", "create", "alice/hello", "--hook-url", url, ...args], {
+          env: { ...env, ...options.env },
+          input: options.input,
+        });
         assert.equal(run.code, 1, args.join(" "));
         assert.match(run.stderr, message, args.join(" "));
         assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
@@ -140,14 +195,22 @@ describe("feedgate hooks", () => {
     const hook = await createHook(t.store, hello); // inactive: what is queued stays queued
     try {
       await recordAttempt(t.store, hook, { guid: "cli-failed", statusCode: 500, status: "Invalid HTTP Response: 500" });
-      const queued = await runCli(["hooks", "redeliver", "--failed", "--since", "1h", "--repo", "alice/hello"], { env });
+      const queued = await runCli(["hooks", "redeliver", "--failed", "--since", "1h", "--repo", "alice/hello"], {
+        env,
+      });
       assert.equal(queued.code, 0, queued.stderr);
-      assert.equal(queued.stdout, "queued 1 failed delivery again, to 1 hook (failed since 2026-01-15T09:00:00.000Z)\n");
+      assert.equal(
+        queued.stdout,
+        "queued 1 failed delivery again, to 1 hook (failed since 2026-01-15T09:00:00.000Z)\n",
+      );
       assert.equal(await t.store.hooks.queued(hook.id), 1);
 
       const again = await runCli(["hooks", "redeliver", "--failed", "--since", "1h", "--repo", "alice/hello"], { env });
       assert.equal(again.code, 1);
-      assert.match(again.stderr, /^feedgate: 422 Validation Failed: no failed delivery to redeliver since 2026-01-15T09:00:00\.000Z: nothing was queued/);
+      assert.match(
+        again.stderr,
+        /^feedgate: 422 Validation Failed: no failed delivery to redeliver since 2026-01-15T09:00:00\.000Z: nothing was queued/,
+      );
       assert.equal(again.stderr.trim().split("\n").length, 1, "one line");
       assert.equal(await t.store.hooks.queued(hook.id), 1, "nothing changed");
 

@@ -22,11 +22,19 @@ describe("feedgate import off a terminal", () => {
     const result = await runCli(["import", SAMPLE, "--db", join(dir, "a.db"), "--progress-every", "0.001"]);
     assert.equal(result.code, 0, result.stderr);
     const progress = lines(result.stderr);
-    assert.match(progress[0]!, new RegExp(`^${SAMPLE.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: 800 events so far, \\d+ events/s, [\\d.]+ MB of [\\d.]+ MB read$`));
+    assert.match(
+      progress[0]!,
+      new RegExp(
+        `^${SAMPLE.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: 800 events so far, \\d+ events/s, [\\d.]+ MB of [\\d.]+ MB read$`,
+      ),
+    );
     assert.deepEqual(progress.slice(1, 2), ["building feed indexes…"]);
     assert.match(progress[2]!, /^building feed indexes: done in \d+\.\d s$/);
     assert.equal(progress.length, 3, result.stderr);
-    assert.match(result.stdout, /: 800 lines, 800 events added, 0 already present, 0 malformed lines skipped\nimported 800 events in [\d.]+ s \(\d+ events\/s\)\n$/);
+    assert.match(
+      result.stdout,
+      /: 800 lines, 800 events added, 0 already present, 0 malformed lines skipped\nimported 800 events in [\d.]+ s \(\d+ events\/s\)\n$/,
+    );
   });
 
   test("a quick import prints no progress line before the interval, and no index build into a database with events", async () => {
@@ -36,7 +44,10 @@ describe("feedgate import off a terminal", () => {
 
   test("--progress-every must be a positive number of seconds", async () => {
     const result = await runCli(["import", SAMPLE, "--db", join(dir, "a.db"), "--progress-every", "soon"]);
-    assert.deepEqual([result.code, result.stderr], [1, 'feedgate: --progress-every must be a number of seconds above 0, got "soon"\n']);
+    assert.deepEqual(
+      [result.code, result.stderr],
+      [1, 'feedgate: --progress-every must be a number of seconds above 0, got "soon"\n'],
+    );
   });
 
   test("the help says bad lines are skipped here while the admin route refuses a whole body", async () => {

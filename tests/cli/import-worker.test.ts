@@ -32,7 +32,9 @@ before(() => {
     '{"id": "9',
     JSON.stringify({ ...event("960000000001", "PushEvent", "partial", "partial/a"), extra: { kept: true } }),
     JSON.stringify({ ...event("960000000002", "PushEvent", "partial", "partial/a"), repo: {} }),
-    JSON.stringify(event("960000000003", "ForkEvent", "forker", "partial/a", { payload: { forkee: { full_name: "forker/a" } } })),
+    JSON.stringify(
+      event("960000000003", "ForkEvent", "forker", "partial/a", { payload: { forkee: { full_name: "forker/a" } } }),
+    ),
     ...sampleLines().slice(400),
     JSON.stringify(event("960000000004", "PushEvent", "forker", "forker/a", { public: false })),
   ];
@@ -55,9 +57,16 @@ async function freshApp(): Promise<TestApp> {
 /** Feed pages as a client reads them: status, the headers a poller keeps, and the body byte for byte. */
 async function pages(app: TestApp): Promise<string[]> {
   const paths = [
-    "/events?per_page=100", "/events?per_page=100&page=3", "/events?per_page=100&page=9",
-    "/repos/partial/a/events", "/repos/forker/a/events", "/networks/partial/a/events", "/users/forker/events",
-    "/orgs/Lombiq/events", "/repos/bytedance/flutter_ume/events", "/users/Neacy/received_events",
+    "/events?per_page=100",
+    "/events?per_page=100&page=3",
+    "/events?per_page=100&page=9",
+    "/repos/partial/a/events",
+    "/repos/forker/a/events",
+    "/networks/partial/a/events",
+    "/users/forker/events",
+    "/orgs/Lombiq/events",
+    "/repos/bytedance/flutter_ume/events",
+    "/users/Neacy/received_events",
   ];
   const read: string[] = [];
   for (const url of paths) {
@@ -70,20 +79,35 @@ async function pages(app: TestApp): Promise<string[]> {
 test("a worker-thread import leaves the rows, counts, skipped lines and feed pages of an import in one thread", async () => {
   const inThread = await freshApp();
   const skippedInThread: string[] = [];
-  const expected = await inThread.store.ingest.bulkLoad(() => importEvents(inThread.store, ndjsonFromFile(source), {
-    strict: false, batchSize: BATCH, onMalformed: (_where, message) => skippedInThread.push(message),
-  }, () => inThread.clock.now()));
+  const expected = await inThread.store.ingest.bulkLoad(() =>
+    importEvents(
+      inThread.store,
+      ndjsonFromFile(source),
+      {
+        strict: false,
+        batchSize: BATCH,
+        onMalformed: (_where, message) => skippedInThread.push(message),
+      },
+      () => inThread.clock.now(),
+    ),
+  );
 
   const inWorker = await freshApp();
   const skippedInWorker: string[] = [];
-  const parse = parseInWorker({ name: source, path: source, strict: false, batchSize: BATCH }, Readable.from([]),
-    (_where, message) => skippedInWorker.push(message));
+  const parse = parseInWorker(
+    { name: source, path: source, strict: false, batchSize: BATCH },
+    Readable.from([]),
+    (_where, message) => skippedInWorker.push(message),
+  );
   const progress: number[] = [];
   let summary: ImportSummary;
   try {
     await parse.checked;
-    summary = await inWorker.store.ingest.bulkLoad(() => applyBatches(inWorker.store, parse.batches,
-      { onProgress: ({ events }) => progress.push(events) }, () => inWorker.clock.now()));
+    summary = await inWorker.store.ingest.bulkLoad(() =>
+      applyBatches(inWorker.store, parse.batches, { onProgress: ({ events }) => progress.push(events) }, () =>
+        inWorker.clock.now(),
+      ),
+    );
   } finally {
     await parse.close();
   }
@@ -93,7 +117,10 @@ test("a worker-thread import leaves the rows, counts, skipped lines and feed pag
   assert.equal(summary.malformed, 2);
   assert.equal(summary.eventsAdded, 803);
   assert.deepEqual(skippedInWorker, skippedInThread);
-  assert.deepEqual(skippedInWorker, [`${source}:402: is not valid JSON`, `${source}:404.repo.name: must be "owner/name"`]);
+  assert.deepEqual(skippedInWorker, [
+    `${source}:402: is not valid JSON`,
+    `${source}:404.repo.name: must be "owner/name"`,
+  ]);
   assert.deepEqual(progress, [300, 600, 803]);
   assert.deepEqual(await snapshot(inWorker.dbPath), await snapshot(inThread.dbPath));
   assert.deepEqual(await pages(inWorker), await pages(inThread));
@@ -102,9 +129,14 @@ test("a worker-thread import leaves the rows, counts, skipped lines and feed pag
 test("a bad line in a strict import fails the worker's check with the message of one in this thread, before any batch", async () => {
   const path = join(dir, "strict.ndjson");
   writeFileSync(path, [JSON.stringify(event("970000000001", "PushEvent", "strict", "strict/a")), "{}"].join("\n"));
-  const parse = parseInWorker({ name: "strict.ndjson", path, strict: true }, Readable.from([]), () => assert.fail("no line is skipped"));
+  const parse = parseInWorker({ name: "strict.ndjson", path, strict: true }, Readable.from([]), () =>
+    assert.fail("no line is skipped"),
+  );
   try {
-    await assert.rejects(parse.checked, { name: "InvalidInputError", message: "strict.ndjson:2.id: must be a string of digits" });
+    await assert.rejects(parse.checked, {
+      name: "InvalidInputError",
+      message: "strict.ndjson:2.id: must be a string of digits",
+    });
   } finally {
     await parse.close();
   }

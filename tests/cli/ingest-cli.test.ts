@@ -27,8 +27,16 @@ const WORLD = {
   tokens: [{ user: "alice", token: ALICE_TOKEN, scopes: ["repo"], note: "seeded" }],
   events: [event("900000000001", "PushEvent", "bob", "bob/site")],
   events_files: ["sample.ndjson.gz"],
-  issue_events: [{ repo: "bob/site", id: "900000000101", event: "closed", actor: { login: "bob" },
-    created_at: "2021-07-21T10:00:00Z", issue: { number: 1, title: "Done", state: "closed" } }],
+  issue_events: [
+    {
+      repo: "bob/site",
+      id: "900000000101",
+      event: "closed",
+      actor: { login: "bob" },
+      created_at: "2021-07-21T10:00:00Z",
+      issue: { number: 1, title: "Done", state: "closed" },
+    },
+  ],
 };
 
 let dir: string;
@@ -59,10 +67,12 @@ describe("feedgate seed", () => {
     // A fresh database: every row was added, the accounts and repositories that only events name included.
     const rows = await snapshot(db);
     const accounts = (type: string) => rows.users!.filter((u) => (u as { type: string }).type === type).length;
-    assert.equal(result.stdout,
+    assert.equal(
+      result.stdout,
       `seeded ${world}: 2 users, 1 organization, 1 repository, 1 token, 801 events, 1 issue event\n` +
-      `added: ${accounts("User")} users, ${accounts("Organization")} organizations, ${rows.repos!.length} repositories, ` +
-      "1 token, 801 events (0 already present), 1 issue event (0 already present)\n");
+        `added: ${accounts("User")} users, ${accounts("Organization")} organizations, ${rows.repos!.length} repositories, ` +
+        "1 token, 801 events (0 already present), 1 issue event (0 already present)\n",
+    );
     assert.ok(accounts("User") > 2 && rows.repos!.length > 1);
   });
 
@@ -70,24 +80,53 @@ describe("feedgate seed", () => {
     const before = await snapshot(db);
     const result = await run(["seed", world, "--db", db]);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout,
+    assert.equal(
+      result.stdout,
       `seeded ${world}: 2 users, 1 organization, 1 repository, 1 token, 801 events, 1 issue event\n` +
-      "added: 0 users, 0 organizations, 0 repositories, 0 tokens, 0 events (801 already present), 0 issue events (1 already present)\n");
+        "added: 0 users, 0 organizations, 0 repositories, 0 tokens, 0 events (801 already present), 0 issue events (1 already present)\n",
+    );
     assert.deepEqual(await snapshot(db), before);
   });
 
   /** Each bad world also brings a new user and event, which must not be written. */
-  const NEWCOMER = { users: [{ login: "newcomer", password: "pw" }], events: [event("900000000002", "PushEvent", "newcomer", "newcomer/x")] };
+  const NEWCOMER = {
+    users: [{ login: "newcomer", password: "pw" }],
+    events: [event("900000000002", "PushEvent", "newcomer", "newcomer/x")],
+  };
   const BAD: { problem: string; name: string; text: string; error: string | RegExp }[] = [
-    { problem: "a repository name without a slash", name: "bad-repo.json", error: 'repos[1].full_name: must be "owner/name"',
-      text: JSON.stringify({ ...NEWCOMER, repos: [{ full_name: "a/b" }, { full_name: "ab" }] }) },
-    { problem: "an event without a repository", name: "bad-event.json", error: 'events[0].repo.name: must be "owner/name"',
-      text: JSON.stringify({ events: [{ ...event("900000000003", "PushEvent", "x", "x/y"), repo: undefined }] }) },
-    { problem: "an events file with a line that is not JSON", name: "bad-lines.json", error: "broken.ndjson:2: is not valid JSON",
-      text: JSON.stringify({ ...NEWCOMER, events_files: ["broken.ndjson"] }) },
-    { problem: "a token for an unknown user, found while writing", name: "bad-token.json", error: "tokens[0]: no user ghost",
-      text: JSON.stringify({ ...NEWCOMER, tokens: [{ user: "ghost", token: "abababababababababababababababababababab" }] }) },
-    { problem: "a file that is not JSON", name: "bad-json.json", error: /bad-json\.json: is not valid JSON$/, text: "{ users: [] }" },
+    {
+      problem: "a repository name without a slash",
+      name: "bad-repo.json",
+      error: 'repos[1].full_name: must be "owner/name"',
+      text: JSON.stringify({ ...NEWCOMER, repos: [{ full_name: "a/b" }, { full_name: "ab" }] }),
+    },
+    {
+      problem: "an event without a repository",
+      name: "bad-event.json",
+      error: 'events[0].repo.name: must be "owner/name"',
+      text: JSON.stringify({ events: [{ ...event("900000000003", "PushEvent", "x", "x/y"), repo: undefined }] }),
+    },
+    {
+      problem: "an events file with a line that is not JSON",
+      name: "bad-lines.json",
+      error: "broken.ndjson:2: is not valid JSON",
+      text: JSON.stringify({ ...NEWCOMER, events_files: ["broken.ndjson"] }),
+    },
+    {
+      problem: "a token for an unknown user, found while writing",
+      name: "bad-token.json",
+      error: "tokens[0]: no user ghost",
+      text: JSON.stringify({
+        ...NEWCOMER,
+        tokens: [{ user: "ghost", token: "abababababababababababababababababababab" }],
+      }),
+    },
+    {
+      problem: "a file that is not JSON",
+      name: "bad-json.json",
+      error: /bad-json\.json: is not valid JSON$/,
+      text: "{ users: [] }",
+    },
   ];
   for (const { problem, name, text, error } of BAD) {
     test(`a world file with ${problem} exits 1 naming the entry, and writes nothing`, async () => {
@@ -113,22 +152,29 @@ describe("feedgate import", () => {
   test("imports the real GH Archive sample, plain then gzip: 800 events, then none again", async () => {
     const plain = await run(["import", SAMPLE, "--db", db]);
     assert.equal(plain.code, 0, plain.stderr);
-    assert.match(plain.stdout, new RegExp(`^${literal(SAMPLE)}: 800 lines, 800 events added, 0 already present, 0 malformed lines skipped\n`));
+    assert.match(
+      plain.stdout,
+      new RegExp(`^${literal(SAMPLE)}: 800 lines, 800 events added, 0 already present, 0 malformed lines skipped\n`),
+    );
     assert.match(plain.stdout, /\nimported 800 events in [\d.]+ s \(\d+ events\/s\)\n$/);
 
     const gzip = await run(["import", SAMPLE_GZ, "--db", db]);
     assert.equal(gzip.code, 0, gzip.stderr);
-    assert.match(gzip.stdout, new RegExp(`^${literal(SAMPLE_GZ)}: 800 lines, 0 events added, 800 already present, 0 malformed lines skipped\n`));
+    assert.match(
+      gzip.stdout,
+      new RegExp(`^${literal(SAMPLE_GZ)}: 800 lines, 0 events added, 800 already present, 0 malformed lines skipped\n`),
+    );
     assert.match(gzip.stdout, /\nimported 0 events in /);
   });
 
-  const mixed = () => [
-    JSON.stringify(event("910000000001", "PushEvent", "mixer", "mixer/a")),
-    '{"id": "9',
-    JSON.stringify({ ...event("910000000002", "PushEvent", "mixer", "mixer/a"), repo: {} }),
-    "",
-    JSON.stringify(event("910000000003", "PushEvent", "mixer", "mixer/a")),
-  ].join("\n");
+  const mixed = () =>
+    [
+      JSON.stringify(event("910000000001", "PushEvent", "mixer", "mixer/a")),
+      '{"id": "9',
+      JSON.stringify({ ...event("910000000002", "PushEvent", "mixer", "mixer/a"), repo: {} }),
+      "",
+      JSON.stringify(event("910000000003", "PushEvent", "mixer", "mixer/a")),
+    ].join("\n");
 
   test("skips malformed lines, reporting each as file:line on stderr, and imports the rest", async () => {
     const path = file("mixed.ndjson", mixed());
@@ -136,7 +182,10 @@ describe("feedgate import", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, new RegExp(`skipped ${literal(path)}:2: is not valid JSON\n`));
     assert.match(result.stderr, new RegExp(`skipped ${literal(path)}:3\\.repo\\.name: must be "owner/name"\n`));
-    assert.match(result.stdout, new RegExp(`^${literal(path)}: 4 lines, 2 events added, 0 already present, 2 malformed lines skipped\n`));
+    assert.match(
+      result.stdout,
+      new RegExp(`^${literal(path)}: 4 lines, 2 events added, 0 already present, 2 malformed lines skipped\n`),
+    );
   });
 
   test("--strict aborts a file at its first malformed line with nothing from it written; earlier files stay", async () => {
@@ -145,37 +194,65 @@ describe("feedgate import", () => {
     const before = await snapshot(db);
     const result = await run(["import", good, bad, "--strict", "--db", db]);
     assert.equal(result.code, 1);
-    assert.equal(result.stderr.split("\n").filter((l) => l.startsWith("feedgate:")).join("\n"), `feedgate: ${bad}:2: is not valid JSON`);
+    assert.equal(
+      result.stderr
+        .split("\n")
+        .filter((l) => l.startsWith("feedgate:"))
+        .join("\n"),
+      `feedgate: ${bad}:2: is not valid JSON`,
+    );
     assert.match(result.stdout, new RegExp(`^${literal(good)}: 1 lines, 1 events added`));
-    const added = ((await snapshot(db)).events as { id: number }[]).filter((e) => !(before.events as { id: number }[]).some((b) => b.id === e.id));
-    assert.deepEqual(added.map((e) => e.id), [920000000001]);
+    const added = ((await snapshot(db)).events as { id: number }[]).filter(
+      (e) => !(before.events as { id: number }[]).some((b) => b.id === e.id),
+    );
+    assert.deepEqual(
+      added.map((e) => e.id),
+      [920000000001],
+    );
   });
 
   test("CRLF line ends, no final line break and characters cut by the reader's 1 MiB reads: every body kept byte for byte", async () => {
-    const [first, second] = sampleLines().map((line) => JSON.parse(line) as { id: string; payload: Record<string, unknown> });
+    const [first, second] = sampleLines().map(
+      (line) => JSON.parse(line) as { id: string; payload: Record<string, unknown> },
+    );
     // A 1.2 MB run of three-byte characters, placed so that the file's first 1 MiB read ends inside one.
     const build = (filler: string) => {
-      const one = JSON.stringify({ ...first!, id: "950000000001", payload: { ...first!.payload, filler, text: "€".repeat(400_000) } });
+      const one = JSON.stringify({
+        ...first!,
+        id: "950000000001",
+        payload: { ...first!.payload, filler, text: "€".repeat(400_000) },
+      });
       return { one, runStart: Buffer.byteLength(one.slice(0, one.indexOf("€"))) };
     };
     let filler = "";
     while ((1024 * 1024 - build(filler).runStart) % 3 !== 1) filler += "x";
-    const lines = [build(filler).one, JSON.stringify({ ...second!, id: "950000000002", payload: { text: "naïve 🚀 ✓" } })];
+    const lines = [
+      build(filler).one,
+      JSON.stringify({ ...second!, id: "950000000002", payload: { text: "naïve 🚀 ✓" } }),
+    ];
     const path = file("crlf.ndjson", lines.join("\r\n"));
     const target = join(dir, "crlf.db");
 
     const result = await run(["import", path, "--db", target]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, new RegExp(`^${literal(path)}: 2 lines, 2 events added, 0 already present, 0 malformed lines skipped\n`));
+    assert.match(
+      result.stdout,
+      new RegExp(`^${literal(path)}: 2 lines, 2 events added, 0 already present, 0 malformed lines skipped\n`),
+    );
     const stored = (await snapshot(target)).events as { id: number; body: string }[];
-    assert.deepEqual(stored.map((e) => e.body), lines);
+    assert.deepEqual(
+      stored.map((e) => e.body),
+      lines,
+    );
   });
 
   test("an import into a database without events builds the feed indexes once, at the end; a stopped one is repaired at the next open", async () => {
     const indexes = (path: string) => {
       const handle = new Database(path, { readonly: true });
       try {
-        return handle.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name").all();
+        return handle
+          .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' ORDER BY name")
+          .all();
       } finally {
         handle.close();
       }
@@ -183,7 +260,11 @@ describe("feedgate import", () => {
     const migrated = join(dir, "indexes-migrated.db");
     assert.equal((await run(["migrate", "--db", migrated])).code, 0);
     const expected = indexes(migrated);
-    assert.equal(expected.length, 6, "the four feed indexes of migration 2, the arrival index of migration 9 and retention's of migration 16");
+    assert.equal(
+      expected.length,
+      6,
+      "the four feed indexes of migration 2, the arrival index of migration 9 and retention's of migration 16",
+    );
 
     const imported = join(dir, "indexes-imported.db");
     const result = await run(["import", SAMPLE_GZ, "--db", imported]);
@@ -239,8 +320,13 @@ describe("a seeded and imported database, served", () => {
   const LOMBIQ = ["17244207697", "17244791752", "17244792061", "17245514739", "17245515236", "17246339877"];
   /** Later events the sample does not have: one in the fork, and one that shows ADT_List is private. */
   const FOLLOW_UPS = [
-    event("950000000001", "PushEvent", "Tikhonov-Chen", "Tikhonov-Chen/jasminum", { created_at: "2021-07-21T10:00:00Z" }),
-    event("950000000002", "PushEvent", "inbarhavilio", "inbarhavilio/ADT_List", { public: false, created_at: "2021-07-21T10:01:00Z" }),
+    event("950000000001", "PushEvent", "Tikhonov-Chen", "Tikhonov-Chen/jasminum", {
+      created_at: "2021-07-21T10:00:00Z",
+    }),
+    event("950000000002", "PushEvent", "inbarhavilio", "inbarhavilio/ADT_List", {
+      public: false,
+      created_at: "2021-07-21T10:01:00Z",
+    }),
   ];
   const TOKENS = {
     memberRepo: "1111111111111111111111111111111111111111",
@@ -249,7 +335,8 @@ describe("a seeded and imported database, served", () => {
   };
   let server: ReturnType<typeof feedgate>;
   let url: string;
-  const get = (path: string, authorization?: string) => fetch(`${url}${path}`, { headers: authorization ? { authorization } : {} });
+  const get = (path: string, authorization?: string) =>
+    fetch(`${url}${path}`, { headers: authorization ? { authorization } : {} });
   const feedIds = async (path: string, authorization?: string) => {
     const res = await get(path, authorization);
     assert.equal(res.status, 200, path);
@@ -303,8 +390,14 @@ describe("a seeded and imported database, served", () => {
   });
 
   test("ForkEvent: the fork joins its parent's network, both ways", async () => {
-    assert.ok((await feedIds("/networks/l0o0/jasminum/events")).includes("950000000001"), "the fork's event, in the parent's network");
-    assert.ok((await feedIds("/networks/Tikhonov-Chen/jasminum/events")).includes("17245515735"), "the parent's, in the fork's");
+    assert.ok(
+      (await feedIds("/networks/l0o0/jasminum/events")).includes("950000000001"),
+      "the fork's event, in the parent's network",
+    );
+    assert.ok(
+      (await feedIds("/networks/Tikhonov-Chen/jasminum/events")).includes("17245515735"),
+      "the parent's, in the fork's",
+    );
   });
 
   test("public: false makes the repository private: anonymous callers and strangers get 404", async () => {

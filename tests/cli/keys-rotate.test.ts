@@ -48,7 +48,8 @@ describe("feedgate keys rotate", () => {
 
   async function createHook(secret: string): Promise<string> {
     const answer = await fetch(`${t.url}/repos/alice/hello/hooks`, {
-      method: "POST", headers: { Authorization: `token ${ALICE_TOKEN}`, "Content-Type": "application/json" },
+      method: "POST",
+      headers: { Authorization: `token ${ALICE_TOKEN}`, "Content-Type": "application/json" },
       body: JSON.stringify({ events: ["push"], config: { url, content_type: "json", secret } }),
     });
     assert.equal(answer.status, 201, await answer.clone().text());
@@ -61,7 +62,11 @@ describe("feedgate keys rotate", () => {
   function assertAllSigned(): void {
     for (const request of hooks.received) {
       const id = String(request.headers["x-github-hook-id"]);
-      assert.equal(request.headers["x-hub-signature-256"], signed(secrets.get(id)!, request.body), `hook ${id}, ${request.headers["x-github-event"]}`);
+      assert.equal(
+        request.headers["x-hub-signature-256"],
+        signed(secrets.get(id)!, request.body),
+        `hook ${id}, ${request.headers["x-github-event"]}`,
+      );
     }
   }
 
@@ -77,11 +82,20 @@ describe("feedgate keys rotate", () => {
     const [file, sealed] = [keyFileText(), await sealedNow()];
     const db = ["--db", t.dbPath, "--webhook-key-file", keyFile];
     const refusals: [string[], RegExp, Record<string, string>?, string?][] = [
-      [[], /^feedgate: keys rotate needs the new key \(64 hex digits, e\.g\. from `openssl rand -hex 32`\): --new-key-stdin, --new-key-file FILE or --new-key-env NAME; nothing was changed\n$/],
+      [
+        [],
+        /^feedgate: keys rotate needs the new key \(64 hex digits, e\.g\. from `openssl rand -hex 32`\): --new-key-stdin, --new-key-file FILE or --new-key-env NAME; nothing was changed\n$/,
+      ],
       [["--new-key-env", "NEW_KEY"], /^feedgate: the new key must be 64 hex digits/, { NEW_KEY: "not-a-key" }],
-      [["--new-key-env", "NEW_KEY"], /^feedgate: --new-key-env NEW_KEY: the environment has no NEW_KEY; nothing was sent or changed\n$/],
+      [
+        ["--new-key-env", "NEW_KEY"],
+        /^feedgate: --new-key-env NEW_KEY: the environment has no NEW_KEY; nothing was sent or changed\n$/,
+      ],
       [["--new-key-stdin"], /^feedgate: no new key: standard input is not a terminal and gave none/, {}, ""],
-      [["--new-key-stdin", "--new-key-file", keyFile], /^feedgate: give the new key one way, not --new-key-stdin and --new-key-file/],
+      [
+        ["--new-key-stdin", "--new-key-file", keyFile],
+        /^feedgate: give the new key one way, not --new-key-stdin and --new-key-file/,
+      ],
     ];
     for (const [args, message, env, input] of refusals) {
       const run = await runCli(["keys", "rotate", ...db, ...args], { env, input });
@@ -89,10 +103,15 @@ describe("feedgate keys rotate", () => {
       assert.match(run.stderr, message, args.join(" "));
       assert.equal(run.stdout, "");
     }
-    const elsewhere = await runCli(["keys", "rotate", "--db", t.dbPath, "--webhook-key-file", join(dir, "nope.key"), "--new-key-env", "K"],
-      { env: { K: randomBytes(32).toString("hex") } });
+    const elsewhere = await runCli(
+      ["keys", "rotate", "--db", t.dbPath, "--webhook-key-file", join(dir, "nope.key"), "--new-key-env", "K"],
+      { env: { K: randomBytes(32).toString("hex") } },
+    );
     assert.equal(elsewhere.code, 1);
-    assert.match(elsewhere.stderr, /^feedgate: no webhook key file at .*nope\.key: name the one the server uses .*; nothing was changed\n$/);
+    assert.match(
+      elsewhere.stderr,
+      /^feedgate: no webhook key file at .*nope\.key: name the one the server uses .*; nothing was changed\n$/,
+    );
     assert.equal(keyFileText(), file);
     assert.deepEqual(await sealedNow(), sealed);
   });
@@ -120,11 +139,23 @@ describe("feedgate keys rotate", () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
-    const rotated = await runCli(["keys", "rotate", "--db", t.dbPath, "--webhook-key-file", keyFile, "--new-key-file", newKeyFile]);
+    const rotated = await runCli([
+      "keys",
+      "rotate",
+      "--db",
+      t.dbPath,
+      "--webhook-key-file",
+      keyFile,
+      "--new-key-file",
+      newKeyFile,
+    ]);
     rotating = false;
     await load;
     assert.equal(rotated.code, 0, rotated.stderr);
-    assert.equal(rotated.stdout, `resealed ${all} webhook secrets under key ${keyIdOf(newKey)} (was ${keyIdOf(oldKey)}); ${keyFile} holds it alone\n`);
+    assert.equal(
+      rotated.stdout,
+      `resealed ${all} webhook secrets under key ${keyIdOf(newKey)} (was ${keyIdOf(oldKey)}); ${keyFile} holds it alone\n`,
+    );
     assert.ok(during > 0);
 
     // After: a push to every hook, and a hook created now, sealed under the new key by the running server.
@@ -136,7 +167,11 @@ describe("feedgate keys rotate", () => {
     assert.equal(hooks.received.length, expected, "each delivery once");
     for (const id of secrets.keys()) {
       const attempts = await t.store.hooks.deliveries(Number(id), 1000, null);
-      assert.deepEqual(attempts.filter((a) => a.statusCode !== 200).map((a) => a.status), [], `hook ${id}`);
+      assert.deepEqual(
+        attempts.filter((a) => a.statusCode !== 200).map((a) => a.status),
+        [],
+        `hook ${id}`,
+      );
     }
 
     // The key file holds the new key alone; every secret is sealed under it, and the old key opens none.
@@ -149,9 +184,18 @@ describe("feedgate keys rotate", () => {
       assert.throws(() => SecretBox.withKeys([oldKey]).open(value));
     }
     assert.ok(sealed.has(late));
-    await eventually(async () => hooks.received.length, (n) => n === expected, { ms: 300 });
-    const seen = hooks.received.map((r) => `${r.headers["x-github-hook-id"]} ${r.headers["x-github-delivery"]} ${r.headers["x-github-event"]}`);
-    assert.deepEqual(seen.filter((k, i) => seen.indexOf(k) !== i), []);
+    await eventually(
+      async () => hooks.received.length,
+      (n) => n === expected,
+      { ms: 300 },
+    );
+    const seen = hooks.received.map(
+      (r) => `${r.headers["x-github-hook-id"]} ${r.headers["x-github-delivery"]} ${r.headers["x-github-event"]}`,
+    );
+    assert.deepEqual(
+      seen.filter((k, i) => seen.indexOf(k) !== i),
+      [],
+    );
     assert.equal(hooks.received.length, expected);
   });
 
@@ -161,9 +205,15 @@ describe("feedgate keys rotate", () => {
     const db = ["--db", t.dbPath, "--webhook-key-file", keyFile];
     const kept = await runCli(["keys", "rotate", ...db, "--new-key-stdin", "--keep-old"], { input: `${newKey}\n` });
     assert.equal(kept.code, 0, kept.stderr);
-    assert.match(kept.stdout, new RegExp(`under key ${keyIdOf(Buffer.from(newKey, "hex"))} \\(was ${keyIdOf(oldKey)}\\); .* keeps the old keys after it\n$`));
+    assert.match(
+      kept.stdout,
+      new RegExp(
+        `under key ${keyIdOf(Buffer.from(newKey, "hex"))} \\(was ${keyIdOf(oldKey)}\\); .* keeps the old keys after it\n$`,
+      ),
+    );
     assert.equal(keyFileText(), `${newKey}\n${oldKey.toString("hex")}\n`);
-    for (const value of (await sealedNow()).values()) assert.equal(SecretBox.keyIdIn(value), keyIdOf(Buffer.from(newKey, "hex")));
+    for (const value of (await sealedNow()).values())
+      assert.equal(SecretBox.keyIdIn(value), keyIdOf(Buffer.from(newKey, "hex")));
 
     const again = await runCli(["keys", "rotate", ...db, "--new-key-env", "KEY"], { env: { KEY: newKey } });
     assert.equal(again.code, 0, again.stderr);

@@ -15,8 +15,10 @@ describe("feedgate serve --metrics-port", () => {
   test("serves /metrics on its own port only, and closes it on SIGTERM", async () => {
     const server = feedgate(["serve", "--port", "0", "--metrics-port", "0", "--db", join(dir, "feedgate.db")]);
     // The API port is bound first, then the metrics port.
-    const [, api, metrics] = await waitForOutput(server,
-      /Server listening at (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+    const [, api, metrics] = await waitForOutput(
+      server,
+      /Server listening at (http:\/\/127\.0\.0\.1:\d+)[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+    );
     assert.notEqual(api, metrics);
 
     assert.equal((await fetch(`${api}/metrics`)).status, 404);

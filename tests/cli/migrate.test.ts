@@ -56,7 +56,9 @@ const DRIVERS: Driver[] = [
       const url = await this.empty();
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      await client.query("CREATE TABLE schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)");
+      await client.query(
+        "CREATE TABLE schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)",
+      );
       await client.query(FIRST.postgres);
       await client.query("INSERT INTO schema_migrations VALUES ($1, $2, now())", [FIRST.id, FIRST.name]);
       await client.end();
@@ -89,7 +91,10 @@ for (const driver of DRIVERS) {
       const result = await runCli(["migrate", "--db", old]);
       assert.deepEqual([result.code, result.stderr], [0, ""]);
       const pending = migrations.length - 1;
-      assert.equal(result.stdout, `${old}: applied ${pending} migration${pending === 1 ? "" : "s"} (now at version ${LATEST})\n`);
+      assert.equal(
+        result.stdout,
+        `${old}: applied ${pending} migration${pending === 1 ? "" : "s"} (now at version ${LATEST})\n`,
+      );
     });
 
     test("run again it says the database is already up to date", async () => {

@@ -21,7 +21,11 @@ const T0 = Date.parse("2021-07-21T06:00:00Z");
 /** GitHub's format for `seconds` after T0. */
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString().replace(".000Z", "Z");
 
-interface FeedEvent { id: string; created_at: string; [key: string]: unknown }
+interface FeedEvent {
+  id: string;
+  created_at: string;
+  [key: string]: unknown;
+}
 
 describe("feedgate replay", () => {
   let t: TestApp;
@@ -65,35 +69,69 @@ describe("feedgate replay", () => {
     const states: { ms: number; ids: string[] }[] = [];
     while (!finished) {
       const ids = sortedIds(await feed("ann/paced"));
-      if (ids.length > 0 && ids.join() !== states.at(-1)?.ids.join()) states.push({ ms: performance.now() - started, ids });
+      if (ids.length > 0 && ids.join() !== states.at(-1)?.ids.join())
+        states.push({ ms: performance.now() - started, ids });
       await sleep(20);
     }
     const result = await replay;
     const ms = performance.now() - started;
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^replayed 6 events \(6\.0 s of recorded time\) in \d\.\d s at --speed 3 \(\d+ events\/s\): 6 added, 0 already present, 0 malformed lines skipped; (kept pace|fell behind by up to [\d.]+ s \(.*\))\n$/);
+    assert.match(
+      result.stdout,
+      /^replayed 6 events \(6\.0 s of recorded time\) in \d\.\d s at --speed 3 \(\d+ events\/s\): 6 added, 0 already present, 0 malformed lines skipped; (kept pace|fell behind by up to [\d.]+ s \(.*\))\n$/,
+    );
     assert.ok(ms >= 1900 && ms < 8000, `took ${ms} ms, expected about 2000`);
 
     const last = sortedIds(await feed("ann/paced"));
     if (states.at(-1)?.ids.join() !== last.join()) states.push({ ms, ids: last });
-    assert.deepEqual(states.map((s) => s.ids), [["7001", "7002"], ["7001", "7002", "7003", "7004"], ["7001", "7002", "7003", "7004", "7005", "7006"]]);
+    assert.deepEqual(
+      states.map((s) => s.ids),
+      [
+        ["7001", "7002"],
+        ["7001", "7002", "7003", "7004"],
+        ["7001", "7002", "7003", "7004", "7005", "7006"],
+      ],
+    );
     // Due at 0, 1 and 2 s after the replay's start (which opening the database delays by a moment that load on the
     // machine stretches): nothing came early, and the first was readable while the last was still more than a second away.
-    assert.ok(states[1]!.ms >= 950 && states[2]!.ms >= 1900, `later batches seen at ${states[1]!.ms}, ${states[2]!.ms} ms`);
-    assert.ok(states[2]!.ms - states[0]!.ms >= 1400, `batches seen at ${states.map((s) => Math.round(s.ms)).join(", ")} ms`);
+    assert.ok(
+      states[1]!.ms >= 950 && states[2]!.ms >= 1900,
+      `later batches seen at ${states[1]!.ms}, ${states[2]!.ms} ms`,
+    );
+    assert.ok(
+      states[2]!.ms - states[0]!.ms >= 1400,
+      `batches seen at ${states.map((s) => Math.round(s.ms)).join(", ")} ms`,
+    );
     // Without --restamp, events keep their recorded times.
-    assert.deepEqual((await feed("ann/paced")).map((e) => [e.id, e.created_at]),
-      [["7006", at(6)], ["7005", at(6)], ["7003", at(3)], ["7004", at(2)], ["7002", at(0)], ["7001", at(0)]]);
+    assert.deepEqual(
+      (await feed("ann/paced")).map((e) => [e.id, e.created_at]),
+      [
+        ["7006", at(6)],
+        ["7005", at(6)],
+        ["7003", at(3)],
+        ["7004", at(2)],
+        ["7002", at(0)],
+        ["7001", at(0)],
+      ],
+    );
   });
 
   test("--restamp stamps each event with the moment it went in, keeping its id and every other byte (stdin, --speed max)", async () => {
     const comment = sampleLines().find((line) => line.includes('"type":"IssueCommentEvent"'))!;
-    const recorded = JSON.parse(comment) as FeedEvent & { repo: { name: string }; payload: { comment: { created_at: string } } };
+    const recorded = JSON.parse(comment) as FeedEvent & {
+      repo: { name: string };
+      payload: { comment: { created_at: string } };
+    };
     const before = Math.floor(Date.now() / 1000) * 1000;
-    const result = await runCli(["replay", "-", "--db", t.dbPath, "--restamp", "--speed", "max"], { input: `${comment}\n` });
+    const result = await runCli(["replay", "-", "--db", t.dbPath, "--restamp", "--speed", "max"], {
+      input: `${comment}\n`,
+    });
     const after = Date.now();
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^replayed 1 events \(0\.0 s of recorded time\) in [\d.]+ s at --speed max \(\d+ events\/s\): 1 added, 0 already present, 0 malformed lines skipped\n$/);
+    assert.match(
+      result.stdout,
+      /^replayed 1 events \(0\.0 s of recorded time\) in [\d.]+ s at --speed max \(\d+ events\/s\): 1 added, 0 already present, 0 malformed lines skipped\n$/,
+    );
 
     const [stored] = await feed(recorded.repo.name);
     assert.equal(stored!.id, recorded.id);
@@ -115,7 +153,10 @@ describe("feedgate replay", () => {
     const again = await runCli(["replay", path, "--db", t.dbPath, "--speed", "max"]);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /: 0 added, 2 already present/);
-    assert.equal(again.stderr, "2 events were stored already (same id) and were skipped; --new-ids replays them as new events\n");
+    assert.equal(
+      again.stderr,
+      "2 events were stored already (same id) and were skipped; --new-ids replays them as new events\n",
+    );
 
     for (const run of [1, 2]) {
       const result = await runCli(["replay", path, "--db", t.dbPath, "--speed", "max", "--new-ids", "--restamp"]);
@@ -126,28 +167,51 @@ describe("feedgate replay", () => {
     assert.equal(events.length, 6);
     // Newest first: the second --new-ids run's, then the first's, each above GitHub's ids and rising in replay order.
     const fresh = events.slice(0, 4).map((e) => e.id);
-    assert.ok(fresh.every((id) => /^\d{16}$/.test(id)), fresh.join());
-    assert.deepEqual(fresh.map(BigInt), fresh.map(BigInt).sort((a, b) => (a < b ? 1 : -1)));
-    assert.deepEqual(events.slice(4).map((e) => [e.id, e.created_at]), [["7102", at(1)], ["7101", at(0)]]);
+    assert.ok(
+      fresh.every((id) => /^\d{16}$/.test(id)),
+      fresh.join(),
+    );
+    assert.deepEqual(
+      fresh.map(BigInt),
+      fresh.map(BigInt).sort((a, b) => (a < b ? 1 : -1)),
+    );
+    assert.deepEqual(
+      events.slice(4).map((e) => [e.id, e.created_at]),
+      [
+        ["7102", at(1)],
+        ["7101", at(0)],
+      ],
+    );
   });
 
   test("events stored already are not waited for: a second replay goes straight through, and new events after them keep their spacing from them", async () => {
     // Six recorded seconds at --speed 2: three seconds of waiting, the first time.
-    const stored = [0, 2, 4, 6].map((second) => event(String(7400 + second), "PushEvent", "ann", "ann/again", { created_at: at(second) }));
+    const stored = [0, 2, 4, 6].map((second) =>
+      event(String(7400 + second), "PushEvent", "ann", "ann/again", { created_at: at(second) }),
+    );
     const path = file("again.ndjson", stored);
-    assert.match((await runCli(["replay", path, "--db", t.dbPath, "--speed", "max"])).stdout, /: 4 added, 0 already present/);
+    assert.match(
+      (await runCli(["replay", path, "--db", t.dbPath, "--speed", "max"])).stdout,
+      /: 4 added, 0 already present/,
+    );
 
     let started = performance.now();
     const again = await runCli(["replay", path, "--db", t.dbPath, "--speed", "2"]);
     let ms = performance.now() - started;
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /^replayed 4 events \(6\.0 s of recorded time\) in .*: 0 added, 4 already present, .*; kept pace\n$/);
+    assert.match(
+      again.stdout,
+      /^replayed 4 events \(6\.0 s of recorded time\) in .*: 0 added, 4 already present, .*; kept pace\n$/,
+    );
     // Waiting would take the 3,000 ms at least; what the run takes besides (opening the file, starting the write
     // worker) grows on a loaded machine, so the bound is the wait itself.
     assert.ok(ms < 3000, `took ${Math.round(ms)} ms, as if waiting 3000 for events it skipped`);
 
     // The same four, then one new event two recorded seconds after the last: due a second after the stored ones went in.
-    const extended = file("extended.ndjson", [...stored, event("7408", "PushEvent", "ann", "ann/again", { created_at: at(8) })]);
+    const extended = file("extended.ndjson", [
+      ...stored,
+      event("7408", "PushEvent", "ann", "ann/again", { created_at: at(8) }),
+    ]);
     started = performance.now();
     const resumed = await runCli(["replay", extended, "--db", t.dbPath, "--speed", "2"]);
     ms = performance.now() - started;
@@ -159,14 +223,20 @@ describe("feedgate replay", () => {
 
   test("a restamped body differs from the recorded text only in its top-level id and created_at", () => {
     // JSON.parse and stringify would round the payload's big number and drop the spaces; the nested created_at stays.
-    const text = '{"id": "1", "payload": {"n": 12345678901234567890, "comment": {"created_at": "2021-07-21T06:00:00Z", "id": 7}}, "created_at" : "2021-07-21T06:00:00Z"}';
-    assert.equal(withTopLevelValues(text, { id: '"99"', created_at: '"2026-01-01T00:00:00Z"' }),
-      '{"id": "99", "payload": {"n": 12345678901234567890, "comment": {"created_at": "2021-07-21T06:00:00Z", "id": 7}}, "created_at" : "2026-01-01T00:00:00Z"}');
+    const text =
+      '{"id": "1", "payload": {"n": 12345678901234567890, "comment": {"created_at": "2021-07-21T06:00:00Z", "id": 7}}, "created_at" : "2021-07-21T06:00:00Z"}';
+    assert.equal(
+      withTopLevelValues(text, { id: '"99"', created_at: '"2026-01-01T00:00:00Z"' }),
+      '{"id": "99", "payload": {"n": 12345678901234567890, "comment": {"created_at": "2021-07-21T06:00:00Z", "id": 7}}, "created_at" : "2026-01-01T00:00:00Z"}',
+    );
   });
 
   describe("refuses, with one line and status 1, writing nothing", () => {
     const BAD: [string[], RegExp][] = [
-      [["--speed", "0"], /^feedgate: --speed must be a number above 0 \(60: an hour of events in a minute\) or max, got "0"$/],
+      [
+        ["--speed", "0"],
+        /^feedgate: --speed must be a number above 0 \(60: an hour of events in a minute\) or max, got "0"$/,
+      ],
       [["--speed", "fast"], /^feedgate: --speed must be a number above 0 .* or max, got "fast"$/],
       [["--speed=-2"], /^feedgate: --speed must be a number above 0 .* or max, got "-2"$/],
       [["--max-gap", "soon"], /^feedgate: --max-gap must be a number of seconds above 0, got "soon"$/],
@@ -189,27 +259,39 @@ describe("feedgate replay", () => {
       const missing = join(dir, "2021-07-21-15.json.gz");
       const result = await runCli(["replay", missing, "--db", "postgres://127.0.0.1:9/feedgate"]);
       assert.equal(result.code, 1);
-      assert.match(result.stderr, new RegExp(`^feedgate: ${missing.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")} does not exist; GH Archive files are at https://data\\.gharchive\\.org/.*\\n$`));
+      assert.match(
+        result.stderr,
+        new RegExp(
+          `^feedgate: ${missing.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")} does not exist; GH Archive files are at https://data\\.gharchive\\.org/.*\\n$`,
+        ),
+      );
       assert.equal(result.stderr.split("\n").length, 2);
     });
   });
 
   test("SIGINT stops after the batch in flight: a summary, status 130, and the database holds exactly the events counted", async () => {
     // One event a recorded second for a minute, at real time: the replay is stopped a few seconds in.
-    const events = Array.from({ length: 60 }, (_, i) => event(String(7300 + i), "PushEvent", "ann", "ann/stopped", { created_at: at(i) }));
+    const events = Array.from({ length: 60 }, (_, i) =>
+      event(String(7300 + i), "PushEvent", "ann", "ann/stopped", { created_at: at(i) }),
+    );
     const path = file("minute.ndjson", events);
     const run = feedgate(["replay", path, "--db", t.dbPath, "--speed", "1", "--progress-every", "0.1"]);
     await waitForOutput(run, /: [3-9] events, /, 20_000, "stderr");
     run.child.kill("SIGINT");
     const done = await run.done;
     assert.equal(done.code, 130, done.stderr);
-    const summary = /^stopped by SIGINT: replayed (\d+) events \(.*\) in [\d.]+ s at --speed 1 \(\d+ events\/s\): (\d+) added, 0 already present, 0 malformed lines skipped; kept pace\n$/
-      .exec(done.stdout);
+    const summary =
+      /^stopped by SIGINT: replayed (\d+) events \(.*\) in [\d.]+ s at --speed 1 \(\d+ events\/s\): (\d+) added, 0 already present, 0 malformed lines skipped; kept pace\n$/.exec(
+        done.stdout,
+      );
     assert.ok(summary, done.stdout);
     const added = Number(summary[2]);
     assert.ok(added >= 3 && added < 60, done.stdout);
     // The first `added` events, none after: each batch was one transaction, and none was cut short.
     const stored = (await feed("ann/stopped")).map((e) => e.id).sort();
-    assert.deepEqual(stored, events.slice(0, added).map((e) => e.id));
+    assert.deepEqual(
+      stored,
+      events.slice(0, added).map((e) => e.id),
+    );
   });
 });

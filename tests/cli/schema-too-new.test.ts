@@ -16,7 +16,8 @@ import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../he
 import { LATEST_SCHEMA_VERSION } from "../../src/server/store/schema-version.js";
 
 const FUTURE = LATEST_SCHEMA_VERSION + 3;
-const REFUSAL = `feedgate: the database is at schema version ${FUTURE}, newer than this feedgate's (${LATEST_SCHEMA_VERSION}): ` +
+const REFUSAL =
+  `feedgate: the database is at schema version ${FUTURE}, newer than this feedgate's (${LATEST_SCHEMA_VERSION}): ` +
   `run a feedgate that knows version ${FUTURE}, or restore a backup made at version ${LATEST_SCHEMA_VERSION} or earlier; ` +
   "nothing was written";
 
@@ -47,14 +48,19 @@ const DRIVERS: Driver[] = [
       assert.equal((await runCli(["migrate", "--db", path])).code, 0);
       const db = new Database(path);
       for (const sql of futureMigration("INTEGER")) db.exec(sql);
-      db.prepare("INSERT INTO schema_migrations VALUES (?, 'from a newer feedgate', ?)").run(FUTURE, new Date().toISOString());
+      db.prepare("INSERT INTO schema_migrations VALUES (?, 'from a newer feedgate', ?)").run(
+        FUTURE,
+        new Date().toISOString(),
+      );
       db.close(); // checkpoints the WAL into the file and removes it
       return path;
     },
     async fingerprint(path) {
       const { mtimeMs, size } = statSync(path);
       return {
-        sha256: createHash("sha256").update(readFileSync(path)).digest("hex"), mtimeMs, size,
+        sha256: createHash("sha256").update(readFileSync(path)).digest("hex"),
+        mtimeMs,
+        size,
         wal: existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : "none",
       };
     },
@@ -72,13 +78,15 @@ const DRIVERS: Driver[] = [
       });
       return database.url;
     },
-    fingerprint: (url) => withClient(url, async (client) => {
-      const { rows: tables } = await client.query<{ name: string }>(
-        "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
-      const contents: Record<string, unknown> = {};
-      for (const { name } of tables) contents[name] = (await client.query(`SELECT * FROM ${name} ORDER BY 1`)).rows;
-      return contents;
-    }),
+    fingerprint: (url) =>
+      withClient(url, async (client) => {
+        const { rows: tables } = await client.query<{ name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+        );
+        const contents: Record<string, unknown> = {};
+        for (const { name } of tables) contents[name] = (await client.query(`SELECT * FROM ${name} ORDER BY 1`)).rows;
+        return contents;
+      }),
   },
 ];
 
@@ -123,7 +131,10 @@ for (const driver of DRIVERS) {
     });
 
     test("the commands that open the store refuse it too", async () => {
-      for (const command of [["user", "list"], ["token", "add", "nobody"]]) {
+      for (const command of [
+        ["user", "list"],
+        ["token", "add", "nobody"],
+      ]) {
         const result = await runCli([...command, "--db", db]);
         assert.deepEqual([command, result.code, result.stderr], [command, 1, `${REFUSAL}\n`]);
       }

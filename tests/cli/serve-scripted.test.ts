@@ -21,7 +21,13 @@ const WORLD = {
 };
 const ADMIN_PASSWORD = "s3cret-admin-password";
 
-interface Ready { feedgate: string; url: string; port: number; pid: number; metrics_url?: string }
+interface Ready {
+  feedgate: string;
+  url: string;
+  port: number;
+  pid: number;
+  metrics_url?: string;
+}
 
 /** The ready line, once printed, parsed. */
 async function ready(server: CliRun): Promise<Ready> {
@@ -30,9 +36,13 @@ async function ready(server: CliRun): Promise<Ready> {
 }
 
 /** The messages of the JSON log lines on stdout, at info and above. */
-const logMessages = (stdout: string) => stdout.split("\n").filter((line) => line.startsWith("{"))
-  .map((line) => JSON.parse(line) as { msg?: string; level?: number }).filter((line) => (line.level ?? 0) >= 30)
-  .map((line) => line.msg ?? "");
+const logMessages = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string; level?: number })
+    .filter((line) => (line.level ?? 0) >= 30)
+    .map((line) => line.msg ?? "");
 
 /** Stops the server as a script would, and returns how it ended. */
 async function stop(server: CliRun) {
@@ -72,7 +82,11 @@ describe("feedgate serve, for scripts", () => {
     assert.equal(line.url, `http://127.0.0.1:${line.port}`);
     assert.ok(line.port > 0);
     assert.equal(readFileSync(portFile, "utf8"), String(line.port), "the number alone");
-    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith(".tmp")), [], "no temporary file left behind");
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith(".tmp")),
+      [],
+      "no temporary file left behind",
+    );
 
     const events = await fetch(`${line.url}/events`);
     assert.equal(events.status, 200);
@@ -83,8 +97,21 @@ describe("feedgate serve, for scripts", () => {
 
   test("the ready line comes at --log-level warn with readable logs too, after the port is open; FEEDGATE_PORT_FILE works as the flag", async () => {
     const portFile = join(dir, "env-port");
-    const server = serve(["--port", "0", "--metrics-port", "0", "--log-level", "warn", "--log-format", "pretty",
-      "--db", join(dir, "b.db")], { env: { FEEDGATE_PORT_FILE: portFile } });
+    const server = serve(
+      [
+        "--port",
+        "0",
+        "--metrics-port",
+        "0",
+        "--log-level",
+        "warn",
+        "--log-format",
+        "pretty",
+        "--db",
+        join(dir, "b.db"),
+      ],
+      { env: { FEEDGATE_PORT_FILE: portFile } },
+    );
     const line = await ready(server);
     assert.equal(Number(readFileSync(portFile, "utf8")), line.port);
     assert.match(line.metrics_url!, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -100,7 +127,10 @@ describe("feedgate serve, for scripts", () => {
     const exit = await server.done;
     clearTimeout(timer);
     assert.equal(exit.code, 1, exit.stderr);
-    assert.equal(exit.stderr, `feedgate: cannot write the port file ${portFile} (ENOENT); check --port-file (or FEEDGATE_PORT_FILE)\n`);
+    assert.equal(
+      exit.stderr,
+      `feedgate: cannot write the port file ${portFile} (ENOENT); check --port-file (or FEEDGATE_PORT_FILE)\n`,
+    );
     assert.doesNotMatch(exit.stdout, /"feedgate":"ready"/);
     assert.ok(!existsSync(portFile));
   });
@@ -113,20 +143,30 @@ describe("feedgate serve, for scripts", () => {
     assert.equal((await fetch(`${url}/readyz`)).status, 200);
     const exit = await stop(server);
     assert.ok(!existsSync(disk), "nothing was written where FEEDGATE_DB points");
-    assert.ok(logMessages(exit.stdout).includes("the database is in memory: nothing is written to disk, and it is gone when the server stops"),
-      exit.stdout);
+    assert.ok(
+      logMessages(exit.stdout).includes(
+        "the database is in memory: nothing is written to disk, and it is gone when the server stops",
+      ),
+      exit.stdout,
+    );
   });
 
   test("--test-controls warns in the log that any caller may wipe the data, and names a database file that outlives the process", async () => {
     const memory = serve(["--ephemeral", "--test-controls", "--port", "0", "--log-level", "warn"]);
     const { url } = await ready(memory);
     assert.equal((await fetch(`${url}/_feedgate/reset`, { method: "POST" })).status, 200);
-    assert.ok(logMessages((await stop(memory)).stdout).includes(
-      "test controls are on: any caller may reset the data, move the clock and make requests fail"));
+    assert.ok(
+      logMessages((await stop(memory)).stdout).includes(
+        "test controls are on: any caller may reset the data, move the clock and make requests fail",
+      ),
+    );
     const file = serve(["--db", join(dir, "controls.db"), "--test-controls", "--port", "0", "--log-level", "warn"]);
     await ready(file);
-    assert.ok(logMessages((await stop(file)).stdout).includes(
-      "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset"));
+    assert.ok(
+      logMessages((await stop(file)).stdout).includes(
+        "test controls are on with a database that outlives this process: any caller may wipe it through /_feedgate/reset",
+      ),
+    );
   });
 
   test("a --db file that does not exist is created with its folders, and the log says so at info; the next start does not", async () => {
@@ -140,15 +180,25 @@ describe("feedgate serve, for scripts", () => {
     await ready(second);
     const exit = await stop(second);
     assert.ok(!logMessages(exit.stdout).includes(created), exit.stdout);
-    assert.ok(logMessages(exit.stdout).some((msg) => msg.startsWith("Server listening at")), "the log was read");
+    assert.ok(
+      logMessages(exit.stdout).some((msg) => msg.startsWith("Server listening at")),
+      "the log was read",
+    );
   });
 
   test("--ephemeral with --db is refused in one line, before anything is opened", async () => {
     const db = join(dir, "never", "feedgate.db");
-    for (const args of [["--ephemeral", "--db", db], ["--db", db, "--ephemeral"], ["--ephemeral", "--db", ":memory:"]]) {
+    for (const args of [
+      ["--ephemeral", "--db", db],
+      ["--db", db, "--ephemeral"],
+      ["--ephemeral", "--db", ":memory:"],
+    ]) {
       const result = await runCli(["serve", "--port", "0", ...args]);
       assert.equal(result.code, 1, args.join(" "));
-      assert.equal(result.stderr, "feedgate: --ephemeral and --db cannot be combined: --ephemeral is --db :memory:; give one of them\n");
+      assert.equal(
+        result.stderr,
+        "feedgate: --ephemeral and --db cannot be combined: --ephemeral is --db :memory:; give one of them\n",
+      );
       assert.equal(result.stdout, "");
     }
     assert.ok(!existsSync(join(dir, "never")));
@@ -158,34 +208,59 @@ describe("feedgate serve, for scripts", () => {
     const world = join(dir, "world.json");
     writeFileSync(world, JSON.stringify(WORLD));
     const disk = join(dir, "seeded-ephemeral");
-    const server = serve(["--ephemeral", "--seed", world, "--port", "0"],
-      { env: { FEEDGATE_ADMIN: `root:${ADMIN_PASSWORD}`, FEEDGATE_DB: join(disk, "feedgate.db") } });
+    const server = serve(["--ephemeral", "--seed", world, "--port", "0"], {
+      env: { FEEDGATE_ADMIN: `root:${ADMIN_PASSWORD}`, FEEDGATE_DB: join(disk, "feedgate.db") },
+    });
     const { url } = await ready(server);
     const seeded = await fetch(`${url}/users/alice/events`);
-    assert.deepEqual(((await seeded.json()) as { id: string }[]).map((e) => e.id), ["900000000001"]);
+    assert.deepEqual(
+      ((await seeded.json()) as { id: string }[]).map((e) => e.id),
+      ["900000000001"],
+    );
 
     const root = { authorization: basic("root", ADMIN_PASSWORD), "content-type": "application/json" };
-    const more = await fetch(`${url}/admin/world`, { method: "POST", headers: root,
-      body: JSON.stringify({ events: [event("900000000002", "WatchEvent", "bob", "alice/site")] }) });
+    const more = await fetch(`${url}/admin/world`, {
+      method: "POST",
+      headers: root,
+      body: JSON.stringify({ events: [event("900000000002", "WatchEvent", "bob", "alice/site")] }),
+    });
     assert.equal(more.status, 200, await more.clone().text());
     assert.equal(((await more.json()) as { events_added: number }).events_added, 1);
-    const events = await fetch(`${url}/admin/events`, { method: "POST", headers: root,
-      body: JSON.stringify([event("900000000003", "PushEvent", "alice", "alice/site")]) });
+    const events = await fetch(`${url}/admin/events`, {
+      method: "POST",
+      headers: root,
+      body: JSON.stringify([event("900000000003", "PushEvent", "alice", "alice/site")]),
+    });
     assert.equal(events.status, 200);
     const feed = (await (await fetch(`${url}/repos/alice/site/events`)).json()) as { id: string }[];
     assert.deepEqual(feed.map((e) => e.id).sort(), ["900000000001", "900000000002", "900000000003"]);
 
     // A hook with a secret seals it with the webhook key: in memory too, nothing beside FEEDGATE_DB's file.
     const hook = await fetch(`${url}/repos/alice/site/hooks`, {
-      method: "POST", headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "web", config: { url: "http://127.0.0.1:9/hook", content_type: "json", secret: "hook-secret" } }),
+      method: "POST",
+      headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "web",
+        config: { url: "http://127.0.0.1:9/hook", content_type: "json", secret: "hook-secret" },
+      }),
     });
     assert.equal(hook.status, 201, await hook.clone().text());
     const exit = await stop(server);
     assert.ok(!existsSync(disk), "nothing was written where FEEDGATE_DB points");
-    const logs = exit.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { msg?: string; level?: number });
-    assert.ok(logs.some((line) => line.msg === "created site administrator root (--admin)" && line.level === 30), exit.stdout);
-    assert.ok(logs.some((line) => line.msg?.startsWith(`seeded ${world}: 1 user, 0 organizations, 1 repository, 1 token, 1 event`)), exit.stdout);
+    const logs = exit.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; level?: number });
+    assert.ok(
+      logs.some((line) => line.msg === "created site administrator root (--admin)" && line.level === 30),
+      exit.stdout,
+    );
+    assert.ok(
+      logs.some((line) =>
+        line.msg?.startsWith(`seeded ${world}: 1 user, 0 organizations, 1 repository, 1 token, 1 event`),
+      ),
+      exit.stdout,
+    );
     assert.ok(!`${exit.stdout}${exit.stderr}`.includes(ADMIN_PASSWORD), "the admin's password was printed");
   });
 
@@ -199,24 +274,54 @@ describe("feedgate serve, for scripts", () => {
     assert.equal(await status("the-old-password"), 200);
     assert.equal(await status(ADMIN_PASSWORD), 401);
     const exit = await stop(server);
-    assert.match(exit.stdout, /"level":40,.*"msg":"--admin: root exists already and was left as it is; the password given was not set"/);
+    assert.match(
+      exit.stdout,
+      /"level":40,.*"msg":"--admin: root exists already and was left as it is; the password given was not set"/,
+    );
     assert.ok(!exit.stdout.includes(ADMIN_PASSWORD));
   });
 
   test("a bad --admin or FEEDGATE_ADMIN, or a --seed file that is not there: one line, status 1, no database made, no password shown", async () => {
     const db = join(dir, "never-admin", "feedgate.db");
     const cases: [string[], Record<string, string>, string][] = [
-      [["--admin", "root"], {}, "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n"],
-      [["--admin", ":hunter2"], {}, "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n"],
-      [["--admin", "root:"], {}, "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n"],
-      [[], { FEEDGATE_ADMIN: "hunter2" }, "feedgate: FEEDGATE_ADMIN: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n"],
-      [[], { FEEDGATE_ADMIN: "bad_login:hunter2" },
-        'feedgate: FEEDGATE_ADMIN: "bad_login" is not a valid login: use letters, digits and single hyphens (at most 39 characters)\n'],
-      [["--seed", join(dir, "no-world.json")], {}, `feedgate: ${join(dir, "no-world.json")}: does not exist; a world file is JSON such as demo/world.json\n`],
+      [
+        ["--admin", "root"],
+        {},
+        "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n",
+      ],
+      [
+        ["--admin", ":hunter2"],
+        {},
+        "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n",
+      ],
+      [
+        ["--admin", "root:"],
+        {},
+        "feedgate: --admin: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n",
+      ],
+      [
+        [],
+        { FEEDGATE_ADMIN: "hunter2" },
+        "feedgate: FEEDGATE_ADMIN: must be LOGIN:PASSWORD with neither part empty, such as root:change-me\n",
+      ],
+      [
+        [],
+        { FEEDGATE_ADMIN: "bad_login:hunter2" },
+        'feedgate: FEEDGATE_ADMIN: "bad_login" is not a valid login: use letters, digits and single hyphens (at most 39 characters)\n',
+      ],
+      [
+        ["--seed", join(dir, "no-world.json")],
+        {},
+        `feedgate: ${join(dir, "no-world.json")}: does not exist; a world file is JSON such as demo/world.json\n`,
+      ],
     ];
     for (const [args, env, line] of cases) {
       const result = await runCli(["serve", "--port", "0", "--db", db, ...args], { env });
-      assert.deepEqual([result.code, result.stderr, result.stdout], [1, line, ""], `${args.join(" ")} ${JSON.stringify(env)}`);
+      assert.deepEqual(
+        [result.code, result.stderr, result.stdout],
+        [1, line, ""],
+        `${args.join(" ")} ${JSON.stringify(env)}`,
+      );
     }
     assert.ok(!existsSync(join(dir, "never-admin")));
   });

@@ -32,7 +32,10 @@ describe("the settings' help", () => {
     const { code, stdout } = await runCli(["serve", "--help"]);
     assert.equal(code, 0);
     const helps = optionHelps(stdout);
-    assert.ok(helps.get("--rate-limit-window")?.includes("env FEEDGATE_RATE_LIMIT_WINDOW"), "the variables the help once left out");
+    assert.ok(
+      helps.get("--rate-limit-window")?.includes("env FEEDGATE_RATE_LIMIT_WINDOW"),
+      "the variables the help once left out",
+    );
     assert.match(helps.get("--request-timeout")!, /; 0: none \(env/, "what 0 means, where it means none");
     for (const row of rowsOf(SETTINGS)) assertNamesEnvAndDefault(helps, row, "serve");
   });
@@ -40,11 +43,17 @@ describe("the settings' help", () => {
   test("the commands that share a setting with serve say the same of it", async () => {
     for (const [args, rows] of [
       [["migrate"], [SETTINGS.db]],
-      [["user", "add"], [SETTINGS.db, SETTINGS.passwordCost]],
+      [
+        ["user", "add"],
+        [SETTINGS.db, SETTINGS.passwordCost],
+      ],
       [["seed"], [SETTINGS.db, SETTINGS.passwordCost]],
       [["import"], [SETTINGS.db, SETTINGS.webhooks.maxQueue]],
       [["replay"], [SETTINGS.db, SETTINGS.webhooks.maxQueue]],
-      [["keys", "rotate"], [SETTINGS.db, SETTINGS.webhooks.keyFile]],
+      [
+        ["keys", "rotate"],
+        [SETTINGS.db, SETTINGS.webhooks.keyFile],
+      ],
     ] as const) {
       const { code, stdout } = await runCli([...args, "--help"]);
       assert.equal(code, 0);
@@ -64,7 +73,8 @@ describe("the settings' help", () => {
   });
 
   test("a shared setting's flag wins over its variable", async () => {
-    const given = (env: Record<string, string>, ...args: string[]) => runCli(["import", "-", ...args, "--db", ":memory:"], { env, input: "" });
+    const given = (env: Record<string, string>, ...args: string[]) =>
+      runCli(["import", "-", ...args, "--db", ":memory:"], { env, input: "" });
     const refused = await given({ FEEDGATE_WEBHOOK_MAX_QUEUE: "none" });
     assert.match(refused.stderr, /^feedgate: webhook max queue must be a non-negative integer, got "none"$/m);
     assert.equal((await given({ FEEDGATE_WEBHOOK_MAX_QUEUE: "none" }, "--webhook-max-queue", "5")).code, 0);

@@ -16,8 +16,11 @@ import { selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
 const skip = skipUnlessOpenssl();
 
 /** One HTTPS exchange that trusts `ca` only. */
-function https(url: string, ca: Buffer, options: { method?: string; headers?: Record<string, string>; body?: string } = {})
-  : Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function https(
+  url: string,
+  ca: Buffer,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? "GET", headers: options.headers, ca }, (res) => {
       let body = "";
@@ -40,11 +43,15 @@ describe("feedgate serve over TLS", { skip }, () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test("serves HTTPS; the printed URL, Location and url fields are https; /metrics on its port stays http", async () => {
-    const server = feedgate(["serve", "--port", "0", "--metrics-port", "0", "--db", join(dir, "feedgate.db"), "--demo"],
-      { env: { FEEDGATE_TLS_CERT: pair.cert, FEEDGATE_TLS_KEY: pair.key } });
+    const server = feedgate(
+      ["serve", "--port", "0", "--metrics-port", "0", "--db", join(dir, "feedgate.db"), "--demo"],
+      { env: { FEEDGATE_TLS_CERT: pair.cert, FEEDGATE_TLS_KEY: pair.key } },
+    );
     try {
-      const [, api, metrics] = await waitForOutput(server,
-        /Server listening at (https:\/\/127\.0\.0\.1:\d+)[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+      const [, api, metrics] = await waitForOutput(
+        server,
+        /Server listening at (https:\/\/127\.0\.0\.1:\d+)[\s\S]*Server listening at (http:\/\/127\.0\.0\.1:\d+)/,
+      );
       const [, login, password] = await waitForOutput(server, /login: +(\S+)\n +password: +(\S+)/, 20_000, "stderr");
       assert.match(server.stderr, new RegExp(`export FEEDGATE_URL=${api} `));
       const ca = readFileSync(pair.cert);
@@ -52,7 +59,9 @@ describe("feedgate serve over TLS", { skip }, () => {
 
       for (const prefix of ["", "/api/v3"]) {
         const created = await https(`${api}${prefix}/authorizations`, ca, {
-          method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify({ note: `tls${prefix}` }),
+          method: "POST",
+          headers: { authorization, "content-type": "application/json" },
+          body: JSON.stringify({ note: `tls${prefix}` }),
         });
         assert.equal(created.status, 201, created.body);
         const { id, url } = JSON.parse(created.body) as { id: string; url: string };
@@ -74,11 +83,15 @@ describe("feedgate serve over TLS", { skip }, () => {
   test("one of the two flags alone: one line, status 1", async () => {
     const certOnly = await serve(["--tls-cert", pair.cert]);
     assert.equal(certOnly.code, 1);
-    assert.equal(certOnly.stderr,
-      "feedgate: --tls-cert (FEEDGATE_TLS_CERT) needs --tls-key (FEEDGATE_TLS_KEY): give both, or neither for plain HTTP\n");
+    assert.equal(
+      certOnly.stderr,
+      "feedgate: --tls-cert (FEEDGATE_TLS_CERT) needs --tls-key (FEEDGATE_TLS_KEY): give both, or neither for plain HTTP\n",
+    );
     const keyOnly = await serve([], { FEEDGATE_TLS_KEY: pair.key });
-    assert.equal(keyOnly.stderr,
-      "feedgate: --tls-key (FEEDGATE_TLS_KEY) needs --tls-cert (FEEDGATE_TLS_CERT): give both, or neither for plain HTTP\n");
+    assert.equal(
+      keyOnly.stderr,
+      "feedgate: --tls-key (FEEDGATE_TLS_KEY) needs --tls-cert (FEEDGATE_TLS_CERT): give both, or neither for plain HTTP\n",
+    );
   });
 
   test("an unreadable file: one line naming it", async () => {
@@ -94,8 +107,13 @@ describe("feedgate serve over TLS", { skip }, () => {
     const other = selfSigned(dir, "other");
     const mismatch = await serve(["--tls-cert", pair.cert, "--tls-key", other.key]);
     assert.equal(mismatch.code, 1);
-    assert.match(mismatch.stderr, new RegExp(`^feedgate: --tls-cert ${pair.cert} and --tls-key ${other.key} are not a PEM ` +
-      "certificate and its private key: .*mismatch.*\\n$"));
+    assert.match(
+      mismatch.stderr,
+      new RegExp(
+        `^feedgate: --tls-cert ${pair.cert} and --tls-key ${other.key} are not a PEM ` +
+          "certificate and its private key: .*mismatch.*\\n$",
+      ),
+    );
     const garbage = join(dir, "garbage.pem");
     writeFileSync(garbage, "not a certificate\n");
     const notPem = await serve(["--tls-cert", garbage, "--tls-key", pair.key]);

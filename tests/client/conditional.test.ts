@@ -37,7 +37,10 @@ describe("conditional requests", () => {
 
   test("If-Modified-Since with the last Last-Modified is not modified either", async () => {
     const first = await client.events.getFromRepo(HELLO);
-    const again = await client.events.getFromRepo({ ...HELLO, headers: { "if-modified-since": first.meta["last-modified"]! } });
+    const again = await client.events.getFromRepo({
+      ...HELLO,
+      headers: { "if-modified-since": first.meta["last-modified"]! },
+    });
     assert.equal(again.notModified, true);
   });
 
@@ -53,7 +56,11 @@ describe("conditional requests", () => {
   });
 
   test("an authorization fetched again with its ETag is not modified", async () => {
-    const alice = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    const alice = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
     const { data } = await alice.authorization.getAll({ per_page: 1 });
     const first = await alice.authorization.get({ id: data[0]!.id });
     const again = await alice.authorization.get({ id: data[0]!.id, headers: { "If-None-Match": first.meta.etag! } });

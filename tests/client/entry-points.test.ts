@@ -14,7 +14,11 @@ describe("SDK entry-point methods", () => {
   let anonymous: Client;
   before(async () => {
     t = await startListeningApp();
-    alice = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    alice = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
     anonymous = new Client({ baseUrl: t.url, version: "3.0.0" });
   });
   after(() => t.close());
@@ -42,9 +46,14 @@ describe("SDK entry-point methods", () => {
   });
 
   test("errors are HttpError with GitHub's status and message", async () => {
-    await assert.rejects(anonymous.users.getAuthenticated(), (error: unknown) =>
-      error instanceof HttpError && error.status === 401 && /Requires authentication/.test(error.message));
-    await assert.rejects(anonymous.repos.get({ user: "alice", repo: "secret" }), (error: unknown) =>
-      error instanceof HttpError && error.status === 404);
+    await assert.rejects(
+      anonymous.users.getAuthenticated(),
+      (error: unknown) =>
+        error instanceof HttpError && error.status === 401 && /Requires authentication/.test(error.message),
+    );
+    await assert.rejects(
+      anonymous.repos.get({ user: "alice", repo: "secret" }),
+      (error: unknown) => error instanceof HttpError && error.status === 404,
+    );
   });
 });

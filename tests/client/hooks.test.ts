@@ -14,13 +14,20 @@ describe("SDK hooks operations", () => {
   let client: Client;
   before(async () => {
     t = await startListeningApp();
-    client = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
   });
   after(() => t.close());
 
   test("create, get, update, config, list and delete a repository hook", async () => {
     const created = await client.hooks.create({
-      user: "alice", repo: "hello", events: ["push"], active: false,
+      user: "alice",
+      repo: "hello",
+      events: ["push"],
+      active: false,
       config: { url: "https://example.com/sdk", content_type: "json", secret: "s3cret", insecure_ssl: 0 },
     });
     assert.equal(created.status, 201);
@@ -32,7 +39,12 @@ describe("SDK hooks operations", () => {
     const updated = await client.hooks.update({ user: "alice", repo: "hello", hook_id, add_events: ["issues"] });
     assert.deepEqual(updated.data.events, ["push", "issues"]);
     const config = await client.hooks.updateConfig({ user: "alice", repo: "hello", hook_id, content_type: "form" });
-    assert.deepEqual(config.data, { content_type: "form", insecure_ssl: "0", url: "https://example.com/sdk", secret: "********" });
+    assert.deepEqual(config.data, {
+      content_type: "form",
+      insecure_ssl: "0",
+      url: "https://example.com/sdk",
+      secret: "********",
+    });
     assert.equal((await client.hooks.getConfig({ user: "alice", repo: "hello", hook_id })).data.content_type, "form");
     assert.ok((await client.hooks.list({ user: "alice", repo: "hello" })).data.some((h) => h.id === created.data.id));
     assert.equal((await client.hooks.ping({ user: "alice", repo: "hello", hook_id })).status, 204);
@@ -40,19 +52,38 @@ describe("SDK hooks operations", () => {
   });
 
   test("organization hooks, and deliveries paged by cursor to the last, then redelivered", async () => {
-    const created = await client.hooks.createForOrg({ org: "acme", active: false, config: { url: "https://example.com/org" } });
+    const created = await client.hooks.createForOrg({
+      org: "acme",
+      active: false,
+      config: { url: "https://example.com/org" },
+    });
     assert.equal(created.data.type, "Organization");
-    const hook = (await t.store.hooks.find({ kind: "org", orgId: (await t.store.users.findByLogin("acme"))!.id }, created.data.id))!;
+    const hook = (await t.store.hooks.find(
+      { kind: "org", orgId: (await t.store.users.findByLogin("acme"))!.id },
+      created.data.id,
+    ))!;
     for (let i = 0; i < 3; i++) await recordAttempt(t.store, hook, { guid: `sdk-${i}` });
     const guids: string[] = [];
-    for await (const page of client.paginate(client.hooks.listDeliveriesForOrg, { org: "acme", hook_id: String(hook.id), per_page: 2 })) {
+    for await (const page of client.paginate(client.hooks.listDeliveriesForOrg, {
+      org: "acme",
+      hook_id: String(hook.id),
+      per_page: 2,
+    })) {
       guids.push(...page.data.map((d) => d.guid));
     }
     assert.deepEqual(guids, ["sdk-2", "sdk-1", "sdk-0"]);
     const [first] = (await client.hooks.listDeliveriesForOrg({ org: "acme", hook_id: String(hook.id) })).data;
-    const delivery = await client.hooks.getDeliveryForOrg({ org: "acme", hook_id: String(hook.id), delivery_id: String(first!.id) });
+    const delivery = await client.hooks.getDeliveryForOrg({
+      org: "acme",
+      hook_id: String(hook.id),
+      delivery_id: String(first!.id),
+    });
     assert.deepEqual(delivery.data.request.payload, { ref: "refs/heads/main" });
-    const again = await client.hooks.redeliverForOrg({ org: "acme", hook_id: String(hook.id), delivery_id: String(first!.id) });
+    const again = await client.hooks.redeliverForOrg({
+      org: "acme",
+      hook_id: String(hook.id),
+      delivery_id: String(first!.id),
+    });
     assert.equal(again.status, 202);
   });
 
@@ -61,7 +92,13 @@ describe("SDK hooks operations", () => {
     await assert.rejects(call({ user: "alice", repo: "hello", active: "yes" }), ParameterError);
     await assert.rejects(call({ user: "alice", repo: "hello", config: "https://example.com" }), ParameterError);
     await assert.rejects(call({ user: "alice", repo: "hello", config: { url: 5 } }), ParameterError);
-    await assert.rejects(call({ user: "alice", repo: "hello", config: { url: "https://example.com", colour: "red" } }), ParameterError);
-    await assert.rejects(call({ user: "alice", repo: "hello", config: { url: "https://example.com", insecure_ssl: true } }), ParameterError);
+    await assert.rejects(
+      call({ user: "alice", repo: "hello", config: { url: "https://example.com", colour: "red" } }),
+      ParameterError,
+    );
+    await assert.rejects(
+      call({ user: "alice", repo: "hello", config: { url: "https://example.com", insecure_ssl: true } }),
+      ParameterError,
+    );
   });
 });

@@ -20,7 +20,11 @@ describe("a --numeric-ids server", () => {
   let alice: Client;
   before(async () => {
     t = await startListeningApp({ numericIds: true });
-    alice = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    alice = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
   });
   after(() => t.close());
 
@@ -47,10 +51,14 @@ describe("a --numeric-ids server", () => {
 
   test("issue-event ids are strings on every page, paginate and getNextPage alike; event ids too", async () => {
     const ids: unknown[] = [];
-    for await (const page of alice.paginate(alice.events.getFromRepoIssues, { ...HELLO, per_page: 1 })) ids.push(...page.data.map((e) => e.id));
+    for await (const page of alice.paginate(alice.events.getFromRepoIssues, { ...HELLO, per_page: 1 }))
+      ids.push(...page.data.map((e) => e.id));
     assert.deepEqual(ids, ["13", "12", "11"]);
     const first = await alice.events.getFromRepoIssues({ ...HELLO, per_page: 2 });
-    assert.deepEqual((await alice.getNextPage(first)).data.map((e) => e.id), ["11"]);
+    assert.deepEqual(
+      (await alice.getNextPage(first)).data.map((e) => e.id),
+      ["11"],
+    );
     const [event] = (await alice.events.getFromRepo({ ...HELLO, per_page: 1 })).data;
     assert.equal(typeof event!.id, "string");
   });
@@ -66,14 +74,23 @@ describe("a --numeric-ids server", () => {
     assert.equal(JSON.parse(update.stdout).note, "cli2");
     const events = await runCli(["events", "getFromRepoIssues", "alice/hello", "--url", t.url, "--all"]);
     assert.equal(events.code, 0, events.stderr);
-    assert.deepEqual(events.stdout.trim().split("\n").map((line) => JSON.parse(line).id), ["13", "12", "11"]);
+    assert.deepEqual(
+      events.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).id),
+      ["13", "12", "11"],
+    );
   });
 });
 
 test("feedgate serve --numeric-ids sends integer ids; FEEDGATE_NUMERIC_IDS=0 leaves them strings", async () => {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-numeric-"));
   try {
-    for (const [args, env, type] of [[["--numeric-ids"], {}, "number"], [[], { FEEDGATE_NUMERIC_IDS: "0" }, "string"]] as const) {
+    for (const [args, env, type] of [
+      [["--numeric-ids"], {}, "number"],
+      [[], { FEEDGATE_NUMERIC_IDS: "0" }, "string"],
+    ] as const) {
       const server = feedgate(["serve", "--port", "0", "--db", join(dir, `${type}.db`), "--demo", ...args], { env });
       try {
         const [, url] = await waitForOutput(server, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/);

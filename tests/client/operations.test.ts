@@ -10,7 +10,18 @@ import { Client, HttpError, type Params } from "../../src/client/index.js";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import {
-  ALICE, OLGA, OTP_SECRET, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, HELLO_IDS, HELLO_PUSHES, ORG_EVENT, PRIVATE, BOB_EVENT, FORK,
+  ALICE,
+  OLGA,
+  OTP_SECRET,
+  ALICE_PUBLIC_TOKEN,
+  ALICE_TOKEN,
+  BOB_TOKEN,
+  HELLO_IDS,
+  HELLO_PUSHES,
+  ORG_EVENT,
+  PRIVATE,
+  BOB_EVENT,
+  FORK,
 } from "../helpers/client-world.js";
 
 const ids = (events: readonly { id: string }[]) => events.map((e) => e.id);
@@ -20,7 +31,11 @@ describe("SDK operations against a listening feedgate", () => {
   let alice: Client;
   before(async () => {
     t = await startListeningApp();
-    alice = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    alice = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
   });
   after(() => t.close());
 
@@ -28,31 +43,51 @@ describe("SDK operations against a listening feedgate", () => {
     let created: { id: string; token: string };
 
     test("an expiring token's requests carry its expiry in meta, as GitHub's header says it; every answer names its version", async () => {
-      const expiring = await alice.authorization.create({ note: "expiring via sdk", expires_at: "2026-02-14T10:00:00Z" });
+      const expiring = await alice.authorization.create({
+        note: "expiring via sdk",
+        expires_at: "2026-02-14T10:00:00Z",
+      });
       assert.equal(expiring.data.expires_at, "2026-02-14T10:00:00Z");
       assert.equal(expiring.meta["x-github-api-version-selected"], "2022-11-28");
-      const client = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: expiring.data.token } });
+      const client = new Client({
+        baseUrl: t.url,
+        version: "3.0.0",
+        auth: { type: "oauth", token: expiring.data.token },
+      });
       const me = await client.users.getAuthenticated();
       assert.equal(me.meta["github-authentication-token-expiration"], "2026-02-14 10:00:00 UTC");
-      assert.equal((await alice.users.getAuthenticated()).meta["github-authentication-token-expiration"], undefined, "a password does not expire");
+      assert.equal(
+        (await alice.users.getAuthenticated()).meta["github-authentication-token-expiration"],
+        undefined,
+        "a password does not expire",
+      );
       await alice.authorization.delete({ id: expiring.data.id });
     });
 
     test("create returns the new authorization with its token, status 201 and Location in meta", async () => {
-      const result = await alice.authorization.create({ scopes: ["repo", "gist"], note: "sdk test", note_url: "https://app.example" });
+      const result = await alice.authorization.create({
+        scopes: ["repo", "gist"],
+        note: "sdk test",
+        note_url: "https://app.example",
+      });
       assert.equal(result.status, 201);
       assert.equal(result.notModified, false);
       assert.deepEqual(result.data.scopes, ["repo", "gist"]);
       assert.match(result.data.token, /^fgp_/);
       assert.equal(result.meta.location, result.data.url);
       assert.equal(result.meta.status, "201 Created");
-      assert.ok(result.meta["x-ratelimit-limit"] && result.meta["x-ratelimit-remaining"] && result.meta["x-ratelimit-reset"]);
+      assert.ok(
+        result.meta["x-ratelimit-limit"] && result.meta["x-ratelimit-remaining"] && result.meta["x-ratelimit-reset"],
+      );
       created = { id: result.data.id, token: result.data.token };
     });
 
     test("get by the returned id returns the same id, note and note_url (rule 1), with etag and last-modified", async () => {
       const { data, meta } = await alice.authorization.get({ id: created.id });
-      assert.deepEqual([data.id, data.note, data.note_url, data.token], [created.id, "sdk test", "https://app.example", ""]);
+      assert.deepEqual(
+        [data.id, data.note, data.note_url, data.token],
+        [created.id, "sdk test", "https://app.example", ""],
+      );
       assert.match(meta.etag ?? "", /^"[0-9a-f]{64}"$/);
       assert.ok(meta["last-modified"]);
     });
@@ -70,7 +105,10 @@ describe("SDK operations against a listening feedgate", () => {
     });
 
     test("update with add_scopes and with scopes, and create with null note_url", async () => {
-      assert.deepEqual((await alice.authorization.update({ id: created.id, add_scopes: ["user"] })).data.scopes, ["repo", "user"]);
+      assert.deepEqual((await alice.authorization.update({ id: created.id, add_scopes: ["user"] })).data.scopes, [
+        "repo",
+        "user",
+      ]);
       assert.deepEqual((await alice.authorization.update({ id: created.id, scopes: ["gist"] })).data.scopes, ["gist"]);
       const other = await alice.authorization.create({ note: "no url", note_url: null });
       assert.equal(other.data.note_url, null);
@@ -87,7 +125,10 @@ describe("SDK operations against a listening feedgate", () => {
       const deleted = await alice.authorization.delete({ id: created.id });
       assert.equal(deleted.status, 204);
       assert.equal(deleted.data, undefined);
-      const error = await alice.authorization.get({ id: created.id }).then(() => null, (e: unknown) => e);
+      const error = await alice.authorization.get({ id: created.id }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 404);
       assert.equal(error.status, 404);
@@ -103,7 +144,10 @@ describe("SDK operations against a listening feedgate", () => {
     });
 
     test("a 422 carries GitHub's errors entries", async () => {
-      const error = await alice.authorization.create({ scopes: ["nope"], note: "bad" }).then(() => null, (e: unknown) => e);
+      const error = await alice.authorization.create({ scopes: ["nope"], note: "bad" }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 422);
       assert.equal(error.message, "Validation Failed");
@@ -113,7 +157,10 @@ describe("SDK operations against a listening feedgate", () => {
 
     test("a token is refused on authorizations with GitHub's 403 message", async () => {
       const byToken = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: ALICE_TOKEN } });
-      const error = await byToken.authorization.getAll().then(() => null, (e: unknown) => e);
+      const error = await byToken.authorization.getAll().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 403);
       assert.equal(error.message, "This API can only be accessed with username and password Basic Auth");
@@ -122,7 +169,10 @@ describe("SDK operations against a listening feedgate", () => {
 
     test("anonymous callers get 401 Requires authentication", async () => {
       const anonymous = new Client({ baseUrl: t.url, version: "3.0.0" });
-      const error = await anonymous.authorization.getAll().then(() => null, (e: unknown) => e);
+      const error = await anonymous.authorization.getAll().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 401);
       assert.equal(error.message, "Requires authentication");
@@ -158,7 +208,12 @@ describe("SDK operations against a listening feedgate", () => {
         if (c.token) client.authenticate({ type: "oauth", token: c.token });
         // olga's dashboard needs olga: a password login works for feeds too, her one-time code sent up front.
         if (name === "getFromUserOrg") {
-          client.authenticate({ type: "basic", username: OLGA.login, password: OLGA.password, otp: currentOtp(OTP_SECRET, t.clock.now()) });
+          client.authenticate({
+            type: "basic",
+            username: OLGA.login,
+            password: OLGA.password,
+            otp: currentOtp(OTP_SECRET, t.clock.now()),
+          });
         }
         const operation = client.events[name as keyof typeof endpoints.events] as unknown as typeof client.events.get;
         const result = await operation({ ...c.params, per_page: 100 } as Params<typeof endpoints.events.get>);
@@ -175,26 +230,42 @@ describe("SDK operations against a listening feedgate", () => {
     }
 
     test("the repository feed's events each have a type, and ForkEvent is one of them (spec 4.2 rule 2)", async () => {
-      const { data } = await new Client({ baseUrl: t.url, version: "3.0.0" }).events.getFromRepo({ ...HELLO, per_page: 100 });
+      const { data } = await new Client({ baseUrl: t.url, version: "3.0.0" }).events.getFromRepo({
+        ...HELLO,
+        per_page: 100,
+      });
       assert.ok(data.every((e) => typeof e.type === "string" && e.repo.name === "alice/hello"));
       assert.equal(data[0]!.type, "ForkEvent");
     });
 
     test("issue events carry event, and issue title, number and state", async () => {
       const { data } = await new Client({ baseUrl: t.url, version: "3.0.0" }).events.getFromRepoIssues(HELLO);
-      assert.deepEqual(data.map((e) => [e.event, e.issue.number, e.issue.state]), [["referenced", 3, "closed"],
-        ["referenced", 2, "closed"], ["referenced", 1, "closed"]]);
+      assert.deepEqual(
+        data.map((e) => [e.event, e.issue.number, e.issue.state]),
+        [
+          ["referenced", 3, "closed"],
+          ["referenced", 2, "closed"],
+          ["referenced", 1, "closed"],
+        ],
+      );
     });
 
     test("private events need a token that may read them", async () => {
-      const publicOnly = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: ALICE_PUBLIC_TOKEN } });
+      const publicOnly = new Client({
+        baseUrl: t.url,
+        version: "3.0.0",
+        auth: { type: "oauth", token: ALICE_PUBLIC_TOKEN },
+      });
       const { data } = await publicOnly.events.getFromUser({ user: "alice", per_page: 100 });
       assert.ok(!ids(data).includes(PRIVATE.id));
     });
 
     test("another user's organization dashboard fails with 404 (spec 4.2 rule 3)", async () => {
       const bob = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: BOB_TOKEN } });
-      const error = await bob.events.getFromUserOrg({ user: "alice", org: "acme" }).then(() => null, (e: unknown) => e);
+      const error = await bob.events.getFromUserOrg({ user: "alice", org: "acme" }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 404);
       assert.equal(error.request.url, `${t.url}/users/alice/events/orgs/acme`);
@@ -204,8 +275,15 @@ describe("SDK operations against a listening feedgate", () => {
 
     test("an unknown repository is 404; path parameters are encoded, not interpreted", async () => {
       const client = new Client({ baseUrl: t.url, version: "3.0.0" });
-      for (const params of [{ user: "alice", repo: "nope" }, { user: "alice/hello", repo: "x" }, { user: "..", repo: "$&" }]) {
-        const error = await client.events.getFromRepo(params).then(() => null, (e: unknown) => e);
+      for (const params of [
+        { user: "alice", repo: "nope" },
+        { user: "alice/hello", repo: "x" },
+        { user: "..", repo: "$&" },
+      ]) {
+        const error = await client.events.getFromRepo(params).then(
+          () => null,
+          (e: unknown) => e,
+        );
         assert.ok(error instanceof HttpError, JSON.stringify(params));
         assert.equal(error.code, 404);
       }
@@ -215,18 +293,30 @@ describe("SDK operations against a listening feedgate", () => {
   describe("credentials", () => {
     test("credentials.revoke without auth: 202 with {}, and the revoked token fails with 401 from then on", async () => {
       const created = await alice.authorization.create({ note: "leaked via sdk" });
-      const holder = new Client({ baseUrl: t.url, version: "3.0.0", auth: { type: "oauth", token: created.data.token } });
+      const holder = new Client({
+        baseUrl: t.url,
+        version: "3.0.0",
+        auth: { type: "oauth", token: created.data.token },
+      });
       assert.equal((await holder.users.getAuthenticated()).status, 200);
-      const result = await new Client({ baseUrl: t.url, version: "3.0.0" }).credentials.revoke({ credentials: [created.data.token] });
+      const result = await new Client({ baseUrl: t.url, version: "3.0.0" }).credentials.revoke({
+        credentials: [created.data.token],
+      });
       assert.equal(result.status, 202);
       assert.deepEqual(result.data, {});
-      const error = await holder.users.getAuthenticated().then(() => null, (e: unknown) => e);
+      const error = await holder.users.getAuthenticated().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 401);
     });
 
     test("credentials.revoke from a client with auth fails with 403", async () => {
-      const error = await alice.credentials.revoke({ credentials: ["x"] }).then(() => null, (e: unknown) => e);
+      const error = await alice.credentials.revoke({ credentials: ["x"] }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof HttpError);
       assert.equal(error.code, 403);
     });

@@ -46,20 +46,32 @@ describe("the packed tarball, installed into another project", () => {
 
   test("the tarball holds the built client, the CLI, the demo and the licence, and no sources or tests", async () => {
     const files = (await run("tar", ["-tzf", tarball], scratch.dir)).split("\n").filter(Boolean);
-    for (const file of ["package/dist/client/index.js", "package/dist/client/index.d.ts", "package/dist/cli/main.js",
-      "package/demo/world.json", "package/LICENSE", "package/README.md"]) {
+    for (const file of [
+      "package/dist/client/index.js",
+      "package/dist/client/index.d.ts",
+      "package/dist/cli/main.js",
+      "package/demo/world.json",
+      "package/LICENSE",
+      "package/README.md",
+    ]) {
       assert.ok(files.includes(file), `${file} is not in the tarball`);
     }
-    assert.deepEqual(files.filter((file) => /^package\/(src|tests|bench)\//.test(file)), []);
+    assert.deepEqual(
+      files.filter((file) => /^package\/(src|tests|bench)\//.test(file)),
+      [],
+    );
   });
 
-  test("import { Client } from \"feedgate/client\" reads a feed from a real server", async () => {
-    writeFileSync(join(project, "read.mjs"), [
-      'import { Client, HttpError } from "feedgate/client";',
-      "const client = new Client({ baseUrl: process.argv[2], version: \"3.0.0\" });",
-      "const page = await client.events.get({ per_page: 2 });",
-      "console.log(page.status, page.data.length, typeof page.meta.etag, HttpError.name);",
-    ].join("\n"));
+  test('import { Client } from "feedgate/client" reads a feed from a real server', async () => {
+    writeFileSync(
+      join(project, "read.mjs"),
+      [
+        'import { Client, HttpError } from "feedgate/client";',
+        'const client = new Client({ baseUrl: process.argv[2], version: "3.0.0" });',
+        "const page = await client.events.get({ per_page: 2 });",
+        "console.log(page.status, page.data.length, typeof page.meta.etag, HttpError.name);",
+      ].join("\n"),
+    );
     assert.equal((await run("node", ["read.mjs", server.url], project)).trim(), "200 2 string HttpError");
   });
 
@@ -69,18 +81,34 @@ describe("the packed tarball, installed into another project", () => {
   });
 
   test("TypeScript finds the client's declarations", async () => {
-    writeFileSync(join(project, "typed.ts"), [
-      'import { Client, type Event } from "feedgate/client";',
-      'const client = new Client({ baseUrl: "http://127.0.0.1:1", version: "3.0.0" });',
-      "export async function types(): Promise<string[]> {",
-      "  const page = await client.events.getFromRepo({ user: \"demo\", repo: \"tools\" });",
-      "  return page.data.map((event: Event) => event.type);",
-      "}",
-      // A wrong parameter name must not compile, or the declarations are not what TypeScript read.
-      "// @ts-expect-error: no such parameter",
-      "void client.events.getFromRepo({ owner: \"demo\", repo: \"tools\" });",
-    ].join("\n"));
-    await run(join(REPOSITORY, "node_modules/.bin/tsc"),
-      ["--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "typed.ts"], project);
+    writeFileSync(
+      join(project, "typed.ts"),
+      [
+        'import { Client, type Event } from "feedgate/client";',
+        'const client = new Client({ baseUrl: "http://127.0.0.1:1", version: "3.0.0" });',
+        "export async function types(): Promise<string[]> {",
+        '  const page = await client.events.getFromRepo({ user: "demo", repo: "tools" });',
+        "  return page.data.map((event: Event) => event.type);",
+        "}",
+        // A wrong parameter name must not compile, or the declarations are not what TypeScript read.
+        "// @ts-expect-error: no such parameter",
+        'void client.events.getFromRepo({ owner: "demo", repo: "tools" });',
+      ].join("\n"),
+    );
+    await run(
+      join(REPOSITORY, "node_modules/.bin/tsc"),
+      [
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "typed.ts",
+      ],
+      project,
+    );
   });
 });

@@ -15,7 +15,10 @@ const ALLOWED_PACKAGES = new Set(["@sinclair/typebox"]);
 const NODE_ONLY = /\b(Buffer|process|require|__dirname|__filename|setImmediate|global)\b(?=\s*[.([])/;
 
 const sources = FOLDERS.flatMap((folder) =>
-  readdirSync(`${ROOT}${folder}`).filter((f) => f.endsWith(".ts")).map((f) => `${folder}/${f}`));
+  readdirSync(`${ROOT}${folder}`)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => `${folder}/${f}`),
+);
 
 test("the client and api sources exist", () => {
   assert.ok(sources.includes("client/index.ts") && sources.includes("api/endpoints.ts"));

@@ -20,18 +20,36 @@ describe("SDK parameter errors are rejections", () => {
 
   /** Each call, made without awaiting: it must return (not throw) a promise. */
   const CALLS: [string, () => unknown][] = [
-    ["authorization.getAll with per_page: \"abc\"", () => client.authorization.getAll({ per_page: "abc" })],
+    ['authorization.getAll with per_page: "abc"', () => client.authorization.getAll({ per_page: "abc" })],
     ["authorization.get without its id", () => untyped.authorization.get({})],
     ["authorization.get with params that are no object", () => untyped.authorization.get("7")],
-    ["authorization.create with an unknown parameter", () => untyped.authorization.create({ note: "n", scope: ["repo"] })],
-    ["authorization.update with scopes that are no array", () => untyped.authorization.update({ id: "1", scopes: "repo" })],
-    ["authorization.delete with a header the spec does not permit", () => untyped.authorization.delete({ id: "1", headers: { "X-Forwarded-For": "x" } })],
+    [
+      "authorization.create with an unknown parameter",
+      () => untyped.authorization.create({ note: "n", scope: ["repo"] }),
+    ],
+    [
+      "authorization.update with scopes that are no array",
+      () => untyped.authorization.update({ id: "1", scopes: "repo" }),
+    ],
+    [
+      "authorization.delete with a header the spec does not permit",
+      () => untyped.authorization.delete({ id: "1", headers: { "X-Forwarded-For": "x" } }),
+    ],
     ["events.getFromRepo with page 1.5", () => client.events.getFromRepo({ user: "a", repo: "b", page: 1.5 })],
     ["events.getFromUser with an empty user", () => client.events.getFromUser({ user: "" })],
     ["getNextPage of a value that is no result", () => untyped.getNextPage(42)],
-    ["getNextPage of a result with no next page", () => client.getNextPage({ meta: {}, url: "http://127.0.0.1:9/events" })],
-    ["getLastPage of a Link header without last", () => client.getLastPage('<http://127.0.0.1:9/events?page=2>; rel="next"')],
-    ["paginate's first step with per_page: \"abc\"", () => client.paginate(client.authorization.getAll, { per_page: "abc" }).next()],
+    [
+      "getNextPage of a result with no next page",
+      () => client.getNextPage({ meta: {}, url: "http://127.0.0.1:9/events" }),
+    ],
+    [
+      "getLastPage of a Link header without last",
+      () => client.getLastPage('<http://127.0.0.1:9/events?page=2>; rel="next"'),
+    ],
+    [
+      'paginate\'s first step with per_page: "abc"',
+      () => client.paginate(client.authorization.getAll, { per_page: "abc" }).next(),
+    ],
     ["paginate's first step with params that are no object", () => untyped.paginate(client.events.get, 5).next()],
   ];
 
@@ -42,7 +60,10 @@ describe("SDK parameter errors are rejections", () => {
         returned = call();
       });
       assert.ok(returned instanceof Promise, "a promise");
-      const caught = await (returned as Promise<unknown>).then(() => null, (error: unknown) => error);
+      const caught = await (returned as Promise<unknown>).then(
+        () => null,
+        (error: unknown) => error,
+      );
       assert.ok(caught instanceof ParameterError, String(caught));
       assert.equal(recorder.sent.length, 0);
     });
@@ -54,7 +75,10 @@ describe("SDK parameter errors are rejections", () => {
     assert.ok(reasons[0] instanceof ParameterError);
     assert.equal(reasons[0].parameter, "per_page");
     const settled = await Promise.allSettled(CALLS.map(([, call]) => call() as Promise<unknown>));
-    assert.deepEqual(settled.map((s) => s.status), CALLS.map(() => "rejected"));
+    assert.deepEqual(
+      settled.map((s) => s.status),
+      CALLS.map(() => "rejected"),
+    );
     for (const s of settled) assert.ok((s as PromiseRejectedResult).reason instanceof ParameterError);
     assert.equal(recorder.sent.length, 0);
   });

@@ -11,7 +11,8 @@ import { ALICE_TOKEN, minute } from "../helpers/client-world.js";
 import { event } from "../helpers/events.js";
 
 let nextId = 800_000;
-const push = (repo: string, extra: Record<string, unknown> = {}) => event(nextId--, "PushEvent", "alice", repo, { created_at: minute(70), ...extra });
+const push = (repo: string, extra: Record<string, unknown> = {}) =>
+  event(nextId--, "PushEvent", "alice", repo, { created_at: minute(70), ...extra });
 
 describe("client.events.stream", () => {
   let t: ListeningApp;
@@ -21,7 +22,11 @@ describe("client.events.stream", () => {
     t = await startListeningApp();
     const { port } = new URL(t.url);
     proxy = new TcpProxy({ host: "127.0.0.1", port: Number(port) });
-    client = new Client({ baseUrl: `http://127.0.0.1:${await proxy.start()}`, version: "3.0.0", auth: { type: "oauth", token: ALICE_TOKEN } });
+    client = new Client({
+      baseUrl: `http://127.0.0.1:${await proxy.start()}`,
+      version: "3.0.0",
+      auth: { type: "oauth", token: ALICE_TOKEN },
+    });
   });
   after(async () => {
     await proxy.close();
@@ -30,10 +35,18 @@ describe("client.events.stream", () => {
 
   test("yields new events in arrival order, and after a cut connection resumes where it stopped", async () => {
     const stop = new AbortController();
-    const events = client.events.stream(client.events.getFromRepo, { user: "alice", repo: "secret" }, { signal: stop.signal });
+    const events = client.events.stream(
+      client.events.getFromRepo,
+      { user: "alice", repo: "secret" },
+      { signal: stop.signal },
+    );
     const sent = [push("alice/secret", { public: false }), push("alice/secret", { public: false })];
     const first = events.next(); // opens the stream; the event is stored once it is open (the server's metric says so)
-    for (let open = false; !open; open = /^feedgate_streams_open 1$/m.test(await (await fetch(`${t.url}/metrics`)).text()));
+    for (
+      let open = false;
+      !open;
+      open = /^feedgate_streams_open 1$/m.test(await (await fetch(`${t.url}/metrics`)).text())
+    );
     await t.ingest.ingestEvents([sent[0]]);
     assert.equal((await first).value?.id, sent[0]!.id);
     proxy.cut();
@@ -51,7 +64,11 @@ describe("client.events.stream", () => {
     const [a, b] = [push("bob/tools"), push("bob/tools")];
     await t.ingest.ingestEvents([a]);
     await t.ingest.ingestEvents([b]);
-    for await (const item of client.events.stream(client.events.getFromRepo, { user: "bob", repo: "tools" }, { lastEventId: a.id })) {
+    for await (const item of client.events.stream(
+      client.events.getFromRepo,
+      { user: "bob", repo: "tools" },
+      { lastEventId: a.id },
+    )) {
       assert.equal(item.id, b.id);
       break;
     }
@@ -59,8 +76,10 @@ describe("client.events.stream", () => {
 
   test("throws HttpError for a feed the caller cannot see", async () => {
     const anonymous = new Client({ baseUrl: t.url, version: "3.0.0" });
-    await assert.rejects(anonymous.events.stream(anonymous.events.getFromRepo, { user: "alice", repo: "secret" }).next(),
-      (error: unknown) => error instanceof HttpError && error.status === 404);
+    await assert.rejects(
+      anonymous.events.stream(anonymous.events.getFromRepo, { user: "alice", repo: "secret" }).next(),
+      (error: unknown) => error instanceof HttpError && error.status === 404,
+    );
   });
 
   test("throws StreamUnavailableError when the server answers with a page", async () => {

@@ -31,7 +31,11 @@ describe("transport failures", () => {
         case "/orgs/broken/events":
           return reply(404, "application/json", "<html>Not Found</html>");
         case "/orgs/html/events":
-          return reply(403, "text/html", "Request forbidden by administrative rules. Please make sure your request has a User-Agent header.");
+          return reply(
+            403,
+            "text/html",
+            "Request forbidden by administrative rules. Please make sure your request has a User-Agent header.",
+          );
         case "/orgs/plain/events":
           return reply(502, "text/plain", "");
         case "/orgs/empty/events":
@@ -41,7 +45,11 @@ describe("transport failures", () => {
         case "/orgs/text/events":
           return reply(200, "text/plain", "not json, not declared so");
         case "/orgs/private/events":
-          return reply(401, "application/json", JSON.stringify({ message: "Bad credentials", documentation_url: "https://x" }));
+          return reply(
+            401,
+            "application/json",
+            JSON.stringify({ message: "Bad credentials", documentation_url: "https://x" }),
+          );
         case "/orgs/slow/events":
           // Never answers.
           return void stalled.push(() => response.destroy());
@@ -65,7 +73,12 @@ describe("transport failures", () => {
   });
 
   const client = (options: { timeout?: number; token?: string } = {}) =>
-    new Client({ baseUrl: url, version: "3.0.0", timeout: options.timeout, auth: { type: "oauth", token: options.token ?? "s3cret-token" } });
+    new Client({
+      baseUrl: url,
+      version: "3.0.0",
+      timeout: options.timeout,
+      auth: { type: "oauth", token: options.token ?? "s3cret-token" },
+    });
 
   test("a 200 declared as JSON with a malformed body is HttpError code 500, internal server error", async () => {
     const error = await failure(client().events.get());
@@ -126,7 +139,11 @@ describe("transport failures", () => {
     const port = (closed.address() as AddressInfo).port;
     closed.close();
     await once(closed, "close");
-    const refused = new Client({ baseUrl: `http://127.0.0.1:${port}`, version: "3.0.0", auth: { type: "oauth", token: "s3cret-token" } });
+    const refused = new Client({
+      baseUrl: `http://127.0.0.1:${port}`,
+      version: "3.0.0",
+      auth: { type: "oauth", token: "s3cret-token" },
+    });
     const error = await failure(refused.events.get());
     assert.ok(error instanceof NetworkError);
     assert.ok(!(error instanceof HttpError));

@@ -28,8 +28,12 @@ describe("two-factor authentication and credentials", () => {
       challenges.push(challenge);
       return answer(challenge);
     };
-    const client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: OLGA.login, password: OLGA.password, otp } });
+    const client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: { type: "basic", username: OLGA.login, password: OLGA.password, otp },
+    });
     return { client, sent: recorder.sent, challenges };
   }
 
@@ -53,7 +57,10 @@ describe("two-factor authentication and credentials", () => {
 
   test("a wrong code fails with 401 after exactly one retry; the code is redacted from the error", async () => {
     const { client, sent, challenges } = olga(() => "000000");
-    const error = await client.authorization.getAll().then(() => null, (e: unknown) => e);
+    const error = await client.authorization.getAll().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof HttpError);
     assert.equal(error.code, 401);
     assert.equal(error.message, OTP_MESSAGE);
@@ -68,9 +75,16 @@ describe("two-factor authentication and credentials", () => {
 
   test("without a callback the challenge is the error", async () => {
     const recorder = recordingFetch();
-    const client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: OLGA.login, password: OLGA.password } });
-    const error = await client.authorization.getAll().then(() => null, (e: unknown) => e);
+    const client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: { type: "basic", username: OLGA.login, password: OLGA.password },
+    });
+    const error = await client.authorization.getAll().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof HttpError);
     assert.equal(error.message, OTP_MESSAGE);
     assert.equal(recorder.sent.length, 1);
@@ -78,15 +92,26 @@ describe("two-factor authentication and credentials", () => {
 
   test("a code given as a string is sent up front: one request", async () => {
     const recorder = recordingFetch();
-    const client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: OLGA.login, password: OLGA.password, otp: currentOtp(OTP_SECRET, t.clock.now()) } });
+    const client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: {
+        type: "basic",
+        username: OLGA.login,
+        password: OLGA.password,
+        otp: currentOtp(OTP_SECRET, t.clock.now()),
+      },
+    });
     assert.equal((await client.authorization.getAll()).status, 200);
     assert.equal(recorder.sent.length, 1);
   });
 
   test("a code in the request's X-Service-OTP header is used as given", async () => {
     const { client, sent, challenges } = olga(() => "never asked");
-    const result = await client.authorization.getAll({ headers: { "X-Service-OTP": currentOtp(OTP_SECRET, t.clock.now()) } });
+    const result = await client.authorization.getAll({
+      headers: { "X-Service-OTP": currentOtp(OTP_SECRET, t.clock.now()) },
+    });
     assert.equal(result.status, 200);
     assert.deepEqual([sent.length, challenges.length], [1, 0]);
   });
@@ -94,9 +119,16 @@ describe("two-factor authentication and credentials", () => {
   test("a wrong password is 401 Bad credentials and the callback is not asked", async () => {
     const recorder = recordingFetch();
     let asked = 0;
-    const client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: OLGA.login, password: "wrong", otp: () => String(++asked) } });
-    const error = await client.authorization.getAll().then(() => null, (e: unknown) => e);
+    const client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: { type: "basic", username: OLGA.login, password: "wrong", otp: () => String(++asked) },
+    });
+    const error = await client.authorization.getAll().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof HttpError);
     assert.equal(error.message, "Bad credentials");
     assert.deepEqual([asked, recorder.sent.length], [0, 1]);
@@ -104,22 +136,36 @@ describe("two-factor authentication and credentials", () => {
 
   test("a callback that returns no string is refused, naming auth.otp", async () => {
     const { client } = olga(() => undefined as unknown as string);
-    const error = await client.authorization.getAll().then(() => null, (e: unknown) => e);
+    const error = await client.authorization.getAll().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ParameterError);
     assert.equal(error.parameter, "auth.otp");
   });
 
   test("GitHub's X-GitHub-OTP challenge is answered too, and its method is passed on", async () => {
     let calls = 0;
-    const recorder = recordingFetch((request) => (++calls === 1
-      ? jsonResponse({ message: OTP_MESSAGE }, { status: 401, headers: { "X-GitHub-OTP": "required; sms" } })
-      : jsonResponse(request.headers["x-service-otp"] === "123456" ? [] : { message: "wrong" }, { status: 200 })));
+    const recorder = recordingFetch((request) =>
+      ++calls === 1
+        ? jsonResponse({ message: OTP_MESSAGE }, { status: 401, headers: { "X-GitHub-OTP": "required; sms" } })
+        : jsonResponse(request.headers["x-service-otp"] === "123456" ? [] : { message: "wrong" }, { status: 200 }),
+    );
     const methods: string[] = [];
-    const client = new Client({ baseUrl: "https://ghe.example/api/v3", version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: "u", password: "p", otp: ({ method }) => {
-        methods.push(method);
-        return "123456";
-      } } });
+    const client = new Client({
+      baseUrl: "https://ghe.example/api/v3",
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: {
+        type: "basic",
+        username: "u",
+        password: "p",
+        otp: ({ method }) => {
+          methods.push(method);
+          return "123456";
+        },
+      },
+    });
     const result = await client.authorization.getAll();
     assert.deepEqual(result.data, []);
     assert.deepEqual(methods, ["sms"]);
@@ -128,11 +174,17 @@ describe("two-factor authentication and credentials", () => {
 
   test("a non-ASCII password is sent as UTF-8 Basic credentials", async () => {
     const recorder = recordingFetch();
-    const client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: UNICODE.login, password: UNICODE.password } });
+    const client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: { type: "basic", username: UNICODE.login, password: UNICODE.password },
+    });
     assert.equal((await client.authorization.getAll()).status, 200);
-    assert.equal(recorder.sent[0]!.headers.authorization,
-      `Basic ${Buffer.from(`${UNICODE.login}:${UNICODE.password}`, "utf8").toString("base64")}`);
+    assert.equal(
+      recorder.sent[0]!.headers.authorization,
+      `Basic ${Buffer.from(`${UNICODE.login}:${UNICODE.password}`, "utf8").toString("base64")}`,
+    );
   });
 
   test("authenticate switches credentials for later requests, and null makes the client anonymous", async () => {

@@ -13,7 +13,12 @@ import { ALICE } from "../helpers/client-world.js";
 
 function refusal(work: () => unknown, parameter: string, message?: RegExp) {
   return async () => {
-    const error = await Promise.resolve().then(work).then(() => null, (e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(work)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof ParameterError, `expected a ParameterError for ${parameter}, got ${String(error)}`);
     assert.equal(error.parameter, parameter);
     assert.equal(error.code, "EPARAMETER");
@@ -33,8 +38,12 @@ describe("SDK checks before sending", () => {
 
   const fresh = () => {
     recorder = recordingFetch();
-    client = new Client({ baseUrl: t.url, version: "3.0.0", fetch: recorder.fetch,
-      auth: { type: "basic", username: ALICE.login, password: ALICE.password } });
+    client = new Client({
+      baseUrl: t.url,
+      version: "3.0.0",
+      fetch: recorder.fetch,
+      auth: { type: "basic", username: ALICE.login, password: ALICE.password },
+    });
   };
 
   const REFUSED: [string, () => unknown, string, RegExp?][] = [
@@ -57,20 +66,43 @@ describe("SDK checks before sending", () => {
     ["an unknown parameter", () => client.events.get({ since: "2020" }), "since", /not a parameter of this operation/],
     // @ts-expect-error unknown parameter on a write
     ["a misspelt body parameter", () => client.authorization.create({ scope: ["repo"] }), "scope"],
-    // @ts-expect-error scopes are strings
-    ["a scopes array with a number", () => client.authorization.create({ scopes: ["repo", 1] }), "scopes", /array of strings/],
+    [
+      "a scopes array with a number",
+      // @ts-expect-error scopes are strings
+      () => client.authorization.create({ scopes: ["repo", 1] }),
+      "scopes",
+      /array of strings/,
+    ],
     // @ts-expect-error note is a string
     ["a non-string note", () => client.authorization.create({ note: 5 }), "note"],
-    // @ts-expect-error not a permitted header
-    ["a header that is not permitted", () => client.events.get({ headers: { Authorization: "token x" } }), "headers.Authorization",
-      /not a permitted header/],
-    // @ts-expect-error not a permitted header
-    ["X-GitHub-OTP, GitHub's name for the OTP header", () => client.events.get({ headers: { "X-GitHub-OTP": "1" } }), "headers.X-GitHub-OTP"],
-    // @ts-expect-error header values are strings
-    ["a header value that is not a string", () => client.events.get({ headers: { Accept: 3 } }), "headers.Accept", /must be a string/],
+    [
+      "a header that is not permitted",
+      // @ts-expect-error not a permitted header
+      () => client.events.get({ headers: { Authorization: "token x" } }),
+      "headers.Authorization",
+      /not a permitted header/,
+    ],
+    [
+      "X-GitHub-OTP, GitHub's name for the OTP header",
+      // @ts-expect-error not a permitted header
+      () => client.events.get({ headers: { "X-GitHub-OTP": "1" } }),
+      "headers.X-GitHub-OTP",
+    ],
+    [
+      "a header value that is not a string",
+      // @ts-expect-error header values are strings
+      () => client.events.get({ headers: { Accept: 3 } }),
+      "headers.Accept",
+      /must be a string/,
+    ],
     // @ts-expect-error parameters are an object
     ["parameters that are not an object", () => client.events.get("page=2"), "params"],
-    ["a Link that has no next page", () => client.getNextPage(`<${t.url}/events?page=1>; rel="prev"`), "page", /no next page/],
+    [
+      "a Link that has no next page",
+      () => client.getNextPage(`<${t.url}/events?page=1>; rel="prev"`),
+      "page",
+      /no next page/,
+    ],
   ];
 
   for (const [what, call, parameter, message] of REFUSED) {
@@ -83,20 +115,32 @@ describe("SDK checks before sending", () => {
 
   describe("at construction", () => {
     const base = () => ({ baseUrl: t.url, version: "3.0.0" as const });
-    // @ts-expect-error only 3.0.0
-    test("refuses another version", refusal(() => new Client({ ...base(), version: "2.0.0" }), "version", /"2\.0\.0" is not supported/));
-    // @ts-expect-error version is required
-    test("refuses a missing version", refusal(() => new Client({ baseUrl: t.url }), "version"));
+    test(
+      "refuses another version",
+      // @ts-expect-error only 3.0.0
+      refusal(() => new Client({ ...base(), version: "2.0.0" }), "version", /"2\.0\.0" is not supported/),
+    );
+    test(
+      "refuses a missing version",
+      // @ts-expect-error version is required
+      refusal(() => new Client({ baseUrl: t.url }), "version"),
+    );
     test("refuses a relative or non-http base URL", async () => {
       await refusal(() => new Client({ ...base(), baseUrl: "/api" }), "baseUrl")();
       await refusal(() => new Client({ ...base(), baseUrl: "ftp://example.com" }), "baseUrl")();
     });
     test("refuses default headers outside the permitted names, and conditional ones", async () => {
-      // @ts-expect-error not permitted
-      await refusal(() => new Client({ ...base(), headers: { "X-Forwarded-For": "1.2.3.4" } }), "options.headers.X-Forwarded-For")();
-      // @ts-expect-error conditional headers belong to one request
-      await refusal(() => new Client({ ...base(), headers: { "If-None-Match": "\"x\"" } }), "options.headers.If-None-Match",
-        /single request/)();
+      await refusal(
+        // @ts-expect-error not permitted
+        () => new Client({ ...base(), headers: { "X-Forwarded-For": "1.2.3.4" } }),
+        "options.headers.X-Forwarded-For",
+      )();
+      await refusal(
+        // @ts-expect-error conditional headers belong to one request
+        () => new Client({ ...base(), headers: { "If-None-Match": '"x"' } }),
+        "options.headers.If-None-Match",
+        /single request/,
+      )();
     });
     test("refuses a bad timeout and a fetch that is not a function", async () => {
       await refusal(() => new Client({ ...base(), timeout: -1 }), "timeout")();
@@ -125,7 +169,10 @@ describe("SDK checks before sending", () => {
 
     test("header names are matched case-insensitively and sent as given", async () => {
       fresh();
-      const result = await client.events.get({ per_page: 1, headers: { "user-agent": "sdk-test", ACCEPT: "application/json" } as object });
+      const result = await client.events.get({
+        per_page: 1,
+        headers: { "user-agent": "sdk-test", ACCEPT: "application/json" } as object,
+      });
       assert.equal(result.status, 200);
       const sent = recorder.sent[0]!.headers;
       assert.equal(sent["user-agent"], "sdk-test");

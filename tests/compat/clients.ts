@@ -13,15 +13,23 @@ const ROOT = new URL("../../", import.meta.url);
 export const PINNED = {
   nodeGithub: { dependency: "github", spec: "0.2.4", version: /^0\.2\.4$/ },
   octokit16: { dependency: "@octokit/rest", spec: "16.43.2", version: /^16\.43\.2$/ },
-  octokitLatest: { dependency: "octokit-rest-latest", spec: /^npm:@octokit\/rest@22\.\d+\.\d+$/, version: /^22\.\d+\.\d+$/ },
+  octokitLatest: {
+    dependency: "octokit-rest-latest",
+    spec: /^npm:@octokit\/rest@22\.\d+\.\d+$/,
+    version: /^22\.\d+\.\d+$/,
+  },
 } as const;
 
 /** The version package.json asks for and the version installed in node_modules. */
 export function versions(client: keyof typeof PINNED): { declared: string | undefined; installed: string } {
-  const project = JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as { devDependencies: Record<string, string> };
+  const project = JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
   const name = PINNED[client].dependency;
   // Read from the folder: the latest @octokit/rest's `exports` does not export its package.json.
-  const installed = JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, ROOT), "utf8")) as { version: string };
+  const installed = JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, ROOT), "utf8")) as {
+    version: string;
+  };
   return { declared: project.devDependencies[name], installed: installed.version };
 }
 
@@ -33,8 +41,12 @@ export const NodeGithub = require("github") as new (config: Record<string, unkno
 export const { Octokit: Octokit16 } = require("@octokit/rest") as typeof import("@octokit/rest");
 
 /** The node-fetch that @octokit/rest 16 uses by default, for a recording wrapper around the client as shipped. */
-export const octokit16Fetch = createRequire(createRequire(require.resolve("@octokit/rest")).resolve("@octokit/request"))("node-fetch") as
-  (url: string, init: Record<string, unknown>) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
+export const octokit16Fetch = createRequire(
+  createRequire(require.resolve("@octokit/rest")).resolve("@octokit/request"),
+)("node-fetch") as (
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
 
 export { SHARED_DATA } from "../helpers/recorded.js";
 

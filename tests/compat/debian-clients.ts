@@ -11,8 +11,16 @@ import { currentOtp } from "../../src/server/services/credentials.js";
 import { skipOutsideCi } from "../helpers/services.js";
 
 export const DEBIAN_CLIENTS = {
-  pygithub: { package: "python3-github", version: "1.55", check: ["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('PyGithub'))"] },
-  octokitRb: { package: "ruby-octokit", version: "4.20.0", check: ["ruby", "-e", "require 'octokit'; puts Octokit::VERSION.to_s"] },
+  pygithub: {
+    package: "python3-github",
+    version: "1.55",
+    check: ["/usr/bin/python3", "-c", "import importlib.metadata as m; print(m.version('PyGithub'))"],
+  },
+  octokitRb: {
+    package: "ruby-octokit",
+    version: "4.20.0",
+    check: ["ruby", "-e", "require 'octokit'; puts Octokit::VERSION.to_s"],
+  },
   gh: { package: "gh", version: "2.23.0", check: ["gh", "--version"] },
 } as const;
 
@@ -21,22 +29,37 @@ export function skipUnlessClient(name: keyof typeof DEBIAN_CLIENTS): false | str
   const client = DEBIAN_CLIENTS[name];
   const [command, ...args] = client.check;
   const run = spawnSync(command, args, { encoding: "utf8" });
-  if (run.status !== 0) return skipOutsideCi(`${client.package} is not installed (apt-get install -y ${client.package})`);
+  if (run.status !== 0)
+    return skipOutsideCi(`${client.package} is not installed (apt-get install -y ${client.package})`);
   const version = run.stdout.match(/\d+\.\d+(\.\d+)?/)?.[0];
-  if (version !== client.version) return skipOutsideCi(`${client.package} is ${version}, the tests are pinned to ${client.version}`);
+  if (version !== client.version)
+    return skipOutsideCi(`${client.package} is ${version}, the tests are pinned to ${client.version}`);
   return false;
 }
 
-export interface ScriptRun { code: number | null; stdout: string; stderr: string }
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs a client's script to its end without blocking this process, whose server it talks to. */
-export function runScript(command: string, args: string[], env: Record<string, string>, ms = 120_000): Promise<ScriptRun> {
+export function runScript(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ms = 120_000,
+): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), ms);
     child.once("error", reject);
     child.once("close", (code) => {
@@ -49,8 +72,13 @@ export function runScript(command: string, args: string[], env: Record<string, s
 /** The client world's credentials as a case script reads them, the one-time code at the server's clock. */
 export function clientWorldEnvironment(t: ListeningApp): Record<string, string> {
   return {
-    FEEDGATE_URL: t.url, ALICE_LOGIN: ALICE.login, ALICE_PASSWORD: ALICE.password, ALICE_TOKEN,
-    OLGA_LOGIN: OLGA.login, OLGA_PASSWORD: OLGA.password, OLGA_OTP: currentOtp(OTP_SECRET, t.clock.now()),
+    FEEDGATE_URL: t.url,
+    ALICE_LOGIN: ALICE.login,
+    ALICE_PASSWORD: ALICE.password,
+    ALICE_TOKEN,
+    OLGA_LOGIN: OLGA.login,
+    OLGA_PASSWORD: OLGA.password,
+    OLGA_OTP: currentOtp(OTP_SECRET, t.clock.now()),
   };
 }
 

@@ -23,13 +23,28 @@ const pushesNewestFirst = HELLO_PUSHES.map((e) => e.id).reverse();
 export const FEEDS: FeedCase[] = [
   { operation: "get", params: {}, ids: [BOB_EVENT.id, ORG_EVENT.id, ...HELLO_IDS].slice(0, 30), schema: "event" },
   { operation: "getFromRepo", params: { user: "alice", repo: "hello" }, ids: HELLO_IDS.slice(0, 30), schema: "event" },
-  { operation: "getFromRepoIssues", params: { user: "alice", repo: "hello" }, ids: ["13", "12", "11"], schema: "issue-event" },
-  { operation: "getFromRepoNetwork", params: { user: "alice", repo: "hello" }, ids: HELLO_IDS.slice(0, 30), schema: "event" },
+  {
+    operation: "getFromRepoIssues",
+    params: { user: "alice", repo: "hello" },
+    ids: ["13", "12", "11"],
+    schema: "issue-event",
+  },
+  {
+    operation: "getFromRepoNetwork",
+    params: { user: "alice", repo: "hello" },
+    ids: HELLO_IDS.slice(0, 30),
+    schema: "event",
+  },
   { operation: "getFromOrg", params: { org: "acme" }, ids: [ORG_EVENT.id], schema: "event" },
   // alice follows bob and watches bob/tools.
   { operation: "getReceived", params: { user: "alice" }, ids: [BOB_EVENT.id, FORK.id], schema: "event" },
   { operation: "getReceivedPublic", params: { user: "alice" }, ids: [BOB_EVENT.id, FORK.id], schema: "event" },
-  { operation: "getFromUser", params: { user: "alice" }, ids: [PRIVATE.id, ...pushesNewestFirst].slice(0, 30), schema: "event" },
+  {
+    operation: "getFromUser",
+    params: { user: "alice" },
+    ids: [PRIVATE.id, ...pushesNewestFirst].slice(0, 30),
+    schema: "event",
+  },
   { operation: "getFromUserPublic", params: { user: "alice" }, ids: pushesNewestFirst.slice(0, 30), schema: "event" },
   { operation: "getFromUserOrg", params: { user: "alice", org: "acme" }, ids: [ORG_EVENT.id], schema: "event" },
 ];

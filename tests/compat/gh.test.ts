@@ -32,13 +32,29 @@ describe("gh 2.23 against feedgate's Enterprise layout over TLS", { skip }, () =
     writeFileSync(join(dir, "world.json"), JSON.stringify(WORLD));
     const seeded = await runCli(["seed", join(dir, "world.json"), "--db", db]);
     assert.equal(seeded.code, 0, seeded.stderr);
-    server = feedgate(["serve", "--port", "0", "--db", db, "--tls-cert", cert, "--tls-key", key,
-      "--rate-limit-anonymous", "100000"]);
+    server = feedgate([
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      db,
+      "--tls-cert",
+      cert,
+      "--tls-key",
+      key,
+      "--rate-limit-anonymous",
+      "100000",
+    ]);
     const [, url] = await waitForOutput(server, /Server listening at (https:\/\/127\.0\.0\.1:\d+)/);
     host = new URL(url!).host;
     env = {
-      GH_HOST: host, GH_ENTERPRISE_TOKEN: ALICE_TOKEN, GH_CONFIG_DIR: join(dir, "gh"), SSL_CERT_FILE: cert,
-      GH_NO_UPDATE_NOTIFIER: "1", GH_PROMPT_DISABLED: "1", NO_COLOR: "1",
+      GH_HOST: host,
+      GH_ENTERPRISE_TOKEN: ALICE_TOKEN,
+      GH_CONFIG_DIR: join(dir, "gh"),
+      SSL_CERT_FILE: cert,
+      GH_NO_UPDATE_NOTIFIER: "1",
+      GH_PROMPT_DISABLED: "1",
+      NO_COLOR: "1",
     };
   });
 
@@ -67,10 +83,15 @@ describe("gh 2.23 against feedgate's Enterprise layout over TLS", { skip }, () =
     for (const feed of FEEDS) {
       const { user = "", repo = "", org = "" } = feed.params;
       const path = {
-        get: "events", getFromRepo: `repos/${user}/${repo}/events`, getFromRepoIssues: `repos/${user}/${repo}/issues/events`,
-        getFromRepoNetwork: `networks/${user}/${repo}/events`, getFromOrg: `orgs/${org}/events`,
-        getReceived: `users/${user}/received_events`, getReceivedPublic: `users/${user}/received_events/public`,
-        getFromUser: `users/${user}/events`, getFromUserPublic: `users/${user}/events/public`,
+        get: "events",
+        getFromRepo: `repos/${user}/${repo}/events`,
+        getFromRepoIssues: `repos/${user}/${repo}/issues/events`,
+        getFromRepoNetwork: `networks/${user}/${repo}/events`,
+        getFromOrg: `orgs/${org}/events`,
+        getReceived: `users/${user}/received_events`,
+        getReceivedPublic: `users/${user}/received_events/public`,
+        getFromUser: `users/${user}/events`,
+        getFromUserPublic: `users/${user}/events/public`,
         getFromUserOrg: `users/${user}/events/orgs/${org}`,
       }[feed.operation];
       assert.deepEqual(await gh(path, "--jq", ".[].id | tostring"), feed.ids, feed.operation);

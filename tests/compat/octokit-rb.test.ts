@@ -30,8 +30,15 @@ describe("octokit.rb 4.20 against feedgate", { skip }, () => {
 
   test("authorizations: create, get, list, update, delete with Basic auth", () => {
     assert.deepEqual(result("authorizations"), {
-      token_prefix: "fgp_", scopes: ["repo"], note: "octokit.rb", fetched_same: true, listed: true,
-      updated_scopes: ["repo", "gist"], updated_note: "octokit.rb, renamed", deleted: true, gone: 404,
+      token_prefix: "fgp_",
+      scopes: ["repo"],
+      note: "octokit.rb",
+      fetched_same: true,
+      listed: true,
+      updated_scopes: ["repo", "gist"],
+      updated_note: "octokit.rb, renamed",
+      deleted: true,
+      gone: 404,
     });
   });
 
@@ -45,8 +52,14 @@ describe("octokit.rb 4.20 against feedgate", { skip }, () => {
 
   test("entry points: user, user(login), organization, repository (a fork's parent, private), rate_limit", () => {
     assert.deepEqual(result("entry points"), {
-      me: "alice", user: "bob", org: "acme", repo: "alice/hello", fork_parent: "alice/hello", secret_private: true,
-      stranger: 404, rate_limit: 5000,
+      me: "alice",
+      user: "bob",
+      org: "acme",
+      repo: "alice/hello",
+      fork_parent: "alice/hello",
+      secret_private: true,
+      stranger: 404,
+      rate_limit: 5000,
     });
   });
 
@@ -57,15 +70,24 @@ describe("octokit.rb 4.20 against feedgate", { skip }, () => {
 
   test("pagination: Link relations next and last, and auto_paginate to the end", () => {
     assert.deepEqual(result("pagination"), {
-      first: HELLO_IDS.slice(0, 10), next: "/repos/alice/hello/events?per_page=10&page=2", last: HELLO_IDS.slice(40),
+      first: HELLO_IDS.slice(0, 10),
+      next: "/repos/alice/hello/events?per_page=10&page=2",
+      last: HELLO_IDS.slice(40),
       all: HELLO_IDS,
     });
   });
 
   test("resource fields of events and issue events", () => {
     assert.deepEqual(result("event fields"), {
-      id: HELLO_IDS[0], type: "ForkEvent", actor: "bob", repo: "alice/hello", public: true,
-      created_at: "2026-01-14T00:50:00Z", forkee: "bob/hello", issue_event_id: "13", issue_event: "referenced",
+      id: HELLO_IDS[0],
+      type: "ForkEvent",
+      actor: "bob",
+      repo: "alice/hello",
+      public: true,
+      created_at: "2026-01-14T00:50:00Z",
+      forkee: "bob/hello",
+      issue_event_id: "13",
+      issue_event: "referenced",
       issue_number: 3,
     });
   });

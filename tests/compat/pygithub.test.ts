@@ -30,9 +30,18 @@ describe("PyGithub 1.55 against feedgate --numeric-ids", { skip }, () => {
 
   test("authorizations: create, get, list, edit, delete with Basic auth; ids are integers", () => {
     assert.deepEqual(result("authorizations"), {
-      id_type: "int", token_prefix: "fgp_", scopes: ["repo"], note: "pygithub", note_url: "https://example.com/app",
-      app_name: "pygithub", fetched_same: true, listed: true, edited_scopes: ["repo", "gist"],
-      edited_note: "pygithub, renamed", created_at_type: "datetime", gone: 404,
+      id_type: "int",
+      token_prefix: "fgp_",
+      scopes: ["repo"],
+      note: "pygithub",
+      note_url: "https://example.com/app",
+      app_name: "pygithub",
+      fetched_same: true,
+      listed: true,
+      edited_scopes: ["repo", "gist"],
+      edited_note: "pygithub, renamed",
+      created_at_type: "datetime",
+      gone: 404,
     });
   });
 
@@ -46,9 +55,20 @@ describe("PyGithub 1.55 against feedgate --numeric-ids", { skip }, () => {
 
   test("entry points: get_user, get_user(login), get_organization, get_repo (forks, private, permissions), rate limit", () => {
     assert.deepEqual(result("entry points"), {
-      me: "alice", me_type: "User", user: "bob", user_id_type: "int", org: "acme", repo: "alice/hello",
-      repo_private: false, owner: "alice", fork: true, parent: "alice/hello", secret_private: true,
-      permissions_admin: true, stranger_sees_secret: 404, rate_limit: 5000,
+      me: "alice",
+      me_type: "User",
+      user: "bob",
+      user_id_type: "int",
+      org: "acme",
+      repo: "alice/hello",
+      repo_private: false,
+      owner: "alice",
+      fork: true,
+      parent: "alice/hello",
+      secret_private: true,
+      permissions_admin: true,
+      stranger_sees_secret: 404,
+      rate_limit: 5000,
     });
   });
 
@@ -57,19 +77,33 @@ describe("PyGithub 1.55 against feedgate --numeric-ids", { skip }, () => {
     for (const feed of FEEDS) assert.deepEqual(feeds[feed.operation], feed.ids, feed.operation);
   });
 
-  test("its pagination: iteration follows Link to the end, reversed starts at rel=\"last\", get_page", () => {
+  test('its pagination: iteration follows Link to the end, reversed starts at rel="last", get_page', () => {
     assert.deepEqual(result("pagination"), {
-      all: HELLO_IDS, reversed_first: [...HELLO_IDS].reverse().slice(0, 3), page_2: HELLO_IDS.slice(10, 20),
+      all: HELLO_IDS,
+      reversed_first: [...HELLO_IDS].reverse().slice(0, 3),
+      page_2: HELLO_IDS.slice(10, 20),
     });
   });
 
   test("model fields of events and issue events", () => {
     const fields = result("event fields");
-    assert.deepEqual({ ...fields, payload: undefined }, {
-      id: HELLO_IDS[0], type: "ForkEvent", actor: "bob", repo: "alice/hello", public: true,
-      created_at: "2026-01-14T00:50:00", payload: undefined, issue_event_id: 13, issue_event_type: "int",
-      issue_event_event: "referenced", issue_number: 3, issue_event_actor: "alice",
-    });
+    assert.deepEqual(
+      { ...fields, payload: undefined },
+      {
+        id: HELLO_IDS[0],
+        type: "ForkEvent",
+        actor: "bob",
+        repo: "alice/hello",
+        public: true,
+        created_at: "2026-01-14T00:50:00",
+        payload: undefined,
+        issue_event_id: 13,
+        issue_event_type: "int",
+        issue_event_event: "referenced",
+        issue_number: 3,
+        issue_event_actor: "alice",
+      },
+    );
     assert.deepEqual(fields.payload, { forkee: { full_name: "bob/hello" } });
   });
 

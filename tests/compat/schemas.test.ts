@@ -33,10 +33,17 @@ interface Served {
   where: string;
 }
 
-const ndjson = (path: string) => readFileSync(new URL(path, SHARED_DATA), "utf8").split("\n").filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as Json);
+const ndjson = (path: string) =>
+  readFileSync(new URL(path, SHARED_DATA), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Json);
 
-const REAL_EVENTS = ["gharchive/2021-07-21-sample.ndjson", "recorded/octokit-rb/events.ndjson", "recorded/pygithub/events.ndjson"];
+const REAL_EVENTS = [
+  "gharchive/2021-07-21-sample.ndjson",
+  "recorded/octokit-rb/events.ndjson",
+  "recorded/pygithub/events.ndjson",
+];
 const REAL_ISSUE_EVENTS = ["recorded/octokit-rb/issue_events.ndjson", "recorded/pygithub/issue_events.ndjson"];
 /** A recorded issue event names its repository only in its URL; the world file wants it as `repo`. */
 const repoOf = (issueEvent: Json) => /\/repos\/([^/]+\/[^/]+)\/issues\/events\//.exec(String(issueEvent.url))?.[1];
@@ -54,9 +61,13 @@ function explains(entry: ByDesign, schema: SchemaName, error: ErrorObject): bool
   const nullableWrapper = at && path !== "" && (error.keyword === "type" || error.keyword === "anyOf");
   const { change } = entry;
   if ("replace" in change) return at || below;
-  if ("required" in change) return at && ((error.keyword === "required" && !change.required.includes(missing!)) || nullableWrapper);
+  if ("required" in change)
+    return at && ((error.keyword === "required" && !change.required.includes(missing!)) || nullableWrapper);
   const child = error.instancePath.slice(path.length + 1).split("/")[0]!;
-  return (at && ((error.keyword === "required" && !change.only.includes(missing!)) || nullableWrapper)) || (below && !change.only.includes(child));
+  return (
+    (at && ((error.keyword === "required" && !change.only.includes(missing!)) || nullableWrapper)) ||
+    (below && !change.only.includes(child))
+  );
 }
 
 describe("GitHub's published schemas", () => {
@@ -65,12 +76,16 @@ describe("GitHub's published schemas", () => {
 
   async function collect(path: string, schema: SchemaName, originals: Map<string, Json>, authorization?: string) {
     for (let page = 1; ; page++) {
-      const res = await t.app.inject({ method: "GET", url: `${path}${path.includes("?") ? "&" : "?"}per_page=100&page=${page}`,
-        headers: authorization ? { authorization } : {} });
+      const res = await t.app.inject({
+        method: "GET",
+        url: `${path}${path.includes("?") ? "&" : "?"}per_page=100&page=${page}`,
+        headers: authorization ? { authorization } : {},
+      });
       assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
       const items = res.json() as Json[];
       if (items.length === 0) return;
-      for (const item of items) served.push({ schema, item, original: originals.get(String(item.id)), where: `${path} ${String(item.id)}` });
+      for (const item of items)
+        served.push({ schema, item, original: originals.get(String(item.id)), where: `${path} ${String(item.id)}` });
     }
   }
 
@@ -81,42 +96,80 @@ describe("GitHub's published schemas", () => {
     const events = new Map(REAL_EVENTS.flatMap(ndjson).map((e) => [String(e.id), e]));
     await ingest.ingestEvents([...events.values()]);
     // Issue events recorded from /issues/:number/events carry no `issue`; feedgate's feed lists the repository's.
-    const issueEvents = new Map(REAL_ISSUE_EVENTS.flatMap(ndjson).filter((e) => e.issue).map((e) => [String(e.id), e]));
-    await ingest.seedWorld({ issue_events: [...issueEvents.values()].map((e) => ({ ...e, repo: repoOf(e) })) }, { baseDir: undefined });
+    const issueEvents = new Map(
+      REAL_ISSUE_EVENTS.flatMap(ndjson)
+        .filter((e) => e.issue)
+        .map((e) => [String(e.id), e]),
+    );
+    await ingest.seedWorld(
+      { issue_events: [...issueEvents.values()].map((e) => ({ ...e, repo: repoOf(e) })) },
+      { baseDir: undefined },
+    );
 
     const alice = basic(ALICE.login, ALICE.password);
     const none = new Map<string, Json>();
     for (const feed of FEEDS) {
       const { user, repo, org } = feed.params;
-      const path = { get: "/events", getFromRepo: `/repos/${user}/${repo}/events`, getFromRepoIssues: `/repos/${user}/${repo}/issues/events`,
-        getFromRepoNetwork: `/networks/${user}/${repo}/events`, getFromOrg: `/orgs/${org}/events`, getReceived: `/users/${user}/received_events`,
-        getReceivedPublic: `/users/${user}/received_events/public`, getFromUser: `/users/${user}/events`,
-        getFromUserPublic: `/users/${user}/events/public`, getFromUserOrg: `/users/${user}/events/orgs/${org}` }[feed.operation];
+      const path = {
+        get: "/events",
+        getFromRepo: `/repos/${user}/${repo}/events`,
+        getFromRepoIssues: `/repos/${user}/${repo}/issues/events`,
+        getFromRepoNetwork: `/networks/${user}/${repo}/events`,
+        getFromOrg: `/orgs/${org}/events`,
+        getReceived: `/users/${user}/received_events`,
+        getReceivedPublic: `/users/${user}/received_events/public`,
+        getFromUser: `/users/${user}/events`,
+        getFromUserPublic: `/users/${user}/events/public`,
+        getFromUserOrg: `/users/${user}/events/orgs/${org}`,
+      }[feed.operation];
       await collect(path, feed.schema, feed.operation === "get" ? events : none, alice);
     }
-    for (const repo of new Set([...issueEvents.values()].map(repoOf))) await collect(`/repos/${repo}/issues/events`, "issue-event", issueEvents);
+    for (const repo of new Set([...issueEvents.values()].map(repoOf)))
+      await collect(`/repos/${repo}/issues/events`, "issue-event", issueEvents);
 
-    const created = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: alice },
-      payload: { scopes: ["repo", "gist"], note: "schemas", note_url: "https://example.com/schemas", fingerprint: "fp",
-        expires_at: "2026-02-14T10:00:00Z" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: alice },
+      payload: {
+        scopes: ["repo", "gist"],
+        note: "schemas",
+        note_url: "https://example.com/schemas",
+        fingerprint: "fp",
+        expires_at: "2026-02-14T10:00:00Z",
+      },
+    });
     assert.equal(created.statusCode, 201);
     served.push({ schema: "authorization", item: created.json() as Json, where: "POST /authorizations" });
-    const updated = await t.app.inject({ method: "PATCH", url: `/authorizations/${String((created.json() as Json).id)}`,
-      headers: { authorization: alice }, payload: { note: null, note_url: null, fingerprint: null } });
+    const updated = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${String((created.json() as Json).id)}`,
+      headers: { authorization: alice },
+      payload: { note: null, note_url: null, fingerprint: null },
+    });
     served.push({ schema: "authorization", item: updated.json() as Json, where: "PATCH /authorizations/:id" });
     const listed = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: alice } });
-    for (const item of listed.json() as Json[]) served.push({ schema: "authorization", item, where: `GET /authorizations ${String(item.id)}` });
+    for (const item of listed.json() as Json[])
+      served.push({ schema: "authorization", item, where: `GET /authorizations ${String(item.id)}` });
   });
   after(() => t.close());
 
   test("the world serves every kind: feedgate-made events, issue events and authorizations, and real ones", () => {
     const kinds = new Set(served.map((s) => `${s.schema} ${s.original ? "real" : "made"}`));
-    assert.deepEqual([...kinds].sort(), ["authorization made", "event made", "event real", "issue-event made", "issue-event real"]);
+    assert.deepEqual([...kinds].sort(), [
+      "authorization made",
+      "event made",
+      "event real",
+      "issue-event made",
+      "issue-event real",
+    ]);
     assert.ok(served.filter((s) => s.original).length > 2000);
   });
 
   test("envelopes feedgate makes validate", () => {
-    const failures = served.filter((s) => !s.original).flatMap((s) => schemaErrors(s.schema, s.item).map((e) => `${s.where} ${e}`));
+    const failures = served
+      .filter((s) => !s.original)
+      .flatMap((s) => schemaErrors(s.schema, s.item).map((e) => `${s.where} ${e}`));
     assert.deepEqual(failures, []);
   });
 
@@ -146,6 +199,9 @@ describe("GitHub's published schemas", () => {
       }
     }
     assert.deepEqual(unexplained, []);
-    assert.deepEqual(BY_DESIGN.filter((entry) => !used.has(entry)).map((e) => `${e.schema} ${e.at.join(".") || "(root)"}`), []);
+    assert.deepEqual(
+      BY_DESIGN.filter((entry) => !used.has(entry)).map((e) => `${e.schema} ${e.at.join(".") || "(root)"}`),
+      [],
+    );
   });
 });

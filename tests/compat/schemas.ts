@@ -13,9 +13,17 @@ import formats from "ajv-formats";
 const OPENAPI = new URL("../../../shared/data/openapi/", import.meta.url);
 
 export const SCHEMAS = [
-  "event", "issue-event", "authorization",
+  "event",
+  "issue-event",
+  "authorization",
   // The entry-point resources: validated as published, with no by-design difference.
-  "public-user", "private-user", "simple-user", "organization-full", "full-repository", "rate-limit-overview", "root",
+  "public-user",
+  "private-user",
+  "simple-user",
+  "organization-full",
+  "full-repository",
+  "rate-limit-overview",
+  "root",
   "api-overview",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
@@ -35,20 +43,39 @@ export interface ByDesign {
   reason: string;
 }
 
-const SPEC_ISSUE_EVENT = "the spec's issue-event table names id, event, created_at, actor (login) and issue (title, " +
+const SPEC_ISSUE_EVENT =
+  "the spec's issue-event table names id, event, created_at, actor (login) and issue (title, " +
   "number, state) and leaves the rest unshown; feedgate stores issue events as given, like payloads, and GitHub's " +
   "own 2013 issue events (recorded) lack node_id and commit_url on the event, node_id on the actor and on every " +
   "user inside the issue, which today's schema requires";
 
 export const BY_DESIGN: ByDesign[] = [
-  { schema: "event", at: ["payload"], change: { replace: { type: "object" } },
-    reason: "payloads are stored and returned verbatim (DESIGN.md, data/README.md): most real history fails today's " +
-      "payload schemas, which added required fields later" },
-  { schema: "authorization", at: ["id"], change: { replace: { type: "string", pattern: "^[1-9][0-9]*$" } },
-    reason: "ids on the wire are strings (DESIGN.md; spec 2: `id | string`); GitHub sent integers" },
-  { schema: "issue-event", at: ["id"], change: { replace: { type: "string", pattern: "^[0-9]+$" } },
-    reason: "ids on the wire are strings (DESIGN.md; spec 2 Issue event: `id | string`); GitHub sent integers" },
-  { schema: "issue-event", at: [], change: { required: ["id", "event", "created_at", "actor", "issue"] }, reason: SPEC_ISSUE_EVENT },
+  {
+    schema: "event",
+    at: ["payload"],
+    change: { replace: { type: "object" } },
+    reason:
+      "payloads are stored and returned verbatim (DESIGN.md, data/README.md): most real history fails today's " +
+      "payload schemas, which added required fields later",
+  },
+  {
+    schema: "authorization",
+    at: ["id"],
+    change: { replace: { type: "string", pattern: "^[1-9][0-9]*$" } },
+    reason: "ids on the wire are strings (DESIGN.md; spec 2: `id | string`); GitHub sent integers",
+  },
+  {
+    schema: "issue-event",
+    at: ["id"],
+    change: { replace: { type: "string", pattern: "^[0-9]+$" } },
+    reason: "ids on the wire are strings (DESIGN.md; spec 2 Issue event: `id | string`); GitHub sent integers",
+  },
+  {
+    schema: "issue-event",
+    at: [],
+    change: { required: ["id", "event", "created_at", "actor", "issue"] },
+    reason: SPEC_ISSUE_EVENT,
+  },
   { schema: "issue-event", at: ["actor"], change: { required: ["login"] }, reason: SPEC_ISSUE_EVENT },
   { schema: "issue-event", at: ["issue"], change: { only: ["title", "number", "state"] }, reason: SPEC_ISSUE_EVENT },
 ];
@@ -104,10 +131,14 @@ function compile(schema: (name: SchemaName) => Json): Record<SchemaName, Validat
   const ajv = new Ajv({ strict: false, allErrors: true });
   formats.default(ajv);
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
-  return Object.fromEntries(SCHEMAS.map((name) => [name, ajv.compile(schema(name))])) as Record<SchemaName, ValidateFunction>;
+  return Object.fromEntries(SCHEMAS.map((name) => [name, ajv.compile(schema(name))])) as Record<
+    SchemaName,
+    ValidateFunction
+  >;
 }
 
-const validators: { feedgate?: Record<SchemaName, ValidateFunction>; github?: Record<SchemaName, ValidateFunction> } = {};
+const validators: { feedgate?: Record<SchemaName, ValidateFunction>; github?: Record<SchemaName, ValidateFunction> } =
+  {};
 
 /** Where and why `value` fails GitHub's schema as published (BY_DESIGN not applied); [] when it passes. */
 export function githubSchemaErrors(name: SchemaName, value: unknown): ErrorObject[] {
@@ -121,7 +152,9 @@ export function schemaErrors(name: SchemaName, value: unknown): string[] {
   validators.feedgate ??= compile(feedgateSchema);
   const validate = validators.feedgate[name];
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Asserts every item (or the one object) validates against GitHub's schema as BY_DESIGN changes it. */

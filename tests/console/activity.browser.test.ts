@@ -60,12 +60,21 @@ describe("console: activity in Chromium", { skip }, () => {
     await page.getByText("Live: new events appear at the top.").waitFor();
     await assertClean("activity");
 
-    const event = { id: "9001", type: "IssuesEvent", actor: { login: "bob" }, repo: { name: "bob/tools" }, public: true,
+    const event = {
+      id: "9001",
+      type: "IssuesEvent",
+      actor: { login: "bob" },
+      repo: { name: "bob/tools" },
+      public: true,
       payload: { action: "opened", issue: { number: 12, title: "<img src=x onerror=alert(1)>" } },
-      created_at: t.clock.now().toISOString() };
+      created_at: t.clock.now().toISOString(),
+    };
     const stored = Date.now();
-    const answer = await fetch(`${t.url}/admin/events`, { method: "POST", body: JSON.stringify([event]),
-      headers: { authorization: basic("root", "root-password"), "content-type": "application/json" } });
+    const answer = await fetch(`${t.url}/admin/events`, {
+      method: "POST",
+      body: JSON.stringify([event]),
+      headers: { authorization: basic("root", "root-password"), "content-type": "application/json" },
+    });
     assert.equal(answer.status, 200, await answer.text());
     await page.locator('#events > li[data-id="9001"]').waitFor({ timeout: 2000 });
     assert.ok(Date.now() - stored < 2000, "within two seconds of being stored");
@@ -130,6 +139,9 @@ describe("console: activity in Chromium", { skip }, () => {
     await page.goto(`${t.url}/console/repos/alice/hello`);
     await page.getByRole("link", { name: "Load more" }).click();
     await page.waitForURL(/\?page=2$/);
-    assert.deepEqual(await items().evaluateAll((lis) => lis.map((li) => li.getAttribute("data-id"))), HELLO_IDS.slice(30));
+    assert.deepEqual(
+      await items().evaluateAll((lis) => lis.map((li) => li.getAttribute("data-id"))),
+      HELLO_IDS.slice(30),
+    );
   });
 });

@@ -66,10 +66,13 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
   /** Reloads the page until `count` deliveries are listed (the dispatcher sends them in the background). */
   async function deliveriesListed(count: number) {
     const rows = page.locator(".hook tbody tr");
-    const listed = await eventually(async () => {
-      await page.reload();
-      return rows.count();
-    }, (n) => n >= count);
+    const listed = await eventually(
+      async () => {
+        await page.reload();
+        return rows.count();
+      },
+      (n) => n >= count,
+    );
     assert.equal(listed, count);
     return rows;
   }
@@ -84,7 +87,11 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     await page.getByRole("combobox", { name: "Content type" }).selectOption("json");
     await page.getByLabel("Secret", { exact: true }).fill("It's a Secret to Everybody");
     await page.getByRole("checkbox", { name: "issues", exact: true }).check();
-    assert.equal(await page.getByRole("checkbox", { name: "push", exact: true }).isChecked(), true, "pushes by default");
+    assert.equal(
+      await page.getByRole("checkbox", { name: "push", exact: true }).isChecked(),
+      true,
+      "pushes by default",
+    );
     assert.equal(await page.getByRole("checkbox", { name: "Active" }).isChecked(), true);
     await assertClean("add webhook form");
     await submit(page.getByRole("button", { name: "Add webhook" }));
@@ -93,8 +100,8 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     assert.equal(hookReceiver.received[0]!.headers["x-github-event"], "ping");
     assert.match(String(hookReceiver.received[0]!.headers["x-hub-signature-256"]), /^sha256=[0-9a-f]{64}$/);
     const rows = await deliveriesListed(1);
-    assert.match(await rows.first().textContent() ?? "", /200\s+OK[\s\S]*ping/);
-    assert.match(await page.locator(".hook").first().textContent() ?? "", /Last response:\s+200 OK/);
+    assert.match((await rows.first().textContent()) ?? "", /200\s+OK[\s\S]*ping/);
+    assert.match((await page.locator(".hook").first().textContent()) ?? "", /Last response:\s+200 OK/);
     await page.getByText("Request and response").first().click();
     await page.getByText('"zen"').first().waitFor();
     await assertClean("webhooks");
@@ -104,10 +111,13 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     await submit(page.getByRole("button", { name: /^Redeliver ping delivery/ }));
     await hookReceiver.until(2);
     assert.equal(hookReceiver.received[1]!.headers["x-github-event"], "ping");
-    assert.equal(hookReceiver.received[1]!.headers["x-github-delivery"], hookReceiver.received[0]!.headers["x-github-delivery"],
-      "the same delivery, sent again");
+    assert.equal(
+      hookReceiver.received[1]!.headers["x-github-delivery"],
+      hookReceiver.received[0]!.headers["x-github-delivery"],
+      "the same delivery, sent again",
+    );
     const again = await deliveriesListed(2);
-    assert.match(await again.first().textContent() ?? "", /200\s+OK[\s\S]*\(redelivery\)/);
+    assert.match((await again.first().textContent()) ?? "", /200\s+OK[\s\S]*\(redelivery\)/);
     await assertClean("webhooks after redelivery");
   });
 
@@ -128,13 +138,21 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     assert.equal(hint.x, secret.x, "starting where the input starts");
 
     const events = form.getByRole("group", { name: "Events" });
-    assert.match(await events.locator("p").first().textContent() ?? "", /marked “sent by feedgate”[\s\S]*others are accepted[\s\S]*never sent/,
-      "above the list, what the marker means");
+    assert.match(
+      (await events.locator("p").first().textContent()) ?? "",
+      /marked “sent by feedgate”[\s\S]*others are accepted[\s\S]*never sent/,
+      "above the list, what the marker means",
+    );
     await expectDescription("push", "sent by feedgate");
-    const marker = await box(events.locator(".check:has(#hook-event-push)").getByText("sent by feedgate", { exact: true }));
+    const marker = await box(
+      events.locator(".check:has(#hook-event-push)").getByText("sent by feedgate", { exact: true }),
+    );
     assert.ok(marker.width > 40 && marker.height > 8, "the marker is text on the page, not for screen readers only");
     await expectDescription("workflow_run", "");
-    assert.doesNotMatch(await events.locator(".check:has(#hook-event-workflow_run)").textContent() ?? "", /sent by feedgate/);
+    assert.doesNotMatch(
+      (await events.locator(".check:has(#hook-event-workflow_run)").textContent()) ?? "",
+      /sent by feedgate/,
+    );
     await assertClean("add webhook form");
   });
 
@@ -142,7 +160,11 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
   async function expectDescription(name: string, expected: string) {
     const cdp = await context.newCDPSession(page);
     const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
-    const { nodes } = await cdp.send("Accessibility.queryAXTree", { nodeId: root.nodeId, accessibleName: name, role: "checkbox" });
+    const { nodes } = await cdp.send("Accessibility.queryAXTree", {
+      nodeId: root.nodeId,
+      accessibleName: name,
+      role: "checkbox",
+    });
     await cdp.detach();
     assert.equal(nodes.length, 1, `one checkbox named ${name}`);
     assert.equal(nodes[0]!.description?.value ?? "", expected, `${name}'s description`);
@@ -163,9 +185,9 @@ describe("console: webhooks and users in Chromium", { skip }, () => {
     const headers = await page.getByRole("columnheader").allTextContents();
     assert.deepEqual(headers, ["Login", "Type", "Site admin", "Two-factor", "Tokens", "Status"]);
     const olga = page.getByRole("row", { name: /^olga\b/ });
-    assert.deepEqual((await olga.getByRole("cell").allTextContents()), ["User", "No", "On", "0", "Active"]);
+    assert.deepEqual(await olga.getByRole("cell").allTextContents(), ["User", "No", "On", "0", "Active"]);
     const alice = page.getByRole("row", { name: /^alice\b/ });
-    assert.deepEqual((await alice.getByRole("cell").allTextContents()), ["User", "No", "Off", "2", "Active"]);
+    assert.deepEqual(await alice.getByRole("cell").allTextContents(), ["User", "No", "Off", "2", "Active"]);
     await assertClean("users");
     await page.screenshot({ path: screenshotPath("console-users.png") });
 

@@ -76,7 +76,11 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByLabel("Note URL").fill("https://example.com/laptop");
     await page.getByRole("checkbox", { name: "repo", exact: true }).check();
     await page.getByRole("checkbox", { name: "gist", exact: true }).check();
-    assert.equal(await page.getByLabel("Expiration", { exact: true }).inputValue(), "30", "30 days at first, as on GitHub");
+    assert.equal(
+      await page.getByLabel("Expiration", { exact: true }).inputValue(),
+      "30",
+      "30 days at first, as on GitHub",
+    );
     await page.getByLabel("Expiration", { exact: true }).selectOption({ label: "7 days" });
     await assertClean("new token form");
     await page.getByRole("button", { name: "Generate token" }).click();
@@ -89,15 +93,24 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     assert.equal(api.status, 200);
     assert.equal(api.headers.get("x-oauth-scopes"), "repo, gist");
     const inAWeek = new Date(t.clock.now().getTime() + 7 * 86_400_000);
-    assert.equal(api.headers.get("github-authentication-token-expiration"),
-      `${inAWeek.toISOString().slice(0, 19).replace("T", " ")} UTC`);
+    assert.equal(
+      api.headers.get("github-authentication-token-expiration"),
+      `${inAWeek.toISOString().slice(0, 19).replace("T", " ")} UTC`,
+    );
 
     await page.reload();
     await page.getByRole("heading", { name: "Tokens (classic)" }).waitFor();
     assert.equal(await page.getByText(token).count(), 0, "shown once, never again");
-    assert.equal(await page.getByRole("link", { name: "laptop", exact: true }).getAttribute("href"), "https://example.com/laptop");
+    assert.equal(
+      await page.getByRole("link", { name: "laptop", exact: true }).getAttribute("href"),
+      "https://example.com/laptop",
+    );
     const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: "laptop", exact: true }) });
-    assert.equal(await row.locator("time").last().getAttribute("datetime"), inAWeek.toISOString(), "the Expires column");
+    assert.equal(
+      await row.locator("time").last().getAttribute("datetime"),
+      inAWeek.toISOString(),
+      "the Expires column",
+    );
 
     await page.getByRole("link", { name: "Revoke laptop" }).click();
     await assertClean("revoke");
@@ -110,14 +123,23 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     assert.equal(cookie.sameSite, "Strict");
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
-    const replay = await fetch(`${t.url}/console/tokens`, { headers: { cookie: `feedgate_session=${cookie.value}` }, redirect: "manual" });
+    const replay = await fetch(`${t.url}/console/tokens`, {
+      headers: { cookie: `feedgate_session=${cookie.value}` },
+      redirect: "manual",
+    });
     assert.equal(replay.status, 303, "the old cookie no longer signs anyone in");
   });
 
   test("generate a fine-grained token for one repository with Webhooks read and write, use it, revoke it", async () => {
-    await new IngestService(t.store, t.clock.now).seedWorld({
-      repos: [{ full_name: "carla/app", private: true }, { full_name: "carla/notes", private: true }],
-    }, { baseDir: undefined });
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        repos: [
+          { full_name: "carla/app", private: true },
+          { full_name: "carla/notes", private: true },
+        ],
+      },
+      { baseDir: undefined },
+    );
     await freshPage();
     await signIn("carla", "carla-password");
     await page.getByRole("heading", { name: "Activity" }).waitFor();
@@ -127,10 +149,16 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByRole("link", { name: "Generate new token" }).click();
     await page.getByLabel("Token name").fill("deploy hooks");
     assert.equal(await page.getByLabel("Resource owner").inputValue(), "carla", "the user at first");
-    assert.ok(await page.getByRole("radio", { name: "Public repositories" }).isChecked(), "public repositories at first");
+    assert.ok(
+      await page.getByRole("radio", { name: "Public repositories" }).isChecked(),
+      "public repositories at first",
+    );
     await page.getByRole("radio", { name: "Only select repositories" }).check();
     await page.getByLabel("Selected repositories").fill("carla/app");
-    await page.getByRole("group", { name: "Repository permissions" }).getByLabel("Webhooks").selectOption({ label: "Read and write" });
+    await page
+      .getByRole("group", { name: "Repository permissions" })
+      .getByLabel("Webhooks")
+      .selectOption({ label: "Read and write" });
     await page.getByLabel("Expiration", { exact: true }).selectOption({ label: "7 days" });
     await assertClean("new fine-grained token form");
     await page.screenshot({ path: screenshotPath("console-fine-grained-form.png"), fullPage: true });
@@ -139,17 +167,27 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     const token = (await page.locator("#new-token").textContent())!.trim();
     assert.match(token, /^feedgate_pat_/);
     const row = page.getByRole("row").filter({ hasText: "deploy hooks" });
-    assert.match(await row.textContent() ?? "", /carla\/app/);
-    assert.match(await row.textContent() ?? "", /Webhooks \(repository\): write/);
+    assert.match((await row.textContent()) ?? "", /carla\/app/);
+    assert.match((await row.textContent()) ?? "", /Webhooks \(repository\): write/);
     await page.screenshot({ path: screenshotPath("console-fine-grained-tokens.png") });
     await assertClean("fine-grained tokens");
 
     const hooks = await fetch(`${t.url}/repos/carla/app/hooks`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(hooks.status, 200);
     assert.equal(hooks.headers.get("x-accepted-github-permissions"), "repository_hooks=read");
-    assert.equal((await fetch(`${t.url}/repos/carla/notes/hooks`, { headers: { authorization: `Bearer ${token}` } })).status, 404);
-    assert.equal((await (await fetch(`${t.url}/authorizations`, { headers: { authorization: basic("carla", "carla-password") } })).json() as unknown[])
-      .length, 0, "not among the classic tokens");
+    assert.equal(
+      (await fetch(`${t.url}/repos/carla/notes/hooks`, { headers: { authorization: `Bearer ${token}` } })).status,
+      404,
+    );
+    assert.equal(
+      (
+        (await (
+          await fetch(`${t.url}/authorizations`, { headers: { authorization: basic("carla", "carla-password") } })
+        ).json()) as unknown[]
+      ).length,
+      0,
+      "not among the classic tokens",
+    );
 
     await page.getByRole("link", { name: "Revoke deploy hooks" }).click();
     await assertClean("revoke a fine-grained token");
@@ -164,9 +202,15 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
     await page.getByRole("heading", { name: "Activity" }).waitFor();
     await page.goto(`${t.url}/console/fine-grained-tokens/new`);
     await page.getByLabel("Token name").fill("too wide");
-    await page.getByRole("group", { name: "Repository permissions" }).getByLabel("Webhooks").selectOption({ label: "Read-only" });
+    await page
+      .getByRole("group", { name: "Repository permissions" })
+      .getByLabel("Webhooks")
+      .selectOption({ label: "Read-only" });
     await page.getByRole("button", { name: "Generate token" }).click();
-    await page.getByRole("alert").filter({ hasText: /public repositories only/ }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /public repositories only/ })
+      .waitFor();
     assert.equal(await page.getByLabel("Token name").inputValue(), "too wide");
     await assertClean("refused fine-grained form");
     assert.equal((await t.store.authorizations.listAll()).filter((a) => a.fineGrained).length, 0);
@@ -175,15 +219,34 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
   test("each token's Edit and Revoke sit side by side on one line, however many tokens and scopes", async () => {
     const dora = await t.createUser("dora", "dora-password");
     // A long note and every scope squeeze the Actions column: the width the table's layout gives it is what wrapped.
-    await t.createToken(dora, ["repo", "admin:org", "admin:public_key", "admin:repo_hook", "admin:org_hook", "gist",
-      "notifications", "user", "delete_repo", "write:discussion", "admin:gpg_key", "workflow", "write:packages"],
-    "deploy bot for the staging and production clusters of the billing service");
+    await t.createToken(
+      dora,
+      [
+        "repo",
+        "admin:org",
+        "admin:public_key",
+        "admin:repo_hook",
+        "admin:org_hook",
+        "gist",
+        "notifications",
+        "user",
+        "delete_repo",
+        "write:discussion",
+        "admin:gpg_key",
+        "workflow",
+        "write:packages",
+      ],
+      "deploy bot for the staging and production clusters of the billing service",
+    );
     await t.createToken(dora, ["repo"], "laptop");
     await freshPage();
     await signIn("dora", "dora-password");
     await page.getByRole("heading", { name: "Activity" }).waitFor();
     await page.goto(`${t.url}/console/tokens`);
-    const rows = page.getByRole("table").getByRole("row").filter({ has: page.getByRole("link", { name: /^Edit / }) });
+    const rows = page
+      .getByRole("table")
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: /^Edit / }) });
     assert.equal(await rows.count(), 2);
     for (const row of await rows.all()) {
       const edit = (await row.getByRole("link", { name: /^Edit / }).boundingBox())!;
@@ -213,15 +276,18 @@ describe("console: sign-in and tokens in Chromium", { skip }, () => {
 
     // A form on the other origin posting to the console: the browser sends no cookie (SameSite=Strict), and the
     // console refuses the foreign Origin anyway.
-    const [answer] = await Promise.all([evil.waitForNavigation(), evil.evaluate((target) => {
-      const form = document.createElement("form");
-      form.method = "post";
-      form.action = `${target}/console/tokens`;
-      const note = Object.assign(document.createElement("input"), { name: "note", value: "stolen" });
-      form.append(note);
-      document.body.append(form);
-      form.submit();
-    }, t.url)]);
+    const [answer] = await Promise.all([
+      evil.waitForNavigation(),
+      evil.evaluate((target) => {
+        const form = document.createElement("form");
+        form.method = "post";
+        form.action = `${target}/console/tokens`;
+        const note = Object.assign(document.createElement("input"), { name: "note", value: "stolen" });
+        form.append(note);
+        document.body.append(form);
+        form.submit();
+      }, t.url),
+    ]);
     assert.equal(answer?.status(), 403);
     // Refused for its origin, not merely for coming without a cookie.
     assert.match(await evil.content(), /Cross-origin request refused\./);

@@ -21,7 +21,9 @@ describe("examples/testing, run by each framework", () => {
   const { NODE_TEST_CONTEXT: _context, ...environment } = process.env;
   const run = async (args: string[], program = process.execPath, extra: NodeJS.ProcessEnv = {}) => {
     const { stdout, stderr } = await promisify(execFile)(program, args, {
-      cwd: scratch.clone, encoding: "utf8", timeout: 180_000,
+      cwd: scratch.clone,
+      encoding: "utf8",
+      timeout: 180_000,
       env: { ...environment, NODE_OPTIONS: "", CI: "1", NO_COLOR: "1", FORCE_COLOR: "0", ...extra },
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`${args.join(" ")} failed:\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
@@ -54,13 +56,19 @@ describe("examples/testing, run by each framework", () => {
   });
 
   it("Jest", async () => {
-    const output = await run(["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--rootDir", "examples/testing/jest"]);
+    const output = await run([
+      "--experimental-vm-modules",
+      "node_modules/jest/bin/jest.js",
+      "--rootDir",
+      "examples/testing/jest",
+    ]);
     assert.match(output, /Tests: {7}3 passed, 3 total/);
   });
 
   it("Python: PyGithub with the HTTP controls", { skip: skipUnlessClient("pygithub") }, async () => {
-    const output = await run(["-m", "unittest", "-v", "examples/testing/python/test_bot.py"], "/usr/bin/python3",
-      { FEEDGATE: `${process.execPath} ${join(scratch.clone, "dist/cli/main.js")}` });
+    const output = await run(["-m", "unittest", "-v", "examples/testing/python/test_bot.py"], "/usr/bin/python3", {
+      FEEDGATE: `${process.execPath} ${join(scratch.clone, "dist/cli/main.js")}`,
+    });
     assert.match(output, /^Ran 3 tests in /m);
     assert.match(output, /^OK$/m);
   });

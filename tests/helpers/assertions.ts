@@ -26,7 +26,8 @@ export const each = (difference: string, reason: string, interactions: string[])
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** How two objects' key sets differ, as a sentence; null when they have the same keys. */
 export function keyDifference(github: unknown, served: unknown): string | null {

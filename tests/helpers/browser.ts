@@ -38,10 +38,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated, not added as a script element: the console's CSP (rightly) refuses inline scripts.
   await page.evaluate(readFileSync(AXE, "utf8"));
   const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe;
     return (await axe.run()).violations;
   });
-  return results.filter((v) => v.impact === "serious" || v.impact === "critical")
+  return results
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
 }
 
@@ -50,11 +55,14 @@ export async function watchViolations(page: Page): Promise<string[]> {
   const seen: string[] = [];
   page.on("console", (message) => {
     // A page answered 401 or 422 (a refused password, a refused form) is the test's doing, not a fault.
-    if (message.type() === "error" && !/status of (401|422)\b/.test(message.text())) seen.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !/status of (401|422)\b/.test(message.text()))
+      seen.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => seen.push(`page error: ${error.message}`));
   await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.violatedDirective}`),
+    );
   });
   return seen;
 }

@@ -6,14 +6,33 @@ import { skipOutsideCi } from "./services.js";
 
 /** false when openssl can make certificates here, else why the TLS tests are skipped (outside CI only). */
 export const skipUnlessOpenssl = () =>
-  skipOutsideCi(spawnSync("openssl", ["version"]).status === 0 ? false : "openssl is not installed: no certificate to test with");
+  skipOutsideCi(
+    spawnSync("openssl", ["version"]).status === 0 ? false : "openssl is not installed: no certificate to test with",
+  );
 
 /** A self-signed certificate for 127.0.0.1 and its key, valid for a day, as `<name>-cert.pem` and `<name>-key.pem` in `dir`. */
 export function selfSigned(dir: string, name: string): { cert: string; key: string } {
   const cert = join(dir, `${name}-cert.pem`);
   const key = join(dir, `${name}-key.pem`);
-  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]);
+  const made = spawnSync("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    key,
+    "-out",
+    cert,
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1",
+  ]);
   assert.equal(made.status, 0, made.stderr.toString());
   return { cert, key };
 }

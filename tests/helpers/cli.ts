@@ -29,20 +29,29 @@ function capture(): { stream: Writable; readonly text: string } {
       done();
     },
   });
-  return { stream, get text() { return text; } };
+  return {
+    stream,
+    get text() {
+      return text;
+    },
+  };
 }
 
 /**
  * Runs `feedgate <args>` to its end in this process, through the same program as the real command, with `input` as
  * its standard input and an environment of `env` and the tests' cheap password cost only.
  */
-export async function runCli(args: string[], options: CliOptions = {})
-  : Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  options: CliOptions = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = capture();
   const stderr = capture();
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)], { objectMode: false });
   const code = await runProgram(args, {
-    stdin, stdout: stdout.stream, stderr: stderr.stream,
+    stdin,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
     env: { FEEDGATE_PASSWORD_COST: String(TEST_PASSWORD_COST), ...options.env },
   });
   return { code, stdout: stdout.text, stderr: stderr.text };
@@ -87,20 +96,36 @@ export function feedgate(args: string[], options: CliOptions = {}): CliRun {
   child.stdin.end(options.input);
   return {
     child,
-    get stdout() { return stdout; },
-    get stderr() { return stderr; },
-    done: once(child, "exit").then(([code, signal]) => ({ code: code as number, signal: signal as NodeJS.Signals | null, stdout, stderr })),
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    done: once(child, "exit").then(([code, signal]) => ({
+      code: code as number,
+      signal: signal as NodeJS.Signals | null,
+      stdout,
+      stderr,
+    })),
   };
 }
 
 /** Runs `feedgate <args>` to its end. */
-export const runFeedgate = (args: string[], options: CliOptions = {}) =>
-  feedgate(args, options).done;
+export const runFeedgate = (args: string[], options: CliOptions = {}) => feedgate(args, options).done;
 
 /** Resolves with the first match of `pattern` in the process's stdout (or `from` stderr). */
-export async function waitForOutput(run: CliRun, pattern: RegExp, ms = 20_000, from: "stdout" | "stderr" = "stdout")
-  : Promise<RegExpExecArray> {
-  const match = await eventually(() => pattern.exec(run[from]), (found) => found !== null, { ms, every: 50 });
+export async function waitForOutput(
+  run: CliRun,
+  pattern: RegExp,
+  ms = 20_000,
+  from: "stdout" | "stderr" = "stdout",
+): Promise<RegExpExecArray> {
+  const match = await eventually(
+    () => pattern.exec(run[from]),
+    (found) => found !== null,
+    { ms, every: 50 },
+  );
   if (match) return match;
   throw new Error(`timed out waiting for ${pattern} in ${from}:\n${run[from]}`);
 }

@@ -21,17 +21,28 @@ export const BOB_TOKEN = "b0b0000000000000000000000000000000000001";
 export const minute = (n: number) => minutesAfter("2026-01-14T00:00:00Z", n);
 
 /** The push events on alice/hello: ids 1001..1045, one a minute, 1045 newest. */
-export const HELLO_PUSHES = Array.from({ length: 45 }, (_, i) => event(1001 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(i) }));
-export const FORK = event("2001", "ForkEvent", "bob", "alice/hello", { created_at: minute(50), payload: { forkee: { full_name: "bob/hello" } } });
+export const HELLO_PUSHES = Array.from({ length: 45 }, (_, i) =>
+  event(1001 + i, "PushEvent", "alice", "alice/hello", { created_at: minute(i) }),
+);
+export const FORK = event("2001", "ForkEvent", "bob", "alice/hello", {
+  created_at: minute(50),
+  payload: { forkee: { full_name: "bob/hello" } },
+});
 export const PRIVATE = event("3001", "PushEvent", "alice", "alice/secret", { created_at: minute(51), public: false });
-export const ORG_EVENT = event("4001", "PushEvent", "olga", "acme/site", { created_at: minute(52), org: { login: "acme" } });
+export const ORG_EVENT = event("4001", "PushEvent", "olga", "acme/site", {
+  created_at: minute(52),
+  org: { login: "acme" },
+});
 export const BOB_EVENT = event("5001", "CreateEvent", "bob", "bob/tools", { created_at: minute(53) });
 
 /** Every id of alice/hello's feed, newest first: the fork, then the pushes. */
 export const HELLO_IDS = ["2001", ...HELLO_PUSHES.map((e) => e.id).reverse()];
 
-const referenced = (id: string, number: number, at: number) => issueEvent("alice/hello", id, "referenced", "alice",
-  { created_at: minute(at), issue: { title: `Issue ${number}`, number, state: "closed" } });
+const referenced = (id: string, number: number, at: number) =>
+  issueEvent("alice/hello", id, "referenced", "alice", {
+    created_at: minute(at),
+    issue: { title: `Issue ${number}`, number, state: "closed" },
+  });
 
 export const WORLD = {
   users: [
@@ -42,8 +53,12 @@ export const WORLD = {
   ],
   // alice owns acme (GitHub's admin role: she manages its hooks); olga is a plain member.
   orgs: [{ login: "acme", members: ["olga"], owners: ["alice"] }],
-  repos: [{ full_name: "alice/hello" }, { full_name: "alice/secret", private: true }, { full_name: "bob/tools" },
-    { full_name: "acme/site" }],
+  repos: [
+    { full_name: "alice/hello" },
+    { full_name: "alice/secret", private: true },
+    { full_name: "bob/tools" },
+    { full_name: "acme/site" },
+  ],
   tokens: [
     { user: "alice", token: ALICE_TOKEN, scopes: ["repo", "user"], note: "alice full" },
     { user: "alice", token: ALICE_PUBLIC_TOKEN, scopes: [], note: "alice public" },

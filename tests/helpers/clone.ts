@@ -9,8 +9,18 @@ import { join, resolve } from "node:path";
 
 export const REPOSITORY = resolve(import.meta.dirname, "../..");
 const SHARED = resolve(REPOSITORY, "../shared");
-const TRACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "README.md", "LICENSE", "src", "demo", "scripts",
-  "examples"];
+const TRACKED = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "README.md",
+  "LICENSE",
+  "src",
+  "demo",
+  "scripts",
+  "examples",
+];
 
 export interface Clone {
   /** The scratch directory holding the clone and `shared`; remove it when done. */

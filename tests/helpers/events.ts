@@ -14,7 +14,11 @@ export const minutesAfter = (start: string, minutes: number) =>
 /** An event by `actor` on `repo`; `extra` adds fields or replaces any of these. */
 // `{} as Extra`: with no extra given, Extra is its default, the empty object type.
 export function event<Extra extends object = Record<never, never>>(
-  id: string | number, type: string, actor: string, repo: string, extra: Extra = {} as Extra,
+  id: string | number,
+  type: string,
+  actor: string,
+  repo: string,
+  extra: Extra = {} as Extra,
 ) {
   return { id: String(id), type, actor: { login: actor }, repo: { name: repo }, created_at: ARCHIVE_TIME, ...extra };
 }
@@ -24,10 +28,19 @@ export function event<Extra extends object = Record<never, never>>(
  * events without one. The id is kept as given: tests of id handling pass numbers and zero-padded strings.
  */
 export function issueEvent<Extra extends object = Record<never, never>>(
-  repo: string, id: string | number, action: string, actor: string | null, extra: Extra = {} as Extra,
+  repo: string,
+  id: string | number,
+  action: string,
+  actor: string | null,
+  extra: Extra = {} as Extra,
 ) {
   return {
-    repo, id, event: action, actor: actor === null ? null : { login: actor }, created_at: ARCHIVE_TIME,
-    issue: { title: `Issue ${id}`, number: 1, state: "closed" }, ...extra,
+    repo,
+    id,
+    event: action,
+    actor: actor === null ? null : { login: actor },
+    created_at: ARCHIVE_TIME,
+    issue: { title: `Issue ${id}`, number: 1, state: "closed" },
+    ...extra,
   };
 }

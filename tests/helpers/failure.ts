@@ -7,8 +7,15 @@ import assert from "node:assert/strict";
 export async function failure(work: Promise<unknown>): Promise<unknown>;
 /** `is` says the error is of the kind the test expects, described by `what` when it is not. */
 export async function failure<E>(work: Promise<unknown>, is: (error: unknown) => error is E, what: string): Promise<E>;
-export async function failure<E>(work: Promise<unknown>, is?: (error: unknown) => error is E, what?: string): Promise<unknown> {
-  const error = await work.then(() => assert.fail("expected a failure"), (e: unknown) => e);
+export async function failure<E>(
+  work: Promise<unknown>,
+  is?: (error: unknown) => error is E,
+  what?: string,
+): Promise<unknown> {
+  const error = await work.then(
+    () => assert.fail("expected a failure"),
+    (e: unknown) => e,
+  );
   if (is && !is(error)) assert.fail(`expected ${what}, got ${String(error)}`);
   return error;
 }

@@ -20,14 +20,17 @@ export interface Request {
   remoteAddress: string;
 }
 
-export const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text);
+export const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}... (${text.length} characters)` : text;
 
 export function described(request: Request, response?: LightMyRequestResponse): string {
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, clip(v, 200)]));
   return [
     `${request.method} ${JSON.stringify(clip(request.url, 500))} from ${request.remoteAddress}`,
     `headers: ${JSON.stringify(headers)}`,
-    request.payload ? `body (${request.payload.length} bytes) hex: ${clip(request.payload.toString("hex"), 1000)}` : "no body",
+    request.payload
+      ? `body (${request.payload.length} bytes) hex: ${clip(request.payload.toString("hex"), 1000)}`
+      : "no body",
     ...(response ? [`answer: ${response.statusCode} ${clip(response.body, 300)}`] : []),
   ].join("\n  ");
 }
@@ -40,7 +43,9 @@ export function readable<T extends object>(value: T, show: (value: T) => string)
 export const readableRequest = (request: Request) => readable(request, (r) => `\n  ${described(r)}`);
 
 export function withCredential(request: Request, credential: Credential): Request {
-  const url = credential.query ? `${request.url}${request.url.includes("?") ? "&" : "?"}${credential.query}` : request.url;
+  const url = credential.query
+    ? `${request.url}${request.url.includes("?") ? "&" : "?"}${credential.query}`
+    : request.url;
   return readableRequest({ ...request, url, headers: { ...request.headers, ...credential.headers } });
 }
 
@@ -52,7 +57,10 @@ export async function send(app: FastifyInstance, request: Request): Promise<Ligh
   let response: LightMyRequestResponse;
   try {
     response = await app.inject({
-      method: request.method as HTTPMethods, url: request.url, headers: request.headers, remoteAddress: request.remoteAddress,
+      method: request.method as HTTPMethods,
+      url: request.url,
+      headers: request.headers,
+      remoteAddress: request.remoteAddress,
       ...(request.payload ? { payload: request.payload } : {}),
     });
   } catch (error) {
@@ -73,9 +81,15 @@ export function assertBelow500(request: Request, response: LightMyRequestRespons
 // Raw requests over a socket: for what inject() cannot send (bytes the HTTP parser refuses, no Host, cut-off bodies).
 
 export type Framing =
-  | { kind: "none" } | { kind: "exact" } | { kind: "short"; missing: number } | { kind: "chunked"; sizes: number[] }
-  | { kind: "chunked-cut"; cut: number } | { kind: "chunked-bad"; size: string } | { kind: "bad-length"; length: string }
-  | { kind: "length-and-chunked" } | { kind: "two-lengths" };
+  | { kind: "none" }
+  | { kind: "exact" }
+  | { kind: "short"; missing: number }
+  | { kind: "chunked"; sizes: number[] }
+  | { kind: "chunked-cut"; cut: number }
+  | { kind: "chunked-bad"; size: string }
+  | { kind: "bad-length"; length: string }
+  | { kind: "length-and-chunked" }
+  | { kind: "two-lengths" };
 
 export interface RawRequest {
   method: string;
@@ -105,11 +119,20 @@ export function rawBytes(r: RawRequest, port: number): Buffer {
   let framed: Buffer = Buffer.alloc(0);
   const f = r.framing;
   switch (f.kind) {
-    case "none": break;
-    case "exact": lines.push(`Content-Length: ${body.length}`); framed = body; break;
+    case "none":
+      break;
+    case "exact":
+      lines.push(`Content-Length: ${body.length}`);
+      framed = body;
+      break;
     // more promised than sent: the socket is half-closed after the last byte
-    case "short": lines.push(`Content-Length: ${body.length + f.missing}`); framed = body; break;
-    case "chunked": case "chunked-cut": case "length-and-chunked": {
+    case "short":
+      lines.push(`Content-Length: ${body.length + f.missing}`);
+      framed = body;
+      break;
+    case "chunked":
+    case "chunked-cut":
+    case "length-and-chunked": {
       lines.push("Transfer-Encoding: chunked");
       if (f.kind === "length-and-chunked") lines.push(`Content-Length: ${body.length}`);
       const chunks: Buffer[] = [];
@@ -121,7 +144,12 @@ export function rawBytes(r: RawRequest, port: number): Buffer {
         chunks.push(Buffer.from(`${part.length.toString(16)}\r\n`, "latin1"), part, Buffer.from("\r\n"));
         at += part.length;
       }
-      if (at < body.length) chunks.push(Buffer.from(`${(body.length - at).toString(16)}\r\n`, "latin1"), body.subarray(at), Buffer.from("\r\n"));
+      if (at < body.length)
+        chunks.push(
+          Buffer.from(`${(body.length - at).toString(16)}\r\n`, "latin1"),
+          body.subarray(at),
+          Buffer.from("\r\n"),
+        );
       chunks.push(Buffer.from("0\r\n\r\n"));
       framed = Buffer.concat(chunks);
       // stops mid-way, before the last chunk
@@ -132,8 +160,14 @@ export function rawBytes(r: RawRequest, port: number): Buffer {
       lines.push("Transfer-Encoding: chunked");
       framed = Buffer.concat([Buffer.from(`${f.size}\r\n`, "latin1"), body, Buffer.from("\r\n0\r\n\r\n")]);
       break;
-    case "bad-length": lines.push(`Content-Length: ${f.length}`); framed = body; break;
-    case "two-lengths": lines.push(`Content-Length: ${body.length}`, `Content-Length: ${body.length + 1}`); framed = body; break;
+    case "bad-length":
+      lines.push(`Content-Length: ${f.length}`);
+      framed = body;
+      break;
+    case "two-lengths":
+      lines.push(`Content-Length: ${body.length}`, `Content-Length: ${body.length + 1}`);
+      framed = body;
+      break;
   }
   return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), framed]);
 }
@@ -180,7 +214,8 @@ export async function sendRaw(world: Seeded, r: RawRequest): Promise<void> {
   const by = /x-github-request-id/i.test(answer) ? "app" : "node";
   for (const status of answered) count(`raw ${by} ${status}`);
   if (answered.length === 0) count(cutOff(r) ? "raw cut off, closed" : "raw closed");
-  const what = () => `request (${bytes.length} bytes): ${JSON.stringify(clip(bytes.toString("latin1"), 1500))}\n  answer: ${JSON.stringify(clip(answer, 500))}`;
+  const what = () =>
+    `request (${bytes.length} bytes): ${JSON.stringify(clip(bytes.toString("latin1"), 1500))}\n  answer: ${JSON.stringify(clip(answer, 500))}`;
   if (answer.length > 0) assert.ok(answered.length > 0, `not an HTTP answer:\n  ${what()}`);
   for (const status of answered) assert.ok(status < 500, `${status} for\n  ${what()}`);
   const after = await fetch(`${world.url}/events?per_page=1`);

@@ -7,9 +7,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { FastifyInstance } from "fastify";
 import { startTestApp, type TestApp } from "./test-app.js";
-import {
-  ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET, UNICODE, WORLD,
-} from "./client-world.js";
+import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET, UNICODE, WORLD } from "./client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 
@@ -58,7 +56,9 @@ export interface Seeded {
 
 export async function seed(): Promise<Seeded> {
   const t = await startTestApp({
-    rateLimitAnonymous: 1_000_000_000, rateLimitAuthenticated: 1_000_000_000, loginMaxAttempts: 1_000_000_000,
+    rateLimitAnonymous: 1_000_000_000,
+    rateLimitAuthenticated: 1_000_000_000,
+    loginMaxAttempts: 1_000_000_000,
   });
   await new IngestService(t.store, t.clock.now).seedWorld(HOSTILE_WORLD, { baseDir: undefined });
   for (const { login, password } of [...PASSWORD_USERS, OLGA]) {
@@ -67,14 +67,22 @@ export async function seed(): Promise<Seeded> {
   }
   const alice = (await t.store.users.findByLogin("alice"))!;
   const root = (await t.store.users.findByLogin("root"))!;
-  const minted = [(await t.createToken(alice, ["repo", "user"], "minted")).token, (await t.createToken(root, ["site_admin"], "minted")).token];
+  const minted = [
+    (await t.createToken(alice, ["repo", "user"], "minted")).token,
+    (await t.createToken(root, ["site_admin"], "minted")).token,
+  ];
   const authorizationIds: number[] = [];
   for (const user of await t.store.users.list()) {
-    authorizationIds.push(...(await t.store.authorizations.list(user.id, { limit: 1000, offset: 0 })).rows.map((row) => row.id));
+    authorizationIds.push(
+      ...(await t.store.authorizations.list(user.id, { limit: 1000, offset: 0 })).rows.map((row) => row.id),
+    );
   }
   const url = await t.app.listen({ port: 0, host: "127.0.0.1" });
   return {
-    t, url, port: Number(new URL(url).port), authorizationIds,
+    t,
+    url,
+    port: Number(new URL(url).port),
+    authorizationIds,
     tokens: [ALICE_TOKEN, ALICE_PUBLIC_TOKEN, BOB_TOKEN, ROOT_ADMIN_TOKEN, ROOT_REPO_TOKEN, ...minted],
     otp: () => currentOtp(OTP_SECRET, t.clock.now()),
   };
@@ -87,7 +95,13 @@ export async function seed(): Promise<Seeded> {
 function exact(type: string, value: unknown, hex: string): unknown {
   if (type === "null") return null;
   if (type === "integer") return String(value);
-  if (type === "text" && Buffer.from(value as string, "utf8").toString("hex").toUpperCase() === hex) return value;
+  if (
+    type === "text" &&
+    Buffer.from(value as string, "utf8")
+      .toString("hex")
+      .toUpperCase() === hex
+  )
+    return value;
   return `${type}:${hex}`;
 }
 
@@ -100,7 +114,9 @@ export async function storedAccounts(db: string): Promise<Record<string, unknown
     try {
       const rows: Record<string, unknown[]> = {};
       for (const table of tables) {
-        const result = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM ${table} t ORDER BY id`);
+        const result = await client.query<{ row: string }>(
+          `SELECT row_to_json(t)::text AS row FROM ${table} t ORDER BY id`,
+        );
         rows[table] = result.rows.map((r) => JSON.parse(r.row) as unknown);
       }
       return rows;
@@ -115,8 +131,11 @@ export async function storedAccounts(db: string): Promise<Record<string, unknown
     for (const table of tables) {
       const columns = (sqlite.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
       const select = columns.map((c) => `"${c}", typeof("${c}") AS "${c}#type", hex("${c}") AS "${c}#hex"`).join(", ");
-      rows[table] = (sqlite.prepare(`SELECT ${select} FROM ${table} ORDER BY id`).all() as Record<string, unknown>[])
-        .map((row) => Object.fromEntries(columns.map((c) => [c, exact(String(row[`${c}#type`]), row[c], String(row[`${c}#hex`]))])));
+      rows[table] = (
+        sqlite.prepare(`SELECT ${select} FROM ${table} ORDER BY id`).all() as Record<string, unknown>[]
+      ).map((row) =>
+        Object.fromEntries(columns.map((c) => [c, exact(String(row[`${c}#type`]), row[c], String(row[`${c}#hex`]))])),
+      );
     }
     return rows;
   } finally {

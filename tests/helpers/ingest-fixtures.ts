@@ -17,12 +17,25 @@ export const SAMPLE = `${ROOT}../shared/data/gharchive/2021-07-21-sample.ndjson`
 
 /** The sample's lines, exactly as GH Archive wrote them. */
 export function sampleLines(): string[] {
-  return gunzipSync(readFileSync(SAMPLE_GZ)).toString("utf8").split("\n").filter((line) => line !== "");
+  return gunzipSync(readFileSync(SAMPLE_GZ))
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line !== "");
 }
 
 export const ndjson = (events: object[]) => events.map((e) => JSON.stringify(e)).join("\n");
 
-const TABLES = ["users", "org_members", "repos", "collaborators", "follows", "watches", "authorizations", "events", "issue_events"];
+const TABLES = [
+  "users",
+  "org_members",
+  "repos",
+  "collaborators",
+  "follows",
+  "watches",
+  "authorizations",
+  "events",
+  "issue_events",
+];
 const query = (table: string) => `SELECT * FROM ${table} ORDER BY 1, 2`;
 
 /**

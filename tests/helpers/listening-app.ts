@@ -19,8 +19,12 @@ export interface ListeningApp extends TestApp {
  * @param logger a pino instance to capture log lines in; without one the app logs nothing.
  * @param repeatAnswers false: every request through Fastify's pipeline (tests comparing with repeated answers).
  */
-export async function startListeningApp(config: ConfigInput = {}, clock?: TestClock, logger?: AppDependencies["logger"],
-  repeatAnswers = true): Promise<ListeningApp> {
+export async function startListeningApp(
+  config: ConfigInput = {},
+  clock?: TestClock,
+  logger?: AppDependencies["logger"],
+  repeatAnswers = true,
+): Promise<ListeningApp> {
   // The tests make many anonymous requests from one IP; GitHub's 60 an hour would end them early.
   const t = await startTestApp({ rateLimitAnonymous: 100_000, ...config }, clock, logger, repeatAnswers);
   const ingest = new IngestService(t.store, t.clock.now);

@@ -116,9 +116,8 @@ export function readmeBlocks(page: string, source = "README"): Block[] {
     while (above >= 0 && lines[above]!.trim() === "") above--;
     const marker = parseMarker(lines[above], `${source} line ${above + 1}`);
     const shell = language === "sh" || language === "console";
-    const commands = shell && marker.kind === "run"
-      ? splitCommands(body, open + 2, language === "console" ? "$ " : null, source)
-      : [];
+    const commands =
+      shell && marker.kind === "run" ? splitCommands(body, open + 2, language === "console" ? "$ " : null, source) : [];
     blocks.push({ language, marker, body, line: open + 1, commands });
   }
   return blocks;
@@ -141,8 +140,10 @@ function normalizedLines(lines: string[]): string[] {
  */
 export function matchesExpected(expected: string[], actual: string): boolean {
   const pattern = normalizedLines(expected)
-    .map((line) => line === "…" ? "(?:[^\\n]*\\n)*?" : `${line.split("…").map(escapeRegExp).join("[^\\n]*")}\\n`)
+    .map((line) => (line === "…" ? "(?:[^\\n]*\\n)*?" : `${line.split("…").map(escapeRegExp).join("[^\\n]*")}\\n`))
     .join("");
-  const text = normalizedLines(actual.split("\n")).map((line) => `${line}\n`).join("");
+  const text = normalizedLines(actual.split("\n"))
+    .map((line) => `${line}\n`)
+    .join("");
   return new RegExp(`^${pattern}$`).test(text);
 }

@@ -16,11 +16,17 @@ export interface Interaction {
 
 /** The interactions one client's test suite recorded (`octokit-rb`, `pygithub`). */
 export function loadInteractions(corpus: string): Interaction[] {
-  return JSON.parse(readFileSync(new URL(`recorded/${corpus}/interactions.json`, SHARED_DATA), "utf8")) as Interaction[];
+  return JSON.parse(
+    readFileSync(new URL(`recorded/${corpus}/interactions.json`, SHARED_DATA), "utf8"),
+  ) as Interaction[];
 }
 
 /** GitHub's response headers, names lower-cased and repeated headers joined as HTTP joins them. */
 export function headersOf(interaction: Interaction): Record<string, string> {
-  return Object.fromEntries(Object.entries(interaction.response_headers)
-    .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value]));
+  return Object.fromEntries(
+    Object.entries(interaction.response_headers).map(([name, value]) => [
+      name.toLowerCase(),
+      Array.isArray(value) ? value.join(", ") : value,
+    ]),
+  );
 }

@@ -11,7 +11,9 @@ export function recordingFetch(answer?: (request: SentRequest) => Response | Pro
   const sent: SentRequest[] = [];
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     const request = {
-      url, method: init.method ?? "GET", headers: { ...(init.headers as Record<string, string>) },
+      url,
+      method: init.method ?? "GET",
+      headers: { ...(init.headers as Record<string, string>) },
       body: init.body === undefined || init.body === null ? undefined : String(init.body),
     };
     sent.push(request);
@@ -22,4 +24,7 @@ export function recordingFetch(answer?: (request: SentRequest) => Response | Pro
 
 /** A JSON answer, as a canned server would give it. */
 export const jsonResponse = (body: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(body), { ...init, headers: { "content-type": "application/json; charset=utf-8", ...init.headers } });
+  new Response(JSON.stringify(body), {
+    ...init,
+    headers: { "content-type": "application/json; charset=utf-8", ...init.headers },
+  });

@@ -8,7 +8,8 @@ import pg from "pg";
 import { Redis } from "ioredis";
 
 /** An administrative connection: trust auth on this machine kind; override for other set-ups. */
-export const POSTGRES_ADMIN_URL = process.env.FEEDGATE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL =
+  process.env.FEEDGATE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.FEEDGATE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
@@ -30,18 +31,25 @@ async function reachable(probe: () => Promise<unknown>, attempts = 3): Promise<b
 
 /** Asked at the first test that needs the server, not when this module is imported. */
 let postgresUp: Promise<boolean> | undefined;
-const postgresReachable = () => postgresUp ??= reachable(async () => {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  await client.end();
-});
+const postgresReachable = () =>
+  (postgresUp ??= reachable(async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    await client.end();
+  }));
 
 let redisUp: Promise<boolean> | undefined;
-const redisReachable = () => redisUp ??= reachable(async () => {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 5000, retryStrategy: () => null });
-  await redis.connect();
-  await redis.quit();
-});
+const redisReachable = () =>
+  (redisUp ??= reachable(async () => {
+    const redis = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 5000,
+      retryStrategy: () => null,
+    });
+    await redis.connect();
+    await redis.quit();
+  }));
 
 /**
  * A test's skip reason, or false: outside CI a missing server or program skips the test with the reason; in CI,

@@ -22,21 +22,27 @@ const STALE_MS = 24 * 3600_000;
 function files(root: string, entry: string): string[] {
   const path = join(root, entry);
   if (!statSync(path).isDirectory()) return [entry];
-  return readdirSync(path).sort().flatMap((name) => files(root, join(entry, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(root, join(entry, name)));
 }
 
 /** A hash of every file the build reads, names included. */
 function sourcesKey(root: string): string {
   const hash = createHash("sha256");
   for (const file of BUILD_INPUTS.flatMap((entry) => files(root, entry))) {
-    hash.update(`${file}\0`).update(readFileSync(join(root, file))).update("\0");
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 20);
 }
 
 function build(clone: string): void {
   const run = spawnSync("npm", ["run", "build"], { cwd: clone, encoding: "utf8", timeout: 300_000 });
-  if (run.status !== 0) throw new Error(`npm run build failed in ${clone}:\n${run.stdout}${run.stderr}${run.error ?? ""}`);
+  if (run.status !== 0)
+    throw new Error(`npm run build failed in ${clone}:\n${run.stdout}${run.stderr}${run.error ?? ""}`);
 }
 
 function removeStale(): void {
@@ -78,4 +84,3 @@ export async function sharedBuild(clone: string): Promise<void> {
     throw new Error(`the shared build ${cache} has no cli/main.js: remove it`);
   }
 }
-

@@ -47,8 +47,12 @@ function parseFrame(block: string): Frame {
 export function openRawStream(url: string, path: string, headers: Record<string, string> = {}): Promise<RawStream> {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
-  const lines = [`GET ${path} HTTP/1.0`, `Host: ${hostname}:${port}`, "Accept: text/event-stream",
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const lines = [
+    `GET ${path} HTTP/1.0`,
+    `Host: ${hostname}:${port}`,
+    "Accept: text/event-stream",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.write(`${lines.join("\r\n")}\r\n\r\n`);
   socket.setEncoding("utf8");
 
@@ -75,7 +79,8 @@ export function openRawStream(url: string, path: string, headers: Record<string,
       if (end < 0) return;
       const [statusLine, ...headerLines] = buffer.slice(0, end).split("\r\n");
       const found: Record<string, string> = {};
-      for (const line of headerLines) found[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+      for (const line of headerLines)
+        found[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
       head = { status: Number(statusLine!.split(" ")[1]), headers: found };
       buffer = buffer.slice(end + 4);
       onHead(head);
@@ -97,7 +102,11 @@ export function openRawStream(url: string, path: string, headers: Record<string,
   });
 
   return headRead.then(({ status, headers: found }) => ({
-    status, headers: found, comments, ended, socket,
+    status,
+    headers: found,
+    comments,
+    ended,
+    socket,
     body: () => bodyDone,
     next: () => {
       const frame = frames.shift();
@@ -116,6 +125,8 @@ export function within<T>(ms: number, promise: Promise<T>, what: string): Promis
   let timer: NodeJS.Timeout;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+    ),
   ]);
 }

@@ -51,14 +51,28 @@ export function openStore(db: string): Promise<Store> {
   return /^postgres(ql)?:/.test(db) ? PostgresStore.open(db) : SqliteStore.open(db);
 }
 
-function driver(name: DriverName, skip: string | false, create: () => Promise<TestDatabase>,
-  createScratch = create): Driver {
+function driver(
+  name: DriverName,
+  skip: string | false,
+  create: () => Promise<TestDatabase>,
+  createScratch = create,
+): Driver {
   const opened = async (database: TestDatabase): Promise<OpenedStore> => {
     const store = await openStore(database.db);
-    return { store, db: database.db, async close() { await store.close(); await database.drop(); } };
+    return {
+      store,
+      db: database.db,
+      async close() {
+        await store.close();
+        await database.drop();
+      },
+    };
   };
   return {
-    name, skip, create, createScratch,
+    name,
+    skip,
+    create,
+    createScratch,
     open: async () => opened(await create()),
     openScratch: async () => opened(await createScratch()),
   };
@@ -67,10 +81,20 @@ function driver(name: DriverName, skip: string | false, create: () => Promise<Te
 export const postgresSkip = await skipUnlessPostgres();
 
 export const DRIVERS: Driver[] = [
-  driver("sqlite", false, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
-    return { db: join(dir, "feedgate.db"), async drop() { rmSync(dir, { recursive: true, force: true }); } };
-  }, async () => ({ db: ":memory:", async drop() {} })),
+  driver(
+    "sqlite",
+    false,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "feedgate-test-"));
+      return {
+        db: join(dir, "feedgate.db"),
+        async drop() {
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+    async () => ({ db: ":memory:", async drop() {} }),
+  ),
   driver("postgres", postgresSkip, async () => {
     const database = await createTestDatabase();
     return { db: database.url, drop: () => database.drop() };

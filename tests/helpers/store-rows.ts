@@ -14,13 +14,24 @@ export const NOTHING_ELSE_ADDED = { usersAdded: 0, organizationsAdded: 0, reposA
 export const LATER = new Date("2026-01-15T11:30:00Z");
 export const HASH = "scrypt$not-a-real-hash";
 export const newUser = (login: string, extra: { siteAdmin?: boolean; otpSecret?: string } = {}) => ({
-  login, passwordHash: HASH, otpSecret: extra.otpSecret ?? null, siteAdmin: extra.siteAdmin ?? false,
+  login,
+  passwordHash: HASH,
+  otpSecret: extra.otpSecret ?? null,
+  siteAdmin: extra.siteAdmin ?? false,
 });
 /** 40 hex characters whose last eight differ from token to token. */
 export const token = (n: number) => `${"ab".repeat(16)}${String(n).padStart(8, "0")}`;
-export const newAuthorization = (userId: number, n: number,
-  extra: Partial<{ scopes: string[]; note: string | null; lastEight: string; expiresAt: Date | null }> = {}) => ({
-  userId, hashedToken: hashToken(token(n)), tokenLastEight: extra.lastEight ?? token(n).slice(-8),
-  scopes: extra.scopes ?? ["repo"], note: extra.note === undefined ? `note ${n}` : extra.note, noteUrl: null, fingerprint: null,
+export const newAuthorization = (
+  userId: number,
+  n: number,
+  extra: Partial<{ scopes: string[]; note: string | null; lastEight: string; expiresAt: Date | null }> = {},
+) => ({
+  userId,
+  hashedToken: hashToken(token(n)),
+  tokenLastEight: extra.lastEight ?? token(n).slice(-8),
+  scopes: extra.scopes ?? ["repo"],
+  note: extra.note === undefined ? `note ${n}` : extra.note,
+  noteUrl: null,
+  fingerprint: null,
   expiresAt: extra.expiresAt ?? null,
 });

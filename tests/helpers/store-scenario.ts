@@ -9,7 +9,12 @@ import { event } from "./events.js";
 
 export const USERS = ["alice", "bob", "carol", "dave", "erin", "zed"];
 export const ORGS: Record<string, string[]> = { acme: ["alice", "carol"], umbrella: ["dave"] };
-export interface RepoSpec { full_name: string; private?: boolean; fork_of?: string; collaborators?: string[] }
+export interface RepoSpec {
+  full_name: string;
+  private?: boolean;
+  fork_of?: string;
+  collaborators?: string[];
+}
 export const REPOS: RepoSpec[] = [
   { full_name: "alice/pub" },
   { full_name: "alice/priv", private: true, collaborators: ["bob"] },
@@ -20,13 +25,34 @@ export const REPOS: RepoSpec[] = [
   { full_name: "dave/solo" },
   { full_name: "umbrella/labs", private: true, collaborators: ["erin"] },
 ];
-export const FOLLOWS: Record<string, string[]> = { alice: ["carol"], bob: ["alice"], carol: ["dave"], dave: ["bob"], erin: ["alice", "dave"] };
+export const FOLLOWS: Record<string, string[]> = {
+  alice: ["carol"],
+  bob: ["alice"],
+  carol: ["dave"],
+  dave: ["bob"],
+  erin: ["alice", "dave"],
+};
 export const WATCHES: Record<string, string[]> = {
-  alice: ["dave/solo"], bob: ["acme/widgets"], carol: ["acme/secret"], erin: ["alice/priv", "umbrella/labs"],
+  alice: ["dave/solo"],
+  bob: ["acme/widgets"],
+  carol: ["acme/secret"],
+  erin: ["alice/priv", "umbrella/labs"],
 };
 
-export interface ModelEvent { id: string; actor: string; repo: string | null; org: string | null; public: boolean; time: number }
-export interface ModelIssueEvent { id: string; repo: string; actor: string | null; time: number }
+export interface ModelEvent {
+  id: string;
+  actor: string;
+  repo: string | null;
+  org: string | null;
+  public: boolean;
+  time: number;
+}
+export interface ModelIssueEvent {
+  id: string;
+  repo: string;
+  actor: string | null;
+  time: number;
+}
 
 export const BASE = Date.UTC(2024, 0, 10, 12, 0, 0) / 1000;
 export const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
@@ -34,7 +60,8 @@ export const iso = (seconds: number) => new Date(seconds * 1000).toISOString().r
 /** A deterministic generator, so both drivers (and every run) see the same events. */
 function random(seed: number) {
   let state = seed;
-  return (n: number) => { // mulberry32
+  return (n: number) => {
+    // mulberry32
     state = (state + 0x6d2b79f5) | 0;
     let t = Math.imul(state ^ (state >>> 15), 1 | state);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
@@ -51,14 +78,22 @@ function generateEvents(): ModelEvent[] {
   const used = new Set<string>();
   for (let i = 0; i < 90; i++) {
     let id: string;
-    do id = String(1 + next(10 ** (2 + (i % 9)))); while (used.has(id));
+    do id = String(1 + next(10 ** (2 + (i % 9))));
+    while (used.has(id));
     used.add(id);
     const actor = USERS[next(USERS.length - 1)]!; // zed never acts
     const time = BASE + next(30) * 60; // 30 distinct minutes for 90 events: many ties
     if (i % 10 === 9) {
       // About no repository (GitHub's 2012 GistEvent / TeamAddEvent): private ones belong to an organization.
       const isPublic = i % 20 === 9;
-      events.push({ id, actor, repo: null, org: isPublic ? null : Object.keys(ORGS)[next(2)]!, public: isPublic, time });
+      events.push({
+        id,
+        actor,
+        repo: null,
+        org: isPublic ? null : Object.keys(ORGS)[next(2)]!,
+        public: isPublic,
+        time,
+      });
       continue;
     }
     const repo = REPOS[next(REPOS.length)]!.full_name;
@@ -85,32 +120,65 @@ export const ISSUE_EVENTS = generateIssueEvents();
 
 /** The model's event as the world file gives it. */
 export function worldEvent(e: ModelEvent) {
-  return event(e.id, e.repo === null ? (e.public ? "GistEvent" : "TeamAddEvent") : "PushEvent", e.actor, e.repo ?? "/", {
-    payload: {}, public: e.public, created_at: iso(e.time), ...(e.org === null ? {} : { org: { login: e.org } }),
-  });
+  return event(
+    e.id,
+    e.repo === null ? (e.public ? "GistEvent" : "TeamAddEvent") : "PushEvent",
+    e.actor,
+    e.repo ?? "/",
+    {
+      payload: {},
+      public: e.public,
+      created_at: iso(e.time),
+      ...(e.org === null ? {} : { org: { login: e.org } }),
+    },
+  );
 }
 
 /** One complete envelope: stored verbatim, and it gives erin and dave/solo GitHub's ids. */
 export const COMPLETE_EVENT = {
-  id: "77", type: "IssuesEvent",
-  actor: { id: 9001, login: "erin", gravatar_id: "", url: "https://api.github.com/users/erin", avatar_url: "https://avatars.githubusercontent.com/u/9001?" },
+  id: "77",
+  type: "IssuesEvent",
+  actor: {
+    id: 9001,
+    login: "erin",
+    gravatar_id: "",
+    url: "https://api.github.com/users/erin",
+    avatar_url: "https://avatars.githubusercontent.com/u/9001?",
+  },
   repo: { id: 7001, name: "dave/solo", url: "https://api.github.com/repos/dave/solo" },
-  payload: { action: "opened", issue: { number: 1 } }, public: true, created_at: iso(BASE + 45 * 60),
+  payload: { action: "opened", issue: { number: 1 } },
+  public: true,
+  created_at: iso(BASE + 45 * 60),
 };
-export const COMPLETE_MODEL: ModelEvent = { id: "77", actor: "erin", repo: "dave/solo", org: null, public: true, time: BASE + 45 * 60 };
+export const COMPLETE_MODEL: ModelEvent = {
+  id: "77",
+  actor: "erin",
+  repo: "dave/solo",
+  org: null,
+  public: true,
+  time: BASE + 45 * 60,
+};
 export const ALL_EVENTS = [...EVENTS, COMPLETE_MODEL];
 
 export const WORLD = {
   users: USERS.map((login) => ({
-    login, ...(login === "erin" ? {} : { password: `${login}-password` }),
-    ...(FOLLOWS[login] ? { following: FOLLOWS[login] } : {}), ...(WATCHES[login] ? { watching: WATCHES[login] } : {}),
+    login,
+    ...(login === "erin" ? {} : { password: `${login}-password` }),
+    ...(FOLLOWS[login] ? { following: FOLLOWS[login] } : {}),
+    ...(WATCHES[login] ? { watching: WATCHES[login] } : {}),
   })),
   orgs: Object.entries(ORGS).map(([login, members]) => ({ login, members })),
   repos: REPOS,
-  tokens: [{ user: "alice", token: "0123456789abcdef0123456789abcdef01234567", scopes: ["repo", "user"], note: "seeded" }],
+  tokens: [
+    { user: "alice", token: "0123456789abcdef0123456789abcdef01234567", scopes: ["repo", "user"], note: "seeded" },
+  ],
   events: [...EVENTS.map(worldEvent), COMPLETE_EVENT],
   issue_events: ISSUE_EVENTS.map((e) => ({
-    repo: e.repo, id: e.id, event: "closed", actor: e.actor === null ? null : { login: e.actor }, created_at: iso(e.time),
+    repo: e.repo,
+    id: e.id,
+    event: "closed",
+    actor: e.actor === null ? null : { login: e.actor },
+    created_at: iso(e.time),
     issue: { title: `issue ${e.id}`, number: 1, state: "closed" },
   })),
 };
@@ -133,19 +201,31 @@ export const canRead = (user: string, repo: string) => {
 };
 
 export type ModelScope =
-  | { kind: "all" } | { kind: "repo"; repo: string } | { kind: "network"; root: string } | { kind: "org"; org: string }
-  | { kind: "actor"; actor: string } | { kind: "received"; user: string };
+  | { kind: "all" }
+  | { kind: "repo"; repo: string }
+  | { kind: "network"; root: string }
+  | { kind: "org"; org: string }
+  | { kind: "actor"; actor: string }
+  | { kind: "received"; user: string };
 export type ModelVisibility = { kind: "public" } | { kind: "all" } | { kind: "readable-by"; user: string };
 
 export function inScope(e: ModelEvent, scope: ModelScope): boolean {
   switch (scope.kind) {
-    case "all": return true;
-    case "repo": return e.repo === scope.repo;
-    case "network": return e.repo !== null && networkRoot(e.repo) === scope.root;
-    case "org": return e.org === scope.org || (e.repo !== null && ownerOf(e.repo) === scope.org);
-    case "actor": return e.actor === scope.actor;
-    case "received": return (FOLLOWS[scope.user] ?? []).includes(e.actor) ||
-      (e.repo !== null && (WATCHES[scope.user] ?? []).includes(e.repo));
+    case "all":
+      return true;
+    case "repo":
+      return e.repo === scope.repo;
+    case "network":
+      return e.repo !== null && networkRoot(e.repo) === scope.root;
+    case "org":
+      return e.org === scope.org || (e.repo !== null && ownerOf(e.repo) === scope.org);
+    case "actor":
+      return e.actor === scope.actor;
+    case "received":
+      return (
+        (FOLLOWS[scope.user] ?? []).includes(e.actor) ||
+        (e.repo !== null && (WATCHES[scope.user] ?? []).includes(e.repo))
+      );
   }
 }
 
@@ -169,7 +249,9 @@ export const SCOPES: ModelScope[] = [
   ...USERS.map((user) => ({ kind: "received", user }) as const),
 ];
 export const VISIBILITIES: ModelVisibility[] = [
-  { kind: "public" }, { kind: "all" }, ...USERS.map((user) => ({ kind: "readable-by", user }) as const),
+  { kind: "public" },
+  { kind: "all" },
+  ...USERS.map((user) => ({ kind: "readable-by", user }) as const),
 ];
 
 export const label = (scope: ModelScope, visibility: ModelVisibility) =>
@@ -178,17 +260,25 @@ export const label = (scope: ModelScope, visibility: ModelVisibility) =>
 /** Turns model names into the store's row ids. */
 export async function resolver(store: Store) {
   const userId = async (login: string) => (await store.users.findByLogin(login))!.id;
-  const repo = async (name: string) => (await store.directory.findRepo(ownerOf(name), name.slice(name.indexOf("/") + 1)))!;
+  const repo = async (name: string) =>
+    (await store.directory.findRepo(ownerOf(name), name.slice(name.indexOf("/") + 1)))!;
   return {
-    userId, repo,
+    userId,
+    repo,
     async scope(s: ModelScope): Promise<EventScope> {
       switch (s.kind) {
-        case "all": return { kind: "all" };
-        case "repo": return { kind: "repo", repoId: (await repo(s.repo)).id };
-        case "network": return { kind: "network", networkId: (await repo(s.root)).networkId };
-        case "org": return { kind: "org", orgId: await userId(s.org) };
-        case "actor": return { kind: "actor", actorId: await userId(s.actor) };
-        case "received": return { kind: "received", userId: await userId(s.user) };
+        case "all":
+          return { kind: "all" };
+        case "repo":
+          return { kind: "repo", repoId: (await repo(s.repo)).id };
+        case "network":
+          return { kind: "network", networkId: (await repo(s.root)).networkId };
+        case "org":
+          return { kind: "org", orgId: await userId(s.org) };
+        case "actor":
+          return { kind: "actor", actorId: await userId(s.actor) };
+        case "received":
+          return { kind: "received", userId: await userId(s.user) };
       }
     },
     async visibility(v: ModelVisibility): Promise<Visibility> {

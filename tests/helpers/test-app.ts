@@ -16,7 +16,6 @@ import { AuthorizationService } from "../../src/server/services/authorizations.j
 import { normalize } from "../../src/api/scopes.js";
 import { ManualClock } from "../../src/server/clock.js";
 
-
 /**
  * The server's movable clock, standing still at a fixed time until a test sets or advances it; `running` for tests
  * that wait on real time passing (webhook retries, backoff of a few milliseconds).
@@ -52,7 +51,10 @@ export function basic(login: string, password: string): string {
  * @param repeatAnswers false: every request through Fastify's pipeline (tests comparing with repeated answers).
  */
 export async function startTestApp(
-  config: ConfigInput = {}, clock = new TestClock(), logger?: AppDependencies["logger"], repeatAnswers = true,
+  config: ConfigInput = {},
+  clock = new TestClock(),
+  logger?: AppDependencies["logger"],
+  repeatAnswers = true,
 ): Promise<TestApp> {
   return startOn(await testDriver().create(), config, clock, logger, repeatAnswers);
 }
@@ -66,7 +68,11 @@ export async function startScratchApp(config: ConfigInput = {}, clock = new Test
 }
 
 async function startOn(
-  database: TestDatabase, config: ConfigInput, clock: TestClock, logger?: AppDependencies["logger"], repeatAnswers = true,
+  database: TestDatabase,
+  config: ConfigInput,
+  clock: TestClock,
+  logger?: AppDependencies["logger"],
+  repeatAnswers = true,
 ): Promise<TestApp> {
   const dbPath = database.db;
   const store = await openStore(dbPath);
@@ -75,15 +81,25 @@ async function startOn(
   const app = await buildApp({ config: appConfig, store, clock, logger, repeatAnswers });
   const authorizations = new AuthorizationService(store, clock.now);
   return {
-    app, store, clock, dbPath,
+    app,
+    store,
+    clock,
+    dbPath,
     async createUser(login, password, options = {}) {
       return store.users.create({
-        login, passwordHash: await hashPassword(password), otpSecret: options.otpSecret ?? null,
+        login,
+        passwordHash: await hashPassword(password),
+        otpSecret: options.otpSecret ?? null,
         siteAdmin: options.siteAdmin ?? false,
       });
     },
     async createToken(user, scopes = [], note = "test") {
-      const { row, token } = await authorizations.issue(user, { scopes: normalize(scopes), note, noteUrl: null, fingerprint: null });
+      const { row, token } = await authorizations.issue(user, {
+        scopes: normalize(scopes),
+        note,
+        noteUrl: null,
+        fingerprint: null,
+      });
       return { token, id: String(row.id) };
     },
     async close() {

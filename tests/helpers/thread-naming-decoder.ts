@@ -13,8 +13,16 @@ export function* decodingBatch(bytes: Uint8Array, now: Date): Generator<void, In
   const id = Buffer.from(bytes).toString("utf8");
   const batch = emptyBatch();
   batch.events.push({
-    source: "events[0]", id, type: "WatchEvent", actorLogin: "alice", repoName: "alice/tools", orgLogin: null, public: true,
-    createdAt: now, complete: true, body: JSON.stringify({ id, decodedOnMainThread: isMainThread }),
+    source: "events[0]",
+    id,
+    type: "WatchEvent",
+    actorLogin: "alice",
+    repoName: "alice/tools",
+    orgLogin: null,
+    public: true,
+    createdAt: now,
+    complete: true,
+    body: JSON.stringify({ id, decodedOnMainThread: isMainThread }),
   });
   return batch;
 }

@@ -50,29 +50,69 @@ const AT = "2024-03-01T12:00:00.000Z";
 const EVENT_TIME = "2024-03-01T11:00:00Z";
 const epochSeconds = (iso: string) => Date.parse(iso) / 1000;
 
-async function classicToken(db: FixtureDb, userId: number, scopes: string[], note: string, extra: Record<string, unknown> = {}) {
+async function classicToken(
+  db: FixtureDb,
+  userId: number,
+  scopes: string[],
+  note: string,
+  extra: Record<string, unknown> = {},
+) {
   const value = mintToken();
   await db.insert("authorizations", {
-    user_id: userId, hashed_token: hashToken(value), token_last_eight: value.slice(-8), scopes: JSON.stringify(scopes),
-    note, note_url: null, fingerprint: null, created_at: AT, updated_at: AT, ...extra,
+    user_id: userId,
+    hashed_token: hashToken(value),
+    token_last_eight: value.slice(-8),
+    scopes: JSON.stringify(scopes),
+    note,
+    note_url: null,
+    fingerprint: null,
+    created_at: AT,
+    updated_at: AT,
+    ...extra,
   });
   return value;
 }
 
 /** An event as the ingest stored it: the envelope verbatim (incomplete: the API adds ids and urls), columns to query by. */
-async function storedEvent(db: FixtureDb, row: { id: number; type: string; actor: number; actorLogin: string;
-  repo: number | null; repoName: string; org?: number; public: boolean }) {
-  const body = { id: String(row.id), type: row.type, actor: { login: row.actorLogin }, repo: { name: row.repoName },
-    payload: {}, public: row.public, created_at: EVENT_TIME };
+async function storedEvent(
+  db: FixtureDb,
+  row: {
+    id: number;
+    type: string;
+    actor: number;
+    actorLogin: string;
+    repo: number | null;
+    repoName: string;
+    org?: number;
+    public: boolean;
+  },
+) {
+  const body = {
+    id: String(row.id),
+    type: row.type,
+    actor: { login: row.actorLogin },
+    repo: { name: row.repoName },
+    payload: {},
+    public: row.public,
+    created_at: EVENT_TIME,
+  };
   await db.insert("events", {
-    id: row.id, type: row.type, actor_id: row.actor, repo_id: row.repo, org_id: row.org ?? null, public: row.public,
-    created_at: epochSeconds(EVENT_TIME), complete: false, body: JSON.stringify(body),
+    id: row.id,
+    type: row.type,
+    actor_id: row.actor,
+    repo_id: row.repo,
+    org_id: row.org ?? null,
+    public: row.public,
+    created_at: epochSeconds(EVENT_TIME),
+    complete: false,
+    body: JSON.stringify(body),
   });
 }
 
 /** The next arrival number for the row `id`, as the SQLite ingest draws it; PostgreSQL's identity has drawn its own. */
 async function drawSeq(db: FixtureDb, table: string, id: number) {
-  if (db.driver === "sqlite") await db.run(`UPDATE ${table} SET seq = (SELECT coalesce(max(seq), 0) + 1 FROM ${table}) WHERE id = ?`, id);
+  if (db.driver === "sqlite")
+    await db.run(`UPDATE ${table} SET seq = (SELECT coalesce(max(seq), 0) + 1 FROM ${table}) WHERE id = ?`, id);
 }
 
 const ids = (body: { id: string | number }[]) => body.map((item) => String(item.id));
@@ -82,9 +122,19 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
     async rows(db, made) {
       const hash = await hashPassword(PASSWORD);
       made.passwordHash = hash;
-      made.alice = (await db.insert("users", { login: "alice", password_hash: hash, site_admin: false, created_at: AT }))!;
+      made.alice = (await db.insert("users", {
+        login: "alice",
+        password_hash: hash,
+        site_admin: false,
+        created_at: AT,
+      }))!;
       made.bob = (await db.insert("users", { login: "bob", password_hash: hash, site_admin: false, created_at: AT }))!;
-      made.aliceToken = await classicToken(db, made.alice, ["repo", "admin:repo_hook", "admin:org_hook", "read:org"], "alice at v1");
+      made.aliceToken = await classicToken(
+        db,
+        made.alice,
+        ["repo", "admin:repo_hook", "admin:org_hook", "read:org"],
+        "alice at v1",
+      );
       made.bobToken = await classicToken(db, made.bob, ["repo"], "bob at v1");
     },
     async check(api, made) {
@@ -94,14 +144,29 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.deepEqual([byToken.status, byToken.body.login], [200, "bob"], "bob's token");
       const list = await api.get("/authorizations", basic("alice"));
       assert.equal(list.status, 200);
-      assert.ok(list.body.some((a: { note: string; scopes: string[] }) => a.note === "alice at v1" && a.scopes.includes("admin:repo_hook")),
-        JSON.stringify(list.body));
+      assert.ok(
+        list.body.some(
+          (a: { note: string; scopes: string[] }) => a.note === "alice at v1" && a.scopes.includes("admin:repo_hook"),
+        ),
+        JSON.stringify(list.body),
+      );
     },
   },
   2: {
     async rows(db, made) {
-      made.acme = (await db.insert("users", { login: "acme", type: "Organization", external_id: 9001, site_admin: false, created_at: AT }))!;
-      made.carol = (await db.insert("users", { login: "carol", external_id: 9002, site_admin: false, created_at: AT }))!;
+      made.acme = (await db.insert("users", {
+        login: "acme",
+        type: "Organization",
+        external_id: 9001,
+        site_admin: false,
+        created_at: AT,
+      }))!;
+      made.carol = (await db.insert("users", {
+        login: "carol",
+        external_id: 9002,
+        site_admin: false,
+        created_at: AT,
+      }))!;
       await db.insert("org_members", { org_id: made.acme, user_id: made.alice });
       const repo = async (owner: number, name: string, extra: Record<string, unknown> = {}) => {
         const id = (await db.insert("repos", { owner_id: owner, name, private: false, network_id: 0, ...extra }))!;
@@ -114,22 +179,66 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       await db.insert("collaborators", { repo_id: made.secret, user_id: made.bob });
       await db.insert("follows", { follower_id: made.bob, followee_id: made.alice });
       await db.insert("watches", { user_id: made.carol, repo_id: made.widget });
-      await storedEvent(db, { id: 20001, type: "PushEvent", actor: made.alice, actorLogin: "alice", repo: made.widget, repoName: "alice/widget", public: true });
-      await storedEvent(db, { id: 20002, type: "IssuesEvent", actor: made.bob, actorLogin: "bob", repo: made.secret, repoName: "acme/secret", org: made.acme, public: false });
-      await storedEvent(db, { id: 20003, type: "FollowEvent", actor: made.carol, actorLogin: "carol", repo: null, repoName: "/", public: true });
-      await db.insert("issue_events", { id: 30001, repo_id: made.widget, actor_id: made.alice, created_at: epochSeconds(EVENT_TIME),
-        complete: false, body: JSON.stringify({ id: 30001, event: "closed", actor: { login: "alice" }, created_at: EVENT_TIME,
-          issue: { title: "Issue 1", number: 1, state: "closed" } }) });
+      await storedEvent(db, {
+        id: 20001,
+        type: "PushEvent",
+        actor: made.alice,
+        actorLogin: "alice",
+        repo: made.widget,
+        repoName: "alice/widget",
+        public: true,
+      });
+      await storedEvent(db, {
+        id: 20002,
+        type: "IssuesEvent",
+        actor: made.bob,
+        actorLogin: "bob",
+        repo: made.secret,
+        repoName: "acme/secret",
+        org: made.acme,
+        public: false,
+      });
+      await storedEvent(db, {
+        id: 20003,
+        type: "FollowEvent",
+        actor: made.carol,
+        actorLogin: "carol",
+        repo: null,
+        repoName: "/",
+        public: true,
+      });
+      await db.insert("issue_events", {
+        id: 30001,
+        repo_id: made.widget,
+        actor_id: made.alice,
+        created_at: epochSeconds(EVENT_TIME),
+        complete: false,
+        body: JSON.stringify({
+          id: 30001,
+          event: "closed",
+          actor: { login: "alice" },
+          created_at: EVENT_TIME,
+          issue: { title: "Issue 1", number: 1, state: "closed" },
+        }),
+      });
     },
     async check(api, made) {
       const repoFeed = await api.get("/repos/alice/widget/events");
       assert.equal(repoFeed.status, 200);
       assert.ok(ids(repoFeed.body).includes("20001"), JSON.stringify(repoFeed.body));
-      assert.equal(repoFeed.body.find((e: { id: string }) => e.id === "20001").repo.id, 7001, "the repository's GitHub id");
+      assert.equal(
+        repoFeed.body.find((e: { id: string }) => e.id === "20001").repo.id,
+        7001,
+        "the repository's GitHub id",
+      );
       const hidden = await api.get("/repos/acme/secret/events");
       assert.equal(hidden.status, 404, "a private repository, anonymously");
       const asCollaborator = await api.get("/repos/acme/secret/events", token(made.bobToken!));
-      assert.deepEqual([asCollaborator.status, ids(asCollaborator.body ?? [])], [200, ["20002"]], "bob collaborates on acme/secret");
+      assert.deepEqual(
+        [asCollaborator.status, ids(asCollaborator.body ?? [])],
+        [200, ["20002"]],
+        "bob collaborates on acme/secret",
+      );
       const orgFeed = await api.get("/users/bob/events/orgs/acme", token(made.bobToken!));
       assert.ok([200, 404].includes(orgFeed.status)); // bob is not a member: the feed is refused, as on GitHub
       const received = await api.get("/users/bob/received_events");
@@ -157,8 +266,13 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   4: { none: "event bodies compressed with lz4 on PostgreSQL: a column setting, no table or column" },
   5: {
     async rows(db, made) {
-      made.dave = (await db.insert("users", { login: "dave", password_hash: await hashPassword(PASSWORD), site_admin: false,
-        created_at: AT, suspended_at: AT }))!;
+      made.dave = (await db.insert("users", {
+        login: "dave",
+        password_hash: await hashPassword(PASSWORD),
+        site_admin: false,
+        created_at: AT,
+        suspended_at: AT,
+      }))!;
       made.daveToken = await classicToken(db, made.dave, [], "dave, suspended");
     },
     async check(api, made) {
@@ -181,7 +295,11 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   },
   7: {
     async rows(db) {
-      await db.insert("ingest_log", { generation: 7, oldest_event: epochSeconds(EVENT_TIME), oldest_issue_event: null });
+      await db.insert("ingest_log", {
+        generation: 7,
+        oldest_event: epochSeconds(EVENT_TIME),
+        oldest_issue_event: null,
+      });
     },
     async check(api) {
       const page = await api.get("/repos/alice/widget/events?per_page=1");
@@ -190,47 +308,117 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   },
   8: {
     async rows(db, made) {
-      const hook = (target: Record<string, number>, url: string) => db.insert("hooks", {
-        ...target, name: "web", active: true, events: JSON.stringify(["push"]), url, content_type: "json", insecure_ssl: "0",
-        secret: null, created_at: AT, updated_at: AT, last_code: 200, last_status: "active", last_message: "OK",
-      });
+      const hook = (target: Record<string, number>, url: string) =>
+        db.insert("hooks", {
+          ...target,
+          name: "web",
+          active: true,
+          events: JSON.stringify(["push"]),
+          url,
+          content_type: "json",
+          insecure_ssl: "0",
+          secret: null,
+          created_at: AT,
+          updated_at: AT,
+          last_code: 200,
+          last_status: "active",
+          last_message: "OK",
+        });
       made.repoHook = (await hook({ repo_id: made.widget }, "https://receiver.example/repo"))!;
       made.orgHook = (await hook({ org_id: made.acme }, "https://receiver.example/org"))!;
-      await db.insert("hook_queue", { hook_id: made.repoHook, guid: "00000000-0000-4000-8000-000000000008", event: "push",
-        action: null, event_id: 20001, body: null, redelivery: false, attempts: 1, next_attempt_at: Date.parse("2099-01-01"),
-        claimed_until: null, created_at: AT });
-      await db.insert("hook_deliveries", { hook_id: made.repoHook, guid: "00000000-0000-4000-8000-000000000001",
-        delivered_at: AT, redelivery: false, duration: 0.12, status: "OK", status_code: 200, event: "push", action: null,
-        repository_id: 7001, url: "https://receiver.example/repo", request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
-        request_body: JSON.stringify({ ref: "refs/heads/main" }), response_headers: JSON.stringify({ "content-type": "text/plain" }),
-        response_body: "thanks" });
+      await db.insert("hook_queue", {
+        hook_id: made.repoHook,
+        guid: "00000000-0000-4000-8000-000000000008",
+        event: "push",
+        action: null,
+        event_id: 20001,
+        body: null,
+        redelivery: false,
+        attempts: 1,
+        next_attempt_at: Date.parse("2099-01-01"),
+        claimed_until: null,
+        created_at: AT,
+      });
+      await db.insert("hook_deliveries", {
+        hook_id: made.repoHook,
+        guid: "00000000-0000-4000-8000-000000000001",
+        delivered_at: AT,
+        redelivery: false,
+        duration: 0.12,
+        status: "OK",
+        status_code: 200,
+        event: "push",
+        action: null,
+        repository_id: 7001,
+        url: "https://receiver.example/repo",
+        request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
+        request_body: JSON.stringify({ ref: "refs/heads/main" }),
+        response_headers: JSON.stringify({ "content-type": "text/plain" }),
+        response_body: "thanks",
+      });
     },
     async check(api, made) {
       const hooks = await api.get("/repos/alice/widget/hooks", token(made.aliceToken!));
-      assert.deepEqual([hooks.status, ids(hooks.body), hooks.body[0]?.config?.url], [200, [String(made.repoHook)], "https://receiver.example/repo"]);
-      const deliveries = await api.get(`/repos/alice/widget/hooks/${made.repoHook}/deliveries`, token(made.aliceToken!));
+      assert.deepEqual(
+        [hooks.status, ids(hooks.body), hooks.body[0]?.config?.url],
+        [200, [String(made.repoHook)], "https://receiver.example/repo"],
+      );
+      const deliveries = await api.get(
+        `/repos/alice/widget/hooks/${made.repoHook}/deliveries`,
+        token(made.aliceToken!),
+      );
       assert.equal(deliveries.status, 200);
-      assert.deepEqual(deliveries.body.map((d: { guid: string; status_code: number }) => [d.guid, d.status_code]),
-        [["00000000-0000-4000-8000-000000000001", 200]]);
-      const delivery = await api.get(`/repos/alice/widget/hooks/${made.repoHook}/deliveries/${deliveries.body[0].id}`, token(made.aliceToken!));
-      assert.deepEqual([delivery.status, delivery.body.request?.payload, delivery.body.response?.payload],
-        [200, { ref: "refs/heads/main" }, "thanks"]);
+      assert.deepEqual(
+        deliveries.body.map((d: { guid: string; status_code: number }) => [d.guid, d.status_code]),
+        [["00000000-0000-4000-8000-000000000001", 200]],
+      );
+      const delivery = await api.get(
+        `/repos/alice/widget/hooks/${made.repoHook}/deliveries/${deliveries.body[0].id}`,
+        token(made.aliceToken!),
+      );
+      assert.deepEqual(
+        [delivery.status, delivery.body.request?.payload, delivery.body.response?.payload],
+        [200, { ref: "refs/heads/main" }, "thanks"],
+      );
     },
   },
   9: {
     async rows(db, made) {
       // Events stored from now on carry an arrival number, drawn as each driver's ingest draws it.
-      await storedEvent(db, { id: 20009, type: "WatchEvent", actor: made.carol, actorLogin: "carol", repo: made.widget,
-        repoName: "alice/widget", public: true });
+      await storedEvent(db, {
+        id: 20009,
+        type: "WatchEvent",
+        actor: made.carol,
+        actorLogin: "carol",
+        repo: made.widget,
+        repoName: "alice/widget",
+        public: true,
+      });
       await drawSeq(db, "events", 20009);
-      await db.insert("issue_events", { id: 30009, repo_id: made.widget, actor_id: made.carol, created_at: epochSeconds(EVENT_TIME) + 60,
-        complete: false, body: JSON.stringify({ id: 30009, event: "reopened", actor: { login: "carol" }, created_at: "2024-03-01T11:01:00Z",
-          issue: { title: "Issue 1", number: 1, state: "open" } }) });
+      await db.insert("issue_events", {
+        id: 30009,
+        repo_id: made.widget,
+        actor_id: made.carol,
+        created_at: epochSeconds(EVENT_TIME) + 60,
+        complete: false,
+        body: JSON.stringify({
+          id: 30009,
+          event: "reopened",
+          actor: { login: "carol" },
+          created_at: "2024-03-01T11:01:00Z",
+          issue: { title: "Issue 1", number: 1, state: "open" },
+        }),
+      });
       await drawSeq(db, "issue_events", 30009);
     },
     async check(api) {
       const feed = await api.get("/repos/alice/widget/events");
-      assert.deepEqual(ids(feed.body).filter((id) => ["20001", "20009"].includes(id)).sort(), ["20001", "20009"]);
+      assert.deepEqual(
+        ids(feed.body)
+          .filter((id) => ["20001", "20009"].includes(id))
+          .sort(),
+        ["20001", "20009"],
+      );
       const issueEvents = await api.get("/repos/alice/widget/issues/events");
       assert.deepEqual(ids(issueEvents.body).sort(), ["30001", "30009"]);
     },
@@ -241,8 +429,12 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       // A console session as sessions.ts keeps it: the SHA-256 of the cookie's value, and a digest of the password hash.
       const cookie = "u".repeat(43);
       await db.insert("sessions", {
-        id_hash: hashToken(cookie), user_id: made.alice, credential: hashToken(`feedgate session ${made.passwordHash}`),
-        verified: true, created_at: new Date().toISOString(), last_seen_at: new Date().toISOString(),
+        id_hash: hashToken(cookie),
+        user_id: made.alice,
+        credential: hashToken(`feedgate session ${made.passwordHash}`),
+        verified: true,
+        created_at: new Date().toISOString(),
+        last_seen_at: new Date().toISOString(),
       });
       made.session = cookie;
     },
@@ -270,17 +462,34 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
     },
     async check(api, made) {
       const hooks = await api.get("/orgs/acme/hooks", token(made.aliceToken!));
-      assert.deepEqual([hooks.status, ids(hooks.body ?? [])], [200, [String(made.orgHook)]], "alice owns acme, so sees its hooks");
+      assert.deepEqual(
+        [hooks.status, ids(hooks.body ?? [])],
+        [200, [String(made.orgHook)]],
+        "alice owns acme, so sees its hooks",
+      );
     },
   },
   15: {
     async rows(db, made) {
       const value = mintFineGrainedToken();
       await db.insert("authorizations", {
-        user_id: made.alice, hashed_token: hashToken(value), token_last_eight: value.slice(-8), scopes: "[]", note: "fine-grained",
-        note_url: null, fingerprint: null, created_at: AT, updated_at: AT, expires_at: null, resource_owner_id: made.acme,
-        fine_grained: JSON.stringify({ repository_selection: "none", repository_ids: [],
-          permissions: { organization_hooks: "read" }, description: "reads acme's hooks" }),
+        user_id: made.alice,
+        hashed_token: hashToken(value),
+        token_last_eight: value.slice(-8),
+        scopes: "[]",
+        note: "fine-grained",
+        note_url: null,
+        fingerprint: null,
+        created_at: AT,
+        updated_at: AT,
+        expires_at: null,
+        resource_owner_id: made.acme,
+        fine_grained: JSON.stringify({
+          repository_selection: "none",
+          repository_ids: [],
+          permissions: { organization_hooks: "read" },
+          description: "reads acme's hooks",
+        }),
       });
       made.fineGrained = value;
     },
@@ -295,12 +504,29 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
     async rows(db, made) {
       // A large request body as retention's feedgate stores it: compressed, the text column empty. (On PostgreSQL this
       // migration also moved every event into monthly partitions: the feeds' checks above read them there.)
-      const payload = { ref: "refs/heads/main", commits: Array.from({ length: 200 }, (_, n) => ({ message: `commit ${n}` })) };
+      const payload = {
+        ref: "refs/heads/main",
+        commits: Array.from({ length: 200 }, (_, n) => ({ message: `commit ${n}` })),
+      };
       made.largePayload = payload;
-      await db.insert("hook_deliveries", { hook_id: made.orgHook, guid: "00000000-0000-4000-8000-000000000016",
-        delivered_at: AT, redelivery: false, duration: 0.2, status: "OK", status_code: 200, event: "push", action: null,
-        repository_id: 7001, url: "https://receiver.example/org", request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
-        request_body: "", request_body_gzip: gzipSync(JSON.stringify(payload)), response_headers: "{}", response_body: "ok" });
+      await db.insert("hook_deliveries", {
+        hook_id: made.orgHook,
+        guid: "00000000-0000-4000-8000-000000000016",
+        delivered_at: AT,
+        redelivery: false,
+        duration: 0.2,
+        status: "OK",
+        status_code: 200,
+        event: "push",
+        action: null,
+        repository_id: 7001,
+        url: "https://receiver.example/org",
+        request_headers: JSON.stringify({ "X-GitHub-Event": "push" }),
+        request_body: "",
+        request_body_gzip: gzipSync(JSON.stringify(payload)),
+        response_headers: "{}",
+        response_body: "ok",
+      });
     },
     async check(api, made) {
       const deliveries = await api.get(`/orgs/acme/hooks/${made.orgHook}/deliveries`, token(made.aliceToken!));
@@ -315,19 +541,37 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
     async rows(db, made) {
       // A hook the disable rule turned off: every delivery failed for five days.
       const since = Date.parse("2024-02-25T12:00:00.000Z");
-      await db.run("UPDATE hooks SET active = ?, failing_since = ?, disabled_at = ?, disabled_reason = ? WHERE id = ?",
-        db.driver === "sqlite" ? 0 : false, since, AT, "every delivery failed for 5 days; the last: Invalid HTTP Response: 500", made.repoHook);
+      await db.run(
+        "UPDATE hooks SET active = ?, failing_since = ?, disabled_at = ?, disabled_reason = ? WHERE id = ?",
+        db.driver === "sqlite" ? 0 : false,
+        since,
+        AT,
+        "every delivery failed for 5 days; the last: Invalid HTTP Response: 500",
+        made.repoHook,
+      );
     },
     async check(api, made) {
       const hook = await api.get(`/repos/alice/widget/hooks/${made.repoHook}`, token(made.aliceToken!));
       assert.deepEqual([hook.status, hook.body.active], [200, false]);
-      const page = await api.get("/console/repos/alice/widget/hooks", undefined, { cookie: `feedgate_session=${made.session}` });
+      const page = await api.get("/console/repos/alice/widget/hooks", undefined, {
+        cookie: `feedgate_session=${made.session}`,
+      });
       assert.equal(page.status, 200);
-      assert.match(page.body, /Disabled[\s\S]*every delivery failed for 5 days/, "the console says why the hook was turned off");
+      assert.match(
+        page.body,
+        /Disabled[\s\S]*every delivery failed for 5 days/,
+        "the console says why the hook was turned off",
+      );
     },
   },
   18: { none: "feed indexes rebuilt holding more columns (PostgreSQL): no table or column" },
-  19: { none: "a counter in ingest_state that triggers raise, not data (state-store.ts); the triggers are the store contract's (tests/store/arrivals-contract.test.ts)" },
-  20: { none: "PostgreSQL's triggers raising the same numbers once a statement: no table or column; which writes raise what is the store contract's (tests/store/arrivals-contract.test.ts), once a statement tests/store/postgres-triggers.test.ts's" },
-  21: { none: "SQLite's feed indexes rebuilt holding more columns: no table or column; tests/store/sqlite-indexes.test.ts reads their plans" },
+  19: {
+    none: "a counter in ingest_state that triggers raise, not data (state-store.ts); the triggers are the store contract's (tests/store/arrivals-contract.test.ts)",
+  },
+  20: {
+    none: "PostgreSQL's triggers raising the same numbers once a statement: no table or column; which writes raise what is the store contract's (tests/store/arrivals-contract.test.ts), once a statement tests/store/postgres-triggers.test.ts's",
+  },
+  21: {
+    none: "SQLite's feed indexes rebuilt holding more columns: no table or column; tests/store/sqlite-indexes.test.ts reads their plans",
+  },
 };

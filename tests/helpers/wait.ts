@@ -17,7 +17,9 @@ export interface PollOptions {
  * test's own assertion to describe what it saw.
  */
 export async function eventually<T>(
-  read: () => T | Promise<T>, done: (value: T) => boolean, { ms = 10_000, every = 20 }: PollOptions = {},
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  { ms = 10_000, every = 20 }: PollOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + ms;
   let value = await read();
@@ -30,7 +32,9 @@ export async function eventually<T>(
 
 /** Polls `condition` until it holds; throws naming `what` when `ms` passes first. */
 export async function until(
-  condition: () => boolean | Promise<boolean>, what: string, { ms = 20_000, every = 50 }: PollOptions = {},
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { ms = 20_000, every = 50 }: PollOptions = {},
 ): Promise<void> {
   if (!(await eventually(condition, (held) => held, { ms, every }))) throw new Error(`timed out waiting for ${what}`);
 }

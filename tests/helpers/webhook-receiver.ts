@@ -29,19 +29,22 @@ export function receiver(status: () => number = () => 200): Receiver {
     });
   });
   return {
-    server, received,
-    until: (count) => new Promise<void>((resolve) => {
-      if (received.length >= count) resolve();
-      else waiting.push({ count, resolve });
-    }),
+    server,
+    received,
+    until: (count) =>
+      new Promise<void>((resolve) => {
+        if (received.length >= count) resolve();
+        else waiting.push({ count, resolve });
+      }),
     async listen(port = 0) {
       await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
       return `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

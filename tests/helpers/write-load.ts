@@ -32,11 +32,12 @@ export function startWriteLoad(url: string, writers: number): WriteLoad {
     for (let n = 1; writing; n++) {
       const id = String(w * 1_000_000 + n);
       const response = await fetch(`${url}/admin/events`, {
-        method: "POST", headers: { authorization: ADMIN, "content-type": "application/json" },
+        method: "POST",
+        headers: { authorization: ADMIN, "content-type": "application/json" },
         body: JSON.stringify([event(id, "WatchEvent", `writer${w}`, `load/r${w}`, { payload: { action: "started" } })]),
       });
       assert.equal(response.status, 200, await response.clone().text());
-      assert.equal((await response.json() as { events_added: number }).events_added, 1);
+      assert.equal(((await response.json()) as { events_added: number }).events_added, 1);
       acknowledged[w]!.push(id);
     }
   };
@@ -52,12 +53,14 @@ export function startWriteLoad(url: string, writers: number): WriteLoad {
 }
 
 /** The first `count` ids of writer `w`: what a consistent copy holding `count` of its writes holds. */
-export const firstIds = (w: number, count: number) => Array.from({ length: count }, (_, i) => String(w * 1_000_000 + i + 1));
+export const firstIds = (w: number, count: number) =>
+  Array.from({ length: count }, (_, i) => String(w * 1_000_000 + i + 1));
 
 /** The event ids the feed of each writer's repository holds in the database of `store`, read through the API, in order. */
 export async function idsInFeeds(db: string, store: Store, writers: number): Promise<string[][]> {
   const app = await buildApp({
-    config: loadConfig({ db, logLevel: "silent", rateLimitAnonymous: 1_000_000, passwordCost: TEST_PASSWORD_COST }, {}), store,
+    config: loadConfig({ db, logLevel: "silent", rateLimitAnonymous: 1_000_000, passwordCost: TEST_PASSWORD_COST }, {}),
+    store,
   });
   try {
     const ids: string[][] = [];

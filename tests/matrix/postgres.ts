@@ -14,5 +14,8 @@ if (skip) {
   process.exit(0);
 }
 
-process.exit(runTestFiles([...testFilesUnder("tests/server"), "tests/cli/admin-cli.test.ts", "tests/cli/replay.test.ts"],
-  { FEEDGATE_TEST_STORE: "postgres" }));
+process.exit(
+  runTestFiles([...testFilesUnder("tests/server"), "tests/cli/admin-cli.test.ts", "tests/cli/replay.test.ts"], {
+    FEEDGATE_TEST_STORE: "postgres",
+  }),
+);

@@ -29,11 +29,13 @@ const RUN_ALONE = [
   "tests/server/services/credentials.test.ts",
 ];
 const gone = RUN_ALONE.filter((file) => !existsSync(file));
-if (gone.length > 0) throw new Error(`tests/matrix/run-files.ts names test files that are not there: ${gone.join(", ")}`);
+if (gone.length > 0)
+  throw new Error(`tests/matrix/run-files.ts names test files that are not there: ${gone.join(", ")}`);
 
 /** Every `*.test.ts` file under `dir` (a path from the repository's root), its subfolders included. */
 export function testFilesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".test.ts"))
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
     .map((file) => join(dir, file));
 }
 
@@ -45,7 +47,14 @@ export function testFilesUnder(dir: string): string[] {
  * GitHub clients, curl, a browser; on servers they stop and start) share four to a process and start first, so that
  * their waits overlap with the work of other processes; the rest share eight to a process.
  */
-const WAITING_FOLDERS = ["tests/cli/", "tests/compat/", "tests/console/", "tests/examples/", "tests/readme/", "tests/scale/"];
+const WAITING_FOLDERS = [
+  "tests/cli/",
+  "tests/compat/",
+  "tests/console/",
+  "tests/examples/",
+  "tests/readme/",
+  "tests/scale/",
+];
 const FILES_PER_PROCESS = { waiting: 4, working: 8 };
 
 /**
@@ -54,7 +63,8 @@ const FILES_PER_PROCESS = { waiting: 4, working: 8 };
  */
 function refuseSharedHooks(file: string): void {
   const hook = /^(beforeEach|afterEach)\(/m.exec(readFileSync(file, "utf8"));
-  if (hook) throw new Error(`${file}: ${hook[1]} at the top level would run around other files' tests; put it in a describe`);
+  if (hook)
+    throw new Error(`${file}: ${hook[1]} at the top level would run around other files' tests; put it in a describe`);
 }
 
 /** `files` in path order, `size` to a group. */
@@ -77,7 +87,10 @@ function entriesInRunOrder(files: string[], dir: string): string[] {
   const processes = [
     ...alone.map((file) => [file]),
     ...groupsOf(shared.filter(waits), FILES_PER_PROCESS.waiting),
-    ...groupsOf(shared.filter((file) => !waits(file)), FILES_PER_PROCESS.working),
+    ...groupsOf(
+      shared.filter((file) => !waits(file)),
+      FILES_PER_PROCESS.working,
+    ),
   ];
   return processes.map((group, index) => {
     const entry = join(dir, `${String(index + 1).padStart(3, "0")}.test.mjs`);
@@ -91,9 +104,14 @@ function entriesInRunOrder(files: string[], dir: string): string[] {
 export function runTestFiles(files: string[], env: NodeJS.ProcessEnv = {}): number {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-test-files-"));
   try {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=4", ...entriesInRunOrder(files, dir)], {
-      stdio: "inherit", env: { ...process.env, ...env },
-    });
+    const run = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--test", "--test-concurrency=4", ...entriesInRunOrder(files, dir)],
+      {
+        stdio: "inherit",
+        env: { ...process.env, ...env },
+      },
+    );
     return run.status ?? 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,9 @@ function documented(): string[] {
 }
 
 test("docs/configuration.md has a row for every setting, with its flag and environment variable, and no other", () => {
-  const rows = rowsOf(SETTINGS).map((row) => `${row.flag} ${row.env}`).sort();
+  const rows = rowsOf(SETTINGS)
+    .map((row) => `${row.flag} ${row.env}`)
+    .sort();
   assert.ok(rows.length > 30, `the settings table has ${rows.length} rows`);
   assert.deepEqual(documented(), rows);
 });

@@ -10,8 +10,13 @@ import { REPOSITORY } from "../helpers/clone.js";
 import { readmeBlocks } from "../helpers/readme-examples.js";
 import { headingAnchors, relativeLinks } from "./markdown-links.js";
 
-const PAGES = ["README.md", ...readdirSync(join(REPOSITORY, "docs")).filter((name) => name.endsWith(".md")).sort()
-  .map((name) => `docs/${name}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(REPOSITORY, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 function read(page: string): string {
   return readFileSync(join(REPOSITORY, page), "utf8");
@@ -38,10 +43,12 @@ describe("the documentation's pages", () => {
   });
 
   test("every relative link in README.md and docs/*.md points at a file, and a heading, that exist", () => {
-    const broken = PAGES.flatMap((page) => relativeLinks(read(page)).flatMap(({ target, line }) => {
-      const problem = brokenLink(page, target);
-      return problem ? [`${page} line ${line}: (${target}) ${problem}`] : [];
-    }));
+    const broken = PAGES.flatMap((page) =>
+      relativeLinks(read(page)).flatMap(({ target, line }) => {
+        const problem = brokenLink(page, target);
+        return problem ? [`${page} line ${line}: (${target}) ${problem}`] : [];
+      }),
+    );
     assert.deepEqual(broken, []);
   });
 
@@ -52,21 +59,47 @@ describe("the documentation's pages", () => {
       const testFile = join("tests/readme", `docs-${page.slice("docs/".length, -".md".length)}.test.ts`);
       if (!runs) continue;
       assert.ok(existsSync(join(REPOSITORY, testFile)), `${page} has examples to run, but no ${testFile}`);
-      assert.match(readFileSync(join(REPOSITORY, testFile), "utf8"), new RegExp(`describeExamples\\("${page}"`),
-        `${testFile} does not run ${page}`);
+      assert.match(
+        readFileSync(join(REPOSITORY, testFile), "utf8"),
+        new RegExp(`describeExamples\\("${page}"`),
+        `${testFile} does not run ${page}`,
+      );
     }
   });
 
   test("links: code is not a link, absolute URLs are not checked, anchors are GitHub's", () => {
-    assert.deepEqual(relativeLinks([
-      "[a](docs/a.md) `[not](a link)` ![img](b.png) [web](https://example.com) [here](#x-y)",
-      "```", "[in code](c.md)", "```", "[d](<d.md> \"title\")",
-    ].join("\n")), [
-      { target: "docs/a.md", line: 1 }, { target: "b.png", line: 1 }, { target: "#x-y", line: 1 }, { target: "d.md", line: 5 },
-    ]);
-    assert.deepEqual([...headingAnchors([
-      "# Client SDK: `feedgate/client`", "## GitHub Enterprise layout: `/api/v3`", "## Notes", "## Notes",
-      "```", "# not a heading", "```",
-    ].join("\n"))], ["client-sdk-feedgateclient", "github-enterprise-layout-apiv3", "notes", "notes-1"]);
+    assert.deepEqual(
+      relativeLinks(
+        [
+          "[a](docs/a.md) `[not](a link)` ![img](b.png) [web](https://example.com) [here](#x-y)",
+          "```",
+          "[in code](c.md)",
+          "```",
+          '[d](<d.md> "title")',
+        ].join("\n"),
+      ),
+      [
+        { target: "docs/a.md", line: 1 },
+        { target: "b.png", line: 1 },
+        { target: "#x-y", line: 1 },
+        { target: "d.md", line: 5 },
+      ],
+    );
+    assert.deepEqual(
+      [
+        ...headingAnchors(
+          [
+            "# Client SDK: `feedgate/client`",
+            "## GitHub Enterprise layout: `/api/v3`",
+            "## Notes",
+            "## Notes",
+            "```",
+            "# not a heading",
+            "```",
+          ].join("\n"),
+        ),
+      ],
+      ["client-sdk-feedgateclient", "github-enterprise-layout-apiv3", "notes", "notes-1"],
+    );
   });
 });

@@ -52,7 +52,10 @@ export function headingAnchors(page: string): Set<string> {
   for (const { text } of proseLines(page)) {
     const heading = text.match(/^#{1,6}\s+(.*?)\s*#*\s*$/)?.[1];
     if (heading === undefined) continue;
-    const slug = heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/ /g, "-");
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/ /g, "-");
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);

@@ -41,14 +41,20 @@ function npxShim(dir: string, clone: string): string {
   const bin = join(dir, "bin");
   mkdirSync(bin, { recursive: true });
   const npx = spawnSync("sh", ["-c", "command -v npx"], { encoding: "utf8" }).stdout.trim();
-  const { bin: bins } = JSON.parse(readFileSync(join(clone, "package.json"), "utf8")) as { bin: Record<string, string> };
+  const { bin: bins } = JSON.parse(readFileSync(join(clone, "package.json"), "utf8")) as {
+    bin: Record<string, string>;
+  };
   const program = join(clone, bins.feedgate!);
-  writeFileSync(join(bin, "npx"), [
-    "#!/bin/sh",
-    `if [ "$1" = feedgate ] && [ "$PWD" = '${realpathSync(clone)}' ]; then shift; exec '${process.execPath}' '${program}' "$@"; fi`,
-    `exec '${npx}' "$@"`,
-    "",
-  ].join("\n"), { mode: 0o755 });
+  writeFileSync(
+    join(bin, "npx"),
+    [
+      "#!/bin/sh",
+      `if [ "$1" = feedgate ] && [ "$PWD" = '${realpathSync(clone)}' ]; then shift; exec '${process.execPath}' '${program}' "$@"; fi`,
+      `exec '${npx}' "$@"`,
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
   return bin;
 }
 
@@ -60,18 +66,26 @@ function npxShim(dir: string, clone: string): string {
 function readerEnvironment(dir: string, clone: string): NodeJS.ProcessEnv {
   writeFileSync(join(dir, ".curlrc"), "no-progress-meter\n");
   // Nor this run's test-runner context: a `node --test` a page shows would see it and run nothing.
-  const own = Object.entries(process.env).filter(([name]) => !name.startsWith("FEEDGATE_") && name !== "PORT" && name !== "NODE_TEST_CONTEXT");
+  const own = Object.entries(process.env).filter(
+    ([name]) => !name.startsWith("FEEDGATE_") && name !== "PORT" && name !== "NODE_TEST_CONTEXT",
+  );
   return { ...Object.fromEntries(own), CURL_HOME: dir, PATH: `${npxShim(dir, clone)}:${process.env.PATH ?? ""}` };
 }
 
-interface Server { server: ChildProcess; exportLine: string; log: () => string }
+interface Server {
+  server: ChildProcess;
+  exportLine: string;
+  log: () => string;
+}
 
 /**
  * How a page without a setup block finds the demo running: `npm start` after its build, which the pages share
  * (tests/helpers/shared-build.ts): package.json's start script without its `npm run build` step.
  */
 function startAfterBuild(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
   const [build, ...rest] = scripts.start!.split(" && ");
   assert.equal(build, "npm run build", `npm start no longer builds first: ${scripts.start}`);
   return ["sh", "-c", rest.join(" && ")];
@@ -80,15 +94,28 @@ function startAfterBuild(): string[] {
 /** Starts the demo in the clone on a free port; resolves with the line it prints for the reader's shell. */
 async function startServer(env: NodeJS.ProcessEnv, clone: string, command: string[]): Promise<Server> {
   const server = spawn(command[0]!, command.slice(1), {
-    cwd: clone, env: { ...env, PORT: "0" }, detached: true, stdio: ["ignore", "pipe", "pipe"],
+    cwd: clone,
+    env: { ...env, PORT: "0" },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  server.stdout!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  server.stderr!.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  server.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  server.stderr!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exportLine = await new Promise<string>((resolvePrinted, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command.join(" ")} printed no credentials in 120 s:\n${output}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command.join(" ")} printed no credentials in 120 s:\n${output}`)),
+      120_000,
+    );
     const look = () => {
-      const line = output.split("\n").map((text) => text.trim()).find((text) => text.startsWith("export FEEDGATE_URL="));
+      const line = output
+        .split("\n")
+        .map((text) => text.trim())
+        .find((text) => text.startsWith("export FEEDGATE_URL="));
       if (line) {
         clearTimeout(timer);
         resolvePrinted(line);
@@ -115,8 +142,12 @@ function printedUrl(exportLine: string): string {
 function script(commands: { text: string }[], outputs: string): string {
   const lines = ["set -o pipefail"];
   commands.forEach((command, index) => {
-    lines.push("{", command.text, `} >"${outputs}/${index}.out" 2>&1 </dev/null`,
-      `status=$?; echo $status >"${outputs}/${index}.status"; [ $status = 0 ] || exit 0`);
+    lines.push(
+      "{",
+      command.text,
+      `} >"${outputs}/${index}.out" 2>&1 </dev/null`,
+      `status=$?; echo $status >"${outputs}/${index}.status"; [ $status = 0 ] || exit 0`,
+    );
   });
   return `${lines.join("\n")}\n`;
 }
@@ -126,7 +157,12 @@ function saveFile(name: string, body: string[]): string {
   return `cat >${name} <<'README_FILE_END'\n${body.join("\n")}\nREADME_FILE_END`;
 }
 
-interface Step { command: Command; block: Block; text: string; expected: string[] | null }
+interface Step {
+  command: Command;
+  block: Block;
+  text: string;
+  expected: string[] | null;
+}
 
 export interface PageOptions {
   /** At least this many blocks with commands run: a guard against markers that come to skip everything. */
@@ -163,7 +199,9 @@ export function describeExamples(page: string, options: PageOptions): void {
       server = started.server;
       serverLog = started.log;
       steps.push({
-        block, text: started.exportLine, expected: null,
+        block,
+        text: started.exportLine,
+        expected: null,
         command: { text: started.exportLine, expected: null, line: block.line },
       });
       return printedUrl(started.exportLine);
@@ -178,24 +216,32 @@ export function describeExamples(page: string, options: PageOptions): void {
       for (const block of blocks) {
         const { marker } = block;
         if (marker.kind === "setup") {
-          assert.ok(block.body.some((line) => /^npm ci && npm start\b/.test(line)),
-            `${page} line ${block.line}: the setup block is what the runner does: npm ci && npm start`);
+          assert.ok(
+            block.body.some((line) => /^npm ci && npm start\b/.test(line)),
+            `${page} line ${block.line}: the setup block is what the runner does: npm ci && npm start`,
+          );
           url = await start(block);
         } else if (marker.kind === "printed") {
           const printed = steps.find((step) => step.block.marker.kind === "setup");
           assert.ok(printed, `${page} line ${block.line}: printed by what? No setup block above`);
           // The page shows the printed line with its secrets elided: it must still be that line's shape.
-          assert.ok(matchesExpected(block.body, printed.text.replace(url!, README_URL)),
-            `${page} line ${block.line} shows\n${block.body.join("\n")}\nbut npm start printed\n${printed.text}`);
+          assert.ok(
+            matchesExpected(block.body, printed.text.replace(url!, README_URL)),
+            `${page} line ${block.line} shows\n${block.body.join("\n")}\nbut npm start printed\n${printed.text}`,
+          );
         } else if (marker.kind === "file") {
           const command = { text: saveFile(marker.name, block.body), expected: null, line: block.line };
           steps.push({ block, command, text: command.text, expected: null });
         } else if (marker.kind === "run" && block.commands.length > 0) {
-          assert.ok(url || !hasSetup, `${page} line ${block.line}: an example before the setup block starts the server`);
+          assert.ok(
+            url || !hasSetup,
+            `${page} line ${block.line}: an example before the setup block starts the server`,
+          );
           url ??= await start(block);
           for (const command of block.commands) {
             steps.push({
-              block, command,
+              block,
+              command,
               text: command.text.replaceAll(README_URL, url),
               expected: command.expected?.map((line) => line.replaceAll(README_URL, url!)) ?? null,
             });
@@ -229,12 +275,16 @@ export function describeExamples(page: string, options: PageOptions): void {
         const statusFile = join(outputs, `${index}.status`);
         assert.ok(existsSync(statusFile), `${where}\ndid not finish\n${serverLog().slice(-2000)}`);
         const output = readFileSync(join(outputs, `${index}.out`), "utf8")
-          .split("\n").filter((line) => !NPM_NOTICE.test(line)).join("\n");
+          .split("\n")
+          .filter((line) => !NPM_NOTICE.test(line))
+          .join("\n");
         const status = Number(readFileSync(statusFile, "utf8"));
         assert.equal(status, 0, `${where}\nexited with ${status}:\n${output}`);
         if (step.expected) {
-          assert.ok(matchesExpected(step.expected, output),
-            `${where}\nthe page shows:\n${step.expected.join("\n")}\nbut it printed:\n${output}`);
+          assert.ok(
+            matchesExpected(step.expected, output),
+            `${where}\nthe page shows:\n${step.expected.join("\n")}\nbut it printed:\n${output}`,
+          );
         }
       }
     });

@@ -20,12 +20,15 @@ describe("the webhook receiver of docs/webhooks-and-streams.md", () => {
   /** Runs the example; `seen` waits for a line of its output. */
   async function runReceiver() {
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["examples/webhook-receiver.mjs"], { env: { ...process.env, PORT: "0", WEBHOOK_SECRET: "s3cret" } });
+    const child = spawn(process.execPath, ["examples/webhook-receiver.mjs"], {
+      env: { ...process.env, PORT: "0", WEBHOOK_SECRET: "s3cret" },
+    });
     const out = { stdout: "", stderr: "" };
     child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()));
     const seen = async (pattern: RegExp, where: "stdout" | "stderr" = "stdout") => {
-      for (let i = 0; i < 500 && !pattern.test(out[where]); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 500 && !pattern.test(out[where]); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       assert.match(out[where], pattern, out.stderr);
     };
     await seen(/receiving on (http:\/\/127\.0\.0\.1:\d+\/hook)/);
@@ -36,13 +39,24 @@ describe("the webhook receiver of docs/webhooks-and-streams.md", () => {
     const { child, out, seen, url } = await runReceiver();
     try {
       const created = await fetch(`${t.url}/orgs/acme/hooks`, {
-        method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+        method: "POST",
+        headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
         body: JSON.stringify({ name: "web", config: { url, content_type: "json", secret: "s3cret" }, events: ["*"] }),
       });
       assert.equal(created.status, 201);
       await seen(/^ping acme by alice \(delivery [0-9a-f-]{36}\)$/m);
-      await t.ingest.ingestEvents([{ id: "660001", type: "IssuesEvent", actor: { login: "olga" }, repo: { name: "acme/site" },
-        org: { login: "acme" }, public: true, created_at: "2026-01-15T09:00:00Z", payload: { action: "opened", issue: { number: 1 } } }]);
+      await t.ingest.ingestEvents([
+        {
+          id: "660001",
+          type: "IssuesEvent",
+          actor: { login: "olga" },
+          repo: { name: "acme/site" },
+          org: { login: "acme" },
+          public: true,
+          created_at: "2026-01-15T09:00:00Z",
+          payload: { action: "opened", issue: { number: 1 } },
+        },
+      ]);
       await seen(/^issues\.opened acme\/site by olga \(delivery [0-9a-f-]{36}\)$/m);
       assert.equal(out.stderr, "", "no delivery was refused");
     } finally {
@@ -54,7 +68,8 @@ describe("the webhook receiver of docs/webhooks-and-streams.md", () => {
     const { child, out, seen, url } = await runReceiver();
     try {
       const created = await fetch(`${t.url}/repos/alice/hello/hooks`, {
-        method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+        method: "POST",
+        headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
         body: JSON.stringify({ name: "web", config: { url, secret: "s3cret" }, events: ["push"] }),
       });
       assert.equal(created.status, 201);
@@ -62,9 +77,14 @@ describe("the webhook receiver of docs/webhooks-and-streams.md", () => {
       await seen(/^ping alice\/hello by alice \(delivery [0-9a-f-]{36}\)$/m);
       assert.equal(out.stderr, "", "the form-encoded ping was accepted");
       const forged = await fetch(url, {
-        method: "POST", body: "payload=%7B%7D",
-        headers: { "content-type": "application/x-www-form-urlencoded", "x-github-event": "ping", "x-github-delivery": "x",
-          "x-hub-signature-256": `sha256=${"0".repeat(64)}` },
+        method: "POST",
+        body: "payload=%7B%7D",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "x-github-event": "ping",
+          "x-github-delivery": "x",
+          "x-hub-signature-256": `sha256=${"0".repeat(64)}`,
+        },
       });
       assert.equal(forged.status, 401);
       await seen(/refused a delivery: signature does not match/, "stderr");

@@ -23,7 +23,6 @@ import { eventually, sleep } from "../helpers/wait.js";
 
 const skip = await skipUnlessPostgres();
 
-
 describe("an instance whose PostgreSQL fails", { skip }, () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -39,16 +38,31 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     const viaProxy = new URL(database.url);
     viaProxy.port = String(await proxy.start());
     // Short limits, so a blackholed database is noticed in seconds.
-    const config = loadConfig({
-      db: viaProxy.toString(), logLevel: "silent", feedCacheMb: 0, rateLimitAnonymous: 100_000,
-      dbConnectTimeout: "1s", dbStatementTimeout: "2s", dbQueryTimeout: "3s",
-    }, {});
+    const config = loadConfig(
+      {
+        db: viaProxy.toString(),
+        logLevel: "silent",
+        feedCacheMb: 0,
+        rateLimitAnonymous: 100_000,
+        dbConnectTimeout: "1s",
+        dbStatementTimeout: "2s",
+        dbQueryTimeout: "3s",
+      },
+      {},
+    );
     store = await PostgresStore.open(config.db, config.database);
     const alice = await createAccount(store, { login: "alice", password: "alice-password" });
-    token = (await new AuthorizationService(store, () => new Date()).issue(alice,
-      { scopes: ["repo"], note: "faults", noteUrl: null, fingerprint: null })).token;
+    token = (
+      await new AuthorizationService(store, () => new Date()).issue(alice, {
+        scopes: ["repo"],
+        note: "faults",
+        noteUrl: null,
+        fingerprint: null,
+      })
+    ).token;
     await new IngestService(store, () => new Date()).ingestEvents(
-      ["1", "2", "3"].map((id) => event(id, "WatchEvent", "alice", "alice/tools")));
+      ["1", "2", "3"].map((id) => event(id, "WatchEvent", "alice", "alice/tools")),
+    );
     const logger = (await import("pino")).default({ level: "error" }, { write: (line: string) => logged.push(line) });
     app = await buildApp({ config, store, logger });
   });
@@ -82,13 +96,15 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     await assertServing();
     proxy.cut("reset");
     const refused: LightMyRequestResponse[] = [];
-    for (let round = 0; round < 5; round++) refused.push(...await Promise.all(requests()));
+    for (let round = 0; round < 5; round++) refused.push(...(await Promise.all(requests())));
     refused.forEach(assertUnavailable);
     proxy.restore();
     await assertServing();
     // Each 503 is logged once, with its request id and the driver's error as the cause.
     for (const res of refused) {
-      const lines = logged.map((line) => JSON.parse(line)).filter((line) => line.reqId === res.headers["x-github-request-id"]);
+      const lines = logged
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.reqId === res.headers["x-github-request-id"]);
       assert.equal(lines.length, 1, JSON.stringify(lines));
       assert.match(lines[0].msg, /^Service Unavailable: the database cannot be reached/);
       assert.ok(lines[0].err?.message, "the cause is logged");
@@ -116,7 +132,7 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     let restoredAt = 0;
     let firstSuccessAfterRestore = 0;
     const load = (async () => {
-      for (const started = Date.now(); Date.now() - started < 4000;) {
+      for (const started = Date.now(); Date.now() - started < 4000; ) {
         for (const res of await Promise.all(requests())) {
           statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
           if (restoredAt && !firstSuccessAfterRestore && res.statusCode === 200) firstSuccessAfterRestore = Date.now();
@@ -133,7 +149,10 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     assert.ok(firstSuccessAfterRestore > 0, "no request succeeded after the database came back");
     // Sooner than the statement timeout (2 s) could end a read stuck on a dead connection; 1,135 ms was seen once
     // while the whole suite shared the two cores.
-    assert.ok(firstSuccessAfterRestore - restoredAt < 1500, `recovered after ${firstSuccessAfterRestore - restoredAt} ms`);
+    assert.ok(
+      firstSuccessAfterRestore - restoredAt < 1500,
+      `recovered after ${firstSuccessAfterRestore - restoredAt} ms`,
+    );
   });
 
   /** Holds `table` locked from a direct connection, so the instance's next read of it waits inside its transaction. */
@@ -152,17 +171,29 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
 
   /** The instance's backends waiting for a lock: its open transactions. */
   async function waitingBackends(admin: pg.Client): Promise<number[]> {
-    const { rows } = await eventually(() => admin.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"),
-    (found) => found.rows.length > 0, { ms: 2000, every: 20 });
+    const { rows } = await eventually(
+      () =>
+        admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'",
+        ),
+      (found) => found.rows.length > 0,
+      { ms: 2000, every: 20 },
+    );
     if (rows.length > 0) return rows.map((r) => r.pid);
     throw new Error("no request reached its transaction");
   }
 
   for (const [name, table, request] of [
-    ["feed", "events", () => app.inject({ url: "/repos/alice/tools/events", headers: { authorization: `token ${token}` } })],
-    ["authorization list", "authorizations",
-      () => app.inject({ url: "/authorizations", headers: { authorization: basic("alice", "alice-password") } })],
+    [
+      "feed",
+      "events",
+      () => app.inject({ url: "/repos/alice/tools/events", headers: { authorization: `token ${token}` } }),
+    ],
+    [
+      "authorization list",
+      "authorizations",
+      () => app.inject({ url: "/authorizations", headers: { authorization: basic("alice", "alice-password") } }),
+    ],
   ] as const) {
     test(`pg_terminate_backend() during an open ${name} transaction: 503, the process stays up, the next request is served`, async () => {
       await assertServing();

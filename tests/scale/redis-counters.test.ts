@@ -44,8 +44,13 @@ describe("RedisWindowCounters", { skip }, () => {
 
   test("200 concurrent hits from two instances count 1 to 200, each exactly once", async () => {
     const now = new Date();
-    const states = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).hit("rate:user:1", 3600, now)));
-    assert.deepEqual(states.map((s) => s.count).sort((x, y) => x - y), Array.from({ length: 200 }, (_, i) => i + 1));
+    const states = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).hit("rate:user:1", 3600, now)),
+    );
+    assert.deepEqual(
+      states.map((s) => s.count).sort((x, y) => x - y),
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
     assert.equal((await a.peek("rate:user:1", 3600, now)).count, 200);
     assert.equal(await raw.get(`${prefix}rate:user:1`), "200");
   });
@@ -59,7 +64,10 @@ describe("RedisWindowCounters", { skip }, () => {
     const ttl = await raw.pttl(`${prefix}fixed`);
     assert.ok(ttl > 50_000 && ttl < 59_000, `PTTL ${ttl}`);
     // resetAt is each caller's clock plus Redis's TTL: equal up to round-trip noise, far less than the 1.5 s slide.
-    assert.ok(Math.abs(later.resetAt.getTime() - first.resetAt.getTime()) < 750, `${first.resetAt.toISOString()} vs ${later.resetAt.toISOString()}`);
+    assert.ok(
+      Math.abs(later.resetAt.getTime() - first.resetAt.getTime()) < 750,
+      `${first.resetAt.toISOString()} vs ${later.resetAt.toISOString()}`,
+    );
   });
 
   test("a window closes when its time is up, and the next hit opens a new one at 1", async () => {

@@ -35,7 +35,13 @@ describe("the login lockout shared in Redis by two instances", { skip }, () => {
       await shared.connect();
       stores.push(store);
       counters.push(shared);
-      apps.push(await buildApp({ config: loadConfig({ db, logLevel: "silent", loginMaxAttempts: LIMIT }, {}), store, counters: shared }));
+      apps.push(
+        await buildApp({
+          config: loadConfig({ db, logLevel: "silent", loginMaxAttempts: LIMIT }, {}),
+          store,
+          counters: shared,
+        }),
+      );
     }
     await createAccount(stores[0]!, { login: "rita", password: "right-password" });
     await createAccount(stores[0]!, { login: "sam", password: "right-password" });
@@ -51,9 +57,11 @@ describe("the login lockout shared in Redis by two instances", { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const login = (instance: number, user: string, password: string) => apps[instance]!.inject({
-    url: "/authorizations", headers: { authorization: basic(user, password) },
-  });
+  const login = (instance: number, user: string, password: string) =>
+    apps[instance]!.inject({
+      url: "/authorizations",
+      headers: { authorization: basic(user, password) },
+    });
 
   test("fifty concurrent wrong passwords across both instances: at most the limit are checked", async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => login(i % 2, "rita", `guess-${i}`)));
@@ -64,7 +72,12 @@ describe("the login lockout shared in Redis by two instances", { skip }, () => {
   });
 
   test("concurrent right passwords beyond the limit all get in: a success gives its place back", async () => {
-    const answers = await Promise.all(Array.from({ length: 2 * LIMIT }, (_, i) => login(i % 2, "sam", "right-password")));
-    assert.deepEqual(answers.map((res) => res.statusCode), Array(2 * LIMIT).fill(200));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * LIMIT }, (_, i) => login(i % 2, "sam", "right-password")),
+    );
+    assert.deepEqual(
+      answers.map((res) => res.statusCode),
+      Array(2 * LIMIT).fill(200),
+    );
   });
 });

@@ -89,8 +89,11 @@ describe("an instance whose Redis goes away while it runs", { skip: redisSkip, t
     assert.equal((await app.inject({ url: "/readyz" })).statusCode, 503);
     proxy.restore();
     // ioredis reconnects by itself, backing off up to 2 s between tries.
-    await until(async () => (await app.inject({ url: "/events" })).statusCode === 200,
-      "being served again within 5 s of Redis coming back", { ms: 5000, every: 100 });
+    await until(
+      async () => (await app.inject({ url: "/events" })).statusCode === 200,
+      "being served again within 5 s of Redis coming back",
+      { ms: 5000, every: 100 },
+    );
     assert.equal((await app.inject({ url: "/readyz" })).statusCode, 200);
   });
 });

@@ -38,7 +38,9 @@ describe("authorizations routes refuse everything but password Basic auth", () =
 
   /** The owner's authorizations as the API lists them: a refused request must leave this untouched. */
   const ownersAuthorizations = async () =>
-    (await t.app.inject({ method: "GET", url: "/authorizations?per_page=100", headers: { authorization: ALICE } })).json();
+    (
+      await t.app.inject({ method: "GET", url: "/authorizations?per_page=100", headers: { authorization: ALICE } })
+    ).json();
   let snapshot: unknown;
 
   before(async () => {
@@ -46,10 +48,14 @@ describe("authorizations routes refuse everything but password Basic auth", () =
     t = await startTestApp({ loginMaxAttempts: 10_000, rateLimitAnonymous: 10_000 });
     const alice = await t.createUser("alice", "alice-password");
     existingId = (await t.createToken(alice, ["gist"], "target")).id;
-    for (const [holder, scopes] of [["every", [...SCOPE_NAMES]], ["none", []]] as ["every" | "none", string[]][]) {
+    for (const [holder, scopes] of [
+      ["every", [...SCOPE_NAMES]],
+      ["none", []],
+    ] as ["every" | "none", string[]][]) {
       const { token, id } = await t.createToken(alice, scopes, holder);
-      const stored = (await t.app.inject({ method: "GET", url: `/authorizations/${id}`, headers: { authorization: ALICE } }))
-        .json().scopes as string[];
+      const stored = (
+        await t.app.inject({ method: "GET", url: `/authorizations/${id}`, headers: { authorization: ALICE } })
+      ).json().scopes as string[];
       tokens[holder] = { token, scopes: stored.join(", ") };
     }
     snapshot = await ownersAuthorizations();
@@ -58,21 +64,26 @@ describe("authorizations routes refuse everything but password Basic auth", () =
 
   const refusals: { credential: string; send: () => InjectOptions; check: (res: Response, e: Endpoint) => void }[] = [
     {
-      credential: "no credentials", send: () => ({}),
-      check: (res, e) => assertError(res, 401, { message: "Requires authentication", documentation_url: e.documentationUrl }),
+      credential: "no credentials",
+      send: () => ({}),
+      check: (res, e) =>
+        assertError(res, 401, { message: "Requires authentication", documentation_url: e.documentationUrl }),
     },
-    ...(["every", "none"] as const).flatMap((holder) => TOKEN_FORMS.map(([form, send]) => ({
-      credential: `${form} (a token with ${holder === "every" ? "every scope" : "no scopes"})`,
-      send: () => send(tokens[holder].token),
-      check: (res: Response, e: Endpoint) => {
-        assertError(res, 403, BASIC_ONLY);
-        // Refused, but still token-authenticated: GitHub reports the scopes on such responses too.
-        assert.equal(res.headers["x-oauth-scopes"], tokens[holder].scopes);
-        assert.equal(res.headers["x-accepted-oauth-scopes"], e.acceptedScopes.join(", "));
-      },
-    }))),
+    ...(["every", "none"] as const).flatMap((holder) =>
+      TOKEN_FORMS.map(([form, send]) => ({
+        credential: `${form} (a token with ${holder === "every" ? "every scope" : "no scopes"})`,
+        send: () => send(tokens[holder].token),
+        check: (res: Response, e: Endpoint) => {
+          assertError(res, 403, BASIC_ONLY);
+          // Refused, but still token-authenticated: GitHub reports the scopes on such responses too.
+          assert.equal(res.headers["x-oauth-scopes"], tokens[holder].scopes);
+          assert.equal(res.headers["x-accepted-oauth-scopes"], e.acceptedScopes.join(", "));
+        },
+      })),
+    ),
     {
-      credential: "a wrong password", send: () => ({ headers: { authorization: basic("alice", "wrong-password") } }),
+      credential: "a wrong password",
+      send: () => ({ headers: { authorization: basic("alice", "wrong-password") } }),
       check: (res) => assertError(res, 401, BAD_CREDENTIALS),
     },
   ];
@@ -81,7 +92,8 @@ describe("authorizations routes refuse everything but password Basic auth", () =
     for (const { credential, send, check } of refusals) {
       test(`${method} ${endpoint.path} refuses ${credential} and changes nothing`, async () => {
         const res = await t.app.inject({
-          method, url: endpoint.path.replace(":id", existingId),
+          method,
+          url: endpoint.path.replace(":id", existingId),
           ...(method === "POST" || method === "PATCH" ? { payload: { scopes: ["repo"], note: "intruder" } } : {}),
           ...send(),
         });
@@ -92,7 +104,11 @@ describe("authorizations routes refuse everything but password Basic auth", () =
   }
 
   test("the target of the refused deletes is still there", async () => {
-    const res = await t.app.inject({ method: "GET", url: `/authorizations/${existingId}`, headers: { authorization: ALICE } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/authorizations/${existingId}`,
+      headers: { authorization: ALICE },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().note, "target");
   });

@@ -4,7 +4,13 @@ import { randomBytes } from "node:crypto";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { basic, startTestApp, TEST_PASSWORD_COST, type TestApp } from "../helpers/test-app.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
-import { currentOtp, mintToken, newOtpSecret, setPasswordCost, verifyOtp } from "../../src/server/services/credentials.js";
+import {
+  currentOtp,
+  mintToken,
+  newOtpSecret,
+  setPasswordCost,
+  verifyOtp,
+} from "../../src/server/services/credentials.js";
 
 const BAD_CREDENTIALS = { message: "Bad credentials", documentation_url: "https://developer.github.com/v3" };
 const OTP_REQUIRED = {
@@ -62,8 +68,13 @@ describe("authentication forms", () => {
     tokens.feedgate = (await t.createToken(alice, ["repo", "user"])).token;
     // Tokens imported from GitHub keep their 40-hex form (the CLI's `token add --token`).
     const service = new AuthorizationService(t.store, t.clock.now);
-    tokens.legacy = (await service.issue(alice, { scopes: ["gist"], note: "imported", noteUrl: null, fingerprint: null },
-      legacyToken())).token;
+    tokens.legacy = (
+      await service.issue(
+        alice,
+        { scopes: ["gist"], note: "imported", noteUrl: null, fingerprint: null },
+        legacyToken(),
+      )
+    ).token;
     tokens.twoFactor = (await t.createToken(tess, ["read:org"])).token;
   });
   after(() => t.close());
@@ -88,7 +99,10 @@ describe("authentication forms", () => {
     assert.equal(res.headers["x-oauth-scopes"], undefined);
   });
 
-  const KINDS = [["a feedgate token", "feedgate", "repo, user"], ["a legacy 40-hex token", "legacy", "gist"]] as const;
+  const KINDS = [
+    ["a feedgate token", "feedgate", "repo, user"],
+    ["a legacy 40-hex token", "legacy", "gist"],
+  ] as const;
   for (const [kind, key, scopes] of KINDS) {
     for (const [form, send] of TOKEN_FORMS) {
       test(`${form} with ${kind} authenticates`, async () => {
@@ -107,14 +121,26 @@ describe("authentication forms", () => {
     ["an unknown login", () => ({ headers: { authorization: basic("nobody", "alice-password") } })],
     ["an unknown token", () => ({ headers: { authorization: `token ${mintToken()}` } })],
     ["an unknown legacy token", () => ({ headers: { authorization: `token ${legacyToken()}` } })],
-    ["a real token with its last character changed", () => ({ headers: { authorization: `token ${tamper(tokens.feedgate)}` } })],
+    [
+      "a real token with its last character changed",
+      () => ({ headers: { authorization: `token ${tamper(tokens.feedgate)}` } }),
+    ],
     ["an unknown Bearer token", () => ({ headers: { authorization: `Bearer ${mintToken()}` } })],
     ["an unknown ?access_token=", () => ({ query: { access_token: mintToken() } })],
     ["an empty ?access_token=", () => ({ query: { access_token: "" } })],
-    ["?access_token= given twice", () => ({ url: `/nowhere?access_token=${tokens.feedgate}&access_token=${tokens.feedgate}` })],
-    ["an unknown token as Basic password", () => ({ headers: { authorization: basic("x-access-token", mintToken()) } })],
+    [
+      "?access_token= given twice",
+      () => ({ url: `/nowhere?access_token=${tokens.feedgate}&access_token=${tokens.feedgate}` }),
+    ],
+    [
+      "an unknown token as Basic password",
+      () => ({ headers: { authorization: basic("x-access-token", mintToken()) } }),
+    ],
     ["an unknown scheme", () => ({ headers: { authorization: `Digest ${tokens.feedgate}` } })],
-    ["Basic without a colon", () => ({ headers: { authorization: `Basic ${Buffer.from("alice").toString("base64")}` } })],
+    [
+      "Basic without a colon",
+      () => ({ headers: { authorization: `Basic ${Buffer.from("alice").toString("base64")}` } }),
+    ],
     ["Basic with nothing after it", () => ({ headers: { authorization: "Basic" } })],
     ["a token scheme with no token", () => ({ headers: { authorization: "token" } })],
   ];
@@ -180,10 +206,12 @@ describe("failed-login lockout", () => {
   });
   after(() => t.close());
 
-  const login = (user: string, password = "right-password", otp?: string) => t.app.inject({
-    method: "GET", url: "/authorizations",
-    headers: { authorization: basic(user, password), ...(otp === undefined ? {} : { "X-GitHub-OTP": otp }) },
-  });
+  const login = (user: string, password = "right-password", otp?: string) =>
+    t.app.inject({
+      method: "GET",
+      url: "/authorizations",
+      headers: { authorization: basic(user, password), ...(otp === undefined ? {} : { "X-GitHub-OTP": otp }) },
+    });
   const failThrice = async (user: string) => {
     for (let i = 0; i < 3; i++) assert.deepEqual((await login(user, `wrong-${i}`)).json(), BAD_CREDENTIALS);
   };
@@ -226,7 +254,10 @@ describe("failed-login lockout", () => {
 
   test("successful logins, even many at once, do not use up attempts", async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => login("sam")));
-    assert.deepEqual(answers.map((res) => res.statusCode), Array(8).fill(200));
+    assert.deepEqual(
+      answers.map((res) => res.statusCode),
+      Array(8).fill(200),
+    );
     assert.equal((await login("sam")).statusCode, 200);
   });
 
@@ -235,10 +266,18 @@ describe("failed-login lockout", () => {
     const slow = await startTestApp({ ...CONFIG, loginMaxAttempts: 1, loginWindow: WINDOW, passwordCost: 15 });
     try {
       await slow.createUser("quinn", "right-password");
-      const answers = await Promise.all(Array.from({ length: 40 }, () => slow.app.inject({
-        url: "/authorizations", headers: { authorization: basic("quinn", "right-password") },
-      })));
-      assert.deepEqual(answers.map((res) => res.statusCode), Array(40).fill(200));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          slow.app.inject({
+            url: "/authorizations",
+            headers: { authorization: basic("quinn", "right-password") },
+          }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((res) => res.statusCode),
+        Array(40).fill(200),
+      );
     } finally {
       await slow.close();
       setPasswordCost(TEST_PASSWORD_COST); // the other tests' cheap hashes again
@@ -259,7 +298,10 @@ describe("failed-login lockout", () => {
 
 describe("suspended accounts", () => {
   // GitHub's answer to a suspended account's credentials (src/server/errors.ts, accountSuspended).
-  const SUSPENDED = { message: "Sorry. Your account was suspended.", documentation_url: "https://developer.github.com/v3" };
+  const SUSPENDED = {
+    message: "Sorry. Your account was suspended.",
+    documentation_url: "https://developer.github.com/v3",
+  };
   let t: TestApp;
   let token = "";
   let twoFactorToken = "";
@@ -285,30 +327,52 @@ describe("suspended accounts", () => {
   }
 
   test("the right password is 403 suspended; a wrong one stays 401 Bad credentials", async () => {
-    const right = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "sam-password") } });
+    const right = await t.app.inject({
+      method: "GET",
+      url: "/authorizations",
+      headers: { authorization: basic("sam", "sam-password") },
+    });
     assert.equal(right.statusCode, 403);
     assert.deepEqual(right.json(), SUSPENDED);
-    const wrong = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "nope") } });
+    const wrong = await t.app.inject({
+      method: "GET",
+      url: "/authorizations",
+      headers: { authorization: basic("sam", "nope") },
+    });
     assert.equal(wrong.statusCode, 401);
     assert.deepEqual(wrong.json(), BAD_CREDENTIALS);
   });
 
   test("a two-factor user learns of the suspension only with the right code", async () => {
-    const tom = (headers: Record<string, string> = {}) => t.app.inject({
-      method: "GET", url: "/authorizations", headers: { authorization: basic("tom", "tom-password"), ...headers },
-    });
+    const tom = (headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: "GET",
+        url: "/authorizations",
+        headers: { authorization: basic("tom", "tom-password"), ...headers },
+      });
     assertChallenged(await tom());
     const res = await tom({ "X-GitHub-OTP": currentOtp(secret, t.clock.now()) });
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), SUSPENDED);
-    assert.equal((await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${twoFactorToken}` } })).statusCode, 403);
+    assert.equal(
+      (await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${twoFactorToken}` } }))
+        .statusCode,
+      403,
+    );
   });
 
   test("once reinstated, the same password and token work again", async () => {
     const sam = (await t.store.users.findByLogin("sam"))!;
     await t.store.users.setSuspended(sam.id, null);
-    assertTokenAuthenticated(await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${token}` } }), "repo");
-    const res = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: basic("sam", "sam-password") } });
+    assertTokenAuthenticated(
+      await t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${token}` } }),
+      "repo",
+    );
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/authorizations",
+      headers: { authorization: basic("sam", "sam-password") },
+    });
     assert.equal(res.statusCode, 200);
   });
 });

@@ -29,12 +29,28 @@ describe("authorizations API", () => {
     assert.equal(res.headers.status, "201 Created");
     const body = res.json();
     assert.equal(res.headers.location, `https://feedgate.example/authorizations/${body.id}`);
-    assert.deepEqual(Object.keys(body), ["id", "url", "app", "token", "hashed_token", "token_last_eight", "note",
-      "note_url", "created_at", "updated_at", "scopes", "fingerprint", "expires_at"]);
+    assert.deepEqual(Object.keys(body), [
+      "id",
+      "url",
+      "app",
+      "token",
+      "hashed_token",
+      "token_last_eight",
+      "note",
+      "note_url",
+      "created_at",
+      "updated_at",
+      "scopes",
+      "fingerprint",
+      "expires_at",
+    ]);
     assert.equal(typeof body.id, "string");
     assert.equal(body.url, res.headers.location);
-    assert.deepEqual(body.app, { name: "deploy", url: "https://developer.github.com/v3/oauth_authorizations/",
-      client_id: "00000000000000000000" });
+    assert.deepEqual(body.app, {
+      name: "deploy",
+      url: "https://developer.github.com/v3/oauth_authorizations/",
+      client_id: "00000000000000000000",
+    });
     assert.match(body.token, /^fgp_[0-9A-Za-z]{36}$/);
     assert.equal(body.hashed_token, createHash("sha256").update(body.token).digest("hex"));
     assert.equal(body.token_last_eight, body.token.slice(-8));
@@ -74,7 +90,14 @@ describe("authorizations API", () => {
     assert.deepEqual(res.json(), {
       message: "Validation Failed",
       documentation_url: "https://developer.github.com/v3/oauth_authorizations/#create-a-new-authorization",
-      errors: [{ resource: "OauthAccess", field: "scopes", code: "custom", message: "scopes are invalid: bogus,admin:everything" }],
+      errors: [
+        {
+          resource: "OauthAccess",
+          field: "scopes",
+          code: "custom",
+          message: "scopes are invalid: bogus,admin:everything",
+        },
+      ],
     });
     assert.equal((await list(ALICE, "?per_page=100")).json().length, before);
   });
@@ -100,10 +123,16 @@ describe("authorizations API", () => {
   });
 
   test("rule 2: remove_scopes drops the scope, note changes, note_url is kept, updated_at moves", async () => {
-    const created = (await create({ scopes: ["repo", "gist", "user"], note: "before", note_url: "https://keep.example" })).json();
+    const created = (
+      await create({ scopes: ["repo", "gist", "user"], note: "before", note_url: "https://keep.example" })
+    ).json();
     t.clock.advance(5 * 1000);
-    const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: ALICE },
-      payload: { remove_scopes: ["gist"], note: "after" } });
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: ALICE },
+      payload: { remove_scopes: ["gist"], note: "after" },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().token, "");
     const body = (await get(created.id)).json();
@@ -123,24 +152,41 @@ describe("authorizations API", () => {
   });
 
   test("update with only note leaves scopes, note_url and fingerprint as they were", async () => {
-    const created = (await create({ scopes: ["repo"], note: "n", note_url: "https://u.example", fingerprint: "fp-1" })).json();
-    const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: ALICE },
-      payload: { note: "renamed" } });
+    const created = (
+      await create({ scopes: ["repo"], note: "n", note_url: "https://u.example", fingerprint: "fp-1" })
+    ).json();
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: ALICE },
+      payload: { note: "renamed" },
+    });
     const body = res.json();
-    assert.deepEqual([body.scopes, body.note, body.note_url, body.fingerprint], [["repo"], "renamed", "https://u.example", "fp-1"]);
+    assert.deepEqual(
+      [body.scopes, body.note, body.note_url, body.fingerprint],
+      [["repo"], "renamed", "https://u.example", "fp-1"],
+    );
   });
 
   test("update accepts null to clear note_url", async () => {
     const { id } = (await create({ note: "n", note_url: "https://u.example" })).json();
-    const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${id}`, headers: { authorization: ALICE },
-      payload: { note_url: null } });
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${id}`,
+      headers: { authorization: ALICE },
+      payload: { note_url: null },
+    });
     assert.equal(res.json().note_url, null);
   });
 
   test("update with more than one scope key is 422 and changes nothing", async () => {
     const created = (await create({ scopes: ["gist"], note: "n" })).json();
-    const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: ALICE },
-      payload: { scopes: ["repo"], add_scopes: ["user"], note: "changed" } });
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: ALICE },
+      payload: { scopes: ["repo"], add_scopes: ["user"], note: "changed" },
+    });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().errors[0].field, "scopes");
     assert.equal(res.json().errors[0].code, "invalid");
@@ -150,8 +196,12 @@ describe("authorizations API", () => {
 
   test("update with an unknown scope in add_scopes is 422 and changes nothing", async () => {
     const created = (await create({ scopes: ["gist"], note: "n" })).json();
-    const res = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: ALICE },
-      payload: { add_scopes: ["nope"], note: "changed" } });
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: ALICE },
+      payload: { add_scopes: ["nope"], note: "changed" },
+    });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().errors[0].message, "scopes are invalid: nope");
     assert.equal((await get(created.id)).json().note, "n");
@@ -159,17 +209,26 @@ describe("authorizations API", () => {
 
   test("POST to an authorization id updates it, as GitHub allows for clients without PATCH", async () => {
     const { id } = (await create({ note: "n" })).json();
-    const res = await t.app.inject({ method: "POST", url: `/authorizations/${id}`, headers: { authorization: ALICE },
-      payload: { note: "via post" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: `/authorizations/${id}`,
+      headers: { authorization: ALICE },
+      payload: { note: "via post" },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().note, "via post");
   });
 
   test("rule 3: after delete, GET is 404, the list no longer has it, and its token stops working at once", async () => {
     const created = (await create({ scopes: ["repo"], note: "doomed" })).json();
-    const tokenCall = () => t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${created.token}` } });
+    const tokenCall = () =>
+      t.app.inject({ method: "GET", url: "/nowhere", headers: { authorization: `token ${created.token}` } });
     assert.equal((await tokenCall()).statusCode, 404); // authenticated, unknown route
-    const res = await t.app.inject({ method: "DELETE", url: `/authorizations/${created.id}`, headers: { authorization: ALICE } });
+    const res = await t.app.inject({
+      method: "DELETE",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: ALICE },
+    });
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, "");
     assert.equal(res.headers.status, "204 No Content");
@@ -181,16 +240,33 @@ describe("authorizations API", () => {
     const refused = await tokenCall();
     assert.equal(refused.statusCode, 401);
     assert.equal(refused.json().message, "Bad credentials");
-    assert.equal((await t.app.inject({ method: "DELETE", url: `/authorizations/${created.id}`, headers: { authorization: ALICE } })).statusCode, 404);
+    assert.equal(
+      (
+        await t.app.inject({
+          method: "DELETE",
+          url: `/authorizations/${created.id}`,
+          headers: { authorization: ALICE },
+        })
+      ).statusCode,
+      404,
+    );
   });
 
   test("another user's authorization is 404 for get, update and delete, and stays intact", async () => {
     const created = (await create({ scopes: ["repo"], note: "alice's" })).json();
     assert.equal((await get(created.id, BOB)).statusCode, 404);
-    const patch = await t.app.inject({ method: "PATCH", url: `/authorizations/${created.id}`, headers: { authorization: BOB },
-      payload: { note: "stolen" } });
+    const patch = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: BOB },
+      payload: { note: "stolen" },
+    });
     assert.equal(patch.statusCode, 404);
-    const del = await t.app.inject({ method: "DELETE", url: `/authorizations/${created.id}`, headers: { authorization: BOB } });
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: `/authorizations/${created.id}`,
+      headers: { authorization: BOB },
+    });
     assert.equal(del.statusCode, 404);
     assert.equal((await get(created.id)).json().note, "alice's");
     const bobsIds = (await list(BOB)).json().map((a: { id: string }) => a.id);
@@ -211,16 +287,26 @@ describe("authorizations API", () => {
     for (let i = 1; i <= 5; i++) await create({ note: `c${i}` }, CAROL);
     const first = await list(CAROL, "?per_page=2");
     assert.equal(first.statusCode, 200);
-    assert.deepEqual(first.json().map((a: { note: string }) => a.note), ["c1", "c2"]);
+    assert.deepEqual(
+      first.json().map((a: { note: string }) => a.note),
+      ["c1", "c2"],
+    );
     assert.ok(first.json().every((a: { token: string }) => a.token === ""));
-    assert.equal(first.headers.link,
+    assert.equal(
+      first.headers.link,
       '<https://feedgate.example/authorizations?per_page=2&page=2>; rel="next", ' +
-      '<https://feedgate.example/authorizations?per_page=2&page=3>; rel="last"');
+        '<https://feedgate.example/authorizations?per_page=2&page=3>; rel="last"',
+    );
     const last = await list(CAROL, "?per_page=2&page=3");
-    assert.deepEqual(last.json().map((a: { note: string }) => a.note), ["c5"]);
-    assert.equal(last.headers.link,
+    assert.deepEqual(
+      last.json().map((a: { note: string }) => a.note),
+      ["c5"],
+    );
+    assert.equal(
+      last.headers.link,
       '<https://feedgate.example/authorizations?per_page=2&page=2>; rel="prev", ' +
-      '<https://feedgate.example/authorizations?per_page=2&page=1>; rel="first"');
+        '<https://feedgate.example/authorizations?per_page=2&page=1>; rel="first"',
+    );
     assert.equal((await list(CAROL)).headers.link, undefined);
     assert.ok(carol.id > 0);
   });

@@ -13,26 +13,36 @@ const TOKEN = "0123456789abcdef0123456789abcdef01234567";
 /** `Link` as {rel: url}. */
 function links(header: unknown): Record<string, URL> {
   assert.ok(typeof header === "string", "a Link header");
-  return Object.fromEntries(header.split(", ").map((part) => {
-    const match = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
-    assert.ok(match, `malformed Link part: ${part}`);
-    return [match[2]!, new URL(match[1]!)];
-  }));
+  return Object.fromEntries(
+    header.split(", ").map((part) => {
+      const match = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
+      assert.ok(match, `malformed Link part: ${part}`);
+      return [match[2]!, new URL(match[1]!)];
+    }),
+  );
 }
 
 describe("regressions found by real GitHub clients", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp({ baseUrl: BASE });
-    await new IngestService(t.store, t.clock.now).seedWorld({
-      users: [{ login: "nina", password: "nina-password" }],
-      repos: [{ full_name: "nina/notes", private: true }],
-      tokens: [{ user: "nina", token: TOKEN, scopes: ["repo"] }],
-      events: Array.from({ length: 5 }, (_, i) => ({
-        id: String(100 + i), type: "PushEvent", actor: { login: "nina" }, repo: { name: "nina/notes" }, payload: {},
-        public: false, created_at: `2026-01-14T00:0${i}:00Z`,
-      })),
-    }, { baseDir: undefined });
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        users: [{ login: "nina", password: "nina-password" }],
+        repos: [{ full_name: "nina/notes", private: true }],
+        tokens: [{ user: "nina", token: TOKEN, scopes: ["repo"] }],
+        events: Array.from({ length: 5 }, (_, i) => ({
+          id: String(100 + i),
+          type: "PushEvent",
+          actor: { login: "nina" },
+          repo: { name: "nina/notes" },
+          payload: {},
+          public: false,
+          created_at: `2026-01-14T00:0${i}:00Z`,
+        })),
+      },
+      { baseDir: undefined },
+    );
   });
   after(() => t.close());
 
@@ -51,12 +61,18 @@ describe("regressions found by real GitHub clients", () => {
   });
 
   test("the next page, asked as node-github asks it (Link query plus its own access_token), is served", async () => {
-    const first = await t.app.inject({ method: "GET", url: `/repos/nina/notes/events?per_page=2&access_token=${TOKEN}` });
+    const first = await t.app.inject({
+      method: "GET",
+      url: `/repos/nina/notes/events?per_page=2&access_token=${TOKEN}`,
+    });
     const next = links(first.headers.link).next!;
     const res = await t.app.inject({ method: "GET", url: `${next.pathname}${next.search}&access_token=${TOKEN}` });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers["x-oauth-scopes"], "repo");
-    assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["102", "101"]);
+    assert.deepEqual(
+      (res.json() as { id: string }[]).map((e) => e.id),
+      ["102", "101"],
+    );
     assert.ok(!String(res.headers.link).includes(TOKEN));
   });
 });

@@ -17,7 +17,12 @@ describe("conditional requests", () => {
   after(() => t.close());
 
   const create = async (note: string) => {
-    const res = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: ALICE }, payload: { note } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: ALICE },
+      payload: { note },
+    });
     return res.json().id as string;
   };
   const get = (id: string, headers: Record<string, string> = {}, authorization = ALICE) =>
@@ -86,7 +91,11 @@ describe("conditional requests", () => {
     assert.equal(remaining(await get(id)), start - 1);
   });
 
-  for (const [label, offsetSeconds, status] of [["equal to", 0, 304], ["later than", 60, 304], ["earlier than", -1, 200]] as const) {
+  for (const [label, offsetSeconds, status] of [
+    ["equal to", 0, 304],
+    ["later than", 60, 304],
+    ["earlier than", -1, 200],
+  ] as const) {
     test(`If-Modified-Since ${label} Last-Modified is ${status}`, async () => {
       const id = await create(`ims ${label}`);
       const lastModified = new Date(String((await get(id)).headers["last-modified"]));
@@ -114,8 +123,12 @@ describe("conditional requests", () => {
     const before = await get(id);
     const etag = String(before.headers.etag);
     t.clock.advance(10 * 1000);
-    const patched = await t.app.inject({ method: "PATCH", url: `/authorizations/${id}`, headers: { authorization: ALICE },
-      payload: { note: "after" } });
+    const patched = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${id}`,
+      headers: { authorization: ALICE },
+      payload: { note: "after" },
+    });
     assert.equal(patched.statusCode, 200);
 
     const byTag = await get(id, { "if-none-match": etag });
@@ -132,7 +145,11 @@ describe("conditional requests", () => {
     const first = await list();
     const etag = String(first.headers.etag);
     assert.match(etag, STRONG_ETAG);
-    const res = await t.app.inject({ method: "GET", url: "/authorizations", headers: { authorization: BOB, "if-none-match": etag } });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/authorizations",
+      headers: { authorization: BOB, "if-none-match": etag },
+    });
     assertNotModified(res, etag);
   });
 
@@ -145,12 +162,31 @@ describe("conditional requests", () => {
   });
 
   test("non-GET responses and errors have no ETag", async () => {
-    const created = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: ALICE }, payload: { note: "w" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: ALICE },
+      payload: { note: "w" },
+    });
     const { id } = created.json();
-    const patched = await t.app.inject({ method: "PATCH", url: `/authorizations/${id}`, headers: { authorization: ALICE }, payload: { note: "x" } });
-    const deleted = await t.app.inject({ method: "DELETE", url: `/authorizations/${id}`, headers: { authorization: ALICE } });
+    const patched = await t.app.inject({
+      method: "PATCH",
+      url: `/authorizations/${id}`,
+      headers: { authorization: ALICE },
+      payload: { note: "x" },
+    });
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/authorizations/${id}`,
+      headers: { authorization: ALICE },
+    });
     const missing = await get(id);
-    for (const [res, status] of [[created, 201], [patched, 200], [deleted, 204], [missing, 404]] as const) {
+    for (const [res, status] of [
+      [created, 201],
+      [patched, 200],
+      [deleted, 204],
+      [missing, 404],
+    ] as const) {
       assert.equal(res.statusCode, status);
       assert.equal(res.headers.etag, undefined, `ETag on ${res.statusCode}`);
       assert.equal(res.headers["last-modified"], undefined, `Last-Modified on ${res.statusCode}`);

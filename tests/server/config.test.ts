@@ -71,30 +71,63 @@ describe("configuration", () => {
   test("defaults: timeouts, database limits, rate limits and lockout as docs/configuration.md says", () => {
     const config = loadConfig({}, {});
     assert.deepEqual(config.timeouts, { requestMs: 120_000, headersMs: 20_000, keepAliveMs: 72_000, idleMs: 120_000 });
-    assert.deepEqual(config.database, { maxConnections: 10, connectTimeoutMs: 5_000, statementTimeoutMs: 15_000, queryTimeoutMs: 20_000 });
+    assert.deepEqual(config.database, {
+      maxConnections: 10,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 15_000,
+      queryTimeoutMs: 20_000,
+    });
     assert.deepEqual(config.rateLimit, { authenticated: 5000, anonymous: 60, windowSeconds: 3600 });
     assert.deepEqual(config.loginLockout, { maxAttempts: 10, windowSeconds: 300 });
-    assert.deepEqual([config.host, config.port, config.db, config.trustProxy, config.numericIds, config.logFormat, config.passwordCost],
-      ["127.0.0.1", 3000, "./data/feedgate.db", false, false, "json", 15]);
+    assert.deepEqual(
+      [
+        config.host,
+        config.port,
+        config.db,
+        config.trustProxy,
+        config.numericIds,
+        config.logFormat,
+        config.passwordCost,
+      ],
+      ["127.0.0.1", 3000, "./data/feedgate.db", false, false, "json", 15],
+    );
   });
 
   test("live streams: 10 per user and a 15 s heartbeat by default; the heartbeat stays under half the idle timeout", () => {
     assert.deepEqual(loadConfig({}, {}).streams, { maxPerUser: 10, heartbeatMs: 15_000, replayMax: 1000 });
-    assert.deepEqual(loadConfig({ maxStreamsPerUser: "0" }, { FEEDGATE_STREAM_HEARTBEAT: "5s" }).streams, { maxPerUser: 0, heartbeatMs: 5_000, replayMax: 1000 });
+    assert.deepEqual(loadConfig({ maxStreamsPerUser: "0" }, { FEEDGATE_STREAM_HEARTBEAT: "5s" }).streams, {
+      maxPerUser: 0,
+      heartbeatMs: 5_000,
+      replayMax: 1000,
+    });
     assert.equal(loadConfig({ idleTimeout: "10s" }, {}).streams.heartbeatMs, 5_000);
     assert.equal(loadConfig({ idleTimeout: "0" }, {}).streams.heartbeatMs, 15_000);
-    assert.throws(() => loadConfig({ maxStreamsPerUser: "-1" }, {}), /max streams per user must be a non-negative integer/);
+    assert.throws(
+      () => loadConfig({ maxStreamsPerUser: "-1" }, {}),
+      /max streams per user must be a non-negative integer/,
+    );
     assert.throws(() => loadConfig({ streamHeartbeat: "0" }, {}), /stream heartbeat must be longer than 0/);
   });
 
   test("each timeout from its environment variable, in any unit; a flag wins over the environment", () => {
     const env = {
-      FEEDGATE_REQUEST_TIMEOUT: "30s", FEEDGATE_HEADERS_TIMEOUT: "500ms", FEEDGATE_KEEP_ALIVE_TIMEOUT: "2m", FEEDGATE_IDLE_TIMEOUT: "0",
-      FEEDGATE_DB_CONNECT_TIMEOUT: "1s", FEEDGATE_DB_STATEMENT_TIMEOUT: "1m", FEEDGATE_DB_QUERY_TIMEOUT: "90s", FEEDGATE_DB_POOL_SIZE: "3",
+      FEEDGATE_REQUEST_TIMEOUT: "30s",
+      FEEDGATE_HEADERS_TIMEOUT: "500ms",
+      FEEDGATE_KEEP_ALIVE_TIMEOUT: "2m",
+      FEEDGATE_IDLE_TIMEOUT: "0",
+      FEEDGATE_DB_CONNECT_TIMEOUT: "1s",
+      FEEDGATE_DB_STATEMENT_TIMEOUT: "1m",
+      FEEDGATE_DB_QUERY_TIMEOUT: "90s",
+      FEEDGATE_DB_POOL_SIZE: "3",
     };
     const config = loadConfig({}, env);
     assert.deepEqual(config.timeouts, { requestMs: 30_000, headersMs: 500, keepAliveMs: 120_000, idleMs: 0 });
-    assert.deepEqual(config.database, { maxConnections: 3, connectTimeoutMs: 1_000, statementTimeoutMs: 60_000, queryTimeoutMs: 90_000 });
+    assert.deepEqual(config.database, {
+      maxConnections: 3,
+      connectTimeoutMs: 1_000,
+      statementTimeoutMs: 60_000,
+      queryTimeoutMs: 90_000,
+    });
     assert.equal(loadConfig({ requestTimeout: "45s" }, env).timeouts.requestMs, 45_000);
   });
 
@@ -105,7 +138,12 @@ describe("configuration", () => {
   });
 
   test("retention: webhook deliveries 30 days, events kept, every 10 minutes in batches of 1000; under a minute is refused", () => {
-    assert.deepEqual(loadConfig({}, {}).retention, { webhookDeliveriesMs: 30 * 86_400_000, eventsMs: null, intervalMs: 600_000, batchSize: 1000 });
+    assert.deepEqual(loadConfig({}, {}).retention, {
+      webhookDeliveriesMs: 30 * 86_400_000,
+      eventsMs: null,
+      intervalMs: 600_000,
+      batchSize: 1000,
+    });
     assert.equal(loadConfig({ eventRetention: "30d" }, {}).retention.eventsMs, 30 * 86_400_000);
     assert.equal(loadConfig({}, { FEEDGATE_WEBHOOK_DELIVERY_RETENTION: "OFF" }).retention.webhookDeliveriesMs, null);
     assert.equal(loadConfig({ eventRetention: "1m" }, {}).retention.eventsMs, 60_000);
@@ -116,16 +154,22 @@ describe("configuration", () => {
       [{ retentionBatch: "0" }, /^retention batch must be at least 1/],
       [{ retentionInterval: "0" }, /^retention interval must be longer than 0/],
     ] as const) {
-      assert.throws(() => loadConfig(input, {}), (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
-        JSON.stringify(input));
+      assert.throws(
+        () => loadConfig(input, {}),
+        (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
+        JSON.stringify(input),
+      );
     }
   });
 
   test("--trust-proxy: true, a hop count, or addresses and CIDRs; anything else is refused", () => {
     assert.equal(loadConfig({}, { FEEDGATE_TRUST_PROXY: "true" }).trustProxy, true);
     assert.equal(loadConfig({}, { FEEDGATE_TRUST_PROXY: "2" }).trustProxy, 2);
-    assert.deepEqual(loadConfig({ trustProxy: "10.0.0.0/8, 192.168.1.1,loopback" }, {}).trustProxy,
-      ["10.0.0.0/8", "192.168.1.1", "loopback"]);
+    assert.deepEqual(loadConfig({ trustProxy: "10.0.0.0/8, 192.168.1.1,loopback" }, {}).trustProxy, [
+      "10.0.0.0/8",
+      "192.168.1.1",
+      "loopback",
+    ]);
     assert.throws(() => loadConfig({ trustProxy: "the balancer" }, {}), InvalidInputError);
   });
 
@@ -138,8 +182,11 @@ describe("configuration", () => {
       [{}, { FEEDGATE_NUMERIC_IDS: "maybe" }, /^numeric ids \(FEEDGATE_NUMERIC_IDS\) must be true or false/],
       [{ passwordCost: "30" }, {}, /^password cost must be from 4 to 20/],
     ] as const) {
-      assert.throws(() => loadConfig(input, env), (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
-        JSON.stringify({ input, env }));
+      assert.throws(
+        () => loadConfig(input, env),
+        (error: unknown) => error instanceof InvalidInputError && pattern.test(error.message),
+        JSON.stringify({ input, env }),
+      );
     }
   });
 
@@ -147,19 +194,32 @@ describe("configuration", () => {
     const rows = rowsOf(SETTINGS);
     assert.equal(new Set(rows.map((row) => row.flag)).size, rows.length);
     assert.equal(new Set(rows.map((row) => row.env)).size, rows.length);
-    assert.deepEqual(rows.map((row) => row.env).filter((env) => !env.startsWith("FEEDGATE_")), ["HOST", "PORT", "LOG_LEVEL"]);
+    assert.deepEqual(
+      rows.map((row) => row.env).filter((env) => !env.startsWith("FEEDGATE_")),
+      ["HOST", "PORT", "LOG_LEVEL"],
+    );
   });
 
   test("each setting is read from its environment variable; its flag wins over the variable, which wins over the default", () => {
     const defaults = loadConfig({}, {});
-    assert.deepEqual(Object.keys(SAMPLES).sort(), rowsOf(SETTINGS).map((row) => row.env).sort(), "a sample for every row");
+    assert.deepEqual(
+      Object.keys(SAMPLES).sort(),
+      rowsOf(SETTINGS)
+        .map((row) => row.env)
+        .sort(),
+      "a sample for every row",
+    );
     for (const row of rowsOf(SETTINGS)) {
       const { a, b, with: needs = {} } = SAMPLES[row.env]!;
       const fromEnv = loadConfig({}, { ...needs, [row.env]: a });
       const fromFlag = loadConfig({ [inputKey(row)]: b } as ConfigInput, needs);
       assert.notDeepEqual(fromEnv, defaults, `${row.env}=${a} is read`);
       assert.notDeepEqual(fromFlag, fromEnv, `${row.flag} ${b} is read`);
-      assert.deepEqual(loadConfig({ [inputKey(row)]: b } as ConfigInput, { ...needs, [row.env]: a }), fromFlag, `${row.flag} wins over ${row.env}`);
+      assert.deepEqual(
+        loadConfig({ [inputKey(row)]: b } as ConfigInput, { ...needs, [row.env]: a }),
+        fromFlag,
+        `${row.flag} wins over ${row.env}`,
+      );
       assert.deepEqual(loadConfig({}, { [row.env]: "" }), defaults, `an empty ${row.env} is the default`);
     }
   });

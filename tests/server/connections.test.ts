@@ -72,7 +72,12 @@ describe("timeouts for clients that stall", () => {
   let t: TestApp;
   let port: number;
   before(async () => {
-    t = await startTestApp({ requestTimeout: "1500ms", headersTimeout: "700ms", keepAliveTimeout: "400ms", rateLimitAnonymous: 1000 });
+    t = await startTestApp({
+      requestTimeout: "1500ms",
+      headersTimeout: "700ms",
+      keepAliveTimeout: "400ms",
+      rateLimitAnonymous: 1000,
+    });
     await t.createUser("alice", "alice-password");
     port = Number(new URL(await t.app.listen({ port: 0, host: "127.0.0.1" })).port);
   });
@@ -82,14 +87,25 @@ describe("timeouts for clients that stall", () => {
   const alice = `Authorization: ${basic("alice", "alice-password")}\r\n`;
   const stalls: [string, string, number][] = [
     ["headers that never end", "GET /events HTTP/1.1\r\nHost: x\r\nX-Slow: ", 700],
-    ["a chunked body that never ends", `POST /authorizations HTTP/1.1\r\nHost: x\r\n${alice}Transfer-Encoding: chunked\r\n\r\n5\r\n{"not`, 1500],
-    ["a Content-Length longer than what is sent", `POST /authorizations HTTP/1.1\r\nHost: x\r\n${alice}Content-Length: 100\r\n\r\n{"note":`, 1500],
+    [
+      "a chunked body that never ends",
+      `POST /authorizations HTTP/1.1\r\nHost: x\r\n${alice}Transfer-Encoding: chunked\r\n\r\n5\r\n{"not`,
+      1500,
+    ],
+    [
+      "a Content-Length longer than what is sent",
+      `POST /authorizations HTTP/1.1\r\nHost: x\r\n${alice}Content-Length: 100\r\n\r\n{"note":`,
+      1500,
+    ],
   ];
   for (const [name, bytes, limit] of stalls) {
     test(`${name}: 408 in GitHub's shape after the timeout, and the socket is closed`, async () => {
       const { answer, ms } = await exchange(port, bytes);
       assert.equal(statusOf(answer), 408, answer);
-      assert.match(answer, /\{"message":"Request Timeout","documentation_url":"https:\/\/developer\.github\.com\/v3"\}$/);
+      assert.match(
+        answer,
+        /\{"message":"Request Timeout","documentation_url":"https:\/\/developer\.github\.com\/v3"\}$/,
+      );
       // Node checks the timeouts once a second: the answer comes after the limit and within about a second of it.
       assert.ok(ms >= limit - 50 && ms < limit + 2500, `answered after ${ms} ms`);
     });
@@ -121,10 +137,17 @@ describe("--trust-proxy: X-Forwarded-For, -Proto and -Host count only from trust
   }
 
   /** One anonymous feed request from `peer`, forwarded for `client` over HTTPS to api.example.com. */
-  const forwarded = (t: TestApp, peer: string, client: string) => t.app.inject({
-    url: "/events?per_page=1", remoteAddress: peer,
-    headers: { "x-forwarded-for": client, "x-forwarded-proto": "https", "x-forwarded-host": "api.example.com", host: "lb.internal" },
-  });
+  const forwarded = (t: TestApp, peer: string, client: string) =>
+    t.app.inject({
+      url: "/events?per_page=1",
+      remoteAddress: peer,
+      headers: {
+        "x-forwarded-for": client,
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "api.example.com",
+        host: "lb.internal",
+      },
+    });
   const remaining = (res: { headers: Record<string, unknown> }) => Number(res.headers["x-ratelimit-remaining"]);
   const nextLink = (res: { headers: Record<string, unknown> }) => new URL(parseLinks(String(res.headers.link)).next!);
 
@@ -167,7 +190,10 @@ describe("--trust-proxy: X-Forwarded-For, -Proto and -Host count only from trust
 
   test("a forwarded scheme other than http or https builds http URLs", async () => {
     const t = await appTrusting("true");
-    const res = await t.app.inject({ url: "/events?per_page=1", headers: { "x-forwarded-proto": "javascript", host: "h.example" } });
+    const res = await t.app.inject({
+      url: "/events?per_page=1",
+      headers: { "x-forwarded-proto": "javascript", host: "h.example" },
+    });
     assert.equal(nextLink(res).origin, "http://h.example");
   });
 });

@@ -12,8 +12,13 @@ import { WORLD, HELLO_IDS } from "../helpers/client-world.js";
 import { eventSentence, repoHref, sentenceText, type Segment } from "../../src/server/console/event-sentence.js";
 import { relativeTime } from "../../src/server/console/activity-item.js";
 
-const e = (type: string, payload: unknown, extra: Record<string, unknown> = {}) =>
-  ({ type, actor: { login: "alice" }, repo: { name: "bob/tools" }, payload, ...extra });
+const e = (type: string, payload: unknown, extra: Record<string, unknown> = {}) => ({
+  type,
+  actor: { login: "alice" },
+  repo: { name: "bob/tools" },
+  payload,
+  ...extra,
+});
 
 const SENTENCES: [unknown, string][] = [
   [e("PushEvent", { size: 3 }), "alice pushed 3 commits to bob/tools"],
@@ -28,19 +33,45 @@ const SENTENCES: [unknown, string][] = [
   [e("CreateEvent", { ref_type: "repository", ref: null }), "alice created repository bob/tools"],
   [e("DeleteEvent", { ref_type: "tag", ref: "v1" }), "alice deleted tag v1 in bob/tools"],
   [e("IssueCommentEvent", { action: "created", issue: { number: 3 } }), "alice commented on issue #3 in bob/tools"],
-  [e("IssueCommentEvent", { action: "created", issue: { number: 4, pull_request: {} } }), "alice commented on pull request #4 in bob/tools"],
+  [
+    e("IssueCommentEvent", { action: "created", issue: { number: 4, pull_request: {} } }),
+    "alice commented on pull request #4 in bob/tools",
+  ],
   [e("PullRequestEvent", { action: "opened", number: 5 }), "alice opened pull request #5 in bob/tools"],
-  [e("PullRequestEvent", { action: "closed", number: 5, pull_request: { merged: true } }), "alice merged pull request #5 in bob/tools"],
-  [e("PullRequestEvent", { action: "synchronize", pull_request: { number: 6 } }), "alice updated pull request #6 in bob/tools"],
-  [e("PullRequestReviewEvent", { action: "created", pull_request: { number: 7 } }), "alice reviewed pull request #7 in bob/tools"],
-  [e("PullRequestReviewCommentEvent", { action: "created", pull_request: { number: 8 } }),
-    "alice commented on the code of pull request #8 in bob/tools"],
+  [
+    e("PullRequestEvent", { action: "closed", number: 5, pull_request: { merged: true } }),
+    "alice merged pull request #5 in bob/tools",
+  ],
+  [
+    e("PullRequestEvent", { action: "synchronize", pull_request: { number: 6 } }),
+    "alice updated pull request #6 in bob/tools",
+  ],
+  [
+    e("PullRequestReviewEvent", { action: "created", pull_request: { number: 7 } }),
+    "alice reviewed pull request #7 in bob/tools",
+  ],
+  [
+    e("PullRequestReviewCommentEvent", { action: "created", pull_request: { number: 8 } }),
+    "alice commented on the code of pull request #8 in bob/tools",
+  ],
   [e("PublicEvent", {}), "alice made bob/tools public"],
-  [e("ReleaseEvent", { action: "published", release: { tag_name: "v2.0" } }), "alice published release v2.0 in bob/tools"],
-  [e("CommitCommentEvent", { comment: { commit_id: "0123456789abcdef" } }), "alice commented on commit 0123456 in bob/tools"],
+  [
+    e("ReleaseEvent", { action: "published", release: { tag_name: "v2.0" } }),
+    "alice published release v2.0 in bob/tools",
+  ],
+  [
+    e("CommitCommentEvent", { comment: { commit_id: "0123456789abcdef" } }),
+    "alice commented on commit 0123456 in bob/tools",
+  ],
   [e("GollumEvent", { pages: [{}, {}] }), "alice updated 2 wiki pages in bob/tools"],
-  [e("MemberEvent", { action: "added", member: { login: "carol" } }), "alice added carol as a collaborator to bob/tools"],
-  [e("MemberEvent", { action: "removed", member: { login: "carol" } }), "alice removed carol as a collaborator from bob/tools"],
+  [
+    e("MemberEvent", { action: "added", member: { login: "carol" } }),
+    "alice added carol as a collaborator to bob/tools",
+  ],
+  [
+    e("MemberEvent", { action: "removed", member: { login: "carol" } }),
+    "alice removed carol as a collaborator from bob/tools",
+  ],
   [e("SponsorshipEvent", { action: "created" }), "alice created a sponsorship in bob/tools"],
   [e("DiscussionEvent", { action: "created" }), "alice caused a DiscussionEvent in bob/tools"],
   [e("WatchEvent", {}, { repo: { name: "/" } }), "alice starred a repository"],
@@ -81,9 +112,16 @@ describe("console activity pages", () => {
   before(async () => {
     t = await startTestApp();
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
-    for (const [login, password] of [["alice", "alice-password"], ["bob", "bob-password"]] as const) {
-      const res = await t.app.inject({ method: "POST", url: "/console/sign-in",
-        headers: { "content-type": "application/x-www-form-urlencoded" }, payload: new URLSearchParams({ login, password }).toString() });
+    for (const [login, password] of [
+      ["alice", "alice-password"],
+      ["bob", "bob-password"],
+    ] as const) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/console/sign-in",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ login, password }).toString(),
+      });
       sessions[login] = /feedgate_session=([^;]+)/.exec(String(res.headers["set-cookie"]))![1]!;
     }
   });
@@ -99,7 +137,10 @@ describe("console activity pages", () => {
     const res = await get("/console/activity", "alice");
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Activity<\/h1>/);
-    assert.match(res.body, /<a href="\/console\/users\/bob">bob<\/a> created repository <a href="\/console\/repos\/bob\/tools">bob\/tools<\/a>/);
+    assert.match(
+      res.body,
+      /<a href="\/console\/users\/bob">bob<\/a> created repository <a href="\/console\/repos\/bob\/tools">bob\/tools<\/a>/,
+    );
     assert.match(res.body, /<time datetime="2026-01-14T00:53:00.000Z"[^>]*>1 day ago<\/time>/);
     assert.match(res.body, /data-stream="\/console\/activity\/stream"/);
   });
@@ -119,7 +160,11 @@ describe("console activity pages", () => {
   test("a repository's page links to its Webhooks for those who may manage its hooks, and only for them", async () => {
     const link = /<a href="\/console\/repos\/alice\/hello\/hooks">Webhooks<\/a>/;
     assert.match((await get("/console/repos/alice/hello", "alice")).body, link, "the owner");
-    assert.doesNotMatch((await get("/console/repos/alice/hello", "bob")).body, link, "a stranger reading a public repository");
+    assert.doesNotMatch(
+      (await get("/console/repos/alice/hello", "bob")).body,
+      link,
+      "a stranger reading a public repository",
+    );
   });
 
   test("user pages show the user's events, their private ones only to themselves; org pages only for organizations", async () => {
@@ -140,8 +185,14 @@ describe("console activity pages", () => {
     const second = await get("/console/repos/alice/hello?page=2", "bob");
     assert.deepEqual(ids(second.body), HELLO_IDS.slice(30));
     assert.doesNotMatch(second.body, /Load more/);
-    const items = JSON.parse((await get("/console/repos/alice/hello/items?page=2", "bob")).body) as { items: { id: string }[]; next: unknown };
-    assert.deepEqual(items.items.map((i) => i.id), HELLO_IDS.slice(30));
+    const items = JSON.parse((await get("/console/repos/alice/hello/items?page=2", "bob")).body) as {
+      items: { id: string }[];
+      next: unknown;
+    };
+    assert.deepEqual(
+      items.items.map((i) => i.id),
+      HELLO_IDS.slice(30),
+    );
     assert.equal(items.next, null);
   });
 
@@ -162,7 +213,11 @@ describe("console activity pages", () => {
       assert.equal(res.statusCode, 401, url);
       assert.doesNotMatch(String(res.headers["content-type"]), /event-stream/);
     }
-    const forged = await t.app.inject({ method: "GET", url: "/console/activity/stream", headers: { cookie: "feedgate_session=forged" } });
+    const forged = await t.app.inject({
+      method: "GET",
+      url: "/console/activity/stream",
+      headers: { cookie: "feedgate_session=forged" },
+    });
     assert.equal(forged.statusCode, 401);
   });
 });

@@ -20,9 +20,15 @@ describe("console: webhooks and users pages", () => {
   let hello: HookOwner;
   const sessions: Record<string, string> = {};
 
-  const get = (url: string, who: string) => t.app.inject({ method: "GET", url, headers: { cookie: `feedgate_session=${sessions[who]}` } });
+  const get = (url: string, who: string) =>
+    t.app.inject({ method: "GET", url, headers: { cookie: `feedgate_session=${sessions[who]}` } });
   const post = (url: string, who: string, fields: Record<string, string | string[]>) =>
-    t.app.inject({ method: "POST", url, headers: { ...FORM, cookie: `feedgate_session=${sessions[who]}` }, payload: form(fields) });
+    t.app.inject({
+      method: "POST",
+      url,
+      headers: { ...FORM, cookie: `feedgate_session=${sessions[who]}` },
+      payload: form(fields),
+    });
   const csrf = async (who: string) => csrfOf((await get("/console/tokens", who)).body);
   const storedHooks = async () => (await t.store.hooks.list(hello, { limit: 100, offset: 0 })).rows;
 
@@ -31,8 +37,17 @@ describe("console: webhooks and users pages", () => {
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
     await t.createUser("root", "root-password", { siteAdmin: true });
     await t.createToken((await t.store.users.findByLogin("root"))!, ["repo"]);
-    for (const [login, password] of [["alice", "alice-password"], ["bob", "bob-password"], ["root", "root-password"]]) {
-      const res = await t.app.inject({ method: "POST", url: "/console/sign-in", headers: FORM, payload: form({ login: login!, password: password! }) });
+    for (const [login, password] of [
+      ["alice", "alice-password"],
+      ["bob", "bob-password"],
+      ["root", "root-password"],
+    ]) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/console/sign-in",
+        headers: FORM,
+        payload: form({ login: login!, password: password! }),
+      });
       sessions[login!] = sessionOf(res)!;
     }
     hello = { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id };
@@ -67,7 +82,11 @@ describe("console: webhooks and users pages", () => {
 
       const [delivery] = await t.store.hooks.deliveries(hook.id, 1, null);
       const redeliver = `${HOOKS}/${hook.id}/deliveries/${delivery!.id}/redeliver`;
-      assert.equal((await post(redeliver, "bob", { csrf: await csrf("bob") })).statusCode, 404, "a stranger redelivers nothing");
+      assert.equal(
+        (await post(redeliver, "bob", { csrf: await csrf("bob") })).statusCode,
+        404,
+        "a stranger redelivers nothing",
+      );
       assert.equal(await t.store.hooks.queued(hook.id), 0);
       assert.equal((await post(redeliver, "alice", {})).statusCode, 403, "no CSRF token, no redelivery");
       assert.equal(await t.store.hooks.queued(hook.id), 0);
@@ -81,7 +100,12 @@ describe("console: webhooks and users pages", () => {
   });
 
   test("adding a webhook needs the CSRF token and may-manage; bad input is shown and nothing stored", async () => {
-    const valid = { url: "https://receiver.example/new", content_type: "form", secret: "s3cret", events: ["push", "issues"] };
+    const valid = {
+      url: "https://receiver.example/new",
+      content_type: "form",
+      secret: "s3cret",
+      events: ["push", "issues"],
+    };
     assert.equal((await post(HOOKS, "alice", valid)).statusCode, 403, "no CSRF token");
     assert.equal((await post(HOOKS, "bob", { ...valid, csrf: await csrf("bob") })).statusCode, 404);
     assert.deepEqual(await storedHooks(), []);
@@ -119,8 +143,10 @@ describe("console: webhooks and users pages", () => {
     const page = await get("/console/users", "root");
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<h1>Users<\/h1>/);
-    for (const column of ["Login", "Type", "Site admin", "Two-factor", "Tokens", "Status"]) assert.match(page.body, new RegExp(`<th scope="col">${column}</th>`));
-    const row = (login: string) => new RegExp(`<tr><th scope="row">${login}</th>(.*?)</tr>`, "s").exec(page.body)?.[1] ?? "";
+    for (const column of ["Login", "Type", "Site admin", "Two-factor", "Tokens", "Status"])
+      assert.match(page.body, new RegExp(`<th scope="col">${column}</th>`));
+    const row = (login: string) =>
+      new RegExp(`<tr><th scope="row">${login}</th>(.*?)</tr>`, "s").exec(page.body)?.[1] ?? "";
     assert.match(row("alice"), /<td>User<\/td><td>No<\/td><td>Off<\/td><td>2<\/td><td>Active<\/td>/);
     assert.match(row("olga"), /<td>User<\/td><td>No<\/td><td>On<\/td><td>0<\/td>/);
     assert.match(row("root"), /<td>User<\/td><td>Yes<\/td><td>Off<\/td><td>1<\/td>/);

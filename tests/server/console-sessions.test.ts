@@ -23,11 +23,26 @@ describe("console sessions", () => {
   after(() => t.close());
 
   const signIn = (login: string, password: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: "POST", url: "/console/sign-in", headers: { ...FORM, ...headers }, payload: form({ login, password }) });
+    t.app.inject({
+      method: "POST",
+      url: "/console/sign-in",
+      headers: { ...FORM, ...headers },
+      payload: form({ login, password }),
+    });
   const get = (url: string, session?: string) =>
     t.app.inject({ method: "GET", url, headers: session ? { cookie: `feedgate_session=${session}` } : {} });
-  const post = (url: string, session: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: "POST", url, headers: { ...FORM, cookie: `feedgate_session=${session}`, ...headers }, payload: form(fields) });
+  const post = (
+    url: string,
+    session: string,
+    fields: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method: "POST",
+      url,
+      headers: { ...FORM, cookie: `feedgate_session=${session}`, ...headers },
+      payload: form(fields),
+    });
 
   test("pages carry a strict CSP, no framing, a referrer policy and no caching", async () => {
     const res = await get("/console/sign-in");
@@ -65,7 +80,11 @@ describe("console sessions", () => {
       assert.match(res.body, /Incorrect username or password\./);
       assert.equal(sessionOf(res), undefined);
     }
-    const api = await t.app.inject({ method: "GET", url: "/user", headers: { authorization: basic("locky", "locky-password") } });
+    const api = await t.app.inject({
+      method: "GET",
+      url: "/user",
+      headers: { authorization: basic("locky", "locky-password") },
+    });
     assert.equal(api.statusCode, 403, "the console's failures locked the account for the API too");
     assert.equal((await signIn("locky", "locky-password")).statusCode, 403);
   });
@@ -108,16 +127,25 @@ describe("console sessions", () => {
     assert.equal(crossSite.statusCode, 403);
     const loginCsrf = await signIn("alice", "alice-password", { origin: "https://evil.example" });
     assert.equal(loginCsrf.statusCode, 403, "no login CSRF either");
-    assert.equal((await t.store.authorizations.list((await t.store.users.findByLogin("alice"))!.id, { limit: 10, offset: 0 })).total, 0);
+    assert.equal(
+      (await t.store.authorizations.list((await t.store.users.findByLogin("alice"))!.id, { limit: 10, offset: 0 }))
+        .total,
+      0,
+    );
 
     const ok = await post("/console/tokens", session, { note: "ci", scopes: ["repo", "gist"], csrf });
     assert.equal(ok.statusCode, 303);
-    const shown = await t.app.inject({ method: "GET", url: "/console/tokens",
-      headers: { cookie: `feedgate_session=${session}; ${[ok.headers["set-cookie"]].flat()[0]!.split(";")[0]}` } });
+    const shown = await t.app.inject({
+      method: "GET",
+      url: "/console/tokens",
+      headers: { cookie: `feedgate_session=${session}; ${[ok.headers["set-cookie"]].flat()[0]!.split(";")[0]}` },
+    });
     const token = /id="new-token">([0-9A-Za-z_]{30,})</.exec(shown.body)?.[1];
     assert.ok(token, "the new token is shown once");
-    assert.ok([shown.headers["set-cookie"]].flat().some((c) => /^feedgate_new_token=;.*Max-Age=0/.test(String(c))),
-      "the page that shows it clears what carried it, so a reload cannot show it again");
+    assert.ok(
+      [shown.headers["set-cookie"]].flat().some((c) => /^feedgate_new_token=;.*Max-Age=0/.test(String(c))),
+      "the page that shows it clears what carried it, so a reload cannot show it again",
+    );
     const user = await t.app.inject({ method: "GET", url: "/user", headers: { authorization: `token ${token}` } });
     assert.equal(user.statusCode, 200);
     assert.doesNotMatch((await get("/console/tokens", session)).body, new RegExp(token!), "never again");
@@ -131,10 +159,15 @@ describe("console sessions", () => {
     assert.equal((await get("/console/tokens", pending)).statusCode, 303, "a pending session is not signed in");
     const step = await get("/console/two-factor", pending);
     assert.match(step.body, /Authentication code/);
-    const bad = await post("/console/two-factor", pending, { otp: "000000" === currentOtp(secret, t.clock.now()) ? "111111" : "000000",
-      csrf: csrfOf(step.body) });
+    const bad = await post("/console/two-factor", pending, {
+      otp: "000000" === currentOtp(secret, t.clock.now()) ? "111111" : "000000",
+      csrf: csrfOf(step.body),
+    });
     assert.equal(bad.statusCode, 401);
-    const good = await post("/console/two-factor", pending, { otp: currentOtp(secret, t.clock.now()), csrf: csrfOf(step.body) });
+    const good = await post("/console/two-factor", pending, {
+      otp: currentOtp(secret, t.clock.now()),
+      csrf: csrfOf(step.body),
+    });
     assert.equal(good.statusCode, 303);
     const verified = sessionOf(good)!;
     assert.notEqual(verified, pending, "a new id once verified");

@@ -51,7 +51,10 @@ describe("POST /credentials/revoke", () => {
       assert.equal(refused.json().message, "Bad credentials");
     }
     assert.equal((await asUser(kept.token)).statusCode, 200);
-    assert.deepEqual((await t.store.authorizations.listAll()).map((row) => String(row.id)), [kept.id]);
+    assert.deepEqual(
+      (await t.store.authorizations.listAll()).map((row) => String(row.id)),
+      [kept.id],
+    );
   });
 
   test("a token remembered by another instance on the same database is refused there at once", async () => {
@@ -70,7 +73,12 @@ describe("POST /credentials/revoke", () => {
   test("unknown tokens, strings that are no tokens and repeats get the same 202 {} and change nothing", async () => {
     const { token } = await t.createToken(alice);
     const known = await revoke({ credentials: [token, token] });
-    for (const credentials of [[NOT_OURS], ["ghp_1234567890abcdef1234567890abcdef12345678"], ["", "x\u0000y"], [token]]) {
+    for (const credentials of [
+      [NOT_OURS],
+      ["ghp_1234567890abcdef1234567890abcdef12345678"],
+      ["", "x\u0000y"],
+      [token],
+    ]) {
       const res = await revoke({ credentials });
       assert.equal(res.statusCode, 202, JSON.stringify(credentials));
       assert.equal(res.body, known.body);
@@ -80,7 +88,11 @@ describe("POST /credentials/revoke", () => {
 
   test("is served under /api/v3 too", async () => {
     const { token } = await t.createToken(alice);
-    const res = await t.app.inject({ method: "POST", url: "/api/v3/credentials/revoke", payload: { credentials: [token] } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v3/credentials/revoke",
+      payload: { credentials: [token] },
+    });
     assert.equal(res.statusCode, 202);
     assert.equal((await asUser(token)).statusCode, 401);
   });
@@ -92,7 +104,8 @@ describe("POST /credentials/revoke", () => {
         const res = await revoke({ credentials: [token] }, { headers: { authorization } });
         assert.equal(res.statusCode, 403, authorization);
         assert.deepEqual(res.json(), {
-          message: "This endpoint does not accept authenticated requests; send no credentials.", documentation_url: DOCS,
+          message: "This endpoint does not accept authenticated requests; send no credentials.",
+          documentation_url: DOCS,
         });
       }
       assert.equal((await asUser(token)).statusCode, 200);
@@ -112,10 +125,30 @@ describe("POST /credentials/revoke", () => {
   describe("bad input revokes nothing", () => {
     const cases: { name: string; body: unknown; code: string; message: RegExp }[] = [
       { name: "no credentials key", body: {}, code: "missing_field", message: /^credentials / },
-      { name: "an empty list", body: { credentials: [] }, code: "invalid", message: /^credentials must NOT have fewer than 1 items/ },
-      { name: "1001 tokens", body: { credentials: null }, code: "invalid", message: /^credentials must NOT have more than 1000 items/ },
-      { name: "a string instead of a list", body: { credentials: "TOKEN" }, code: "invalid", message: /^credentials must be array/ },
-      { name: "a number in the list", body: { credentials: ["TOKEN", 7] }, code: "invalid", message: /^credentials must be string/ },
+      {
+        name: "an empty list",
+        body: { credentials: [] },
+        code: "invalid",
+        message: /^credentials must NOT have fewer than 1 items/,
+      },
+      {
+        name: "1001 tokens",
+        body: { credentials: null },
+        code: "invalid",
+        message: /^credentials must NOT have more than 1000 items/,
+      },
+      {
+        name: "a string instead of a list",
+        body: { credentials: "TOKEN" },
+        code: "invalid",
+        message: /^credentials must be array/,
+      },
+      {
+        name: "a number in the list",
+        body: { credentials: ["TOKEN", 7] },
+        code: "invalid",
+        message: /^credentials must be string/,
+      },
     ];
     for (const { name, body, code, message } of cases) {
       test(`${name}: 422 Validation Failed naming credentials`, async () => {
@@ -128,7 +161,10 @@ describe("POST /credentials/revoke", () => {
         assert.equal(answer.message, "Validation Failed");
         assert.equal(answer.documentation_url, DOCS);
         assert.equal(answer.errors.length, 1);
-        assert.deepEqual({ ...answer.errors[0], message: undefined }, { resource: "Credential", field: "credentials", code, message: undefined });
+        assert.deepEqual(
+          { ...answer.errors[0], message: undefined },
+          { resource: "Credential", field: "credentials", code, message: undefined },
+        );
         assert.match(answer.errors[0].message, message);
         assert.equal((await asUser(token)).statusCode, 200);
       });
@@ -142,7 +178,7 @@ describe("POST /credentials/revoke", () => {
     });
 
     test("a body that is not JSON is 400 Problems parsing JSON", async () => {
-      const res = await revoke("{\"credentials\": [", { headers: { "content-type": "application/json" } });
+      const res = await revoke('{"credentials": [', { headers: { "content-type": "application/json" } });
       assert.equal(res.statusCode, 400);
       assert.deepEqual(res.json(), { message: "Problems parsing JSON", documentation_url: DOCS });
     });
@@ -188,6 +224,15 @@ describe("POST /credentials/revoke", () => {
 /** A second feedgate instance on the same database, with its own store and its own remembered look-ups. */
 async function otherInstance(db: string): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const store: Store = await openStore(db);
-  const app = await buildApp({ config: loadConfig({ db, logLevel: "silent", passwordCost: TEST_PASSWORD_COST }, {}), store });
-  return { app, async close() { await app.close(); await store.close(); } };
+  const app = await buildApp({
+    config: loadConfig({ db, logLevel: "silent", passwordCost: TEST_PASSWORD_COST }, {}),
+    store,
+  });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
 }

@@ -23,7 +23,13 @@ describe("the demo world", () => {
   const feed = async (url: string, token?: string) => {
     const response = await t.app.inject({ url, headers: token ? { authorization: `token ${token}` } : {} });
     assert.equal(response.statusCode, 200, response.body);
-    return (response.json() as { id: string; type: string; public: boolean; repo: { name: string }; created_at: string }[]);
+    return response.json() as {
+      id: string;
+      type: string;
+      public: boolean;
+      repo: { name: string };
+      created_at: string;
+    }[];
   };
 
   test("demo's received feed holds the private push to demo/secret-plans; the public one and strangers' do not", async () => {
@@ -36,13 +42,25 @@ describe("the demo world", () => {
 
   test("its own events end a minute before the start, spaced as written; the GH Archive ones stay in 2021", async () => {
     const own = await feed("/users/demo/events", demo.token);
-    assert.deepEqual(own.map((event) => event.created_at), ["2026-11-24T11:50:00Z", "2026-11-24T11:45:00Z", "2026-11-24T11:30:00Z"]);
+    assert.deepEqual(
+      own.map((event) => event.created_at),
+      ["2026-11-24T11:50:00Z", "2026-11-24T11:45:00Z", "2026-11-24T11:30:00Z"],
+    );
     const friend = await feed("/users/demo-friend/events/public");
-    assert.deepEqual(friend.map((event) => event.created_at), ["2026-11-24T11:55:00Z"]);
+    assert.deepEqual(
+      friend.map((event) => event.created_at),
+      ["2026-11-24T11:55:00Z"],
+    );
     const issueEvents = await feed("/repos/demo/tools/issues/events");
-    assert.deepEqual(issueEvents.map((event) => event.created_at), ["2026-11-24T11:59:00Z"]);
+    assert.deepEqual(
+      issueEvents.map((event) => event.created_at),
+      ["2026-11-24T11:59:00Z"],
+    );
     // With --feed-max-age 30d the global feed shows only the demo's story: the archive is older.
     const global = await feed("/events?per_page=100");
-    assert.deepEqual(global.map((event) => event.id), ["900000000005", "900000000004"]);
+    assert.deepEqual(
+      global.map((event) => event.id),
+      ["900000000005", "900000000004"],
+    );
   });
 });

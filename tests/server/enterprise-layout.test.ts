@@ -15,15 +15,25 @@ const HOST = "feedgate.test";
 const ORIGIN = `http://${HOST}`;
 
 const events = Array.from({ length: 5 }, (_, i) => ({
-  id: String(i + 1), type: "PushEvent", actor: { login: "pat" }, repo: { name: "pat/busy" }, payload: {}, public: true,
+  id: String(i + 1),
+  type: "PushEvent",
+  actor: { login: "pat" },
+  repo: { name: "pat/busy" },
+  payload: {},
+  public: true,
   created_at: `2026-01-14T00:0${i}:00Z`,
 }));
 
 async function seeded(config: Parameters<typeof startTestApp>[0] = {}): Promise<TestApp> {
   const t = await startTestApp({ rateLimitAnonymous: 1000, ...config });
-  await new IngestService(t.store, t.clock.now).seedWorld({
-    users: [{ login: "pat", password: "pat-password" }], repos: [{ full_name: "pat/busy" }], events,
-  }, { baseDir: undefined });
+  await new IngestService(t.store, t.clock.now).seedWorld(
+    {
+      users: [{ login: "pat", password: "pat-password" }],
+      repos: [{ full_name: "pat/busy" }],
+      events,
+    },
+    { baseDir: undefined },
+  );
   return t;
 }
 
@@ -45,10 +55,15 @@ describe("the /api/v3 layout", () => {
     const prefixed = await get("/api/v3/events?per_page=2&page=2");
     const root = await get("/events?per_page=2&page=2");
     assert.equal(prefixed.statusCode, 200);
-    assert.deepEqual(prefixed.json().map((e: { id: string }) => e.id), root.json().map((e: { id: string }) => e.id));
+    assert.deepEqual(
+      prefixed.json().map((e: { id: string }) => e.id),
+      root.json().map((e: { id: string }) => e.id),
+    );
     assert.deepEqual(links(prefixed.headers.link), {
-      prev: `${ORIGIN}/api/v3/events?per_page=2&page=1`, next: `${ORIGIN}/api/v3/events?per_page=2&page=3`,
-      last: `${ORIGIN}/api/v3/events?per_page=2&page=3`, first: `${ORIGIN}/api/v3/events?per_page=2&page=1`,
+      prev: `${ORIGIN}/api/v3/events?per_page=2&page=1`,
+      next: `${ORIGIN}/api/v3/events?per_page=2&page=3`,
+      last: `${ORIGIN}/api/v3/events?per_page=2&page=3`,
+      first: `${ORIGIN}/api/v3/events?per_page=2&page=1`,
     });
     assert.deepEqual(links(root.headers.link).next, `${ORIGIN}/events?per_page=2&page=3`);
   });
@@ -62,18 +77,29 @@ describe("the /api/v3 layout", () => {
   });
 
   test("POST /api/v3/authorizations: Location and url under /api/v3; get, list and delete there too", async () => {
-    const created = await t.app.inject({ method: "POST", url: "/api/v3/authorizations",
-      headers: { host: HOST, authorization: PAT }, payload: { note: "enterprise" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/v3/authorizations",
+      headers: { host: HOST, authorization: PAT },
+      payload: { note: "enterprise" },
+    });
     assert.equal(created.statusCode, 201);
     const { id, url } = created.json();
     assert.equal(created.headers.location, `${ORIGIN}/api/v3/authorizations/${id}`);
     assert.equal(url, created.headers.location);
     const one = await get(`/api/v3/authorizations/${id}`, { authorization: PAT });
     assert.equal(one.json().url, `${ORIGIN}/api/v3/authorizations/${id}`);
-    assert.equal((await get(`/authorizations/${id}`, { authorization: PAT })).json().url, `${ORIGIN}/authorizations/${id}`);
+    assert.equal(
+      (await get(`/authorizations/${id}`, { authorization: PAT })).json().url,
+      `${ORIGIN}/authorizations/${id}`,
+    );
     const list = await get("/api/v3/authorizations", { authorization: PAT });
     assert.ok(list.json().every((a: { url: string }) => a.url.startsWith(`${ORIGIN}/api/v3/authorizations/`)));
-    const deleted = await t.app.inject({ method: "DELETE", url: `/api/v3/authorizations/${id}`, headers: { host: HOST, authorization: PAT } });
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v3/authorizations/${id}`,
+      headers: { host: HOST, authorization: PAT },
+    });
     assert.equal(deleted.statusCode, 204);
   });
 
@@ -81,8 +107,12 @@ describe("the /api/v3 layout", () => {
     const root = await get("/");
     assert.equal(root.json().current_user_url, `${ORIGIN}/user`);
     // API URLs move under the prefix; web pages stay at the host's root, as on GitHub Enterprise.
-    const prefixed = Object.fromEntries(Object.entries(root.json() as Record<string, string>).map(([key, value]) =>
-      [key, key.endsWith("html_url") ? value : value.replace(`${ORIGIN}/`, `${ORIGIN}/api/v3/`)]));
+    const prefixed = Object.fromEntries(
+      Object.entries(root.json() as Record<string, string>).map(([key, value]) => [
+        key,
+        key.endsWith("html_url") ? value : value.replace(`${ORIGIN}/`, `${ORIGIN}/api/v3/`),
+      ]),
+    );
     for (const url of ["/api/v3", "/api/v3/", "/api/v3?x=1"]) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, url);
@@ -97,12 +127,23 @@ describe("the /api/v3 layout", () => {
 
   test("unknown paths under the prefix are GitHub's 404; the prefix is stripped once, and only as a whole segment", async () => {
     // The message names the path routed: without the prefix where it was stripped.
-    for (const [url, routed] of [["/api/v3/nope", "/nope"], ["/api/v3/api/v3/events", "/api/v3/events"], ["/api/v3x/events", "/api/v3x/events"],
-      ["/api/v30/events", "/api/v30/events"], ["/api/v3/authorizations/x/y", "/authorizations/x/y"]] as const) {
+    for (const [url, routed] of [
+      ["/api/v3/nope", "/nope"],
+      ["/api/v3/api/v3/events", "/api/v3/events"],
+      ["/api/v3x/events", "/api/v3x/events"],
+      ["/api/v30/events", "/api/v30/events"],
+      ["/api/v3/authorizations/x/y", "/authorizations/x/y"],
+    ] as const) {
       const res = await get(url);
       assert.equal(res.statusCode, 404, url);
-      assert.deepEqual(res.json(),
-        { message: `Not Found: feedgate does not implement GET ${routed}`, documentation_url: "https://developer.github.com/v3" }, url);
+      assert.deepEqual(
+        res.json(),
+        {
+          message: `Not Found: feedgate does not implement GET ${routed}`,
+          documentation_url: "https://developer.github.com/v3",
+        },
+        url,
+      );
       assert.ok(res.headers["x-ratelimit-limit"], url);
     }
   });
@@ -165,11 +206,19 @@ describe("the /api/v3 layout with --base-url", () => {
     test(`--base-url ${base}, POST ${url}: Location ${expected}/:id`, async () => {
       const t = await seeded({ baseUrl: base });
       try {
-        const created = await t.app.inject({ method: "POST", url, headers: { authorization: PAT }, payload: { note: "n" } });
+        const created = await t.app.inject({
+          method: "POST",
+          url,
+          headers: { authorization: PAT },
+          payload: { note: "n" },
+        });
         assert.equal(created.statusCode, 201);
         assert.equal(created.headers.location, `${expected}/${created.json().id}`);
         const page = await t.app.inject({ method: "GET", url: url.replace("authorizations", "events?per_page=2") });
-        assert.equal(links(page.headers.link).next, `${expected.replace("authorizations", "events")}?per_page=2&page=2`);
+        assert.equal(
+          links(page.headers.link).next,
+          `${expected.replace("authorizations", "events")}?per_page=2&page=2`,
+        );
       } finally {
         await t.close();
       }

@@ -22,12 +22,20 @@ const at = (minute: number) => `2026-01-14T10:${String(minute).padStart(2, "0")}
 const ALICE_ID = 9001;
 const HELLO_ID = 7001;
 const CREATE_HELLO = {
-  id: "101", type: "CreateEvent",
-  actor: { id: ALICE_ID, login: "alice", display_login: "alice", gravatar_id: "", url: "https://api.github.com/users/alice",
-    avatar_url: "https://avatars.githubusercontent.com/u/9001?" },
+  id: "101",
+  type: "CreateEvent",
+  actor: {
+    id: ALICE_ID,
+    login: "alice",
+    display_login: "alice",
+    gravatar_id: "",
+    url: "https://api.github.com/users/alice",
+    avatar_url: "https://avatars.githubusercontent.com/u/9001?",
+  },
   repo: { id: HELLO_ID, name: "alice/hello", url: "https://api.github.com/repos/alice/hello" },
   payload: { ref: null, ref_type: "repository", master_branch: "main", description: null, pusher_type: "user" },
-  public: true, created_at: at(1),
+  public: true,
+  created_at: at(1),
 };
 
 const TOKENS = {
@@ -42,7 +50,13 @@ const WORLD = {
   users: [
     { login: "alice", password: "alice-password", following: ["bob", "carol"], watching: ["bob/tools"] },
     { login: "bob", password: "bob-password", following: ["alice"], watching: ["alice/hello"] },
-    { login: "carol", password: "carol-password", otp_secret: OTP_SECRET, following: ["alice", "acme"], watching: ["alice/hello"] },
+    {
+      login: "carol",
+      password: "carol-password",
+      otp_secret: OTP_SECRET,
+      following: ["alice", "acme"],
+      watching: ["alice/hello"],
+    },
     { login: "dave", password: "dave-password" },
     { login: "erin", password: "erin-password" },
   ],
@@ -119,7 +133,10 @@ describe("entry-point resources", () => {
     assert.equal(body.url, `${BASE}/users/alice`);
     assert.equal(body.html_url, "https://feedgate.example/alice");
     assert.deepEqual([body.followers, body.following, body.public_repos], [2, 2, 1]);
-    assert.deepEqual([body.owned_private_repos, body.total_private_repos, body.two_factor_authentication], [1, 1, false]);
+    assert.deepEqual(
+      [body.owned_private_repos, body.total_private_repos, body.two_factor_authentication],
+      [1, 1, false],
+    );
     assert.deepEqual([body.name, body.email, body.bio, body.public_gists], [null, null, null, 0]);
     assert.match(body.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 
@@ -133,7 +150,8 @@ describe("entry-point resources", () => {
     const res = await get("/user");
     assert.equal(res.statusCode, 401);
     assert.deepEqual(res.json(), {
-      message: "Requires authentication", documentation_url: endpoints.users.getAuthenticated.documentationUrl,
+      message: "Requires authentication",
+      documentation_url: endpoints.users.getAuthenticated.documentationUrl,
     });
     assert.ok(res.headers["x-ratelimit-limit"]);
     const bad = await get("/user", { authorization: "token nope" });
@@ -149,7 +167,10 @@ describe("entry-point resources", () => {
     const events = (await get("/users/alice/events/public")).json() as { actor: { id: number } }[];
     assert.ok(events.length > 0);
     for (const event of events) assert.equal(event.actor.id, body.id);
-    assert.deepEqual([body.login, body.id, body.followers, body.following, body.public_repos], ["alice", ALICE_ID, 2, 2, 1]);
+    assert.deepEqual(
+      [body.login, body.id, body.followers, body.following, body.public_repos],
+      ["alice", ALICE_ID, 2, 2, 1],
+    );
     assert.equal("two_factor_authentication" in body, false, "private fields only on /user");
 
     const bob = (await get("/users/BOB")).json();
@@ -174,7 +195,10 @@ describe("entry-point resources", () => {
       assert.deepEqual(res.json(), NOT_FOUND, url);
     }
     // Not a number: not the id form, but another of GitHub's /user/... routes, which feedgate does not serve.
-    assert.deepEqual((await get("/user/x1")).json(), { ...NOT_FOUND, message: "Not Found: feedgate does not implement GET /user/x1" });
+    assert.deepEqual((await get("/user/x1")).json(), {
+      ...NOT_FOUND,
+      message: "Not Found: feedgate does not implement GET /user/x1",
+    });
   });
 
   test("GET /orgs/:org is an organization-full with real counts; a user's login is 404", async () => {
@@ -182,7 +206,10 @@ describe("entry-point resources", () => {
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assertSchema("organization-full", body);
-    assert.deepEqual([body.login, body.type, body.public_repos, body.followers, body.following], ["acme", "Organization", 1, 1, 0]);
+    assert.deepEqual(
+      [body.login, body.type, body.public_repos, body.followers, body.following],
+      ["acme", "Organization", 1, 1, 0],
+    );
     assert.equal(body.url, `${BASE}/orgs/acme`);
     assert.equal(body.events_url, `${BASE}/orgs/acme/events`);
     const byId = await get(`/organizations/${body.id}`);
@@ -200,8 +227,10 @@ describe("entry-point resources", () => {
     assertSchema("full-repository", body);
     const events = (await get("/repos/alice/hello/events")).json() as { repo: { id: number } }[];
     for (const event of events) assert.equal(event.repo.id, body.id);
-    assert.deepEqual([body.id, body.name, body.full_name, body.private, body.fork, body.visibility],
-      [HELLO_ID, "hello", "alice/hello", false, false, "public"]);
+    assert.deepEqual(
+      [body.id, body.name, body.full_name, body.private, body.fork, body.visibility],
+      [HELLO_ID, "hello", "alice/hello", false, false, "public"],
+    );
     assert.equal(body.owner.login, "alice");
     assert.equal(body.owner.id, ALICE_ID);
     assertSchema("simple-user", body.owner);
@@ -239,7 +268,10 @@ describe("entry-point resources", () => {
     assert.equal(body.source.stargazers_count, 2);
     assert.equal(body.network_count, 2);
     const bobs = (await get("/repos/bob/hello")).json();
-    assert.deepEqual([bobs.parent.full_name, bobs.source.full_name, bobs.forks_count], ["alice/hello", "alice/hello", 1]);
+    assert.deepEqual(
+      [bobs.parent.full_name, bobs.source.full_name, bobs.forks_count],
+      ["alice/hello", "alice/hello", 1],
+    );
   });
 
   test("an organization's owner with admin:org sees its plan and settings; others, members too, see what everyone sees", async () => {
@@ -247,18 +279,36 @@ describe("entry-point resources", () => {
     const admin = { authorization: `token ${(await t.createToken(carol!, ["admin:org"])).token}` };
     const member = (await get("/orgs/acme", admin)).json();
     assertSchema("organization-full", member);
-    assert.deepEqual([member.plan.name, member.default_repository_permission, member.members_can_create_repositories,
-      member.two_factor_requirement_enabled, member.billing_email, member.total_private_repos], ["free", "read", true, false, null, 1]);
+    assert.deepEqual(
+      [
+        member.plan.name,
+        member.default_repository_permission,
+        member.members_can_create_repositories,
+        member.two_factor_requirement_enabled,
+        member.billing_email,
+        member.total_private_repos,
+      ],
+      ["free", "read", true, false, null, 1],
+    );
     assert.equal(member.secret_scanning_push_protection_custom_link_enabled, false);
     const erin = await t.store.users.findByLogin("erin");
     const memberWithAdminOrg = { authorization: `token ${(await t.createToken(erin!, ["admin:org"])).token}` };
-    for (const [who, headers] of [["anonymous", {}], ["an owner without admin:org", token("carol")], ["a non-member", token("alice")],
-      ["a member (not an owner) with admin:org", memberWithAdminOrg], ["a member with a password", { authorization: basic("erin", "erin-password") }],
+    for (const [who, headers] of [
+      ["anonymous", {}],
+      ["an owner without admin:org", token("carol")],
+      ["a non-member", token("alice")],
+      ["a member (not an owner) with admin:org", memberWithAdminOrg],
+      ["a member with a password", { authorization: basic("erin", "erin-password") }],
     ] as const) {
       const seen = (await get("/orgs/acme", headers)).json();
       assertSchema("organization-full", seen);
-      assert.deepEqual([seen.name, seen.company, seen.is_verified, seen.twitter_username], ["acme", "", false, null], who);
-      for (const key of ["plan", "billing_email", "total_private_repos", "members_can_create_repositories"]) assert.equal(key in seen, false, `${who}: ${key}`);
+      assert.deepEqual(
+        [seen.name, seen.company, seen.is_verified, seen.twitter_username],
+        ["acme", "", false, null],
+        who,
+      );
+      for (const key of ["plan", "billing_email", "total_private_repos", "members_can_create_repositories"])
+        assert.equal(key in seen, false, `${who}: ${key}`);
     }
     const current = (await get("/orgs/acme", { ...admin, "x-github-api-version": "2026-03-10" })).json();
     assert.equal("secret_scanning_push_protection_custom_link_enabled" in current, false, "removed by 2026-03-10");
@@ -269,7 +319,10 @@ describe("entry-point resources", () => {
     assert.equal((await get("/users/alice")).json().user_view_type, "public");
     const self = (await get("/user", token("alice"))).json();
     assertSchema("private-user", self);
-    assert.deepEqual([self.user_view_type, self.notification_email, self.plan.name, self.plan.private_repos], ["private", null, "free", 10000]);
+    assert.deepEqual(
+      [self.user_view_type, self.notification_email, self.plan.name, self.plan.private_repos],
+      ["private", null, "free", 10000],
+    );
   });
 
   test("a repository's administrator sees its merge settings, clone token and security switches; everyone sees allow_forking", async () => {
@@ -279,13 +332,27 @@ describe("entry-point resources", () => {
     const theirs = anonymous.json();
     assertSchema("full-repository", mine);
     assert.equal(mine.permissions.admin, true);
-    assert.deepEqual([mine.allow_squash_merge, mine.allow_merge_commit, mine.allow_rebase_merge, mine.allow_auto_merge,
-      mine.delete_branch_on_merge, mine.squash_merge_commit_title, mine.merge_commit_message, mine.temp_clone_token],
-    [true, true, true, false, false, "COMMIT_OR_PR_TITLE", "PR_TITLE", ""]);
+    assert.deepEqual(
+      [
+        mine.allow_squash_merge,
+        mine.allow_merge_commit,
+        mine.allow_rebase_merge,
+        mine.allow_auto_merge,
+        mine.delete_branch_on_merge,
+        mine.squash_merge_commit_title,
+        mine.merge_commit_message,
+        mine.temp_clone_token,
+      ],
+      [true, true, true, false, false, "COMMIT_OR_PR_TITLE", "PR_TITLE", ""],
+    );
     assert.equal(mine.security_and_analysis.secret_scanning.status, "disabled");
-    for (const key of ["allow_squash_merge", "temp_clone_token", "security_and_analysis", "permissions"]) assert.equal(key in theirs, false, key);
-    for (const body of [mine, theirs]) assert.deepEqual([body.allow_forking, body.web_commit_signoff_required], [true, false]);
-    const current = (await get("/repos/alice/hello", { ...token("alice"), "x-github-api-version": "2026-03-10" })).json();
+    for (const key of ["allow_squash_merge", "temp_clone_token", "security_and_analysis", "permissions"])
+      assert.equal(key in theirs, false, key);
+    for (const body of [mine, theirs])
+      assert.deepEqual([body.allow_forking, body.web_commit_signoff_required], [true, false]);
+    const current = (
+      await get("/repos/alice/hello", { ...token("alice"), "x-github-api-version": "2026-03-10" })
+    ).json();
     assert.equal("use_squash_pr_title_as_default" in current, false, "removed by 2026-03-10");
     assert.equal(mine.use_squash_pr_title_as_default, false);
   });
@@ -293,14 +360,18 @@ describe("entry-point resources", () => {
   test("a repository carries Last-Modified, its updated_at, and answers If-Modified-Since with 304", async () => {
     const res = await get("/repos/alice/hello");
     assert.equal(res.headers["last-modified"], new Date(res.json().updated_at).toUTCString());
-    assert.equal((await get("/repos/alice/hello", { "if-modified-since": String(res.headers["last-modified"]) })).statusCode, 304);
+    assert.equal(
+      (await get("/repos/alice/hello", { "if-modified-since": String(res.headers["last-modified"]) })).statusCode,
+      304,
+    );
   });
 
   test("API version 2026-03-10 shows a repository, its parent and source without has_downloads", async () => {
     const old = (await get("/repos/dave/hello")).json();
     const current = (await get("/repos/dave/hello", { "x-github-api-version": "2026-03-10" })).json();
     for (const repository of [old, old.parent, old.source]) assert.equal(repository.has_downloads, false);
-    for (const repository of [current, current.parent, current.source]) assert.equal("has_downloads" in repository, false);
+    for (const repository of [current, current.parent, current.source])
+      assert.equal("has_downloads" in repository, false);
     const { has_downloads: _removed, parent: _p, source: _s, ...rest } = old;
     const { parent: _cp, source: _cs, ...currentRest } = current;
     assert.deepEqual(currentRest, rest);
@@ -309,8 +380,12 @@ describe("entry-point resources", () => {
   });
 
   test("a private repository is 404 to whoever cannot read its feeds, and 200 with permissions to its readers", async () => {
-    for (const [who, headers] of [["anonymous", {}], ["dave", token("dave")], ["alice without repo scope", token("alicePublic")],
-      ["carol", token("carol")]] as const) {
+    for (const [who, headers] of [
+      ["anonymous", {}],
+      ["dave", token("dave")],
+      ["alice without repo scope", token("alicePublic")],
+      ["carol", token("carol")],
+    ] as const) {
       for (const url of ["/repos/alice/secret", "/repos/alice/secret/events"]) {
         const res = await get(url, headers);
         assert.equal(res.statusCode, 404, `${who}: ${url}`);
@@ -320,18 +395,58 @@ describe("entry-point resources", () => {
     const secretId = (await get("/repos/alice/secret", token("alice"))).json().id as number;
     assert.equal((await get(`/repositories/${secretId}`)).statusCode, 404);
 
-    const erinToken = { authorization: `token ${(await t.createToken((await t.store.users.findByLogin("erin"))!, ["repo"])).token}` };
+    const erinToken = {
+      authorization: `token ${(await t.createToken((await t.store.users.findByLogin("erin"))!, ["repo"])).token}`,
+    };
     const cases: [string, Record<string, string>, string, Record<string, boolean>][] = [
-      ["owner", token("alice"), "/repos/alice/secret", { admin: true, maintain: true, push: true, triage: true, pull: true }],
-      ["owner with a password", { authorization: basic("alice", "alice-password") }, "/repos/alice/secret",
-        { admin: true, maintain: true, push: true, triage: true, pull: true }],
-      ["collaborator", token("bob"), "/repos/alice/secret", { admin: false, maintain: false, push: true, triage: true, pull: true }],
-      ["organization owner", token("carol"), "/repos/acme/vault", { admin: true, maintain: true, push: true, triage: true, pull: true }],
-      ["organization member", erinToken, "/repos/acme/vault", { admin: false, maintain: false, push: false, triage: false, pull: true }],
-      ["organization owner, public repository", token("carol"), "/repos/acme/site", { admin: true, maintain: true, push: true, triage: true, pull: true }],
-      ["organization member, public repository", erinToken, "/repos/acme/site", { admin: false, maintain: false, push: false, triage: false, pull: true }],
-      ["anyone signed in, on a public repository", token("dave"), "/repos/alice/hello",
-        { admin: false, maintain: false, push: false, triage: false, pull: true }],
+      [
+        "owner",
+        token("alice"),
+        "/repos/alice/secret",
+        { admin: true, maintain: true, push: true, triage: true, pull: true },
+      ],
+      [
+        "owner with a password",
+        { authorization: basic("alice", "alice-password") },
+        "/repos/alice/secret",
+        { admin: true, maintain: true, push: true, triage: true, pull: true },
+      ],
+      [
+        "collaborator",
+        token("bob"),
+        "/repos/alice/secret",
+        { admin: false, maintain: false, push: true, triage: true, pull: true },
+      ],
+      [
+        "organization owner",
+        token("carol"),
+        "/repos/acme/vault",
+        { admin: true, maintain: true, push: true, triage: true, pull: true },
+      ],
+      [
+        "organization member",
+        erinToken,
+        "/repos/acme/vault",
+        { admin: false, maintain: false, push: false, triage: false, pull: true },
+      ],
+      [
+        "organization owner, public repository",
+        token("carol"),
+        "/repos/acme/site",
+        { admin: true, maintain: true, push: true, triage: true, pull: true },
+      ],
+      [
+        "organization member, public repository",
+        erinToken,
+        "/repos/acme/site",
+        { admin: false, maintain: false, push: false, triage: false, pull: true },
+      ],
+      [
+        "anyone signed in, on a public repository",
+        token("dave"),
+        "/repos/alice/hello",
+        { admin: false, maintain: false, push: false, triage: false, pull: true },
+      ],
     ];
     for (const [who, headers, url, permissions] of cases) {
       const res = await get(url, headers);
@@ -360,13 +475,22 @@ describe("entry-point resources", () => {
       assert.equal(res.statusCode, 404, url);
       assert.deepEqual(res.json(), NOT_FOUND, url);
     }
-    assert.deepEqual((await get("/repositories/abc")).json(),
-      { ...NOT_FOUND, message: "Not Found: feedgate does not implement GET /repositories/abc" });
+    assert.deepEqual((await get("/repositories/abc")).json(), {
+      ...NOT_FOUND,
+      message: "Not Found: feedgate does not implement GET /repositories/abc",
+    });
   });
 
   test("answers carry an ETag, and If-None-Match gets a 304 that costs no rate limit", async () => {
-    for (const [url, headers] of [["/", {}], ["/users/alice", {}], ["/orgs/acme", {}], ["/repos/alice/hello", token("bob")],
-      ["/user", token("alice")], ["/meta", {}], [`/repositories/${HELLO_ID}`, {}]] as const) {
+    for (const [url, headers] of [
+      ["/", {}],
+      ["/users/alice", {}],
+      ["/orgs/acme", {}],
+      ["/repos/alice/hello", token("bob")],
+      ["/user", token("alice")],
+      ["/meta", {}],
+      [`/repositories/${HELLO_ID}`, {}],
+    ] as const) {
       const first = await get(url, headers);
       assert.equal(first.statusCode, 200, url);
       const etag = first.headers.etag as string;
@@ -374,7 +498,11 @@ describe("entry-point resources", () => {
       const again = await get(url, { ...headers, "if-none-match": etag });
       assert.equal(again.statusCode, 304, url);
       assert.equal(again.body, "");
-      assert.equal(again.headers["x-ratelimit-remaining"], first.headers["x-ratelimit-remaining"], `${url}: a 304 is free`);
+      assert.equal(
+        again.headers["x-ratelimit-remaining"],
+        first.headers["x-ratelimit-remaining"],
+        `${url}: a 304 is free`,
+      );
     }
   });
 

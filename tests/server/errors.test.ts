@@ -47,25 +47,41 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
   }
 
   /** The writes that take a body: create, update, and update through POST. */
-  const writes = () => [
-    { name: "create", method: "POST", url: "/authorizations", docs: CREATE_DOCS },
-    { name: "update", method: "PATCH", url: `/authorizations/${existingId}`, docs: UPDATE_DOCS },
-    { name: "update via POST", method: "POST", url: `/authorizations/${existingId}`, docs: UPDATE_DOCS },
-  ] as const;
+  const writes = () =>
+    [
+      { name: "create", method: "POST", url: "/authorizations", docs: CREATE_DOCS },
+      { name: "update", method: "PATCH", url: `/authorizations/${existingId}`, docs: UPDATE_DOCS },
+      { name: "update via POST", method: "POST", url: `/authorizations/${existingId}`, docs: UPDATE_DOCS },
+    ] as const;
 
   const send = (method: "POST" | "PATCH", url: string, payload: string, contentType?: string): InjectOptions => ({
-    method, url, payload,
+    method,
+    url,
+    payload,
     headers: { authorization: ALICE, ...(contentType ? { "content-type": contentType } : {}) },
   });
 
-  const unparseable = ['{', '{"note": "x"', "{'note': 'x'}", '{"note": "x",}', "note=x&scopes=repo", "{} {}", "NaN", "undefined"];
+  const unparseable = [
+    "{",
+    '{"note": "x"',
+    "{'note': 'x'}",
+    '{"note": "x",}',
+    "note=x&scopes=repo",
+    "{} {}",
+    "NaN",
+    "undefined",
+  ];
   const contentTypes = ["application/json", "text/plain", "application/x-www-form-urlencoded", undefined];
 
   for (const contentType of contentTypes) {
     test(`unparseable JSON is 400 "Problems parsing JSON" with ${contentType ?? "no"} Content-Type`, async () => {
       for (const target of writes()) {
         for (const payload of unparseable) {
-          const body = await refused(send(target.method, target.url, payload, contentType), 400, "Problems parsing JSON");
+          const body = await refused(
+            send(target.method, target.url, payload, contentType),
+            400,
+            "Problems parsing JSON",
+          );
           assert.equal(body.documentation_url, target.docs);
         }
       }
@@ -82,8 +98,11 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
     for (const target of writes()) {
       for (const bytes of invalid) {
         const payload = Buffer.concat([Buffer.from('{"note":"'), Buffer.from(bytes), Buffer.from('"}')]);
-        await refused({ method: target.method, url: target.url, payload, headers: { authorization: ALICE } }, 400,
-          "Problems parsing JSON");
+        await refused(
+          { method: target.method, url: target.url, payload, headers: { authorization: ALICE } },
+          400,
+          "Problems parsing JSON",
+        );
       }
     }
   });
@@ -91,8 +110,11 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
   test("a string holding NUL is a 422 naming the field, on every driver (PostgreSQL cannot store it)", async () => {
     for (const target of writes()) {
       for (const field of ["note", "note_url", "fingerprint"]) {
-        const body = await refused(send(target.method, target.url, JSON.stringify({ [field]: "a\u0000b" }), "application/json"),
-          422, "Validation Failed");
+        const body = await refused(
+          send(target.method, target.url, JSON.stringify({ [field]: "a\u0000b" }), "application/json"),
+          422,
+          "Validation Failed",
+        );
         assert.equal(body.errors?.[0]?.field, field);
         assert.match(String(body.errors?.[0]?.message), /must not contain NUL characters/);
       }
@@ -100,25 +122,42 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
   });
 
   test("a NUL byte in a name is the 404 of any unknown name, and a NUL login is bad credentials", async () => {
-    for (const url of ["/users/%00/events", "/users/al%00ice/events/public", "/repos/alice/%00/events", "/orgs/%00/events",
-      "/repos/%00/x/issues/events", "/networks/a%00/b/events", "/users/alice/events/orgs/%00"]) {
+    for (const url of [
+      "/users/%00/events",
+      "/users/al%00ice/events/public",
+      "/repos/alice/%00/events",
+      "/orgs/%00/events",
+      "/repos/%00/x/issues/events",
+      "/networks/a%00/b/events",
+      "/users/alice/events/orgs/%00",
+    ]) {
       await refused({ method: "GET", url }, 404, "Not Found");
     }
-    await refused({ method: "GET", url: "/authorizations", headers: { authorization: basic("al\0ice", "alice-password") } },
-      401, "Bad credentials");
+    await refused(
+      { method: "GET", url: "/authorizations", headers: { authorization: basic("al\0ice", "alice-password") } },
+      401,
+      "Bad credentials",
+    );
   });
 
   test('JSON that is not an object is 400 "Body should be a JSON object"', async () => {
     for (const target of writes()) {
       for (const payload of ["[]", '[{"note":"x"}]', '"note"', "42", "null", "true"]) {
-        await refused(send(target.method, target.url, payload, "application/json"), 400, "Body should be a JSON object");
+        await refused(
+          send(target.method, target.url, payload, "application/json"),
+          400,
+          "Body should be a JSON object",
+        );
       }
     }
   });
 
   test("prototype-poisoning keys are refused as bad JSON and poison nothing", async () => {
-    const poisoned = ['{"__proto__":{"x":1}}', '{"note":"x","__proto__":{"scopes":["repo"]}}',
-      '{"constructor":{"prototype":{"x":1}}}'];
+    const poisoned = [
+      '{"__proto__":{"x":1}}',
+      '{"note":"x","__proto__":{"scopes":["repo"]}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+    ];
     for (const target of writes()) {
       for (const payload of poisoned) {
         await refused(send(target.method, target.url, payload, "application/json"), 400, "Problems parsing JSON");
@@ -141,29 +180,56 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
   for (const { body, field } of wrongTypes) {
     test(`${JSON.stringify(body)} is 422 "Validation Failed" naming ${field}`, async () => {
       for (const target of writes()) {
-        const error = await refused({ method: target.method, url: target.url, headers: { authorization: ALICE },
-          payload: { note: "ok", ...body } }, 422, "Validation Failed");
+        const error = await refused(
+          {
+            method: target.method,
+            url: target.url,
+            headers: { authorization: ALICE },
+            payload: { note: "ok", ...body },
+          },
+          422,
+          "Validation Failed",
+        );
         assert.equal(error.documentation_url, target.docs);
-        assert.deepEqual(error.errors!.map((e) => e.field), [field]);
+        assert.deepEqual(
+          error.errors!.map((e) => e.field),
+          [field],
+        );
         assert.deepEqual(Object.keys(error.errors![0]!).sort(), ["code", "field", "message", "resource"]);
-        assert.deepEqual(error.errors!.map((e) => [e.resource, e.code]), [["OauthAccess", "invalid"]]);
+        assert.deepEqual(
+          error.errors!.map((e) => [e.resource, e.code]),
+          [["OauthAccess", "invalid"]],
+        );
       }
     });
   }
 
   test("update's add_scopes and remove_scopes are type-checked too", async () => {
     for (const body of [{ add_scopes: "repo" }, { remove_scopes: [null] }]) {
-      const error = await refused({ method: "PATCH", url: `/authorizations/${existingId}`, headers: { authorization: ALICE },
-        payload: body }, 422, "Validation Failed");
-      assert.deepEqual(error.errors!.map((e) => e.field), Object.keys(body));
+      const error = await refused(
+        { method: "PATCH", url: `/authorizations/${existingId}`, headers: { authorization: ALICE }, payload: body },
+        422,
+        "Validation Failed",
+      );
+      assert.deepEqual(
+        error.errors!.map((e) => e.field),
+        Object.keys(body),
+      );
     }
   });
 
   test("every wrongly typed field is named, once each", async () => {
-    const error = await refused({ method: "POST", url: "/authorizations", headers: { authorization: ALICE },
-      payload: { note: 5, note_url: [], scopes: "repo", fingerprint: {} } }, 422, "Validation Failed");
-    assert.deepEqual(error.errors!.map((e) => e.field).sort(),
-      ["fingerprint", "note", "note_url", "scopes"]);
+    const error = await refused(
+      {
+        method: "POST",
+        url: "/authorizations",
+        headers: { authorization: ALICE },
+        payload: { note: 5, note_url: [], scopes: "repo", fingerprint: {} },
+      },
+      422,
+      "Validation Failed",
+    );
+    assert.deepEqual(error.errors!.map((e) => e.field).sort(), ["fingerprint", "note", "note_url", "scopes"]);
   });
 
   test("a wrongly typed value nested past the stack or very large is still a short 422", async () => {
@@ -174,7 +240,11 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
       JSON.stringify({ note: new Array(50_000).fill(1) }),
     ];
     for (const payload of payloads) {
-      const error = await refused(send("POST", "/authorizations", payload, "application/json"), 422, "Validation Failed");
+      const error = await refused(
+        send("POST", "/authorizations", payload, "application/json"),
+        422,
+        "Validation Failed",
+      );
       assert.ok(JSON.stringify(error).length < 1000, "the value is not echoed back whole");
     }
   });
@@ -194,7 +264,10 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
       test(`${request.method} ${request.url} ${authorization ? "with" : "without"} credentials is GitHub's 404, naming the route feedgate lacks`, async () => {
         const res = await t.app.inject({ ...request, headers: authorization ? { authorization } : {} });
         assertErrorShape(res, 404);
-        assert.deepEqual(res.json(), { ...NOT_FOUND, message: `Not Found: feedgate does not implement ${request.method} ${request.url}` });
+        assert.deepEqual(res.json(), {
+          ...NOT_FOUND,
+          message: `Not Found: feedgate does not implement ${request.method} ${request.url}`,
+        });
         assert.equal(res.headers["x-feedgate-unimplemented"], "true");
       });
     }
@@ -202,7 +275,11 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
 
   test("a URL that cannot be decoded is 400 in GitHub's shape, without echoing the URL", async () => {
     for (const url of ["/authorizations/%E0%A4%A", "/%zz", "/authorizations/%zz?access_token=secret-in-url"]) {
-      await refused({ method: "GET", url, headers: { authorization: ALICE } }, 400, "The request URL could not be decoded");
+      await refused(
+        { method: "GET", url, headers: { authorization: ALICE } },
+        400,
+        "The request URL could not be decoded",
+      );
     }
   });
 
@@ -214,8 +291,12 @@ describe("bad input gets a GitHub-shaped error and changes nothing", () => {
   });
 
   test('unknown body keys are silently ignored: {"scope":["gist"]} gives scopes []', async () => {
-    const res = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: ALICE },
-      payload: { scope: ["gist"], note: "misspelt", colour: "blue" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: ALICE },
+      payload: { scope: ["gist"], note: "misspelt", colour: "blue" },
+    });
     assert.equal(res.statusCode, 201);
     assert.deepEqual(res.json().scopes, []);
     assert.equal(res.json().note, "misspelt");

@@ -21,8 +21,13 @@ describe("feed page cache", () => {
     t = await startTestApp({ rateLimitAnonymous: 1000 });
     await new IngestService(t.store, t.clock.now).ingestEvents([push("1", 1), push("2", 2)]);
     const events = t.store.events;
-    const [feedRows, countBetween, countArrivals, timeAtDepth, arrivals] = [events.feedRows.bind(events), events.countBetween.bind(events),
-      events.countArrivals.bind(events), events.timeAtDepth.bind(events), events.arrivals.bind(events)];
+    const [feedRows, countBetween, countArrivals, timeAtDepth, arrivals] = [
+      events.feedRows.bind(events),
+      events.countBetween.bind(events),
+      events.countArrivals.bind(events),
+      events.timeAtDepth.bind(events),
+      events.arrivals.bind(events),
+    ];
     events.arrivals = async (...args) => {
       reads.arrivedRows++;
       return arrivals(...args);
@@ -52,8 +57,10 @@ describe("feed page cache", () => {
   };
   after(() => t.close());
 
-  const poll = (clients: number, query = "") => Promise.all(Array.from({ length: clients }, () =>
-    t.app.inject({ method: "GET", url: `/repos/poller/busy/events${query}` })));
+  const poll = (clients: number, query = "") =>
+    Promise.all(
+      Array.from({ length: clients }, () => t.app.inject({ method: "GET", url: `/repos/poller/busy/events${query}` })),
+    );
 
   test("twenty concurrent polls of an uncached page read the store once and get the same page", async () => {
     const responses = await poll(20);
@@ -61,7 +68,10 @@ describe("feed page cache", () => {
     assert.deepEqual(asked(), { rows: 1, counts: 1, arrivals: 0, boundaries: 1, arrivedRows: 0 });
     for (const res of responses) {
       assert.equal(res.statusCode, 200);
-      assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["2", "1"]);
+      assert.deepEqual(
+        (res.json() as { id: string }[]).map((e) => e.id),
+        ["2", "1"],
+      );
       assert.equal(res.headers.etag, responses[0]!.headers.etag);
     }
   });
@@ -71,11 +81,19 @@ describe("feed page cache", () => {
     const responses = await poll(20);
     // The count is of the events that arrived with the ingest, not of the feed; so is the read of rows.
     assert.deepEqual(asked(), { rows: 0, counts: 0, arrivals: 1, boundaries: 0, arrivedRows: 1 });
-    for (const res of responses) assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["3", "2", "1"]);
+    for (const res of responses)
+      assert.deepEqual(
+        (res.json() as { id: string }[]).map((e) => e.id),
+        ["3", "2", "1"],
+      );
     // A later page is read again.
     const second = await poll(2, "?per_page=2&page=2");
     assert.deepEqual(asked(), { rows: 1, counts: 0, arrivals: 0, boundaries: 0, arrivedRows: 0 });
-    for (const res of second) assert.deepEqual((res.json() as { id: string }[]).map((e) => e.id), ["1"]);
+    for (const res of second)
+      assert.deepEqual(
+        (res.json() as { id: string }[]).map((e) => e.id),
+        ["1"],
+      );
   });
 
   test("after an ingest into another repository the page is kept: one count of what arrived, no rows", async () => {

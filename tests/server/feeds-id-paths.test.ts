@@ -5,25 +5,52 @@ import { IngestService } from "../../src/server/services/ingest.js";
 
 /** A complete envelope, as GH Archive has it: GitHub's ids for the actor, repository and organization. */
 const gharchiveEvent = {
-  id: "17244207337", type: "CreateEvent",
-  actor: { id: 33440610, login: "jwhan77", display_login: "jwhan77", gravatar_id: "", url: "https://api.github.com/users/jwhan77", avatar_url: "https://avatars.githubusercontent.com/u/33440610?" },
+  id: "17244207337",
+  type: "CreateEvent",
+  actor: {
+    id: 33440610,
+    login: "jwhan77",
+    display_login: "jwhan77",
+    gravatar_id: "",
+    url: "https://api.github.com/users/jwhan77",
+    avatar_url: "https://avatars.githubusercontent.com/u/33440610?",
+  },
   repo: { id: 379773947, name: "RobolinkInc/Zumi", url: "https://api.github.com/repos/RobolinkInc/Zumi" },
-  payload: { ref: "1.71", ref_type: "branch" }, public: true, created_at: "2021-07-21T06:00:00Z",
-  org: { id: 39782173, login: "RobolinkInc", gravatar_id: "", url: "https://api.github.com/orgs/RobolinkInc", avatar_url: "https://avatars.githubusercontent.com/u/39782173?" },
+  payload: { ref: "1.71", ref_type: "branch" },
+  public: true,
+  created_at: "2021-07-21T06:00:00Z",
+  org: {
+    id: 39782173,
+    login: "RobolinkInc",
+    gravatar_id: "",
+    url: "https://api.github.com/orgs/RobolinkInc",
+    avatar_url: "https://avatars.githubusercontent.com/u/39782173?",
+  },
 };
 
 describe("GitHub's id-based feed paths", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp({ baseUrl: "https://feedgate.example" });
-    await new IngestService(t.store, t.clock.now).seedWorld({
-      users: [{ login: "alice", following: ["jwhan77"] }],
-      repos: [{ full_name: "alice/secret", private: true }],
-      events: [
-        gharchiveEvent,
-        { id: "5", type: "PushEvent", actor: { login: "alice" }, repo: { name: "alice/secret" }, payload: {}, public: false, created_at: "2021-07-21T07:00:00Z" },
-      ],
-    }, { baseDir: undefined });
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        users: [{ login: "alice", following: ["jwhan77"] }],
+        repos: [{ full_name: "alice/secret", private: true }],
+        events: [
+          gharchiveEvent,
+          {
+            id: "5",
+            type: "PushEvent",
+            actor: { login: "alice" },
+            repo: { name: "alice/secret" },
+            payload: {},
+            public: false,
+            created_at: "2021-07-21T07:00:00Z",
+          },
+        ],
+      },
+      { baseDir: undefined },
+    );
   });
   after(() => t.close());
 
@@ -53,14 +80,21 @@ describe("GitHub's id-based feed paths", () => {
 
   test("keep the id form in Link headers", async () => {
     const res = await t.app.inject({ url: "/user/33440610/events?per_page=1&page=2" });
-    assert.equal(res.headers.link, '<https://feedgate.example/user/33440610/events?per_page=1&page=1>; rel="prev", ' +
-      '<https://feedgate.example/user/33440610/events?per_page=1&page=1>; rel="first"');
+    assert.equal(
+      res.headers.link,
+      '<https://feedgate.example/user/33440610/events?per_page=1&page=1>; rel="prev", ' +
+        '<https://feedgate.example/user/33440610/events?per_page=1&page=1>; rel="first"',
+    );
   });
 
   test("answer 404 for unknown ids, and for private repositories the caller cannot read", async () => {
     const secret = await t.store.directory.findRepo("alice", "secret");
-    for (const url of ["/repositories/999999/events", "/user/1234567890123456789/events",
-      `/repositories/${secret!.wireId}/events`, `/repositories/${secret!.wireId}/issues/events`]) {
+    for (const url of [
+      "/repositories/999999/events",
+      "/user/1234567890123456789/events",
+      `/repositories/${secret!.wireId}/events`,
+      `/repositories/${secret!.wireId}/issues/events`,
+    ]) {
       const res = await t.app.inject({ url });
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.json().message, "Not Found");

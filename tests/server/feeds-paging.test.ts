@@ -15,37 +15,54 @@ const BASE = "https://feedgate.example";
 const PAT = basic("pat", "pat-password");
 const STRONG_ETAG = /^"[0-9a-f]{64}"$/;
 const PAGINATION_LIMITED = {
-  message: "In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last " +
+  message:
+    "In order to keep the API fast for everyone, pagination is limited for this resource. Check the rel=last " +
     "link relation in the Link response header to see how far back you can traverse.",
   documentation_url: "https://developer.github.com/v3/#pagination",
 };
-
 
 const ids = (res: LightMyRequestResponse) => (res.json() as { id: string }[]).map((e) => e.id);
 const remaining = (res: LightMyRequestResponse) => Number(res.headers["x-ratelimit-remaining"]);
 /** A push to pat's repository; `minute` counts from the world's first event. */
 const push = (id: string, minute: number, repo = "pat/busy") =>
   event(id, "PushEvent", "pat", repo, { created_at: minutesAfter("2026-01-14T00:00:00Z", minute) });
-const closed = (id: number, minute: number) => issueEvent("pat/busy", id, "closed", "pat",
-  { created_at: minutesAfter("2026-01-14T00:00:00Z", minute), issue: { title: `Issue ${id}`, number: id, state: "closed" } });
+const closed = (id: number, minute: number) =>
+  issueEvent("pat/busy", id, "closed", "pat", {
+    created_at: minutesAfter("2026-01-14T00:00:00Z", minute),
+    issue: { title: `Issue ${id}`, number: id, state: "closed" },
+  });
 
 describe("event feed paging and polling", () => {
   let t: TestApp;
   // Ids of every length and out of time order; 9, 10 and 100 share a time, as do 3 and 11: numeric id breaks the tie.
-  const EVENTS = [push("5", 50), push("7", 40), push("9", 30), push("10", 30), push("100", 30), push("2", 60),
-    push("3", 20), push("1000", 10), push("11", 20), push("4", 0), push("12", 45, "pat/fork")];
+  const EVENTS = [
+    push("5", 50),
+    push("7", 40),
+    push("9", 30),
+    push("10", 30),
+    push("100", 30),
+    push("2", 60),
+    push("3", 20),
+    push("1000", 10),
+    push("11", 20),
+    push("4", 0),
+    push("12", 45, "pat/fork"),
+  ];
   const REPO_ORDER = ["2", "5", "7", "100", "10", "9", "11", "3", "1000", "4"];
   const ALL_ORDER = ["2", "5", "12", "7", "100", "10", "9", "11", "3", "1000", "4"];
   const NEWEST = "Wed, 14 Jan 2026 01:00:00 GMT";
 
   before(async () => {
     t = await startTestApp({ baseUrl: BASE, rateLimitAnonymous: 10_000 });
-    await new IngestService(t.store, t.clock.now).seedWorld({
-      users: [{ login: "pat", password: "pat-password" }],
-      repos: [{ full_name: "pat/busy" }, { full_name: "pat/fork", fork_of: "pat/busy" }],
-      events: EVENTS,
-      issue_events: [closed(21, 5), closed(30, 5), closed(4, 5), closed(8, 9), closed(1, 1)],
-    }, { baseDir: undefined });
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        users: [{ login: "pat", password: "pat-password" }],
+        repos: [{ full_name: "pat/busy" }, { full_name: "pat/fork", fork_of: "pat/busy" }],
+        events: EVENTS,
+        issue_events: [closed(21, 5), closed(30, 5), closed(4, 5), closed(8, 9), closed(1, 1)],
+      },
+      { baseDir: undefined },
+    );
   });
   after(() => t.close());
 
@@ -128,8 +145,10 @@ describe("event feed paging and polling", () => {
       assert.equal(res.statusCode, 422);
       const body = res.json();
       assert.equal(body.message, "Validation Failed");
-      assert.deepEqual(body.errors.map((e: { field: string; resource: string }) => [e.resource, e.field]),
-        [["Pagination", query.split("=")[0]]]);
+      assert.deepEqual(
+        body.errors.map((e: { field: string; resource: string }) => [e.resource, e.field]),
+        [["Pagination", query.split("=")[0]]],
+      );
     });
   }
 
@@ -137,7 +156,8 @@ describe("event feed paging and polling", () => {
     const res = await get("/repos/pat/busy/events");
     assert.match(String(res.headers.etag), STRONG_ETAG);
     assert.equal(res.headers["x-poll-interval"], "60");
-    for (const name of ["limit", "remaining", "reset"]) assert.match(String(res.headers[`x-ratelimit-${name}`]), /^[0-9]+$/);
+    for (const name of ["limit", "remaining", "reset"])
+      assert.match(String(res.headers[`x-ratelimit-${name}`]), /^[0-9]+$/);
     assert.match(String(res.headers["content-type"]), /^application\/json/);
   });
 
@@ -146,21 +166,34 @@ describe("event feed paging and polling", () => {
       const res = await get(`/repos/pat/busy/events?per_page=2&page=${page}`);
       assert.equal(res.headers["last-modified"], NEWEST, `page ${page}`);
     }
-    assert.equal((await get("/repos/pat/busy/issues/events")).headers["last-modified"], "Wed, 14 Jan 2026 00:09:00 GMT");
+    assert.equal(
+      (await get("/repos/pat/busy/issues/events")).headers["last-modified"],
+      "Wed, 14 Jan 2026 00:09:00 GMT",
+    );
   });
 
   test("pages have different ETags, and the same page the same one", async () => {
-    const [one, two, again] = [await get("/events?per_page=2"), await get("/events?per_page=2&page=2"), await get("/events?per_page=2")];
+    const [one, two, again] = [
+      await get("/events?per_page=2"),
+      await get("/events?per_page=2&page=2"),
+      await get("/events?per_page=2"),
+    ];
     assert.notEqual(one.headers.etag, two.headers.etag);
     assert.equal(one.headers.etag, again.headers.etag);
   });
 
   test("Cache-Control is public for anonymous callers and private for authenticated ones", async () => {
     assert.equal((await get("/events")).headers["cache-control"], "public, max-age=60, s-maxage=60");
-    assert.equal((await get("/events", { authorization: PAT })).headers["cache-control"], "private, max-age=60, s-maxage=60");
+    assert.equal(
+      (await get("/events", { authorization: PAT })).headers["cache-control"],
+      "private, max-age=60, s-maxage=60",
+    );
   });
 
-  for (const [who, headers] of [["anonymous", {}], ["authenticated", { authorization: PAT }]] as const) {
+  for (const [who, headers] of [
+    ["anonymous", {}],
+    ["authenticated", { authorization: PAT }],
+  ] as const) {
     test(`an unchanged feed answers If-None-Match with 304 without spending rate limit (${who})`, async () => {
       const first = await get("/users/pat/events", headers);
       const etag = String(first.headers.etag);
@@ -211,19 +244,23 @@ describe("GitHub-style feed caps", () => {
   // Clock: 2026-01-15T10:00:00Z, so 30 days back is 2025-12-16T10:00:00Z.
   let t: TestApp;
   const clock = new TestClock();
-  const capped = (id: string, created_at: string) => event(id, "WatchEvent", "cap", "cap/repo", { payload: { action: "started" }, created_at });
+  const capped = (id: string, created_at: string) =>
+    event(id, "WatchEvent", "cap", "cap/repo", { payload: { action: "started" }, created_at });
   // Eight recent events (80 newest), then one just inside the 30 days and one well outside.
   const RECENT = ["80", "70", "60", "50", "40", "30", "20", "10"];
 
   before(async () => {
     t = await startTestApp({ baseUrl: BASE, feedMaxEvents: 5, feedMaxAge: "30d", rateLimitAnonymous: 10_000 }, clock);
-    await new IngestService(t.store, clock.now).seedWorld({
-      events: [
-        ...RECENT.map((id, i) => capped(id, `2026-01-1${4 - Math.floor(i / 4)}T0${7 - (i % 4)}:00:00Z`)),
-        capped("2", "2025-12-16T11:00:00Z"),
-        capped("1", "2025-11-01T00:00:00Z"),
-      ],
-    }, { baseDir: undefined });
+    await new IngestService(t.store, clock.now).seedWorld(
+      {
+        events: [
+          ...RECENT.map((id, i) => capped(id, `2026-01-1${4 - Math.floor(i / 4)}T0${7 - (i % 4)}:00:00Z`)),
+          capped("2", "2025-12-16T11:00:00Z"),
+          capped("1", "2025-11-01T00:00:00Z"),
+        ],
+      },
+      { baseDir: undefined },
+    );
   });
   after(() => t.close());
 
@@ -269,9 +306,12 @@ describe("GitHub-style feed caps", () => {
   test("events older than the maximum age are left out, even below the event cap, as the clock moves", async () => {
     const aging = await startTestApp({ baseUrl: BASE, feedMaxEvents: 5, feedMaxAge: "30d" }, new TestClock());
     try {
-      await new IngestService(aging.store, aging.clock.now).seedWorld({
-        events: [capped("2", "2025-12-16T11:00:00Z"), capped("1", "2025-11-01T00:00:00Z")],
-      }, { baseDir: undefined });
+      await new IngestService(aging.store, aging.clock.now).seedWorld(
+        {
+          events: [capped("2", "2025-12-16T11:00:00Z"), capped("1", "2025-11-01T00:00:00Z")],
+        },
+        { baseDir: undefined },
+      );
       const feed = () => aging.app.inject({ method: "GET", url: "/repos/cap/repo/events" });
       const now = await feed();
       assert.deepEqual(ids(now), ["2"]);
@@ -289,10 +329,15 @@ describe("GitHub-style feed caps", () => {
   test("without caps the whole history is served", async () => {
     const open = await startTestApp({ baseUrl: BASE }, new TestClock());
     try {
-      await new IngestService(open.store, open.clock.now).seedWorld({
-        events: [capped("2", "2025-12-16T11:00:00Z"), capped("1", "2020-11-01T00:00:00Z")],
-      }, { baseDir: undefined });
-      assert.deepEqual(ids(await open.app.inject({ method: "GET", url: "/repos/cap/repo/events?per_page=1&page=2" })), ["1"]);
+      await new IngestService(open.store, open.clock.now).seedWorld(
+        {
+          events: [capped("2", "2025-12-16T11:00:00Z"), capped("1", "2020-11-01T00:00:00Z")],
+        },
+        { baseDir: undefined },
+      );
+      assert.deepEqual(ids(await open.app.inject({ method: "GET", url: "/repos/cap/repo/events?per_page=1&page=2" })), [
+        "1",
+      ]);
     } finally {
       await open.close();
     }

@@ -24,18 +24,32 @@ const partial = (id: number, type: string, actor: string, repo: string, extra: R
 
 /** A complete envelope, in GitHub's key order, with GitHub's own URLs: it must come back untouched. */
 const COMPLETE_111 = {
-  id: "111", type: "IssuesEvent",
-  actor: { id: 9001, login: "erin", display_login: "erin", gravatar_id: "", url: "https://api.github.com/users/erin",
-    avatar_url: "https://avatars.githubusercontent.com/u/9001?" },
+  id: "111",
+  type: "IssuesEvent",
+  actor: {
+    id: 9001,
+    login: "erin",
+    display_login: "erin",
+    gravatar_id: "",
+    url: "https://api.github.com/users/erin",
+    avatar_url: "https://avatars.githubusercontent.com/u/9001?",
+  },
   repo: { id: 7001, name: "acme/widgets", url: "https://api.github.com/repos/acme/widgets" },
   payload: { action: "opened", issue: { number: 1, title: "Widgets wobble" } },
-  public: true, created_at: at(11),
-  org: { id: 8001, login: "acme", gravatar_id: "", url: "https://api.github.com/orgs/acme",
-    avatar_url: "https://avatars.githubusercontent.com/u/8001?" },
+  public: true,
+  created_at: at(11),
+  org: {
+    id: 8001,
+    login: "acme",
+    gravatar_id: "",
+    url: "https://api.github.com/orgs/acme",
+    avatar_url: "https://avatars.githubusercontent.com/u/8001?",
+  },
 };
 
 /** A complete event from an NDJSON file, with its own key order and spacing: stored and served as that text. */
-const RAW_114 = `{"type": "WatchEvent", "id": "114", "created_at": "${at(14)}", "public": true, "payload": {"action": "started"}, ` +
+const RAW_114 =
+  `{"type": "WatchEvent", "id": "114", "created_at": "${at(14)}", "public": true, "payload": {"action": "started"}, ` +
   `"repo": {"id": 7002, "name": "dave/solo", "url": "https://api.github.com/repos/dave/solo"}, ` +
   `"actor": {"id": 9001, "login": "erin", "gravatar_id": "", "url": "https://api.github.com/users/erin", "avatar_url": "https://avatars.githubusercontent.com/u/9001?"}}`;
 
@@ -75,12 +89,34 @@ const WORLD = {
   ],
   events_files: ["complete.ndjson"],
   issue_events: [
-    { repo: "alice/public", id: 5001, event: "referenced", actor: { login: "bob" }, commit_id: "a".repeat(40),
-      created_at: at(1), issue: { title: "Fix the thing", number: 1, state: "closed" } },
-    { repo: "alice/private", id: 5002, event: "closed", actor: { login: "alice" }, commit_id: null,
-      created_at: at(2), issue: { title: "Secret bug", number: 7, state: "closed" } },
-    { repo: "alice/public", id: 5003, event: "labeled", actor: { login: "dave" }, commit_id: null, label: { name: "bug", color: "f00" },
-      created_at: at(3), issue: { title: "Another thing", number: 2, state: "open" } },
+    {
+      repo: "alice/public",
+      id: 5001,
+      event: "referenced",
+      actor: { login: "bob" },
+      commit_id: "a".repeat(40),
+      created_at: at(1),
+      issue: { title: "Fix the thing", number: 1, state: "closed" },
+    },
+    {
+      repo: "alice/private",
+      id: 5002,
+      event: "closed",
+      actor: { login: "alice" },
+      commit_id: null,
+      created_at: at(2),
+      issue: { title: "Secret bug", number: 7, state: "closed" },
+    },
+    {
+      repo: "alice/public",
+      id: 5003,
+      event: "labeled",
+      actor: { login: "dave" },
+      commit_id: null,
+      label: { name: "bug", color: "f00" },
+      created_at: at(3),
+      issue: { title: "Another thing", number: 2, state: "open" },
+    },
   ],
 };
 
@@ -115,7 +151,9 @@ describe("event feed visibility", () => {
     writeFileSync(join(dir, "complete.ndjson"), `\n${RAW_114}\n`);
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: dir });
     const user = async (login: string) => (await t.store.users.findByLogin(login))!;
-    const token = async (login: string, scopes: string[]) => ({ authorization: `token ${(await t.createToken(await user(login), scopes)).token}` });
+    const token = async (login: string, scopes: string[]) => ({
+      authorization: `token ${(await t.createToken(await user(login), scopes)).token}`,
+    });
     auth.anonymous = {};
     auth.alice = { authorization: basic("alice", "alice-password") };
     auth["alice+repo"] = await token("alice", ["repo"]);
@@ -164,12 +202,24 @@ describe("event feed visibility", () => {
     { url: "/repos/alice/public/events", ...everyone([104, 101]) },
     { url: "/repos/acme/widgets/events", ...everyone([112, 111, 106]) },
     // Owner and collaborator read it; an org member of another org and an outsider do not; repo is needed.
-    { url: "/repos/alice/private/events", alice: [103, 102], "alice+repo": [103, 102], "bob+repo": [103, 102], others: 404 },
+    {
+      url: "/repos/alice/private/events",
+      alice: [103, 102],
+      "alice+repo": [103, 102],
+      "bob+repo": [103, 102],
+      others: 404,
+    },
     // Organization members read the organization's private repositories.
     { url: "/repos/acme/secret/events", alice: [108, 107], "alice+repo": [108, 107], carol: [108, 107], others: 404 },
     { url: "/repos/carol/notes/events", carol: [113], others: 404 },
     // Names compare case-insensitively, as on GitHub.
-    { url: "/repos/Alice/Private/events", alice: [103, 102], "alice+repo": [103, 102], "bob+repo": [103, 102], others: 404 },
+    {
+      url: "/repos/Alice/Private/events",
+      alice: [103, 102],
+      "alice+repo": [103, 102],
+      "bob+repo": [103, 102],
+      others: 404,
+    },
   ]);
 
   table("network feeds show public events of every repository in the fork network", [
@@ -191,7 +241,12 @@ describe("event feed visibility", () => {
     { url: "/users/bob/received_events", "bob+repo": [112, 111, 106, 102, 101], others: [112, 111, 106, 101] },
     // alice follows carol (106, 107 in acme/secret which alice reads as a member, 113 in carol/notes which she cannot)
     // and watches dave/solo (109, 114).
-    { url: "/users/alice/received_events", alice: [114, 109, 107, 106], "alice+repo": [114, 109, 107, 106], others: [114, 109, 106] },
+    {
+      url: "/users/alice/received_events",
+      alice: [114, 109, 107, 106],
+      "alice+repo": [114, 109, 107, 106],
+      others: [114, 109, 106],
+    },
     // carol follows dave (109, 110, 112) and watches acme/secret (107, 108).
     { url: "/users/carol/received_events", carol: [112, 110, 109, 108, 107], others: [112, 110, 109] },
     // dave follows bob (103 in alice/private, which dave cannot read; 104, 105).
@@ -214,8 +269,13 @@ describe("event feed visibility", () => {
 
   table("the organization dashboard is only for the authenticated member it belongs to", [
     // Private events of the org's repositories need password auth or a repo token, like every private feed.
-    { url: "/users/alice/events/orgs/acme", alice: [112, 111, 108, 107, 106], "alice+repo": [112, 111, 108, 107, 106],
-      "alice-repo": [112, 111, 106], others: 404 },
+    {
+      url: "/users/alice/events/orgs/acme",
+      alice: [112, 111, 108, 107, 106],
+      "alice+repo": [112, 111, 108, 107, 106],
+      "alice-repo": [112, 111, 106],
+      others: 404,
+    },
     { url: "/users/carol/events/orgs/acme", carol: [112, 111, 108, 107, 106], others: 404 },
     // bob is not a member, so not even bob sees it.
     { url: "/users/bob/events/orgs/acme", ...everyone(404) },
@@ -247,16 +307,26 @@ describe("event feed visibility", () => {
   describe("event elements", () => {
     type Json = Record<string, unknown>;
     const feed = async (url: string, caller: Caller = "alice") => (await get(url, caller)).json() as Json[];
-    const byId = async (id: string) => (await feed("/users/alice/events/orgs/acme?per_page=100")).concat(await feed("/events"))
-      .find((e) => e.id === id)!;
+    const byId = async (id: string) =>
+      (await feed("/users/alice/events/orgs/acme?per_page=100"))
+        .concat(await feed("/events"))
+        .find((e) => e.id === id)!;
 
     test("every element has a string id, type, actor.login, repo.name owner/repo, payload, public and created_at, in GitHub's key order", async () => {
-      const events = [...await feed("/events"), ...await feed("/users/alice/events"), ...await feed("/users/carol/events", "carol")];
+      const events = [
+        ...(await feed("/events")),
+        ...(await feed("/users/alice/events")),
+        ...(await feed("/users/carol/events", "carol")),
+      ];
       assert.ok(events.length > 10);
       // 114 is served as its file's text, key order included (see below).
       for (const e of events.filter((e) => e.id !== "114")) {
         const keys = Object.keys(e);
-        assert.deepEqual(keys.slice(0, 7), ["id", "type", "actor", "repo", "payload", "public", "created_at"], `keys of ${e.id}`);
+        assert.deepEqual(
+          keys.slice(0, 7),
+          ["id", "type", "actor", "repo", "payload", "public", "created_at"],
+          `keys of ${e.id}`,
+        );
         assert.match(e.id as string, /^[0-9]+$/);
         assert.match(e.type as string, /^[A-Z][A-Za-z]+Event$/);
         assert.equal(typeof (e.actor as Json).login, "string");
@@ -269,14 +339,30 @@ describe("event feed visibility", () => {
 
     test("private events say public: false and public ones public: true", async () => {
       const events = await feed("/users/alice/events");
-      assert.deepEqual(events.map((e) => [e.id, e.public]), [["108", false], ["102", false], ["101", true]]);
+      assert.deepEqual(
+        events.map((e) => [e.id, e.public]),
+        [
+          ["108", false],
+          ["102", false],
+          ["101", true],
+        ],
+      );
     });
 
     test("org is present only on events attributed to an organization", async () => {
       const events = await feed("/users/alice/events/orgs/acme");
-      assert.deepEqual(events.map((e) => [e.id, "org" in e]),
-        [["112", false], ["111", true], ["108", true], ["107", true], ["106", true]]);
-      for (const e of await feed("/events")) if (e.id !== "111" && e.id !== "106") assert.equal("org" in e, false, `org on ${e.id}`);
+      assert.deepEqual(
+        events.map((e) => [e.id, "org" in e]),
+        [
+          ["112", false],
+          ["111", true],
+          ["108", true],
+          ["107", true],
+          ["106", true],
+        ],
+      );
+      for (const e of await feed("/events"))
+        if (e.id !== "111" && e.id !== "106") assert.equal("org" in e, false, `org on ${e.id}`);
     });
 
     test("a partial envelope comes back completed with ids, urls and avatars", async () => {
@@ -284,11 +370,19 @@ describe("event feed visibility", () => {
       const repo = (await t.store.directory.findRepo("alice", "public"))!;
       const e = await byId("104");
       assert.deepEqual(e, {
-        id: "104", type: "ForkEvent",
-        actor: { id: bob.wireId, login: "bob", gravatar_id: "", url: `${BASE}/users/bob`,
-          avatar_url: "https://github.com/identicons/bob.png" },
+        id: "104",
+        type: "ForkEvent",
+        actor: {
+          id: bob.wireId,
+          login: "bob",
+          gravatar_id: "",
+          url: `${BASE}/users/bob`,
+          avatar_url: "https://github.com/identicons/bob.png",
+        },
         repo: { id: repo.wireId, name: "alice/public", url: `${BASE}/repos/alice/public` },
-        payload: { forkee: { full_name: "bob/public-fork" } }, public: true, created_at: at(4),
+        payload: { forkee: { full_name: "bob/public-fork" } },
+        public: true,
+        created_at: at(4),
       });
     });
 
@@ -299,8 +393,13 @@ describe("event feed visibility", () => {
       // acme and acme/widgets took GitHub's ids from the complete event 111: partial envelopes show the same ids.
       assert.equal(acme.wireId, 8001);
       assert.equal(widgets.wireId, 7001);
-      assert.deepEqual(e.org, { id: 8001, login: "acme", gravatar_id: "", url: `${BASE}/orgs/acme`,
-        avatar_url: "https://github.com/identicons/acme.png" });
+      assert.deepEqual(e.org, {
+        id: 8001,
+        login: "acme",
+        gravatar_id: "",
+        url: `${BASE}/orgs/acme`,
+        avatar_url: "https://github.com/identicons/acme.png",
+      });
       assert.deepEqual(e.repo, { id: 7001, name: "acme/widgets", url: `${BASE}/repos/acme/widgets` });
     });
 
@@ -319,10 +418,18 @@ describe("event feed visibility", () => {
       const dave = (await t.store.users.findByLogin("dave"))!;
       const events = (await get("/repos/alice/public/issues/events", "anonymous")).json() as Json[];
       assert.deepEqual(events[0], {
-        id: "5003", event: "labeled",
-        actor: { id: dave.wireId, login: "dave", gravatar_id: "", url: `${BASE}/users/dave`,
-          avatar_url: "https://github.com/identicons/dave.png" },
-        commit_id: null, label: { name: "bug", color: "f00" }, created_at: at(3),
+        id: "5003",
+        event: "labeled",
+        actor: {
+          id: dave.wireId,
+          login: "dave",
+          gravatar_id: "",
+          url: `${BASE}/users/dave`,
+          avatar_url: "https://github.com/identicons/dave.png",
+        },
+        commit_id: null,
+        label: { name: "bug", color: "f00" },
+        created_at: at(3),
         issue: { title: "Another thing", number: 2, state: "open" },
       });
       for (const e of events) {
@@ -331,7 +438,10 @@ describe("event feed visibility", () => {
         assert.match(e.created_at as string, TIMESTAMP);
         assert.equal(typeof (e.actor as Json).login, "string");
         const issue = e.issue as Json;
-        assert.deepEqual([typeof issue.title, Number.isInteger(issue.number), typeof issue.state], ["string", true, "string"]);
+        assert.deepEqual(
+          [typeof issue.title, Number.isInteger(issue.number), typeof issue.state],
+          ["string", true, "string"],
+        );
         assert.equal("repo" in e, false);
       }
       assert.deepEqual(events[1]!.issue, { title: "Fix the thing", number: 1, state: "closed" });

@@ -18,44 +18,85 @@ const NOT_ACCESSIBLE = "Resource not accessible by personal access token";
 describe("fine-grained tokens: what they reach", () => {
   let t: TestApp;
   let url: string;
-  const call = (method: string, path: string, token: string, body?: unknown) => fetch(`${url}${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const ids = async (res: Response) => ((await res.json()) as { id: string }[]).map((e) => e.id);
   /** A new fine-grained token of alice's. */
   const pat = async (body: Record<string, unknown>) => {
     const res = await fetch(`${url}/user/personal-access-tokens`, {
-      method: "POST", headers: { authorization: ALICE, "content-type": "application/json" }, body: JSON.stringify({ name: "t", ...body }),
+      method: "POST",
+      headers: { authorization: ALICE, "content-type": "application/json" },
+      body: JSON.stringify({ name: "t", ...body }),
     });
     assert.equal(res.status, 201, await res.clone().text());
     return ((await res.json()) as { token: string }).token;
   };
   const acme = (selection: string, permissions: Record<string, Record<string, string>> = {}, repositories?: string[]) =>
-    pat({ resource_owner: "acme", repository_selection: selection, permissions, ...(repositories ? { repositories } : {}) });
+    pat({
+      resource_owner: "acme",
+      repository_selection: selection,
+      permissions,
+      ...(repositories ? { repositories } : {}),
+    });
 
   before(async () => {
     t = await startTestApp();
-    await new IngestService(t.store, t.clock.now).seedWorld({
-      users: [{ login: "alice", password: "alice-password" }, { login: "bob", password: "bob-password" }],
-      orgs: [{ login: "acme", owners: ["alice"] }],
-      repos: [{ full_name: "acme/api", private: true }, { full_name: "acme/site" }, { full_name: "acme/vault", private: true },
-        { full_name: "alice/hello" }, { full_name: "alice/secret", private: true }],
-      tokens: [{ user: "alice", token: "a11ce00000000000000000000000000000000001", scopes: ["repo", "admin:org_hook"], note: "classic" }],
-      events: [
-        event("1", "PushEvent", "alice", "acme/api", { public: false, org: { login: "acme" }, created_at: "2026-01-14T00:01:00Z" }),
-        event("2", "PushEvent", "alice", "acme/site", { org: { login: "acme" }, created_at: "2026-01-14T00:02:00Z" }),
-        event("3", "PushEvent", "alice", "alice/secret", { public: false, created_at: "2026-01-14T00:03:00Z" }),
-        event("4", "PushEvent", "alice", "acme/vault", { public: false, org: { login: "acme" }, created_at: "2026-01-14T00:04:00Z" }),
-      ],
-      issue_events: [issueEvent("acme/api", "11", "closed", "alice", { created_at: "2026-01-14T00:05:00Z" })],
-    }, { baseDir: undefined });
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        users: [
+          { login: "alice", password: "alice-password" },
+          { login: "bob", password: "bob-password" },
+        ],
+        orgs: [{ login: "acme", owners: ["alice"] }],
+        repos: [
+          { full_name: "acme/api", private: true },
+          { full_name: "acme/site" },
+          { full_name: "acme/vault", private: true },
+          { full_name: "alice/hello" },
+          { full_name: "alice/secret", private: true },
+        ],
+        tokens: [
+          {
+            user: "alice",
+            token: "a11ce00000000000000000000000000000000001",
+            scopes: ["repo", "admin:org_hook"],
+            note: "classic",
+          },
+        ],
+        events: [
+          event("1", "PushEvent", "alice", "acme/api", {
+            public: false,
+            org: { login: "acme" },
+            created_at: "2026-01-14T00:01:00Z",
+          }),
+          event("2", "PushEvent", "alice", "acme/site", { org: { login: "acme" }, created_at: "2026-01-14T00:02:00Z" }),
+          event("3", "PushEvent", "alice", "alice/secret", { public: false, created_at: "2026-01-14T00:03:00Z" }),
+          event("4", "PushEvent", "alice", "acme/vault", {
+            public: false,
+            org: { login: "acme" },
+            created_at: "2026-01-14T00:04:00Z",
+          }),
+        ],
+        issue_events: [issueEvent("acme/api", "11", "closed", "alice", { created_at: "2026-01-14T00:05:00Z" })],
+      },
+      { baseDir: undefined },
+    );
     url = await t.app.listen({ port: 0, host: "127.0.0.1" });
   });
   after(() => t.close());
 
   test("each response names the permissions its operation accepts, as GitHub writes them, and no scopes", async () => {
-    const token = await acme("all", { repository: { repository_hooks: "write", issues: "read" }, organization: { organization_hooks: "write" } });
+    const token = await acme("all", {
+      repository: { repository_hooks: "write", issues: "read" },
+      organization: { organization_hooks: "write" },
+    });
     const header = async (method: string, path: string, body?: unknown) => {
       const res = await call(method, path, token, body);
       assert.equal(res.headers.get("x-oauth-scopes"), null, `${method} ${path}`);
@@ -70,13 +111,25 @@ describe("fine-grained tokens: what they reach", () => {
     assert.equal(await header("GET", "/repos/acme/api/issues/events"), "issues=read");
     assert.equal(await header("GET", "/users/alice/events/orgs/acme"), "organization_events=read");
     assert.equal(await header("GET", "/repos/acme/api/hooks"), "repository_hooks=read");
-    assert.equal(await header("POST", "/repos/acme/api/hooks", { config: { url: "https://example.com/" }, active: false }),
-      "repository_hooks=write");
-    assert.equal(await header("POST", "/repos/acme/api/hooks/999/pings"), "repository_hooks=read", "GitHub: a repository ping reads");
-    assert.equal(await header("POST", "/orgs/acme/hooks/999/pings"), "organization_hooks=write", "an organization's ping writes");
+    assert.equal(
+      await header("POST", "/repos/acme/api/hooks", { config: { url: "https://example.com/" }, active: false }),
+      "repository_hooks=write",
+    );
+    assert.equal(
+      await header("POST", "/repos/acme/api/hooks/999/pings"),
+      "repository_hooks=read",
+      "GitHub: a repository ping reads",
+    );
+    assert.equal(
+      await header("POST", "/orgs/acme/hooks/999/pings"),
+      "organization_hooks=write",
+      "an organization's ping writes",
+    );
     assert.equal(await header("GET", "/repos/acme/nope/events"), "metadata=read", "on errors too");
 
-    const classic = await fetch(`${url}/repos/acme/api`, { headers: { authorization: "token a11ce00000000000000000000000000000000001" } });
+    const classic = await fetch(`${url}/repos/acme/api`, {
+      headers: { authorization: "token a11ce00000000000000000000000000000000001" },
+    });
     assert.equal(classic.headers.get("x-accepted-github-permissions"), null, "a classic token gets scopes instead");
     assert.equal(classic.headers.get("x-oauth-scopes"), "repo, admin:org_hook");
   });
@@ -99,7 +152,11 @@ describe("fine-grained tokens: what they reach", () => {
       assert.deepEqual(await ids(await call("GET", "/repos/acme/site/events", token)), ["2"]);
       assert.equal((await call("GET", "/repos/alice/hello", token)).status, 200);
     }
-    assert.equal((await call("GET", "/repos/alice/secret", selected)).status, 404, "another owner's private repository");
+    assert.equal(
+      (await call("GET", "/repos/alice/secret", selected)).status,
+      404,
+      "another owner's private repository",
+    );
     assert.deepEqual(await ids(await call("GET", "/repos/alice/secret/events", mine)), ["3"]);
   });
 
@@ -108,7 +165,7 @@ describe("fine-grained tokens: what they reach", () => {
     const withIssues = await acme("subset", { repository: { issues: "read" } }, ["acme/api"]);
     const res = await call("GET", "/repos/acme/api/issues/events", withoutIssues);
     assert.equal(res.status, 403);
-    const body = await res.json() as Record<string, string>;
+    const body = (await res.json()) as Record<string, string>;
     assert.deepEqual([body.message, body.status], [NOT_ACCESSIBLE, "403"]);
     assert.match(body.documentation_url!, /^https:\/\//);
     assert.deepEqual(await ids(await call("GET", "/repos/acme/api/issues/events", withIssues)), ["11"]);
@@ -116,25 +173,35 @@ describe("fine-grained tokens: what they reach", () => {
 
   test("feeds across owners show a fine-grained token public events only; the organization dashboard needs its Events permission", async () => {
     const mine = await pat({ repository_selection: "all" });
-    assert.deepEqual((await ids(await call("GET", "/users/alice/events", mine))).sort(), ["2"],
-      "alice's private events are on several owners' repositories");
-    const classic = await fetch(`${url}/users/alice/events`, { headers: { authorization: "token a11ce00000000000000000000000000000000001" } });
+    assert.deepEqual(
+      (await ids(await call("GET", "/users/alice/events", mine))).sort(),
+      ["2"],
+      "alice's private events are on several owners' repositories",
+    );
+    const classic = await fetch(`${url}/users/alice/events`, {
+      headers: { authorization: "token a11ce00000000000000000000000000000000001" },
+    });
     assert.deepEqual((await ids(classic)).sort(), ["1", "2", "3", "4"], "a classic repo token sees them");
 
     const noEvents = await acme("all");
     const dashboard = await call("GET", "/users/alice/events/orgs/acme", noEvents);
     assert.equal(dashboard.status, 403);
-    assert.equal((await dashboard.json() as { message: string }).message, NOT_ACCESSIBLE);
+    assert.equal(((await dashboard.json()) as { message: string }).message, NOT_ACCESSIBLE);
     assert.equal((await call("GET", "/users/alice/events/orgs/acme", mine)).status, 403, "a token of another owner");
     const all = await acme("all", { organization: { organization_events: "read" } });
     assert.deepEqual((await ids(await call("GET", "/users/alice/events/orgs/acme", all))).sort(), ["1", "2", "4"]);
     const some = await acme("subset", { organization: { organization_events: "read" } }, ["acme/api"]);
-    assert.deepEqual(await ids(await call("GET", "/users/alice/events/orgs/acme", some)), ["2"],
-      "with some repositories selected, the dashboard shows public events only");
+    assert.deepEqual(
+      await ids(await call("GET", "/users/alice/events/orgs/acme", some)),
+      ["2"],
+      "with some repositories selected, the dashboard shows public events only",
+    );
   });
 
   test("repository hooks: read and write as the permission says, only on selected repositories; nothing changes on refusal", async () => {
-    const hooksOf = async () => (await (await fetch(`${url}/repos/acme/api/hooks`, { headers: { authorization: ALICE } })).json() as unknown[]).length;
+    const hooksOf = async () =>
+      ((await (await fetch(`${url}/repos/acme/api/hooks`, { headers: { authorization: ALICE } })).json()) as unknown[])
+        .length;
     const create = (token: string, repo = "acme/api") =>
       call("POST", `/repos/${repo}/hooks`, token, { config: { url: "https://receiver.example/" }, active: false });
     const reader = await acme("subset", { repository: { repository_hooks: "read" } }, ["acme/api"]);
@@ -145,7 +212,7 @@ describe("fine-grained tokens: what they reach", () => {
     for (const token of [reader, none]) {
       const refused = await create(token);
       assert.equal(refused.status, 403);
-      assert.equal((await refused.json() as { message: string }).message, NOT_ACCESSIBLE);
+      assert.equal(((await refused.json()) as { message: string }).message, NOT_ACCESSIBLE);
     }
     assert.equal((await call("GET", "/repos/acme/api/hooks", none)).status, 403);
     assert.equal(await hooksOf(), before);
@@ -156,7 +223,12 @@ describe("fine-grained tokens: what they reach", () => {
   });
 
   test("organization hooks need the organization's own token with its Webhooks permission", async () => {
-    const create = (token: string) => call("POST", "/orgs/acme/hooks", token, { name: "web", config: { url: "https://receiver.example/" }, active: false });
+    const create = (token: string) =>
+      call("POST", "/orgs/acme/hooks", token, {
+        name: "web",
+        config: { url: "https://receiver.example/" },
+        active: false,
+      });
     const mine = await pat({ repository_selection: "all" });
     const repoOnly = await acme("all", { repository: { repository_hooks: "write" } });
     const reader = await acme("none", { organization: { organization_hooks: "read" } });
@@ -169,18 +241,31 @@ describe("fine-grained tokens: what they reach", () => {
 
   test("Octokit 22 reads the permissions header from a refusal and works with a token that holds them", async () => {
     const reader = new Octokit({ baseUrl: url, auth: await acme("subset", {}, ["acme/api"]) });
-    await assert.rejects(reader.rest.repos.createWebhook({ owner: "acme", repo: "api", config: { url: "https://receiver.example/" }, active: false }),
+    await assert.rejects(
+      reader.rest.repos.createWebhook({
+        owner: "acme",
+        repo: "api",
+        config: { url: "https://receiver.example/" },
+        active: false,
+      }),
       (error: { status: number; message: string; response: { headers: Record<string, string> } }) => {
         assert.equal(error.status, 403);
         assert.match(error.message, /Resource not accessible by personal access token/);
         assert.equal(error.response.headers["x-accepted-github-permissions"], "repository_hooks=write");
         return true;
-      });
-    const writer = new Octokit({ baseUrl: url, auth: await acme("subset", { repository: { repository_hooks: "write" } }, ["acme/api"]) });
+      },
+    );
+    const writer = new Octokit({
+      baseUrl: url,
+      auth: await acme("subset", { repository: { repository_hooks: "write" } }, ["acme/api"]),
+    });
     const { data, headers } = await writer.rest.repos.listWebhooks({ owner: "acme", repo: "api" });
     assert.ok(Array.isArray(data));
     assert.equal(headers["x-accepted-github-permissions"], "repository_hooks=read");
     const events = await writer.rest.activity.listRepoEvents({ owner: "acme", repo: "api" });
-    assert.deepEqual(events.data.map((e) => e.id), ["1"]);
+    assert.deepEqual(
+      events.data.map((e) => e.id),
+      ["1"],
+    );
   });
 });

@@ -20,33 +20,58 @@ const ROWS = Object.entries(endpoints.hooks) as [string, Endpoint][];
 describe("hooks: who may", () => {
   let t: TestApp;
   const hooks: Record<"repo" | "secret" | "org", HookRow | null> = { repo: null, secret: null, org: null };
-  const token = async (login: string, scopes: string[]) => `token ${(await t.createToken((await t.store.users.findByLogin(login))!, scopes)).token}`;
+  const token = async (login: string, scopes: string[]) =>
+    `token ${(await t.createToken((await t.store.users.findByLogin(login))!, scopes)).token}`;
   /** The row's path for alice/hello (or alice/secret), acme, the seeded hook and its delivery. */
-  const seeded = (row: Endpoint, repo: string) => row.path.startsWith("/orgs/") ? hooks.org! : repo === "hello" ? hooks.repo! : hooks.secret!;
+  const seeded = (row: Endpoint, repo: string) =>
+    row.path.startsWith("/orgs/") ? hooks.org! : repo === "hello" ? hooks.repo! : hooks.secret!;
   const urlOf = async (row: Endpoint, repo: string, hook = seeded(row, repo)) => {
     const [delivery] = await t.store.hooks.deliveries(hook.id, 1, null);
-    return row.path.replace(":user", "alice").replace(":repo", repo).replace(":org", "acme")
-      .replace(":hook_id", String(hook.id)).replace(":delivery_id", String(delivery?.id ?? 0));
+    return row.path
+      .replace(":user", "alice")
+      .replace(":repo", repo)
+      .replace(":org", "acme")
+      .replace(":hook_id", String(hook.id))
+      .replace(":delivery_id", String(delivery?.id ?? 0));
   };
   // Inactive, so that nothing is pinged: deliveries are not under test. A bulk redelivery's window is a day.
-  const send = async (row: Endpoint, authorization: string | undefined, repo = "hello", hook?: HookRow) => t.app.inject({
-    method: row.method, url: await urlOf(row, repo, hook), headers: authorization ? { authorization } : {},
-    ...(row.method === "POST" || row.method === "PATCH"
-      ? { payload: { config: { url: "https://intruder.example/" }, active: false, ...("since" in row.params ? { since: "1d" } : {}) } }
-      : {}),
-  });
+  const send = async (row: Endpoint, authorization: string | undefined, repo = "hello", hook?: HookRow) =>
+    t.app.inject({
+      method: row.method,
+      url: await urlOf(row, repo, hook),
+      headers: authorization ? { authorization } : {},
+      ...(row.method === "POST" || row.method === "PATCH"
+        ? {
+            payload: {
+              config: { url: "https://intruder.example/" },
+              active: false,
+              ...("since" in row.params ? { since: "1d" } : {}),
+            },
+          }
+        : {}),
+    });
   /** Everything a refused request must leave as it was: the hooks as configured, and what is queued for the seeded ones. */
-  const snapshot = async () => JSON.stringify(await Promise.all([hooks.repo!, hooks.secret!, hooks.org!].map(async (h) => [
-    (await t.store.hooks.list(h.owner, { limit: 100, offset: 0 })).rows.map(({ lastResponse: _, ...hook }) => hook),
-    await t.store.hooks.queued(h.id),
-  ])));
+  const snapshot = async () =>
+    JSON.stringify(
+      await Promise.all(
+        [hooks.repo!, hooks.secret!, hooks.org!].map(async (h) => [
+          (await t.store.hooks.list(h.owner, { limit: 100, offset: 0 })).rows.map(
+            ({ lastResponse: _, ...hook }) => hook,
+          ),
+          await t.store.hooks.queued(h.id),
+        ]),
+      ),
+    );
 
   before(async () => {
     t = await startTestApp();
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
     await t.createUser("root", "root-password", { siteAdmin: true });
     await t.createUser("carol", "carol-password");
-    const repoOf = async (name: string) => ({ kind: "repo" as const, repoId: (await t.store.directory.findRepo("alice", name))!.id });
+    const repoOf = async (name: string) => ({
+      kind: "repo" as const,
+      repoId: (await t.store.directory.findRepo("alice", name))!.id,
+    });
     hooks.repo = await createHook(t.store, await repoOf("hello"));
     hooks.secret = await createHook(t.store, await repoOf("secret"));
     hooks.org = await createHook(t.store, { kind: "org", orgId: (await t.store.users.findByLogin("acme"))!.id });
@@ -55,12 +80,21 @@ describe("hooks: who may", () => {
   after(() => t.close());
 
   for (const [name, row] of ROWS) {
-    const granting = new Set(row.acceptedScopes.flatMap((scope) => [...SCOPE_NAMES].filter((s) => expand(s).has(scope))));
+    const granting = new Set(
+      row.acceptedScopes.flatMap((scope) => [...SCOPE_NAMES].filter((s) => expand(s).has(scope))),
+    );
     test(`hooks.${name}: 404 for anonymous callers, strangers, and a token holding every other scope; nothing changes`, async () => {
       const before = await snapshot();
-      const others = await token("alice", SCOPE_NAMES.filter((scope) => !granting.has(scope)));
-      for (const [who, authorization] of [["anonymous", undefined], ["bob", basic("bob", "bob-password")],
-        ["carol", basic("carol", "carol-password")], ["alice's token without the scopes", others]] as const) {
+      const others = await token(
+        "alice",
+        SCOPE_NAMES.filter((scope) => !granting.has(scope)),
+      );
+      for (const [who, authorization] of [
+        ["anonymous", undefined],
+        ["bob", basic("bob", "bob-password")],
+        ["carol", basic("carol", "carol-password")],
+        ["alice's token without the scopes", others],
+      ] as const) {
         const res = await send(row, authorization);
         assert.equal(res.statusCode, 404, `${who}: ${res.body}`);
         assert.deepEqual(res.json(), NOT_FOUND, who);
@@ -72,14 +106,16 @@ describe("hooks: who may", () => {
       const isOrg = row.path.startsWith("/orgs/");
       const scope = isOrg ? "admin:org_hook" : "admin:repo_hook";
       // Every hook's bulk redelivery is the site administrators' alone.
-      const allowed = row.path.startsWith("/admin/") ? [basic("root", "root-password"), await token("root", ["site_admin"])]
+      const allowed = row.path.startsWith("/admin/")
+        ? [basic("root", "root-password"), await token("root", ["site_admin"])]
         : [basic("alice", "alice-password"), await token("alice", [scope]), basic("root", "root-password")];
       for (const authorization of allowed) {
         // A delete takes a hook of its own, so that the seeded one stays for the other rows.
         const own = row.method === "DELETE" ? await createHook(t.store, seeded(row, "hello").owner) : undefined;
         const res = await send(row, authorization, "hello", own);
         // A bulk redelivery of a window whose deliveries all succeeded is served as its 422: nothing to queue.
-        const served = "since" in row.params ? res.statusCode === 422 && /no failed delivery/.test(res.body) : res.statusCode < 300;
+        const served =
+          "since" in row.params ? res.statusCode === 422 && /no failed delivery/.test(res.body) : res.statusCode < 300;
         assert.ok(served, `${res.statusCode} ${res.body}`);
       }
     });
@@ -108,11 +144,35 @@ describe("hooks: who may", () => {
   test("the owners of the organization owning a repository manage its hooks, its plain members do not; organization hooks need admin:org_hook", async () => {
     const olga = basic("olga", "olga-password");
     // olga has two-factor authentication: her password alone is refused, so she uses tokens here. She is a plain member.
-    assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("olga", ["repo"]) } })).statusCode, 404);
-    assert.equal((await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("alice", ["repo"]) } })).statusCode, 200);
-    assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("alice", ["repo", "admin:org"]) } })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ url: "/repos/acme/site/hooks", headers: { authorization: await token("olga", ["repo"]) } }))
+        .statusCode,
+      404,
+    );
+    assert.equal(
+      (
+        await t.app.inject({
+          url: "/repos/acme/site/hooks",
+          headers: { authorization: await token("alice", ["repo"]) },
+        })
+      ).statusCode,
+      200,
+    );
+    assert.equal(
+      (
+        await t.app.inject({
+          url: "/orgs/acme/hooks",
+          headers: { authorization: await token("alice", ["repo", "admin:org"]) },
+        })
+      ).statusCode,
+      404,
+    );
     assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: olga } })).statusCode, 401);
-    assert.equal((await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: basic("bob", "bob-password") } })).statusCode, 404);
+    assert.equal(
+      (await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: basic("bob", "bob-password") } }))
+        .statusCode,
+      404,
+    );
   });
 
   test("only the organization's owners manage its hooks: a plain member gets 404, as a stranger does, and changes nothing", async () => {
@@ -125,7 +185,10 @@ describe("hooks: who may", () => {
       assert.deepEqual(res.json(), NOT_FOUND);
     }
     assert.equal(await snapshot(), before);
-    const owner = await t.app.inject({ url: "/orgs/acme/hooks", headers: { authorization: await token("alice", ["admin:org_hook"]) } });
+    const owner = await t.app.inject({
+      url: "/orgs/acme/hooks",
+      headers: { authorization: await token("alice", ["admin:org_hook"]) },
+    });
     assert.equal(owner.statusCode, 200);
     assert.ok(owner.json().some((hook: { id: number }) => hook.id === hooks.org!.id));
   });

@@ -32,7 +32,12 @@ async function sendRaw(port: number, bytes: string): Promise<string> {
 
 describe("logging", () => {
   const rawAnswers: string[] = [];
-  const log = { text: "", write(line: string) { this.text += line; } };
+  const log = {
+    text: "",
+    write(line: string) {
+      this.text += line;
+    },
+  };
   const secrets: Record<string, string> = {};
   let t: TestApp;
 
@@ -48,8 +53,13 @@ describe("logging", () => {
     const alice = await t.createUser("alice", secrets.password);
     const tess = await t.createUser("tess", secrets.password, { otpSecret });
     secrets.token = (await t.createToken(alice, ["repo"])).token;
-    secrets.legacyToken = (await new AuthorizationService(t.store, t.clock.now).issue(tess,
-      { scopes: [], note: null, noteUrl: null, fingerprint: null }, randomBytes(20).toString("hex"))).token;
+    secrets.legacyToken = (
+      await new AuthorizationService(t.store, t.clock.now).issue(
+        tess,
+        { scopes: [], note: null, noteUrl: null, fingerprint: null },
+        randomBytes(20).toString("hex"),
+      )
+    ).token;
     secrets.otp = currentOtp(otpSecret, t.clock.now());
     secrets.basic = basic("alice", secrets.password).slice("Basic ".length);
     secrets.wrongBasic = basic("alice", secrets.wrongPassword).slice("Basic ".length);
@@ -69,12 +79,22 @@ describe("logging", () => {
       { url: `/api/v3/events?access_token=${secrets.token}` },
       // Refused while routing, before any hook runs.
       { url: `/authorizations/%zz?access_token=${secrets.token}` },
-      { url: "/authorizations", headers: { authorization: basic("tess", secrets.password), "X-GitHub-OTP": secrets.otp } },
-      { url: "/authorizations", headers: { authorization: basic("tess", secrets.password), "X-Service-OTP": secrets.otp } },
+      {
+        url: "/authorizations",
+        headers: { authorization: basic("tess", secrets.password), "X-GitHub-OTP": secrets.otp },
+      },
+      {
+        url: "/authorizations",
+        headers: { authorization: basic("tess", secrets.password), "X-Service-OTP": secrets.otp },
+      },
     ];
     for (const request of requests) assert.ok((await t.app.inject({ method: "GET", ...request })).statusCode < 500);
-    const created = await t.app.inject({ method: "POST", url: "/authorizations", headers: { authorization: `Basic ${secrets.basic}` },
-      payload: { scopes: ["repo"], note: "logged?" } });
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: `Basic ${secrets.basic}` },
+      payload: { scopes: ["repo"], note: "logged?" },
+    });
     assert.equal(created.statusCode, 201);
     secrets.createdToken = created.json().token;
 
@@ -92,7 +112,10 @@ describe("logging", () => {
   after(() => t.close());
 
   test("every request is logged, with its URL and any access_token value masked", () => {
-    const lines = log.text.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = log.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const urls = lines.filter((l) => l.msg === "incoming request").map((l) => l.req.url);
     assert.equal(urls.length, 14);
     assert.ok(urls.includes("/authorizations"));
@@ -113,17 +136,35 @@ describe("logging", () => {
   });
 
   test("an error object carrying raw request bytes is logged without them, at any level", () => {
-    const lines = { text: "", write(line: string) { this.text += line; } };
+    const lines = {
+      text: "",
+      write(line: string) {
+        this.text += line;
+      },
+    };
     const logger = pino(loggerOptions("trace") as pino.LoggerOptions, lines);
-    const error = Object.assign(new Error("Parse Error"), { code: "HPE_INVALID_HEADER_TOKEN",
-      rawPacket: Buffer.from(`GET /?access_token=${secrets.rawToken} HTTP/1.1\r\nAuthorization: token ${secrets.rawToken}\r\n`) });
+    const error = Object.assign(new Error("Parse Error"), {
+      code: "HPE_INVALID_HEADER_TOKEN",
+      rawPacket: Buffer.from(
+        `GET /?access_token=${secrets.rawToken} HTTP/1.1\r\nAuthorization: token ${secrets.rawToken}\r\n`,
+      ),
+    });
     logger.trace({ err: error }, "client error");
     logger.error(error);
     assert.match(lines.text, /HPE_INVALID_HEADER_TOKEN/);
     assert.ok(!leaks(lines.text, secrets.rawToken!), "the token in rawPacket leaked");
   });
 
-  const SECRETS = ["password", "wrongPassword", "basic", "wrongBasic", "token", "legacyToken", "createdToken", "rawToken"];
+  const SECRETS = [
+    "password",
+    "wrongPassword",
+    "basic",
+    "wrongBasic",
+    "token",
+    "legacyToken",
+    "createdToken",
+    "rawToken",
+  ];
   for (const name of SECRETS) {
     test(`the log never contains the ${name}`, () => {
       assert.ok(secrets[name], name);

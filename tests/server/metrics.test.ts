@@ -109,7 +109,8 @@ describe("GET /metrics", () => {
       assert.equal((await t.app.inject({ url: "/repos/metrics-owner/widgets/events?per_page=7" })).statusCode, 200);
     }
     const after = await scrape(t);
-    const delta = (result: string) => sampleValue(after, "feedgate_feed_cache_requests_total", { result })! -
+    const delta = (result: string) =>
+      sampleValue(after, "feedgate_feed_cache_requests_total", { result })! -
       sampleValue(before, "feedgate_feed_cache_requests_total", { result })!;
     assert.equal(delta("miss"), 1);
     assert.equal(delta("hit"), 1);
@@ -117,9 +118,11 @@ describe("GET /metrics", () => {
 
   test("wrong passwords and wrong one-time codes are login failures; right ones and OTP challenges are not", async () => {
     const failures = async () => sampleValue(await scrape(t), "feedgate_login_failures_total");
-    const login = (who: string, password: string, otp?: string) => t.app.inject({
-      url: "/authorizations", headers: { authorization: basic(who, password), ...(otp ? { "x-github-otp": otp } : {}) },
-    });
+    const login = (who: string, password: string, otp?: string) =>
+      t.app.inject({
+        url: "/authorizations",
+        headers: { authorization: basic(who, password), ...(otp ? { "x-github-otp": otp } : {}) },
+      });
     assert.equal(await failures(), 0);
     assert.equal((await login("metrics-owner", "not-the-password")).statusCode, 401);
     assert.equal(await failures(), 1);
@@ -132,16 +135,24 @@ describe("GET /metrics", () => {
 
   test("admin ingests count the events they added, not those already stored", async () => {
     const ingested = async () => sampleValue(await scrape(t), "feedgate_events_ingested_total");
-    const post = (url: string, payload: string) => t.app.inject({
-      method: "POST", url, payload, headers: { authorization: basic("metrics-root", PASSWORD) },
-    });
+    const post = (url: string, payload: string) =>
+      t.app.inject({
+        method: "POST",
+        url,
+        payload,
+        headers: { authorization: basic("metrics-root", PASSWORD) },
+      });
     assert.equal(await ingested(), 0);
-    const batch = ndjson(["201", "202", "203"].map((id) => event(id, "PushEvent", "metrics-owner", "metrics-owner/gadgets")));
+    const batch = ndjson(
+      ["201", "202", "203"].map((id) => event(id, "PushEvent", "metrics-owner", "metrics-owner/gadgets")),
+    );
     assert.equal((await post("/admin/events", batch)).statusCode, 200);
     assert.equal(await ingested(), 3);
     assert.equal((await post("/admin/events", batch)).statusCode, 200);
     assert.equal(await ingested(), 3, "an ingest of stored events adds nothing");
-    const world = { events: ["203", "204"].map((id) => event(id, "PushEvent", "metrics-owner", "metrics-owner/gadgets")) };
+    const world = {
+      events: ["203", "204"].map((id) => event(id, "PushEvent", "metrics-owner", "metrics-owner/gadgets")),
+    };
     assert.equal((await post("/admin/world", JSON.stringify(world))).statusCode, 200);
     assert.equal(await ingested(), 4);
   });
@@ -157,22 +168,40 @@ describe("GET /metrics", () => {
     assert.ok(count("/repos/:user/:repo/events", "200")! >= 1);
     assert.equal(count("unmatched", "404"), 1);
     assert.equal(count("/users/:user/events", "404"), 1, "a matched route keeps its pattern on a 404");
-    const bucket = sampleValue(metrics, "http_request_duration_seconds_bucket",
-      { method: "GET", route: "unmatched", status_code: "404", le: "+Inf" });
+    const bucket = sampleValue(metrics, "http_request_duration_seconds_bucket", {
+      method: "GET",
+      route: "unmatched",
+      status_code: "404",
+      le: "+Inf",
+    });
     assert.equal(bucket, 1);
 
-    const secrets = ["metrics-owner", "metrics-nobody", "metrics-root", token, token.slice(-8), PASSWORD, "per_page", "?"];
+    const secrets = [
+      "metrics-owner",
+      "metrics-nobody",
+      "metrics-root",
+      token,
+      token.slice(-8),
+      PASSWORD,
+      "per_page",
+      "?",
+    ];
     for (const { name, labels } of metrics.samples) {
       for (const value of Object.values(labels)) {
-        for (const secret of secrets) assert.ok(!value.includes(secret), `${name} has a label ${JSON.stringify(value)}`);
+        for (const secret of secrets)
+          assert.ok(!value.includes(secret), `${name} has a label ${JSON.stringify(value)}`);
       }
     }
   });
 
   test("the pool gauge reports the store's connections by state", async () => {
     const metrics = await scrape(t);
-    const gauge = Object.fromEntries(["idle", "active", "waiting"].map((state) =>
-      [state, sampleValue(metrics, "feedgate_db_pool_connections", { state })]));
+    const gauge = Object.fromEntries(
+      ["idle", "active", "waiting"].map((state) => [
+        state,
+        sampleValue(metrics, "feedgate_db_pool_connections", { state }),
+      ]),
+    );
     // Nothing else runs between the scrape and this read: a scrape uses no connection.
     assert.deepEqual(gauge, t.store.connections());
     if (testDriver().name === "postgres") {
@@ -217,7 +246,9 @@ describe("--metrics-port", () => {
   let server: RunningServer;
   before(async () => {
     database = await testDriver().create();
-    server = await startServer(loadConfig({ db: database.db, host: "127.0.0.1", port: 0, metricsPort: 0, logLevel: "silent" }, {}));
+    server = await startServer(
+      loadConfig({ db: database.db, host: "127.0.0.1", port: 0, metricsPort: 0, logLevel: "silent" }, {}),
+    );
   });
   after(async () => {
     await server.stop();
@@ -228,15 +259,20 @@ describe("--metrics-port", () => {
     assert.equal(loadConfig({ metricsPort: "9464" }, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9464);
     assert.equal(loadConfig({}, { FEEDGATE_METRICS_PORT: "9100" }).metricsPort, 9100);
     assert.equal(loadConfig({}, {}).metricsPort, undefined);
-    assert.throws(() => loadConfig({ metricsPort: "ninety" }, {}), /^InvalidInputError: --metrics-port \(or FEEDGATE_METRICS_PORT\) must be a port from 0 to 65535/);
+    assert.throws(
+      () => loadConfig({ metricsPort: "ninety" }, {}),
+      /^InvalidInputError: --metrics-port \(or FEEDGATE_METRICS_PORT\) must be a port from 0 to 65535/,
+    );
   });
 
   test("the API port answers /metrics with GitHub's 404 while the metrics port serves the API's metrics", async () => {
     assert.ok(server.metricsUrl && server.metricsUrl !== server.url);
     const hidden = await fetch(`${server.url}/metrics`);
     assert.equal(hidden.status, 404);
-    assert.deepEqual(await hidden.json(),
-      { message: "Not Found: feedgate does not implement GET /metrics", documentation_url: "https://developer.github.com/v3" });
+    assert.deepEqual(await hidden.json(), {
+      message: "Not Found: feedgate does not implement GET /metrics",
+      documentation_url: "https://developer.github.com/v3",
+    });
     assert.equal((await fetch(`${server.url}/events`)).status, 200);
 
     const res = await fetch(`${server.metricsUrl}/metrics`);

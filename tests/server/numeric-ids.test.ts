@@ -15,10 +15,13 @@ import { loadConfig } from "../../src/server/config.js";
 import { InvalidInputError } from "../../src/server/failures.js";
 
 const PAT = basic("pat", "pat-password");
-const closed = (id: string | number, complete: boolean) => issueEvent("pat/busy", id, "closed", "pat", {
-  created_at: "2026-01-14T00:00:00Z",
-  ...(complete ? { actor: { login: "pat", id: 7, url: "https://api.github.com/users/pat", avatar_url: "https://x/pat.png" } } : {}),
-});
+const closed = (id: string | number, complete: boolean) =>
+  issueEvent("pat/busy", id, "closed", "pat", {
+    created_at: "2026-01-14T00:00:00Z",
+    ...(complete
+      ? { actor: { login: "pat", id: 7, url: "https://api.github.com/users/pat", avatar_url: "https://x/pat.png" } }
+      : {}),
+  });
 
 for (const numericIds of [false, true]) {
   const mode = numericIds ? "--numeric-ids" : "by default";
@@ -29,11 +32,20 @@ for (const numericIds of [false, true]) {
     let t: TestApp;
     before(async () => {
       t = await startTestApp({ numericIds, rateLimitAnonymous: 1000 });
-      await new IngestService(t.store, t.clock.now).seedWorld({
-        users: [{ login: "pat", password: "pat-password" }], repos: [{ full_name: "pat/busy" }],
-        events: [event("901", "PushEvent", "pat", "pat/busy", { created_at: "2026-01-14T00:00:00Z" })],
-        issue_events: [closed("41", false), closed(42, true), closed("0043", false), closed("123456789012345678", true)],
-      }, { baseDir: undefined });
+      await new IngestService(t.store, t.clock.now).seedWorld(
+        {
+          users: [{ login: "pat", password: "pat-password" }],
+          repos: [{ full_name: "pat/busy" }],
+          events: [event("901", "PushEvent", "pat", "pat/busy", { created_at: "2026-01-14T00:00:00Z" })],
+          issue_events: [
+            closed("41", false),
+            closed(42, true),
+            closed("0043", false),
+            closed("123456789012345678", true),
+          ],
+        },
+        { baseDir: undefined },
+      );
     });
     after(() => t.close());
 
@@ -58,16 +70,25 @@ for (const numericIds of [false, true]) {
         assert.ok(Value.Check(Authorization, body), JSON.stringify([...Value.Errors(Authorization, body)]));
       }
       // The id served is the one the routes take.
-      assert.equal((await t.app.inject({ method: "DELETE", url: `/authorizations/${id}`, headers: { authorization: PAT } })).statusCode, 204);
+      assert.equal(
+        (await t.app.inject({ method: "DELETE", url: `/authorizations/${id}`, headers: { authorization: PAT } }))
+          .statusCode,
+        204,
+      );
     });
 
     test(`issue-event ids are ${idType}s, completed or stored whole; event ids stay strings`, async () => {
       const res = await t.app.inject({ method: "GET", url: "/repos/pat/busy/issues/events" });
       const items = res.json() as { id: unknown }[];
-      assert.deepEqual(items.map((e) => typeof e.id), [idType, idType, idType, idType]);
+      assert.deepEqual(
+        items.map((e) => typeof e.id),
+        [idType, idType, idType, idType],
+      );
       // (JSON.parse rounds the integer past 2^53: that one is checked in the text below.)
-      assert.deepEqual(new Set(items.map((e) => String(e.id)).filter((id) => id.length < 16)),
-        new Set(numericIds ? ["41", "42", "43"] : ["41", "42", "0043"]));
+      assert.deepEqual(
+        new Set(items.map((e) => String(e.id)).filter((id) => id.length < 16)),
+        new Set(numericIds ? ["41", "42", "43"] : ["41", "42", "0043"]),
+      );
       for (const item of items) assert.ok(Value.Check(IssueEvent, item), JSON.stringify(item));
       // Digits past 2^53 go on the wire as stored, not through a JavaScript number.
       assert.match(res.body, numericIds ? /"id":123456789012345678[,}]/ : /"id":"123456789012345678"/);
@@ -88,12 +109,17 @@ for (const numericIds of [false, true]) {
 
 describe("--numeric-ids configuration", () => {
   test("FEEDGATE_NUMERIC_IDS turns it on with true/1/yes and off with false/0/no or empty; anything else is refused", () => {
-    for (const on of ["true", "1", "yes", "TRUE"]) assert.equal(loadConfig({}, { FEEDGATE_NUMERIC_IDS: on }).numericIds, true, on);
-    for (const off of ["false", "0", "no", ""]) assert.equal(loadConfig({}, { FEEDGATE_NUMERIC_IDS: off }).numericIds, false, off);
+    for (const on of ["true", "1", "yes", "TRUE"])
+      assert.equal(loadConfig({}, { FEEDGATE_NUMERIC_IDS: on }).numericIds, true, on);
+    for (const off of ["false", "0", "no", ""])
+      assert.equal(loadConfig({}, { FEEDGATE_NUMERIC_IDS: off }).numericIds, false, off);
     assert.equal(loadConfig({}, {}).numericIds, false);
     assert.equal(loadConfig({ numericIds: true }, { FEEDGATE_NUMERIC_IDS: "0" }).numericIds, true);
-    assert.throws(() => loadConfig({}, { FEEDGATE_NUMERIC_IDS: "maybe" }),
-      (error: unknown) => error instanceof InvalidInputError && /numeric ids .* must be true or false, got "maybe"/.test(error.message));
+    assert.throws(
+      () => loadConfig({}, { FEEDGATE_NUMERIC_IDS: "maybe" }),
+      (error: unknown) =>
+        error instanceof InvalidInputError && /numeric ids .* must be true or false, got "maybe"/.test(error.message),
+    );
   });
 
   test("the schemas a mode serializes with refuse the other mode's ids", () => {

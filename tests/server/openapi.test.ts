@@ -17,7 +17,8 @@ type Response = OpenAPIV3_1.ResponseObject;
 const METHODS = ["get", "post", "patch", "delete"] as const;
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 /** Headers of HTTP itself, CORS and content negotiation, which the document leaves to those standards. */
-const GENERIC_HEADERS = /^(content-type|content-length|date|connection|keep-alive|transfer-encoding|vary|x-content-type-options|access-control-.*)$/;
+const GENERIC_HEADERS =
+  /^(content-type|content-length|date|connection|keep-alive|transfer-encoding|vary|x-content-type-options|access-control-.*)$/;
 
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, "{$1}");
 
@@ -47,7 +48,8 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
 
 function operations(document: Document): { path: string; method: (typeof METHODS)[number]; operation: Operation }[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-    METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, operation: item![method]! })));
+    METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, operation: item![method]! })),
+  );
 }
 
 describe("the OpenAPI description", () => {
@@ -60,14 +62,20 @@ describe("the OpenAPI description", () => {
     const res = await fetch(`${t.url}/openapi.json`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-    document = await res.json() as Document;
-    resolved = await dereference(structuredClone(document)) as Document;
+    document = (await res.json()) as Document;
+    resolved = (await dereference(structuredClone(document))) as Document;
     // Alice's token expires, so every answer to it carries GitHub-Authentication-Token-Expiration, which must be documented.
     const password = { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" };
-    const tokens = await (await fetch(`${t.url}/authorizations`, { headers: password })).json() as { id: string; token_last_eight: string }[];
+    const tokens = (await (await fetch(`${t.url}/authorizations`, { headers: password })).json()) as {
+      id: string;
+      token_last_eight: string;
+    }[];
     const own = tokens.find((a) => a.token_last_eight === ALICE_TOKEN.slice(-8))!;
-    const patched = await fetch(`${t.url}/authorizations/${own.id}`, { method: "PATCH", headers: password,
-      body: JSON.stringify({ expires_at: new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString() }) });
+    const patched = await fetch(`${t.url}/authorizations/${own.id}`, {
+      method: "PATCH",
+      headers: password,
+      body: JSON.stringify({ expires_at: new Date(t.clock.now().getTime() + 30 * 86_400_000).toISOString() }),
+    });
     assert.equal(patched.status, 200);
   });
   after(() => t.close());
@@ -82,17 +90,27 @@ describe("the OpenAPI description", () => {
   test("describes expires_at in the create and update bodies and the authorization, and the expiration header", () => {
     for (const method of ["post", "patch"] as const) {
       const path = method === "post" ? "/authorizations" : "/authorizations/{id}";
-      const body = (resolved.paths![path]![method]!.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as
-        { properties: Record<string, { description?: string; anyOf?: unknown[] }> };
+      const body = (resolved.paths![path]![method]!.requestBody as OpenAPIV3_1.RequestBodyObject).content[
+        "application/json"
+      ]!.schema as { properties: Record<string, { description?: string; anyOf?: unknown[] }> };
       assert.match(body.properties.expires_at?.description ?? "", /ISO 8601 .*null for never/s, method);
-      assert.deepEqual(body.properties.expires_at?.anyOf?.map((t) => (t as { type: string }).type), ["string", "null"], method);
+      assert.deepEqual(
+        body.properties.expires_at?.anyOf?.map((t) => (t as { type: string }).type),
+        ["string", "null"],
+        method,
+      );
     }
-    const served = (resolved.paths!["/authorizations/{id}"]!.get!.responses!["200"] as OpenAPIV3_1.ResponseObject);
-    const schema = served.content!["application/json"]!.schema as { properties: Record<string, { description?: string }>; required: string[] };
+    const served = resolved.paths!["/authorizations/{id}"]!.get!.responses!["200"] as OpenAPIV3_1.ResponseObject;
+    const schema = served.content!["application/json"]!.schema as {
+      properties: Record<string, { description?: string }>;
+      required: string[];
+    };
     assert.ok(schema.required.includes("expires_at"));
     assert.match(schema.properties.expires_at?.description ?? "", /null: never/);
-    assert.match(((served.headers!["GitHub-Authentication-Token-Expiration"] as OpenAPIV3_1.HeaderObject).description ?? ""),
-      /2026-01-15 10:00:00 UTC/);
+    assert.match(
+      (served.headers!["GitHub-Authentication-Token-Expiration"] as OpenAPIV3_1.HeaderObject).description ?? "",
+      /2026-01-15 10:00:00 UTC/,
+    );
   });
 
   test("names its server by the base URL the request used", () => {
@@ -105,30 +123,46 @@ describe("the OpenAPI description", () => {
     for (const { method, url } of routes) {
       const operation = document.paths?.[openapiPath(url)]?.[method.toLowerCase() as (typeof METHODS)[number]];
       assert.ok(operation, `${method} ${url} is missing from the document`);
-      assert.ok(operation.operationId && operation.summary,
-        `${method} ${url} has no operationId or summary: give its row a summary (src/api/endpoints.ts), or its route a RouteDoc (src/server/openapi/route-doc.ts)`);
+      assert.ok(
+        operation.operationId && operation.summary,
+        `${method} ${url} has no operationId or summary: give its row a summary (src/api/endpoints.ts), or its route a RouteDoc (src/server/openapi/route-doc.ts)`,
+      );
     }
-    const listed = operations(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+    const listed = operations(document)
+      .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
+      .sort();
     assert.deepEqual(listed, routes.map(({ method, url }) => `${method} ${openapiPath(url)}`).sort());
   });
 
   test("names table operations by the endpoint table and requires what its rows require", () => {
     const get = document.paths?.["/repos/{user}/{repo}/events"]?.get;
     assert.equal(get?.operationId, "events.getFromRepo");
-    assert.ok(get?.security?.some((requirement) => Object.keys(requirement).length === 0), "anonymous callers are served");
+    assert.ok(
+      get?.security?.some((requirement) => Object.keys(requirement).length === 0),
+      "anonymous callers are served",
+    );
     const create = document.paths?.["/authorizations"]?.post;
     assert.equal(create?.operationId, "authorization.create");
-    assert.ok(create?.security?.every((requirement) => "basicAuth" in requirement), "a password only");
+    assert.ok(
+      create?.security?.every((requirement) => "basicAuth" in requirement),
+      "a password only",
+    );
     assert.ok(create?.requestBody, "the body is described");
     assert.equal(document.paths?.["/repositories/{id}/events"]?.get?.operationId, "events.getFromRepoById");
     // The ways a caller authenticates: Basic (with either one-time-password header) and tokens, as the issue names them.
     const schemes = document.components?.securitySchemes as Record<string, OpenAPIV3_1.SecuritySchemeObject>;
     assert.deepEqual(schemes.basicAuth, { ...schemes.basicAuth, type: "http", scheme: "basic" });
-    for (const [scheme, header] of [["githubOtp", "X-GitHub-OTP"], ["serviceOtp", "X-Service-OTP"], ["tokenAuth", "Authorization"]]) {
+    for (const [scheme, header] of [
+      ["githubOtp", "X-GitHub-OTP"],
+      ["serviceOtp", "X-Service-OTP"],
+      ["tokenAuth", "Authorization"],
+    ]) {
       assert.deepEqual(schemes[scheme!], { ...schemes[scheme!], type: "apiKey", in: "header", name: header }, scheme);
     }
-    assert.ok(create?.security?.some((requirement) => "basicAuth" in requirement && "serviceOtp" in requirement),
-      "a two-factor code may come with the password on create");
+    assert.ok(
+      create?.security?.some((requirement) => "basicAuth" in requirement && "serviceOtp" in requirement),
+      "a two-factor code may come with the password on create",
+    );
     const perPage = (get!.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === "per_page");
     assert.deepEqual([perPage?.in, (perPage!.schema as { pattern?: string }).pattern], ["query", "^[0-9]+$"]);
   });
@@ -138,7 +172,7 @@ describe("the OpenAPI description", () => {
     const documented = operation.responses?.[String(res.status)] as Response | undefined;
     const text = await res.text();
     assert.ok(documented, `${label}: status ${res.status} is not documented (${text.slice(0, 200)})`);
-    const headers = documented.headers as Record<string, OpenAPIV3_1.HeaderObject> | undefined ?? {};
+    const headers = (documented.headers as Record<string, OpenAPIV3_1.HeaderObject> | undefined) ?? {};
     const names = new Map(Object.keys(headers).map((name) => [name.toLowerCase(), name]));
     for (const [name, value] of res.headers) {
       if (GENERIC_HEADERS.test(name)) continue;
@@ -167,13 +201,17 @@ describe("the OpenAPI description", () => {
 
   test("is true: every GET it lists answers a seeded server's requests as documented, 200 and 304", async () => {
     // Values for the path parameters, read from the seeded world's own answers.
-    const anEvent = async (url: string) => ((await (await fetch(`${t.url}${url}`)).json()) as Record<string, { id: number }>[])[0]!;
+    const anEvent = async (url: string) =>
+      ((await (await fetch(`${t.url}${url}`)).json()) as Record<string, { id: number }>[])[0]!;
     const repoEvent = await anEvent("/repos/alice/hello/events");
     const orgEvent = await anEvent("/orgs/acme/events");
     const aliceEvent = await anEvent("/users/alice/events/public");
-    const list = await fetch(`${t.url}/authorizations`, { headers: { authorization: basic(ALICE.login, ALICE.password) } });
+    const list = await fetch(`${t.url}/authorizations`, {
+      headers: { authorization: basic(ALICE.login, ALICE.password) },
+    });
     const pat = await fetch(`${t.url}/user/personal-access-tokens`, {
-      method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+      method: "POST",
+      headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
       body: JSON.stringify({ name: "documented", repository_selection: "all" }),
     });
     const ids: Record<string, string> = {
@@ -184,15 +222,19 @@ describe("the OpenAPI description", () => {
       user: String(aliceEvent.actor!.id),
     };
     // A hook of each kind, with an attempt recorded: what the hooks routes show.
-    const repoHook = await createHook(t.store, { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id });
+    const repoHook = await createHook(t.store, {
+      kind: "repo",
+      repoId: (await t.store.directory.findRepo("alice", "hello"))!.id,
+    });
     const orgHook = await createHook(t.store, { kind: "org", orgId: (await t.store.users.findByLogin("acme"))!.id });
     for (const hook of [repoHook, orgHook]) await recordAttempt(t.store, hook);
     const [delivery] = await t.store.hooks.deliveries(repoHook.id, 1, null);
     const [orgDelivery] = await t.store.hooks.deliveries(orgHook.id, 1, null);
     const values: Record<string, string> = { user: "alice", repo: "hello", org: "acme" };
-    const hookValues = (path: string): Record<string, string> => path.startsWith("/orgs/")
-      ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
-      : { hook_id: String(repoHook.id), delivery_id: String(delivery!.id) };
+    const hookValues = (path: string): Record<string, string> =>
+      path.startsWith("/orgs/")
+        ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
+        : { hook_id: String(repoHook.id), delivery_id: String(delivery!.id) };
 
     const gets = operations(resolved).filter(({ method }) => method === "get");
     assert.ok(gets.length >= 23, `${gets.length} GET operations`);
@@ -200,17 +242,21 @@ describe("the OpenAPI description", () => {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
         // The family an `{id}` belongs to: the path's first segment, or its second under `/user/`.
         const family = path.startsWith("/user/personal-access-tokens") ? "personal-access-tokens" : path.split("/")[1]!;
-        const value = name === "id" ? ids[family] : values[name] ?? hookValues(path)[name];
+        const value = name === "id" ? ids[family] : (values[name] ?? hookValues(path)[name]);
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;
       });
       // A password where only a password will do; otherwise alice's token, so private events are shown too.
-      const passwordOnly = !operation.security?.some((requirement) => Object.keys(requirement).length === 0 || "tokenAuth" in requirement);
+      const passwordOnly = !operation.security?.some(
+        (requirement) => Object.keys(requirement).length === 0 || "tokenAuth" in requirement,
+      );
       // Hooks with the password too: organization hooks need `admin:org_hook`, which alice's token lacks.
-      const authorization = passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
+      const authorization =
+        passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
       const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
       assert.equal(res.status, 200, `GET ${url}`);
-      if (authorization.startsWith("token ")) assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);
+      if (authorization.startsWith("token "))
+        assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);
       const etag = res.headers.get("etag");
       const body = await assertDocumented(operation, `GET ${url}`, res);
       if (Array.isArray(body)) assert.ok(body.length > 0, `GET ${url} shows nothing: the seeded world should fill it`);
@@ -228,13 +274,21 @@ describe("the OpenAPI description", () => {
     const cases: [Operation, string, RequestInit?][] = [
       [byPath("/repos/{user}/{repo}/events"), "/repos/nobody/nothing/events"],
       [byPath("/repositories/{id}/events"), "/repositories/987654321/events"],
-      [byPath("/authorizations/{id}"), "/authorizations/987654321", { headers: { authorization: basic(ALICE.login, ALICE.password) } }],
+      [
+        byPath("/authorizations/{id}"),
+        "/authorizations/987654321",
+        { headers: { authorization: basic(ALICE.login, ALICE.password) } },
+      ],
       [byPath("/authorizations"), "/authorizations"],
       [byPath("/authorizations"), "/authorizations", { headers: { authorization: `token ${ALICE_TOKEN}` } }],
       [byPath("/events"), "/events?per_page=ten"],
       [byPath("/events"), "/events", { headers: { accept: "application/vnd.github.v4+json" } }],
       [byPath("/healthz"), "/healthz", { headers: { authorization: "token not-a-token" } }],
-      [byPath("/admin/events", "post"), "/admin/events", { method: "POST", body: "[]", headers: { authorization: `token ${ALICE_TOKEN}` } }],
+      [
+        byPath("/admin/events", "post"),
+        "/admin/events",
+        { method: "POST", body: "[]", headers: { authorization: `token ${ALICE_TOKEN}` } },
+      ],
     ];
     for (const [operation, url, init] of cases) {
       const res = await fetch(`${t.url}${url}`, init);
@@ -247,13 +301,23 @@ describe("the OpenAPI description", () => {
     const authorization = basic(ALICE.login, ALICE.password);
     const json = { authorization, "content-type": "application/json" };
     const create = resolved.paths!["/authorizations"]!.post!;
-    const created = await assertDocumented(create, "POST /authorizations", await fetch(`${t.url}/authorizations`, {
-      method: "POST", headers: json, body: JSON.stringify({ scopes: ["gist"], note: "openapi" }),
-    })) as { id: string };
+    const created = (await assertDocumented(
+      create,
+      "POST /authorizations",
+      await fetch(`${t.url}/authorizations`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ scopes: ["gist"], note: "openapi" }),
+      }),
+    )) as { id: string };
     const item = resolved.paths!["/authorizations/{id}"]!;
     const url = `${t.url}/authorizations/${created.id}`;
     for (const method of ["patch", "post"] as const) {
-      const res = await fetch(url, { method: method.toUpperCase(), headers: json, body: JSON.stringify({ note: method }) });
+      const res = await fetch(url, {
+        method: method.toUpperCase(),
+        headers: json,
+        body: JSON.stringify({ note: method }),
+      });
       assert.equal(res.status, 200);
       await assertDocumented(item[method]!, `${method} ${url}`, res);
     }
@@ -266,14 +330,21 @@ describe("the OpenAPI description", () => {
     const revoke = resolved.paths!["/credentials/revoke"]!.post!;
     assert.equal(revoke.operationId, "credentials.revoke");
     assert.deepEqual(revoke.security, [{}], "no credential is accepted");
-    const body = (revoke.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as OpenAPIV3_1.SchemaObject;
+    const body = (revoke.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!
+      .schema as OpenAPIV3_1.SchemaObject;
     assert.deepEqual(body.required, ["credentials"]);
     const list = body.properties!.credentials as OpenAPIV3_1.ArraySchemaObject;
-    assert.deepEqual([list.type, list.minItems, list.maxItems, (list.items as OpenAPIV3_1.SchemaObject).type], ["array", 1, 1000, "string"]);
+    assert.deepEqual(
+      [list.type, list.minItems, list.maxItems, (list.items as OpenAPIV3_1.SchemaObject).type],
+      ["array", 1, 1000, "string"],
+    );
     const url = `${t.url}/credentials/revoke`;
-    const post = (credentials: unknown, headers: Record<string, string> = {}) => fetch(url, {
-      method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ credentials }),
-    });
+    const post = (credentials: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ credentials }),
+      });
     const cases: [string, globalThis.Response, number][] = [
       ["a token nobody holds", await post(["fgp_000000000000000000000000000000AAAAAA"]), 202],
       ["an empty list", await post([]), 422],
@@ -293,7 +364,10 @@ describe("the OpenAPI description", () => {
       assert.match(page.headers.get("content-security-policy") ?? "", /default-src 'self'/);
       const html = await page.text();
       const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-      assert.ok(assets.some((a) => a.endsWith("swagger-ui-bundle.js")), html);
+      assert.ok(
+        assets.some((a) => a.endsWith("swagger-ui-bundle.js")),
+        html,
+      );
       for (const asset of assets) {
         const assetUrl = new URL(asset, `${t.url}${entry}`);
         assert.equal(assetUrl.origin, t.url, `${entry} loads ${asset} from elsewhere`);

@@ -8,7 +8,6 @@ const BASE = "https://feedgate.example";
 const MANY = basic("many", "many-password"); // holds 105 authorizations
 const FEW = basic("few", "few-password"); // holds 3
 
-
 describe("paging of GET /authorizations", () => {
   let t: TestApp;
   const ids: string[] = [];
@@ -32,7 +31,10 @@ describe("paging of GET /authorizations", () => {
         assert.equal(res.statusCode, 422);
         const body = res.json();
         assert.equal(body.message, "Validation Failed");
-        assert.deepEqual(body.errors.map((e: { field: string }) => e.field), [param]);
+        assert.deepEqual(
+          body.errors.map((e: { field: string }) => e.field),
+          [param],
+        );
         assert.equal(body.errors[0].resource, "Pagination");
       });
     }
@@ -40,14 +42,23 @@ describe("paging of GET /authorizations", () => {
     test(`a repeated ${param} is 422 naming ${param}`, async () => {
       const res = await list(`?${param}=1&${param}=2`);
       assert.equal(res.statusCode, 422);
-      assert.deepEqual(res.json().errors.map((e: { field: string }) => e.field), [param]);
+      assert.deepEqual(
+        res.json().errors.map((e: { field: string }) => e.field),
+        [param],
+      );
     });
   }
 
   test("both bad parameters are named at once", async () => {
     const res = await list("?page=x&per_page=y");
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors.map((e: { field: string }) => e.field).sort(), ["page", "per_page"]);
+    assert.deepEqual(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+      ["page", "per_page"],
+    );
   });
 
   test("the default page size is 30, with next and last", async () => {
@@ -142,7 +153,11 @@ describe("paging of GET /authorizations", () => {
     try {
       const user = await prefixed.createUser("many", "many-password");
       for (let i = 0; i < 2; i++) await prefixed.createToken(user);
-      const res = await prefixed.app.inject({ method: "GET", url: "/authorizations?per_page=1", headers: { authorization: MANY } });
+      const res = await prefixed.app.inject({
+        method: "GET",
+        url: "/authorizations?per_page=1",
+        headers: { authorization: MANY },
+      });
       assert.deepEqual(links(res.headers.link), {
         next: "https://ghe.example/api/v3/authorizations?per_page=1&page=2",
         last: "https://ghe.example/api/v3/authorizations?per_page=1&page=2",
@@ -157,8 +172,11 @@ describe("paging of GET /authorizations", () => {
     try {
       const user = await local.createUser("many", "many-password");
       for (let i = 0; i < 3; i++) await local.createToken(user);
-      const res = await local.app.inject({ method: "GET", url: "/authorizations?per_page=1",
-        headers: { authorization: MANY, host: "api.example.test:8080" } });
+      const res = await local.app.inject({
+        method: "GET",
+        url: "/authorizations?per_page=1",
+        headers: { authorization: MANY, host: "api.example.test:8080" },
+      });
       assert.deepEqual(links(res.headers.link), {
         next: "http://api.example.test:8080/authorizations?per_page=1&page=2",
         last: "http://api.example.test:8080/authorizations?per_page=1&page=3",

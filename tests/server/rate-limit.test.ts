@@ -37,19 +37,53 @@ describe("rate limits", () => {
   const epoch = (offsetSeconds = 0) => Math.floor(t.clock.current.getTime() / 1000) + offsetSeconds;
   const call = (request: InjectOptions) => t.app.inject(request);
   const aliceGet = () => call({ method: "GET", url: "/authorizations", headers: { authorization: ALICE } });
-  const anonymous = (remoteAddress?: string) => call({ method: "GET", url: "/nope", ...(remoteAddress ? { remoteAddress } : {}) });
+  const anonymous = (remoteAddress?: string) =>
+    call({ method: "GET", url: "/nope", ...(remoteAddress ? { remoteAddress } : {}) });
 
   test("every response carries X-RateLimit-Limit, Remaining, Reset, Used and Resource", async () => {
     const { token } = await t.createToken(alice, ["repo"]);
     const cases: { name: string; status: number; limit: number; request: InjectOptions }[] = [
-      { name: "200 list", status: 200, limit: 3, request: { method: "GET", url: "/authorizations", headers: { authorization: ALICE } } },
-      { name: "401 no credentials", status: 401, limit: 2, request: { method: "GET", url: "/authorizations", remoteAddress: "10.0.0.1" } },
-      { name: "401 bad password", status: 401, limit: 2,
-        request: { method: "GET", url: "/authorizations", headers: { authorization: basic("alice", "wrong") }, remoteAddress: "10.0.0.2" } },
-      { name: "404 unknown route", status: 404, limit: 2, request: { method: "GET", url: "/nope", remoteAddress: "10.0.0.3" } },
-      { name: "403 token on a password-only route", status: 403, limit: 3,
-        request: { method: "GET", url: "/authorizations", headers: { authorization: `token ${token}` } } },
-      { name: "422 bad page", status: 422, limit: 3, request: { method: "GET", url: "/authorizations?page=x", headers: { authorization: ALICE } } },
+      {
+        name: "200 list",
+        status: 200,
+        limit: 3,
+        request: { method: "GET", url: "/authorizations", headers: { authorization: ALICE } },
+      },
+      {
+        name: "401 no credentials",
+        status: 401,
+        limit: 2,
+        request: { method: "GET", url: "/authorizations", remoteAddress: "10.0.0.1" },
+      },
+      {
+        name: "401 bad password",
+        status: 401,
+        limit: 2,
+        request: {
+          method: "GET",
+          url: "/authorizations",
+          headers: { authorization: basic("alice", "wrong") },
+          remoteAddress: "10.0.0.2",
+        },
+      },
+      {
+        name: "404 unknown route",
+        status: 404,
+        limit: 2,
+        request: { method: "GET", url: "/nope", remoteAddress: "10.0.0.3" },
+      },
+      {
+        name: "403 token on a password-only route",
+        status: 403,
+        limit: 3,
+        request: { method: "GET", url: "/authorizations", headers: { authorization: `token ${token}` } },
+      },
+      {
+        name: "422 bad page",
+        status: 422,
+        limit: 3,
+        request: { method: "GET", url: "/authorizations?page=x", headers: { authorization: ALICE } },
+      },
     ];
     for (const { name, status, limit, request } of cases) {
       const res = await call(request);
@@ -69,17 +103,29 @@ describe("rate limits", () => {
       assert.equal(res.statusCode, 200);
       seen.push([rate(res).remaining, rate(res).used]);
     }
-    assert.deepEqual(seen, [[2, 1], [1, 2], [0, 3]]);
+    assert.deepEqual(seen, [
+      [2, 1],
+      [1, 2],
+      [0, 3],
+    ]);
 
     const refused = await aliceGet();
     assert.equal(refused.statusCode, 403);
-    assert.deepEqual(refused.json(), { message: `API rate limit exceeded for user ID ${alice.id}.`, documentation_url: RATE_DOCS });
+    assert.deepEqual(refused.json(), {
+      message: `API rate limit exceeded for user ID ${alice.id}.`,
+      documentation_url: RATE_DOCS,
+    });
     assert.deepEqual({ ...rate(refused), reset: 0 }, { limit: 3, remaining: 0, reset: 0, used: 3, resource: "core" });
   });
 
   test("a request over the limit does nothing", async () => {
     for (let i = 0; i < 3; i++) await aliceGet();
-    const res = await call({ method: "POST", url: "/authorizations", headers: { authorization: ALICE }, payload: { note: "late" } });
+    const res = await call({
+      method: "POST",
+      url: "/authorizations",
+      headers: { authorization: ALICE },
+      payload: { note: "late" },
+    });
     assert.equal(res.statusCode, 403);
     assert.equal((await t.store.authorizations.list(alice.id, { limit: 10, offset: 0 })).total, 0);
   });
@@ -111,8 +157,11 @@ describe("rate limits", () => {
     assert.equal(refused.statusCode, 403);
     const body = refused.json();
     assert.ok(body.message.startsWith("API rate limit exceeded for 127.0.0.1."), body.message);
-    assert.equal(body.message, "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated " +
-      "requests get a higher rate limit. Check out the documentation for more details.)");
+    assert.equal(
+      body.message,
+      "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated " +
+        "requests get a higher rate limit. Check out the documentation for more details.)",
+    );
     assert.equal(body.documentation_url, RATE_DOCS);
     assert.equal(rate(refused).remaining, 0);
 
@@ -131,7 +180,8 @@ describe("rate limits", () => {
   });
 
   test("failed logins count against the IP's anonymous window", async () => {
-    const wrong = () => call({ method: "GET", url: "/authorizations", headers: { authorization: basic("alice", "wrong") } });
+    const wrong = () =>
+      call({ method: "GET", url: "/authorizations", headers: { authorization: basic("alice", "wrong") } });
     assert.equal((await wrong()).statusCode, 401);
     assert.equal(rate(await anonymous()).remaining, 0);
   });

@@ -19,7 +19,6 @@ import { IngestService } from "../../src/server/services/ingest.js";
 import { each, isObject, keyDifference, type Json, type KnownDifference } from "../helpers/assertions.js";
 import { headersOf, loadInteractions, type Interaction } from "../helpers/recorded.js";
 
-
 const CORPORA = ["octokit-rb", "pygithub"] as const;
 
 /** The feeds feedgate serves (spec 4.2), by path; the capture groups are the path parameters, in order. */
@@ -46,8 +45,14 @@ const ID_BASED = /^\/(user|organizations|repositories)\/\d+\//;
 const HIDDEN_LOGIN = { placeholder: "<GITHUB_LOGIN>", login: "octokit-user" };
 const PASSWORD = "recorded-password";
 /** The headers feedgate promises on a feed (spec 2, wire notes 2.6), checked wherever GitHub sent them. */
-const PROMISED_HEADERS = ["ETag", "Last-Modified", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
-  "X-Poll-Interval"];
+const PROMISED_HEADERS = [
+  "ETag",
+  "Last-Modified",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "X-Poll-Interval",
+];
 /** The envelope objects whose key sets must match GitHub's. */
 const NESTED = ["actor", "repo", "org", "issue"] as const;
 
@@ -69,31 +74,40 @@ interface Case {
 // ---------------------------------------------------------------------------------------------------------------
 // Differences that are right by design, as data. `each` lists one difference for several interactions.
 
-
 const WHY = {
-  olderHistory: "GitHub had older events than the cassette recorded (its Link offered more pages); the world holds " +
+  olderHistory:
+    "GitHub had older events than the cassette recorded (its Link offered more pages); the world holds " +
     "only what was recorded, so feedgate has no further page",
-  shortPageNext: "GitHub offered rel=\"next\" after a short page (fewer events than the 30 a page), as its 2012-2013 " +
+  shortPageNext:
+    'GitHub offered rel="next" after a short page (fewer events than the 30 a page), as its 2012-2013 ' +
     "feeds did without knowing the page was the last (PyGithub's recorded page 2 of the org feed is empty); " +
     "feedgate counts the feed and offers no page past its last event",
   hiddenLogin: "the cassette replaced the account's login with a placeholder; the world's user stands in for it",
-  idPaths: "GitHub's Link sent the client to an id-based path (wire notes 2.5); feedgate's Link URLs keep the " +
+  idPaths:
+    "GitHub's Link sent the client to an id-based path (wire notes 2.5); feedgate's Link URLs keep the " +
     "name-based path they were asked at, so the same page is asked there",
-  timeOrder: "feedgate lists newest first by created_at, the id breaking ties (the order feeds-paging pins); " +
+  timeOrder:
+    "feedgate lists newest first by created_at, the id breaking ties (the order feeds-paging pins); " +
     "GitHub's 2013-2016 feeds followed event id order, and this event's created_at is out of step with its id",
-  firehoseTies: "within one second GitHub's 2020 public timeline is in arrival order, neither id order nor its " +
+  firehoseTies:
+    "within one second GitHub's 2020 public timeline is in arrival order, neither id order nor its " +
     "reverse; feedgate breaks created_at ties by id so that pages are stable",
-  timelineMoved: "the public timeline grew while the client paged: GitHub's page 2 opens with the last 19 events " +
+  timelineMoved:
+    "the public timeline grew while the client paged: GitHub's page 2 opens with the last 19 events " +
     "of its page 1, and page 3 with the last 20 of page 2; the world holds each event once, so feedgate's pages " +
     "follow on without repeats (and its page 3 is the short last one)",
-  receivedRepeats: "GitHub's 2016 received feed answered ?per_page=100 and ?page=2 with the same 52 events, the " +
+  receivedRepeats:
+    "GitHub's 2016 received feed answered ?per_page=100 and ?page=2 with the same 52 events, the " +
     "whole feed, and still offered a page 2; feedgate pages the 52: all on the page of 100, events 31-52 on page 2 of 30",
-  issueEventsRepeat: "GitHub's 2013 issue events ignored per_page=100 (it sent 30 and offered page 2) and answered " +
+  issueEventsRepeat:
+    "GitHub's 2013 issue events ignored per_page=100 (it sent 30 and offered page 2) and answered " +
     "page 2 with the same 30 events; feedgate honours per_page, so the 30 recorded fit one page and page 2 is empty",
-  pageNewest: "feedgate's Last-Modified is the feed's newest event on every page (store FeedPage.newest, pinned by " +
+  pageNewest:
+    "feedgate's Last-Modified is the feed's newest event on every page (store FeedPage.newest, pinned by " +
     "feeds-paging); GitHub sent the newest event of the page served",
   issueEventIds: "ids on the wire are strings (DESIGN.md, spec 2 Issue event); GitHub sent issue-event ids as numbers",
-  issueEventsModified: "GitHub's 2013 issue-events Last-Modified is not an event's time (it is later than every " +
+  issueEventsModified:
+    "GitHub's 2013 issue-events Last-Modified is not an event's time (it is later than every " +
     "issue event in the repository's feed); feedgate sends the newest issue event's time",
 } as const;
 
@@ -121,7 +135,9 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...each('no Link rel="last" (GitHub\'s: page 35)', WHY.olderHistory, [
     "GET /repos/octokit/octokit.rb/issues/events [octokit-rb _repo_issue_events/lists_issue_events_for_a_repository.json#0]",
   ]),
-  ...each('no Link rel="last" (GitHub\'s: page 10)', WHY.olderHistory, ["GET /events [pygithub Github.testGetEvents.txt#1]"]),
+  ...each('no Link rel="last" (GitHub\'s: page 10)', WHY.olderHistory, [
+    "GET /events [pygithub Github.testGetEvents.txt#1]",
+  ]),
   ...each('no Link rel="last" (GitHub\'s: page 3)', WHY.olderHistory, [
     "GET /repos/PyGithub/PyGithub/issues/events [pygithub Repository.testGetIssuesEvents.txt#1]",
   ]),
@@ -132,20 +148,32 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
     "GET /orgs/BeaverSoftware/events [pygithub Organization.testGetEvents.txt#1]",
   ]),
 
-  ...each("asked /users/octokit-user/events/orgs/github, GitHub was asked /users/<GITHUB_LOGIN>/events/orgs/github", WHY.hiddenLogin, [
-    "GET /users/<GITHUB_LOGIN>/events/orgs/github [octokit-rb _organization_events/returns_all_events_for_an_organization.json#1]",
-    "GET /users/<GITHUB_LOGIN>/events/orgs/github?per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#1]",
-  ]),
+  ...each(
+    "asked /users/octokit-user/events/orgs/github, GitHub was asked /users/<GITHUB_LOGIN>/events/orgs/github",
+    WHY.hiddenLogin,
+    [
+      "GET /users/<GITHUB_LOGIN>/events/orgs/github [octokit-rb _organization_events/returns_all_events_for_an_organization.json#1]",
+      "GET /users/<GITHUB_LOGIN>/events/orgs/github?per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#1]",
+    ],
+  ),
 
-  ...each("asked /users/octokit-user/events/orgs/github, GitHub was asked /user/3530391/events/orgs/github", WHY.idPaths, [
-    "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]",
-    "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]",
-  ]),
-  ...each("Link path is /users/octokit-user/events/orgs/github, GitHub's /user/3530391/events/orgs/github", WHY.idPaths, [
-    "GET /users/<GITHUB_LOGIN>/events/orgs/github?per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#1]",
-    "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]",
-    "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]",
-  ]),
+  ...each(
+    "asked /users/octokit-user/events/orgs/github, GitHub was asked /user/3530391/events/orgs/github",
+    WHY.idPaths,
+    [
+      "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]",
+      "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]",
+    ],
+  ),
+  ...each(
+    "Link path is /users/octokit-user/events/orgs/github, GitHub's /user/3530391/events/orgs/github",
+    WHY.idPaths,
+    [
+      "GET /users/<GITHUB_LOGIN>/events/orgs/github?per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#1]",
+      "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]",
+      "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]",
+    ],
+  ),
   ...each("asked /orgs/github/events, GitHub was asked /organizations/9919/events", WHY.idPaths, [
     "GET /organizations/9919/events?page=2&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#1]",
     "GET /organizations/9919/events?page=3&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#2]",
@@ -185,8 +213,13 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...each("order: 4588103553 served before 4588103566", WHY.timeOrder, [
     "GET /networks/sferik/rails_admin/events?page=2&per_page=100 [octokit-rb _repository_network_events/when_use_manual_pagination/returns_events_for_a_repository_s_network.json#1]",
   ]),
-  ...["12155213002 served before 12155213000", "12155212981 served before 12155212980", "12155212971 served before 12155212970",
-    "12155212954 served before 12155212952", "12155212940 served before 12155212939", "12155212934 served before 12155212933",
+  ...[
+    "12155213002 served before 12155213000",
+    "12155212981 served before 12155212980",
+    "12155212971 served before 12155212970",
+    "12155212954 served before 12155212952",
+    "12155212940 served before 12155212939",
+    "12155212934 served before 12155212933",
     "12155212932 served before 12155212931",
   ].flatMap((pair) => each(`order: ${pair}`, WHY.firehoseTies, ["GET /events [pygithub Github.testGetEvents.txt#1]"])),
 
@@ -204,21 +237,27 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
     each(difference, WHY.receivedRepeats, [
       "GET /users/api-padawan/received_events?per_page=100 [octokit-rb _received_events/when_use_manual_pagination/returns_all_user_received_events.json#0]",
       "GET /users/api-padawan/received_events/public?per_page=100 [octokit-rb _received_public_events/when_use_manual_pagination/returns_public_user_received_events.json#0]",
-    ])),
-  ...["30 events (4624573790 to 4502956725) of GitHub's not served", 'no Link rel="last" (GitHub\'s: page 2)'].flatMap((difference) =>
-    each(difference, WHY.receivedRepeats, [
-      "GET /users/api-padawan/received_events?page=2 [octokit-rb _received_events/when_use_manual_pagination/returns_all_user_received_events.json#1]",
-      "GET /users/api-padawan/received_events/public?page=2 [octokit-rb _received_public_events/when_use_manual_pagination/returns_public_user_received_events.json#1]",
-    ])),
+    ]),
+  ),
+  ...["30 events (4624573790 to 4502956725) of GitHub's not served", 'no Link rel="last" (GitHub\'s: page 2)'].flatMap(
+    (difference) =>
+      each(difference, WHY.receivedRepeats, [
+        "GET /users/api-padawan/received_events?page=2 [octokit-rb _received_events/when_use_manual_pagination/returns_all_user_received_events.json#1]",
+        "GET /users/api-padawan/received_events/public?page=2 [octokit-rb _received_public_events/when_use_manual_pagination/returns_public_user_received_events.json#1]",
+      ]),
+  ),
 
   ...['no Link rel="next" (GitHub\'s: page 2)', 'no Link rel="last" (GitHub\'s: page 2)'].flatMap((difference) =>
     each(difference, WHY.issueEventsRepeat, [
       "GET /repos/octokit/octokit.rb/issues/events?per_page=100 [octokit-rb _repo_issue_events/when_use_manual_pagination/lists_issue_events_for_a_repository.json#0]",
-    ])),
-  ...["30 events (52942476 to 52296238) of GitHub's not served", 'no Link rel="last" (GitHub\'s: page 2)'].flatMap((difference) =>
-    each(difference, WHY.issueEventsRepeat, [
-      "GET /repos/octokit/octokit.rb/issues/events?page=2 [octokit-rb _repo_issue_events/when_use_manual_pagination/lists_issue_events_for_a_repository.json#1]",
-    ])),
+    ]),
+  ),
+  ...["30 events (52942476 to 52296238) of GitHub's not served", 'no Link rel="last" (GitHub\'s: page 2)'].flatMap(
+    (difference) =>
+      each(difference, WHY.issueEventsRepeat, [
+        "GET /repos/octokit/octokit.rb/issues/events?page=2 [octokit-rb _repo_issue_events/when_use_manual_pagination/lists_issue_events_for_a_repository.json#1]",
+      ]),
+  ),
 
   ...each("id is a string, GitHub's a number (30 of 30)", WHY.issueEventIds, [
     "GET /repos/octokit/octokit.rb/issues/events [octokit-rb _repo_issue_events/lists_issue_events_for_a_repository.json#0]",
@@ -232,21 +271,72 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
   ]),
 
   // Later pages: [Last-Modified feedgate sends, GitHub's, interaction].
-  ...([
-    ["2016-09-29T09:56:05", "2016-09-28T23:10:10", "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]"],
-    ["2016-09-29T09:56:05", "2016-09-28T16:00:44", "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]"],
-    ["2016-09-29T09:56:07", "2016-09-29T00:20:23", "GET /organizations/9919/events?page=2&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#1]"],
-    ["2016-09-29T09:56:07", "2016-09-28T16:44:41", "GET /organizations/9919/events?page=3&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#2]"],
-    ["2016-09-29T10:00:29", "2016-09-29T10:00:23", "GET /events?page=2&per_page=100 [octokit-rb _public_events/when_use_manual_pagination/returns_all_public_events.json#1]"],
-    ["2016-09-29T10:00:29", "2016-09-29T10:00:18", "GET /events?page=3&per_page=100 [octokit-rb _public_events/when_use_manual_pagination/returns_all_public_events.json#2]"],
-    ["2016-09-28T23:29:24", "2016-09-19T14:43:53", "GET /repositories/810796/events?page=2&per_page=100 [octokit-rb _repository_events/when_use_manual_pagination/returns_events_for_a_repository.json#1]"],
-    ["2016-09-28T23:29:24", "2016-09-05T19:57:27", "GET /repositories/810796/events?page=3&per_page=100 [octokit-rb _repository_events/when_use_manual_pagination/returns_events_for_a_repository.json#2]"],
-    ["2016-09-28T23:29:24", "2016-09-20T14:22:36", "GET /networks/sferik/rails_admin/events?page=2&per_page=100 [octokit-rb _repository_network_events/when_use_manual_pagination/returns_events_for_a_repository_s_network.json#1]"],
-    ["2016-09-28T23:29:24", "2016-09-15T15:41:42", "GET /networks/sferik/rails_admin/events?page=3&per_page=100 [octokit-rb _repository_network_events/when_use_manual_pagination/returns_events_for_a_repository_s_network.json#2]"],
-    ["2016-09-28T21:26:45", "2016-07-08T18:09:21", "GET /user/10308/events?page=2&per_page=100 [octokit-rb _user_events/when_use_manual_pagination/returns_all_user_events.json#1]"],
-    ["2016-09-28T21:26:45", "2016-07-08T18:09:21", "GET /user/10308/events/public?page=2&per_page=100 [octokit-rb _user_public_events/when_use_manual_pagination/returns_public_events_performed_by_a_user.json#1]"],
-  ] as const).flatMap(([ours, github, interaction]) =>
-    each(`Last-Modified ${ours}.000Z, GitHub's ${github}.000Z`, WHY.pageNewest, [interaction])),
+  ...(
+    [
+      [
+        "2016-09-29T09:56:05",
+        "2016-09-28T23:10:10",
+        "GET /user/3530391/events/orgs/github?page=2&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#2]",
+      ],
+      [
+        "2016-09-29T09:56:05",
+        "2016-09-28T16:00:44",
+        "GET /user/3530391/events/orgs/github?page=3&per_page=100 [octokit-rb _organization_events/when_use_manual_pagination/returns_all_events_for_an_organization.json#3]",
+      ],
+      [
+        "2016-09-29T09:56:07",
+        "2016-09-29T00:20:23",
+        "GET /organizations/9919/events?page=2&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#1]",
+      ],
+      [
+        "2016-09-29T09:56:07",
+        "2016-09-28T16:44:41",
+        "GET /organizations/9919/events?page=3&per_page=100 [octokit-rb _organization_public_events/when_use_manual_pagination/returns_an_organization_s_public_events.json#2]",
+      ],
+      [
+        "2016-09-29T10:00:29",
+        "2016-09-29T10:00:23",
+        "GET /events?page=2&per_page=100 [octokit-rb _public_events/when_use_manual_pagination/returns_all_public_events.json#1]",
+      ],
+      [
+        "2016-09-29T10:00:29",
+        "2016-09-29T10:00:18",
+        "GET /events?page=3&per_page=100 [octokit-rb _public_events/when_use_manual_pagination/returns_all_public_events.json#2]",
+      ],
+      [
+        "2016-09-28T23:29:24",
+        "2016-09-19T14:43:53",
+        "GET /repositories/810796/events?page=2&per_page=100 [octokit-rb _repository_events/when_use_manual_pagination/returns_events_for_a_repository.json#1]",
+      ],
+      [
+        "2016-09-28T23:29:24",
+        "2016-09-05T19:57:27",
+        "GET /repositories/810796/events?page=3&per_page=100 [octokit-rb _repository_events/when_use_manual_pagination/returns_events_for_a_repository.json#2]",
+      ],
+      [
+        "2016-09-28T23:29:24",
+        "2016-09-20T14:22:36",
+        "GET /networks/sferik/rails_admin/events?page=2&per_page=100 [octokit-rb _repository_network_events/when_use_manual_pagination/returns_events_for_a_repository_s_network.json#1]",
+      ],
+      [
+        "2016-09-28T23:29:24",
+        "2016-09-15T15:41:42",
+        "GET /networks/sferik/rails_admin/events?page=3&per_page=100 [octokit-rb _repository_network_events/when_use_manual_pagination/returns_events_for_a_repository_s_network.json#2]",
+      ],
+      [
+        "2016-09-28T21:26:45",
+        "2016-07-08T18:09:21",
+        "GET /user/10308/events?page=2&per_page=100 [octokit-rb _user_events/when_use_manual_pagination/returns_all_user_events.json#1]",
+      ],
+      [
+        "2016-09-28T21:26:45",
+        "2016-07-08T18:09:21",
+        "GET /user/10308/events/public?page=2&per_page=100 [octokit-rb _user_public_events/when_use_manual_pagination/returns_public_events_performed_by_a_user.json#1]",
+      ],
+    ] as const
+  ).flatMap(([ours, github, interaction]) =>
+    each(`Last-Modified ${ours}.000Z, GitHub's ${github}.000Z`, WHY.pageNewest, [interaction]),
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -294,7 +384,12 @@ function loadCases(): Case[] {
       const url = recordedUrl(recording);
       cases.push({
         name: `GET ${decodeURIComponent(url.pathname)}${url.search} [${corpus} ${shortSource(recording.source_file)}#${recording.index}]`,
-        recording, path: asked, query: url.search, feed, params, events,
+        recording,
+        path: asked,
+        query: url.search,
+        feed,
+        params,
+        events,
         caller: feed === "getFromUserOrg" || events.some((e) => e.public === false) ? params.user! : null,
       });
     }
@@ -320,8 +415,12 @@ function worldOf(c: Case): Json {
   const orgs = c.feed === "getFromUserOrg" ? [{ login: org, members: [user] }] : [];
   // Forks whose ForkEvent is older than the recording are still in the network.
   const root = `${user}/${repo}`;
-  const repos = c.feed !== "getFromRepoNetwork" ? [] : [...new Set(c.events.map((e) => String((e.repo as Json).name)))]
-    .filter((name) => name.toLowerCase() !== root.toLowerCase()).map((name) => ({ full_name: name, fork_of: root }));
+  const repos =
+    c.feed !== "getFromRepoNetwork"
+      ? []
+      : [...new Set(c.events.map((e) => String((e.repo as Json).name)))]
+          .filter((name) => name.toLowerCase() !== root.toLowerCase())
+          .map((name) => ({ full_name: name, fork_of: root }));
   if (c.feed === "getFromRepoIssues") {
     // Recorded issue events do not say their repository; the world file's `repo` key does.
     return { users, issue_events: c.events.map((e) => ({ ...e, repo: root })) };
@@ -347,7 +446,9 @@ function elementDifferences(github: Json, served: Json): string[] {
   }
   if ("payload" in github && !isDeepStrictEqual(github.payload, served.payload)) found.push("payload differs");
   if (typeof github.id !== typeof served.id) found.push(`id is a ${typeof served.id}, GitHub's a ${typeof github.id}`);
-  const others = Object.keys(github).filter((k) => k !== "payload" && k !== "id" && !isDeepStrictEqual(github[k], served[k]));
+  const others = Object.keys(github).filter(
+    (k) => k !== "payload" && k !== "id" && !isDeepStrictEqual(github[k], served[k]),
+  );
   if (others.length > 0) found.push(`values differ: ${others.join(", ")}`);
   return found;
 }
@@ -364,7 +465,8 @@ function eventDifferences(github: Json[], served: Json[]): string[] {
   const position = new Map(githubIds.map((id, i) => [id, i]));
   const common = servedIds.filter((id) => position.has(id));
   for (let i = 1; i < common.length; i++) {
-    if (position.get(common[i - 1]!)! > position.get(common[i]!)!) found.push(`order: ${common[i - 1]} served before ${common[i]}`);
+    if (position.get(common[i - 1]!)! > position.get(common[i]!)!)
+      found.push(`order: ${common[i - 1]} served before ${common[i]}`);
   }
 
   const servedById = new Map(served.map((e) => [idOf(e), e]));
@@ -380,22 +482,29 @@ function eventDifferences(github: Json[], served: Json[]): string[] {
 /** `Link` as {rel: url}. */
 function links(header: unknown): Record<string, URL> {
   if (header === undefined) return {};
-  return Object.fromEntries(String(header).split(/,\s*/).map((part) => {
-    const match = /^<([^>]+)>;\s*rel="(\w+)"$/.exec(part.trim());
-    assert.ok(match, `malformed Link part: ${part}`);
-    return [match[2]!, new URL(match[1]!)];
-  }));
+  return Object.fromEntries(
+    String(header)
+      .split(/,\s*/)
+      .map((part) => {
+        const match = /^<([^>]+)>;\s*rel="(\w+)"$/.exec(part.trim());
+        assert.ok(match, `malformed Link part: ${part}`);
+        return [match[2]!, new URL(match[1]!)];
+      }),
+  );
 }
 
 function headerDifferences(c: Case, res: LightMyRequestResponse): string[] {
   const github = headersOf(c.recording);
   const found: string[] = [];
   for (const name of PROMISED_HEADERS) {
-    if (github[name.toLowerCase()] !== undefined && res.headers[name.toLowerCase()] === undefined) found.push(`no ${name}`);
+    if (github[name.toLowerCase()] !== undefined && res.headers[name.toLowerCase()] === undefined)
+      found.push(`no ${name}`);
   }
   const [githubModified, modified] = [github["last-modified"], res.headers["last-modified"]];
   if (githubModified && modified && Date.parse(githubModified) !== Date.parse(String(modified))) {
-    found.push(`Last-Modified ${new Date(String(modified)).toISOString()}, GitHub's ${new Date(githubModified).toISOString()}`);
+    found.push(
+      `Last-Modified ${new Date(String(modified)).toISOString()}, GitHub's ${new Date(githubModified).toISOString()}`,
+    );
   }
   // Link: every relation GitHub sent, to the same page; feedgate may add relations (first, prev, last) GitHub left out.
   const [githubLinks, servedLinks] = [links(github.link), links(res.headers.link)];
@@ -407,7 +516,8 @@ function headerDifferences(c: Case, res: LightMyRequestResponse): string[] {
       found.push(`no Link rel="${rel}" (GitHub's: page ${page})`);
       continue;
     }
-    if (served.searchParams.get("page") !== page) found.push(`Link rel="${rel}" is page ${served.searchParams.get("page")}, GitHub's page ${page}`);
+    if (served.searchParams.get("page") !== page)
+      found.push(`Link rel="${rel}" is page ${served.searchParams.get("page")}, GitHub's page ${page}`);
     if (served.pathname !== url.pathname) githubPaths.add(url.pathname);
   }
   for (const path of githubPaths) found.push(`Link path is ${c.path}, GitHub's ${path}`);
@@ -419,7 +529,11 @@ function differences(c: Case, res: LightMyRequestResponse): string[] {
   const asked = recordedPath(c.recording);
   if (asked !== c.path) found.push(`asked ${c.path}, GitHub was asked ${asked}`);
   if (res.statusCode !== 200) return [...found, `status ${res.statusCode}: ${res.body}`];
-  return [...found, ...eventDifferences(c.recording.body as Json[], res.json() as Json[]), ...headerDifferences(c, res)];
+  return [
+    ...found,
+    ...eventDifferences(c.recording.body as Json[], res.json() as Json[]),
+    ...headerDifferences(c, res),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -433,7 +547,10 @@ describe("recorded GitHub event feeds replayed against feedgate", () => {
 
   test("every known difference names a recorded interaction", () => {
     const names = new Set(CASES.map((c) => c.name));
-    assert.deepEqual(KNOWN_DIFFERENCES.filter((d) => !names.has(d.interaction)), []);
+    assert.deepEqual(
+      KNOWN_DIFFERENCES.filter((d) => !names.has(d.interaction)),
+      [],
+    );
   });
 
   for (const c of CASES) {
@@ -442,7 +559,8 @@ describe("recorded GitHub event feeds replayed against feedgate", () => {
       try {
         await new IngestService(t.store, t.clock.now).seedWorld(worldOf(c), { baseDir: undefined });
         const res = await t.app.inject({
-          method: "GET", url: c.path + c.query,
+          method: "GET",
+          url: c.path + c.query,
           headers: c.caller ? { authorization: basic(c.caller, PASSWORD) } : {},
         });
         const expected = KNOWN_DIFFERENCES.filter((d) => d.interaction === c.name).map((d) => d.difference);

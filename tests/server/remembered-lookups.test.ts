@@ -26,13 +26,23 @@ describe("remembered look-ups", () => {
     const alice = await t.createUser("alice", "pw-alice");
     await t.createUser("bob", "pw-bob");
     const world = emptyBatch();
-    world.repos.push({ source: "r0", fullName: "bob/private", private: true }, { source: "r1", fullName: "bob/public" });
+    world.repos.push(
+      { source: "r0", fullName: "bob/private", private: true },
+      { source: "r1", fullName: "bob/public" },
+    );
     world.collaborators.push({ source: "c0", repo: "bob/private", user: "alice" });
     await t.store.ingest.apply(world, t.clock.now());
-    await new IngestService(t.store, t.clock.now).ingestEvents(["bob/private", "bob/public"].map((name, i) => ({
-      id: String(i + 1), type: "PushEvent", actor: { login: "bob" }, repo: { name }, payload: {}, public: name === "bob/public",
-      created_at: "2026-01-14T00:00:00Z",
-    })));
+    await new IngestService(t.store, t.clock.now).ingestEvents(
+      ["bob/private", "bob/public"].map((name, i) => ({
+        id: String(i + 1),
+        type: "PushEvent",
+        actor: { login: "bob" },
+        repo: { name },
+        payload: {},
+        public: name === "bob/public",
+        created_at: "2026-01-14T00:00:00Z",
+      })),
+    );
     const issued = await t.createToken(alice, ["repo"]);
     [token, tokenId] = [issued.token, Number(issued.id)];
     // Every look-up the server makes, by name; the store itself answers them.

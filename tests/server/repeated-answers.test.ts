@@ -49,7 +49,14 @@ function get(t: ListeningApp, path: string, headers: Record<string, string> = {}
 const token = (value: string) => ({ authorization: `token ${value}` });
 
 /** The headers a repeated answer makes afresh; everything else must be the same bytes. */
-const PER_REQUEST = new Set(["x-github-request-id", "x-ratelimit-remaining", "x-ratelimit-used", "date", "keep-alive", "connection"]);
+const PER_REQUEST = new Set([
+  "x-github-request-id",
+  "x-ratelimit-remaining",
+  "x-ratelimit-used",
+  "date",
+  "keep-alive",
+  "connection",
+]);
 const lasting = (response: Response) => [...response.headers].filter(([name]) => !PER_REQUEST.has(name));
 
 describe("repeated answers", () => {
@@ -70,7 +77,10 @@ describe("repeated answers", () => {
     assert.equal(await again.text(), firstBody);
     assert.deepEqual(lasting(again), lasting(first));
     assert.notEqual(again.headers.get("x-github-request-id"), first.headers.get("x-github-request-id"));
-    assert.equal(Number(again.headers.get("x-ratelimit-remaining")), Number(first.headers.get("x-ratelimit-remaining")) - 1);
+    assert.equal(
+      Number(again.headers.get("x-ratelimit-remaining")),
+      Number(first.headers.get("x-ratelimit-remaining")) - 1,
+    );
     assert.equal(Number(again.headers.get("x-ratelimit-used")), Number(first.headers.get("x-ratelimit-used")) + 1);
 
     // A 304 is free, repeated or not.
@@ -82,17 +92,23 @@ describe("repeated answers", () => {
     assert.equal(await repeatedCount(t), before + 2);
     assert.deepEqual(lasting(repeated304), lasting(notModified));
     assert.equal(repeated304.headers.get("x-ratelimit-remaining"), notModified.headers.get("x-ratelimit-remaining"));
-    assert.equal(repeated304.headers.get("date"), new Date(t.clock.now().toUTCString()).toUTCString(), "the test clock's Date");
+    assert.equal(
+      repeated304.headers.get("date"),
+      new Date(t.clock.now().toUTCString()).toUTCString(),
+      "the test clock's Date",
+    );
   });
 
   test("a new event on the feed is in the very next answer", async () => {
     const first = await get(t, HELLO);
     await get(t, HELLO);
     const etag = first.headers.get("etag")!;
-    await t.ingest.ingestEvents([event("9001", "WatchEvent", "bob", "alice/hello", { created_at: "2026-01-15T09:00:00Z" })]);
+    await t.ingest.ingestEvents([
+      event("9001", "WatchEvent", "bob", "alice/hello", { created_at: "2026-01-15T09:00:00Z" }),
+    ]);
     const after = await get(t, HELLO, { "if-none-match": etag });
     assert.equal(after.status, 200);
-    assert.equal((await after.json() as { id: string }[])[0]!.id, "9001");
+    assert.equal(((await after.json()) as { id: string }[])[0]!.id, "9001");
   });
 
   test("polls that come while a changed answer is made again wait for it: the pipeline runs once for them all", async () => {
@@ -101,10 +117,12 @@ describe("repeated answers", () => {
     const path = `${HELLO}?per_page=5`;
     await get(t, path);
     await get(t, path);
-    await t.ingest.ingestEvents([event("9002", "WatchEvent", "carol", "alice/hello", { created_at: "2026-01-15T09:30:00Z" })]);
+    await t.ingest.ingestEvents([
+      event("9002", "WatchEvent", "carol", "alice/hello", { created_at: "2026-01-15T09:30:00Z" }),
+    ]);
     const before = await repeatedCount(t);
     const polls = await Promise.all(Array.from({ length: 16 }, () => get(t, path)));
-    const bodies = await Promise.all(polls.map(async (poll) => (await poll.json() as { id: string }[])[0]!.id));
+    const bodies = await Promise.all(polls.map(async (poll) => ((await poll.json()) as { id: string }[])[0]!.id));
     assert.deepEqual(new Set(polls.map((poll) => poll.status)), new Set([200]));
     assert.deepEqual(new Set(bodies), new Set(["9002"]), "every poll sees the new event");
     assert.equal(new Set(polls.map((poll) => poll.headers.get("x-github-request-id"))).size, 16);
@@ -112,13 +130,18 @@ describe("repeated answers", () => {
   });
 
   test("a revoked token is refused on the next request", async () => {
-    const created = await (await fetch(`${t.url}/authorizations`, {
-      method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
-      body: JSON.stringify({ note: "revoked by a test", scopes: ["repo"] }),
-    })).json() as { token: string };
+    const created = (await (
+      await fetch(`${t.url}/authorizations`, {
+        method: "POST",
+        headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+        body: JSON.stringify({ note: "revoked by a test", scopes: ["repo"] }),
+      })
+    ).json()) as { token: string };
     for (let i = 0; i < 2; i++) assert.equal((await get(t, HELLO, token(created.token))).status, 200);
     const revoked = await fetch(`${t.url}/credentials/revoke`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ credentials: [created.token] }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ credentials: [created.token] }),
     });
     assert.equal(revoked.status, 202);
     assert.equal((await get(t, HELLO, token(created.token))).status, 401);
@@ -126,10 +149,13 @@ describe("repeated answers", () => {
 
   test("an expiring token is refused from its expiry on, by the server's clock", async () => {
     const expiresAt = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
-    const created = await (await fetch(`${t.url}/authorizations`, {
-      method: "POST", headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
-      body: JSON.stringify({ note: "expiring", expires_at: expiresAt }),
-    })).json() as { token: string };
+    const created = (await (
+      await fetch(`${t.url}/authorizations`, {
+        method: "POST",
+        headers: { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" },
+        body: JSON.stringify({ note: "expiring", expires_at: expiresAt }),
+      })
+    ).json()) as { token: string };
     for (let i = 0; i < 2; i++) assert.equal((await get(t, HELLO, token(created.token))).status, 200);
     const before = await repeatedCount(t);
     t.clock.advance("1h");
@@ -139,25 +165,31 @@ describe("repeated answers", () => {
 
   test("a follow changes the received feed's next answer", async () => {
     const path = "/users/alice/received_events";
-    const first = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
+    const first = (await (await get(t, path, token(ALICE_TOKEN))).json()) as { id: string }[];
     await get(t, path, token(ALICE_TOKEN));
     assert.ok(!first.some((e) => e.id === "4001"));
     const follow = emptyBatch();
     follow.follows.push({ source: "test", follower: "alice", followee: "olga" });
     await t.store.ingest.apply(follow, t.clock.now());
-    const after = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
-    assert.ok(after.some((e) => e.id === "4001"), "olga's event, received through the new follow");
+    const after = (await (await get(t, path, token(ALICE_TOKEN))).json()) as { id: string }[];
+    assert.ok(
+      after.some((e) => e.id === "4001"),
+      "olga's event, received through the new follow",
+    );
   });
 
   test("follows changed around the ingest (raising only the received feed's own number) change the next answer", async () => {
     // Every ingest also raises the store's version; a write elsewhere (SQL of an operator's, another program's) may
     // raise only received_versions, by its trigger, and the received feed's answer depends on that number too.
     const path = "/users/alice/received_events?per_page=100";
-    const before = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
+    const before = (await (await get(t, path, token(ALICE_TOKEN))).json()) as { id: string }[];
     await get(t, path, token(ALICE_TOKEN));
-    assert.ok(before.some((e) => e.id === "2001"), "bob's fork, received through alice's follow of bob");
+    assert.ok(
+      before.some((e) => e.id === "2001"),
+      "bob's fork, received through alice's follow of bob",
+    );
     await execute(t.dbPath, "DELETE FROM follows WHERE follower_id = (SELECT id FROM users WHERE login = 'alice')");
-    const after = await (await get(t, path, token(ALICE_TOKEN))).json() as { id: string }[];
+    const after = (await (await get(t, path, token(ALICE_TOKEN))).json()) as { id: string }[];
     assert.ok(!after.some((e) => e.id === "2001"), "alice follows nobody now");
   });
 
@@ -165,7 +197,9 @@ describe("repeated answers", () => {
     await get(t, HELLO, token(BOB_TOKEN));
     await get(t, HELLO, token(BOB_TOKEN));
     const set = await fetch(`${t.url}/_feedgate/faults`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ preset: "unavailable", path: HELLO }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ preset: "unavailable", path: HELLO }),
     });
     assert.equal(set.status, 201);
     assert.equal((await get(t, HELLO, token(BOB_TOKEN))).status, 502);
@@ -173,7 +207,7 @@ describe("repeated answers", () => {
     const before = await repeatedCount(t);
     assert.equal((await get(t, HELLO, token(BOB_TOKEN))).status, 200);
     assert.equal((await get(t, HELLO, token(BOB_TOKEN))).status, 200);
-    assert.ok(await repeatedCount(t) > before);
+    assert.ok((await repeatedCount(t)) > before);
   });
 });
 
@@ -193,7 +227,8 @@ describe("repeated answers within limits", () => {
     // The world's pushes on alice/hello are a minute apart from 2026-01-14T00:00Z; the clock stands at 2026-01-15T10:00Z.
     const t = await startListeningApp({ feedMaxAge: "2000m" });
     try {
-      const ids = async () => (await (await get(t, `${HELLO}?per_page=100`)).json() as { id: string }[]).map((e) => e.id);
+      const ids = async () =>
+        ((await (await get(t, `${HELLO}?per_page=100`)).json()) as { id: string }[]).map((e) => e.id);
       const first = await ids();
       assert.deepEqual(await ids(), first);
       t.clock.advance("5m");
@@ -216,17 +251,42 @@ type Step =
   | { kind: "revoke" };
 
 // GitHub Enterprise's layout too: Fastify rewrites its URL, and the answer's links carry /api/v3.
-const PATHS = [HELLO, "/events", "/users/alice/received_events", "/repos/alice/secret/events", `${HELLO}?per_page=5&page=2`,
-  "/users/alice/events", "/orgs/acme/events", `/api/v3${HELLO}?per_page=5&page=2`];
+const PATHS = [
+  HELLO,
+  "/events",
+  "/users/alice/received_events",
+  "/repos/alice/secret/events",
+  `${HELLO}?per_page=5&page=2`,
+  "/users/alice/events",
+  "/orgs/acme/events",
+  `/api/v3${HELLO}?per_page=5&page=2`,
+];
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({
-    kind: fc.constant("get" as const), path: fc.constantFrom(...PATHS),
-    credential: fc.constantFrom(null, ALICE_TOKEN, ALICE_PUBLIC_TOKEN, BOB_TOKEN), conditional: fc.boolean(),
-  }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("event" as const), repo: fc.constantFrom("alice/hello", "alice/secret", "bob/tools", "acme/site"),
-    actor: fc.constantFrom("alice", "bob", "olga") }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("follow" as const), followee: fc.constantFrom("olga", "zoe") }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("clock" as const), minutes: fc.integer({ min: 1, max: 90 }) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant("get" as const),
+      path: fc.constantFrom(...PATHS),
+      credential: fc.constantFrom(null, ALICE_TOKEN, ALICE_PUBLIC_TOKEN, BOB_TOKEN),
+      conditional: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("event" as const),
+      repo: fc.constantFrom("alice/hello", "alice/secret", "bob/tools", "acme/site"),
+      actor: fc.constantFrom("alice", "bob", "olga"),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("follow" as const), followee: fc.constantFrom("olga", "zoe") }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("clock" as const), minutes: fc.integer({ min: 1, max: 90 }) }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "revoke" as const }) },
 );
 
@@ -250,58 +310,74 @@ describe("a server that repeats answers and one that never does", () => {
     const etags = new Map<string, string>();
     const revoked = new Set<string>();
     const start = await repeatedCount(repeating);
-    await fc.assert(fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 25 }), async (steps) => {
-      for (const step of steps) {
-        switch (step.kind) {
-          case "get": {
-            const key = `${step.path} ${step.credential}`;
-            const headers: Record<string, string> = step.credential ? token(step.credential) : {};
-            if (step.conditional && etags.has(key)) headers["if-none-match"] = etags.get(key)!;
-            // Twice each, so that the repeating server has an answer to repeat.
-            for (let i = 0; i < 2; i++) {
-              const [a, b]: [Response, Response] = await Promise.all([get(repeating, step.path, headers), get(plain, step.path, headers)]);
-              const what: string = `GET ${step.path} (${step.credential ? "token" : "anonymous"}${headers["if-none-match"] ? ", conditional" : ""})`;
-              assert.equal(a.status, b.status, what);
-              assert.deepEqual([...a.headers].filter(([n]) => n !== "x-github-request-id"),
-                [...b.headers].filter(([n]) => n !== "x-github-request-id"), what);
-              assert.equal(await a.text(), await b.text(), what);
-              if (a.headers.has("etag")) etags.set(key, a.headers.get("etag")!);
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 5, maxLength: 25 }), async (steps) => {
+        for (const step of steps) {
+          switch (step.kind) {
+            case "get": {
+              const key = `${step.path} ${step.credential}`;
+              const headers: Record<string, string> = step.credential ? token(step.credential) : {};
+              if (step.conditional && etags.has(key)) headers["if-none-match"] = etags.get(key)!;
+              // Twice each, so that the repeating server has an answer to repeat.
+              for (let i = 0; i < 2; i++) {
+                const [a, b]: [Response, Response] = await Promise.all([
+                  get(repeating, step.path, headers),
+                  get(plain, step.path, headers),
+                ]);
+                const what: string = `GET ${step.path} (${step.credential ? "token" : "anonymous"}${headers["if-none-match"] ? ", conditional" : ""})`;
+                assert.equal(a.status, b.status, what);
+                assert.deepEqual(
+                  [...a.headers].filter(([n]) => n !== "x-github-request-id"),
+                  [...b.headers].filter(([n]) => n !== "x-github-request-id"),
+                  what,
+                );
+                assert.equal(await a.text(), await b.text(), what);
+                if (a.headers.has("etag")) etags.set(key, a.headers.get("etag")!);
+              }
+              break;
             }
-            break;
-          }
-          case "event": {
-            const e = event(String(nextId++), "PushEvent", step.actor, step.repo,
-              { created_at: repeating.clock.now().toISOString().replace(/\.\d+Z$/, "Z"), public: step.repo !== "alice/secret" });
-            await repeating.ingest.ingestEvents([e]);
-            await plain.ingest.ingestEvents([e]);
-            break;
-          }
-          case "follow": {
-            const batch = emptyBatch();
-            batch.follows.push({ source: "compare", follower: "alice", followee: step.followee });
-            await repeating.store.ingest.apply(batch, repeating.clock.now());
-            await plain.store.ingest.apply(batch, plain.clock.now());
-            break;
-          }
-          case "clock":
-            repeating.clock.advance(step.minutes * 60_000);
-            plain.clock.advance(step.minutes * 60_000);
-            break;
-          case "revoke": {
-            if (revoked.has(BOB_TOKEN)) break;
-            revoked.add(BOB_TOKEN);
-            for (const server of [repeating, plain]) {
-              const answer = await fetch(`${server.url}/credentials/revoke`, {
-                method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ credentials: [BOB_TOKEN] }),
+            case "event": {
+              const e = event(String(nextId++), "PushEvent", step.actor, step.repo, {
+                created_at: repeating.clock
+                  .now()
+                  .toISOString()
+                  .replace(/\.\d+Z$/, "Z"),
+                public: step.repo !== "alice/secret",
               });
-              assert.equal(answer.status, 202);
+              await repeating.ingest.ingestEvents([e]);
+              await plain.ingest.ingestEvents([e]);
+              break;
             }
-            break;
+            case "follow": {
+              const batch = emptyBatch();
+              batch.follows.push({ source: "compare", follower: "alice", followee: step.followee });
+              await repeating.store.ingest.apply(batch, repeating.clock.now());
+              await plain.store.ingest.apply(batch, plain.clock.now());
+              break;
+            }
+            case "clock":
+              repeating.clock.advance(step.minutes * 60_000);
+              plain.clock.advance(step.minutes * 60_000);
+              break;
+            case "revoke": {
+              if (revoked.has(BOB_TOKEN)) break;
+              revoked.add(BOB_TOKEN);
+              for (const server of [repeating, plain]) {
+                const answer = await fetch(`${server.url}/credentials/revoke`, {
+                  method: "POST",
+                  headers: { "content-type": "application/json" },
+                  body: JSON.stringify({ credentials: [BOB_TOKEN] }),
+                });
+                assert.equal(answer.status, 202);
+              }
+              break;
+            }
           }
         }
-      }
-    }), { numRuns: 15 });
-    assert.ok(await repeatedCount(repeating) > start + 50, "the comparison did repeat answers");
+      }),
+      { numRuns: 15 },
+    );
+    assert.ok((await repeatedCount(repeating)) > start + 50, "the comparison did repeat answers");
     assert.equal(await repeatedCount(plain), 0);
   });
 });

@@ -40,8 +40,14 @@ async function sql<R>(db: string, text: string): Promise<R[]> {
 }
 
 const event = (id: string, createdAt: string, extra: object = {}) => ({
-  id, type: "PushEvent", actor: { login: "alice" }, repo: { name: "alice/kept" }, public: true, created_at: createdAt,
-  payload: { ref: "refs/heads/main", head: `h${id}`, before: "0000" }, ...extra,
+  id,
+  type: "PushEvent",
+  actor: { login: "alice" },
+  repo: { name: "alice/kept" },
+  public: true,
+  created_at: createdAt,
+  payload: { ref: "refs/heads/main", head: `h${id}`, before: "0000" },
+  ...extra,
 });
 
 describe("background retention", () => {
@@ -55,11 +61,12 @@ describe("background retention", () => {
     t = await startListeningApp({ eventRetention: "30d", retentionBatch: "1" }, new TestClock(START, true));
     r = receiver();
     const created = await fetch(`${t.url}/repos/alice/hello/hooks`, {
-      method: "POST", headers: auth,
+      method: "POST",
+      headers: auth,
       body: JSON.stringify({ config: { url: await r.listen(), content_type: "json" }, events: ["push"] }),
     });
     assert.equal(created.status, 201);
-    hookUrl = (await created.json() as { url: string }).url;
+    hookUrl = ((await created.json()) as { url: string }).url;
     await r.until(1); // the ping, recorded at START
   });
   after(async () => {
@@ -67,38 +74,63 @@ describe("background retention", () => {
     await t?.close();
   });
 
-  const deliveries = async () => (await (await fetch(`${hookUrl}/deliveries`, { headers: auth })).json()) as
-    { id: number; event: string; delivered_at: string }[];
+  const deliveries = async () =>
+    (await (await fetch(`${hookUrl}/deliveries`, { headers: auth })).json()) as {
+      id: number;
+      event: string;
+      delivered_at: string;
+    }[];
   const metric = async (name: string) => {
     const text = await (await fetch(`${t.url}/metrics`)).text();
     return Number(new RegExp(`^${name.replace(/[{}"]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
   };
   /** Waits for the run that the last clock move started (or a later one) to finish. */
   const ranAt = async (time: Date) => {
-    const at = await eventually(() => metric("feedgate_retention_last_run_timestamp_seconds"), (s) => s >= time.getTime() / 1000 - 1);
-    assert.ok(at >= time.getTime() / 1000 - 1, `a run finished after ${time.toISOString()}, last at ${new Date(at * 1000).toISOString()}`);
+    const at = await eventually(
+      () => metric("feedgate_retention_last_run_timestamp_seconds"),
+      (s) => s >= time.getTime() / 1000 - 1,
+    );
+    assert.ok(
+      at >= time.getTime() / 1000 - 1,
+      `a run finished after ${time.toISOString()}, last at ${new Date(at * 1000).toISOString()}`,
+    );
   };
 
   test("webhook attempts older than 30 days go when the clock passes them, in batches; younger ones and their bodies stay whole", async () => {
     // A push whose payload is far past the 4 KiB above which request bodies are stored compressed.
     t.clock.advance("20d");
     const long = randomBytes(6000).toString("hex");
-    await t.ingest.ingestEvents([{ ...event("990001", t.clock.current.toISOString()), repo: { name: "alice/hello" },
-      payload: { ref: "refs/heads/main", head: "big01", before: "0000", commits: [{ sha: "big01", message: long }] } }]);
+    await t.ingest.ingestEvents([
+      {
+        ...event("990001", t.clock.current.toISOString()),
+        repo: { name: "alice/hello" },
+        payload: { ref: "refs/heads/main", head: "big01", before: "0000", commits: [{ sha: "big01", message: long }] },
+      },
+    ]);
     await r.until(2);
     const sent = r.received[1]!.body;
     const both = await eventually(deliveries, (rows) => rows.length === 2);
-    assert.deepEqual(both.map((d) => d.event), ["push", "ping"]);
-    const push = await (await fetch(`${hookUrl}/deliveries/${both[0]!.id}`, { headers: auth })).json() as
-      { request: { payload: unknown } };
+    assert.deepEqual(
+      both.map((d) => d.event),
+      ["push", "ping"],
+    );
+    const push = (await (await fetch(`${hookUrl}/deliveries/${both[0]!.id}`, { headers: auth })).json()) as {
+      request: { payload: unknown };
+    };
     assert.deepEqual(push.request.payload, JSON.parse(sent), "the API gives the body back as sent");
-    const [stored] = await sql<{ text: number; packed: number }>(t.dbPath,
-      `SELECT length(request_body) AS text, length(request_body_gzip) AS packed FROM hook_deliveries WHERE id = ${both[0]!.id}`);
+    const [stored] = await sql<{ text: number; packed: number }>(
+      t.dbPath,
+      `SELECT length(request_body) AS text, length(request_body_gzip) AS packed FROM hook_deliveries WHERE id = ${both[0]!.id}`,
+    );
     assert.equal(Number(stored!.text), 0, "the text column is empty");
-    assert.ok(Number(stored!.packed) > 0 && Number(stored!.packed) < sent.length / 2, `stored compressed: ${stored!.packed} bytes of ${sent.length}`);
+    assert.ok(
+      Number(stored!.packed) > 0 && Number(stored!.packed) < sent.length / 2,
+      `stored compressed: ${stored!.packed} bytes of ${sent.length}`,
+    );
 
     // Two more pings, at START + 20 days: with the first, three attempts past 30 days once the clock is at START + 51 days.
-    for (const _ of [1, 2]) assert.equal((await fetch(`${hookUrl}/pings`, { method: "POST", headers: auth })).status, 204);
+    for (const _ of [1, 2])
+      assert.equal((await fetch(`${hookUrl}/pings`, { method: "POST", headers: auth })).status, 204);
     await eventually(deliveries, (rows) => rows.length === 4);
     t.clock.advance("239h"); // START + 29 days 23 hours
     await ranAt(t.clock.current);
@@ -107,7 +139,11 @@ describe("background retention", () => {
     t.clock.advance("2h");
     await ranAt(t.clock.current);
     const left = await deliveries();
-    assert.deepEqual(left.map((d) => d.event), ["ping", "ping", "push"], "the START ping went, the later attempts stay");
+    assert.deepEqual(
+      left.map((d) => d.event),
+      ["ping", "ping", "push"],
+      "the START ping went, the later attempts stay",
+    );
     assert.equal(await metric(`feedgate_retention_pruned_total{kind="webhook_deliveries"}`), 1);
 
     t.clock.advance("21d"); // START + 51 days and an hour: all three past 30 days, gone one batch (of one row) at a time
@@ -120,11 +156,18 @@ describe("background retention", () => {
     const now = t.clock.current; // START + 51 days: 2026-03-07
     const iso = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY).toISOString();
     // Oldest first, so the newest arrival (SQLite keeps it, whatever its age) is a young event.
-    await t.ingest.ingestEvents([event("770001", "2025-12-20T00:00:00Z"), event("770002", iso(32)), event("770003", iso(10)),
-      event("770004", iso(1))]);
+    await t.ingest.ingestEvents([
+      event("770001", "2025-12-20T00:00:00Z"),
+      event("770002", iso(32)),
+      event("770003", iso(10)),
+      event("770004", iso(1)),
+    ]);
     const feed = async (page = 1) => {
       const response = await fetch(`${t.url}/repos/alice/kept/events?per_page=1&page=${page}`);
-      return { ids: (await response.json() as { id: string }[]).map((e) => e.id), link: response.headers.get("link") ?? "" };
+      return {
+        ids: ((await response.json()) as { id: string }[]).map((e) => e.id),
+        link: response.headers.get("link") ?? "",
+      };
     };
     assert.match((await feed()).link, /page=4>; rel="last"/, "the total as counted (and cached) before the run");
 
@@ -135,31 +178,52 @@ describe("background retention", () => {
     const pages = [];
     for (let page = 1; page <= kept.length; page++) pages.push(...(await feed(page)).ids);
     assert.deepEqual(pages, kept);
-    assert.match((await feed()).link, new RegExp(`page=${kept.length}>; rel="last"`), "the total counts only what is left");
+    assert.match(
+      (await feed()).link,
+      new RegExp(`page=${kept.length}>; rel="last"`),
+      "the total counts only what is left",
+    );
     assert.deepEqual((await feed(kept.length + 1)).ids, []);
     if (onPostgres) {
-      const partitions = (await sql<{ name: string }>(t.dbPath, `SELECT c.relname AS name FROM pg_inherits i
-        JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass ORDER BY 1`)).map((p) => p.name);
-      assert.ok(!partitions.includes("events_202512") && !partitions.includes("events_202601"),
-        `December's and January's partitions are dropped: ${partitions.join(", ")}`);
-      assert.ok(partitions.includes("events_202602") && partitions.includes("events_202603") && partitions.includes("events_202604"),
-        `February's stays, this month's and the next are made ahead: ${partitions.join(", ")}`);
-      assert.ok(await metric(`feedgate_retention_pruned_total{kind="event_partitions"}`) >= 1);
+      const partitions = (
+        await sql<{ name: string }>(
+          t.dbPath,
+          `SELECT c.relname AS name FROM pg_inherits i
+        JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass ORDER BY 1`,
+        )
+      ).map((p) => p.name);
+      assert.ok(
+        !partitions.includes("events_202512") && !partitions.includes("events_202601"),
+        `December's and January's partitions are dropped: ${partitions.join(", ")}`,
+      );
+      assert.ok(
+        partitions.includes("events_202602") &&
+          partitions.includes("events_202603") &&
+          partitions.includes("events_202604"),
+        `February's stays, this month's and the next are made ahead: ${partitions.join(", ")}`,
+      );
+      assert.ok((await metric(`feedgate_retention_pruned_total{kind="event_partitions"}`)) >= 1);
     } else {
-      assert.ok(await metric(`feedgate_retention_pruned_total{kind="events"}`) >= 2);
+      assert.ok((await metric(`feedgate_retention_pruned_total{kind="events"}`)) >= 2);
     }
   });
 
   test("console sessions go once expired (8 hours unused), live ones stay", async () => {
     const user = await t.store.users.findByLogin("alice");
     const hash = (n: number) => `${"0".repeat(63)}${n}`;
-    await t.store.sessions.create({ idHash: hash(1), userId: user!.id, credential: "c", verified: true }, t.clock.current);
+    await t.store.sessions.create(
+      { idHash: hash(1), userId: user!.id, credential: "c", verified: true },
+      t.clock.current,
+    );
     t.clock.advance("7h");
-    await t.store.sessions.create({ idHash: hash(2), userId: user!.id, credential: "c", verified: true }, t.clock.current);
+    await t.store.sessions.create(
+      { idHash: hash(2), userId: user!.id, credential: "c", verified: true },
+      t.clock.current,
+    );
     t.clock.advance("2h");
     await ranAt(t.clock.current);
     assert.equal(await t.store.sessions.find(hash(1)), null, "unused for 9 hours");
     assert.notEqual(await t.store.sessions.find(hash(2)), null, "unused for 2 hours");
-    assert.ok(await metric(`feedgate_retention_pruned_total{kind="sessions"}`) >= 1);
+    assert.ok((await metric(`feedgate_retention_pruned_total{kind="sessions"}`)) >= 1);
   });
 });

@@ -39,13 +39,23 @@ async function postgresBehindProxy(url: string): Promise<Unreachable> {
   const proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
   const viaProxy = new URL(url);
   viaProxy.port = String(await proxy.start());
-  const config = loadConfig({ db: viaProxy.toString(), dbConnectTimeout: "1s", dbStatementTimeout: "2s", dbQueryTimeout: "3s" }, {});
+  const config = loadConfig(
+    { db: viaProxy.toString(), dbConnectTimeout: "1s", dbStatementTimeout: "2s", dbQueryTimeout: "3s" },
+    {},
+  );
   const store = await PostgresStore.open(config.db, config.database);
   return {
     store,
-    async cut() { proxy.cut("reset"); },
-    async restore() { proxy.restore(); },
-    async close() { await store.close(); await proxy.close(); },
+    async cut() {
+      proxy.cut("reset");
+    },
+    async restore() {
+      proxy.restore();
+    },
+    async close() {
+      await store.close();
+      await proxy.close();
+    },
   };
 }
 
@@ -70,20 +80,24 @@ async function sqliteWithLockedFile(file: string): Promise<Unreachable> {
     store,
     async cut() {
       holder = spawn("python3", ["-c", HOLD_READ_LOCKS, `${file}-shm`], { stdio: ["pipe", "pipe", "inherit"] });
-      const [line] = await once(holder.stdout!, "data") as [Buffer];
+      const [line] = (await once(holder.stdout!, "data")) as [Buffer];
       assert.equal(line.toString().trim(), "locked");
     },
     async restore() {
       holder!.stdin!.end(); // the holder exits, and its locks go with it
       await once(holder!, "exit");
     },
-    async close() { await store.close(); },
+    async close() {
+      await store.close();
+    },
   };
 }
 
 const driver = testDriver();
-const python = driver.name === "sqlite" && spawnSync("python3", ["--version"]).status !== 0
-  ? "python3 is not installed: it holds the SQLite file's locks from another process" : false;
+const python =
+  driver.name === "sqlite" && spawnSync("python3", ["--version"]).status !== 0
+    ? "python3 is not installed: it holds the SQLite file's locks from another process"
+    : false;
 
 describe(`stale feed pages during a database outage (${driver.name})`, { skip: driver.skip || python }, () => {
   const clock = new TestClock();
@@ -95,21 +109,34 @@ describe(`stale feed pages during a database outage (${driver.name})`, { skip: d
   before(async () => {
     setPasswordCost(TEST_PASSWORD_COST);
     database = await driver.create();
-    unreachable = driver.name === "postgres" ? await postgresBehindProxy(database.db) : await sqliteWithLockedFile(database.db);
+    unreachable =
+      driver.name === "postgres" ? await postgresBehindProxy(database.db) : await sqliteWithLockedFile(database.db);
     const { store } = unreachable;
-    await new IngestService(store, clock.now).seedWorld({
-      users: [{ login: "alice", password: "alice-password" }],
-      repos: [{ full_name: "alice/tools" }, { full_name: "alice/secret", private: true }],
-      events: [
-        event("1", "WatchEvent", "alice", "alice/tools"),
-        event("2", "PushEvent", "alice", "alice/secret", { public: false }),
-        event("3", "ForkEvent", "alice", "alice/tools"),
-      ],
-    }, { baseDir: "." });
+    await new IngestService(store, clock.now).seedWorld(
+      {
+        users: [{ login: "alice", password: "alice-password" }],
+        repos: [{ full_name: "alice/tools" }, { full_name: "alice/secret", private: true }],
+        events: [
+          event("1", "WatchEvent", "alice", "alice/tools"),
+          event("2", "PushEvent", "alice", "alice/secret", { public: false }),
+          event("3", "ForkEvent", "alice", "alice/tools"),
+        ],
+      },
+      { baseDir: "." },
+    );
     const alice = (await store.users.findByLogin("alice"))!;
-    token = (await new AuthorizationService(store, clock.now).issue(alice,
-      { scopes: ["repo"], note: "stale", noteUrl: null, fingerprint: null })).token;
-    const config = loadConfig({ db: database.db, logLevel: "silent", rateLimitAnonymous: 10_000, staleIfError: "60s" }, {});
+    token = (
+      await new AuthorizationService(store, clock.now).issue(alice, {
+        scopes: ["repo"],
+        note: "stale",
+        noteUrl: null,
+        fingerprint: null,
+      })
+    ).token;
+    const config = loadConfig(
+      { db: database.db, logLevel: "silent", rateLimitAnonymous: 10_000, staleIfError: "60s" },
+      {},
+    );
     app = await buildApp({ config, store, clock });
   });
 
@@ -132,12 +159,18 @@ describe(`stale feed pages during a database outage (${driver.name})`, { skip: d
   test("a public page is served stale with Age and Warning within the window, 304 to its ETag, then 503", async () => {
     const fresh = await anonymous("/repos/alice/tools/events");
     assert.equal(fresh.statusCode, 200, fresh.body);
-    assert.deepEqual((fresh.json() as { id: string }[]).map((e) => e.id), ["3", "1"]);
+    assert.deepEqual(
+      (fresh.json() as { id: string }[]).map((e) => e.id),
+      ["3", "1"],
+    );
     assert.equal(fresh.headers.age, undefined, "a fresh page has no Age");
     assert.equal(fresh.headers.warning, undefined);
     // alice's own view of her events, private ones included: recorded nowhere for others.
     const own = await withToken("/users/alice/events");
-    assert.deepEqual((own.json() as { id: string }[]).map((e) => e.id), ["3", "2", "1"]);
+    assert.deepEqual(
+      (own.json() as { id: string }[]).map((e) => e.id),
+      ["3", "2", "1"],
+    );
 
     await unreachable.cut();
     try {
@@ -151,7 +184,9 @@ describe(`stale feed pages during a database outage (${driver.name})`, { skip: d
       assert.equal(stale.headers.warning, STALE_WARNING);
       assert.equal(stale.headers["retry-after"], undefined);
 
-      const notModified = await anonymous("/repos/alice/tools/events", { "if-none-match": fresh.headers.etag as string });
+      const notModified = await anonymous("/repos/alice/tools/events", {
+        "if-none-match": fresh.headers.etag as string,
+      });
       assert.equal(notModified.statusCode, 304);
       assert.equal(notModified.body, "");
       assert.equal(notModified.headers.etag, fresh.headers.etag);

@@ -22,9 +22,11 @@ describe("streams and large ingests", () => {
     let closed = false;
     let stream: ReturnType<typeof httpRequest> | undefined;
     let allArrived: () => void = () => undefined;
-    const arrived = new Promise<void>((resolve) => { allArrived = resolve; });
+    const arrived = new Promise<void>((resolve) => {
+      allArrived = resolve;
+    });
     const opened = new Promise<void>((resolve, reject) => {
-      const req = stream = httpRequest(`${t.url}/events`, { headers: { accept: "text/event-stream" } }, (res) => {
+      const req = (stream = httpRequest(`${t.url}/events`, { headers: { accept: "text/event-stream" } }, (res) => {
         assert.equal(res.statusCode, 200);
         res.setEncoding("utf8");
         let partial = "";
@@ -36,21 +38,36 @@ describe("streams and large ingests", () => {
             if (id && ids.push(id) === count) allArrived();
           }
         });
-        res.on("close", () => { closed = true; });
+        res.on("close", () => {
+          closed = true;
+        });
         resolve();
-      });
+      }));
       req.on("error", reject);
       req.end();
     });
     await opened;
     const events = Array.from({ length: count }, (_, i) => ({
-      id: String(500_000 + i), type: "PushEvent", actor: { login: "alice" }, repo: { name: "alice/hello" }, public: true,
-      created_at: "2026-01-15T10:00:00Z", payload: { head: `h${i}`, filler: "x".repeat(3000) },
+      id: String(500_000 + i),
+      type: "PushEvent",
+      actor: { login: "alice" },
+      repo: { name: "alice/hello" },
+      public: true,
+      created_at: "2026-01-15T10:00:00Z",
+      payload: { head: `h${i}`, filler: "x".repeat(3000) },
     }));
     await t.ingest.ingestEvents(events);
     await Promise.race([arrived, sleep(20_000)]);
-    assert.equal(ids.length, count, `${ids.length} of ${count} events arrived${closed ? "; the stream was closed" : ""}`);
-    assert.deepEqual(ids, events.map((e) => e.id), "in arrival order");
+    assert.equal(
+      ids.length,
+      count,
+      `${ids.length} of ${count} events arrived${closed ? "; the stream was closed" : ""}`,
+    );
+    assert.deepEqual(
+      ids,
+      events.map((e) => e.id),
+      "in arrival order",
+    );
     assert.equal(closed, false);
     stream!.destroy();
   });
@@ -60,8 +77,11 @@ describe("streams and large ingests", () => {
     assert.equal(head.status, 200);
     assert.match(String(head.headers.get("content-type")), /^application\/json/);
     // The first test's stream, destroyed by its client, is released as its socket closes.
-    const metrics = await eventually(async () => (await fetch(`${t.url}/metrics`)).text(),
-      (text) => /^feedgate_streams_open 0$/m.test(text), { ms: 1000 });
+    const metrics = await eventually(
+      async () => (await fetch(`${t.url}/metrics`)).text(),
+      (text) => /^feedgate_streams_open 0$/m.test(text),
+      { ms: 1000 },
+    );
     assert.match(metrics, /^feedgate_streams_open 0$/m);
   });
 });

@@ -35,9 +35,11 @@ interface Received {
 /** An EventSource on `path` that resumes after `lastEventId` (the header its first request carries, as a reconnection's). */
 function resume(t: ListeningApp, path: string, lastEventId: string): { source: EventSource; received: Received } {
   const source = new EventSource(`${t.url}${path}`, {
-    fetch: (input, init) => fetch(input, {
-      ...init, headers: { "Last-Event-ID": lastEventId, ...(init?.headers as Record<string, string>) },
-    }),
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { "Last-Event-ID": lastEventId, ...(init?.headers as Record<string, string>) },
+      }),
   });
   const order: string[] = [];
   const gaps: StreamGap[] = [];
@@ -50,7 +52,8 @@ function resume(t: ListeningApp, path: string, lastEventId: string): { source: E
     order.push("gap");
     gaps.push(JSON.parse(message.data) as StreamGap);
   });
-  const seen = (id: string) => order.includes(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(id, resolve));
+  const seen = (id: string) =>
+    order.includes(id) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(id, resolve));
   return { source, received: { order, gaps, seen } };
 }
 
@@ -60,7 +63,10 @@ describe("bounded replay of resumed streams", () => {
     t = await startListeningApp({ streamReplayMax: String(REPLAY_MAX) });
   });
   after(async () => {
-    await until(async () => (await metric(t, "feedgate_streams_open")) === 0, "streams to close", { ms: 2000, every: 20 });
+    await until(async () => (await metric(t, "feedgate_streams_open")) === 0, "streams to close", {
+      ms: 2000,
+      every: 20,
+    });
     t.app.server.closeAllConnections();
     await t.close();
   });
@@ -79,7 +85,10 @@ describe("bounded replay of resumed streams", () => {
       const live = push("bob/tools");
       await t.ingest.ingestEvents([live]);
       await received.seen(live.id);
-      assert.deepEqual(received.order, [...missed, live].map((e) => e.id));
+      assert.deepEqual(
+        received.order,
+        [...missed, live].map((e) => e.id),
+      );
       assert.equal(await metric(t, "feedgate_streams_resumed_total"), resumedBefore + 1);
     } finally {
       source.close();
@@ -109,7 +118,11 @@ describe("bounded replay of resumed streams", () => {
       assert.equal(await metric(t, "feedgate_stream_gaps_total"), gapsBefore + 1);
       // What the gap skipped is on the feed's pages.
       const page = (await (await fetch(`${gap!.feed_url}?per_page=100`)).json()) as { id: string }[];
-      for (const e of missed) assert.ok(page.some((item) => item.id === e.id), e.id);
+      for (const e of missed)
+        assert.ok(
+          page.some((item) => item.id === e.id),
+          e.id,
+        );
     } finally {
       source.close();
     }
@@ -137,13 +150,21 @@ describe("bounded replay of resumed streams", () => {
     await t.ingest.ingestEvents([from]);
     await t.ingest.ingestEvents(Array.from({ length: REPLAY_MAX + 2 }, () => push("alice/hello")));
 
-    await assert.rejects(client.events.stream(client.events.getFromRepo, { user: "alice", repo: "hello" }, { lastEventId: from.id }).next(),
-      (error: unknown) => error instanceof StreamGapError && error.gap.last_event_id === from.id && error.code === "ESTREAMGAP");
+    await assert.rejects(
+      client.events
+        .stream(client.events.getFromRepo, { user: "alice", repo: "hello" }, { lastEventId: from.id })
+        .next(),
+      (error: unknown) =>
+        error instanceof StreamGapError && error.gap.last_event_id === from.id && error.code === "ESTREAMGAP",
+    );
 
     const gaps: StreamGap[] = [];
     const stop = new AbortController();
-    const events = client.events.stream(client.events.getFromRepo, { user: "alice", repo: "hello" },
-      { lastEventId: from.id, signal: stop.signal, onGap: (gap) => gaps.push(gap) });
+    const events = client.events.stream(
+      client.events.getFromRepo,
+      { user: "alice", repo: "hello" },
+      { lastEventId: from.id, signal: stop.signal, onGap: (gap) => gaps.push(gap) },
+    );
     const next = events.next();
     await until(async () => gaps.length === 1, "onGap", { ms: 2000, every: 10 });
     const live = push("alice/hello");

@@ -17,10 +17,15 @@ import { openStore } from "../helpers/store-drivers.js";
 
 let nextId = 700_000;
 /** A public push to `repo` with a fresh id; ids go down, so that id order and arrival order differ. */
-const push = (repo: string, extra: Record<string, unknown> = {}) => event(nextId--, "PushEvent", "alice", repo, { created_at: minute(60), ...extra });
+const push = (repo: string, extra: Record<string, unknown> = {}) =>
+  event(nextId--, "PushEvent", "alice", repo, { created_at: minute(60), ...extra });
 
 /** The feed's JSON text of each event, by id, exactly as a page serves it. */
-async function asServed(t: ListeningApp, path: string, headers: Record<string, string> = {}): Promise<Map<string, string>> {
+async function asServed(
+  t: ListeningApp,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Map<string, string>> {
   const page = await fetch(`${t.url}${path}${path.includes("?") ? "&" : "?"}per_page=100`, { headers });
   const items = (await page.json()) as { id: string }[];
   return new Map(items.map((item) => [item.id, JSON.stringify(item)]));
@@ -96,8 +101,17 @@ describe("live streams of the feeds", () => {
   test("id-based paths and issue-event feeds stream too", async () => {
     const repo = (await (await fetch(`${t.url}/repos/alice/hello`)).json()) as { id: number };
     const s = await stream(t, `/repositories/${repo.id}/issues/events`);
-    await t.ingest.seedWorld({ issue_events: [issueEvent("alice/hello", "88", "closed", "bob",
-      { created_at: "2026-01-14T02:00:00Z", issue: { title: "x", number: 9, state: "closed" } })] }, { baseDir: undefined });
+    await t.ingest.seedWorld(
+      {
+        issue_events: [
+          issueEvent("alice/hello", "88", "closed", "bob", {
+            created_at: "2026-01-14T02:00:00Z",
+            issue: { title: "x", number: 9, state: "closed" },
+          }),
+        ],
+      },
+      { baseDir: undefined },
+    );
     const frame = await s.next();
     assert.deepEqual([frame.id, frame.event, JSON.parse(frame.data!).event], ["88", "closed", "closed"]);
     closeAll();
@@ -134,8 +148,15 @@ describe("live streams of the feeds", () => {
 
   test("refuses a stream beyond --max-streams-per-user with 429, and counts again once one closes", async () => {
     const headers = { Authorization: `token ${ALICE_TOKEN}` };
-    const held = [await stream(t, "/events", headers), await stream(t, "/events", headers), await stream(t, "/users/alice/events", headers)];
-    assert.deepEqual(held.map((s) => s.status), [200, 200, 200]);
+    const held = [
+      await stream(t, "/events", headers),
+      await stream(t, "/events", headers),
+      await stream(t, "/users/alice/events", headers),
+    ];
+    assert.deepEqual(
+      held.map((s) => s.status),
+      [200, 200, 200],
+    );
     const refused = await stream(t, "/events", headers);
     assert.equal(refused.status, 429);
     assert.match(JSON.parse(await refused.body()).message, /Too many open streams: at most 3 per user/);
@@ -152,27 +173,52 @@ describe("live streams of the feeds", () => {
     const { token, id } = await t.createToken(user, ["repo"]);
     const s = await stream(t, "/repos/alice/secret/events", { Authorization: `token ${token}` });
     assert.equal(s.status, 200);
-    const deleted = await fetch(`${t.url}/authorizations/${id}`, { method: "DELETE", headers: { Authorization: basic(ALICE.login, ALICE.password) } });
+    const deleted = await fetch(`${t.url}/authorizations/${id}`, {
+      method: "DELETE",
+      headers: { Authorization: basic(ALICE.login, ALICE.password) },
+    });
     assert.equal(deleted.status, 204);
     await within(1000, s.ended, "the stream's end");
-    assert.ok(s.comments.some((c) => /credentials no longer authenticate/.test(c)), s.comments.join("|"));
+    assert.ok(
+      s.comments.some((c) => /credentials no longer authenticate/.test(c)),
+      s.comments.join("|"),
+    );
   });
 
   test("closes a stream within a second when its user loses access, even written by another connection", async () => {
-    await t.ingest.seedWorld({ repos: [{ full_name: "alice/secret", collaborators: ["bob"] }] }, { baseDir: undefined });
+    await t.ingest.seedWorld(
+      { repos: [{ full_name: "alice/secret", collaborators: ["bob"] }] },
+      { baseDir: undefined },
+    );
     const s = await stream(t, "/repos/alice/secret/events", { Authorization: `token ${BOB_TOKEN}` });
     assert.equal(s.status, 200);
-    await t.store.ingest.apply({ accounts: [], memberships: [], repos: [], follows: [], watches: [], tokens: [], events: [], issueEvents: [],
-      collaborators: [{ source: "test", repo: "alice/secret", user: "bob", remove: true }] }, new Date());
+    await t.store.ingest.apply(
+      {
+        accounts: [],
+        memberships: [],
+        repos: [],
+        follows: [],
+        watches: [],
+        tokens: [],
+        events: [],
+        issueEvents: [],
+        collaborators: [{ source: "test", repo: "alice/secret", user: "bob", remove: true }],
+      },
+      new Date(),
+    );
     await within(1000, s.ended, "the stream's end");
   });
 
   test("sends a heartbeat comment on quiet streams", async () => {
     const s = await stream(t, "/events");
-    await within(2000, new Promise<void>((resolve) => {
-      const check = () => (s.comments.includes("heartbeat") ? resolve() : setTimeout(check, 20));
-      check();
-    }), "a heartbeat");
+    await within(
+      2000,
+      new Promise<void>((resolve) => {
+        const check = () => (s.comments.includes("heartbeat") ? resolve() : setTimeout(check, 20));
+        check();
+      }),
+      "a heartbeat",
+    );
     closeAll();
   });
 
@@ -195,7 +241,10 @@ describe("live streams with the eventsource package", () => {
   test("with the eventsource package, private events reach only those who may see them", async () => {
     const withToken = (token: string) => ({
       fetch: (input: string | URL | Request, init?: RequestInit) =>
-        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `token ${token}` } }),
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as Record<string, string>), Authorization: `token ${token}` },
+        }),
     });
     const sources = [
       new EventSource(`${t.url}/users/alice/events`, withToken(ALICE_TOKEN)),
@@ -219,7 +268,10 @@ describe("live streams with the eventsource package", () => {
       await t.ingest.ingestEvents([secret]);
       await t.ingest.ingestEvents([marker]);
       await Promise.all(received.map((r) => r.finished));
-      assert.deepEqual(received.map((r) => r.ids), [[secret.id, marker.id], [marker.id], [marker.id]]);
+      assert.deepEqual(
+        received.map((r) => r.ids),
+        [[secret.id, marker.id], [marker.id], [marker.id]],
+      );
     } finally {
       for (const source of sources) source.close();
       // Node's fetch (undici) opens a spare connection as an aborted stream's goes, and sends nothing on it: the
@@ -228,7 +280,6 @@ describe("live streams with the eventsource package", () => {
       t.app.server.closeAllConnections();
     }
   });
-
 });
 
 describe("streams and the server's life", () => {
@@ -263,7 +314,10 @@ describe("streams across instances on one database", () => {
     const a = await startListeningApp();
     // Instance B: its own app and its own connections to A's database (the same SQLite file, or PostgreSQL database).
     const store = await openStore(a.dbPath);
-    const b = await buildApp({ config: loadConfig({ db: a.dbPath, logLevel: "silent", rateLimitAnonymous: 1000 }, {}), store });
+    const b = await buildApp({
+      config: loadConfig({ db: a.dbPath, logLevel: "silent", rateLimitAnonymous: 1000 }, {}),
+      store,
+    });
     try {
       const bUrl = await b.listen({ port: 0, host: "127.0.0.1" });
       const s = await openRawStream(bUrl, "/repos/alice/hello/events");
@@ -275,7 +329,8 @@ describe("streams across instances on one database", () => {
         // From the ingest's request on: making its admin is not part of the second.
         const started = Date.now();
         const answer = await fetch(`${a.url}/admin/events`, {
-          method: "POST", body: JSON.stringify(sent),
+          method: "POST",
+          body: JSON.stringify(sent),
           headers: { Authorization: basic(`admin${n}`, "pw"), "Content-Type": "application/x-ndjson" },
         });
         assert.equal(answer.status, 200, await answer.text());

@@ -26,7 +26,10 @@ describe("routes feedgate does not implement", () => {
     assert.equal(res.headers.get("x-feedgate-unimplemented"), "true", `${method} ${path}`);
     assert.ok(res.headers.get("x-ratelimit-limit"), "rate-limited as any API request");
     assert.match(res.headers.get("content-type")!, /^application\/json/);
-    assert.deepEqual(await res.json(), { message: `Not Found: feedgate does not implement ${method} ${shown}`, documentation_url: DOCS });
+    assert.deepEqual(await res.json(), {
+      message: `Not Found: feedgate does not implement ${method} ${shown}`,
+      documentation_url: DOCS,
+    });
   }
 
   test("answer 404 in GitHub's shape, saying feedgate does not implement the method and path, with a header", async () => {
@@ -59,8 +62,14 @@ describe("routes feedgate does not implement", () => {
   });
 
   test("a real route's missing resource keeps GitHub's plain 404, without the header", async () => {
-    for (const path of ["/repos/nobody/nothing/events", "/api/v3/users/nobody/events", "/orgs/nobody/events", "/user/999999999",
-      "/repositories/999999999/events", "/user/1234567890123456789/events"]) {
+    for (const path of [
+      "/repos/nobody/nothing/events",
+      "/api/v3/users/nobody/events",
+      "/orgs/nobody/events",
+      "/user/999999999",
+      "/repositories/999999999/events",
+      "/user/1234567890123456789/events",
+    ]) {
       const res = await fetch(`${url}${path}`);
       assert.equal(res.status, 404, path);
       assert.equal(res.headers.get("x-feedgate-unimplemented"), null, path);

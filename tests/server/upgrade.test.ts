@@ -57,7 +57,9 @@ async function oldSqlite(version: number): Promise<OldDatabase> {
     fixtureDb: {
       driver: "sqlite",
       async insert(table, row) {
-        const sql = `INSERT INTO ${table} (${columnsOf(row)}) VALUES (${Object.keys(row).map(() => "?").join(", ")}) RETURNING *`;
+        const sql = `INSERT INTO ${table} (${columnsOf(row)}) VALUES (${Object.keys(row)
+          .map(() => "?")
+          .join(", ")}) RETURNING *`;
         const inserted = db.prepare(sql).get(...Object.values(row).map(value)) as { id?: number };
         return inserted.id;
       },
@@ -66,9 +68,16 @@ async function oldSqlite(version: number): Promise<OldDatabase> {
       },
     },
     async tableRows() {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' " +
-        "AND name <> 'schema_migrations' ORDER BY name").pluck().all() as string[];
-      return Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]));
+      const tables = db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' " +
+            "AND name <> 'schema_migrations' ORDER BY name",
+        )
+        .pluck()
+        .all() as string[];
+      return Object.fromEntries(
+        tables.map((t) => [t, db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]),
+      );
     },
     async close() {
       db.close();
@@ -95,7 +104,9 @@ async function oldPostgres(): Promise<OldDatabase> {
     fixtureDb: {
       driver: "postgres",
       async insert(table, row) {
-        const sql = `INSERT INTO ${table} (${columnsOf(row)}) VALUES (${Object.keys(row).map(() => "?").join(", ")}) RETURNING *`;
+        const sql = `INSERT INTO ${table} (${columnsOf(row)}) VALUES (${Object.keys(row)
+          .map(() => "?")
+          .join(", ")}) RETURNING *`;
         const { rows } = await client.query<{ id?: string }>(numbered(sql), Object.values(row));
         return rows[0]!.id === undefined ? undefined : Number(rows[0]!.id);
       },
@@ -106,11 +117,14 @@ async function oldPostgres(): Promise<OldDatabase> {
     async tableRows() {
       // Tables and partitioned tables, not their partitions: events' months (and its default partition, empty unless
       // a row arrives before its month's partition) are counted through the parent.
-      const { rows } = await client.query<{ name: string }>("SELECT c.relname AS name FROM pg_class c " +
-        "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') " +
-        "AND NOT c.relispartition AND c.relname <> 'schema_migrations' ORDER BY 1");
+      const { rows } = await client.query<{ name: string }>(
+        "SELECT c.relname AS name FROM pg_class c " +
+          "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') " +
+          "AND NOT c.relispartition AND c.relname <> 'schema_migrations' ORDER BY 1",
+      );
       const counts: Record<string, number> = {};
-      for (const { name } of rows) counts[name] = Number((await client.query(`SELECT count(*) AS n FROM ${name}`)).rows[0].n);
+      for (const { name } of rows)
+        counts[name] = Number((await client.query(`SELECT count(*) AS n FROM ${name}`)).rows[0].n);
       return counts;
     },
     close: () => client.end(),
@@ -125,8 +139,17 @@ async function apiOver(db: string, store: Store): Promise<Api & { close(): Promi
   // The fixtures' rows are dated 2024: retention, which would delete their deliveries on the first start after an upgrade
   // as it should, is off so that the checks read what the migrations kept.
   const app = await buildApp({
-    config: loadConfig({ db, logLevel: "silent", rateLimitAnonymous: 1_000_000, passwordCost: TEST_PASSWORD_COST,
-      webhookDeliveryRetention: "off" }, {}), store,
+    config: loadConfig(
+      {
+        db,
+        logLevel: "silent",
+        rateLimitAnonymous: 1_000_000,
+        passwordCost: TEST_PASSWORD_COST,
+        webhookDeliveryRetention: "off",
+      },
+      {},
+    ),
+    store,
   });
   return {
     app,
@@ -145,11 +168,17 @@ async function apiOver(db: string, store: Store): Promise<Api & { close(): Promi
 }
 
 test("every migration has upgrade fixtures: rows in the columns it adds and a check reading them back, or a reason it needs none", () => {
-  const missing = migrations.filter((m) => FIXTURES[m.id] === undefined)
-    .map((m) => `migration ${m.id} (${m.name}) has no upgrade fixture: add rows for what it adds, and a check reading them ` +
-      `back through the API, to FIXTURES in ${FIXTURES_FILE} (or { none: "why" } when it adds no table or column)`);
+  const missing = migrations
+    .filter((m) => FIXTURES[m.id] === undefined)
+    .map(
+      (m) =>
+        `migration ${m.id} (${m.name}) has no upgrade fixture: add rows for what it adds, and a check reading them ` +
+        `back through the API, to FIXTURES in ${FIXTURES_FILE} (or { none: "why" } when it adds no table or column)`,
+    );
   assert.deepEqual(missing, []);
-  const unknown = Object.keys(FIXTURES).map(Number).filter((id) => !migrations.some((m) => m.id === id));
+  const unknown = Object.keys(FIXTURES)
+    .map(Number)
+    .filter((id) => !migrations.some((m) => m.id === id));
   assert.deepEqual(unknown, [], "fixtures for migrations that do not exist");
 });
 
@@ -160,44 +189,54 @@ const DRIVERS = [
 /** The driver FEEDGATE_TEST_STORE names, as for every suite of tests/server: the driver matrix runs this on PostgreSQL. */
 const driver = DRIVERS.find((d) => d.name === testDriver().name)!;
 
-describe(`upgrades on ${driver.name}: a database of every schema version, migrated to ${LATEST_SCHEMA_VERSION}, keeps its rows`,
-  { skip: testDriver().skip }, () => {
-    for (const { id: version } of migrations) {
-      test(`from version ${version}`, async () => {
-        const old = await driver.old(version);
-        const made: Made = {};
-        try {
-          for (const migration of migrations.filter((m) => m.id <= version)) {
-            await old.migrateTo(migration.id);
-            const fixture = FIXTURES[migration.id];
-            assert.ok(fixture, `migration ${migration.id} has no upgrade fixture in ${FIXTURES_FILE}`);
-            if (hasRows(fixture)) await fixture.rows(old.fixtureDb, made);
-          }
-          const empty = Object.entries(await old.tableRows()).filter(([, rows]) => rows === 0).map(([table]) => table);
-          assert.deepEqual(empty, [], `at schema version ${version}, tables without rows: add rows for them to the fixture of ` +
-            `the migration that made them, in ${FIXTURES_FILE}`);
-          await old.close();
+describe(`upgrades on ${driver.name}: a database of every schema version, migrated to ${LATEST_SCHEMA_VERSION}, keeps its rows`, {
+  skip: testDriver().skip,
+}, () => {
+  for (const { id: version } of migrations) {
+    test(`from version ${version}`, async () => {
+      const old = await driver.old(version);
+      const made: Made = {};
+      try {
+        for (const migration of migrations.filter((m) => m.id <= version)) {
+          await old.migrateTo(migration.id);
+          const fixture = FIXTURES[migration.id];
+          assert.ok(fixture, `migration ${migration.id} has no upgrade fixture in ${FIXTURES_FILE}`);
+          if (hasRows(fixture)) await fixture.rows(old.fixtureDb, made);
+        }
+        const empty = Object.entries(await old.tableRows())
+          .filter(([, rows]) => rows === 0)
+          .map(([table]) => table);
+        assert.deepEqual(
+          empty,
+          [],
+          `at schema version ${version}, tables without rows: add rows for them to the fixture of ` +
+            `the migration that made them, in ${FIXTURES_FILE}`,
+        );
+        await old.close();
 
-          const store = await driver.open(old.db);
+        const store = await driver.open(old.db);
+        try {
+          assert.deepEqual(
+            [store.migratedAtOpen.version, store.migratedAtOpen.applied],
+            [LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION - version],
+          );
+          const api = await apiOver(old.db, store);
           try {
-            assert.deepEqual([store.migratedAtOpen.version, store.migratedAtOpen.applied], [LATEST_SCHEMA_VERSION, LATEST_SCHEMA_VERSION - version]);
-            const api = await apiOver(old.db, store);
-            try {
-              for (const migration of migrations.filter((m) => m.id <= version)) {
-                const fixture = FIXTURES[migration.id]!;
-                if (!hasRows(fixture)) continue;
-                await test(`the rows of version ${migration.id} (${migration.name})`, () => fixture.check(api, made));
-              }
-            } finally {
-              await api.close();
+            for (const migration of migrations.filter((m) => m.id <= version)) {
+              const fixture = FIXTURES[migration.id]!;
+              if (!hasRows(fixture)) continue;
+              await test(`the rows of version ${migration.id} (${migration.name})`, () => fixture.check(api, made));
             }
           } finally {
-            await store.close();
+            await api.close();
           }
         } finally {
-          await old.close().catch(() => undefined);
-          await old.drop();
+          await store.close();
         }
-      });
-    }
-  });
+      } finally {
+        await old.close().catch(() => undefined);
+        await old.drop();
+      }
+    });
+  }
+});

@@ -35,8 +35,12 @@ describe("webhook deliveries", () => {
     });
   };
   const hook = (url: string, extra: Partial<NewHook> = {}): NewHook => ({
-    owner: repo, name: "web", active: true, events: ["push"],
-    config: { url, contentType: "json", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) }, ...extra,
+    owner: repo,
+    name: "web",
+    active: true,
+    events: ["push"],
+    config: { url, contentType: "json", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) },
+    ...extra,
   });
 
   before(async () => {
@@ -51,13 +55,15 @@ describe("webhook deliveries", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("an @octokit/webhooks app verifies the signature and its on(\"push\") handler fires with GitHub's headers and body", async () => {
+  test('an @octokit/webhooks app verifies the signature and its on("push") handler fires with GitHub\'s headers and body', async () => {
     const app = new Webhooks({ secret: SECRET });
     const pushes: { id: string; name: string; payload: Record<string, unknown> }[] = [];
-    const fired = new Promise<void>((resolve) => app.on("push", (event) => {
-      pushes.push(event as unknown as (typeof pushes)[number]);
-      resolve();
-    }));
+    const fired = new Promise<void>((resolve) =>
+      app.on("push", (event) => {
+        pushes.push(event as unknown as (typeof pushes)[number]);
+        resolve();
+      }),
+    );
     const server = createServer(createNodeMiddleware(app, { path: "/hook" }));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
@@ -69,14 +75,22 @@ describe("webhook deliveries", () => {
       const [delivered] = pushes;
       assert.equal(delivered!.name, "push");
       assert.match(delivered!.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      const payload = delivered!.payload as { after: string; ref: string; repository: { full_name: string; id: number }; sender: { login: string } };
+      const payload = delivered!.payload as {
+        after: string;
+        ref: string;
+        repository: { full_name: string; id: number };
+        sender: { login: string };
+      };
       assert.equal(payload.after, event.payload.head, "a push's after is its head");
       assert.equal(payload.ref, "refs/heads/main");
       assert.equal(payload.repository.full_name, "alice/hello");
       assert.equal(payload.sender.login, "alice");
 
       // The attempt is recorded with what was sent and what came back.
-      const [record] = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length > 0);
+      const [record] = await eventually(
+        () => t.store.hooks.deliveries(created.id, 10, null),
+        (rows) => rows.length > 0,
+      );
       assert.equal(record!.guid, delivered!.id);
       assert.equal(record!.statusCode, 200);
       assert.equal(record!.status, "OK");
@@ -95,21 +109,36 @@ describe("webhook deliveries", () => {
   test("a form hook posts payload=<JSON>, signed over the exact body; a hook without a secret sends no signature", async () => {
     const r = receiver();
     const url = await r.listen();
-    const form = await t.store.hooks.create(hook(url, { config: { url, contentType: "form", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) } }), t.clock.now());
-    const plain = await t.store.hooks.create(hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null } }), t.clock.now());
+    const form = await t.store.hooks.create(
+      hook(url, { config: { url, contentType: "form", insecureSsl: "0", sealedSecret: secrets.seal(SECRET) } }),
+      t.clock.now(),
+    );
+    const plain = await t.store.hooks.create(
+      hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null } }),
+      t.clock.now(),
+    );
     try {
       await t.ingest.ingestEvents([push()]);
       await r.until(2);
       const formed = r.received.find((x) => x.headers["content-type"] === "application/x-www-form-urlencoded")!;
       const json = r.received.find((x) => x.headers["content-type"] === "application/json")!;
       const verifier = new Webhooks({ secret: SECRET });
-      assert.ok(await verifier.verify(formed.body, String(formed.headers["x-hub-signature-256"])), "the signature covers the form body");
-      const payload = JSON.parse(new URLSearchParams(formed.body).get("payload")!) as { repository: { full_name: string } };
+      assert.ok(
+        await verifier.verify(formed.body, String(formed.headers["x-hub-signature-256"])),
+        "the signature covers the form body",
+      );
+      const payload = JSON.parse(new URLSearchParams(formed.body).get("payload")!) as {
+        repository: { full_name: string };
+      };
       assert.equal(payload.repository.full_name, "alice/hello");
       assert.match(String(formed.headers["x-hub-signature"]), /^sha1=[0-9a-f]{40}$/);
       assert.equal(json.headers["x-hub-signature-256"], undefined);
       assert.equal(json.headers["x-hub-signature"], undefined);
-      assert.equal(json.headers["x-github-delivery"], formed.headers["x-github-delivery"], "one GUID an event, to every hook");
+      assert.equal(
+        json.headers["x-github-delivery"],
+        formed.headers["x-github-delivery"],
+        "one GUID an event, to every hook",
+      );
     } finally {
       await t.store.hooks.delete(repo, form.id);
       await t.store.hooks.delete(repo, plain.id);
@@ -133,9 +162,20 @@ describe("webhook deliveries", () => {
       assert.notEqual(guids[3], guids[0], "then the second event");
       const bodies = r.received.map((x) => x.body);
       assert.equal(bodies[0], bodies[2], "retries send the same bytes");
-      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 4);
-      assert.deepEqual(records.map((d) => d.statusCode), [200, 200, 503, 503], "newest first");
-      assert.deepEqual(records.map((d) => d.redelivery), [false, false, false, false], "automatic retries are no redeliveries");
+      const records = await eventually(
+        () => t.store.hooks.deliveries(created.id, 10, null),
+        (rows) => rows.length >= 4,
+      );
+      assert.deepEqual(
+        records.map((d) => d.statusCode),
+        [200, 200, 503, 503],
+        "newest first",
+      );
+      assert.deepEqual(
+        records.map((d) => d.redelivery),
+        [false, false, false, false],
+        "automatic retries are no redeliveries",
+      );
       assert.equal(records[2]!.status, "Invalid HTTP Response: 503");
     } finally {
       await t.store.hooks.delete(repo, created.id);
@@ -155,10 +195,23 @@ describe("webhook deliveries", () => {
       await r.until(13);
       const heads = r.received.map((x) => (JSON.parse(x.body) as { after: string }).after);
       const expected = events.map((e) => e.payload.head as string);
-      assert.deepEqual(heads, [...expected.slice(0, 5), ...expected.slice(4)], "the fifth twice (failed, retried), then the rest in order");
-      const records = await eventually(() => t.store.hooks.deliveries(created.id, 20, null), (rows) => rows.length >= 13);
+      assert.deepEqual(
+        heads,
+        [...expected.slice(0, 5), ...expected.slice(4)],
+        "the fifth twice (failed, retried), then the rest in order",
+      );
+      const records = await eventually(
+        () => t.store.hooks.deliveries(created.id, 20, null),
+        (rows) => rows.length >= 13,
+      );
       assert.deepEqual(records.map((d) => d.statusCode).reverse(), [200, 200, 200, 200, 500, ...Array(8).fill(200)]);
-      assert.equal(await eventually(() => t.store.hooks.queued(created.id), (n) => n === 0), 0);
+      assert.equal(
+        await eventually(
+          () => t.store.hooks.queued(created.id),
+          (n) => n === 0,
+        ),
+        0,
+      );
     } finally {
       await t.store.hooks.delete(repo, created.id);
       await r.close();
@@ -175,21 +228,36 @@ describe("webhook deliveries", () => {
       const events = [push(), push(), push()];
       await t.ingest.ingestEvents(events);
       // At least one refused attempt of the first event, then the receiver comes back on the same port.
-      await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 1);
+      await eventually(
+        () => t.store.hooks.deliveries(created.id, 10, null),
+        (rows) => rows.length >= 1,
+      );
       const back = receiver();
       await back.listen(port);
       try {
         await back.until(3);
         const heads = back.received.map((x) => (JSON.parse(x.body) as { after: string }).after);
-        assert.deepEqual(heads, events.map((e) => e.payload.head), "in the order the events were stored");
-        const records = await eventually(() => t.store.hooks.deliveries(created.id, 20, null),
-          (rows) => rows.filter((d) => d.statusCode === 200).length === 3);
+        assert.deepEqual(
+          heads,
+          events.map((e) => e.payload.head),
+          "in the order the events were stored",
+        );
+        const records = await eventually(
+          () => t.store.hooks.deliveries(created.id, 20, null),
+          (rows) => rows.filter((d) => d.statusCode === 200).length === 3,
+        );
         const refused = records.filter((d) => d.statusCode === 0);
         assert.ok(refused.length >= 1 && refused.every((d) => /ECONNREFUSED/.test(d.status)));
         const firstGuid = String(back.received[0]!.headers["x-github-delivery"]);
-        assert.ok(refused.every((d) => d.guid === firstGuid), "the refused attempts were the first event's, retried under its GUID");
-        assert.equal(records.find((d) => d.statusCode === 200 && d.guid === firstGuid)!.redelivery, false,
-          "an automatic retry: GitHub's redelivery is one someone asked for");
+        assert.ok(
+          refused.every((d) => d.guid === firstGuid),
+          "the refused attempts were the first event's, retried under its GUID",
+        );
+        assert.equal(
+          records.find((d) => d.statusCode === 200 && d.guid === firstGuid)!.redelivery,
+          false,
+          "an automatic retry: GitHub's redelivery is one someone asked for",
+        );
       } finally {
         await back.close();
       }
@@ -202,14 +270,23 @@ describe("webhook deliveries", () => {
     const r = receiver();
     const url = await r.listen();
     const foreign = SecretBox.ephemeral().seal(SECRET);
-    const created = await t.store.hooks.create(hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: foreign } }),
-      t.clock.now());
+    const created = await t.store.hooks.create(
+      hook(url, { config: { url, contentType: "json", insecureSsl: "0", sealedSecret: foreign } }),
+      t.clock.now(),
+    );
     try {
       await t.ingest.ingestEvents([push()]);
-      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 5);
+      const records = await eventually(
+        () => t.store.hooks.deliveries(created.id, 10, null),
+        (rows) => rows.length >= 5,
+      );
       assert.equal(records.length, 5, "every attempt recorded, up to --webhook-max-attempts");
       assert.ok(records.every((d) => d.statusCode === 0 && /secret cannot be opened/.test(d.status)));
-      assert.equal(JSON.parse(records[0]!.request.payload).repository.full_name, "alice/hello", "the body it would have sent");
+      assert.equal(
+        JSON.parse(records[0]!.request.payload).repository.full_name,
+        "alice/hello",
+        "the body it would have sent",
+      );
       assert.equal(r.received.length, 0, "nothing unsigned went out");
     } finally {
       await t.store.hooks.delete(repo, created.id);
@@ -224,9 +301,15 @@ describe("webhook deliveries", () => {
     const created = await t.store.hooks.create(hook(url), t.clock.now());
     try {
       await t.ingest.ingestEvents([push()]);
-      const records = await eventually(() => t.store.hooks.deliveries(created.id, 10, null), (rows) => rows.length >= 5);
+      const records = await eventually(
+        () => t.store.hooks.deliveries(created.id, 10, null),
+        (rows) => rows.length >= 5,
+      );
       assert.equal(records.length, 5, "--webhook-max-attempts (5) attempts, then it gives up");
-      assert.ok(records.every((d) => d.statusCode === 0 && /ECONNREFUSED/.test(d.status)), records[0]!.status);
+      assert.ok(
+        records.every((d) => d.statusCode === 0 && /ECONNREFUSED/.test(d.status)),
+        records[0]!.status,
+      );
       assert.equal(await t.store.hooks.queued(created.id), 0);
       assert.equal((await t.store.hooks.find(repo, created.id))!.lastResponse.status, "misconfigured");
     } finally {

@@ -24,19 +24,34 @@ describe("webhook deliveries across restarts and instances", () => {
   const push = () => {
     const id = String(nextId++);
     return event(id, "PushEvent", "alice", "alice/hello", {
-      created_at: "2026-01-15T10:00:00Z", payload: { ref: "refs/heads/main", head: `head-${id}`, before: "000", commits: [] },
+      created_at: "2026-01-15T10:00:00Z",
+      payload: { ref: "refs/heads/main", head: `head-${id}`, before: "000", commits: [] },
     });
   };
-  const hookOn = (url: string) => t.store.hooks.create({
-    owner: repo, name: "web", active: true, events: ["*"], config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
-  }, t.clock.now());
+  const hookOn = (url: string) =>
+    t.store.hooks.create(
+      {
+        owner: repo,
+        name: "web",
+        active: true,
+        events: ["*"],
+        config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
+      },
+      t.clock.now(),
+    );
 
   /** Another instance on the same database, with its own store (connections) and its own dispatcher. */
   async function instance(config: ConfigInput = {}): Promise<{ store: Store; close(): Promise<void> }> {
     const store = await openStore(t.dbPath);
     const app = await buildApp({ config: loadConfig({ db: t.dbPath, logLevel: "silent", ...config }, {}), store });
     await app.ready();
-    return { store, async close() { await app.close(); await store.close(); } };
+    return {
+      store,
+      async close() {
+        await app.close();
+        await store.close();
+      },
+    };
   }
 
   before(async () => {
@@ -55,8 +70,17 @@ describe("webhook deliveries across restarts and instances", () => {
       const next = await instance();
       try {
         await r.until(2);
-        assert.deepEqual(r.received.map((x) => x.headers["x-github-event"]), ["push", "push"]);
-        assert.equal((await eventually(() => t.store.hooks.queued(hook.id), (n) => n === 0)), 0);
+        assert.deepEqual(
+          r.received.map((x) => x.headers["x-github-event"]),
+          ["push", "push"],
+        );
+        assert.equal(
+          await eventually(
+            () => t.store.hooks.queued(hook.id),
+            (n) => n === 0,
+          ),
+          0,
+        );
       } finally {
         await next.close();
       }
@@ -69,7 +93,9 @@ describe("webhook deliveries across restarts and instances", () => {
   test("a stopping server does not wait for a receiver that hangs: its claim is given back and the next instance sends it", async () => {
     let requests = 0;
     let firstArrived: () => void = () => undefined;
-    const arrivedOnce = new Promise<void>((resolve) => { firstArrived = resolve; });
+    const arrivedOnce = new Promise<void>((resolve) => {
+      firstArrived = resolve;
+    });
     const hanging = createServer((request, response) => {
       request.resume();
       if (++requests === 1) return firstArrived(); // the first request never gets an answer
@@ -83,11 +109,18 @@ describe("webhook deliveries across restarts and instances", () => {
       await arrivedOnce;
       const stopping = Date.now();
       await first.close();
-      assert.ok(Date.now() - stopping < 3000, `stopping took ${Date.now() - stopping} ms, the receiver's 10 s were not waited out`);
+      assert.ok(
+        Date.now() - stopping < 3000,
+        `stopping took ${Date.now() - stopping} ms, the receiver's 10 s were not waited out`,
+      );
       assert.deepEqual(await t.store.hooks.deliveries(hook.id, 10, null), [], "the cut-short attempt is not recorded");
       const next = await instance();
       try {
-        const [record] = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length > 0, { ms: 5000 });
+        const [record] = await eventually(
+          () => t.store.hooks.deliveries(hook.id, 10, null),
+          (rows) => rows.length > 0,
+          { ms: 5000 },
+        );
         assert.equal(record!.statusCode, 200, "sent again at once, not after the claim's 60 s lease");
         assert.equal(requests, 2);
       } finally {
@@ -109,12 +142,19 @@ describe("webhook deliveries across restarts and instances", () => {
       const events = Array.from({ length: 40 }, push);
       await new IngestService(t.store, t.clock.now).ingestEvents(events);
       await r.until(80);
-      const seen = r.received.map((x) => `${String(x.headers["x-github-hook-id"])}/${String(x.headers["x-github-delivery"])}`);
+      const seen = r.received.map(
+        (x) => `${String(x.headers["x-github-hook-id"])}/${String(x.headers["x-github-delivery"])}`,
+      );
       assert.equal(new Set(seen).size, 80, "each (hook, event) once");
       for (const hook of hooks) {
-        const order = r.received.filter((x) => x.headers["x-github-hook-id"] === String(hook.id))
+        const order = r.received
+          .filter((x) => x.headers["x-github-hook-id"] === String(hook.id))
           .map((x) => (JSON.parse(x.body) as { after: string }).after);
-        assert.deepEqual(order, events.map((e) => e.payload.head), "in the order they were stored, whichever instance sent each");
+        assert.deepEqual(
+          order,
+          events.map((e) => e.payload.head),
+          "in the order they were stored, whichever instance sent each",
+        );
       }
       await sleep(300); // a second delivery would have arrived by now
       assert.equal(r.received.length, 80);
@@ -135,7 +175,10 @@ describe("webhook deliveries across restarts and instances", () => {
     try {
       await new IngestService(t.store, t.clock.now).ingestEvents([push()]);
       for (const hook of [literal, byName]) {
-        const [record] = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length > 0);
+        const [record] = await eventually(
+          () => t.store.hooks.deliveries(hook.id, 10, null),
+          (rows) => rows.length > 0,
+        );
         assert.equal(record!.statusCode, 0);
         assert.match(record!.status, /is not among --webhook-allowed-hosts: no request was made/);
       }

@@ -19,18 +19,28 @@ import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
 
 const JSON_AUTH = { authorization: basic(ALICE.login, ALICE.password), "content-type": "application/json" };
 let nextId = 700_000;
-const push = (repo = "alice/hello") => event(String(nextId++), "PushEvent", "alice", repo, {
-  created_at: "2026-01-15T09:00:00Z", payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc", before: "000", commits: [] },
-});
+const push = (repo = "alice/hello") =>
+  event(String(nextId++), "PushEvent", "alice", repo, {
+    created_at: "2026-01-15T09:00:00Z",
+    payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc", before: "000", commits: [] },
+  });
 
 async function repoOf(t: ListeningApp, fullName: string): Promise<HookOwner> {
   const [owner, name] = fullName.split("/");
   return { kind: "repo", repoId: (await t.store.directory.findRepo(owner!, name!))!.id };
 }
 
-const createHook = (t: ListeningApp, owner: HookOwner, url: string) => t.store.hooks.create({
-  owner, name: "web", active: true, events: ["push"], config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
-}, t.clock.now());
+const createHook = (t: ListeningApp, owner: HookOwner, url: string) =>
+  t.store.hooks.create(
+    {
+      owner,
+      name: "web",
+      active: true,
+      events: ["push"],
+      config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
+    },
+    t.clock.now(),
+  );
 
 /** A receiver that answers `status.code`, which the test changes. */
 async function switchable(code = 200): Promise<{ r: Receiver; url: string; status: { code: number } }> {
@@ -68,13 +78,29 @@ describe("--webhook-retries github", () => {
       assert.equal(await t.store.hooks.queued(hook.id), 0, "nothing left in the queue: the record keeps it");
 
       status.code = 200;
-      const again = await t.app.inject({ method: "POST", url: `/repos/alice/hello/hooks/${hook.id}/deliveries/${failed!.id}/attempts`,
-        headers: JSON_AUTH });
+      const again = await t.app.inject({
+        method: "POST",
+        url: `/repos/alice/hello/hooks/${hook.id}/deliveries/${failed!.id}/attempts`,
+        headers: JSON_AUTH,
+      });
       assert.equal(again.statusCode, 202);
-      const records = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length >= 2);
-      assert.deepEqual(records.map((d) => [d.guid, d.statusCode, d.redelivery]), [[failed!.guid, 200, true], [failed!.guid, 500, false]]);
+      const records = await eventually(
+        () => t.store.hooks.deliveries(hook.id, 10, null),
+        (rows) => rows.length >= 2,
+      );
+      assert.deepEqual(
+        records.map((d) => [d.guid, d.statusCode, d.redelivery]),
+        [
+          [failed!.guid, 200, true],
+          [failed!.guid, 500, false],
+        ],
+      );
       const listed = await t.app.inject({ url: `/repos/alice/hello/hooks/${hook.id}/deliveries`, headers: JSON_AUTH });
-      assert.deepEqual((listed.json() as { redelivery: boolean }[]).map((d) => d.redelivery), [true, false], "as the API shows them");
+      assert.deepEqual(
+        (listed.json() as { redelivery: boolean }[]).map((d) => d.redelivery),
+        [true, false],
+        "as the API shows them",
+      );
     } finally {
       await t.store.hooks.delete(hello, hook.id);
       await r.close();
@@ -88,11 +114,16 @@ describe("--webhook-disable-after", () => {
   before(async () => {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split("\n").filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
-    t = await startListeningApp({ webhookRetries: "github", webhookDisableAfter: "1h" }, new TestClock(), pino({ level: "info" }, sink));
+    t = await startListeningApp(
+      { webhookRetries: "github", webhookDisableAfter: "1h" },
+      new TestClock(),
+      pino({ level: "info" }, sink),
+    );
   });
   after(() => t.close());
 
@@ -101,12 +132,20 @@ describe("--webhook-disable-after", () => {
     const hello = await repoOf(t, "alice/hello");
     const hook = await createHook(t, hello, url);
     const stored = () => t.store.hooks.find(hello, hook.id) as Promise<HookRow>;
-    const attempts = (n: number) => eventually(() => t.store.hooks.deliveries(hook.id, 20, null), (rows) => rows.length >= n);
+    const attempts = (n: number) =>
+      eventually(
+        () => t.store.hooks.deliveries(hook.id, 20, null),
+        (rows) => rows.length >= n,
+      );
     try {
       const start = t.clock.now();
       await t.ingest.ingestEvents([push()]);
       await attempts(1);
-      assert.equal((await stored()).failingSince?.toISOString(), start.toISOString(), "failing since its first failure");
+      assert.equal(
+        (await stored()).failingSince?.toISOString(),
+        start.toISOString(),
+        "failing since its first failure",
+      );
 
       // A success ends the streak: failures after it count from their own start.
       status.code = 200;
@@ -136,7 +175,11 @@ describe("--webhook-disable-after", () => {
       assert.equal(metric(await metricsText(t), "feedgate_webhook_hooks_disabled_total"), 1);
       assert.equal(logged?.hook, hook.id);
       assert.match(String(logged?.reason), /failed for 1 hour/);
-      assert.doesNotMatch(JSON.stringify(logged), /127\.0\.0\.1/, "the hook's URL (which may hold credentials) is not logged");
+      assert.doesNotMatch(
+        JSON.stringify(logged),
+        /127\.0\.0\.1/,
+        "the hook's URL (which may hold credentials) is not logged",
+      );
 
       // Inactive: the next event is not queued for it; the API shows active: false.
       const received = r.received.length;
@@ -147,15 +190,29 @@ describe("--webhook-disable-after", () => {
       assert.equal((shown.json() as { active: boolean }).active, false);
 
       // The console says it was disabled, when, and why.
-      const signIn = await t.app.inject({ method: "POST", url: "/console/sign-in", headers: FORM,
-        payload: form({ login: ALICE.login, password: ALICE.password }) });
-      const page = await t.app.inject({ url: "/console/repos/alice/hello/hooks", headers: { cookie: `feedgate_session=${sessionOf(signIn)}` } });
+      const signIn = await t.app.inject({
+        method: "POST",
+        url: "/console/sign-in",
+        headers: FORM,
+        payload: form({ login: ALICE.login, password: ALICE.password }),
+      });
+      const page = await t.app.inject({
+        url: "/console/repos/alice/hello/hooks",
+        headers: { cookie: `feedgate_session=${sessionOf(signIn)}` },
+      });
       assert.equal(page.statusCode, 200);
-      assert.match(page.body, /<strong class="failed">Disabled<\/strong> <time datetime="2026-01-15T11:50:00.000Z">[^<]*<\/time>: every delivery failed for 1 hour; the last: Invalid HTTP Response: 503/);
+      assert.match(
+        page.body,
+        /<strong class="failed">Disabled<\/strong> <time datetime="2026-01-15T11:50:00.000Z">[^<]*<\/time>: every delivery failed for 1 hour; the last: Invalid HTTP Response: 503/,
+      );
 
       // Made active again, it starts afresh: no streak, no record of the disabling.
-      const patched = await t.app.inject({ method: "PATCH", url: `/repos/alice/hello/hooks/${hook.id}`, headers: JSON_AUTH,
-        payload: { active: true } });
+      const patched = await t.app.inject({
+        method: "PATCH",
+        url: `/repos/alice/hello/hooks/${hook.id}`,
+        headers: JSON_AUTH,
+        payload: { active: true },
+      });
       assert.equal(patched.statusCode, 200);
       const back = await stored();
       assert.deepEqual([back.active, back.failingSince, back.disabled], [true, null, null]);
@@ -194,43 +251,72 @@ describe("redelivering failed deliveries in bulk", () => {
       // One of the three is redelivered by hand, successfully: it is not queued again.
       status.code = 200;
       const [latest] = await t.store.hooks.deliveries(hook.id, 1, null);
-      await t.app.inject({ method: "POST", url: `/repos/alice/hello/hooks/${hook.id}/deliveries/${latest!.id}/attempts`, headers: JSON_AUTH });
+      await t.app.inject({
+        method: "POST",
+        url: `/repos/alice/hello/hooks/${hook.id}/deliveries/${latest!.id}/attempts`,
+        headers: JSON_AUTH,
+      });
       await r.until(6);
       // The receiver has it before feedgate records the attempt and takes it off the queue.
-      assert.equal(await eventually(() => t.store.hooks.queued(hook.id), (n) => n === 0), 0);
+      assert.equal(
+        await eventually(
+          () => t.store.hooks.queued(hook.id),
+          (n) => n === 0,
+        ),
+        0,
+      );
 
       // Inactive, so that what is queued stays queued while the same request is made again.
       await t.store.hooks.update(hello, hook.id, { active: false }, t.clock.now());
       const first = await bulk("/repos/alice/hello/hooks/redeliveries", "2h");
       assert.equal(first.statusCode, 202, first.body);
-      assert.deepEqual(first.json(), { queued: 2, hooks: 1, since: new Date(t.clock.now().getTime() - 7_200_000).toISOString() });
+      assert.deepEqual(first.json(), {
+        queued: 2,
+        hooks: 1,
+        since: new Date(t.clock.now().getTime() - 7_200_000).toISOString(),
+      });
       assert.equal(await t.store.hooks.queued(hook.id), 2);
       assert.equal(await t.store.hooks.queued(other.id), 0, "another repository's hooks are not this request's");
 
       const second = await bulk("/repos/alice/hello/hooks/redeliveries", "2h");
       assert.equal(second.statusCode, 422, "both are queued already: nothing to do, and nothing changed");
-      assert.match((second.json() as { errors: { message: string }[] }).errors[0]!.message,
-        /^no failed delivery to redeliver since 2026-01-15T11:00:00\.000Z: nothing was queued/);
+      assert.match(
+        (second.json() as { errors: { message: string }[] }).errors[0]!.message,
+        /^no failed delivery to redeliver since 2026-01-15T11:00:00\.000Z: nothing was queued/,
+      );
       assert.equal(await t.store.hooks.queued(hook.id), 2);
 
       await t.store.hooks.update(hello, hook.id, { active: true }, t.clock.now());
       t.app.log.info("reactivated"); // the dispatcher looks again within a second
       await r.until(8);
       await sleep(300);
-      const redelivered = r.received.slice(6).map((x) => String(x.headers["x-github-delivery"])).sort();
+      const redelivered = r.received
+        .slice(6)
+        .map((x) => String(x.headers["x-github-delivery"]))
+        .sort();
       const failedGuids = (await t.store.hooks.deliveries(hook.id, 20, null))
-        .filter((d) => d.statusCode === 500 && d.deliveredAt >= new Date(t.clock.now().getTime() - 7_200_000)).map((d) => d.guid);
+        .filter((d) => d.statusCode === 500 && d.deliveredAt >= new Date(t.clock.now().getTime() - 7_200_000))
+        .map((d) => d.guid);
       assert.equal(r.received.length, 8, "each once");
       assert.deepEqual(redelivered, failedGuids.filter((g) => g !== latest!.guid).sort());
-      const records = await eventually(() => t.store.hooks.deliveries(hook.id, 20, null), (rows) => rows.length >= 7);
-      assert.ok(records.slice(0, 2).every((d) => d.redelivery && d.statusCode === 200), "recorded as redeliveries");
+      const records = await eventually(
+        () => t.store.hooks.deliveries(hook.id, 20, null),
+        (rows) => rows.length >= 7,
+      );
+      assert.ok(
+        records.slice(0, 2).every((d) => d.redelivery && d.statusCode === 200),
+        "recorded as redeliveries",
+      );
 
       // All delivered now: the window has nothing left.
       assert.equal((await bulk("/repos/alice/hello/hooks/redeliveries", "2h")).statusCode, 422);
       // An organization's window covers its own hooks; the site administrator's, every hook.
       assert.equal((await bulk("/orgs/acme/hooks/redeliveries", "2h")).statusCode, 422, "acme has no hook of its own");
       assert.equal((await bulk("/admin/hooks/redeliveries", "2h")).statusCode, 404, "not a site administrator");
-      const everything = await bulk("/admin/hooks/redeliveries", "4h", { ...JSON_AUTH, authorization: basic("root", "root-password") });
+      const everything = await bulk("/admin/hooks/redeliveries", "4h", {
+        ...JSON_AUTH,
+        authorization: basic("root", "root-password"),
+      });
       assert.equal(everything.statusCode, 202, everything.body);
       assert.deepEqual([everything.json().queued, everything.json().hooks], [2, 2], "the old failure and acme/site's");
     } finally {
@@ -246,7 +332,10 @@ describe("redelivering failed deliveries in bulk", () => {
       assert.equal(res.statusCode, 422, since);
       assert.equal((res.json() as { errors: { field: string }[] }).errors[0]!.field, "since");
     }
-    const stranger = await bulk("/repos/alice/hello/hooks/redeliveries", "2h", { ...JSON_AUTH, authorization: basic("bob", "bob-password") });
+    const stranger = await bulk("/repos/alice/hello/hooks/redeliveries", "2h", {
+      ...JSON_AUTH,
+      authorization: basic("bob", "bob-password"),
+    });
     assert.equal(stranger.statusCode, 404);
   });
 
@@ -257,15 +346,27 @@ describe("redelivering failed deliveries in bulk", () => {
     try {
       await t.ingest.ingestEvents([push()]);
       await r.until(1);
-      await eventually(() => t.store.hooks.deliveries(hook.id, 1, null), (rows) => rows.length === 1);
+      await eventually(
+        () => t.store.hooks.deliveries(hook.id, 1, null),
+        (rows) => rows.length === 1,
+      );
       await t.store.hooks.update(hello, hook.id, { active: false }, t.clock.now());
-      const signIn = await t.app.inject({ method: "POST", url: "/console/sign-in", headers: FORM,
-        payload: form({ login: ALICE.login, password: ALICE.password }) });
+      const signIn = await t.app.inject({
+        method: "POST",
+        url: "/console/sign-in",
+        headers: FORM,
+        payload: form({ login: ALICE.login, password: ALICE.password }),
+      });
       const cookie = `feedgate_session=${sessionOf(signIn)}`;
       const page = await t.app.inject({ url: "/console/repos/alice/hello/hooks", headers: { cookie } });
       assert.match(page.body, /Redeliver failed deliveries/);
-      const post = (since: string) => t.app.inject({ method: "POST", url: "/console/repos/alice/hello/hooks/redeliver-failed",
-        headers: { ...FORM, cookie }, payload: form({ csrf: csrfOf(page.body), since }) });
+      const post = (since: string) =>
+        t.app.inject({
+          method: "POST",
+          url: "/console/repos/alice/hello/hooks/redeliver-failed",
+          headers: { ...FORM, cookie },
+          payload: form({ csrf: csrfOf(page.body), since }),
+        });
       const done = await post("10m");
       assert.equal(done.statusCode, 303);
       const shown = await t.app.inject({ url: String(done.headers.location).split("#")[0]!, headers: { cookie } });

@@ -22,7 +22,11 @@ describe("webhook parts", () => {
       assert.match(readFileSync(file, "utf8"), /^[0-9a-f]{64}\n$/);
       assert.doesNotMatch(sealed, /Secret/);
       assert.notEqual(box.seal("It's a Secret to Everybody"), sealed, "a fresh IV each time");
-      assert.equal(SecretBox.atPath(file).open(sealed), "It's a Secret to Everybody", "another process with the same key file");
+      assert.equal(
+        SecretBox.atPath(file).open(sealed),
+        "It's a Secret to Everybody",
+        "another process with the same key file",
+      );
       assert.throws(() => SecretBox.ephemeral().open(sealed), "another key cannot open it");
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -53,7 +57,10 @@ describe("webhook parts", () => {
       assert.equal(running.open(underNew), "fresh");
       assert.equal(SecretBox.keyIdIn(running.seal("x")), keyIdOf(newKey));
       assert.deepEqual([running.open(underOld), running.open(v1)], ["s3cret", "legacy"], "the old key still opens");
-      assert.throws(() => SecretBox.withKeys([newKey]).open(underOld), /sealed under a key this instance does not have/);
+      assert.throws(
+        () => SecretBox.withKeys([newKey]).open(underOld),
+        /sealed under a key this instance does not have/,
+      );
 
       writeFileSync(file, "not a key\n");
       assert.throws(() => SecretBox.atPath(file).seal("x"), /line 1: a webhook key must be 64 hex digits/);
@@ -64,17 +71,37 @@ describe("webhook parts", () => {
 
   test("GitHub's signature test vector", () => {
     // ../shared/data/webhooks/headers.md: secret "It's a Secret to Everybody", payload "Hello, World!".
-    assert.equal(signature("sha256", "It's a Secret to Everybody", Buffer.from("Hello, World!")),
-      "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17");
+    assert.equal(
+      signature("sha256", "It's a Secret to Everybody", Buffer.from("Hello, World!")),
+      "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+    );
   });
 
   test("retries start at about a second and double, within +-20%, up to --webhook-max-backoff", () => {
-    assert.equal(backoffMs(1, 600_000, () => 0.5), 1000);
-    assert.equal(backoffMs(2, 600_000, () => 0.5), 2000);
-    assert.equal(backoffMs(4, 600_000, () => 0.5), 8000);
-    assert.equal(backoffMs(1, 600_000, () => 0), 800);
-    assert.equal(backoffMs(1, 600_000, () => 1), 1200);
-    assert.equal(backoffMs(30, 600_000, () => 0.5), 600_000);
+    assert.equal(
+      backoffMs(1, 600_000, () => 0.5),
+      1000,
+    );
+    assert.equal(
+      backoffMs(2, 600_000, () => 0.5),
+      2000,
+    );
+    assert.equal(
+      backoffMs(4, 600_000, () => 0.5),
+      8000,
+    );
+    assert.equal(
+      backoffMs(1, 600_000, () => 0),
+      800,
+    );
+    assert.equal(
+      backoffMs(1, 600_000, () => 1),
+      1200,
+    );
+    assert.equal(
+      backoffMs(30, 600_000, () => 0.5),
+      600_000,
+    );
   });
 
   test("allowed hosts: names by name, addresses and CIDRs by address", () => {
@@ -84,7 +111,10 @@ describe("webhook parts", () => {
     assert.equal(policy.refusal("[::1]"), null);
     assert.match(policy.refusal("127.0.0.1")!, /not among --webhook-allowed-hosts/);
     assert.equal(policy.allowsAddress("11.0.0.1"), false);
-    assert.throws(() => loadConfig({ webhookAllowedHosts: "10.0.0.0/99" }, {}), /webhook allowed hosts: "10.0.0.0\/99" is not a host name/);
+    assert.throws(
+      () => loadConfig({ webhookAllowedHosts: "10.0.0.0/99" }, {}),
+      /webhook allowed hosts: "10.0.0.0\/99" is not a host name/,
+    );
     assert.throws(() => loadConfig({ webhookMaxAttempts: "0" }, {}), /webhook max attempts must be at least 1/);
     assert.equal(loadConfig({}, {}).webhooks.maxAttempts, 5);
     assert.equal(loadConfig({}, { FEEDGATE_WEBHOOK_MAX_BACKOFF: "30s" }).webhooks.maxBackoffMs, 30_000);

@@ -14,21 +14,33 @@ import { eventually, sleep } from "../helpers/wait.js";
 import { event } from "../helpers/events.js";
 
 let nextId = 800_000;
-const push = () => event(String(nextId++), "PushEvent", "alice", "alice/hello", {
-  created_at: "2026-01-15T09:00:00Z", payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc", before: "000", commits: [] },
-});
+const push = () =>
+  event(String(nextId++), "PushEvent", "alice", "alice/hello", {
+    created_at: "2026-01-15T09:00:00Z",
+    payload: { push_id: 1, size: 1, ref: "refs/heads/main", head: "abc", before: "000", commits: [] },
+  });
 const pushes = (n: number) => Array.from({ length: n }, push);
 
 async function helloOf(t: ListeningApp): Promise<HookOwner> {
   return { kind: "repo", repoId: (await t.store.directory.findRepo("alice", "hello"))!.id };
 }
 
-const createHook = (t: ListeningApp, owner: HookOwner, url: string) => t.store.hooks.create({
-  owner, name: "web", active: true, events: ["push"], config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
-}, t.clock.now());
+const createHook = (t: ListeningApp, owner: HookOwner, url: string) =>
+  t.store.hooks.create(
+    {
+      owner,
+      name: "web",
+      active: true,
+      events: ["push"],
+      config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
+    },
+    t.clock.now(),
+  );
 
 /** A receiver that counts the TCP connections made to it; `close` answers every request with `Connection: close`. */
-async function countingReceiver(close = false): Promise<{ server: Server; url: string; connections: () => number; requests: () => number }> {
+async function countingReceiver(
+  close = false,
+): Promise<{ server: Server; url: string; connections: () => number; requests: () => number }> {
   let connections = 0;
   let requests = 0;
   const server = createServer((request, response) => {
@@ -40,13 +52,19 @@ async function countingReceiver(close = false): Promise<{ server: Server; url: s
   });
   server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, connections: () => connections, requests: () => requests };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    connections: () => connections,
+    requests: () => requests,
+  };
 }
 
-const closeServer = (server: Server) => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-});
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 describe("connections to receivers", () => {
   let t: ListeningApp;
@@ -57,14 +75,23 @@ describe("connections to receivers", () => {
 
   test("a receiver that keeps connections open gets every delivery on one; one that says Connection: close gets a new one each", async () => {
     const hello = await helloOf(t);
-    for (const [close, expected] of [[false, 1], [true, 5]] as const) {
+    for (const [close, expected] of [
+      [false, 1],
+      [true, 5],
+    ] as const) {
       const r = await countingReceiver(close);
       const hook = await createHook(t, hello, r.url);
       try {
         await t.ingest.ingestEvents(pushes(5));
         await eventually(r.requests, (n) => n === 5);
-        const records = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length === 5);
-        assert.ok(records.every((d) => d.statusCode === 200), "all delivered");
+        const records = await eventually(
+          () => t.store.hooks.deliveries(hook.id, 10, null),
+          (rows) => rows.length === 5,
+        );
+        assert.ok(
+          records.every((d) => d.statusCode === 200),
+          "all delivered",
+        );
         assert.equal(r.connections(), expected, close ? "Connection: close is honoured" : "one connection, kept open");
       } finally {
         await t.store.hooks.delete(hello, hook.id);
@@ -93,9 +120,15 @@ describe("connections to receivers", () => {
       const hello = await helloOf(t);
       for (let i = 0; i < 16; i++) await createHook(t, hello, url);
       await t.ingest.ingestEvents([push()]);
-      await eventually(() => answered, (n) => n === 16);
+      await eventually(
+        () => answered,
+        (n) => n === 16,
+      );
       await sleep(50); // a warning is emitted on the next tick
-      assert.deepEqual(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning")), []);
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith("MaxListenersExceededWarning")),
+        [],
+      );
     } finally {
       process.off("warning", onWarning);
       await closeServer(server);
@@ -124,9 +157,15 @@ describe("--webhook-rate", () => {
       await t.ingest.ingestEvents(pushes(6));
       await paced.until(6);
       const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
-      assert.ok(gaps.every((gap) => gap >= 150), `gaps of about 200 ms, got ${gaps.join(", ")}`);
+      assert.ok(
+        gaps.every((gap) => gap >= 150),
+        `gaps of about 200 ms, got ${gaps.join(", ")}`,
+      );
       assert.ok(Date.now() - started >= 900, "six deliveries at 5 a second take a second");
-      const records = await eventually(() => t.store.hooks.deliveries(hook.id, 10, null), (rows) => rows.length === 6);
+      const records = await eventually(
+        () => t.store.hooks.deliveries(hook.id, 10, null),
+        (rows) => rows.length === 6,
+      );
       assert.equal(records.length, 6, "held back, not attempted: one record each");
     } finally {
       await t.store.hooks.delete(hello, hook.id);
@@ -150,7 +189,11 @@ describe("delivery metrics", () => {
 
   test("deliveries by result, attempts per delivery, queue depth and the age of the oldest due delivery", async () => {
     const before = await scrape();
-    assert.equal(value(before, 'feedgate_webhook_deliveries_total{result="delivered"}'), 0, "series exist from the start");
+    assert.equal(
+      value(before, 'feedgate_webhook_deliveries_total{result="delivered"}'),
+      0,
+      "series exist from the start",
+    );
     assert.equal(value(before, 'feedgate_webhook_deliveries_total{result="failed"}'), 0);
     assert.equal(value(before, "feedgate_webhook_queue_depth"), 0);
     assert.equal(value(before, "feedgate_webhook_oldest_due_seconds"), 0);
@@ -170,15 +213,26 @@ describe("delivery metrics", () => {
       await ok.until(2);
       // Each failed delivery's retry falls due as the clock moves (once its attempt is recorded, the retry's time
       // reckoned): its second and last attempt. The second event waits behind the first, in order.
-      const recorded = (n: number) => eventually(() => t.store.hooks.deliveries(failingHook.id, 10, null), (rows) => rows.length >= n);
+      const recorded = (n: number) =>
+        eventually(
+          () => t.store.hooks.deliveries(failingHook.id, 10, null),
+          (rows) => rows.length >= n,
+        );
       await recorded(1);
       t.clock.advance("2s");
       await recorded(3);
       t.clock.advance("2s");
       await recorded(4);
-      const text = await eventually(scrape, (s) => value(s, 'feedgate_webhook_deliveries_total{result="failed"}') === 2);
+      const text = await eventually(
+        scrape,
+        (s) => value(s, 'feedgate_webhook_deliveries_total{result="failed"}') === 2,
+      );
       assert.equal(value(text, 'feedgate_webhook_deliveries_total{result="delivered"}'), 2);
-      assert.equal(value(text, 'feedgate_webhook_deliveries_total{result="failed"}'), 2, "each event's, given up after 2 attempts");
+      assert.equal(
+        value(text, 'feedgate_webhook_deliveries_total{result="failed"}'),
+        2,
+        "each event's, given up after 2 attempts",
+      );
       assert.equal(value(text, "feedgate_webhook_delivery_attempts_count"), 4);
       assert.equal(value(text, "feedgate_webhook_delivery_attempts_sum"), 6, "1 + 1 delivered, 2 + 2 failed");
       assert.equal(value(text, 'feedgate_webhook_delivery_attempts_bucket{le="1"}'), 2);

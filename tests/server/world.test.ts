@@ -34,13 +34,23 @@ const WORLD = {
   ],
   events: [
     event("100", "PushEvent", "bob", "bob/tools", { created_at: "2021-07-21T10:00:00Z" }),
-    event("101", "IssuesEvent", "carol", "acme/secret", { public: false, org: { login: "acme" }, created_at: "2021-07-21T10:01:00Z" }),
+    event("101", "IssuesEvent", "carol", "acme/secret", {
+      public: false,
+      org: { login: "acme" },
+      created_at: "2021-07-21T10:01:00Z",
+    }),
     event("102", "CreateEvent", "carol", "carol/tools", { created_at: "2021-07-21T10:02:00Z" }),
   ],
   events_files: ["sample.ndjson.gz"],
   issue_events: [
-    { repo: "carol/tools", id: "500", event: "closed", actor: { login: "carol" }, created_at: "2021-07-21T10:03:00Z",
-      issue: { number: 1, title: "Ship it", state: "closed" } },
+    {
+      repo: "carol/tools",
+      id: "500",
+      event: "closed",
+      actor: { login: "carol" },
+      created_at: "2021-07-21T10:03:00Z",
+      issue: { number: 1, title: "Ship it", state: "closed" },
+    },
   ],
 };
 
@@ -48,9 +58,12 @@ describe("seeding a world", () => {
   let t: TestApp;
   let dir: string;
   let seed: (doc: unknown) => ReturnType<IngestService["seedWorld"]>;
-  const get = (url: string, authorization?: string, otp?: string) => t.app.inject({
-    method: "GET", url, headers: { ...(authorization ? { authorization } : {}), ...(otp ? { "x-github-otp": otp } : {}) },
-  });
+  const get = (url: string, authorization?: string, otp?: string) =>
+    t.app.inject({
+      method: "GET",
+      url,
+      headers: { ...(authorization ? { authorization } : {}), ...(otp ? { "x-github-otp": otp } : {}) },
+    });
 
   before(async () => {
     t = await startTestApp({ baseUrl: BASE, rateLimitAnonymous: 10_000 });
@@ -63,8 +76,14 @@ describe("seeding a world", () => {
     const rows = await snapshot(t.dbPath);
     const accounts = (type: string) => rows.users!.filter((u) => (u as { type: string }).type === type).length;
     assert.deepEqual(result, {
-      eventsAdded: 803, eventsSkipped: 0, issueEventsAdded: 1, issueEventsSkipped: 0,
-      usersAdded: accounts("User"), organizationsAdded: accounts("Organization"), reposAdded: rows.repos!.length, tokensAdded: 3,
+      eventsAdded: 803,
+      eventsSkipped: 0,
+      issueEventsAdded: 1,
+      issueEventsSkipped: 0,
+      usersAdded: accounts("User"),
+      organizationsAdded: accounts("Organization"),
+      reposAdded: rows.repos!.length,
+      tokensAdded: 3,
       contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
     });
     // More than the file lists: the accounts and repositories only events name are added too.
@@ -90,7 +109,10 @@ describe("seeding a world", () => {
     assert.equal((await get("/authorizations", basic("bob", "bob"))).statusCode, 401);
   });
 
-  for (const [format, token, scopes] of [["40 hex", HEX_TOKEN, "repo, user"], ["fgp_", FGP_TOKEN, "repo"]] as const) {
+  for (const [format, token, scopes] of [
+    ["40 hex", HEX_TOKEN, "repo, user"],
+    ["fgp_", FGP_TOKEN, "repo"],
+  ] as const) {
     test(`a seeded ${format} token authenticates over HTTP with its normalized scopes`, async () => {
       const res = await get("/users/alice/received_events", `token ${token}`);
       assert.equal(res.statusCode, 200);
@@ -99,8 +121,14 @@ describe("seeding a world", () => {
   }
 
   test("a seeded token is listed among its owner's authorizations with its note", async () => {
-    const list = (await get("/authorizations", basic("alice", "alice-password"))).json() as { note: string; token_last_eight: string }[];
-    assert.deepEqual(list.map((a) => [a.note, a.token_last_eight]), [["ci", HEX_TOKEN.slice(-8)]]);
+    const list = (await get("/authorizations", basic("alice", "alice-password"))).json() as {
+      note: string;
+      token_last_eight: string;
+    }[];
+    assert.deepEqual(
+      list.map((a) => [a.note, a.token_last_eight]),
+      [["ci", HEX_TOKEN.slice(-8)]],
+    );
   });
 
   test("following and watching put events in the received feed", async () => {
@@ -173,8 +201,14 @@ describe("seeding a world", () => {
     t.clock.advance(3600 * 1000);
     const result = await seed(WORLD);
     assert.deepEqual(result, {
-      eventsAdded: 0, eventsSkipped: 803, issueEventsAdded: 0, issueEventsSkipped: 1,
-      usersAdded: 0, organizationsAdded: 0, reposAdded: 0, tokensAdded: 0,
+      eventsAdded: 0,
+      eventsSkipped: 803,
+      issueEventsAdded: 0,
+      issueEventsSkipped: 1,
+      usersAdded: 0,
+      organizationsAdded: 0,
+      reposAdded: 0,
+      tokensAdded: 0,
       contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
     });
     const after = await snapshot(t.dbPath);
@@ -185,16 +219,27 @@ describe("seeding a world", () => {
   });
 
   test("an organization's owners are its members with the admin role; the others are plain members", async () => {
-    const role = async (login: string) => t.store.directory.orgRole((await t.store.users.findByLogin("acme"))!.id,
-      (await t.store.users.findByLogin(login))!.id);
-    assert.deepEqual(await Promise.all(["alice", "bob", "dave", "carol"].map(role)), ["member", "member", "admin", null]);
+    const role = async (login: string) =>
+      t.store.directory.orgRole(
+        (await t.store.users.findByLogin("acme"))!.id,
+        (await t.store.users.findByLogin(login))!.id,
+      );
+    assert.deepEqual(await Promise.all(["alice", "bob", "dave", "carol"].map(role)), [
+      "member",
+      "member",
+      "admin",
+      null,
+    ]);
     const acme = (await t.store.users.findByLogin("acme"))!.id;
     assert.equal(await t.store.directory.isMember(acme, (await t.store.users.findByLogin("dave"))!.id), true);
   });
 
   test("a later world states a member's role again: an owner listed as a member becomes one, and back", async () => {
-    const role = async (login: string) => t.store.directory.orgRole((await t.store.users.findByLogin("acme"))!.id,
-      (await t.store.users.findByLogin(login))!.id);
+    const role = async (login: string) =>
+      t.store.directory.orgRole(
+        (await t.store.users.findByLogin("acme"))!.id,
+        (await t.store.users.findByLogin(login))!.id,
+      );
     // A login in both lists is an owner.
     await seed({ orgs: [{ login: "acme", members: ["alice", "dave"], owners: ["ALICE"] }] });
     assert.deepEqual([await role("alice"), await role("dave")], ["admin", "member"]);
@@ -203,10 +248,16 @@ describe("seeding a world", () => {
   });
 
   test("a changed password is re-hashed for that user only", async () => {
-    const hash = async (login: string) => ((await snapshot(t.dbPath)).users as { login: string; password_hash: string }[])
-      .find((u) => u.login === login)!.password_hash;
+    const hash = async (login: string) =>
+      ((await snapshot(t.dbPath)).users as { login: string; password_hash: string }[]).find((u) => u.login === login)!
+        .password_hash;
     const carol = await hash("carol");
-    await seed({ users: [{ login: "alice", password: "new-password" }, { login: "carol", password: "carol-password" }] });
+    await seed({
+      users: [
+        { login: "alice", password: "new-password" },
+        { login: "carol", password: "carol-password" },
+      ],
+    });
     assert.equal(await hash("carol"), carol);
     assert.equal((await get("/authorizations", basic("alice", "new-password"))).statusCode, 200);
     assert.equal((await get("/authorizations", basic("alice", "alice-password"))).statusCode, 401);
@@ -219,17 +270,27 @@ describe("a world with a bad entry", () => {
   let ingest: IngestService;
   const NEW_TOKEN = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
   /** New entries that must not survive a refused world. */
-  const NEWCOMER = { users: [{ login: "newcomer", password: "pw" }], events: [event("300", "PushEvent", "newcomer", "newcomer/x")] };
+  const NEWCOMER = {
+    users: [{ login: "newcomer", password: "pw" }],
+    events: [event("300", "PushEvent", "newcomer", "newcomer/x")],
+  };
 
   before(async () => {
     t = await startTestApp();
     dir = mkdtempSync(join(tmpdir(), "feedgate-world-"));
-    writeFileSync(join(dir, "bad.ndjson"), `${ndjson([event("301", "PushEvent", "newcomer", "newcomer/y")])}\n{"id": "302",\n`);
+    writeFileSync(
+      join(dir, "bad.ndjson"),
+      `${ndjson([event("301", "PushEvent", "newcomer", "newcomer/y")])}\n{"id": "302",\n`,
+    );
     ingest = new IngestService(t.store, t.clock.now);
-    await ingest.seedWorld({
-      users: [{ login: "alice", password: "alice-password" }], orgs: [{ login: "acme" }],
-      tokens: [{ user: "alice", token: HEX_TOKEN }],
-    }, { baseDir: dir });
+    await ingest.seedWorld(
+      {
+        users: [{ login: "alice", password: "alice-password" }],
+        orgs: [{ login: "acme" }],
+        tokens: [{ user: "alice", token: HEX_TOKEN }],
+      },
+      { baseDir: dir },
+    );
   });
   after(async () => {
     await t.close();
@@ -239,29 +300,117 @@ describe("a world with a bad entry", () => {
   const CASES: { problem: string; world: Record<string, unknown>; error: RegExp }[] = [
     { problem: "an unknown top-level key", world: { usres: [] }, error: /^world: unknown key "usres"$/ },
     { problem: "a section that is not an array", world: { repos: {} }, error: /^repos: must be an array$/ },
-    { problem: "an unknown key in a user", world: { users: [{ login: "x", admin: true }] }, error: /^users\[0\]: unknown key "admin"$/ },
-    { problem: "an invalid login", world: { ...NEWCOMER, users: [{ login: "ok" }, { login: "bad_login" }] }, error: /^users\[1\]\.login: / },
-    { problem: "an OTP secret that is not base32", world: { users: [{ login: "x", otp_secret: "not!base32" }] }, error: /^users\[0\]\.otp_secret: / },
-    { problem: "a watched repository without an owner", world: { users: [{ login: "x", watching: ["lonely"] }] }, error: /^users\[0\]\.watching\[0\]: / },
-    { problem: "a repository name without a slash", world: { ...NEWCOMER, repos: [{ full_name: "a/b" }, { full_name: "no-slash" }] }, error: /^repos\[1\]\.full_name: must be "owner\/name"$/ },
-    { problem: "owners that are not logins", world: { orgs: [{ login: "acme", owners: "alice" }] }, error: /^orgs\[0\]\.owners: must be an array of strings$/ },
-    { problem: "an unknown key in an organization", world: { orgs: [{ login: "acme", admins: ["alice"] }] }, error: /^orgs\[0\]: unknown key "admins"$/ },
-    { problem: "private given as a string", world: { repos: [{ full_name: "a/b", private: "yes" }] }, error: /^repos\[0\]\.private: must be true or false$/ },
-    { problem: "a token of the wrong shape", world: { tokens: [{ user: "alice", token: "abc" }] }, error: /^tokens\[0\]\.token: / },
-    { problem: "an unknown scope", world: { tokens: [{ user: "alice", token: NEW_TOKEN, scopes: ["repo", "bogus"] }] }, error: /^tokens\[0\]\.scopes: scopes are invalid: bogus$/ },
-    { problem: "an event without a repository name", world: { events: [{ ...event("303", "PushEvent", "x", "x/y"), repo: {} }] }, error: /^events\[0\]\.repo\.name: / },
-    { problem: "an event id that is not digits", world: { ...NEWCOMER, events: [event("304", "PushEvent", "x", "x/y"), event("abc", "PushEvent", "x", "x/y")] }, error: /^events\[1\]\.id: / },
-    { problem: "an event time that is not ISO 8601", world: { events: [event("305", "PushEvent", "x", "x/y", { created_at: "yesterday" })] }, error: /^events\[0\]\.created_at: / },
-    { problem: "an actor login with a space", world: { events: [{ ...event("306", "PushEvent", "x", "x/y"), actor: { login: "a b" } }] }, error: /^events\[0\]\.actor\.login: / },
-    { problem: "an issue event without its issue", world: { issue_events: [{ repo: "a/b", id: "1", event: "closed", created_at: "2021-07-21T10:00:00Z" }] }, error: /^issue_events\[0\]\.issue: / },
-    { problem: "an events file with a line that is not JSON", world: { ...NEWCOMER, events_files: ["bad.ndjson"] }, error: /^bad\.ndjson:2: is not valid JSON$/ },
-    { problem: "an events file that does not exist", world: { ...NEWCOMER, events_files: ["missing.ndjson"] }, error: /^events_files\[0\]: cannot read / },
+    {
+      problem: "an unknown key in a user",
+      world: { users: [{ login: "x", admin: true }] },
+      error: /^users\[0\]: unknown key "admin"$/,
+    },
+    {
+      problem: "an invalid login",
+      world: { ...NEWCOMER, users: [{ login: "ok" }, { login: "bad_login" }] },
+      error: /^users\[1\]\.login: /,
+    },
+    {
+      problem: "an OTP secret that is not base32",
+      world: { users: [{ login: "x", otp_secret: "not!base32" }] },
+      error: /^users\[0\]\.otp_secret: /,
+    },
+    {
+      problem: "a watched repository without an owner",
+      world: { users: [{ login: "x", watching: ["lonely"] }] },
+      error: /^users\[0\]\.watching\[0\]: /,
+    },
+    {
+      problem: "a repository name without a slash",
+      world: { ...NEWCOMER, repos: [{ full_name: "a/b" }, { full_name: "no-slash" }] },
+      error: /^repos\[1\]\.full_name: must be "owner\/name"$/,
+    },
+    {
+      problem: "owners that are not logins",
+      world: { orgs: [{ login: "acme", owners: "alice" }] },
+      error: /^orgs\[0\]\.owners: must be an array of strings$/,
+    },
+    {
+      problem: "an unknown key in an organization",
+      world: { orgs: [{ login: "acme", admins: ["alice"] }] },
+      error: /^orgs\[0\]: unknown key "admins"$/,
+    },
+    {
+      problem: "private given as a string",
+      world: { repos: [{ full_name: "a/b", private: "yes" }] },
+      error: /^repos\[0\]\.private: must be true or false$/,
+    },
+    {
+      problem: "a token of the wrong shape",
+      world: { tokens: [{ user: "alice", token: "abc" }] },
+      error: /^tokens\[0\]\.token: /,
+    },
+    {
+      problem: "an unknown scope",
+      world: { tokens: [{ user: "alice", token: NEW_TOKEN, scopes: ["repo", "bogus"] }] },
+      error: /^tokens\[0\]\.scopes: scopes are invalid: bogus$/,
+    },
+    {
+      problem: "an event without a repository name",
+      world: { events: [{ ...event("303", "PushEvent", "x", "x/y"), repo: {} }] },
+      error: /^events\[0\]\.repo\.name: /,
+    },
+    {
+      problem: "an event id that is not digits",
+      world: { ...NEWCOMER, events: [event("304", "PushEvent", "x", "x/y"), event("abc", "PushEvent", "x", "x/y")] },
+      error: /^events\[1\]\.id: /,
+    },
+    {
+      problem: "an event time that is not ISO 8601",
+      world: { events: [event("305", "PushEvent", "x", "x/y", { created_at: "yesterday" })] },
+      error: /^events\[0\]\.created_at: /,
+    },
+    {
+      problem: "an actor login with a space",
+      world: { events: [{ ...event("306", "PushEvent", "x", "x/y"), actor: { login: "a b" } }] },
+      error: /^events\[0\]\.actor\.login: /,
+    },
+    {
+      problem: "an issue event without its issue",
+      world: { issue_events: [{ repo: "a/b", id: "1", event: "closed", created_at: "2021-07-21T10:00:00Z" }] },
+      error: /^issue_events\[0\]\.issue: /,
+    },
+    {
+      problem: "an events file with a line that is not JSON",
+      world: { ...NEWCOMER, events_files: ["bad.ndjson"] },
+      error: /^bad\.ndjson:2: is not valid JSON$/,
+    },
+    {
+      problem: "an events file that does not exist",
+      world: { ...NEWCOMER, events_files: ["missing.ndjson"] },
+      error: /^events_files\[0\]: cannot read /,
+    },
     // Found only while writing, inside the transaction: what came before the entry must be rolled back.
-    { problem: "a token for an unknown user", world: { ...NEWCOMER, tokens: [{ user: "ghost", token: NEW_TOKEN }] }, error: /^tokens\[0\]: no user ghost$/ },
-    { problem: "another user's token", world: { ...NEWCOMER, tokens: [{ user: "newcomer", token: HEX_TOKEN }] }, error: /^tokens\[0\]: the token belongs to another user$/ },
-    { problem: "an organization named like a user who can log in", world: { ...NEWCOMER, orgs: [{ login: "alice" }] }, error: /^orgs\[0\]: alice is a user who can log in/ },
-    { problem: "a user named like an organization", world: { ...NEWCOMER, users: [{ login: "newcomer" }, { login: "acme" }] }, error: /^users\[1\]: acme is an organization, not a user$/ },
-    { problem: "a repository forked from itself", world: { ...NEWCOMER, repos: [{ full_name: "x/y", fork_of: "X/Y" }] }, error: /^repos\[0\]: x\/y cannot be a fork of itself$/ },
+    {
+      problem: "a token for an unknown user",
+      world: { ...NEWCOMER, tokens: [{ user: "ghost", token: NEW_TOKEN }] },
+      error: /^tokens\[0\]: no user ghost$/,
+    },
+    {
+      problem: "another user's token",
+      world: { ...NEWCOMER, tokens: [{ user: "newcomer", token: HEX_TOKEN }] },
+      error: /^tokens\[0\]: the token belongs to another user$/,
+    },
+    {
+      problem: "an organization named like a user who can log in",
+      world: { ...NEWCOMER, orgs: [{ login: "alice" }] },
+      error: /^orgs\[0\]: alice is a user who can log in/,
+    },
+    {
+      problem: "a user named like an organization",
+      world: { ...NEWCOMER, users: [{ login: "newcomer" }, { login: "acme" }] },
+      error: /^users\[1\]: acme is an organization, not a user$/,
+    },
+    {
+      problem: "a repository forked from itself",
+      world: { ...NEWCOMER, repos: [{ full_name: "x/y", fork_of: "X/Y" }] },
+      error: /^repos\[0\]: x\/y cannot be a fork of itself$/,
+    },
   ];
 
   for (const { problem, world, error } of CASES) {
@@ -276,8 +425,10 @@ describe("a world with a bad entry", () => {
   }
 
   test("events files are refused when there is no folder to read them from, as over HTTP", async () => {
-    await assert.rejects(ingest.seedWorld({ events_files: ["bad.ndjson"] }, { baseDir: undefined }),
-      /^InvalidInputError: events_files\[0\]: events files can only be seeded from the command line$/);
+    await assert.rejects(
+      ingest.seedWorld({ events_files: ["bad.ndjson"] }, { baseDir: undefined }),
+      /^InvalidInputError: events_files\[0\]: events files can only be seeded from the command line$/,
+    );
   });
 
   test("after every refusal the feeds show nothing of the refused worlds", async () => {

@@ -25,7 +25,8 @@ contractSuite((driver) => {
       await write();
       const after = await s.store.events.version();
       const raised = { ...after };
-      for (const name of Object.keys(after) as (keyof StoreVersion)[]) raised[name] = Math.sign(after[name] - before[name]);
+      for (const name of Object.keys(after) as (keyof StoreVersion)[])
+        raised[name] = Math.sign(after[name] - before[name]);
       return raised;
     }
     const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, received: 0 };
@@ -40,8 +41,18 @@ contractSuite((driver) => {
 
     test("new events by new accounts in new repositories raise only the generation", async () => {
       const batch = emptyBatch();
-      addEvent(batch, parseEvent({ ...COMPLETE_EVENT, id: "880000001", actor: { ...COMPLETE_EVENT.actor, id: 8801, login: "newcomer" },
-        repo: { ...COMPLETE_EVENT.repo, id: 8802, name: "newcomer/fresh" } }, "e0"));
+      addEvent(
+        batch,
+        parseEvent(
+          {
+            ...COMPLETE_EVENT,
+            id: "880000001",
+            actor: { ...COMPLETE_EVENT.actor, id: 8801, login: "newcomer" },
+            repo: { ...COMPLETE_EVENT.repo, id: 8802, name: "newcomer/fresh" },
+          },
+          "e0",
+        ),
+      );
       assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), INGEST);
       // Applying it again adds nothing, and nothing else moves either.
       assert.deepEqual(await raisedBy(() => s.store.ingest.apply(batch, NOW)), INGEST);
@@ -50,11 +61,20 @@ contractSuite((driver) => {
     test("tokens raise credentials only: create, update, delete, revoke", async () => {
       const bob = await id("bob");
       let created: AuthorizationRow | undefined;
-      assert.deepEqual(await raisedBy(async () => { created = await s.store.authorizations.create(newAuthorization(bob, 71), NOW); }),
-        { ...NONE, credentials: 1 });
-      assert.deepEqual(await raisedBy(() => s.store.authorizations.update(bob, created!.id, { note: "changed" }, LATER)),
-        { ...NONE, credentials: 1 });
-      assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, created!.id)), { ...NONE, credentials: 1 });
+      assert.deepEqual(
+        await raisedBy(async () => {
+          created = await s.store.authorizations.create(newAuthorization(bob, 71), NOW);
+        }),
+        { ...NONE, credentials: 1 },
+      );
+      assert.deepEqual(
+        await raisedBy(() => s.store.authorizations.update(bob, created!.id, { note: "changed" }, LATER)),
+        { ...NONE, credentials: 1 },
+      );
+      assert.deepEqual(await raisedBy(() => s.store.authorizations.delete(bob, created!.id)), {
+        ...NONE,
+        credentials: 1,
+      });
       const again = await s.store.authorizations.create(newAuthorization(bob, 72), NOW);
       assert.deepEqual(await raisedBy(() => s.store.authorizations.revoke(again.id)), { ...NONE, credentials: 1 });
       // A delete that finds nothing changes nothing.
@@ -75,24 +95,48 @@ contractSuite((driver) => {
 
     test("each relation raises its number (and the generation, as ingests do)", async () => {
       const cases: Array<[string, () => Promise<unknown>, Partial<StoreVersion>]> = [
-        ["follow", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), { received: 1 }],
+        [
+          "follow",
+          batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })),
+          { received: 1 },
+        ],
         ["watch", batchOf((b) => b.watches.push({ source: "w", user: "zed", repo: "alice/pub" })), { received: 1 }],
         ["member", batchOf((b) => b.memberships.push({ source: "m", org: "acme", member: "zed" })), { access: 1 }],
-        ["collaborator", batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" })), { access: 1 }],
+        [
+          "collaborator",
+          batchOf((b) => b.collaborators.push({ source: "c", repo: "dave/solo", user: "zed" })),
+          { access: 1 },
+        ],
         ["private", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", private: true })), { repos: 1 }],
-        ["fork", batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", forkOf: "acme/widgets" })), { repos: 1 }],
+        [
+          "fork",
+          batchOf((b) => b.repos.push({ source: "r", fullName: "dave/solo", forkOf: "acme/widgets" })),
+          { repos: 1 },
+        ],
         // Even a fork the batch creates: a trigger cannot tell a row this transaction inserted from an older one, and
         // forgetting too much costs look-ups, never a stale answer.
-        ["new fork", batchOf((b) => b.repos.push({ source: "r", fullName: "zed/new-fork", forkOf: "acme/widgets" })), { repos: 1 }],
-        ["organization", batchOf((b) => b.accounts.push({ source: "o", login: "newcomer", type: "Organization" })), { credentials: 1 }],
+        [
+          "new fork",
+          batchOf((b) => b.repos.push({ source: "r", fullName: "zed/new-fork", forkOf: "acme/widgets" })),
+          { repos: 1 },
+        ],
+        [
+          "organization",
+          batchOf((b) => b.accounts.push({ source: "o", login: "newcomer", type: "Organization" })),
+          { credentials: 1 },
+        ],
         ["same follow again", batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "alice" })), {}],
       ];
-      for (const [what, write, raised] of cases) assert.deepEqual(await raisedBy(write), { ...INGEST, ...raised }, what);
+      for (const [what, write, raised] of cases)
+        assert.deepEqual(await raisedBy(write), { ...INGEST, ...raised }, what);
     });
 
     test("follows and watches raise the received number of the user they belong to, and no one else's", async () => {
       const [zed, alice] = [await id("zed"), await id("alice")];
-      const received = async () => [await s.store.events.receivedVersion(zed), await s.store.events.receivedVersion(alice)];
+      const received = async () => [
+        await s.store.events.receivedVersion(zed),
+        await s.store.events.receivedVersion(alice),
+      ];
       const [zedBefore, aliceBefore] = await received();
       await batchOf((b) => b.follows.push({ source: "f", follower: "zed", followee: "bob" }))();
       assert.deepEqual(await received(), [zedBefore! + 1, aliceBefore]);
@@ -120,8 +164,13 @@ contractSuite((driver) => {
       return s.store.ingest.apply(batch, NOW);
     };
     const alicePriv = async () => (await s.store.directory.findRepo("alice", "priv"))!;
-    const lived = (id: string, repo: string, created = "2020-01-01T00:00:00Z") =>
-      ({ ...COMPLETE_EVENT, id, created_at: created, repo: { ...COMPLETE_EVENT.repo, id: undefined, name: repo }, public: repo !== "alice/priv" });
+    const lived = (id: string, repo: string, created = "2020-01-01T00:00:00Z") => ({
+      ...COMPLETE_EVENT,
+      id,
+      created_at: created,
+      repo: { ...COMPLETE_EVENT.repo, id: undefined, name: repo },
+      public: repo !== "alice/priv",
+    });
 
     test("numbers events in the order they were stored, whatever their ids and times", async () => {
       const before = await s.store.events.lastArrivals();
@@ -147,39 +196,70 @@ contractSuite((driver) => {
       const repo = await alicePriv();
       const upTo = start + 3;
       const read = async (visibility: Visibility, after = start, limit = 10) =>
-        (await s.store.events.arrivals({ scope: { kind: "repo", repoId: repo.id }, visibility },
-          { after, upTo, limit, notBefore: null })).map((e) => [e.id, e.type, e.seq]);
-      assert.deepEqual(await read({ kind: "all" }), [["990000102", "IssuesEvent", start + 1], ["990000103", "IssuesEvent", start + 3]]);
+        (
+          await s.store.events.arrivals(
+            { scope: { kind: "repo", repoId: repo.id }, visibility },
+            { after, upTo, limit, notBefore: null },
+          )
+        ).map((e) => [e.id, e.type, e.seq]);
+      assert.deepEqual(await read({ kind: "all" }), [
+        ["990000102", "IssuesEvent", start + 1],
+        ["990000103", "IssuesEvent", start + 3],
+      ]);
       assert.deepEqual(await read({ kind: "public" }), []);
       assert.deepEqual(await read({ kind: "all" }, start + 1), [["990000103", "IssuesEvent", start + 3]]);
       assert.deepEqual(await read({ kind: "all" }, start, 1), [["990000102", "IssuesEvent", start + 1]]);
       const bob = (await s.store.users.findByLogin("bob"))!.id;
       assert.deepEqual((await read({ kind: "readable-by", userId: bob })).length, 2);
-      const all = await s.store.events.arrivals({ scope: { kind: "all" }, visibility: { kind: "public" } },
-        { after: start, upTo, limit: 10, notBefore: null });
-      assert.deepEqual(all.map((e) => e.id), ["990000101"]);
+      const all = await s.store.events.arrivals(
+        { scope: { kind: "all" }, visibility: { kind: "public" } },
+        { after: start, upTo, limit: 10, notBefore: null },
+      );
+      assert.deepEqual(
+        all.map((e) => e.id),
+        ["990000101"],
+      );
       assert.equal(all[0]!.body, JSON.stringify(lived("990000101", "alice/pub")));
       // The age cap leaves out what the feed leaves out.
-      assert.deepEqual(await s.store.events.arrivals({ scope: { kind: "all" }, visibility: { kind: "public" } },
-        { after: start, upTo, limit: 10, notBefore: new Date("2021-01-01T00:00:00Z") }), []);
+      assert.deepEqual(
+        await s.store.events.arrivals(
+          { scope: { kind: "all" }, visibility: { kind: "public" } },
+          { after: start, upTo, limit: 10, notBefore: new Date("2021-01-01T00:00:00Z") },
+        ),
+        [],
+      );
     });
 
     test("numbers issue events apart, and reads them by repository", async () => {
       const before = await s.store.events.lastArrivals();
       const batch = emptyBatch();
-      batch.issueEvents.push({ source: "i", id: "770000001", repoName: "alice/pub", actorLogin: "bob", createdAt: NOW, complete: true,
-        body: JSON.stringify({ id: "770000001", event: "closed" }) });
+      batch.issueEvents.push({
+        source: "i",
+        id: "770000001",
+        repoName: "alice/pub",
+        actorLogin: "bob",
+        createdAt: NOW,
+        complete: true,
+        body: JSON.stringify({ id: "770000001", event: "closed" }),
+      });
       await s.store.ingest.apply(batch, NOW);
       const after = await s.store.events.lastArrivals();
       assert.deepEqual(after, { events: before.events, issueEvents: before.issueEvents + 1 });
       const repo = (await s.store.directory.findRepo("alice", "pub"))!;
-      const read = await s.store.events.arrivals({ issuesOf: repo.id },
-        { after: before.issueEvents, upTo: after.issueEvents, limit: 10, notBefore: null });
-      assert.deepEqual(read.map((e) => [e.id, e.type]), [["770000001", null]]);
+      const read = await s.store.events.arrivals(
+        { issuesOf: repo.id },
+        { after: before.issueEvents, upTo: after.issueEvents, limit: 10, notBefore: null },
+      );
+      assert.deepEqual(
+        read.map((e) => [e.id, e.type]),
+        [["770000001", null]],
+      );
       assert.equal(await s.store.events.arrivalOf("issueEvents", "770000001"), after.issueEvents);
     });
 
-    test("tells a listener of writes committed through other connections", { skip: driver.name !== "postgres" }, async () => {
+    test("tells a listener of writes committed through other connections", {
+      skip: driver.name !== "postgres",
+    }, async () => {
       let heard!: () => void;
       const told = new Promise<void>((resolve) => (heard = resolve));
       const stop = await s.store.events.listenForChanges(() => heard());

@@ -23,12 +23,30 @@ contractSuite((driver) => {
 
     test("create stores every field and both times; find returns it only to its owner", async () => {
       const created = await s.store.authorizations.create(
-        { ...newAuthorization(alice, 1, { scopes: ["repo", "user"] }), noteUrl: "https://ci.example", fingerprint: "fp" }, NOW);
-      assert.deepEqual({ ...created, id: 0 }, {
-        id: 0, userId: alice, hashedToken: hashToken(token(1)), tokenLastEight: token(1).slice(-8), scopes: ["repo", "user"],
-        note: "note 1", noteUrl: "https://ci.example", fingerprint: "fp", createdAt: NOW, updatedAt: NOW, expiresAt: null,
-        fineGrained: null,
-      });
+        {
+          ...newAuthorization(alice, 1, { scopes: ["repo", "user"] }),
+          noteUrl: "https://ci.example",
+          fingerprint: "fp",
+        },
+        NOW,
+      );
+      assert.deepEqual(
+        { ...created, id: 0 },
+        {
+          id: 0,
+          userId: alice,
+          hashedToken: hashToken(token(1)),
+          tokenLastEight: token(1).slice(-8),
+          scopes: ["repo", "user"],
+          note: "note 1",
+          noteUrl: "https://ci.example",
+          fingerprint: "fp",
+          createdAt: NOW,
+          updatedAt: NOW,
+          expiresAt: null,
+          fineGrained: null,
+        },
+      );
       assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
       assert.equal(await s.store.authorizations.find(bob, created.id), null);
       assert.equal(await s.store.authorizations.find(alice, created.id + 1000), null);
@@ -39,26 +57,42 @@ contractSuite((driver) => {
     });
 
     test("list pages oldest first with the user's total", async () => {
-      for (let n = 2; n <= 5; n++) await s.store.authorizations.create(newAuthorization(alice, n), new Date(NOW.getTime() + n * 1000));
+      for (let n = 2; n <= 5; n++)
+        await s.store.authorizations.create(newAuthorization(alice, n), new Date(NOW.getTime() + n * 1000));
       await s.store.authorizations.create(newAuthorization(bob, 6), NOW);
       const all = await s.store.authorizations.list(alice, { limit: 100, offset: 0 });
       assert.equal(all.total, 5);
-      assert.deepEqual(all.rows.map((a) => a.note), ["note 1", "note 2", "note 3", "note 4", "note 5"]);
+      assert.deepEqual(
+        all.rows.map((a) => a.note),
+        ["note 1", "note 2", "note 3", "note 4", "note 5"],
+      );
       const second = await s.store.authorizations.list(alice, { limit: 2, offset: 2 });
       assert.deepEqual(second, { rows: all.rows.slice(2, 4), total: 5 });
-      assert.deepEqual(await s.store.authorizations.list(alice, { limit: 2, offset: 4 }), { rows: all.rows.slice(4), total: 5 });
+      assert.deepEqual(await s.store.authorizations.list(alice, { limit: 2, offset: 4 }), {
+        rows: all.rows.slice(4),
+        total: 5,
+      });
       assert.deepEqual(await s.store.authorizations.list(alice, { limit: 2, offset: 10 }), { rows: [], total: 5 });
       const bobs = await s.store.authorizations.list(bob, { limit: 100, offset: 0 });
-      assert.deepEqual(bobs.rows.map((a) => a.note), ["note 6"]);
+      assert.deepEqual(
+        bobs.rows.map((a) => a.note),
+        ["note 6"],
+      );
       assert.equal(bobs.total, 1);
     });
 
     test("a fine-grained token keeps its grant whole, and each kind is listed apart from the other", async () => {
       const grant = {
-        ownerId: bob, repositorySelection: "subset" as const, repositoryIds: [7, 3],
-        permissions: { metadata: "read" as const, repository_hooks: "write" as const }, description: "hooks of two repositories",
+        ownerId: bob,
+        repositorySelection: "subset" as const,
+        repositoryIds: [7, 3],
+        permissions: { metadata: "read" as const, repository_hooks: "write" as const },
+        description: "hooks of two repositories",
       };
-      const created = await s.store.authorizations.create({ ...newAuthorization(alice, 40, { scopes: [] }), fineGrained: grant }, NOW);
+      const created = await s.store.authorizations.create(
+        { ...newAuthorization(alice, 40, { scopes: [] }), fineGrained: grant },
+        NOW,
+      );
       assert.deepEqual(created.fineGrained, grant);
       assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
       const fineGrained = await s.store.authorizations.list(alice, { limit: 100, offset: 0 }, "fine-grained");
@@ -77,7 +111,12 @@ contractSuite((driver) => {
       const untouched = await s.store.authorizations.update(alice, first!.id, {}, later);
       assert.deepEqual(untouched, { ...cleared!, updatedAt: later });
 
-      const fingerprinted = await s.store.authorizations.update(alice, first!.id, { fingerprint: "fp2", noteUrl: null }, later);
+      const fingerprinted = await s.store.authorizations.update(
+        alice,
+        first!.id,
+        { fingerprint: "fp2", noteUrl: null },
+        later,
+      );
       assert.deepEqual(fingerprinted, { ...untouched!, fingerprint: "fp2", noteUrl: null });
       assert.deepEqual(await s.store.authorizations.find(alice, first!.id), fingerprinted);
 
@@ -108,7 +147,10 @@ contractSuite((driver) => {
       const a = await s.store.authorizations.create(newAuthorization(alice, 7, { lastEight: shared }), NOW);
       const b = await s.store.authorizations.create(newAuthorization(bob, 8, { lastEight: shared }), NOW);
       const found = await s.store.authorizations.findByTokenLastEight(shared);
-      assert.deepEqual(found.sort((x, y) => x.id - y.id), [a, b]);
+      assert.deepEqual(
+        found.sort((x, y) => x.id - y.id),
+        [a, b],
+      );
       assert.deepEqual(await s.store.authorizations.findByTokenLastEight("nothing!"), []);
     });
 
@@ -128,8 +170,15 @@ contractSuite((driver) => {
       const b = await s.store.authorizations.create(newAuthorization(bob, 21), NOW);
       const kept = await s.store.authorizations.create(newAuthorization(bob, 22), NOW);
       const before = await s.store.events.version();
-      const revoked = await s.store.authorizations.revokeByHashes([hashToken(token(20)), hashToken(token(21)), hashToken("unknown")]);
-      assert.deepEqual(revoked.sort((x, y) => x.id - y.id), [a, b]);
+      const revoked = await s.store.authorizations.revokeByHashes([
+        hashToken(token(20)),
+        hashToken(token(21)),
+        hashToken("unknown"),
+      ]);
+      assert.deepEqual(
+        revoked.sort((x, y) => x.id - y.id),
+        [a, b],
+      );
       assert.equal(await s.store.authorizations.find(alice, a.id), null);
       assert.equal(await s.store.authorizations.find(bob, b.id), null);
       assert.deepEqual(await s.store.authorizations.find(bob, kept.id), kept);

@@ -7,7 +7,18 @@ import assert from "node:assert/strict";
 import { contractSuite, type OpenedStore } from "../helpers/store-drivers.js";
 import { NOW } from "../helpers/store-rows.js";
 import {
-  USERS, ORGS, REPOS, FOLLOWS, WATCHES, EVENTS, ALL_EVENTS, theWorld, resolver, ownerOf, canRead, networkRoot,
+  USERS,
+  ORGS,
+  REPOS,
+  FOLLOWS,
+  WATCHES,
+  EVENTS,
+  ALL_EVENTS,
+  theWorld,
+  resolver,
+  ownerOf,
+  canRead,
+  networkRoot,
 } from "../helpers/store-scenario.js";
 
 contractSuite((driver) => {
@@ -35,7 +46,10 @@ contractSuite((driver) => {
     test("a fork network is the id of its root repository", async () => {
       const root = (await s.store.directory.findRepo("alice", "pub"))!;
       assert.equal(root.networkId, root.id);
-      for (const [owner, name] of [["bob", "fork"], ["dave", "fork2"]] as const) {
+      for (const [owner, name] of [
+        ["bob", "fork"],
+        ["dave", "fork2"],
+      ] as const) {
         assert.equal((await s.store.directory.findRepo(owner, name))!.networkId, root.id, `${owner}/${name}`);
       }
       const solo = (await s.store.directory.findRepo("dave", "solo"))!;
@@ -46,8 +60,11 @@ contractSuite((driver) => {
       const { userId, repo } = await resolver(s.store);
       for (const user of USERS) {
         for (const { full_name } of REPOS) {
-          assert.equal(await s.store.directory.canRead(await userId(user), (await repo(full_name)).id), canRead(user, full_name),
-            `${user} reading ${full_name}`);
+          assert.equal(
+            await s.store.directory.canRead(await userId(user), (await repo(full_name)).id),
+            canRead(user, full_name),
+            `${user} reading ${full_name}`,
+          );
         }
       }
     });
@@ -67,12 +84,16 @@ contractSuite((driver) => {
       const { userId } = await resolver(s.store);
       for (const login of [...USERS, ...Object.keys(ORGS)]) {
         const owned = REPOS.filter((r) => ownerOf(r.full_name) === login);
-        assert.deepEqual(await s.store.directory.accountCounts(await userId(login)), {
-          followers: Object.values(FOLLOWS).filter((followees) => followees.includes(login)).length,
-          following: (FOLLOWS[login] ?? []).length,
-          publicRepos: owned.filter((r) => !r.private).length,
-          privateRepos: owned.filter((r) => r.private).length,
-        }, login);
+        assert.deepEqual(
+          await s.store.directory.accountCounts(await userId(login)),
+          {
+            followers: Object.values(FOLLOWS).filter((followees) => followees.includes(login)).length,
+            following: (FOLLOWS[login] ?? []).length,
+            publicRepos: owned.filter((r) => !r.private).length,
+            privateRepos: owned.filter((r) => r.private).length,
+          },
+          login,
+        );
       }
     });
 
@@ -83,14 +104,20 @@ contractSuite((driver) => {
         const times = ALL_EVENTS.filter((e) => e.repo === full_name).map((e) => e.time);
         // Every event of this world on a repository is a PushEvent but the complete IssuesEvent on dave/solo.
         const pushes = EVENTS.filter((e) => e.repo === full_name).map((e) => e.time);
-        assert.deepEqual(await s.store.directory.repoStats((await repo(full_name)).id), {
-          watchers: Object.values(WATCHES).filter((repos) => repos.includes(full_name)).length,
-          forks: REPOS.filter((r) => r.fork_of === full_name).length,
-          networkForks: REPOS.filter((r) => r.full_name !== full_name && networkRoot(r.full_name) === networkRoot(full_name)).length,
-          firstEventAt: time(times.length ? Math.min(...times) : undefined),
-          lastEventAt: time(times.length ? Math.max(...times) : undefined),
-          lastPushAt: time(pushes.length ? Math.max(...pushes) : undefined),
-        }, full_name);
+        assert.deepEqual(
+          await s.store.directory.repoStats((await repo(full_name)).id),
+          {
+            watchers: Object.values(WATCHES).filter((repos) => repos.includes(full_name)).length,
+            forks: REPOS.filter((r) => r.fork_of === full_name).length,
+            networkForks: REPOS.filter(
+              (r) => r.full_name !== full_name && networkRoot(r.full_name) === networkRoot(full_name),
+            ).length,
+            firstEventAt: time(times.length ? Math.min(...times) : undefined),
+            lastEventAt: time(times.length ? Math.max(...times) : undefined),
+            lastPushAt: time(pushes.length ? Math.max(...pushes) : undefined),
+          },
+          full_name,
+        );
       }
     });
 
@@ -99,10 +126,19 @@ contractSuite((driver) => {
       for (const user of USERS) {
         for (const { full_name, collaborators = [] } of REPOS) {
           const owner = ownerOf(full_name);
-          const expected = owner === user ? "owner" : collaborators.includes(user) ? "collaborator"
-            : (ORGS[owner] ?? []).includes(user) ? "member" : null;
-          assert.equal(await s.store.directory.repoRole(await userId(user), (await repo(full_name)).id), expected,
-            `${user} on ${full_name}`);
+          const expected =
+            owner === user
+              ? "owner"
+              : collaborators.includes(user)
+                ? "collaborator"
+                : (ORGS[owner] ?? []).includes(user)
+                  ? "member"
+                  : null;
+          assert.equal(
+            await s.store.directory.repoRole(await userId(user), (await repo(full_name)).id),
+            expected,
+            `${user} on ${full_name}`,
+          );
         }
       }
     });
@@ -111,7 +147,11 @@ contractSuite((driver) => {
       const { userId } = await resolver(s.store);
       for (const [org, members] of Object.entries(ORGS)) {
         for (const user of USERS) {
-          assert.equal(await s.store.directory.isMember(await userId(org), await userId(user)), members.includes(user), `${user} in ${org}`);
+          assert.equal(
+            await s.store.directory.isMember(await userId(org), await userId(user)),
+            members.includes(user),
+            `${user} in ${org}`,
+          );
         }
       }
     });

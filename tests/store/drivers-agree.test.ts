@@ -9,7 +9,16 @@ import { emptyBatch } from "../../src/server/services/event-envelope.js";
 import { DRIVERS, postgresSkip, type OpenedStore } from "../helpers/store-drivers.js";
 import { NOW, LATER, newUser, token, newAuthorization } from "../helpers/store-rows.js";
 import {
-  USERS, ORGS, REPOS, BASE, SCOPES, VISIBILITIES, ALL, theWorld, resolver, label,
+  USERS,
+  ORGS,
+  REPOS,
+  BASE,
+  SCOPES,
+  VISIBILITIES,
+  ALL,
+  theWorld,
+  resolver,
+  label,
 } from "../helpers/store-scenario.js";
 
 /**
@@ -27,16 +36,21 @@ async function transcript(store: Store): Promise<unknown[]> {
   };
   const resolve = await resolver(store);
   await record("world", async () => store.ingest.apply(await theWorld(store), NOW));
-  for (const login of [...USERS, ...Object.keys(ORGS)]) await record(`user ${login}`, () => store.users.findByLogin(login));
+  for (const login of [...USERS, ...Object.keys(ORGS)])
+    await record(`user ${login}`, () => store.users.findByLogin(login));
   await record("list", () => store.users.list());
   await record("count", () => store.users.count());
   for (const { full_name } of REPOS) await record(`repo ${full_name}`, () => resolve.repo(full_name));
   for (const user of USERS) {
     for (const { full_name } of REPOS) {
-      await record(`canRead ${user} ${full_name}`, async () => store.directory.canRead(await resolve.userId(user), (await resolve.repo(full_name)).id));
+      await record(`canRead ${user} ${full_name}`, async () =>
+        store.directory.canRead(await resolve.userId(user), (await resolve.repo(full_name)).id),
+      );
     }
     for (const org of Object.keys(ORGS)) {
-      await record(`isMember ${user} ${org}`, async () => store.directory.isMember(await resolve.userId(org), await resolve.userId(user)));
+      await record(`isMember ${user} ${org}`, async () =>
+        store.directory.isMember(await resolve.userId(org), await resolve.userId(user)),
+      );
     }
   }
   for (const scope of SCOPES) {
@@ -44,7 +58,9 @@ async function transcript(store: Store): Promise<unknown[]> {
       const s = await resolve.scope(scope);
       const v = await resolve.visibility(visibility);
       await record(label(scope, visibility), () => store.events.feed(s, { ...ALL, visibility: v }));
-      await record(`${label(scope, visibility)} page 2`, () => store.events.feed(s, { limit: 3, offset: 3, notBefore: new Date((BASE + 600) * 1000), visibility: v }));
+      await record(`${label(scope, visibility)} page 2`, () =>
+        store.events.feed(s, { limit: 3, offset: 3, notBefore: new Date((BASE + 600) * 1000), visibility: v }),
+      );
     }
   }
   for (const { full_name } of REPOS) {
@@ -65,12 +81,22 @@ async function transcript(store: Store): Promise<unknown[]> {
   await record("by last eight", () => store.authorizations.findByTokenLastEight(token(4).slice(-8)));
   await record("again", async () => store.ingest.apply(await theWorld(store), LATER));
   // Failures last: PostgreSQL spends a sequence value on a failed insert, so ids after one may differ by design.
-  await record("claim erin", async () => ({ ...(await store.users.create(newUser("Erin"))), createdAt: "(store time)" }));
+  await record("claim erin", async () => ({
+    ...(await store.users.create(newUser("Erin"))),
+    createdAt: "(store time)",
+  }));
   await record("duplicate user", () => store.users.create(newUser("ERIN")));
   await record("duplicate token", () => store.authorizations.create(newAuthorization(alice, 1), NOW));
   await record("conflict", () => {
     const batch = emptyBatch();
-    batch.tokens.push({ source: "tokens[0]", login: "nobody", hashedToken: "x", tokenLastEight: "x", scopes: [], note: null });
+    batch.tokens.push({
+      source: "tokens[0]",
+      login: "nobody",
+      hashedToken: "x",
+      tokenLastEight: "x",
+      scopes: [],
+      note: null,
+    });
     return store.ingest.apply(batch, NOW);
   });
   return out;
@@ -81,12 +107,15 @@ describe("SQLite and PostgreSQL answer the same scenario identically", { skip: p
   before(async () => {
     for (const driver of DRIVERS) opened.push(await driver.open());
   });
-  after(async () => { for (const s of opened) await s.close(); });
+  after(async () => {
+    for (const s of opened) await s.close();
+  });
 
   test("every answer, in order, is the same on both drivers", async () => {
     const [sqlite, postgres] = [await transcript(opened[0]!.store), await transcript(opened[1]!.store)];
     assert.equal(sqlite.length, postgres.length);
-    for (let i = 0; i < sqlite.length; i++) assert.deepEqual(postgres[i], sqlite[i], `step ${i}: ${(sqlite[i] as unknown[])[0]}`);
+    for (let i = 0; i < sqlite.length; i++)
+      assert.deepEqual(postgres[i], sqlite[i], `step ${i}: ${(sqlite[i] as unknown[])[0]}`);
     assert.ok(sqlite.length > 400);
   });
 });

@@ -20,8 +20,12 @@ function memberships(roles: Record<string, OrgRole | undefined>): IngestBatch {
   const batch = emptyBatch();
   batch.accounts.push({ source: "orgs[0]", login: "acme", type: "Organization" });
   for (const login of ["alice", "bob", "carol"]) batch.accounts.push({ source: "users", login, type: "User" });
-  for (const [member, role] of Object.entries(roles)) batch.memberships.push({ source: "orgs[0]", org: "acme", member, role });
-  batch.repos.push({ source: "repos[0]", fullName: "acme/vault", private: true }, { source: "repos[1]", fullName: "acme/site" });
+  for (const [member, role] of Object.entries(roles))
+    batch.memberships.push({ source: "orgs[0]", org: "acme", member, role });
+  batch.repos.push(
+    { source: "repos[0]", fullName: "acme/vault", private: true },
+    { source: "repos[1]", fullName: "acme/site" },
+  );
   return batch;
 }
 
@@ -30,7 +34,8 @@ const idOf = async (store: Store, login: string) => (await store.users.findByLog
 contractSuite((driver) => {
   describe("organization roles", () => {
     let s: OpenedStore;
-    const role = async (login: string) => s.store.directory.orgRole(await idOf(s.store, "acme"), await idOf(s.store, login));
+    const role = async (login: string) =>
+      s.store.directory.orgRole(await idOf(s.store, "acme"), await idOf(s.store, login));
     before(async () => {
       s = await driver.open();
       // bob's role left out: a member's.
@@ -70,23 +75,29 @@ contractSuite((driver) => {
       try {
         const earlier = migrations.filter((m) => m.id < ROLES_MIGRATION);
         const setUp = [
-          ...earlier.map((m) => driver.name === "sqlite" ? m.sqlite : m.postgres),
+          ...earlier.map((m) => (driver.name === "sqlite" ? m.sqlite : m.postgres)),
           `INSERT INTO users (login, type, created_at) VALUES ('acme', 'Organization', '2026-01-01T00:00:00Z'),
             ('alice', 'User', '2026-01-01T00:00:00Z')`,
           `INSERT INTO org_members (org_id, user_id) SELECT o.id, u.id FROM users o, users u WHERE o.login = 'acme' AND u.login = 'alice'`,
         ];
         if (driver.name === "sqlite") {
           const db = new Database(database.db);
-          db.exec("CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+          db.exec(
+            "CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+          );
           for (const sql of setUp) db.exec(sql);
-          for (const m of earlier) db.prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(m.id, m.name, NOW.toISOString());
+          for (const m of earlier)
+            db.prepare("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(m.id, m.name, NOW.toISOString());
           db.close();
         } else {
           const client = new pg.Client({ connectionString: database.db });
           await client.connect();
-          await client.query("CREATE TABLE schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)");
+          await client.query(
+            "CREATE TABLE schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)",
+          );
           for (const sql of setUp) await client.query(sql);
-          for (const m of earlier) await client.query("INSERT INTO schema_migrations VALUES ($1, $2, now())", [m.id, m.name]);
+          for (const m of earlier)
+            await client.query("INSERT INTO schema_migrations VALUES ($1, $2, now())", [m.id, m.name]);
           await client.end();
         }
         const store = await openStore(database.db);

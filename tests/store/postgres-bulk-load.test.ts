@@ -27,8 +27,18 @@ async function schema(client: pg.Client): Promise<Record<string, string>> {
 
 function batchOf(id: string, body: string): IngestBatch {
   const batch = emptyBatch();
-  batch.events.push({ source: `e${id}`, id, type: "PushEvent", actorLogin: "loader", repoName: "loader/repo", orgLogin: "org",
-    public: true, createdAt: new Date("2024-01-01T00:00:00Z"), complete: false, body });
+  batch.events.push({
+    source: `e${id}`,
+    id,
+    type: "PushEvent",
+    actorLogin: "loader",
+    repoName: "loader/repo",
+    orgLogin: "org",
+    public: true,
+    createdAt: new Date("2024-01-01T00:00:00Z"),
+    complete: false,
+    body,
+  });
   return batch;
 }
 
@@ -55,7 +65,11 @@ describe("PostgreSQL bulk load", { skip }, () => {
     for (const sql of FEED_INDEXES) {
       const name = /^CREATE INDEX (\w+)/.exec(sql)![1]!;
       // PostgreSQL prints the definition back with a schema, the method, and a predicate in parentheses.
-      assert.equal(migrated[`index ${name}`]?.replace(/WHERE \((.*)\)$/, "WHERE $1"), sql.replace(" ON events ", " ON ONLY public.events USING btree "), name);
+      assert.equal(
+        migrated[`index ${name}`]?.replace(/WHERE \((.*)\)$/, "WHERE $1"),
+        sql.replace(" ON events ", " ON ONLY public.events USING btree "),
+        name,
+      );
     }
     for (const [name, definition] of EVENT_FOREIGN_KEYS) assert.equal(migrated[`constraint ${name}`], definition, name);
   });
@@ -64,9 +78,12 @@ describe("PostgreSQL bulk load", { skip }, () => {
     let during: Record<string, string> = {};
     await store.ingest.bulkLoad(async () => {
       during = await schema(client);
-      await store.ingest.apply(batchOf("1", "{\"tab\":\"\t\",\"backslash\":\"\\\\\",\"newline\":\"\n\",\"é\":\"€ 😀\"}"), new Date());
+      await store.ingest.apply(batchOf("1", '{"tab":"\t","backslash":"\\\\","newline":"\n","é":"€ 😀"}'), new Date());
     });
-    assert.deepEqual(Object.keys(during).filter((name) => !Object.keys(migrated).includes(name)), []);
+    assert.deepEqual(
+      Object.keys(during).filter((name) => !Object.keys(migrated).includes(name)),
+      [],
+    );
     assert.ok(Object.keys(during).length < Object.keys(migrated).length);
     assert.deepEqual(await schema(client), migrated);
   });
@@ -76,12 +93,16 @@ describe("PostgreSQL bulk load", { skip }, () => {
     const { rows } = await client.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(`
       SELECT s.relname, s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analyzed
       FROM pg_stat_user_tables s WHERE s.relid = (SELECT tableoid FROM events WHERE id = 1)`);
-    assert.deepEqual(rows.map((r) => [r.vacuumed, r.analyzed]), [[true, true]], JSON.stringify(rows));
+    assert.deepEqual(
+      rows.map((r) => [r.vacuumed, r.analyzed]),
+      [[true, true]],
+      JSON.stringify(rows),
+    );
   });
 
   test("bodies arrive byte for byte: tabs, backslashes, line breaks and characters beyond ASCII", async () => {
     const { rows } = await client.query("SELECT body FROM events WHERE id = 1");
-    assert.equal(rows[0].body, "{\"tab\":\"\t\",\"backslash\":\"\\\\\",\"newline\":\"\n\",\"é\":\"€ 😀\"}");
+    assert.equal(rows[0].body, '{"tab":"\t","backslash":"\\\\","newline":"\n","é":"€ 😀"}');
   });
 
   test("into a table with events, nothing is dropped", async () => {
@@ -94,9 +115,12 @@ describe("PostgreSQL bulk load", { skip }, () => {
 
   test("a load that fails still builds them; one stopped before building them gets them back at the next open", async () => {
     await client.query("TRUNCATE events, issue_events");
-    await assert.rejects(store.ingest.bulkLoad(async () => {
-      throw new Error("the file went away");
-    }), /the file went away/);
+    await assert.rejects(
+      store.ingest.bulkLoad(async () => {
+        throw new Error("the file went away");
+      }),
+      /the file went away/,
+    );
     assert.deepEqual(await schema(client), migrated);
     await dropFeedIndexes(client); // as a killed import leaves them
     const reopened = await PostgresStore.open(database.url);

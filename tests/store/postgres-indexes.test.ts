@@ -55,26 +55,44 @@ function seed(): IngestBatch {
   for (let i = 0; i < REPOS; i++) {
     const name = `${i % 4 === 0 ? org(next(ORGS)) : user(next(USERS))}/repo${i}`;
     repos.push(name);
-    batch.repos.push({ source: "repos", fullName: name, private: i % 9 === 0, ...(i > 50 && i % 5 === 0 ? { forkOf: repos[next(50)] } : {}) });
+    batch.repos.push({
+      source: "repos",
+      fullName: name,
+      private: i % 9 === 0,
+      ...(i > 50 && i % 5 === 0 ? { forkOf: repos[next(50)] } : {}),
+    });
     if (i % 3 === 0) batch.collaborators.push({ source: "repos", repo: name, user: user(next(USERS)) });
   }
   for (let i = 0; i < USERS; i++) {
-    for (let k = 0; k < 5; k++) batch.follows.push({ source: "follows", follower: user(i), followee: user(next(USERS)) });
+    for (let k = 0; k < 5; k++)
+      batch.follows.push({ source: "follows", follower: user(i), followee: user(next(USERS)) });
     for (let k = 0; k < 3; k++) batch.watches.push({ source: "watches", user: user(i), repo: repos[next(REPOS)]! });
   }
   for (let i = 0; i < EVENTS; i++) {
     const repo = i % 40 === 0 ? null : repos[next(REPOS)]!;
     const owner = repo?.slice(0, repo.indexOf("/")) ?? null;
     batch.events.push({
-      source: `events[${i}]`, id: String(10_000 + i), type: "PushEvent", actorLogin: user(next(USERS)), repoName: repo,
+      source: `events[${i}]`,
+      id: String(10_000 + i),
+      type: "PushEvent",
+      actorLogin: user(next(USERS)),
+      repoName: repo,
       orgLogin: owner?.startsWith("org") ? owner : repo === null ? org(next(ORGS)) : null,
-      public: next(5) !== 0, createdAt: new Date((START + next(90 * 86400)) * 1000), complete: false, body: "{}",
+      public: next(5) !== 0,
+      createdAt: new Date((START + next(90 * 86400)) * 1000),
+      complete: false,
+      body: "{}",
     });
   }
   for (let i = 0; i < ISSUE_EVENTS; i++) {
     batch.issueEvents.push({
-      source: `issue_events[${i}]`, id: String(50_000 + i), repoName: repos[next(REPOS)]!, actorLogin: user(next(USERS)),
-      createdAt: new Date((START + next(90 * 86400)) * 1000), complete: false, body: "{}",
+      source: `issue_events[${i}]`,
+      id: String(50_000 + i),
+      repoName: repos[next(REPOS)]!,
+      actorLogin: user(next(USERS)),
+      createdAt: new Date((START + next(90 * 86400)) * 1000),
+      complete: false,
+      body: "{}",
     });
   }
   return batch;
@@ -96,8 +114,10 @@ function* nodes(plan: PlanNode): Generator<PlanNode> {
 const FEED_TABLES = new Set(["events", "issue_events"]);
 const VISIBILITY_KINDS: Visibility["kind"][] = ["public", "readable-by", "all"];
 /** Every scope kind: the compiler refuses this list when a kind is added or removed. */
-const SCOPE_KINDS = Object.keys({ all: 0, repo: 0, network: 0, org: 0, actor: 0, received: 0 } satisfies
-  Record<EventScope["kind"], 0>) as EventScope["kind"][];
+const SCOPE_KINDS = Object.keys({ all: 0, repo: 0, network: 0, org: 0, actor: 0, received: 0 } satisfies Record<
+  EventScope["kind"],
+  0
+>) as EventScope["kind"][];
 
 /**
  * Shapes no route asks for (services/feeds.ts shows `/events` to everyone as public only), so they carry no
@@ -156,20 +176,42 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
 
     /** The most frequent and the median value of a column: the busiest and a typical scope. */
     const pick = async (sql: string): Promise<number[]> => {
-      const values = (await client.query<{ v: number }>(`${sql} ORDER BY count(*) DESC, 1`)).rows.map((r) => Number(r.v));
+      const values = (await client.query<{ v: number }>(`${sql} ORDER BY count(*) DESC, 1`)).rows.map((r) =>
+        Number(r.v),
+      );
       return [values[0]!, values[Math.floor(values.length / 2)]!];
     };
     const repo = await pick("SELECT repo_id AS v FROM events WHERE repo_id IS NOT NULL GROUP BY 1");
     busiestRepo = repo[0]!;
     scopes.set("all", [{ kind: "all" }]);
-    scopes.set("repo", repo.map((repoId) => ({ kind: "repo", repoId })));
-    scopes.set("network", (await pick("SELECT network_id AS v FROM repos GROUP BY 1")).map((networkId) => ({ kind: "network", networkId })));
-    scopes.set("org", (await pick("SELECT owner_id AS v FROM repos r JOIN users u ON u.id = r.owner_id WHERE u.type = 'Organization' GROUP BY 1"))
-      .map((orgId) => ({ kind: "org", orgId })));
-    scopes.set("actor", (await pick("SELECT actor_id AS v FROM events GROUP BY 1")).map((actorId) => ({ kind: "actor", actorId })));
-    scopes.set("received", (await pick("SELECT follower_id AS v FROM follows GROUP BY 1")).map((userId) => ({ kind: "received", userId })));
+    scopes.set(
+      "repo",
+      repo.map((repoId) => ({ kind: "repo", repoId })),
+    );
+    scopes.set(
+      "network",
+      (await pick("SELECT network_id AS v FROM repos GROUP BY 1")).map((networkId) => ({ kind: "network", networkId })),
+    );
+    scopes.set(
+      "org",
+      (
+        await pick(
+          "SELECT owner_id AS v FROM repos r JOIN users u ON u.id = r.owner_id WHERE u.type = 'Organization' GROUP BY 1",
+        )
+      ).map((orgId) => ({ kind: "org", orgId })),
+    );
+    scopes.set(
+      "actor",
+      (await pick("SELECT actor_id AS v FROM events GROUP BY 1")).map((actorId) => ({ kind: "actor", actorId })),
+    );
+    scopes.set(
+      "received",
+      (await pick("SELECT follower_id AS v FROM follows GROUP BY 1")).map((userId) => ({ kind: "received", userId })),
+    );
     readers = await pick("SELECT user_id AS v FROM org_members GROUP BY 1");
-    midpoint = Number((await client.query("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY created_at) AS t FROM events")).rows[0].t);
+    midpoint = Number(
+      (await client.query("SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY created_at) AS t FROM events")).rows[0].t,
+    );
   });
 
   after(async () => {
@@ -178,11 +220,16 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
   });
 
   /** EXPLAINs one statement and asserts that a narrow index read serves every read of a feed table. */
-  async function assertIndexServed(sql: string, parameters: Record<string, unknown>, what: string,
-    { everyEvent = false, limited = false, indexOnly = false } = {}): Promise<void> {
+  async function assertIndexServed(
+    sql: string,
+    parameters: Record<string, unknown>,
+    what: string,
+    { everyEvent = false, limited = false, indexOnly = false } = {},
+  ): Promise<void> {
     const { text, values } = named(`EXPLAIN (FORMAT JSON) ${sql}`, parameters);
     const plan = (await client.query(text, values)).rows[0]["QUERY PLAN"][0].Plan as PlanNode;
-    const shown = () => JSON.stringify(plan, ["Node Type", "Relation Name", "Index Name", "Index Cond", "Filter", "Plans"], 1);
+    const shown = () =>
+      JSON.stringify(plan, ["Node Type", "Relation Name", "Index Name", "Index Cond", "Filter", "Plans"], 1);
     let feedReads = 0;
     for (const node of nodes(plan)) {
       if (node["Node Type"] === "Seq Scan" && FEED_TABLES.has(node["Relation Name"] ?? "")) {
@@ -194,14 +241,25 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
       // moves that out at its next run: empty here, as normally, any read of it is free (and the planner picks any).
       if (node["Relation Name"] === "events_default") continue;
       feedReads++;
-      if (indexOnly) assert.equal(node["Node Type"], "Index Only Scan", `${what}: reads rows of ${node["Relation Name"]}, not only ${node["Index Name"]}\n${shown()}`);
+      if (indexOnly)
+        assert.equal(
+          node["Node Type"],
+          "Index Only Scan",
+          `${what}: reads rows of ${node["Relation Name"]}, not only ${node["Index Name"]}\n${shown()}`,
+        );
       const [table, leading] = index;
       const cond = node["Index Cond"] ?? "";
-      assert.match(cond, new RegExp(`\\(${leading} (=|>=|<=|>|<) `),
-        `${what}: reads all of ${node["Index Name"]} on ${table} (its leading column ${leading} is not constrained)\n${shown()}`);
+      assert.match(
+        cond,
+        new RegExp(`\\(${leading} (=|>=|<=|>|<) `),
+        `${what}: reads all of ${node["Index Name"]} on ${table} (its leading column ${leading} is not constrained)\n${shown()}`,
+      );
       if (leading === "created_at" && !everyEvent) {
         const ordered = node["Node Type"] === "Index Scan" || node["Node Type"] === "Index Only Scan";
-        assert.ok(limited && ordered, `${what}: reads every event in the time range of ${node["Index Name"]}\n${shown()}`);
+        assert.ok(
+          limited && ordered,
+          `${what}: reads every event in the time range of ${node["Index Name"]}\n${shown()}`,
+        );
       }
     }
     assert.ok(feedReads > 0, `${what}: no index read\n${shown()}`);
@@ -210,20 +268,39 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
   for (const scopeKind of SCOPE_KINDS) {
     for (const visibility of VISIBILITY_KINDS) {
       const unused = UNUSED_SHAPES[`${scopeKind}|${visibility}`];
-      test(`${scopeKind} events seen as ${visibility}: page, count and newest are index reads`, { skip: unused ?? false }, async () => {
+      test(`${scopeKind} events seen as ${visibility}: page, count and newest are index reads`, {
+        skip: unused ?? false,
+      }, async () => {
         const { where } = feedWhere("postgres", {
-          scope: scopes.get(scopeKind)![0]!, visibility: visibility === "readable-by" ? { kind: visibility, userId: 0 } : { kind: visibility },
+          scope: scopes.get(scopeKind)![0]!,
+          visibility: visibility === "readable-by" ? { kind: visibility, userId: 0 } : { kind: visibility },
         });
         const statements = feedStatements("postgres", "events", where);
         for (const scope of scopes.get(scopeKind)!) {
           for (const reader of visibility === "readable-by" ? readers : [0]) {
             // The whole history, and the `--feed-max-age` cut.
             for (const notBefore of [0, midpoint]) {
-              const parameters = { ...scopeParameters(scope), reader, notBefore, limit: 30, offset: 0, until: 2 ** 40, depth: 1000 };
+              const parameters = {
+                ...scopeParameters(scope),
+                reader,
+                notBefore,
+                limit: 30,
+                offset: 0,
+                until: 2 ** 40,
+                depth: 1000,
+              };
               for (const [name, sql] of Object.entries(statements)) {
                 // named() binds only the parameters a statement names: the others are ignored.
-                await assertIndexServed(sql, parameters, `${name} of ${JSON.stringify(scope)} as ${visibility} (reader ${reader}, notBefore ${notBefore})`,
-                  { everyEvent: scopeKind === "all", limited: !name.startsWith("count"), indexOnly: READ_IN_PARTS.has(scopeKind) && name !== "page" });
+                await assertIndexServed(
+                  sql,
+                  parameters,
+                  `${name} of ${JSON.stringify(scope)} as ${visibility} (reader ${reader}, notBefore ${notBefore})`,
+                  {
+                    everyEvent: scopeKind === "all",
+                    limited: !name.startsWith("count"),
+                    indexOnly: READ_IN_PARTS.has(scopeKind) && name !== "page",
+                  },
+                );
               }
             }
           }
@@ -236,8 +313,11 @@ describe("PostgreSQL serves every feed from an index", { skip }, () => {
     const statements = feedStatements("postgres", "issue_events", "e.repo_id = @repo");
     for (const notBefore of [0, midpoint]) {
       for (const [name, sql] of Object.entries(statements)) {
-        await assertIndexServed(sql, { repo: busiestRepo, notBefore, limit: 30, offset: 0, until: 2 ** 40, depth: 1000 },
-          `issue events ${name} (notBefore ${notBefore})`);
+        await assertIndexServed(
+          sql,
+          { repo: busiestRepo, notBefore, limit: 30, offset: 0, until: 2 ** 40, depth: 1000 },
+          `issue events ${name} (notBefore ${notBefore})`,
+        );
       }
     }
   });

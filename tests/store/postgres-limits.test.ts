@@ -16,8 +16,12 @@ describe("PostgreSQL pool limits after migrating", { skip }, () => {
   before(async () => {
     database = await createTestDatabase();
     // One connection: the one the migration used is the one every later query gets.
-    store = await PostgresStore.open(database.url,
-      { maxConnections: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 1_500, queryTimeoutMs: 20_000 });
+    store = await PostgresStore.open(database.url, {
+      maxConnections: 1,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 1_500,
+      queryTimeoutMs: 20_000,
+    });
   });
   after(async () => {
     await store?.close();
@@ -28,7 +32,10 @@ describe("PostgreSQL pool limits after migrating", { skip }, () => {
     await store.migrate(); // again, now that the schema is there
     // The store has no query of its own that takes seconds; its pool (private) is what the server's queries use.
     const { pool } = store as unknown as { pool: pg.Pool };
-    assert.equal((await pool.query<{ statement_timeout: string }>("SHOW statement_timeout")).rows[0]!.statement_timeout, "1500ms");
+    assert.equal(
+      (await pool.query<{ statement_timeout: string }>("SHOW statement_timeout")).rows[0]!.statement_timeout,
+      "1500ms",
+    );
     await assert.rejects(pool.query("SELECT pg_sleep(3)"), /statement timeout/);
   });
 });

@@ -17,7 +17,10 @@ describe("PostgreSQL event body storage", { skip }, () => {
   let client: pg.Client;
   let lz4 = false;
   // Well over the 2 KB at which PostgreSQL compresses a value, and compressible, like a GH Archive payload.
-  const body = JSON.stringify({ id: "42", payload: { commits: Array.from({ length: 100 }, (_, i) => ({ sha: `c${i}`, message: "Fix the build" })) } });
+  const body = JSON.stringify({
+    id: "42",
+    payload: { commits: Array.from({ length: 100 }, (_, i) => ({ sha: `c${i}`, message: "Fix the build" })) },
+  });
 
   before(async () => {
     database = await createTestDatabase();
@@ -25,10 +28,24 @@ describe("PostgreSQL event body storage", { skip }, () => {
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
     // default_toast_compression lists lz4 among its values only on servers built with it.
-    lz4 = (await client.query("SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'")).rows[0].lz4;
+    lz4 = (
+      await client.query(
+        "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
+      )
+    ).rows[0].lz4;
     const batch = emptyBatch();
-    batch.events.push({ source: "e0", id: "42", type: "PushEvent", actorLogin: "big", repoName: "big/repo", orgLogin: null,
-      public: true, createdAt: new Date("2024-01-01T00:00:00Z"), complete: true, body });
+    batch.events.push({
+      source: "e0",
+      id: "42",
+      type: "PushEvent",
+      actorLogin: "big",
+      repoName: "big/repo",
+      orgLogin: null,
+      public: true,
+      createdAt: new Date("2024-01-01T00:00:00Z"),
+      complete: true,
+      body,
+    });
     await store.ingest.apply(batch, new Date());
   });
   after(async () => {

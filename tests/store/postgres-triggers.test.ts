@@ -44,12 +44,17 @@ describe("PostgreSQL raises each number once a statement", { skip }, () => {
     const after = await store.events.version();
     assert.equal(after.received - before.received, 1, "the received number rose once for the batch's one statement");
     const own = await Promise.all(ids.map((id) => store.events.receivedVersion(id)));
-    assert.deepEqual(own.map((n, i) => n - ownBefore[i]!), ids.map(() => 1), "each user's own number rose once");
+    assert.deepEqual(
+      own.map((n, i) => n - ownBefore[i]!),
+      ids.map(() => 1),
+      "each user's own number rose once",
+    );
   });
 
   test(`a statement that gives ${STARS} accounts their GitHub ids raises the credentials number once`, async () => {
     const batch = emptyBatch();
-    for (let i = 0; i < STARS; i++) batch.accounts.push({ source: `a${i}`, login: `stargazer-${i}`, type: "User", externalId: 500_000 + i });
+    for (let i = 0; i < STARS; i++)
+      batch.accounts.push({ source: `a${i}`, login: `stargazer-${i}`, type: "User", externalId: 500_000 + i });
     const before = await store.events.version();
     await store.ingest.apply(batch, NOW);
     assert.equal((await store.events.version()).credentials - before.credentials, 1);

@@ -13,13 +13,22 @@ for (const driver of DRIVERS) {
     let userId: number;
     before(async () => {
       s = await driver.open();
-      userId = (await s.store.users.create({ login: "alice", passwordHash: "scrypt$x", otpSecret: null, siteAdmin: false })).id;
+      userId = (
+        await s.store.users.create({ login: "alice", passwordHash: "scrypt$x", otpSecret: null, siteAdmin: false })
+      ).id;
     });
     after(() => s.close());
 
     test("a session is created, found by its hash, touched and deleted", async () => {
       const created = await s.store.sessions.create({ idHash: hash(1), userId, credential: "c1", verified: true }, NOW);
-      assert.deepEqual(created, { idHash: hash(1), userId, credential: "c1", verified: true, createdAt: NOW, lastSeenAt: NOW });
+      assert.deepEqual(created, {
+        idHash: hash(1),
+        userId,
+        credential: "c1",
+        verified: true,
+        createdAt: NOW,
+        lastSeenAt: NOW,
+      });
       assert.deepEqual(await s.store.sessions.find(hash(1)), created);
       assert.equal(await s.store.sessions.find(hash(2)), null);
       await s.store.sessions.touch(hash(1), at(60));
@@ -48,7 +57,12 @@ for (const driver of DRIVERS) {
     });
 
     test("deleting the account deletes its sessions", async () => {
-      const bob = await s.store.users.create({ login: "bob", passwordHash: "scrypt$x", otpSecret: null, siteAdmin: false });
+      const bob = await s.store.users.create({
+        login: "bob",
+        passwordHash: "scrypt$x",
+        otpSecret: null,
+        siteAdmin: false,
+      });
       await s.store.sessions.create({ idHash: hash(20), userId: bob.id, credential: "c", verified: true }, NOW);
       await s.store.users.delete(bob.id);
       assert.equal(await s.store.sessions.find(hash(20)), null);

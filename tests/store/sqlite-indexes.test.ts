@@ -15,7 +15,10 @@ import { migrateDatabase } from "../../src/server/store/sqlite/sqlite-store.js";
 import type { EventScope, FeedTarget, Visibility } from "../../src/server/store/store.js";
 
 const SCOPES: EventScope[] = [
-  { kind: "repo", repoId: 1 }, { kind: "network", networkId: 1 }, { kind: "actor", actorId: 1 }, { kind: "org", orgId: 1 },
+  { kind: "repo", repoId: 1 },
+  { kind: "network", networkId: 1 },
+  { kind: "actor", actorId: 1 },
+  { kind: "org", orgId: 1 },
   { kind: "received", userId: 1 },
 ];
 const VISIBILITIES: Visibility[] = [{ kind: "public" }, { kind: "readable-by", userId: 1 }, { kind: "all" }];
@@ -41,16 +44,19 @@ describe("SQLite: feed counts read from the feed indexes alone", () => {
 
   /** The plan's lines that read the events table itself: a scan, or a search through an index that does not cover. */
   function tableReads(sql: string, parameters: Record<string, number>): string[] {
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...parameters, notBefore: 0, until: 0, limit: 30, offset: 0, depth: 1 }) as
-      { detail: string }[];
-    return plan.map((row) => row.detail)
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all({ ...parameters, notBefore: 0, until: 0, limit: 30, offset: 0, depth: 1 }) as { detail: string }[];
+    return plan
+      .map((row) => row.detail)
       .filter((detail) => /^(SCAN|SEARCH) (e|events|issue_events)\b/.test(detail) && !/COVERING INDEX/.test(detail));
   }
 
   function assertKeysOnly(target: FeedTarget): void {
     const { table, where, parameters } = feedWhere("sqlite", target);
     const statements = feedStatements("sqlite", table, where);
-    for (const name of KEY_STATEMENTS) assert.deepEqual(tableReads(statements[name], parameters), [], `${name}: ${statements[name]}`);
+    for (const name of KEY_STATEMENTS)
+      assert.deepEqual(tableReads(statements[name], parameters), [], `${name}: ${statements[name]}`);
   }
 
   for (const scope of SCOPES) {
@@ -65,8 +71,14 @@ describe("SQLite: feed counts read from the feed indexes alone", () => {
   }
 
   test("an import that defers the feed indexes builds them as the migrations made them", () => {
-    const migrated = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
-      .all() as { name: string; sql: string | null }[]).map((row) => [row.name, row.sql]));
+    const migrated = new Map(
+      (
+        db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'").all() as {
+          name: string;
+          sql: string | null;
+        }[]
+      ).map((row) => [row.name, row.sql]),
+    );
     for (const sql of FEED_INDEXES) {
       const name = /^CREATE INDEX (\w+)/.exec(sql)![1]!;
       assert.equal(migrated.get(name), sql, name);

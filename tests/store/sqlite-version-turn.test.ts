@@ -53,7 +53,12 @@ describe("SQLite: a request's version read, kept for its turn", () => {
   });
 
   test("this connection's own write shows at once", async () => {
-    const user = await store.users.create({ login: "turn-writer", passwordHash: "x", otpSecret: null, siteAdmin: false });
+    const user = await store.users.create({
+      login: "turn-writer",
+      passwordHash: "x",
+      otpSecret: null,
+      siteAdmin: false,
+    });
     await nextTurn();
     const credentials = () => (store.events.version(true) as StoreVersion).credentials;
     const before = credentials();

@@ -32,8 +32,16 @@ function eventsBatch(count: number, first = 1): IngestBatch {
   const batch = emptyBatch();
   for (let i = first; i < first + count; i++) {
     batch.events.push({
-      source: `events[${i}]`, id: String(i), type: "WatchEvent", actorLogin: "alice", repoName: "alice/tools", orgLogin: null,
-      public: true, createdAt: new Date(NOW.getTime() - i * 1000), complete: true, body: JSON.stringify({ id: String(i), pad: "x".repeat(200) }),
+      source: `events[${i}]`,
+      id: String(i),
+      type: "WatchEvent",
+      actorLogin: "alice",
+      repoName: "alice/tools",
+      orgLogin: null,
+      public: true,
+      createdAt: new Date(NOW.getTime() - i * 1000),
+      complete: true,
+      body: JSON.stringify({ id: String(i), pad: "x".repeat(200) }),
     });
   }
   return batch;
@@ -109,12 +117,19 @@ describe("SQLite write worker", () => {
 
   test("an encoded batch is decoded in the worker and written as its batch", async () => {
     await store.writeWorkerReady();
-    const result = await store.ingest.applyEncoded!({ bytes: Buffer.from("900001"), decoder: THREAD_NAMING_DECODER }, NOW);
+    const result = await store.ingest.applyEncoded!(
+      { bytes: Buffer.from("900001"), decoder: THREAD_NAMING_DECODER },
+      NOW,
+    );
     assert.equal(result.eventsAdded, 1);
     assert.deepEqual(storedBody("900001"), { id: "900001", decodedOnMainThread: false });
     // An NDJSON body, as POST /admin/events hands it on: each complete event stored as its line.
     const [line] = sampleLines();
-    assert.equal((await store.ingest.applyEncoded!({ bytes: Buffer.from(`\n${line}\n`), decoder: NDJSON_DECODER }, NOW)).eventsAdded, 1);
+    assert.equal(
+      (await store.ingest.applyEncoded!({ bytes: Buffer.from(`\n${line}\n`), decoder: NDJSON_DECODER }, NOW))
+        .eventsAdded,
+      1,
+    );
     assert.equal(JSON.stringify(storedBody((JSON.parse(line!) as { id: string }).id)), line);
     // A body of a buffer of its own is moved to the worker, not copied: the caller's view of it is emptied.
     const lines = sampleLines().slice(1, 21);
@@ -127,13 +142,19 @@ describe("SQLite write worker", () => {
   test("a body its decoder refuses fails with the decoder's own class, naming the entry, and nothing is written", async () => {
     const before = stored();
     const [line] = sampleLines();
-    const refused = async (body: string) => store.ingest.applyEncoded!({ bytes: Buffer.from(body), decoder: NDJSON_DECODER }, NOW)
-      .then(() => assert.fail(`${body} was ingested`), (error: unknown) => error);
+    const refused = async (body: string) =>
+      store.ingest.applyEncoded!({ bytes: Buffer.from(body), decoder: NDJSON_DECODER }, NOW).then(
+        () => assert.fail(`${body} was ingested`),
+        (error: unknown) => error,
+      );
     const notJson = await refused(`${line}\n{not json`);
     assert.ok(notJson instanceof UnparsableEntryError, String(notJson));
     assert.equal(notJson.field, "line 2");
     const badEnvelope = await refused(`${line}\n{"id": "1", "type": "WatchEvent"}`);
-    assert.ok(badEnvelope instanceof InvalidInputError && !(badEnvelope instanceof UnparsableEntryError), String(badEnvelope));
+    assert.ok(
+      badEnvelope instanceof InvalidInputError && !(badEnvelope instanceof UnparsableEntryError),
+      String(badEnvelope),
+    );
     assert.equal(badEnvelope.message, "events[1].actor: must be an object with a login");
     assert.equal(stored(), before);
   });
@@ -193,7 +214,10 @@ describe("SQLite write worker", () => {
     try {
       const db = new Database(file, { timeout: 0 }); // as the store's own connection: SQLite does not wait
       const claim = retryingBusy({ claim: async () => db.prepare("BEGIN IMMEDIATE").run() }, 30);
-      await assert.rejects(claim.claim(), (error: unknown) => error instanceof Database.SqliteError && error.code === "SQLITE_BUSY");
+      await assert.rejects(
+        claim.claim(),
+        (error: unknown) => error instanceof Database.SqliteError && error.code === "SQLITE_BUSY",
+      );
       db.close();
     } finally {
       holder.exec("ROLLBACK");
@@ -225,11 +249,22 @@ describe("SQLite write worker", () => {
     await store.writeWorkerReady();
     await store.ingest.apply(eventsBatch(1, 500_000), NOW); // alice/tools
     const repoId = (await store.directory.findRepo("alice", "tools"))!.id;
-    const hook = await store.hooks.create({ owner: { kind: "repo", repoId }, name: "web", active: true, events: ["*"],
-      config: { url: "http://receiver.test/hook", contentType: "json", insecureSsl: "0", sealedSecret: null } }, NOW);
+    const hook = await store.hooks.create(
+      {
+        owner: { kind: "repo", repoId },
+        name: "web",
+        active: true,
+        events: ["*"],
+        config: { url: "http://receiver.test/hook", contentType: "json", insecureSsl: "0", sealedSecret: null },
+      },
+      NOW,
+    );
     // A body past the size that is stored compressed: the compression is part of the record the worker makes.
     const body = JSON.stringify({ zen: "z".repeat(20_000) });
-    await store.hooks.enqueue([{ hookId: hook.id, guid: "g-outbox", event: "ping", action: null, eventId: null, body, redelivery: false }], NOW);
+    await store.hooks.enqueue(
+      [{ hookId: hook.id, guid: "g-outbox", event: "ping", action: null, eventId: null, body, redelivery: false }],
+      NOW,
+    );
     const mainConnection = (store as unknown as { db: Database.Database }).db;
     const changesHere = () => mainConnection.prepare<[], number>("SELECT total_changes()").pluck().get()!;
     const before = changesHere();
@@ -237,12 +272,32 @@ describe("SQLite write worker", () => {
     const [claimed, ...more] = await store.hooks.claim(NOW.getTime(), 60_000, 16, 64);
     assert.equal(claimed?.guid, "g-outbox");
     assert.deepEqual(more, []);
-    assert.deepEqual(await store.hooks.claim(NOW.getTime(), 60_000, 16, 64), [], "the lease was written: nothing left to claim");
-    const disabled = await store.hooks.finishAll([{ delivery: claimed!, outcome: { kind: "done" }, attempt: {
-      hookId: hook.id, guid: claimed!.guid, deliveredAt: NOW, redelivery: false, duration: 0.01, status: "OK", statusCode: 200,
-      event: "ping", action: null, repositoryId: repoId, url: hook.config.url,
-      request: { headers: { "X-GitHub-Event": "ping" }, payload: body }, response: { headers: {}, payload: "" },
-    } }]);
+    assert.deepEqual(
+      await store.hooks.claim(NOW.getTime(), 60_000, 16, 64),
+      [],
+      "the lease was written: nothing left to claim",
+    );
+    const disabled = await store.hooks.finishAll([
+      {
+        delivery: claimed!,
+        outcome: { kind: "done" },
+        attempt: {
+          hookId: hook.id,
+          guid: claimed!.guid,
+          deliveredAt: NOW,
+          redelivery: false,
+          duration: 0.01,
+          status: "OK",
+          statusCode: 200,
+          event: "ping",
+          action: null,
+          repositoryId: repoId,
+          url: hook.config.url,
+          request: { headers: { "X-GitHub-Event": "ping" }, payload: body },
+          response: { headers: {}, payload: "" },
+        },
+      },
+    ]);
 
     assert.deepEqual(disabled, [false]);
     assert.equal(changesHere(), before, "this thread's connection wrote nothing");
@@ -251,7 +306,10 @@ describe("SQLite write worker", () => {
     assert.equal(recorded.request.payload, body);
     const reader = new Database(file, { readonly: true });
     try {
-      const packed = reader.prepare<[string], number>("SELECT request_body_gzip IS NOT NULL FROM hook_deliveries WHERE guid = ?").pluck().get("g-outbox");
+      const packed = reader
+        .prepare<[string], number>("SELECT request_body_gzip IS NOT NULL FROM hook_deliveries WHERE guid = ?")
+        .pluck()
+        .get("g-outbox");
       assert.equal(packed, 1, "stored compressed");
     } finally {
       reader.close();
@@ -261,7 +319,10 @@ describe("SQLite write worker", () => {
 
   test("while no worker runs, the dispatcher's claims and records are made on this thread's connection", async () => {
     const idle = new WriteWorker({ path: file, busyTimeoutMs: 50 }, notOnThisThread); // never started
-    const here = { claim: async () => ["claimed here"], finishAll: async () => ["recorded here"] } as unknown as HookStore;
+    const here = {
+      claim: async () => ["claimed here"],
+      finishAll: async () => ["recorded here"],
+    } as unknown as HookStore;
     const hooks = outboxInWorker(here, idle);
     assert.deepEqual(await hooks.claim(0, 1, 1), ["claimed here"]);
     assert.deepEqual(await hooks.finishAll([]), ["recorded here"]);
@@ -278,8 +339,10 @@ describe("SQLite write worker", () => {
       console.log((await store.ingest.apply(batch, new Date())).usersAdded);
       ${close ? "await store.close();" : ""}`;
     for (const close of [true, false]) {
-      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(close)],
-        { encoding: "utf8", timeout: 30_000 });
+      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(close)], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
       assert.equal(child.error, undefined, `close: ${close}: the process did not exit`);
       assert.equal(child.status, 0, child.stderr);
       assert.equal(child.stdout.trim(), "1");

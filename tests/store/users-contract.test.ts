@@ -16,7 +16,9 @@ import { event } from "../helpers/events.js";
 contractSuite((driver) => {
   describe("users", () => {
     let s: OpenedStore;
-    before(async () => { s = await driver.open(); });
+    before(async () => {
+      s = await driver.open();
+    });
     after(() => s.close());
 
     test("create returns the login user, and findByLogin finds it whatever the letter case", async () => {
@@ -28,7 +30,8 @@ contractSuite((driver) => {
       assert.equal(alice.otpSecret, "JBSWY3DPEHPK3PXP");
       assert.equal(alice.siteAdmin, true);
       assert.ok(alice.createdAt instanceof Date && !Number.isNaN(alice.createdAt.getTime()));
-      for (const login of ["Alice", "alice", "ALICE"]) assert.deepEqual(await s.store.users.findByLogin(login), alice, login);
+      for (const login of ["Alice", "alice", "ALICE"])
+        assert.deepEqual(await s.store.users.findByLogin(login), alice, login);
       assert.equal(await s.store.users.findByLogin("alic"), null);
       assert.deepEqual(await s.store.users.findById(alice.id), alice);
       assert.equal(await s.store.users.findById(alice.id + 1000), null);
@@ -40,7 +43,10 @@ contractSuite((driver) => {
 
     test("create claims an account known only from imported events: same row, GitHub's id kept", async () => {
       const batch = emptyBatch();
-      addEvent(batch, parseEvent({ ...COMPLETE_EVENT, actor: { ...COMPLETE_EVENT.actor, login: "Importee" } }, "events[0]"));
+      addEvent(
+        batch,
+        parseEvent({ ...COMPLETE_EVENT, actor: { ...COMPLETE_EVENT.actor, login: "Importee" } }, "events[0]"),
+      );
       await s.store.ingest.apply(batch, NOW);
       const imported = (await s.store.users.findByLogin("importee"))!;
       assert.equal(imported.passwordHash, null);
@@ -67,8 +73,14 @@ contractSuite((driver) => {
     test("list and count cover only accounts that can log in, in creation order", async () => {
       const bob = await s.store.users.create(newUser("bob"));
       const listed = await s.store.users.list();
-      assert.deepEqual(listed.map((u) => u.login), ["Alice", "Importee", "bob"]);
-      assert.deepEqual(listed.map((u) => u.id), [...listed.map((u) => u.id)].sort((a, b) => a - b));
+      assert.deepEqual(
+        listed.map((u) => u.login),
+        ["Alice", "Importee", "bob"],
+      );
+      assert.deepEqual(
+        listed.map((u) => u.id),
+        [...listed.map((u) => u.id)].sort((a, b) => a - b),
+      );
       assert.equal(await s.store.users.count(), 3);
       assert.deepEqual(listed[2], bob);
       // The imported actor of the repository and the organization exist, but are not login users.
@@ -90,21 +102,43 @@ contractSuite((driver) => {
     /** The rows of a relation table that name the account, in any column. */
     const rowsNaming = async (table: string, accountId: number) =>
       ((await snapshot(s.db))[table] as Record<string, unknown>[]).filter((row) =>
-        Object.entries(row).some(([column, value]) => column !== "id" && column.endsWith("_id") && Number(value) === accountId));
+        Object.entries(row).some(
+          ([column, value]) => column !== "id" && column.endsWith("_id") && Number(value) === accountId,
+        ),
+      );
     before(async () => {
       s = await driver.open();
       // zoe has relations of every kind and no history; ivy acts in an event; both hold tokens.
-      await s.store.ingest.apply(await worldBatch(s.store, {
-        users: [
-          { login: "zoe", password: "zoe-pw", otp_secret: "JBSWY3DPEHPK3PXP", site_admin: true, following: ["bob"], watching: ["bob/repo"] },
-          { login: "bob", password: "bob-pw", following: ["zoe", "ivy"] },
-          { login: "ivy", password: "ivy-pw" },
-        ],
-        orgs: [{ login: "acme", members: ["zoe", "ivy"] }],
-        repos: [{ full_name: "bob/repo", collaborators: ["zoe"] }],
-        events: [event("501", "PushEvent", "ivy", "bob/repo", { public: true })],
-      }, { baseDir: undefined }), NOW);
-      for (const [n, login] of [[1, "zoe"], [2, "zoe"], [3, "bob"], [4, "ivy"]] as const) {
+      await s.store.ingest.apply(
+        await worldBatch(
+          s.store,
+          {
+            users: [
+              {
+                login: "zoe",
+                password: "zoe-pw",
+                otp_secret: "JBSWY3DPEHPK3PXP",
+                site_admin: true,
+                following: ["bob"],
+                watching: ["bob/repo"],
+              },
+              { login: "bob", password: "bob-pw", following: ["zoe", "ivy"] },
+              { login: "ivy", password: "ivy-pw" },
+            ],
+            orgs: [{ login: "acme", members: ["zoe", "ivy"] }],
+            repos: [{ full_name: "bob/repo", collaborators: ["zoe"] }],
+            events: [event("501", "PushEvent", "ivy", "bob/repo", { public: true })],
+          },
+          { baseDir: undefined },
+        ),
+        NOW,
+      );
+      for (const [n, login] of [
+        [1, "zoe"],
+        [2, "zoe"],
+        [3, "bob"],
+        [4, "ivy"],
+      ] as const) {
         await s.store.authorizations.create(newAuthorization(await id(login), n), new Date(NOW.getTime() + n * 1000));
       }
     });
@@ -126,12 +160,29 @@ contractSuite((driver) => {
 
     test("listAll gives every token with its owner's login, oldest first, or one user's; countByUser counts them", async () => {
       const all = await s.store.authorizations.listAll();
-      assert.deepEqual(all.map((a) => [a.login, a.note]), [["zoe", "note 1"], ["zoe", "note 2"], ["bob", "note 3"], ["ivy", "note 4"]]);
+      assert.deepEqual(
+        all.map((a) => [a.login, a.note]),
+        [
+          ["zoe", "note 1"],
+          ["zoe", "note 2"],
+          ["bob", "note 3"],
+          ["ivy", "note 4"],
+        ],
+      );
       assert.deepEqual(all[0], { ...(await s.store.authorizations.find(await id("zoe"), all[0]!.id))!, login: "zoe" });
-      assert.deepEqual((await s.store.authorizations.listAll(await id("zoe"))).map((a) => a.note), ["note 1", "note 2"]);
+      assert.deepEqual(
+        (await s.store.authorizations.listAll(await id("zoe"))).map((a) => a.note),
+        ["note 1", "note 2"],
+      );
       assert.deepEqual(await s.store.authorizations.listAll(await id("acme")), []);
-      assert.deepEqual(await s.store.authorizations.countByUser(),
-        new Map([[await id("zoe"), 2], [await id("bob"), 1], [await id("ivy"), 1]]));
+      assert.deepEqual(
+        await s.store.authorizations.countByUser(),
+        new Map([
+          [await id("zoe"), 2],
+          [await id("bob"), 1],
+          [await id("ivy"), 1],
+        ]),
+      );
     });
 
     test("revoke deletes a token by id whoever owns it, once", async () => {
@@ -155,7 +206,7 @@ contractSuite((driver) => {
       const after = await s.store.events.version();
       assert.equal(after.generation, before.generation + 1);
       assert.ok(after.credentials > before.credentials && after.access > before.access);
-      assert.ok(await s.store.events.receivedVersion(zoe) > 0);
+      assert.ok((await s.store.events.receivedVersion(zoe)) > 0);
       // Other accounts' relations stay.
       assert.equal((await rowsNaming("follows", await id("ivy"))).length, 1);
       assert.ok(await s.store.directory.isMember(await id("acme"), await id("ivy")));
@@ -168,11 +219,17 @@ contractSuite((driver) => {
       await s.store.users.setSuspended(ivy, NOW);
       assert.deepEqual(await s.store.users.delete(ivy), { authorizationsDeleted: 1, rowKept: true });
       const kept = (await s.store.users.findById(ivy))!;
-      assert.deepEqual([kept.login, kept.passwordHash, kept.otpSecret, kept.siteAdmin, kept.suspendedAt], ["ivy", null, null, false, null]);
+      assert.deepEqual(
+        [kept.login, kept.passwordHash, kept.otpSecret, kept.siteAdmin, kept.suspendedAt],
+        ["ivy", null, null, false, null],
+      );
       assert.ok(!(await s.store.users.list()).some((u) => u.id === ivy));
-      for (const table of ["authorizations", "follows", "org_members"]) assert.deepEqual(await rowsNaming(table, ivy), [], table);
-      const feed = await s.store.events.feed({ kind: "actor", actorId: ivy },
-        { limit: 10, offset: 0, visibility: { kind: "public" }, notBefore: null });
+      for (const table of ["authorizations", "follows", "org_members"])
+        assert.deepEqual(await rowsNaming(table, ivy), [], table);
+      const feed = await s.store.events.feed(
+        { kind: "actor", actorId: ivy },
+        { limit: 10, offset: 0, visibility: { kind: "public" }, notBefore: null },
+      );
       assert.equal(feed.total, 1);
     });
   });

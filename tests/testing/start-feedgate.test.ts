@@ -40,19 +40,36 @@ describe("feedgate/testing", () => {
     const { data: me } = await octokit.rest.users.getAuthenticated();
     assert.equal(me.login, "newcomer");
     const { data: events } = await octokit.rest.activity.listRepoEvents({ owner: "octocat", repo: "hello" });
-    assert.deepEqual(events.map((e) => e.id), ["1"]);
+    assert.deepEqual(
+      events.map((e) => e.id),
+      ["1"],
+    );
   });
 
   it("makes fine-grained tokens: limited to the repositories and permissions asked for, expiring by the double's clock", async () => {
-    const hooks = await fg.fineGrainedToken("octocat", { repositories: ["octocat/secret"], permissions: { repository_hooks: "write" },
-      expiresAt: "2026-01-03T00:00:00Z" });
+    const hooks = await fg.fineGrainedToken("octocat", {
+      repositories: ["octocat/secret"],
+      permissions: { repository_hooks: "write" },
+      expiresAt: "2026-01-03T00:00:00Z",
+    });
     const octokit = new Octokit({ baseUrl: fg.url, auth: hooks, request: { fetch: fg.fetch } });
-    const created = await octokit.rest.repos.createWebhook({ owner: "octocat", repo: "secret", config: { url: "https://example.com/" }, active: false });
+    const created = await octokit.rest.repos.createWebhook({
+      owner: "octocat",
+      repo: "secret",
+      config: { url: "https://example.com/" },
+      active: false,
+    });
     assert.equal(created.status, 201);
     assert.equal(created.headers["x-accepted-github-permissions"], "repository_hooks=write");
     const publicOnly = await fg.fineGrainedToken("octocat");
-    assert.equal((await fg.fetch(`${fg.url}/repos/octocat/secret`, { headers: { authorization: `Bearer ${publicOnly}` } })).status, 404);
-    await assert.rejects(fg.fineGrainedToken("octocat", { permissions: { contents: "read" } as never }), /not a permission feedgate knows/);
+    assert.equal(
+      (await fg.fetch(`${fg.url}/repos/octocat/secret`, { headers: { authorization: `Bearer ${publicOnly}` } })).status,
+      404,
+    );
+    await assert.rejects(
+      fg.fineGrainedToken("octocat", { permissions: { contents: "read" } as never }),
+      /not a permission feedgate knows/,
+    );
     await assert.rejects(fg.fineGrainedToken("nobody"), /no user "nobody"/);
     fg.clock.advance("1d");
     assert.equal((await fg.fetch(`${fg.url}/user`, { headers: { authorization: `Bearer ${hooks}` } })).status, 401);
@@ -66,7 +83,11 @@ describe("feedgate/testing", () => {
     fg.clock.advance("90m");
     const later = await fg.fetch(`${fg.url}/users/octocat`);
     assert.equal(later.headers.get("date"), new Date(Date.parse(NOW) + 90 * 60_000).toUTCString());
-    assert.equal(later.headers.get("x-ratelimit-reset"), String(Date.parse(NOW) / 1000 + 90 * 60 + 3600), "the old window ended");
+    assert.equal(
+      later.headers.get("x-ratelimit-reset"),
+      String(Date.parse(NOW) / 1000 + 90 * 60 + 3600),
+      "the old window ended",
+    );
     assert.throws(() => fg.clock.set(new Date("not a time")), /valid time/);
     assert.throws(() => fg.clock.advance("soon"), /duration/);
     await fg.reset();
@@ -84,9 +105,13 @@ describe("feedgate/testing", () => {
     const limited = await fg.fetch(`${fg.url}/user`);
     assert.equal(limited.status, 403);
     assert.equal(limited.headers.get("retry-after"), "30");
-    const body = await limited.json() as { message: string };
+    const body = (await limited.json()) as { message: string };
     assert.match(body.message, /^You have exceeded a secondary rate limit\..* request ID [0-9A-F:]+\.$/);
-    assert.equal((await fg.fetch(`${fg.url}/user`, { method: "POST" })).status, 404, "another method is not the fault's");
+    assert.equal(
+      (await fg.fetch(`${fg.url}/user`, { method: "POST" })).status,
+      404,
+      "another method is not the fault's",
+    );
 
     assert.throws(() => fg.faults.add({ method: "FETCH", path: "/user", status: 500 }), /method/);
     assert.throws(() => fg.faults.add({ path: "/repos/:owner/x{y}", status: 500 }), /malformed segment/);
@@ -99,7 +124,11 @@ describe("feedgate/testing", () => {
   it("delivers webhooks into a receiver, signed; a failed delivery's retry is sent as soon as the clock passes it", async () => {
     const inbox = await fg.receiver({ secret: "s3cret" });
     const octokit = new Octokit({ baseUrl: fg.url, auth: await fg.token("octocat"), request: { fetch: fg.fetch } });
-    await octokit.rest.repos.createWebhook({ owner: "octocat", repo: "hello", config: { url: inbox.url, content_type: "json", secret: "s3cret" } });
+    await octokit.rest.repos.createWebhook({
+      owner: "octocat",
+      repo: "hello",
+      config: { url: inbox.url, content_type: "json", secret: "s3cret" },
+    });
     const ping = await inbox.next({ event: "ping" });
     assert.equal(ping.verified, true);
 
@@ -113,7 +142,11 @@ describe("feedgate/testing", () => {
     const push = await inbox.next({ event: "push" }, 2000);
     assert.equal(push.verified, true);
     assert.equal((push.body as { repository: { full_name: string } }).repository.full_name, "octocat/hello");
-    assert.equal(push.headers["x-github-delivery"], inbox.received.find((d) => d.event === "push")!.guid, "the retry is the same delivery");
+    assert.equal(
+      push.headers["x-github-delivery"],
+      inbox.received.find((d) => d.event === "push")!.guid,
+      "the retry is the same delivery",
+    );
   });
 
   it("takes snapshots and restores them; a reset returns to the world; a snapshot of another double is refused", async () => {
@@ -121,13 +154,18 @@ describe("feedgate/testing", () => {
     const token = await fg.token("hubot");
     const snapshot = await fg.snapshot();
     await fg.ingest([event(3, "WatchEvent", "hubot", "octocat/hello", { created_at: NOW })]);
-    const ids = async () => (await (await fg.fetch(`${fg.url}/repos/octocat/hello/events`)).json() as { id: string }[]).map((e) => e.id);
+    const ids = async () =>
+      ((await (await fg.fetch(`${fg.url}/repos/octocat/hello/events`)).json()) as { id: string }[]).map((e) => e.id);
     assert.deepEqual(await ids(), ["3", "1"]);
     await fg.restore(snapshot);
     assert.deepEqual(await ids(), ["1"]);
     assert.equal((await fg.fetch(`${fg.url}/user`, { headers: { authorization: `token ${token}` } })).status, 200);
     await fg.reset();
-    assert.equal((await fg.fetch(`${fg.url}/user`, { headers: { authorization: `token ${token}` } })).status, 401, "the token came after the world");
+    assert.equal(
+      (await fg.fetch(`${fg.url}/user`, { headers: { authorization: `token ${token}` } })).status,
+      401,
+      "the token came after the world",
+    );
 
     const other = await startFeedgate();
     try {
@@ -144,7 +182,11 @@ describe("feedgate/testing", () => {
       const octokit = new Octokit({ auth: await fg.token("octocat") }); // no baseUrl: api.github.com
       const { data } = await octokit.rest.users.getByUsername({ username: "hubot" });
       assert.equal(data.login, "hubot");
-      const all = await octokit.paginate(octokit.rest.activity.listRepoEvents, { owner: "octocat", repo: "hello", per_page: 1 });
+      const all = await octokit.paginate(octokit.rest.activity.listRepoEvents, {
+        owner: "octocat",
+        repo: "hello",
+        per_page: 1,
+      });
       assert.ok(all.length >= 1);
     } finally {
       interception.restore();

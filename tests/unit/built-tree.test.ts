@@ -12,10 +12,15 @@ import { builtTwin, importModule } from "../../src/server/built-tree.js";
 const inRepo = (path: string) => new URL(`../../${path}`, import.meta.url);
 
 test("a source module's twin is its path under dist/, given only when it was built after the last change to src/", () => {
-  const lastSourceWrite = readdirSync("src", { recursive: true, encoding: "utf8" })
-    .reduce((last, file) => Math.max(last, statSync(join("src", file)).mtimeMs), 0);
+  const lastSourceWrite = readdirSync("src", { recursive: true, encoding: "utf8" }).reduce(
+    (last, file) => Math.max(last, statSync(join("src", file)).mtimeMs),
+    0,
+  );
   const built = statSync("dist/cli/main.js", { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  assert.equal(builtTwin(inRepo("src/cli/main.ts"))?.href ?? null, built > lastSourceWrite ? inRepo("dist/cli/main.js").href : null);
+  assert.equal(
+    builtTwin(inRepo("src/cli/main.ts"))?.href ?? null,
+    built > lastSourceWrite ? inRepo("dist/cli/main.js").href : null,
+  );
 });
 
 test("only TypeScript modules of src/ have twins: a test's module and a built module have none", () => {

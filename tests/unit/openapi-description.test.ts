@@ -22,9 +22,13 @@ type Document = OpenAPIV3_1.Document;
 type Method = "get" | "post" | "patch" | "delete";
 
 const ROWS = Object.entries(endpoints).flatMap(([family, rows]) =>
-  Object.entries(rows).map(([name, row]) => ({ operationId: `${family}.${name}`, row: row as Endpoint })));
+  Object.entries(rows).map(([name, row]) => ({ operationId: `${family}.${name}`, row: row as Endpoint })),
+);
 const ROUTE_DOCS: [method: "GET" | "POST", url: string, doc: RouteDoc][] = [
-  ["GET", "/healthz", HEALTHZ], ["GET", "/readyz", READYZ], ["POST", "/admin/events", INGEST_EVENTS], ["POST", "/admin/world", SEED_WORLD],
+  ["GET", "/healthz", HEALTHZ],
+  ["GET", "/readyz", READYZ],
+  ["POST", "/admin/events", INGEST_EVENTS],
+  ["POST", "/admin/world", SEED_WORLD],
 ];
 
 const openapiPath = (url: string) => url.replace(/:(\w+)/g, "{$1}");
@@ -73,7 +77,9 @@ describe("the OpenAPI description of the endpoint table", () => {
   test("answers each row with its response kind's schema, at the kind's success status", () => {
     for (const { operationId, row } of ROWS) {
       const status = successStatus(row);
-      const response = operationOf(document, row.method, row.path)?.responses?.[String(status)] as OpenAPIV3_1.ResponseObject | undefined;
+      const response = operationOf(document, row.method, row.path)?.responses?.[String(status)] as
+        | OpenAPIV3_1.ResponseObject
+        | undefined;
       assert.ok(response, `${operationId}: no ${status} response`);
       const expected = components(false).body(row.response);
       if (expected === null) assert.equal(response.content, undefined, `${operationId}: ${status} has a body`);
@@ -85,12 +91,17 @@ describe("the OpenAPI description of the endpoint table", () => {
     for (const [method, url, doc] of ROUTE_DOCS) {
       const operation = operationOf(document, method, url);
       assert.ok(operation, `${method} ${url} is missing`);
-      assert.deepEqual([operation.operationId, operation.summary, operation.tags], [doc.operationId, doc.summary, [doc.tag]]);
+      assert.deepEqual(
+        [operation.operationId, operation.summary, operation.tags],
+        [doc.operationId, doc.summary, [doc.tag]],
+      );
       assert.equal(operation.description, `${doc.description} Not rate-limited.`);
-      assert.ok(!(Object.keys(operation).some((key) => key.startsWith("x-"))), `${method} ${url} leaks an x- key`);
-      for (const status of Object.keys(doc.success)) assert.ok(operation.responses?.[status], `${method} ${url}: no ${status}`);
+      assert.ok(!Object.keys(operation).some((key) => key.startsWith("x-")), `${method} ${url} leaks an x- key`);
+      for (const status of Object.keys(doc.success))
+        assert.ok(operation.responses?.[status], `${method} ${url}: no ${status}`);
     }
-    const schema = (operationOf(document, "GET", "/healthz")!.responses!["200"] as OpenAPIV3_1.ResponseObject).content?.["application/json"]?.schema;
+    const schema = (operationOf(document, "GET", "/healthz")!.responses!["200"] as OpenAPIV3_1.ResponseObject)
+      .content?.["application/json"]?.schema;
     assert.deepEqual(schema, { $ref: "#/components/schemas/Health" }, "a named body is referred to, not repeated");
   });
 });
@@ -98,7 +109,8 @@ describe("the OpenAPI description of the endpoint table", () => {
 describe("the response kinds in the document", () => {
   test("every kind but `empty` is a named schema, or an array of one, that the document's components hold", () => {
     const named = components(false);
-    const refName = (schema: unknown) => /^#\/components\/schemas\/(\w+)$/.exec((schema as { $ref?: string }).$ref ?? "")?.[1];
+    const refName = (schema: unknown) =>
+      /^#\/components\/schemas\/(\w+)$/.exec((schema as { $ref?: string }).$ref ?? "")?.[1];
     for (const kind of Object.keys(RESPONSES) as ResponseKind[]) {
       const body = named.body(kind) as { type?: string; items?: unknown } | null;
       if (kind === "empty") {
@@ -117,7 +129,11 @@ describe("the response kinds in the document", () => {
       await app.close();
       const schemas = document.components?.schemas as Record<string, { properties: Record<string, { type?: string }> }>;
       for (const name of ["Authorization", "IssueEvent"]) {
-        assert.equal(schemas[name]?.properties.id?.type, numericIds ? "integer" : "string", `${name}, numericIds ${numericIds}`);
+        assert.equal(
+          schemas[name]?.properties.id?.type,
+          numericIds ? "integer" : "string",
+          `${name}, numericIds ${numericIds}`,
+        );
       }
     }
   });

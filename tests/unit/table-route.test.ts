@@ -9,7 +9,10 @@ import { tableRoute } from "../../src/server/routes/table-route.js";
 describe("tableRoute", () => {
   test("takes method, path and the row itself from the row, and serializes with the kind's schema at its status", () => {
     const created = tableRoute(endpoints.hooks.create);
-    assert.deepEqual([created.method, created.url, created.config.endpoint], ["POST", "/repos/:user/:repo/hooks", endpoints.hooks.create]);
+    assert.deepEqual(
+      [created.method, created.url, created.config.endpoint],
+      ["POST", "/repos/:user/:repo/hooks", endpoints.hooks.create],
+    );
     assert.deepEqual(Object.keys(created.schema.response), ["201"]);
     assert.deepEqual(created.schema.response[201], responseSchemas(false).Hook);
     assert.deepEqual(tableRoute(endpoints.hooks.delete).schema.response, {}, "204: nothing to serialize");
@@ -20,7 +23,10 @@ describe("tableRoute", () => {
 
   test("serves GitHub's other forms of a row: POST for PATCH, the id-based path, and no rate limit", () => {
     const alias = tableRoute(endpoints.hooks.update, { method: "POST" });
-    assert.deepEqual([alias.method, alias.url, alias.config.endpoint], ["POST", endpoints.hooks.update.path, endpoints.hooks.update]);
+    assert.deepEqual(
+      [alias.method, alias.url, alias.config.endpoint],
+      ["POST", endpoints.hooks.update.path, endpoints.hooks.update],
+    );
     assert.deepEqual(Object.keys(alias.schema.response), ["200"], "answers as the PATCH it stands for");
     const byId = tableRoute(endpoints.repos.get, { byId: "/repositories/:id" });
     assert.equal(byId.url, "/repositories/:id");

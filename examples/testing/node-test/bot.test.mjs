@@ -6,8 +6,14 @@ import { startFeedgate } from "feedgate/testing";
 import { RepoBot } from "../bot.mjs";
 
 const SECRET = "it's a secret";
-const event = (id, type, actor, payload = {}) =>
-  ({ id, type, actor: { login: actor }, repo: { name: "octocat/hello-world" }, payload, created_at: "2026-01-01T10:05:00Z" });
+const event = (id, type, actor, payload = {}) => ({
+  id,
+  type,
+  actor: { login: actor },
+  repo: { name: "octocat/hello-world" },
+  payload,
+  created_at: "2026-01-01T10:05:00Z",
+});
 let fg;
 let octokit;
 let bot;
@@ -23,9 +29,15 @@ beforeEach(async () => {
 });
 
 test("notices each new event once, and an unchanged feed costs no rate limit", async () => {
-  assert.deepEqual((await bot.poll()).map((e) => e.id), ["1"]);
+  assert.deepEqual(
+    (await bot.poll()).map((e) => e.id),
+    ["1"],
+  );
   await fg.ingest([event("2", "PushEvent", "hubot")]);
-  assert.deepEqual((await bot.poll()).map((e) => e.id), ["2"]);
+  assert.deepEqual(
+    (await bot.poll()).map((e) => e.id),
+    ["2"],
+  );
   const { data: before } = await octokit.rest.rateLimit.get();
   assert.deepEqual(await bot.poll(), []); // a 304
   const { data: after } = await octokit.rest.rateLimit.get();
@@ -38,14 +50,24 @@ test("rides out GitHub being unavailable, then a secondary rate limit", async ()
   assert.deepEqual(await bot.poll(), []);
   fg.faults.secondaryRateLimit({ path: "/repos/:owner/:repo/events", times: 1 });
   assert.deepEqual(await bot.poll(), []);
-  assert.deepEqual((await bot.poll()).map((e) => e.id), ["1"]);
-  assert.deepEqual(bot.notes, ["GitHub said 502; retrying later", "GitHub said 403; retrying later", "create by octocat"]);
+  assert.deepEqual(
+    (await bot.poll()).map((e) => e.id),
+    ["1"],
+  );
+  assert.deepEqual(bot.notes, [
+    "GitHub said 502; retrying later",
+    "GitHub said 403; retrying later",
+    "create by octocat",
+  ]);
 });
 
 test("thanks a star delivered by webhook, and ignores a forged delivery", async () => {
   const inbox = await fg.receiver({ secret: SECRET });
   await octokit.rest.repos.createWebhook({
-    owner: "octocat", repo: "hello-world", events: ["watch"], config: { url: inbox.url, content_type: "json", secret: SECRET },
+    owner: "octocat",
+    repo: "hello-world",
+    events: ["watch"],
+    config: { url: inbox.url, content_type: "json", secret: SECRET },
   });
   await fg.ingest([event("3", "WatchEvent", "hubot", { action: "started" })]);
   const star = await inbox.next({ event: "watch", action: "started" });

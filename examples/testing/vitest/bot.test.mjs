@@ -5,8 +5,14 @@ import { startFeedgate } from "feedgate/testing";
 import { RepoBot } from "../bot.mjs";
 
 const SECRET = "it's a secret";
-const event = (id, type, actor, payload = {}) =>
-  ({ id, type, actor: { login: actor }, repo: { name: "octocat/hello-world" }, payload, created_at: "2026-01-01T10:05:00Z" });
+const event = (id, type, actor, payload = {}) => ({
+  id,
+  type,
+  actor: { login: actor },
+  repo: { name: "octocat/hello-world" },
+  payload,
+  created_at: "2026-01-01T10:05:00Z",
+});
 let fg;
 let octokit;
 let bot;
@@ -38,13 +44,20 @@ test("rides out GitHub being unavailable, then a secondary rate limit", async ()
   fg.faults.secondaryRateLimit({ path: "/repos/:owner/:repo/events", times: 1 });
   expect(await bot.poll()).toEqual([]);
   expect((await bot.poll()).map((e) => e.id)).toEqual(["1"]);
-  expect(bot.notes).toEqual(["GitHub said 502; retrying later", "GitHub said 403; retrying later", "create by octocat"]);
+  expect(bot.notes).toEqual([
+    "GitHub said 502; retrying later",
+    "GitHub said 403; retrying later",
+    "create by octocat",
+  ]);
 });
 
 test("thanks a star delivered by webhook, and ignores a forged delivery", async () => {
   const inbox = await fg.receiver({ secret: SECRET });
   await octokit.rest.repos.createWebhook({
-    owner: "octocat", repo: "hello-world", events: ["watch"], config: { url: inbox.url, content_type: "json", secret: SECRET },
+    owner: "octocat",
+    repo: "hello-world",
+    events: ["watch"],
+    config: { url: inbox.url, content_type: "json", secret: SECRET },
   });
   await fg.ingest([event("3", "WatchEvent", "hubot", { action: "started" })]);
   const star = await inbox.next({ event: "watch", action: "started" });

@@ -34,13 +34,23 @@ export interface ItemsPage {
   truncated: boolean;
 }
 
-export async function readItems(feeds: FeedService, view: FeedView, user: UserRow, page: number, type: string | null,
-  now: Date): Promise<ItemsPage> {
+export async function readItems(
+  feeds: FeedService,
+  view: FeedView,
+  user: UserRow,
+  page: number,
+  type: string | null,
+  now: Date,
+): Promise<ItemsPage> {
   const principal = sessionPrincipal(user);
   if (type === null) {
     const offset = (page - 1) * PAGE_SIZE;
     const { rows, total } = await feeds.page(view.feed, view.params, principal, { offset, limit: PAGE_SIZE });
-    return { items: rows.map((row) => activityItem(row, now)), next: offset + rows.length < total ? page + 1 : null, truncated: false };
+    return {
+      items: rows.map((row) => activityItem(row, now)),
+      next: offset + rows.length < total ? page + 1 : null,
+      truncated: false,
+    };
   }
   // One more than the page holds tells whether there is a next page.
   const skip = (page - 1) * PAGE_SIZE;

@@ -18,7 +18,13 @@ export interface ActivityItem {
   org: { text: string; href: string } | null;
 }
 
-const UNITS: [number, string][] = [[365 * 86400, "year"], [30 * 86400, "month"], [86400, "day"], [3600, "hour"], [60, "minute"]];
+const UNITS: [number, string][] = [
+  [365 * 86400, "year"],
+  [30 * 86400, "month"],
+  [86400, "day"],
+  [3600, "hour"],
+  [60, "minute"],
+];
 
 /** "just now", "3 minutes ago", "1 day ago": GitHub's wording, coarse on purpose. */
 export function relativeTime(at: Date, now: Date): string {

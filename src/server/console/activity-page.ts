@@ -15,7 +15,8 @@ const segment = (s: Segment) => (typeof s === "string" ? s : html`<a href="${s.h
 export function item(event: ActivityItem): Html {
   return html`<li data-id="${event.id}"><p class="sentence">${event.sentence.map(segment)}</p>
   <p class="meta"><time datetime="${event.at}" title="${event.at}">${event.ago}</time> · <span class="type">${event.type}</span>${
-    event.org ? html` · in <a href="${event.org.href}">${event.org.text}</a>` : ""}</p></li>`;
+    event.org ? html` · in <a href="${event.org.href}">${event.org.text}</a>` : ""
+  }</p></li>`;
 }
 
 export interface ActivityPageOptions {
@@ -30,13 +31,15 @@ export interface ActivityPageOptions {
   related?: { href: string; text: string }[];
 }
 
-const query = (type: string | null, page: number) => `?${new URLSearchParams({ ...(type ? { type } : {}), page: String(page) })}`;
+const query = (type: string | null, page: number) =>
+  `?${new URLSearchParams({ ...(type ? { type } : {}), page: String(page) })}`;
 
 function filter(options: ActivityPageOptions): Html {
   return html`<form method="get" action="${options.path}" class="filter">
   <label for="type">Event type</label>
-  <select id="type" name="type"><option value="">All types</option>${EVENT_TYPES.map((type) =>
-    html`<option value="${type}"${type === options.type ? html` selected` : ""}>${type}</option>`)}</select>
+  <select id="type" name="type"><option value="">All types</option>${EVENT_TYPES.map(
+    (type) => html`<option value="${type}"${type === options.type ? html` selected` : ""}>${type}</option>`,
+  )}</select>
   <button type="submit">Filter</button>
 </form>`;
 }
@@ -44,15 +47,24 @@ function filter(options: ActivityPageOptions): Html {
 export function activityPage(context: PageContext, options: ActivityPageOptions, first: ItemsPage): string {
   const { path, type } = options;
   const list = html`<ol class="events" id="events" aria-label="Events, newest first" data-stream="${path}/stream"${
-    type ? html` data-type="${type}"` : ""}>${first.items.map(item)}</ol>`;
-  const empty = first.items.length === 0 ? html`<p id="no-events">No events${type ? html` of type ${type}` : ""} yet.</p>` : "";
-  const more = first.next === null ? "" : html`<p><a class="button" id="load-more" href="${path}${query(type, first.next)}"
+    type ? html` data-type="${type}"` : ""
+  }>${first.items.map(item)}</ol>`;
+  const empty =
+    first.items.length === 0 ? html`<p id="no-events">No events${type ? html` of type ${type}` : ""} yet.</p>` : "";
+  const more =
+    first.next === null
+      ? ""
+      : html`<p><a class="button" id="load-more" href="${path}${query(type, first.next)}"
     data-items="${path}/items${query(type, first.next)}">Load more</a></p>`;
   const truncated = first.truncated ? html`<p class="hint">The filter looked at the most recent events only.</p>` : "";
-  return page(context, options.heading, html`<h1>${options.heading}</h1>
+  return page(
+    context,
+    options.heading,
+    html`<h1>${options.heading}</h1>
 <p class="hint">${options.description}</p>
 ${options.related?.length ? html`<p>${options.related.map((link) => html`<a href="${link.href}">${link.text}</a> `)}</p>` : ""}
 ${filter(options)}
 <p class="hint" id="live-status" role="status" aria-live="polite"></p>
-${empty}${list}${more}${truncated}`);
+${empty}${list}${more}${truncated}`,
+  );
 }

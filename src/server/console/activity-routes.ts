@@ -35,31 +35,64 @@ interface ViewSpec {
   heading(params: Params): string;
   description: string;
   /** Pages the signed-in user may also open from here (a repository's Webhooks, for those who may manage them). */
-  related?(params: Params, request: FastifyRequest, services: ConsoleServices): Promise<{ href: string; text: string }[]>;
+  related?(
+    params: Params,
+    request: FastifyRequest,
+    services: ConsoleServices,
+  ): Promise<{ href: string; text: string }[]>;
 }
 
 const VIEWS: ViewSpec[] = [
   {
-    route: "/activity", heading: () => "Activity", description: "What you, the people you follow and the repositories you watch did.",
+    route: "/activity",
+    heading: () => "Activity",
+    description: "What you, the people you follow and the repositories you watch did.",
     view: (_p, login) => ({ feed: "getReceived", params: { user: login }, path: "/console/activity" }),
   },
   {
-    route: "/users/:user", heading: (p) => p.user!, description: "Everything this account did that you may see.",
-    view: (p) => ({ feed: "getFromUser", params: { user: p.user! }, path: `/console/users/${encodeURIComponent(p.user!)}` }),
+    route: "/users/:user",
+    heading: (p) => p.user!,
+    description: "Everything this account did that you may see.",
+    view: (p) => ({
+      feed: "getFromUser",
+      params: { user: p.user! },
+      path: `/console/users/${encodeURIComponent(p.user!)}`,
+    }),
   },
   {
-    route: "/repos/:owner/:repo", heading: (p) => `${p.owner!}/${p.repo!}`, description: "Events in this repository.",
-    view: (p) => ({ feed: "getFromRepo", params: { user: p.owner!, repo: p.repo! },
-      path: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}` }),
+    route: "/repos/:owner/:repo",
+    heading: (p) => `${p.owner!}/${p.repo!}`,
+    description: "Events in this repository.",
+    view: (p) => ({
+      feed: "getFromRepo",
+      params: { user: p.owner!, repo: p.repo! },
+      path: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}`,
+    }),
     // The hooks API's own rule decides who sees the link, so the link and the Webhooks page never disagree.
     related: async (p, request, services) => {
-      const manages = await services.hooks.scope({ user: p.owner!, repo: p.repo! },
-        { principal: sessionPrincipal(signedIn(request).user), acceptedScopes: [], permissions: [] }).then(() => true, () => false);
-      return manages ? [{ href: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}/hooks`, text: "Webhooks" }] : [];
+      const manages = await services.hooks
+        .scope(
+          { user: p.owner!, repo: p.repo! },
+          { principal: sessionPrincipal(signedIn(request).user), acceptedScopes: [], permissions: [] },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      return manages
+        ? [
+            {
+              href: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}/hooks`,
+              text: "Webhooks",
+            },
+          ]
+        : [];
     },
   },
   {
-    route: "/orgs/:org", heading: (p) => p.org!, description: "Public events in this organization's repositories.",
+    route: "/orgs/:org",
+    heading: (p) => p.org!,
+    description: "Public events in this organization's repositories.",
     view: (p) => ({ feed: "getFromOrg", params: { org: p.org! }, path: `/console/orgs/${encodeURIComponent(p.org!)}` }),
   },
 ];
@@ -79,7 +112,11 @@ function sessionUser(request: FastifyRequest) {
 export function activityRoutes(app: FastifyInstance, services: ConsoleServices) {
   const { feeds, streams, now } = services;
   /** Live events as the console's items: rendered once per delivery, whatever the number of streams. */
-  const format: StreamFormat = { name: "console", kind: () => "activity", data: (row) => JSON.stringify(activityItem(row, now())) };
+  const format: StreamFormat = {
+    name: "console",
+    kind: () => "activity",
+    data: (row) => JSON.stringify(activityItem(row, now())),
+  };
 
   for (const spec of VIEWS) {
     app.get(spec.route, SIGNED_IN, async (request: Request, reply: FastifyReply) => {
@@ -88,13 +125,27 @@ export function activityRoutes(app: FastifyInstance, services: ConsoleServices) 
       const type = typeOf(request.query);
       const items = await readItems(feeds, view, user, pageOf(request.query), type, now());
       const related = (await spec.related?.(request.params, request, services)) ?? [];
-      return sendPage(reply, 200, activityPage(pageContext(request, services.assets, services),
-        { heading: spec.heading(request.params), description: spec.description, path: view.path, type, related }, items));
+      return sendPage(
+        reply,
+        200,
+        activityPage(
+          pageContext(request, services.assets, services),
+          { heading: spec.heading(request.params), description: spec.description, path: view.path, type, related },
+          items,
+        ),
+      );
     });
 
     app.get(`${spec.route}/items`, async (request: Request, reply: FastifyReply) => {
       const user = sessionUser(request);
-      const items = await readItems(feeds, spec.view(request.params, user.login), user, pageOf(request.query), typeOf(request.query), now());
+      const items = await readItems(
+        feeds,
+        spec.view(request.params, user.login),
+        user,
+        pageOf(request.query),
+        typeOf(request.query),
+        now(),
+      );
       return reply.type("application/json; charset=utf-8").send(JSON.stringify(items));
     });
 
@@ -103,9 +154,16 @@ export function activityRoutes(app: FastifyInstance, services: ConsoleServices) 
       if (!streams.enabled) throw new ApiError(404, "Live streams are turned off on this server.");
       const view = spec.view(request.params, user.login);
       const sessionId = request.consoleSession!.id;
-      const lease = { stillValid: async () => (await services.sessions.resolve(sessionId)) !== null, endsAt: now().getTime() + STREAM_LEASE_MS };
-      return streams.serve(request, reply, { feed: view.feed, params: view.params, integerIds: false, format, lease },
-        sessionPrincipal(user));
+      const lease = {
+        stillValid: async () => (await services.sessions.resolve(sessionId)) !== null,
+        endsAt: now().getTime() + STREAM_LEASE_MS,
+      };
+      return streams.serve(
+        request,
+        reply,
+        { feed: view.feed, params: view.params, integerIds: false, format, lease },
+        sessionPrincipal(user),
+      );
     });
   }
 }

@@ -69,4 +69,5 @@ export const sendPage = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).type("text/html; charset=utf-8").send(body);
 
 /** `?page=N` of a console list: a positive number, else the first page. */
-export const pageOf = (query: { page?: string }) => (query.page && /^[1-9][0-9]{0,5}$/.test(query.page) ? Number(query.page) : 1);
+export const pageOf = (query: { page?: string }) =>
+  query.page && /^[1-9][0-9]{0,5}$/.test(query.page) ? Number(query.page) : 1;

@@ -17,11 +17,20 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
  * HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Path=/console (the API never sees
  * it), Secure when served over HTTPS. Values here (base64url ids, SecretBox text) hold no character a cookie value must not.
  */
-export function writeCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds?: number) {
+export function writeCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds?: number,
+) {
   const attributes = ["Path=/console", "HttpOnly", "SameSite=Strict"];
   if (request.protocol === "https") attributes.push("Secure");
   if (maxAgeSeconds !== undefined) attributes.push(`Max-Age=${maxAgeSeconds}`);
-  reply.header("Set-Cookie", [...headerList(reply.getHeader("Set-Cookie")), `${name}=${value}; ${attributes.join("; ")}`]);
+  reply.header("Set-Cookie", [
+    ...headerList(reply.getHeader("Set-Cookie")),
+    `${name}=${value}; ${attributes.join("; ")}`,
+  ]);
 }
 
 export const clearCookie = (request: FastifyRequest, reply: FastifyReply, name: string) =>

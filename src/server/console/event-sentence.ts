@@ -9,11 +9,16 @@ export type Segment = string | { text: string; href: string };
 
 type Json = Record<string, unknown>;
 
-const object = (value: unknown): Json => (value && typeof value === "object" && !Array.isArray(value) ? value as Json : {});
+const object = (value: unknown): Json =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 /** An issue or pull request number, only when it is one (a payload could hold anything). */
 const number = (value: unknown): string | null =>
-  typeof value === "number" && Number.isSafeInteger(value) ? String(value) : typeof value === "string" && /^[0-9]{1,12}$/.test(value) ? value : null;
+  typeof value === "number" && Number.isSafeInteger(value)
+    ? String(value)
+    : typeof value === "string" && /^[0-9]{1,12}$/.test(value)
+      ? value
+      : null;
 
 const segment = (path: string, label: string): Segment => ({ text: label, href: path });
 export const userHref = (login: string) => `/console/users/${encodeURIComponent(login)}`;
@@ -36,10 +41,17 @@ function issueLabel(issue: Json, forcePull = false): string {
   return n ? `${kind} #${n}` : kind === "issue" ? "an issue" : "a pull request";
 }
 
-const COMMENT_VERBS: Record<string, string> = { created: "commented on", edited: "edited a comment on", deleted: "deleted a comment on" };
+const COMMENT_VERBS: Record<string, string> = {
+  created: "commented on",
+  edited: "edited a comment on",
+  deleted: "deleted a comment on",
+};
 const PULL_VERBS: Record<string, string> = {
-  synchronize: "updated", review_requested: "requested a review on", review_request_removed: "removed a review request from",
-  ready_for_review: "marked as ready for review", converted_to_draft: "converted to draft",
+  synchronize: "updated",
+  review_requested: "requested a review on",
+  review_request_removed: "removed a review request from",
+  ready_for_review: "marked as ready for review",
+  converted_to_draft: "converted to draft",
 };
 
 const PHRASES: Record<string, Phrase> = {
@@ -51,18 +63,24 @@ const PHRASES: Record<string, Phrase> = {
   ForkEvent: (_p, repo) => ["forked ", repo],
   PublicEvent: (_p, repo) => ["made ", repo, " public"],
   IssuesEvent: (p, repo) => [`${text(p.action) ?? "updated"} ${issueLabel(object(p.issue))} in `, repo],
-  IssueCommentEvent: (p, repo) =>
-    [`${COMMENT_VERBS[text(p.action) ?? "created"] ?? "commented on"} ${issueLabel(object(p.issue))} in `, repo],
+  IssueCommentEvent: (p, repo) => [
+    `${COMMENT_VERBS[text(p.action) ?? "created"] ?? "commented on"} ${issueLabel(object(p.issue))} in `,
+    repo,
+  ],
   PullRequestEvent: (p, repo) => {
     const action = text(p.action) ?? "updated";
     const merged = action === "closed" && object(p.pull_request).merged === true;
     const pull = issueLabel({ number: p.number ?? object(p.pull_request).number }, true);
-    return [`${merged ? "merged" : PULL_VERBS[action] ?? action} ${pull} in `, repo];
+    return [`${merged ? "merged" : (PULL_VERBS[action] ?? action)} ${pull} in `, repo];
   },
-  PullRequestReviewEvent: (p, repo) =>
-    [`${text(p.action) === "dismissed" ? "dismissed a review of" : "reviewed"} ${issueLabel(object(p.pull_request), true)} in `, repo],
-  PullRequestReviewCommentEvent: (p, repo) =>
-    [`${COMMENT_VERBS[text(p.action) ?? "created"] ?? "commented on"} the code of ${issueLabel(object(p.pull_request), true)} in `, repo],
+  PullRequestReviewEvent: (p, repo) => [
+    `${text(p.action) === "dismissed" ? "dismissed a review of" : "reviewed"} ${issueLabel(object(p.pull_request), true)} in `,
+    repo,
+  ],
+  PullRequestReviewCommentEvent: (p, repo) => [
+    `${COMMENT_VERBS[text(p.action) ?? "created"] ?? "commented on"} the code of ${issueLabel(object(p.pull_request), true)} in `,
+    repo,
+  ],
   CreateEvent: (p, repo) => {
     const kind = text(p.ref_type) ?? "repository";
     const ref = text(p.ref);
@@ -97,7 +115,9 @@ const PHRASES: Record<string, Phrase> = {
 };
 
 /** A type with no phrase of its own: still a sentence, with its type. */
-const generic = (type: string): Phrase => (_p, repo) => [`caused a ${type} in `, repo];
+const generic =
+  (type: string): Phrase =>
+  (_p, repo) => [`caused a ${type} in `, repo];
 
 /**
  * The sentence of an event as the API returns it (a completed envelope: `actor.login`, `repo.name`). Its actor and

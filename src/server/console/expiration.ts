@@ -32,6 +32,9 @@ export function expiresAtOf(choice: string | null, customDate: string | null, no
     return `${customDate}T00:00:00Z`;
   }
   const days = EXPIRATION_CHOICES.find((c) => c.value === choice && /^\d+$/.test(c.value));
-  if (!days) throw new InvalidInputError(`Expiration must be one of the choices offered, got "${choice.slice(0, 20)}"`, { field: "expires_at" });
+  if (!days)
+    throw new InvalidInputError(`Expiration must be one of the choices offered, got "${choice.slice(0, 20)}"`, {
+      field: "expires_at",
+    });
   return new Date(now.getTime() + Number(days.value) * DAY_MS).toISOString();
 }

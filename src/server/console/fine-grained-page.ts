@@ -29,7 +29,10 @@ const SELECTIONS = [
   { value: "subset", label: "Only select repositories", hint: "The repositories listed below." },
 ] as const;
 
-const GROUP_TITLES: Record<PermissionGroup, string> = { repository: "Repository permissions", organization: "Organization permissions" };
+const GROUP_TITLES: Record<PermissionGroup, string> = {
+  repository: "Repository permissions",
+  organization: "Organization permissions",
+};
 const LEVEL_LABELS = { read: "Read-only", write: "Read and write" } as const;
 
 function selectionLabel(view: FineGrainedTokenView): Html | string {
@@ -38,28 +41,46 @@ function selectionLabel(view: FineGrainedTokenView): Html | string {
   return html`${view.repositories.map((r, i) => html`${i > 0 ? ", " : ""}<code>${r.fullName}</code>`)}`;
 }
 
-const permissionList = (view: FineGrainedTokenView) => Object.entries(view.row.fineGrained.permissions)
-  .map(([name, level]) => `${PERMISSIONS[name as PermissionName].title} (${PERMISSIONS[name as PermissionName].group}): ${level}`)
-  .join("; ");
+const permissionList = (view: FineGrainedTokenView) =>
+  Object.entries(view.row.fineGrained.permissions)
+    .map(
+      ([name, level]) =>
+        `${PERMISSIONS[name as PermissionName].title} (${PERMISSIONS[name as PermissionName].group}): ${level}`,
+    )
+    .join("; ");
 
-export function fineGrainedTokensPage(context: PageContext, views: FineGrainedTokenView[], newToken: string | null, now: Date): string {
-  const table = views.length === 0 ? html`<p>No fine-grained tokens yet.</p>` : html`<table>
+export function fineGrainedTokensPage(
+  context: PageContext,
+  views: FineGrainedTokenView[],
+  newToken: string | null,
+  now: Date,
+): string {
+  const table =
+    views.length === 0
+      ? html`<p>No fine-grained tokens yet.</p>`
+      : html`<table>
   <caption class="hint">Your fine-grained personal access tokens</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">Resource owner</th><th scope="col">Repository access</th>
     <th scope="col">Permissions</th><th scope="col">Ends with</th><th scope="col">Created</th><th scope="col">Expires</th>
     <th scope="col">Actions</th></tr></thead>
-  <tbody>${views.map((view) => html`<tr>
+  <tbody>${views.map(
+    (view) => html`<tr>
     <td>${view.row.note ?? ""}${view.row.fineGrained.description ? html`<br><span class="hint">${view.row.fineGrained.description}</span>` : ""}</td>
     <td>${view.owner.login}</td><td>${selectionLabel(view)}</td><td>${permissionList(view)}</td>
     <td><code>${view.row.tokenLastEight}</code></td><td>${date(view.row.createdAt)}</td><td>${expiresCell(view.row, now)}</td>
     <td class="actions"><a class="button" href="/console/fine-grained-tokens/${view.row.id}/revoke"
       aria-label="Revoke ${view.row.note ?? `token ${view.row.id}`}">Revoke</a></td>
-  </tr>`)}</tbody></table>`;
-  return page(context, "Fine-grained tokens", html`<h1>Fine-grained tokens</h1>
+  </tr>`,
+  )}</tbody></table>`;
+  return page(
+    context,
+    "Fine-grained tokens",
+    html`<h1>Fine-grained tokens</h1>
 ${newToken ? newTokenNotice(newToken) : ""}
 <p>Each token reaches one user's or organization's resources: the repositories you choose, with the permissions you give it.</p>
 <p><a class="button" href="/console/fine-grained-tokens/new">Generate new token</a></p>
-${table}`);
+${table}`,
+  );
 }
 
 function permissionField(name: PermissionName, chosen: string | undefined): Html {
@@ -75,9 +96,16 @@ function permissionField(name: PermissionName, chosen: string | undefined): Html
   </select></div>`;
 }
 
-export function fineGrainedFormPage(context: PageContext, values: FineGrainedFormValues, problem: string | null): string {
+export function fineGrainedFormPage(
+  context: PageContext,
+  values: FineGrainedFormValues,
+  problem: string | null,
+): string {
   const names = Object.keys(PERMISSIONS) as PermissionName[];
-  return page(context, "New fine-grained personal access token", html`<h1>New fine-grained personal access token</h1>
+  return page(
+    context,
+    "New fine-grained personal access token",
+    html`<h1>New fine-grained personal access token</h1>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
 <form method="post" action="/console/fine-grained-tokens">${csrfField(context)}
   <label for="token-name">Token name</label>
@@ -89,25 +117,34 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <span class="hint" id="resource-owner-hint">Your login, or an organization you belong to: the token reaches its resources only.</span>
   ${expirationField(values)}
   <fieldset><legend>Repository access</legend>
-  ${SELECTIONS.map((s) => html`<div class="check"><input type="radio" id="selection-${s.value}" name="repository_selection"
+  ${SELECTIONS.map(
+    (s) => html`<div class="check"><input type="radio" id="selection-${s.value}" name="repository_selection"
     value="${s.value}" aria-describedby="selection-${s.value}-hint"${values.repositorySelection === s.value ? html` checked` : ""}>
-    <label for="selection-${s.value}">${s.label}</label></div><span class="hint" id="selection-${s.value}-hint">${s.hint}</span>`)}
+    <label for="selection-${s.value}">${s.label}</label></div><span class="hint" id="selection-${s.value}-hint">${s.hint}</span>`,
+  )}
   <div class="field"><label for="repositories">Selected repositories</label>
   <textarea id="repositories" name="repositories" rows="3" aria-describedby="repositories-hint">${values.repositories}</textarea>
   <span class="hint" id="repositories-hint">With "Only select repositories": one per line, <code>owner/name</code>.</span></div>
   </fieldset>
-  ${(["repository", "organization"] as const).map((group) => html`<fieldset><legend>${GROUP_TITLES[group]}</legend>
+  ${(["repository", "organization"] as const).map(
+    (group) => html`<fieldset><legend>${GROUP_TITLES[group]}</legend>
     ${names.filter((name) => PERMISSIONS[name].group === group).map((name) => permissionField(name, values.permissions[name]))}
-  </fieldset>`)}
+  </fieldset>`,
+  )}
   <p><button class="primary" type="submit">Generate token</button> <a href="/console/fine-grained-tokens">Cancel</a></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function fineGrainedRevokePage(context: PageContext, view: FineGrainedTokenView): string {
   const name = view.row.note ?? `token ${view.row.id}`;
-  return page(context, "Revoke token", html`<h1>Revoke token</h1>
+  return page(
+    context,
+    "Revoke token",
+    html`<h1>Revoke token</h1>
 <p>Revoke <strong>${name}</strong> (ends with <code>${view.row.tokenLastEight}</code>)? Anything using it loses access at once.</p>
 <form method="post" action="/console/fine-grained-tokens/${view.row.id}/revoke">${csrfField(context)}
   <button class="danger" type="submit">Revoke</button> <a href="/console/fine-grained-tokens">Cancel</a>
-</form>`);
+</form>`,
+  );
 }

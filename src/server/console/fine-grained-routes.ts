@@ -4,7 +4,12 @@ import { isPermissionName, type PermissionGroup, PERMISSIONS } from "../../api/p
 import { clearCookie, NEW_TOKEN_COOKIE, readCookie, writeCookie } from "./cookies.js";
 import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
 import { DEFAULT_EXPIRATION, expiresAtOf } from "./expiration.js";
-import { fineGrainedFormPage, fineGrainedRevokePage, fineGrainedTokensPage, type FineGrainedFormValues } from "./fine-grained-page.js";
+import {
+  fineGrainedFormPage,
+  fineGrainedRevokePage,
+  fineGrainedTokensPage,
+  type FineGrainedFormValues,
+} from "./fine-grained-page.js";
 import { formProblem } from "./token-routes.js";
 
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
@@ -20,9 +25,14 @@ function formValues(body: URLSearchParams): FineGrainedFormValues {
     if (isPermissionName(name) && level) permissions[name] = level;
   }
   return {
-    name: body.get("name") ?? "", description: body.get("description") ?? "", resourceOwner: body.get("resource_owner") ?? "",
-    expiration: body.get("expiration") ?? DEFAULT_EXPIRATION, expirationDate: body.get("expiration_date") ?? "",
-    repositorySelection: body.get("repository_selection") ?? "none", repositories: body.get("repositories") ?? "", permissions,
+    name: body.get("name") ?? "",
+    description: body.get("description") ?? "",
+    resourceOwner: body.get("resource_owner") ?? "",
+    expiration: body.get("expiration") ?? DEFAULT_EXPIRATION,
+    expirationDate: body.get("expiration_date") ?? "",
+    repositorySelection: body.get("repository_selection") ?? "none",
+    repositories: body.get("repositories") ?? "",
+    permissions,
   };
 }
 
@@ -49,17 +59,35 @@ export function fineGrainedTokenRoutes(app: FastifyInstance, services: ConsoleSe
     return sendPage(reply, 200, fineGrainedTokensPage(context(request), rows, newToken, now()));
   });
 
-  app.get("/fine-grained-tokens/new", SIGNED_IN, async (request, reply) => sendPage(reply, 200, fineGrainedFormPage(context(request), {
-    name: "", description: "", resourceOwner: signedIn(request).user.login, expiration: DEFAULT_EXPIRATION, expirationDate: "",
-    repositorySelection: "none", repositories: "", permissions: {},
-  }, null)));
+  app.get("/fine-grained-tokens/new", SIGNED_IN, async (request, reply) =>
+    sendPage(
+      reply,
+      200,
+      fineGrainedFormPage(
+        context(request),
+        {
+          name: "",
+          description: "",
+          resourceOwner: signedIn(request).user.login,
+          expiration: DEFAULT_EXPIRATION,
+          expirationDate: "",
+          repositorySelection: "none",
+          repositories: "",
+          permissions: {},
+        },
+        null,
+      ),
+    ),
+  );
 
   app.post("/fine-grained-tokens", SIGNED_IN, async (request: FormRequest, reply: FastifyReply) => {
     const session = signedIn(request);
     const values = formValues(request.body);
     try {
       const { token } = await fineGrainedTokens.create(session.user, {
-        name: values.name, description: values.description || null, resourceOwner: values.resourceOwner || undefined,
+        name: values.name,
+        description: values.description || null,
+        resourceOwner: values.resourceOwner || undefined,
         repositorySelection: values.repositorySelection,
         repositories: values.repositories.split(/[\s,]+/).filter(Boolean),
         permissions: permissionGroups(values.permissions),
@@ -75,11 +103,23 @@ export function fineGrainedTokenRoutes(app: FastifyInstance, services: ConsoleSe
     }
   });
 
-  app.get("/fine-grained-tokens/:id/revoke", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string } }>, reply) =>
-    sendPage(reply, 200, fineGrainedRevokePage(context(request), await fineGrainedTokens.get(signedIn(request).user, request.params.id))));
+  app.get(
+    "/fine-grained-tokens/:id/revoke",
+    SIGNED_IN,
+    async (request: FastifyRequest<{ Params: { id: string } }>, reply) =>
+      sendPage(
+        reply,
+        200,
+        fineGrainedRevokePage(context(request), await fineGrainedTokens.get(signedIn(request).user, request.params.id)),
+      ),
+  );
 
-  app.post("/fine-grained-tokens/:id/revoke", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
-    await fineGrainedTokens.delete(signedIn(request).user, request.params.id);
-    return reply.redirect("/console/fine-grained-tokens", 303);
-  });
+  app.post(
+    "/fine-grained-tokens/:id/revoke",
+    SIGNED_IN,
+    async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+      await fineGrainedTokens.delete(signedIn(request).user, request.params.id);
+      return reply.redirect("/console/fine-grained-tokens", 303);
+    },
+  );
 }

@@ -34,11 +34,14 @@ export function consoleGuard(services: ConsoleServices) {
     const session = request.consoleSession;
     if (write && session) {
       const body = request.body instanceof URLSearchParams ? request.body : null;
-      if (!services.sessions.csrfMatches(session.id, body?.get("csrf") ?? "")) throw forbidden("Invalid or missing CSRF token.");
+      if (!services.sessions.csrfMatches(session.id, body?.get("csrf") ?? ""))
+        throw forbidden("Invalid or missing CSRF token.");
     }
 
     const access = request.routeOptions.config.consoleAccess ?? "anyone";
-    const allowed = access === "anyone" || (access === "pending" ? session?.session.verified === false : session?.session.verified === true);
+    const allowed =
+      access === "anyone" ||
+      (access === "pending" ? session?.session.verified === false : session?.session.verified === true);
     if (allowed) return;
     if (write) throw forbidden("Sign in to continue.");
     return reply.redirect("/console/sign-in", 303);

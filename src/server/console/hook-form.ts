@@ -39,8 +39,15 @@ export function readHookForm(body: URLSearchParams): HookFormValues & { secret: 
 }
 
 /** A checkbox and its label on one row; `marker`, when given, is text after the label that describes the box. */
-function box(id: string, name: string, value: string, label: string, checked: boolean,
-  describedBy: string | null = null, marker: Html | string = ""): Html {
+function box(
+  id: string,
+  name: string,
+  value: string,
+  label: string,
+  checked: boolean,
+  describedBy: string | null = null,
+  marker: Html | string = "",
+): Html {
   return html`<span class="check"><input type="checkbox" id="${id}" name="${name}" value="${value}"${checked ? html` checked` : ""}${describedBy ? html` aria-describedby="${describedBy}"` : ""}>
     <span><label for="${id}">${label}</label>${marker}</span></span>`;
 }
@@ -49,7 +56,15 @@ function box(id: string, name: string, value: string, label: string, checked: bo
 function eventBox(name: string, checked: boolean): Html {
   const id = `hook-event-${name}`;
   if (!SENT_EVENTS.has(name)) return box(id, "events", name, name, checked);
-  return box(id, "events", name, name, checked, `${id}-sent`, html` <span class="sent" id="${id}-sent">${SENT_MARKER}</span>`);
+  return box(
+    id,
+    "events",
+    name,
+    name,
+    checked,
+    `${id}-sent`,
+    html` <span class="sent" id="${id}-sent">${SENT_MARKER}</span>`,
+  );
 }
 
 export function hookForm(context: PageContext, action: string, values: HookFormValues, problem: string | null): Html {

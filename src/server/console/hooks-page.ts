@@ -14,10 +14,12 @@ export interface ShownHook {
   deliveries: DeliveryRow[];
 }
 
-const time = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 19).replace("T", " ")} UTC</time>`;
+const time = (d: Date) =>
+  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 19).replace("T", " ")} UTC</time>`;
 
 /** `/console/repos/:owner/:repo/hooks`: where every form of the page posts under. */
-export const hooksPath = (fullName: string) => `/console/repos/${fullName.split("/").map(encodeURIComponent).join("/")}/hooks`;
+export const hooksPath = (fullName: string) =>
+  `/console/repos/${fullName.split("/").map(encodeURIComponent).join("/")}/hooks`;
 
 /** GitHub's `last_response`: the code and message of the last delivery, its status word ("active", "unused") aside. */
 function lastResponse(hook: HookRow): Html {
@@ -26,7 +28,10 @@ function lastResponse(hook: HookRow): Html {
   return html`${code === null ? "" : html`<code>${code}</code> `}${message ?? ""} <span class="hint">(${status})</span>`;
 }
 
-const headerLines = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\n");
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\n");
 
 /** The payload as sent, pretty-printed when it is JSON (a form-encoded hook's is not). */
 function payloadText(payload: string | null): string {
@@ -79,14 +84,19 @@ ${bulk.problem ? html`<p class="error" role="alert">${bulk.problem}</p>` : ""}
 /** "Active", "Inactive", or, for a hook turned off for failing, when and why (it stays off until made active again). */
 function state(hook: HookRow): Html {
   if (hook.active) {
-    return hook.failingSince ? html`Active <span class="failed">(failing since ${time(hook.failingSince)})</span>` : html`Active`;
+    return hook.failingSince
+      ? html`Active <span class="failed">(failing since ${time(hook.failingSince)})</span>`
+      : html`Active`;
   }
   if (!hook.disabled) return html`Inactive`;
   return html`<strong class="failed">Disabled</strong> ${time(hook.disabled.at)}: ${hook.disabled.reason}`;
 }
 
 function hookSection(base: string, { hook, deliveries }: ShownHook, context: PageContext): Html {
-  const table = deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<table>
+  const table =
+    deliveries.length === 0
+      ? html`<p>No deliveries yet.</p>`
+      : html`<table>
   <caption class="hint">Recent deliveries to ${hook.config.url}</caption>
   <thead><tr><th scope="col">Status</th><th scope="col">Event</th><th scope="col">Delivered</th>
     <th scope="col">Duration</th><th scope="col">Details</th><th scope="col">Actions</th></tr></thead>
@@ -101,11 +111,21 @@ function hookSection(base: string, { hook, deliveries }: ShownHook, context: Pag
 </section>`;
 }
 
-export function hooksPage(context: PageContext, fullName: string, hooks: ShownHook[], values: HookFormValues, problem: string | null,
-  bulk: BulkRedelivery = EMPTY_BULK): string {
+export function hooksPage(
+  context: PageContext,
+  fullName: string,
+  hooks: ShownHook[],
+  values: HookFormValues,
+  problem: string | null,
+  bulk: BulkRedelivery = EMPTY_BULK,
+): string {
   const base = hooksPath(fullName);
-  return page(context, `Webhooks · ${fullName}`, html`<h1>Webhooks</h1>
+  return page(
+    context,
+    `Webhooks · ${fullName}`,
+    html`<h1>Webhooks</h1>
 <p class="meta">Repository <strong>${fullName}</strong></p>
 ${hooks.length === 0 ? html`<p>No webhooks yet.</p>` : [...hooks.map((shown) => hookSection(base, shown, context)), bulkForm(base, bulk, context)]}
-${hookForm(context, base, values, problem)}`);
+${hookForm(context, base, values, problem)}`,
+  );
 }

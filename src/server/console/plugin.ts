@@ -25,8 +25,15 @@ import { userRoutes } from "./user-routes.js";
  * `connect-src 'self'` is what the activity page's EventSource needs.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
 ].join("; ");
 
 /** Where the console is mounted: registered under it, and kept out of the `/api/v3` layout (app.ts). */
@@ -49,8 +56,11 @@ export function consolePlugin(services: ConsoleServices) {
     });
     // Forms, not JSON: each field with all its values (a checkbox per scope).
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 },
-      async (_request: FastifyRequest, body: string) => new URLSearchParams(body));
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 64 * 1024 },
+      async (_request: FastifyRequest, body: string) => new URLSearchParams(body),
+    );
     app.addHook("preHandler", consoleGuard(services));
 
     // After the API's own onSend hooks (this context's run after its parent's): the console's headers win.
@@ -68,11 +78,17 @@ export function consolePlugin(services: ConsoleServices) {
     });
 
     app.setErrorHandler(async (error, request, reply) => {
-      const known = error instanceof ApiError ? error
-        : error instanceof StoreUnavailableError ? (error.store === "the database"
-          ? new ApiError(503, "The database is unavailable. Try again shortly.") : serviceUnavailable(error.store, error.cause))
-        // Fastify's own 4xx (a body that is not a form, too large, badly encoded): the request's fault, not ours.
-        : clientError(error) ? new ApiError(clientError(error)!, "Bad request") : null;
+      const known =
+        error instanceof ApiError
+          ? error
+          : error instanceof StoreUnavailableError
+            ? error.store === "the database"
+              ? new ApiError(503, "The database is unavailable. Try again shortly.")
+              : serviceUnavailable(error.store, error.cause)
+            : // Fastify's own 4xx (a body that is not a form, too large, badly encoded): the request's fault, not ours.
+              clientError(error)
+              ? new ApiError(clientError(error)!, "Bad request")
+              : null;
       if (!known || known.statusCode >= 500) request.log.error({ err: error }, "console error");
       const status = known?.statusCode ?? 500;
       // API credentials sent to a page (the auth plugin refused them): answered as the API answers them, in JSON.
@@ -80,15 +96,24 @@ export function consolePlugin(services: ConsoleServices) {
         for (const [name, value] of Object.entries(known.options.headers ?? {})) reply.header(name, value);
         return reply.code(status).send(known.body(GENERAL_DOCS));
       }
-      return sendPage(reply, status, errorPage(pageContext(request, services.assets, services), status,
-        known && status < 500 ? known.message : status === 503 ? known!.message : "Something went wrong."));
+      return sendPage(
+        reply,
+        status,
+        errorPage(
+          pageContext(request, services.assets, services),
+          status,
+          known && status < 500 ? known.message : status === 503 ? known!.message : "Something went wrong.",
+        ),
+      );
     });
     app.setNotFoundHandler(async (request, reply) =>
-      sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found")));
+      sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found")),
+    );
 
     app.get("/assets/:name", async (request, reply) => {
       const asset = services.assets.byUrl.get(request.url.split("?")[0]!);
-      if (!asset) return sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found"));
+      if (!asset)
+        return sendPage(reply, 404, errorPage(pageContext(request, services.assets, services), 404, "Not Found"));
       return reply.type(asset.contentType).send(asset.body);
     });
     signInRoutes(app, services);

@@ -3,7 +3,10 @@ import { html } from "./html.js";
 import { csrfField, page, type PageContext } from "./layout.js";
 
 export function signInPage(context: PageContext, problem: string | null, login = ""): string {
-  return page(context, "Sign in", html`<h1>Sign in to feedgate</h1>
+  return page(
+    context,
+    "Sign in",
+    html`<h1>Sign in to feedgate</h1>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
 <form method="post" action="/console/sign-in">${csrfField(context)}
   <label for="login">Username</label>
@@ -11,19 +14,28 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <p><button class="primary" type="submit">Sign in</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function twoFactorPage(context: PageContext, problem: string | null): string {
-  return page(context, "Two-factor authentication", html`<h1>Two-factor authentication</h1>
+  return page(
+    context,
+    "Two-factor authentication",
+    html`<h1>Two-factor authentication</h1>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
 <form method="post" action="/console/two-factor">${csrfField(context)}
   <label for="otp">Authentication code</label>
   <input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required autofocus>
   <p><button class="primary" type="submit">Verify</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function errorPage(context: PageContext, status: number, message: string): string {
-  return page(context, message, html`<h1>${message}</h1><p>Error ${status}. <a href="/console/">Back to the console</a></p>`);
+  return page(
+    context,
+    message,
+    html`<h1>${message}</h1><p>Error ${status}. <a href="/console/">Back to the console</a></p>`,
+  );
 }

@@ -19,7 +19,8 @@ function refusal(error: unknown): { status: number; message: string } | null {
   return null;
 }
 
-const isOtpChallenge = (error: unknown) => error instanceof ApiError && error.options.headers?.["X-GitHub-OTP"] !== undefined;
+const isOtpChallenge = (error: unknown) =>
+  error instanceof ApiError && error.options.headers?.["X-GitHub-OTP"] !== undefined;
 
 export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
   const { sessions, authenticator, assets } = services;
@@ -31,7 +32,9 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
     writeCookie(request, reply, SESSION_COOKIE, await sessions.start(user, verified));
   }
 
-  app.get("/", async (request, reply) => reply.redirect(request.consoleSession?.session.verified ? "/console/activity" : "/console/sign-in", 303));
+  app.get("/", async (request, reply) =>
+    reply.redirect(request.consoleSession?.session.verified ? "/console/activity" : "/console/sign-in", 303),
+  );
 
   app.get("/sign-in", async (request, reply) => {
     if (request.consoleSession?.session.verified) return reply.redirect("/console/", 303);
@@ -42,7 +45,10 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
     const login = request.body.get("login") ?? "";
     const password = request.body.get("password") ?? "";
     try {
-      const principal = await authenticator.authenticate({ type: "basic", login, password, otp: undefined }, request.receivedAt);
+      const principal = await authenticator.authenticate(
+        { type: "basic", login, password, otp: undefined },
+        request.receivedAt,
+      );
       if (principal?.kind !== "password") throw new ApiError(401, INCORRECT); // a token given as the password
       await startSession(request, reply, principal.user, true);
       return reply.redirect("/console/", 303);
@@ -62,12 +68,17 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
   });
 
   app.get("/two-factor", { config: { consoleAccess: "pending" } }, async (request, reply) =>
-    sendPage(reply, 200, twoFactorPage(render(request), null)));
+    sendPage(reply, 200, twoFactorPage(render(request), null)),
+  );
 
   app.post("/two-factor", { config: { consoleAccess: "pending" } }, async (request: FormRequest, reply) => {
     const session = signedIn(request);
     try {
-      const principal = await authenticator.secondFactor(session.user.id, request.body.get("otp") ?? "", request.receivedAt);
+      const principal = await authenticator.secondFactor(
+        session.user.id,
+        request.body.get("otp") ?? "",
+        request.receivedAt,
+      );
       await startSession(request, reply, principal.user, true);
       return reply.redirect("/console/", 303);
     } catch (error) {

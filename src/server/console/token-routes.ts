@@ -15,17 +15,29 @@ const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
 const NEW_TOKEN_SECONDS = 120;
 
 const formValues = (body: URLSearchParams): TokenFormValues => ({
-  note: body.get("note") ?? "", noteUrl: body.get("note_url") ?? "", scopes: body.getAll("scopes"),
-  expiration: body.get("expiration") ?? DEFAULT_EXPIRATION, expirationDate: body.get("expiration_date") ?? "",
+  note: body.get("note") ?? "",
+  noteUrl: body.get("note_url") ?? "",
+  scopes: body.getAll("scopes"),
+  expiration: body.get("expiration") ?? DEFAULT_EXPIRATION,
+  expirationDate: body.get("expiration_date") ?? "",
 });
-const EMPTY_FORM: TokenFormValues = { note: "", noteUrl: "", scopes: [], expiration: DEFAULT_EXPIRATION, expirationDate: "" };
+const EMPTY_FORM: TokenFormValues = {
+  note: "",
+  noteUrl: "",
+  scopes: [],
+  expiration: DEFAULT_EXPIRATION,
+  expirationDate: "",
+};
 
 /** What the API would answer 422 (or 4xx) for, as one line for the form. */
 export function formProblem(error: unknown): string | null {
   if (error instanceof FeedgateFailure) return error.problem;
   if (error instanceof ApiError && error.statusCode < 500) {
     const { errors = [] } = error.options;
-    return [error.message, ...(typeof errors === "string" ? [errors] : errors.map((e) => e.message)).filter(Boolean)].join(": ");
+    return [
+      error.message,
+      ...(typeof errors === "string" ? [errors] : errors.map((e) => e.message)).filter(Boolean),
+    ].join(": ");
   }
   return null;
 }
@@ -34,7 +46,13 @@ export function tokenRoutes(app: FastifyInstance, services: ConsoleServices) {
   const { authorizations, assets, sessions, now } = services;
   const context = (request: FastifyRequest) => pageContext(request, assets, services);
 
-  async function showForm(request: FastifyRequest, reply: FastifyReply, values: TokenFormValues, id: string | null, error: unknown) {
+  async function showForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    values: TokenFormValues,
+    id: string | null,
+    error: unknown,
+  ) {
     const problem = formProblem(error);
     if (problem === null) throw error;
     const editing = id === null ? null : await authorizations.get(signedIn(request).user, id);
@@ -48,13 +66,17 @@ export function tokenRoutes(app: FastifyInstance, services: ConsoleServices) {
     const newToken = sealed ? sessions.unseal(session.id, sealed) : null;
     if (sealed) clearCookie(request, reply, NEW_TOKEN_COOKIE);
     const number = pageOf(request.query);
-    const { rows, total } = await authorizations.list(session.user, { limit: TOKENS_PER_PAGE, offset: (number - 1) * TOKENS_PER_PAGE });
+    const { rows, total } = await authorizations.list(session.user, {
+      limit: TOKENS_PER_PAGE,
+      offset: (number - 1) * TOKENS_PER_PAGE,
+    });
     const pages = { number, last: Math.max(1, Math.ceil(total / TOKENS_PER_PAGE)) };
     return sendPage(reply, 200, tokensPage(context(request), rows, newToken, pages, now()));
   });
 
   app.get("/tokens/new", SIGNED_IN, async (request, reply) =>
-    sendPage(reply, 200, tokenFormPage(context(request), EMPTY_FORM, null, null)));
+    sendPage(reply, 200, tokenFormPage(context(request), EMPTY_FORM, null, null)),
+  );
 
   app.post("/tokens", SIGNED_IN, async (request: FormRequest, reply) => {
     const session = signedIn(request);
@@ -62,7 +84,9 @@ export function tokenRoutes(app: FastifyInstance, services: ConsoleServices) {
     try {
       const expiresAt = expiresAtOf(request.body.get("expiration"), values.expirationDate, now());
       const { token } = await authorizations.create(session.user, {
-        note: values.note || undefined, note_url: values.noteUrl || undefined, scopes: [...values.scopes],
+        note: values.note || undefined,
+        note_url: values.noteUrl || undefined,
+        scopes: [...values.scopes],
         ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
       });
       // Post/redirect/get: the list shows the token once; reloading it (or going back) does not post again.
@@ -75,23 +99,43 @@ export function tokenRoutes(app: FastifyInstance, services: ConsoleServices) {
 
   app.get("/tokens/:id/edit", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     const row = await authorizations.get(signedIn(request).user, request.params.id);
-    return sendPage(reply, 200, tokenFormPage(context(request),
-      { ...EMPTY_FORM, note: row.note ?? "", noteUrl: row.noteUrl ?? "", scopes: row.scopes }, row, null));
+    return sendPage(
+      reply,
+      200,
+      tokenFormPage(
+        context(request),
+        { ...EMPTY_FORM, note: row.note ?? "", noteUrl: row.noteUrl ?? "", scopes: row.scopes },
+        row,
+        null,
+      ),
+    );
   });
 
-  app.post("/tokens/:id", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string }; Body: URLSearchParams }>, reply) => {
-    const values = formValues(request.body);
-    try {
-      await authorizations.update(signedIn(request).user, request.params.id,
-        { note: values.note || null, note_url: values.noteUrl || null, scopes: [...values.scopes] });
-      return reply.redirect("/console/tokens", 303);
-    } catch (error) {
-      return showForm(request, reply, values, request.params.id, error);
-    }
-  });
+  app.post(
+    "/tokens/:id",
+    SIGNED_IN,
+    async (request: FastifyRequest<{ Params: { id: string }; Body: URLSearchParams }>, reply) => {
+      const values = formValues(request.body);
+      try {
+        await authorizations.update(signedIn(request).user, request.params.id, {
+          note: values.note || null,
+          note_url: values.noteUrl || null,
+          scopes: [...values.scopes],
+        });
+        return reply.redirect("/console/tokens", 303);
+      } catch (error) {
+        return showForm(request, reply, values, request.params.id, error);
+      }
+    },
+  );
 
   app.get("/tokens/:id/revoke", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string } }>, reply) =>
-    sendPage(reply, 200, revokePage(context(request), await authorizations.get(signedIn(request).user, request.params.id))));
+    sendPage(
+      reply,
+      200,
+      revokePage(context(request), await authorizations.get(signedIn(request).user, request.params.id)),
+    ),
+  );
 
   app.post("/tokens/:id/revoke", SIGNED_IN, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     await authorizations.delete(signedIn(request).user, request.params.id);

@@ -5,7 +5,8 @@ import { csrfField, page, type PageContext } from "./layout.js";
 import { SCOPE_GROUPS } from "./scope-groups.js";
 import { EXPIRATION_CHOICES } from "./expiration.js";
 
-export const date = (d: Date) => html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
+export const date = (d: Date) =>
+  html`<time datetime="${d.toISOString()}">${d.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
 
 function noteCell(row: AuthorizationRow): Html {
   const note = row.note ?? "(no note)";
@@ -35,24 +36,38 @@ export function expiresCell(row: AuthorizationRow, now: Date): Html | string {
   return row.expiresAt <= now ? html`<strong>Expired</strong> ${date(row.expiresAt)}` : date(row.expiresAt);
 }
 
-export function tokensPage(context: PageContext, rows: AuthorizationRow[], newToken: string | null,
-  pages: { number: number; last: number }, now: Date): string {
-  const table = rows.length === 0 ? html`<p>No tokens yet.</p>` : html`<table>
+export function tokensPage(
+  context: PageContext,
+  rows: AuthorizationRow[],
+  newToken: string | null,
+  pages: { number: number; last: number },
+  now: Date,
+): string {
+  const table =
+    rows.length === 0
+      ? html`<p>No tokens yet.</p>`
+      : html`<table>
   <caption class="hint">Your personal access tokens</caption>
   <thead><tr><th scope="col">Note</th><th scope="col">Scopes</th><th scope="col">Ends with</th>
     <th scope="col">Created</th><th scope="col">Last changed</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
-  <tbody>${rows.map((row) => html`<tr>
+  <tbody>${rows.map(
+    (row) => html`<tr>
     <td>${noteCell(row)}</td><td>${row.scopes.length ? row.scopes.join(", ") : "(no scopes)"}</td>
     <td><code>${row.tokenLastEight}</code></td><td>${date(row.createdAt)}</td><td>${date(row.updatedAt)}</td>
     <td>${expiresCell(row, now)}</td>
     <td class="actions"><a class="button" href="/console/tokens/${row.id}/edit" aria-label="Edit ${row.note ?? `token ${row.id}`}">Edit</a>
       <a class="button" href="/console/tokens/${row.id}/revoke" aria-label="Revoke ${row.note ?? `token ${row.id}`}">Revoke</a></td>
-  </tr>`)}</tbody></table>`;
-  return page(context, "Tokens (classic)", html`<h1>Tokens (classic)</h1>
+  </tr>`,
+  )}</tbody></table>`;
+  return page(
+    context,
+    "Tokens (classic)",
+    html`<h1>Tokens (classic)</h1>
 ${newToken ? newTokenNotice(newToken) : ""}
 <p><a class="button" href="/console/tokens/new">Generate new token</a></p>
 ${table}
-${pageLinks(pages)}`);
+${pageLinks(pages)}`,
+  );
 }
 
 export interface TokenFormValues {
@@ -84,9 +99,17 @@ function scopeBox(scope: string, description: string, checked: boolean, child: b
 }
 
 /** The form to generate a token (no id) or to edit one. */
-export function tokenFormPage(context: PageContext, values: TokenFormValues, editing: AuthorizationRow | null, problem: string | null): string {
+export function tokenFormPage(
+  context: PageContext,
+  values: TokenFormValues,
+  editing: AuthorizationRow | null,
+  problem: string | null,
+): string {
   const heading = editing ? "Edit token" : "New personal access token (classic)";
-  return page(context, heading, html`<h1>${heading}</h1>
+  return page(
+    context,
+    heading,
+    html`<h1>${heading}</h1>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
 <form method="post" action="${editing ? `/console/tokens/${editing.id}` : "/console/tokens"}">${csrfField(context)}
   <label for="note">Note</label>
@@ -96,19 +119,26 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <input id="note_url" name="note_url" type="url" value="${values.noteUrl}">
   ${editing ? html`<p>Expires: ${editing.expiresAt ? date(editing.expiresAt) : "never"}</p>` : expirationField(values)}
   <fieldset><legend>Scopes</legend>
-  ${SCOPE_GROUPS.map((g) => html`<div class="group">${scopeBox(g.scope, g.description, values.scopes.includes(g.scope), false)}
-    ${g.children.map((c) => scopeBox(c.scope, c.description, values.scopes.includes(c.scope), true))}</div>`)}
+  ${SCOPE_GROUPS.map(
+    (g) => html`<div class="group">${scopeBox(g.scope, g.description, values.scopes.includes(g.scope), false)}
+    ${g.children.map((c) => scopeBox(c.scope, c.description, values.scopes.includes(c.scope), true))}</div>`,
+  )}
   </fieldset>
   <p><button class="primary" type="submit">${editing ? "Update token" : "Generate token"}</button>
     <a href="/console/tokens">Cancel</a></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function revokePage(context: PageContext, row: AuthorizationRow): string {
-  return page(context, "Revoke token", html`<h1>Revoke token</h1>
+  return page(
+    context,
+    "Revoke token",
+    html`<h1>Revoke token</h1>
 <p>Revoke <strong>${row.note ?? `token ${row.id}`}</strong> (ends with <code>${row.tokenLastEight}</code>)? Anything using it
   loses access at once.</p>
 <form method="post" action="/console/tokens/${row.id}/revoke">${csrfField(context)}
   <button class="danger" type="submit">Revoke</button> <a href="/console/tokens">Cancel</a>
-</form>`);
+</form>`,
+  );
 }

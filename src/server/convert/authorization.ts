@@ -17,7 +17,11 @@ export interface WireOptions {
 /**
  * @param token the full token, only for the response to its creation; every other response shows "".
  */
-export function toWireAuthorization(row: AuthorizationRow, { baseUrl, numericIds }: WireOptions, token = ""): ServedAuthorization {
+export function toWireAuthorization(
+  row: AuthorizationRow,
+  { baseUrl, numericIds }: WireOptions,
+  token = "",
+): ServedAuthorization {
   return {
     id: numericIds ? row.id : String(row.id),
     url: `${baseUrl}/authorizations/${row.id}`,

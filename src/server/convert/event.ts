@@ -7,7 +7,6 @@ import { avatarOf } from "./urls.js";
 
 type Json = Record<string, unknown>;
 
-
 function account(given: Json, wireId: number | null, urlPath: string, baseUrl: string): Json {
   const login = String(given.login);
   return {
@@ -43,8 +42,14 @@ function completed(row: StoredEvent, baseUrl: string): string {
  */
 function withIntegerId(json: string): string {
   const object = JSON.parse(json) as Json;
-  const members = Object.entries(object).map(([key, value]) => `${JSON.stringify(key)}:${
-    key === "id" && typeof value === "string" && /^[0-9]+$/.test(value) ? value.replace(/^0+(?=[0-9])/, "") : JSON.stringify(value)}`);
+  const members = Object.entries(object).map(
+    ([key, value]) =>
+      `${JSON.stringify(key)}:${
+        key === "id" && typeof value === "string" && /^[0-9]+$/.test(value)
+          ? value.replace(/^0+(?=[0-9])/, "")
+          : JSON.stringify(value)
+      }`,
+  );
   return `{${members.join(",")}}`;
 }
 

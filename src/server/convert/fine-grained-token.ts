@@ -16,8 +16,11 @@ export interface FineGrainedTokenView {
 }
 
 /** @param token the full token, only for the response to its creation; every other response shows "". */
-export function toWireFineGrainedToken({ row, user, owner, repositories, expired }: FineGrainedTokenView, baseUrl: string,
-  token = ""): FineGrainedToken {
+export function toWireFineGrainedToken(
+  { row, user, owner, repositories, expired }: FineGrainedTokenView,
+  baseUrl: string,
+  token = "",
+): FineGrainedToken {
   const permissions: FineGrainedToken["permissions"] = { repository: {}, organization: {} };
   for (const [name, level] of Object.entries(row.fineGrained.permissions) as [PermissionName, AccessLevel][]) {
     permissions[PERMISSIONS[name].group][name] = level;
@@ -33,7 +36,10 @@ export function toWireFineGrainedToken({ row, user, owner, repositories, expired
     resource_owner: toWireSimpleUser(owner, baseUrl),
     repository_selection: row.fineGrained.repositorySelection,
     repositories: repositories.map((repo) => ({
-      id: repo.wireId, name: repo.fullName.slice(repo.fullName.indexOf("/") + 1), full_name: repo.fullName, private: repo.private,
+      id: repo.wireId,
+      name: repo.fullName.slice(repo.fullName.indexOf("/") + 1),
+      full_name: repo.fullName,
+      private: repo.private,
     })),
     permissions,
     created_at: isoSeconds(row.createdAt),

@@ -26,8 +26,12 @@ export function toWireConfig(config: HookConfig): WebhookConfig {
 /** The fields both kinds of hook share. */
 function common(hook: HookRow) {
   return {
-    name: hook.name, active: hook.active, events: hook.events, config: toWireConfig(hook.config),
-    updated_at: isoSeconds(hook.updatedAt), created_at: isoSeconds(hook.createdAt),
+    name: hook.name,
+    active: hook.active,
+    events: hook.events,
+    config: toWireConfig(hook.config),
+    updated_at: isoSeconds(hook.updatedAt),
+    created_at: isoSeconds(hook.createdAt),
   };
 }
 
@@ -36,8 +40,18 @@ export function toWireHook(hook: HookRow, ownerPath: string, baseUrl: string): H
   const url = hookUrl(baseUrl, ownerPath, hook);
   const { name, active, events, config, updated_at, created_at } = common(hook);
   return {
-    type: "Repository", id: hook.id, name, active, events, config, updated_at, created_at,
-    url, test_url: `${url}/test`, ping_url: `${url}/pings`, deliveries_url: `${url}/deliveries`,
+    type: "Repository",
+    id: hook.id,
+    name,
+    active,
+    events,
+    config,
+    updated_at,
+    created_at,
+    url,
+    test_url: `${url}/test`,
+    ping_url: `${url}/pings`,
+    deliveries_url: `${url}/deliveries`,
     last_response: { ...hook.lastResponse },
   };
 }
@@ -47,8 +61,17 @@ export function toWireOrgHook(hook: HookRow, ownerPath: string, baseUrl: string)
   const url = hookUrl(baseUrl, ownerPath, hook);
   const { name, active, events, config, updated_at, created_at } = common(hook);
   return {
-    id: hook.id, url, ping_url: `${url}/pings`, deliveries_url: `${url}/deliveries`,
-    name, events, active, config, updated_at, created_at, type: "Organization",
+    id: hook.id,
+    url,
+    ping_url: `${url}/pings`,
+    deliveries_url: `${url}/deliveries`,
+    name,
+    events,
+    active,
+    config,
+    updated_at,
+    created_at,
+    type: "Organization",
   };
 }
 
@@ -74,10 +97,12 @@ export function toWireDeliveryItem(delivery: DeliveryAttempt & { id: number }): 
  * `form` content type); anything else shows as null.
  */
 function parsedPayload(payload: string): Record<string, unknown> | null {
-  const json = payload.startsWith("payload=") ? new URLSearchParams(payload).get("payload") ?? "" : payload;
+  const json = payload.startsWith("payload=") ? (new URLSearchParams(payload).get("payload") ?? "") : payload;
   try {
     const value: unknown = JSON.parse(json);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : null;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -4,9 +4,7 @@
  * star, creates, so it is both stargazers and subscribers), direct forks, the fork network. Times come from the
  * repository's stored events; what feedgate does not store is GitHub's neutral value.
  */
-import type {
-  REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions,
-} from "../../api/schemas.js";
+import type { REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
 import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 import { isoSeconds } from "./time.js";
@@ -35,7 +33,8 @@ export interface RepositoryContext {
 const UNKNOWN_TIME = new Date(0);
 
 /** A repository's `updated_at`, which GitHub also sends as its `Last-Modified`: its newest stored event's time. */
-export const repositoryUpdatedAt = ({ stats }: RepositoryFacts): Date => stats.lastEventAt ?? stats.firstEventAt ?? UNKNOWN_TIME;
+export const repositoryUpdatedAt = ({ stats }: RepositoryFacts): Date =>
+  stats.lastEventAt ?? stats.firstEventAt ?? UNKNOWN_TIME;
 
 function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOSITORY_URL_KEYS)[number], string> {
   const api = `${baseUrl}/repos/${fullName}`;
@@ -133,7 +132,10 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
 }
 
 /** A repository as API version 2026-03-10 and later show it: without `has_downloads` or `use_squash_pr_title_as_default`. */
-function asVersion<R extends ParentRepository & { use_squash_pr_title_as_default?: boolean }>(repository: R, version: ApiVersion): R {
+function asVersion<R extends ParentRepository & { use_squash_pr_title_as_default?: boolean }>(
+  repository: R,
+  version: ApiVersion,
+): R {
   if (keepsRemovedFields(version)) return repository;
   const { has_downloads: _downloads, use_squash_pr_title_as_default: _squash, ...current } = repository;
   return current as R;
@@ -147,13 +149,24 @@ const DISABLED = { status: "disabled" } as const;
  * security and analysis switch off.
  */
 const ADMIN_VIEW = {
-  allow_rebase_merge: true, temp_clone_token: "", allow_squash_merge: true, allow_auto_merge: false,
-  delete_branch_on_merge: false, allow_merge_commit: true, allow_update_branch: false, use_squash_pr_title_as_default: false,
-  squash_merge_commit_title: "COMMIT_OR_PR_TITLE", squash_merge_commit_message: "COMMIT_MESSAGES",
-  merge_commit_title: "MERGE_MESSAGE", merge_commit_message: "PR_TITLE",
+  allow_rebase_merge: true,
+  temp_clone_token: "",
+  allow_squash_merge: true,
+  allow_auto_merge: false,
+  delete_branch_on_merge: false,
+  allow_merge_commit: true,
+  allow_update_branch: false,
+  use_squash_pr_title_as_default: false,
+  squash_merge_commit_title: "COMMIT_OR_PR_TITLE",
+  squash_merge_commit_message: "COMMIT_MESSAGES",
+  merge_commit_title: "MERGE_MESSAGE",
+  merge_commit_message: "PR_TITLE",
   security_and_analysis: {
-    secret_scanning: DISABLED, secret_scanning_push_protection: DISABLED, dependabot_security_updates: DISABLED,
-    secret_scanning_non_provider_patterns: DISABLED, secret_scanning_validity_checks: DISABLED,
+    secret_scanning: DISABLED,
+    secret_scanning_push_protection: DISABLED,
+    dependabot_security_updates: DISABLED,
+    secret_scanning_non_provider_patterns: DISABLED,
+    secret_scanning_validity_checks: DISABLED,
   },
 } satisfies Partial<Repository>;
 
@@ -161,21 +174,28 @@ const ADMIN_VIEW = {
  * `GET /repos/:user/:repo`, in the shape of the API version asked for. Webhook payloads are not versioned on GitHub:
  * they take the default.
  */
-export function toWireRepository(facts: RepositoryFacts, context: RepositoryContext, baseUrl: string,
-  version: ApiVersion = DEFAULT_API_VERSION): Repository {
+export function toWireRepository(
+  facts: RepositoryFacts,
+  context: RepositoryContext,
+  baseUrl: string,
+  version: ApiVersion = DEFAULT_API_VERSION,
+): Repository {
   const { owner, stats } = facts;
   const related = (repository: RepositoryFacts) => asVersion(toWireParentRepository(repository, baseUrl), version);
-  return asVersion({
-    ...related(facts),
-    ...(context.permissions ? { permissions: context.permissions } : {}),
-    ...(context.permissions?.admin ? ADMIN_VIEW : {}),
-    // Everyone's view: forking is allowed (feedgate has no setting that forbids it), web commits need no sign-off.
-    allow_forking: true,
-    web_commit_signoff_required: false,
-    ...(owner.type === "Organization" ? { organization: toWireSimpleUser(owner, baseUrl) } : {}),
-    ...(context.parent ? { parent: related(context.parent) } : {}),
-    ...(context.source ? { source: related(context.source) } : {}),
-    network_count: stats.networkForks,
-    subscribers_count: stats.watchers,
-  }, version);
+  return asVersion(
+    {
+      ...related(facts),
+      ...(context.permissions ? { permissions: context.permissions } : {}),
+      ...(context.permissions?.admin ? ADMIN_VIEW : {}),
+      // Everyone's view: forking is allowed (feedgate has no setting that forbids it), web commits need no sign-off.
+      allow_forking: true,
+      web_commit_signoff_required: false,
+      ...(owner.type === "Organization" ? { organization: toWireSimpleUser(owner, baseUrl) } : {}),
+      ...(context.parent ? { parent: related(context.parent) } : {}),
+      ...(context.source ? { source: related(context.source) } : {}),
+      network_count: stats.networkForks,
+      subscribers_count: stats.watchers,
+    },
+    version,
+  );
 }

@@ -4,7 +4,12 @@
  * value: null where the schema allows it, else 0, false or "". Counts and times are the stored ones.
  */
 import type {
-  ACCOUNT_URL_KEYS, ORGANIZATION_URL_KEYS, Organization, PrivateUser, PublicUser, SimpleUser,
+  ACCOUNT_URL_KEYS,
+  ORGANIZATION_URL_KEYS,
+  Organization,
+  PrivateUser,
+  PublicUser,
+  SimpleUser,
 } from "../../api/schemas.js";
 import type { AccountCounts, UserRow } from "../store/store.js";
 import { avatarOf, webOrigin } from "./urls.js";
@@ -92,22 +97,44 @@ export function toWirePrivateUser(account: UserRow, counts: AccountCounts, baseU
  */
 function memberView(counts: AccountCounts, version: ApiVersion) {
   return {
-    total_private_repos: counts.privateRepos, owned_private_repos: counts.privateRepos, private_gists: 0, disk_usage: 0,
-    collaborators: 0, billing_email: null, plan: { ...FREE_PLAN },
-    default_repository_permission: "read", default_repository_branch: "main", members_can_create_repositories: true,
-    two_factor_requirement_enabled: false, members_allowed_repository_creation_type: "all",
-    members_can_create_public_repositories: true, members_can_create_private_repositories: true,
-    members_can_create_internal_repositories: false, members_can_create_pages: true, members_can_create_public_pages: true,
-    members_can_create_private_pages: true, members_can_delete_repositories: true, members_can_change_repo_visibility: true,
-    members_can_invite_outside_collaborators: true, members_can_delete_issues: false,
-    display_commenter_full_name_setting_enabled: false, readers_can_create_discussions: true, members_can_create_teams: true,
-    members_can_view_dependency_insights: true, members_can_fork_private_repositories: false, web_commit_signoff_required: false,
-    advanced_security_enabled_for_new_repositories: false, dependabot_alerts_enabled_for_new_repositories: false,
-    dependabot_security_updates_enabled_for_new_repositories: false, dependency_graph_enabled_for_new_repositories: false,
-    secret_scanning_enabled_for_new_repositories: false, secret_scanning_push_protection_enabled_for_new_repositories: false,
+    total_private_repos: counts.privateRepos,
+    owned_private_repos: counts.privateRepos,
+    private_gists: 0,
+    disk_usage: 0,
+    collaborators: 0,
+    billing_email: null,
+    plan: { ...FREE_PLAN },
+    default_repository_permission: "read",
+    default_repository_branch: "main",
+    members_can_create_repositories: true,
+    two_factor_requirement_enabled: false,
+    members_allowed_repository_creation_type: "all",
+    members_can_create_public_repositories: true,
+    members_can_create_private_repositories: true,
+    members_can_create_internal_repositories: false,
+    members_can_create_pages: true,
+    members_can_create_public_pages: true,
+    members_can_create_private_pages: true,
+    members_can_delete_repositories: true,
+    members_can_change_repo_visibility: true,
+    members_can_invite_outside_collaborators: true,
+    members_can_delete_issues: false,
+    display_commenter_full_name_setting_enabled: false,
+    readers_can_create_discussions: true,
+    members_can_create_teams: true,
+    members_can_view_dependency_insights: true,
+    members_can_fork_private_repositories: false,
+    web_commit_signoff_required: false,
+    advanced_security_enabled_for_new_repositories: false,
+    dependabot_alerts_enabled_for_new_repositories: false,
+    dependabot_security_updates_enabled_for_new_repositories: false,
+    dependency_graph_enabled_for_new_repositories: false,
+    secret_scanning_enabled_for_new_repositories: false,
+    secret_scanning_push_protection_enabled_for_new_repositories: false,
     // Removed by API version 2026-03-10.
     ...(keepsRemovedFields(version) ? { secret_scanning_push_protection_custom_link_enabled: false } : {}),
-    secret_scanning_push_protection_custom_link: null, deploy_keys_enabled_for_repositories: true,
+    secret_scanning_push_protection_custom_link: null,
+    deploy_keys_enabled_for_repositories: true,
   } satisfies Partial<Organization>;
 }
 
@@ -116,8 +143,12 @@ function memberView(counts: AccountCounts, version: ApiVersion) {
  * (display name, company, ...) the values are the neutral ones GitHub's schema allows: the login, empty text, false;
  * `blog` and `email`, which must be a URI and an address when sent, are left out.
  */
-export function toWireOrganization(org: UserRow, counts: AccountCounts, baseUrl: string,
-  { asMember = false, version = DEFAULT_API_VERSION }: { asMember?: boolean; version?: ApiVersion } = {}): Organization {
+export function toWireOrganization(
+  org: UserRow,
+  counts: AccountCounts,
+  baseUrl: string,
+  { asMember = false, version = DEFAULT_API_VERSION }: { asMember?: boolean; version?: ApiVersion } = {},
+): Organization {
   const api = `${baseUrl}/orgs/${org.login}`;
   const urls: Record<(typeof ORGANIZATION_URL_KEYS)[number], string> = {
     url: api,

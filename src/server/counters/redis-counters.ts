@@ -46,12 +46,18 @@ export class RedisWindowCounters implements WindowCounters {
   /**
    * @param prefix namespaces the keys, so deployments (or test runs) sharing one Redis keep separate windows.
    */
-  constructor(url: string, private readonly prefix = "feedgate:") {
+  constructor(
+    url: string,
+    private readonly prefix = "feedgate:",
+  ) {
     // Fail requests fast while Redis is away rather than queueing them without bound. A command already sent when
     // the connection drops is otherwise held for a resend that a dead connection never makes: the timeout ends it.
     this.redis = new Redis(url, {
-      lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false,
-      commandTimeout: COMMAND_TIMEOUT_MS, connectTimeout: COMMAND_TIMEOUT_MS * 2,
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: COMMAND_TIMEOUT_MS * 2,
       // A command whose request was already answered 503 must not count later, when the connection is back.
       autoResendUnfulfilledCommands: false,
     });
@@ -69,7 +75,8 @@ export class RedisWindowCounters implements WindowCounters {
   }
 
   async hit(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
-    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))
+    const [count, ttl] = (await this.redis
+      .eval(HIT, 1, this.prefix + key, String(windowSeconds * 1000))
       .catch(unavailable)) as [number, number];
     return { count, resetAt: new Date(now.getTime() + ttl) };
   }
@@ -79,8 +86,10 @@ export class RedisWindowCounters implements WindowCounters {
   }
 
   async peek(key: string, windowSeconds: number, now: Date): Promise<WindowState> {
-    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)])
-      .catch(unavailable);
+    const [count, ttl] = await Promise.all([
+      this.redis.get(this.prefix + key),
+      this.redis.pttl(this.prefix + key),
+    ]).catch(unavailable);
     if (count === null || ttl < 0) return { count: 0, resetAt: new Date(now.getTime() + windowSeconds * 1000) };
     return { count: Number(count), resetAt: new Date(now.getTime() + ttl) };
   }

@@ -17,16 +17,35 @@ export const API_DESCRIPTION = `GitHub's REST v3 wire format for access authoriz
 /** The tags operations are listed under, in this order; table rows name theirs (`Endpoint["tag"]`). */
 export const TAGS = [
   { name: "authorization", description: "OAuth-style tokens with scopes, managed with the account's password" },
-  { name: "personal-access-tokens", description: "Fine-grained personal access tokens (feedgate's own routes: GitHub makes them " +
-    "on its web pages), limited to one owner, chosen repositories and permissions; managed with the account's password" },
-  { name: "credentials", description: "Revoking tokens found exposed: anonymous callers only, a rate limit of its own" },
+  {
+    name: "personal-access-tokens",
+    description:
+      "Fine-grained personal access tokens (feedgate's own routes: GitHub makes them " +
+      "on its web pages), limited to one owner, chosen repositories and permissions; managed with the account's password",
+  },
+  {
+    name: "credentials",
+    description: "Revoking tokens found exposed: anonymous callers only, a rate limit of its own",
+  },
   { name: "events", description: "Activity feeds, newest first, paged" },
   { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
   { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },
   { name: "orgs", description: "Organizations, as GitHub's organization objects, by login or id" },
-  { name: "repos", description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers" },
-  { name: "hooks", description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them" },
+  {
+    name: "repos",
+    description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers",
+  },
+  {
+    name: "hooks",
+    description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
-  { name: "testControls", description: "The test double's controls: reset, clock, faults, snapshots, deliveries (only under --test-controls)" },
-  { name: "meta", description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description" },
+  {
+    name: "testControls",
+    description: "The test double's controls: reset, clock, faults, snapshots, deliveries (only under --test-controls)",
+  },
+  {
+    name: "meta",
+    description: "The API root's URL templates, GitHub's meta information, probes, metrics and this description",
+  },
 ];

@@ -15,7 +15,12 @@ export interface RouteDoc {
   /** Documentation-only request body: these routes read raw text, so a body schema would make Fastify validate it. */
   readonly body?: OpenAPIV3_1.RequestBodyObject;
   /** Success responses by status; schemas that are named components (by identity) are written as `$ref`s. */
-  readonly success: Readonly<Record<number, { readonly description: string; readonly content: Readonly<Record<string, { readonly schema: unknown }>> }>>;
+  readonly success: Readonly<
+    Record<
+      number,
+      { readonly description: string; readonly content: Readonly<Record<string, { readonly schema: unknown }>> }
+    >
+  >;
   /** false where every answer differs from the last (metrics count their own scrapes), so no ETag ever matches. */
   readonly conditional?: false;
 }
@@ -25,8 +30,17 @@ export const ROUTE_DOC = "x-feedgate-route";
 
 /** The route's `schema` for a RouteDoc: Fastify ignores these keys, @fastify/swagger reads them. */
 export function documented(doc: RouteDoc) {
-  return { operationId: doc.operationId, summary: doc.summary, tags: [doc.tag], description: doc.description, [ROUTE_DOC]: doc };
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    tags: [doc.tag],
+    description: doc.description,
+    [ROUTE_DOC]: doc,
+  };
 }
 
 /** A JSON success response. */
-export const jsonResponse = (schema: unknown, description: string) => ({ description, content: { "application/json": { schema } } });
+export const jsonResponse = (schema: unknown, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});

@@ -5,16 +5,21 @@ export type Security = { [scheme: string]: string[] }[];
 
 export const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
   basicAuth: {
-    type: "http", scheme: "basic",
+    type: "http",
+    scheme: "basic",
     description: "login:password. A token as the password works too, except for managing authorizations.",
   },
   githubOtp: {
-    type: "apiKey", in: "header", name: "X-GitHub-OTP",
+    type: "apiKey",
+    in: "header",
+    name: "X-GitHub-OTP",
     description: "The current one-time code of a two-factor account, sent with Basic auth.",
   },
   serviceOtp: { type: "apiKey", in: "header", name: "X-Service-OTP", description: "Same as X-GitHub-OTP." },
   tokenAuth: {
-    type: "apiKey", in: "header", name: "Authorization",
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
     description: "A token, as `Authorization: token <token>` (enter the whole value, `token ...`).",
   },
   bearerAuth: { type: "http", scheme: "bearer", description: "A token, as `Authorization: Bearer <token>`." },

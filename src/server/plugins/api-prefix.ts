@@ -73,11 +73,14 @@ export function apiPrefixLayout(rootOnlyPrefixes: readonly string[] = []) {
     return rootOnly.has(path) || underRootOnlyPrefix(path) ? url : stripped;
   }
 
-  const plugin = fp(async (app) => {
-    app.addHook("onRoute", (route) => {
-      if (route.config?.rootOnly) rootOnly.add(route.url);
-    });
-  }, { name: "api-prefix" });
+  const plugin = fp(
+    async (app) => {
+      app.addHook("onRoute", (route) => {
+        if (route.config?.rootOnly) rootOnly.add(route.url);
+      });
+    },
+    { name: "api-prefix" },
+  );
 
   return { rewriteUrl, plugin };
 }

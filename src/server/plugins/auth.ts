@@ -43,31 +43,34 @@ export function readCredentials(request: FastifyRequest): Credentials {
   return { type: "none" };
 }
 
-export default fp<{ authenticator: Authenticator }>(async (app, { authenticator }) => {
-  app.decorateRequest("principal", null);
+export default fp<{ authenticator: Authenticator }>(
+  async (app, { authenticator }) => {
+    app.decorateRequest("principal", null);
 
-  app.addHook("onRequest", async (request, reply) => {
-    const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
-    request.principal = principal;
-    const endpoint = request.routeOptions.config.endpoint;
-    if (principal?.kind === "token") {
-      // GitHub reports these on token-authenticated responses only (wire notes 3.3): scopes to a classic token, the
-      // permissions the operation accepts to a fine-grained one (and no scopes, which it has none of).
-      if (principal.authorization.fineGrained) {
-        reply.header("X-Accepted-GitHub-Permissions", acceptedPermissionsHeader(endpoint?.permissions ?? []));
-      } else {
-        reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
-        reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+    app.addHook("onRequest", async (request, reply) => {
+      const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
+      request.principal = principal;
+      const endpoint = request.routeOptions.config.endpoint;
+      if (principal?.kind === "token") {
+        // GitHub reports these on token-authenticated responses only (wire notes 3.3): scopes to a classic token, the
+        // permissions the operation accepts to a fine-grained one (and no scopes, which it has none of).
+        if (principal.authorization.fineGrained) {
+          reply.header("X-Accepted-GitHub-Permissions", acceptedPermissionsHeader(endpoint?.permissions ?? []));
+        } else {
+          reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
+          reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));
+        }
+        // GitHub tells the bearer of an expiring token when it stops working, on every response to it.
+        const { expiresAt } = principal.authorization;
+        if (expiresAt) reply.header("GitHub-Authentication-Token-Expiration", tokenExpirationHeader(expiresAt));
       }
-      // GitHub tells the bearer of an expiring token when it stops working, on every response to it.
-      const { expiresAt } = principal.authorization;
-      if (expiresAt) reply.header("GitHub-Authentication-Token-Expiration", tokenExpirationHeader(expiresAt));
-    }
-    if (endpoint?.auth === "required" && !principal) throw requiresAuthentication();
-    if (endpoint?.auth === "anonymous" && principal) throw authenticatedNotAccepted(endpoint.documentationUrl);
-    if (endpoint?.auth === "password") {
-      if (!principal) throw requiresAuthentication();
-      if (principal.kind !== "password") throw basicAuthOnly();
-    }
-  });
-}, { name: "auth", dependencies: ["request-context"] });
+      if (endpoint?.auth === "required" && !principal) throw requiresAuthentication();
+      if (endpoint?.auth === "anonymous" && principal) throw authenticatedNotAccepted(endpoint.documentationUrl);
+      if (endpoint?.auth === "password") {
+        if (!principal) throw requiresAuthentication();
+        if (principal.kind !== "password") throw basicAuthOnly();
+      }
+    });
+  },
+  { name: "auth", dependencies: ["request-context"] },
+);

@@ -40,12 +40,16 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
-export default fp(async (app) => {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, async (_request: unknown, body: Buffer) =>
-    parseJsonBody(decodeBody(body)));
-  // A write sent with no body at all never reaches a parser: it means "all defaults" too.
-  app.addHook("preValidation", async (request) => {
-    if (request.body === undefined && request.method !== "GET" && request.method !== "DELETE") request.body = {};
-  });
-}, { name: "body-parser" });
+export default fp(
+  async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "buffer" }, async (_request: unknown, body: Buffer) =>
+      parseJsonBody(decodeBody(body)),
+    );
+    // A write sent with no body at all never reaches a parser: it means "all defaults" too.
+    app.addHook("preValidation", async (request) => {
+      if (request.body === undefined && request.method !== "GET" && request.method !== "DELETE") request.body = {};
+    });
+  },
+  { name: "body-parser" },
+);

@@ -18,7 +18,7 @@ const tooLarge = () => new ApiError(413, "Request body is too large");
 /** Which encoding a request says its body has; `identity` (or none) means as is. */
 function encodingOf(request: FastifyRequest): string {
   const header = request.headers["content-encoding"];
-  return (Array.isArray(header) ? header.join(",") : header ?? "").trim().toLowerCase() || "identity";
+  return (Array.isArray(header) ? header.join(",") : (header ?? "")).trim().toLowerCase() || "identity";
 }
 
 /** The body inflated, at most `limit` bytes of it. */

@@ -38,13 +38,18 @@ function shown(value: unknown): string | undefined {
 function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiError {
   const context = error.validationContext;
   const errors: ValidationError[] = (error.validation ?? []).map((issue) => {
-    const field = issue.instancePath.split("/").filter(Boolean)[0] ??
+    const field =
+      issue.instancePath.split("/").filter(Boolean)[0] ??
       String((issue.params as { missingProperty?: string }).missingProperty ?? "");
     const input = request[context === "querystring" ? "query" : "body"] as Record<string, unknown> | undefined;
     const value = field ? shown(input?.[field]) : undefined;
     const pattern = issue.keyword === "pattern" ? (issue.params as { pattern: string }).pattern : undefined;
-    const rule = pattern === NO_NUL_PATTERN ? "must not contain NUL characters"
-      : pattern ? `must match ${pattern}` : issue.message ?? "is invalid";
+    const rule =
+      pattern === NO_NUL_PATTERN
+        ? "must not contain NUL characters"
+        : pattern
+          ? `must match ${pattern}`
+          : (issue.message ?? "is invalid");
     return {
       resource: resourceFor(request, context),
       field,
@@ -59,8 +64,17 @@ function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiErro
 
 /** A failure a service raised with its fields -> GitHub's 422, naming the row's resource. */
 function fromFailure(request: FastifyRequest, failure: FeedgateFailure): ApiError {
-  return validationFailed([{ resource: resourceFor(request, undefined), field: failure.field ?? "", code: failure.code,
-    message: failure.problem }], docsFor(request));
+  return validationFailed(
+    [
+      {
+        resource: resourceFor(request, undefined),
+        field: failure.field ?? "",
+        code: failure.code,
+        message: failure.problem,
+      },
+    ],
+    docsFor(request),
+  );
 }
 
 /** Fastify's own errors (body parsing, limits) -> GitHub's. */
@@ -90,10 +104,13 @@ function fromFastifyError(request: FastifyRequest, error: FastifyError): ApiErro
  * nothing, so it is the 404 any other unknown id gets.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? notFound()
-    // Fastify's message repeats the whole URL, which may carry an access_token: answer without it.
-    : error.code === "FST_ERR_BAD_URL" ? new ApiError(400, "The request URL could not be decoded", { documentationUrl: GENERAL_DOCS })
-    : null;
+  const apiError =
+    error.code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? notFound()
+      : // Fastify's message repeats the whole URL, which may carry an access_token: answer without it.
+        error.code === "FST_ERR_BAD_URL"
+        ? new ApiError(400, "The request URL could not be decoded", { documentationUrl: GENERAL_DOCS })
+        : null;
   if (!apiError) {
     request.log.error({ err: error }, "unhandled routing error");
     return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
@@ -110,31 +127,41 @@ const SHOWN_PATH_MAX = 100;
  */
 export function shownPath(url: string): string {
   const path = url.split(/[?#]/, 1)[0]!;
-  const printable = path.replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  const printable = path.replace(
+    /[^\x21-\x7e]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
   return printable.length > SHOWN_PATH_MAX ? `${printable.slice(0, SHOWN_PATH_MAX)}...` : printable;
 }
 
 /** @param degrade answers an outage with a stale public feed page where it has one (./stale-if-error.ts). */
-export default fp<{ degrade?: StaleIfError }>(async (app, { degrade }) => {
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error)) return reply;
-    const apiError = error instanceof ApiError ? error
-      : error instanceof FeedgateFailure ? fromFailure(request, error)
-      : error instanceof StoreUnavailableError ? serviceUnavailable(error.store, error.cause)
-      : fromFastifyError(request, error);
-    if (!apiError) {
-      request.log.error({ err: error }, "unhandled error");
-      return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
-    }
-    // Every 5xx is logged once, with its cause; the request id comes with the request's logger.
-    if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError }, apiError.message);
-    for (const [name, value] of Object.entries(apiError.options.headers ?? {})) reply.header(name, value);
-    return reply.code(apiError.statusCode).send(apiError.body(docsFor(request)));
-  });
+export default fp<{ degrade?: StaleIfError }>(
+  async (app, { degrade }) => {
+    app.setErrorHandler(async (error: FastifyError, request, reply) => {
+      if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error)) return reply;
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : error instanceof FeedgateFailure
+            ? fromFailure(request, error)
+            : error instanceof StoreUnavailableError
+              ? serviceUnavailable(error.store, error.cause)
+              : fromFastifyError(request, error);
+      if (!apiError) {
+        request.log.error({ err: error }, "unhandled error");
+        return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });
+      }
+      // Every 5xx is logged once, with its cause; the request id comes with the request's logger.
+      if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError }, apiError.message);
+      for (const [name, value] of Object.entries(apiError.options.headers ?? {})) reply.header(name, value);
+      return reply.code(apiError.statusCode).send(apiError.body(docsFor(request)));
+    });
 
-  // No route matched (the console has a handler of its own, under its prefix): under /api/v3 too, the path is the
-  // one routed, without the prefix.
-  app.setNotFoundHandler(async (request) => {
-    throw unimplemented(request.method, shownPath(request.url));
-  });
-}, { name: "error-handler" });
+    // No route matched (the console has a handler of its own, under its prefix): under /api/v3 too, the path is the
+    // one routed, without the prefix.
+    app.setNotFoundHandler(async (request) => {
+      throw unimplemented(request.method, shownPath(request.url));
+    });
+  },
+  { name: "error-handler" },
+);

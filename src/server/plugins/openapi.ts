@@ -11,15 +11,22 @@ import { openapiOptions, servedDocument } from "../openapi-description.js";
 import { documented, jsonResponse } from "../openapi/route-doc.js";
 
 const DOCUMENT_DOC = documented({
-  operationId: "meta.openapi", tag: "meta", summary: "This API description", security: "optional",
+  operationId: "meta.openapi",
+  tag: "meta",
+  summary: "This API description",
+  security: "optional",
   description: "OpenAPI 3.1, generated from the routes and schemas the server registers. `/docs` browses it.",
   success: { 200: jsonResponse({ type: "object" }, "The OpenAPI document") },
 });
 
 /** Everything from this origin, nothing from elsewhere; swagger-ui's default adds `upgrade-insecure-requests`, which breaks plain-HTTP hosts. */
 const DOCS_CSP = {
-  "default-src": "'self'", "base-uri": "'self'", "object-src": "'none'", "frame-ancestors": "'self'",
-  "img-src": ["'self'", "data:"], "style-src": ["'self'", "'unsafe-inline'"],
+  "default-src": "'self'",
+  "base-uri": "'self'",
+  "object-src": "'none'",
+  "frame-ancestors": "'self'",
+  "img-src": ["'self'", "data:"],
+  "style-src": ["'self'", "'unsafe-inline'"],
 };
 
 let describedOnce = false;
@@ -28,32 +35,36 @@ let describedOnce = false;
  * @param numericIds `--numeric-ids`: the ids this server sends, integers or strings, as the document describes them.
  * @param testControls `--test-controls`: whether the document has their tag.
  */
-export default fp<{ numericIds: boolean; testControls: boolean }>(async (app, { numericIds, testControls }) => {
-  await app.register(swagger, openapiOptions(numericIds, testControls));
+export default fp<{ numericIds: boolean; testControls: boolean }>(
+  async (app, { numericIds, testControls }) => {
+    await app.register(swagger, openapiOptions(numericIds, testControls));
 
-  app.get("/openapi.json", { config: { rateLimit: false }, schema: DOCUMENT_DOC },
-    async (request) => servedDocument(app.swagger() as unknown as Record<string, unknown>, request.baseUrl));
+    app.get("/openapi.json", { config: { rateLimit: false }, schema: DOCUMENT_DOC }, async (request) =>
+      servedDocument(app.swagger() as unknown as Record<string, unknown>, request.baseUrl),
+    );
 
-  await app.register(async (docs) => {
-    docs.addHook("onRoute", (route) => {
-      route.config = { ...route.config, rateLimit: false };
+    await app.register(async (docs) => {
+      docs.addHook("onRoute", (route) => {
+        route.config = { ...route.config, rateLimit: false };
+      });
+      await docs.register(swaggerUi, {
+        routePrefix: "/docs",
+        staticCSP: DOCS_CSP,
+        theme: { title: "feedgate API" },
+        transformSpecificationClone: false,
+        transformSpecification: (document, request) => servedDocument(document, request.baseUrl),
+      });
     });
-    await docs.register(swaggerUi, {
-      routePrefix: "/docs",
-      staticCSP: DOCS_CSP,
-      theme: { title: "feedgate API" },
-      transformSpecificationClone: false,
-      transformSpecification: (document, request) => servedDocument(document, request.baseUrl),
-    });
-  });
 
-  // Built at the first start in a process: a route the description cannot handle fails that start, not a request.
-  // Every later app of this code registers the same routes, so it builds its document when first asked for it
-  // (12 ms saved from each start of the test double).
-  if (!describedOnce) {
-    app.addHook("onReady", async () => {
-      app.swagger();
-      describedOnce = true;
-    });
-  }
-}, { name: "openapi", dependencies: ["request-context"] });
+    // Built at the first start in a process: a route the description cannot handle fails that start, not a request.
+    // Every later app of this code registers the same routes, so it builds its document when first asked for it
+    // (12 ms saved from each start of the test double).
+    if (!describedOnce) {
+      app.addHook("onReady", async () => {
+        app.swagger();
+        describedOnce = true;
+      });
+    }
+  },
+  { name: "openapi", dependencies: ["request-context"] },
+);

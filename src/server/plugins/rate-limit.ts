@@ -24,13 +24,15 @@ export interface RateLimitOptions {
 const DOCS = "https://developer.github.com/v3/#rate-limiting";
 
 /** The route's own window, from its table row, if it has one. */
-const ownLimit = (request: FastifyRequest): OwnRateLimit | undefined => request.routeOptions.config?.endpoint?.rateLimit;
+const ownLimit = (request: FastifyRequest): OwnRateLimit | undefined =>
+  request.routeOptions.config?.endpoint?.rateLimit;
 
 function exceeded(request: FastifyRequest): ApiError {
   const own = ownLimit(request);
   if (own) {
-    return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`,
-      { documentationUrl: request.routeOptions.config.endpoint!.documentationUrl });
+    return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`, {
+      documentationUrl: request.routeOptions.config.endpoint!.documentationUrl,
+    });
   }
   const message = request.principal
     ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
@@ -39,85 +41,89 @@ function exceeded(request: FastifyRequest): ApiError {
   return new ApiError(403, message, { documentationUrl: DOCS });
 }
 
-export default fp<RateLimitOptions>(async (app, options) => {
-  const { counters, windowSeconds } = options;
+export default fp<RateLimitOptions>(
+  async (app, options) => {
+    const { counters, windowSeconds } = options;
 
-  /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
-  function windowOf(request: FastifyRequest): { key: string; limit: number; seconds: number } {
-    const own = ownLimit(request);
-    if (own) return { key: `rate:${own.resource}:ip:${request.ip}`, limit: own.limit, seconds: own.windowSeconds };
-    const seconds = windowSeconds;
-    const user = request.principal?.user;
-    return user ? { key: `rate:user:${user.id}`, limit: options.authenticated, seconds }
-      : { key: `rate:ip:${request.ip}`, limit: options.anonymous, seconds };
-  }
-
-  /** Counts this request against its caller's window (once) and remembers the state for the headers. */
-  async function charge(request: FastifyRequest) {
-    if (request.rateLimit) return request.rateLimit;
-    const { key, limit, seconds } = windowOf(request);
-    const window = await counters.hit(key, seconds, request.receivedAt);
-    request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt, seconds };
-    return request.rateLimit;
-  }
-
-  // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
-  app.decorate("rateLimitStatus", async (request: FastifyRequest) => {
-    const { key, limit, seconds } = windowOf(request);
-    const window = await counters.peek(key, seconds, request.receivedAt);
-    return { key, limit, used: window.count, resetAt: window.resetAt };
-  });
-
-  function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: RateLimitState) {
-    const { limit, remaining, reset, used } = rateLimitWindow(state);
-    reply.header("X-RateLimit-Limit", String(limit));
-    reply.header("X-RateLimit-Remaining", String(remaining));
-    reply.header("X-RateLimit-Reset", String(reset));
-    reply.header("X-RateLimit-Used", String(used));
-    reply.header("X-RateLimit-Resource", ownLimit(request)?.resource ?? "core");
-  }
-
-  // Runs after the auth hook (registration order), so the window is the caller's.
-  const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
-
-  app.addHook("onRequest", async (request) => {
-    if (exempt(request)) return;
-    const state = await charge(request);
-    if (state.used > state.limit) {
-      options.refused?.inc();
-      throw exceeded(request);
+    /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
+    function windowOf(request: FastifyRequest): { key: string; limit: number; seconds: number } {
+      const own = ownLimit(request);
+      if (own) return { key: `rate:${own.resource}:ip:${request.ip}`, limit: own.limit, seconds: own.windowSeconds };
+      const seconds = windowSeconds;
+      const user = request.principal?.user;
+      return user
+        ? { key: `rate:user:${user.id}`, limit: options.authenticated, seconds }
+        : { key: `rate:ip:${request.ip}`, limit: options.anonymous, seconds };
     }
-  });
 
-  /** The window's state for the headers, after giving back a 304's hit; null when the counters went away. */
-  async function settle(request: FastifyRequest, reply: FastifyReply): Promise<RateLimitState | null> {
-    // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
-    // against the client IP, as GitHub's 401s do.
-    try {
+    /** Counts this request against its caller's window (once) and remembers the state for the headers. */
+    async function charge(request: FastifyRequest) {
+      if (request.rateLimit) return request.rateLimit;
+      const { key, limit, seconds } = windowOf(request);
+      const window = await counters.hit(key, seconds, request.receivedAt);
+      request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt, seconds };
+      return request.rateLimit;
+    }
+
+    // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
+    app.decorate("rateLimitStatus", async (request: FastifyRequest) => {
+      const { key, limit, seconds } = windowOf(request);
+      const window = await counters.peek(key, seconds, request.receivedAt);
+      return { key, limit, used: window.count, resetAt: window.resetAt };
+    });
+
+    function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: RateLimitState) {
+      const { limit, remaining, reset, used } = rateLimitWindow(state);
+      reply.header("X-RateLimit-Limit", String(limit));
+      reply.header("X-RateLimit-Remaining", String(remaining));
+      reply.header("X-RateLimit-Reset", String(reset));
+      reply.header("X-RateLimit-Used", String(used));
+      reply.header("X-RateLimit-Resource", ownLimit(request)?.resource ?? "core");
+    }
+
+    // Runs after the auth hook (registration order), so the window is the caller's.
+    const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+
+    app.addHook("onRequest", async (request) => {
+      if (exempt(request)) return;
       const state = await charge(request);
-      if (reply.statusCode === 304 && state.used <= state.limit) {
-        await counters.refund(state.key, request.receivedAt);
-        state.used -= 1;
+      if (state.used > state.limit) {
+        options.refused?.inc();
+        throw exceeded(request);
       }
-      return state;
-    } catch (error) {
-      // The counters went away while answering: the response goes out without rate-limit headers.
-      request.log.warn({ err: error }, "rate-limit counters unavailable");
-      return null;
-    }
-  }
+    });
 
-  app.addHook("onSend", (request, reply, payload, done) => {
-    if (exempt(request)) return done(null, payload);
-    const charged = request.rateLimit;
-    // Charged already and nothing to give back (most responses): no counter to wait for.
-    if (charged && !(reply.statusCode === 304 && charged.used <= charged.limit)) {
-      writeHeaders(request, reply, charged);
-      return done(null, payload);
+    /** The window's state for the headers, after giving back a 304's hit; null when the counters went away. */
+    async function settle(request: FastifyRequest, reply: FastifyReply): Promise<RateLimitState | null> {
+      // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
+      // against the client IP, as GitHub's 401s do.
+      try {
+        const state = await charge(request);
+        if (reply.statusCode === 304 && state.used <= state.limit) {
+          await counters.refund(state.key, request.receivedAt);
+          state.used -= 1;
+        }
+        return state;
+      } catch (error) {
+        // The counters went away while answering: the response goes out without rate-limit headers.
+        request.log.warn({ err: error }, "rate-limit counters unavailable");
+        return null;
+      }
     }
-    settle(request, reply).then((state) => {
-      if (state) writeHeaders(request, reply, state);
-      done(null, payload);
-    }, done);
-  });
-}, { name: "rate-limit", dependencies: ["request-context", "auth"] });
+
+    app.addHook("onSend", (request, reply, payload, done) => {
+      if (exempt(request)) return done(null, payload);
+      const charged = request.rateLimit;
+      // Charged already and nothing to give back (most responses): no counter to wait for.
+      if (charged && !(reply.statusCode === 304 && charged.used <= charged.limit)) {
+        writeHeaders(request, reply, charged);
+        return done(null, payload);
+      }
+      settle(request, reply).then((state) => {
+        if (state) writeHeaders(request, reply, state);
+        done(null, payload);
+      }, done);
+    });
+  },
+  { name: "rate-limit", dependencies: ["request-context", "auth"] },
+);

@@ -9,21 +9,26 @@ import type { RepeatedAnswers } from "../repeats/repeated-answers.js";
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
-export default fp<{ answers: RepeatedAnswers }>(async (app, { answers }) => {
-  app.decorateRequest("repeatable", null);
-  app.decorateRequest("onRepeat", null);
-  app.addHook("onSend", (request, reply, payload, done) => {
-    if (request.repeatable !== null) answers.record(request, reply, payload);
-    done(null, payload);
-  });
-  // Fastify's own listener, added when it made the server: the only one there is.
-  const listeners = app.server.listeners("request") as Listener[];
-  if (listeners.length !== 1) throw new Error(`expected Fastify's request listener alone, found ${listeners.length}`);
-  const fastify = listeners[0]!;
-  app.server.removeListener("request", fastify);
-  app.server.on("request", (request: IncomingMessage, response: ServerResponse) => answers.handle(request, response, fastify));
-  app.addHook("preClose", (done) => {
-    answers.stop();
-    done();
-  });
-}, { name: "repeat-answers", dependencies: ["store-version", "rate-limit", "response-headers"] });
+export default fp<{ answers: RepeatedAnswers }>(
+  async (app, { answers }) => {
+    app.decorateRequest("repeatable", null);
+    app.decorateRequest("onRepeat", null);
+    app.addHook("onSend", (request, reply, payload, done) => {
+      if (request.repeatable !== null) answers.record(request, reply, payload);
+      done(null, payload);
+    });
+    // Fastify's own listener, added when it made the server: the only one there is.
+    const listeners = app.server.listeners("request") as Listener[];
+    if (listeners.length !== 1) throw new Error(`expected Fastify's request listener alone, found ${listeners.length}`);
+    const fastify = listeners[0]!;
+    app.server.removeListener("request", fastify);
+    app.server.on("request", (request: IncomingMessage, response: ServerResponse) =>
+      answers.handle(request, response, fastify),
+    );
+    app.addHook("preClose", (done) => {
+      answers.stop();
+      done();
+    });
+  },
+  { name: "repeat-answers", dependencies: ["store-version", "rate-limit", "response-headers"] },
+);

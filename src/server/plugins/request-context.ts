@@ -59,7 +59,8 @@ function requestOrigin(request: FastifyRequest): string {
   const protocol = request.protocol === "https" ? "https" : "http";
   const host = request.host;
   if (host && HOST.test(host) && URL.canParse(`${protocol}://${host}`)) return `${protocol}://${host}`; // ports <= 65535, IPv4 of four parts
-  if (host) throw new ApiError(400, "Bad Request: the Host header is not a valid host", { documentationUrl: GENERAL_DOCS });
+  if (host)
+    throw new ApiError(400, "Bad Request: the Host header is not a valid host", { documentationUrl: GENERAL_DOCS });
   const { localAddress = "127.0.0.1", localPort } = request.socket;
   const address = localAddress.includes(":") ? `[${localAddress}]` : localAddress;
   return `${protocol}://${address}${localPort ? `:${localPort}` : ""}`;
@@ -86,17 +87,20 @@ function cachedRequestOrigin(request: FastifyRequest): string {
   return origin;
 }
 
-export default fp<RequestContextOptions>(async (app, { clock, baseUrl, dateHeader = false }) => {
-  app.decorateRequest("baseUrl", "");
-  app.decorateRequest("rateLimit", null);
-  app.decorateRequest("lastModified", null);
-  app.decorateRequest("receivedAt", null as unknown as Date);
-  // Synchronous (done-callback) hooks here and in the other plugins that do no I/O: an async hook costs every
-  // request a promise and a turn of the microtask queue.
-  app.addHook("onRequest", (request, reply, done) => {
-    request.receivedAt = clock();
-    request.baseUrl = withApiPrefix(baseUrl ?? cachedRequestOrigin(request), apiPrefixOf(request.raw));
-    if (dateHeader) reply.header("date", request.receivedAt.toUTCString());
-    done();
-  });
-}, { name: "request-context" });
+export default fp<RequestContextOptions>(
+  async (app, { clock, baseUrl, dateHeader = false }) => {
+    app.decorateRequest("baseUrl", "");
+    app.decorateRequest("rateLimit", null);
+    app.decorateRequest("lastModified", null);
+    app.decorateRequest("receivedAt", null as unknown as Date);
+    // Synchronous (done-callback) hooks here and in the other plugins that do no I/O: an async hook costs every
+    // request a promise and a turn of the microtask queue.
+    app.addHook("onRequest", (request, reply, done) => {
+      request.receivedAt = clock();
+      request.baseUrl = withApiPrefix(baseUrl ?? cachedRequestOrigin(request), apiPrefixOf(request.raw));
+      if (dateHeader) reply.header("date", request.receivedAt.toUTCString());
+      done();
+    });
+  },
+  { name: "request-context" },
+);

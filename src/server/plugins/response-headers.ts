@@ -19,24 +19,27 @@ function statusLine(status: number): string {
 const PUBLIC_CACHE = "public, max-age=60, s-maxage=60";
 const PRIVATE_CACHE = "private, max-age=60, s-maxage=60";
 
-export default fp(async (app) => {
-  app.addHook("onSend", (request, reply, payload, done) => {
-    const status = reply.statusCode;
-    reply.header("Status", statusLine(status));
-    reply.header("X-GitHub-Media-Type", "github.v3; format=json");
-    reply.header("X-GitHub-Request-Id", request.id);
-    reply.header("X-Content-Type-Options", "nosniff");
-    reply.header("Vary", VARY);
-    if (isEventStream(reply)) {
-      // A live stream: nothing in it may be kept and replayed by a cache (https://html.spec.whatwg.org/#authoring-notes).
-      reply.header("Cache-Control", "no-cache");
-    } else if (request.method === "GET" && (status === 200 || status === 304)) {
-      reply.header("Cache-Control", request.principal ? PRIVATE_CACHE : PUBLIC_CACHE);
-    } else {
-      // Responses to writes may carry a new token: no cache may keep them.
-      reply.header("Cache-Control", "no-store");
-    }
-    if (status === 204 || status === 304) reply.removeHeader("Content-Type");
-    done(null, payload);
-  });
-}, { name: "response-headers" });
+export default fp(
+  async (app) => {
+    app.addHook("onSend", (request, reply, payload, done) => {
+      const status = reply.statusCode;
+      reply.header("Status", statusLine(status));
+      reply.header("X-GitHub-Media-Type", "github.v3; format=json");
+      reply.header("X-GitHub-Request-Id", request.id);
+      reply.header("X-Content-Type-Options", "nosniff");
+      reply.header("Vary", VARY);
+      if (isEventStream(reply)) {
+        // A live stream: nothing in it may be kept and replayed by a cache (https://html.spec.whatwg.org/#authoring-notes).
+        reply.header("Cache-Control", "no-cache");
+      } else if (request.method === "GET" && (status === 200 || status === 304)) {
+        reply.header("Cache-Control", request.principal ? PRIVATE_CACHE : PUBLIC_CACHE);
+      } else {
+        // Responses to writes may carry a new token: no cache may keep them.
+        reply.header("Cache-Control", "no-store");
+      }
+      if (status === 204 || status === 304) reply.removeHeader("Content-Type");
+      done(null, payload);
+    });
+  },
+  { name: "response-headers" },
+);

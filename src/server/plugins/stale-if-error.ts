@@ -39,7 +39,7 @@ declare module "fastify" {
 
 function header(request: FastifyRequest, name: string): string {
   const value = request.headers[name];
-  return Array.isArray(value) ? value.join(",") : value ?? "";
+  return Array.isArray(value) ? value.join(",") : (value ?? "");
 }
 
 /** Whether the request is an anonymous one for a feed page: the only kind recorded and answered stale. */
@@ -68,32 +68,44 @@ export interface StaleIfError {
 }
 
 /** Records each anonymous feed page answered 200 (a 304 included: it confirms the page). */
-export default fp<{ pages: StalePages }>(async (app, { pages }) => {
-  app.decorateRequest("servedStale", false);
-  if (!pages.enabled) return;
-  app.addHook("onSend", (request, reply, payload, done) => {
-    if (request.method === "GET" && reply.statusCode === 200 && !request.servedStale && Buffer.isBuffer(payload)
-      && isAnonymousFeedPage(request)) record(request, reply, payload);
-    done(null, payload);
-  });
+export default fp<{ pages: StalePages }>(
+  async (app, { pages }) => {
+    app.decorateRequest("servedStale", false);
+    if (!pages.enabled) return;
+    app.addHook("onSend", (request, reply, payload, done) => {
+      if (
+        request.method === "GET" &&
+        reply.statusCode === 200 &&
+        !request.servedStale &&
+        Buffer.isBuffer(payload) &&
+        isAnonymousFeedPage(request)
+      )
+        record(request, reply, payload);
+      done(null, payload);
+    });
 
-  function record(request: FastifyRequest, reply: FastifyReply, payload: Buffer): void {
-    const etag = reply.getHeader("etag");
-    if (typeof etag !== "string") return;
-    const key = keyOf(request);
-    const page: StalePage = {
-      body: payload, etag, contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
-      link: reply.getHeader("link") as string | undefined, pollInterval: reply.getHeader("x-poll-interval") as string | undefined,
-      lastModified: request.lastModified,
-    };
-    const confirm = () => {
-      if (!pages.confirm(key, etag)) pages.record(key, page);
-    };
-    confirm();
-    // The same answer given again (../repeats/) is the database confirming the page again.
-    request.onRepeat = confirm;
-  }
-}, { name: "stale-if-error", dependencies: ["request-context"] });
+    function record(request: FastifyRequest, reply: FastifyReply, payload: Buffer): void {
+      const etag = reply.getHeader("etag");
+      if (typeof etag !== "string") return;
+      const key = keyOf(request);
+      const page: StalePage = {
+        body: payload,
+        etag,
+        contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
+        link: reply.getHeader("link") as string | undefined,
+        pollInterval: reply.getHeader("x-poll-interval") as string | undefined,
+        lastModified: request.lastModified,
+      };
+      const confirm = () => {
+        if (!pages.confirm(key, etag)) pages.record(key, page);
+      };
+      confirm();
+      // The same answer given again (../repeats/) is the database confirming the page again.
+      request.onRepeat = confirm;
+    }
+  },
+  { name: "stale-if-error", dependencies: ["request-context"] },
+);
 
 /** What the error handler asks on an outage. @param served counts the stale answers. */
 export function staleAnswers(pages: StalePages, served?: Counter): StaleIfError {
@@ -102,14 +114,22 @@ export function staleAnswers(pages: StalePages, served?: Counter): StaleIfError 
       // With the rate-limit store away, no limit can be checked, and every request is refused rather than served
       // unlimited (docs/scale-out.md): a stale page would be served without one.
       if (outage.store !== "the database") return false;
-      if (!pages.enabled || (request.method !== "GET" && request.method !== "HEAD") || !isAnonymousFeedPage(request)) return false;
+      if (!pages.enabled || (request.method !== "GET" && request.method !== "HEAD") || !isAnonymousFeedPage(request))
+        return false;
       const page = pages.answer(keyOf(request));
       if (!page) return false;
       request.servedStale = true;
       request.lastModified = page.lastModified; // the conditional plugin answers If-Modified-Since from it
       served?.inc();
-      request.log.warn({ err: outage.cause, ageSeconds: page.ageSeconds }, "served a stale feed page: the database cannot be reached");
-      reply.code(200).type(page.contentType).header("ETag", page.etag).header("Age", String(page.ageSeconds))
+      request.log.warn(
+        { err: outage.cause, ageSeconds: page.ageSeconds },
+        "served a stale feed page: the database cannot be reached",
+      );
+      reply
+        .code(200)
+        .type(page.contentType)
+        .header("ETag", page.etag)
+        .header("Age", String(page.ageSeconds))
         .header("Warning", STALE_WARNING);
       if (page.link) reply.header("Link", page.link);
       if (page.pollInterval) reply.header("X-Poll-Interval", page.pollInterval);

@@ -13,18 +13,21 @@ declare module "fastify" {
   }
 }
 
-export default fp<{ remembering: RememberingStore }>(async (app, { remembering }) => {
-  app.decorateRequest("storeVersion", null);
-  app.addHook("onRequest", (request, _reply, done) => {
-    const read = remembering.refresh();
-    if (read instanceof Promise) {
-      read.then((version) => {
-        request.storeVersion = version;
+export default fp<{ remembering: RememberingStore }>(
+  async (app, { remembering }) => {
+    app.decorateRequest("storeVersion", null);
+    app.addHook("onRequest", (request, _reply, done) => {
+      const read = remembering.refresh();
+      if (read instanceof Promise) {
+        read.then((version) => {
+          request.storeVersion = version;
+          done();
+        }, done);
+      } else {
+        request.storeVersion = read;
         done();
-      }, done);
-    } else {
-      request.storeVersion = read;
-      done();
-    }
-  });
-}, { name: "store-version", dependencies: ["request-context"] });
+      }
+    });
+  },
+  { name: "store-version", dependencies: ["request-context"] },
+);

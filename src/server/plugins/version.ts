@@ -9,7 +9,12 @@
  */
 import fp from "fastify-plugin";
 import {
-  API_VERSIONS, type ApiVersion, DEFAULT_API_VERSION, SUPPORTED_MEDIA_TYPE, SUPPORTED_VERSION, servedVersion,
+  API_VERSIONS,
+  type ApiVersion,
+  DEFAULT_API_VERSION,
+  SUPPORTED_MEDIA_TYPE,
+  SUPPORTED_VERSION,
+  servedVersion,
 } from "../../api/versions.js";
 import { ApiError } from "../errors.js";
 
@@ -30,12 +35,13 @@ function sentence(items: string[]): string {
 function unsupportedApiVersion(asked: string): ApiError {
   const supported = API_VERSIONS.map((version, index) => `"${version}"${index === 0 ? " (most recent)" : ""}`);
   return new ApiError(400, "Bad Request", {
-    errors: `The version you specified in the "X-GitHub-API-Version" request header, ${JSON.stringify(asked.slice(0, 100))}, is not a ` +
+    errors:
+      `The version you specified in the "X-GitHub-API-Version" request header, ${JSON.stringify(asked.slice(0, 100))}, is not a ` +
       `supported version. The following versions are currently supported: ${sentence(supported)}.`,
-    documentationUrl: "https://docs.github.com/rest", statusInBody: true,
+    documentationUrl: "https://docs.github.com/rest",
+    statusInBody: true,
   });
 }
-
 
 /** The version a media range names (`application/vnd.github.v4+json` -> "v4"), or null when it names none. */
 function namedVersion(mediaRange: string): string | null {
@@ -49,21 +55,33 @@ export function checkVersion(accept: string | undefined, versionHeader: string |
   const served = servedVersion(versionHeader);
   if (served === null) throw unsupportedApiVersion(versionHeader!);
   if (!accept) return served;
-  const versions = accept.split(",").map(namedVersion).filter((v): v is string => v !== null);
+  const versions = accept
+    .split(",")
+    .map(namedVersion)
+    .filter((v): v is string => v !== null);
   // A list that also accepts v3 (or no specific version) can be served.
   if (versions.length > 0 && !versions.includes("v3") && versions.length === accept.split(",").length) {
-    throw new ApiError(415, `Unsupported 'Accept' header: ${JSON.stringify(accept)}. This server supports version ` +
-      `${SUPPORTED_VERSION}; send Accept: ${SUPPORTED_MEDIA_TYPE}.`);
+    throw new ApiError(
+      415,
+      `Unsupported 'Accept' header: ${JSON.stringify(accept)}. This server supports version ` +
+        `${SUPPORTED_VERSION}; send Accept: ${SUPPORTED_MEDIA_TYPE}.`,
+    );
   }
   return served;
 }
 
-export default fp(async (app) => {
-  app.decorateRequest("apiVersion", DEFAULT_API_VERSION);
-  app.addHook("onRequest", (request, reply, done) => {
-    const versionHeader = request.headers["x-github-api-version"] ?? request.headers["x-service-api-version"];
-    request.apiVersion = checkVersion(request.headers.accept, Array.isArray(versionHeader) ? versionHeader.join(",") : versionHeader);
-    reply.header("X-GitHub-Api-Version-Selected", request.apiVersion);
-    done();
-  });
-}, { name: "version" });
+export default fp(
+  async (app) => {
+    app.decorateRequest("apiVersion", DEFAULT_API_VERSION);
+    app.addHook("onRequest", (request, reply, done) => {
+      const versionHeader = request.headers["x-github-api-version"] ?? request.headers["x-service-api-version"];
+      request.apiVersion = checkVersion(
+        request.headers.accept,
+        Array.isArray(versionHeader) ? versionHeader.join(",") : versionHeader,
+      );
+      reply.header("X-GitHub-Api-Version-Selected", request.apiVersion);
+      done();
+    });
+  },
+  { name: "version" },
+);

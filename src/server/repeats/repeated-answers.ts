@@ -108,7 +108,11 @@ const sameNumbers = (a: StoreVersion, b: StoreVersion) =>
 
 /** Everything the pipeline could read from a request, as one key. Header values cannot hold NUL (Node refuses them). */
 function keyOf(request: IncomingMessage): string {
-  return hash("sha256", `${request.method}\0${request.url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`, "base64");
+  return hash(
+    "sha256",
+    `${request.method}\0${request.url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`,
+    "base64",
+  );
 }
 
 /**
@@ -123,14 +127,18 @@ type Next = (request: IncomingMessage, response: ServerResponse) => void;
 export class RepeatedAnswers {
   private readonly kept = new LRUCache<string, KeptAnswer>({
     maxSize: ANSWERS_BYTES,
-    sizeCalculation: (answer) => (typeof answer.body === "string" ? answer.body.length * 3 : answer.body.length) + ENTRY_OVERHEAD,
+    sizeCalculation: (answer) =>
+      (typeof answer.body === "string" ? answer.body.length * 3 : answer.body.length) + ENTRY_OVERHEAD,
   });
   /** Keys whose kept answer is being made afresh by a request in the pipeline, with the requests waiting for it. */
   private readonly refreshing = new Map<string, (() => void)[]>();
   private stopped = false;
 
   /** @param enabled false keeps nothing and repeats nothing (requests logged one by one). */
-  constructor(private readonly parts: RepeatedAnswerParts, private readonly enabled = true) {}
+  constructor(
+    private readonly parts: RepeatedAnswerParts,
+    private readonly enabled = true,
+  ) {}
 
   /** No answer is repeated from now on: the server is stopping, and every answer must go through Fastify's. */
   stop(): void {
@@ -157,11 +165,17 @@ export class RepeatedAnswers {
     if (request.method !== "GET" || (reply.statusCode !== 200 && reply.statusCode !== 304)) return;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return;
     // A body, or a Basic password (its checks count failures): such requests always take the whole pipeline.
-    if (principal?.kind === "password" || request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined) return;
+    if (
+      principal?.kind === "password" ||
+      request.headers["content-length"] !== undefined ||
+      request.headers["transfer-encoding"] !== undefined
+    )
+      return;
     const headers = reply.getHeaders() as OutgoingHttpHeaders; // typed by Fastify per name; Node's writeHead takes them as they are
     if (headers["x-ratelimit-remaining"] === undefined) return; // the counters were away: an answer of its own
     const length = Buffer.byteLength(payload);
-    if (!headers["content-length"] || Number(headers["content-length"]) !== length) headers["content-length"] = String(length);
+    if (!headers["content-length"] || Number(headers["content-length"]) !== length)
+      headers["content-length"] = String(length);
     const expires = principal?.authorization.expiresAt?.getTime() ?? Infinity;
     const route = request.routeOptions.url ?? request.url;
     const list: OutgoingHttpHeader[] = [];
@@ -171,10 +185,21 @@ export class RepeatedAnswers {
       const at = list.indexOf(name);
       return at >= 0 ? at + 1 : list.push(name, "") - 1;
     };
-    const slots = { remaining: slot("x-ratelimit-remaining"), reset: slot("x-ratelimit-reset"), used: slot("x-ratelimit-used"),
-      requestId: slot("x-github-request-id"), date: this.parts.dateHeader ? slot("date") : -1 };
+    const slots = {
+      remaining: slot("x-ratelimit-remaining"),
+      reset: slot("x-ratelimit-reset"),
+      used: slot("x-ratelimit-used"),
+      requestId: slot("x-github-request-id"),
+      date: this.parts.dateHeader ? slot("date") : -1,
+    };
     this.kept.set(key, {
-      status: reply.statusCode, headers: list, slots, body: payload, version, dependence, expires,
+      status: reply.statusCode,
+      headers: list,
+      slots,
+      body: payload,
+      version,
+      dependence,
+      expires,
       rate: { key: state.key, limit: state.limit, seconds: state.seconds },
       timed: this.parts.duration.labels("GET", route, String(reply.statusCode)),
       again: request.onRepeat,
@@ -198,18 +223,21 @@ export class RepeatedAnswers {
       if (!this.waitForRefresh(key, request, response, next)) next(request, response);
       return;
     }
-    this.repeat(answer, response).then((repeated) => {
-      if (repeated || this.waitForRefresh(key, request, response, next)) return;
-      this.kept.delete(key);
-      const waiters: (() => void)[] = [];
-      this.refreshing.set(key, waiters);
-      // Recorded (record() wakes them) or not (an error, another status), its waiters go on once this one is done.
-      response.once("close", () => this.refreshed(key, waiters));
-      next(request, response);
-    }, () => {
-      // The database or the counters went away before anything was sent: Fastify answers as it would.
-      if (!response.headersSent) next(request, response);
-    });
+    this.repeat(answer, response).then(
+      (repeated) => {
+        if (repeated || this.waitForRefresh(key, request, response, next)) return;
+        this.kept.delete(key);
+        const waiters: (() => void)[] = [];
+        this.refreshing.set(key, waiters);
+        // Recorded (record() wakes them) or not (an error, another status), its waiters go on once this one is done.
+        response.once("close", () => this.refreshed(key, waiters));
+        next(request, response);
+      },
+      () => {
+        // The database or the counters went away before anything was sent: Fastify answers as it would.
+        if (!response.headersSent) next(request, response);
+      },
+    );
   }
 
   /** When another request is making `key`'s answer afresh, this one tries what it sends (unless its client left). */
@@ -244,7 +272,7 @@ export class RepeatedAnswers {
     const version = read instanceof Promise ? await read : read;
     if (version !== answer.version && !sameNumbers(version, answer.version)) return false;
     const received = dependence.received;
-    if (received !== null && await this.parts.receivedVersion(received.userId) !== received.version) return false;
+    if (received !== null && (await this.parts.receivedVersion(received.userId)) !== received.version) return false;
     // Charged as the rate-limit plugin charges: a hit, given back for a 304; over the limit, Fastify refuses it.
     const window = await counters.hit(rate.key, rate.seconds, now);
     if (window.count > rate.limit) {
@@ -258,7 +286,11 @@ export class RepeatedAnswers {
     }
     const headers = answer.headers.slice();
     const { slots } = answer;
-    const { remaining, reset, used: shownUsed } = rateLimitWindow({ key: rate.key, limit: rate.limit, used, resetAt: window.resetAt });
+    const {
+      remaining,
+      reset,
+      used: shownUsed,
+    } = rateLimitWindow({ key: rate.key, limit: rate.limit, used, resetAt: window.resetAt });
     headers[slots.remaining] = String(remaining);
     headers[slots.reset] = String(reset);
     headers[slots.used] = String(shownUsed);

@@ -5,15 +5,22 @@ import { jsonResponse, type RouteDoc } from "../openapi/route-doc.js";
 
 const count = Type.Integer({ minimum: 0 });
 const IngestSummary = Type.Object({
-  events_added: count, events_skipped: count, issue_events_added: count, issue_events_skipped: count,
+  events_added: count,
+  events_skipped: count,
+  issue_events_added: count,
+  issue_events_skipped: count,
 });
 
 /** The document's names for the ingest routes' bodies. */
 export const ADMIN_SCHEMAS = { IngestSummary };
 
 export const INGEST_EVENTS: RouteDoc = {
-  operationId: "admin.ingestEvents", tag: "admin", summary: "Ingest events", security: "siteAdmin",
-  description: "Site administrators only (Basic auth, or a token with `site_admin`); anyone else gets 404. " +
+  operationId: "admin.ingestEvents",
+  tag: "admin",
+  summary: "Ingest events",
+  security: "siteAdmin",
+  description:
+    "Site administrators only (Basic auth, or a token with `site_admin`); anyone else gets 404. " +
     "Events already stored (by id) are skipped; an event without `created_at` is stamped with the time it arrives. " +
     "All or nothing: one bad line refuses the whole body (400 or 422) and " +
     "writes nothing (`feedgate import` skips bad lines instead). An empty body is 400. `Content-Encoding: gzip` is " +
@@ -28,8 +35,12 @@ export const INGEST_EVENTS: RouteDoc = {
 };
 
 export const SEED_WORLD: RouteDoc = {
-  operationId: "admin.seedWorld", tag: "admin", summary: "Load a world document", security: "siteAdmin",
-  description: "Site administrators only; anyone else gets 404. A world document as `feedgate seed` reads it " +
+  operationId: "admin.seedWorld",
+  tag: "admin",
+  summary: "Load a world document",
+  security: "siteAdmin",
+  description:
+    "Site administrators only; anyone else gets 404. A world document as `feedgate seed` reads it " +
     "(users, orgs, repos, tokens, events, issue_events; not events_files), in one transaction: an error writes " +
     "nothing. An empty body is 400; `Content-Encoding: gzip` is accepted as for `/admin/events`.",
   body: { content: { "application/json": { schema: { type: "object", description: "A world document" } } } },

@@ -40,12 +40,26 @@ async function ingesting(work: () => Promise<IngestResult>) {
     return wireSummary(await work());
   } catch (error) {
     if (error instanceof UnparsableEntryError) {
-      throw new ApiError(400, "Problems parsing JSON",
-        { errors: [{ resource: "Ingest", field: error.field ?? "body", code: error.code, message: `not JSON; ${NOTHING_WRITTEN}` }] });
+      throw new ApiError(400, "Problems parsing JSON", {
+        errors: [
+          {
+            resource: "Ingest",
+            field: error.field ?? "body",
+            code: error.code,
+            message: `not JSON; ${NOTHING_WRITTEN}`,
+          },
+        ],
+      });
     }
     if (!(error instanceof FeedgateFailure)) throw error;
-    throw validationFailed([{ resource: "Ingest", field: error.field ?? "body", code: error.code,
-      message: `${error.problem}; ${NOTHING_WRITTEN}` }]);
+    throw validationFailed([
+      {
+        resource: "Ingest",
+        field: error.field ?? "body",
+        code: error.code,
+        message: `${error.problem}; ${NOTHING_WRITTEN}`,
+      },
+    ]);
   }
 }
 
@@ -63,14 +77,15 @@ function text(request: FastifyRequest, expected: string): string {
 }
 
 /** The body as received (its encoding undone, checked to be UTF-8); none is an empty one. */
-const bytes = (request: FastifyRequest): Buffer => Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+const bytes = (request: FastifyRequest): Buffer => (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
 
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
-  // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
     // Kept as bytes: an NDJSON body of events is handed on as received (IngestService.ingestNdjson).
-    admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) => checkedUtf8(body));
+    admin.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, async (_request: unknown, body: Buffer) =>
+      checkedUtf8(body),
+    );
     // Before the body is read: a stranger's large upload is refused without being received.
     admin.addHook("onRequest", async (request) => {
       if (!isSiteAdmin(request.principal)) throw notFound();
@@ -81,7 +96,9 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
       const body = bytes(request);
       if (isNdjsonOfObjects(body)) return ingesting(() => ingest.ingestNdjson(body));
       return ingesting(async () => {
-        const { events, lines } = await eventsFromText(text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"));
+        const { events, lines } = await eventsFromText(
+          text(request, "the events as NDJSON (one a line) or a JSON array, plain or gzipped"),
+        );
         if (!Array.isArray(events)) throw new ApiError(400, "Body should be NDJSON or a JSON array of events");
         return ingest.ingestEvents(events, lines ?? undefined);
       });

@@ -11,14 +11,17 @@ import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { UserRow } from "../store/store.js";
 
-
 /** The password-authenticated user; the auth plugin guarantees one on these routes. */
 function caller(request: FastifyRequest): UserRow {
   return request.principal!.user;
 }
 
 /** @param numericIds `--numeric-ids`: ids serialized (and sent) as integers rather than strings. */
-export function authorizationRoutes(untyped: FastifyInstance, service: AuthorizationService, numericIds: boolean): void {
+export function authorizationRoutes(
+  untyped: FastifyInstance,
+  service: AuthorizationService,
+  numericIds: boolean,
+): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { getAll, get, create, update } = endpoints.authorization;
   // `numericIds` in every route: responses are serialized through their kind's schema, whose id must be the type this

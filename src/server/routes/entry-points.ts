@@ -39,13 +39,22 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
     const { account, counts } = await entryPoints.account(login);
     return toWirePublicUser(account, counts, baseUrl);
   };
-  const organization = async (login: string, request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion }) => {
+  const organization = async (
+    login: string,
+    request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion },
+  ) => {
     const { account, counts, asMember } = await entryPoints.organization(login, request.principal);
     return toWireOrganization(account, counts, request.baseUrl, { asMember, version: request.apiVersion });
   };
-  const repository = async (params: FeedParams, request: {
-    principal: Parameters<EntryPointService["repository"]>[1]; baseUrl: string; apiVersion: ApiVersion; lastModified: Date | null;
-  }) => {
+  const repository = async (
+    params: FeedParams,
+    request: {
+      principal: Parameters<EntryPointService["repository"]>[1];
+      baseUrl: string;
+      apiVersion: ApiVersion;
+      lastModified: Date | null;
+    },
+  ) => {
     const { facts, ...context } = await entryPoints.repository(params, request.principal);
     request.lastModified = repositoryUpdatedAt(facts); // GitHub sends the repository's Last-Modified
     return toWireRepository(facts, context, request.baseUrl, request.apiVersion);
@@ -56,7 +65,8 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
   app.route({ ...tableRoute(repos.get), handler: (request) => repository(request.params, request) });
 
   // GitHub's id-based forms: the same resource, found by the wire id its events carry.
-  const byWireId = (kind: WireIdKind, request: { params: { id: string } }) => entryPoints.byWireId(kind, request.params.id);
+  const byWireId = (kind: WireIdKind, request: { params: { id: string } }) =>
+    entryPoints.byWireId(kind, request.params.id);
   app.route({
     ...tableRoute(users.getByUsername, { byId: "/user/:id" }),
     handler: async (request) => user((await byWireId("user", request)).user!, request.baseUrl),

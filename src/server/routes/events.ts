@@ -58,13 +58,25 @@ function render(rows: StoredEvent[], baseUrl: string, integerIds: boolean): { js
 const FEED_NAMES = Object.keys(endpoints.events) as FeedName[];
 
 /** @param numericIds `--numeric-ids`: issue-event ids as integers, as GitHub sent them; event ids stay strings. */
-export function eventRoutes(untyped: FastifyInstance, feeds: FeedService, numericIds: boolean, streams: StreamHub): void {
+export function eventRoutes(
+  untyped: FastifyInstance,
+  feeds: FeedService,
+  numericIds: boolean,
+  streams: StreamHub,
+): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const integerIds = (name: FeedName) => numericIds && endpoints.events[name].response === "IssueEvent[]";
 
-  async function serve(request: FastifyRequest, reply: FastifyReply, name: FeedName, params: FeedParams, query: PageQuery) {
+  async function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    name: FeedName,
+    params: FeedParams,
+    query: PageQuery,
+  ) {
     // `Accept: text/event-stream`: the feed's new events, live (server/streams/); with streams off, the page as ever.
-    if (streams.enabled && wantsStream(request)) return streams.serve(request, reply, { feed: name, params, integerIds: integerIds(name) });
+    if (streams.enabled && wantsStream(request))
+      return streams.serve(request, reply, { feed: name, params, integerIds: integerIds(name) });
     const window = readPage(query);
     const page = await feeds.page(name, params, request.principal, window);
     request.lastModified = page.newest;

@@ -17,18 +17,35 @@ const { hooks } = endpoints;
 const FAMILIES = [
   {
     rows: {
-      list: hooks.list, create: hooks.create, get: hooks.get, update: hooks.update, delete: hooks.delete,
-      getConfig: hooks.getConfig, updateConfig: hooks.updateConfig, ping: hooks.ping, listDeliveries: hooks.listDeliveries,
-      getDelivery: hooks.getDelivery, redeliver: hooks.redeliver, redeliverFailed: hooks.redeliverFailed,
+      list: hooks.list,
+      create: hooks.create,
+      get: hooks.get,
+      update: hooks.update,
+      delete: hooks.delete,
+      getConfig: hooks.getConfig,
+      updateConfig: hooks.updateConfig,
+      ping: hooks.ping,
+      listDeliveries: hooks.listDeliveries,
+      getDelivery: hooks.getDelivery,
+      redeliver: hooks.redeliver,
+      redeliverFailed: hooks.redeliverFailed,
     },
     toWire: toWireHook,
   },
   {
     rows: {
-      list: hooks.listForOrg, create: hooks.createForOrg, get: hooks.getForOrg, update: hooks.updateForOrg,
-      delete: hooks.deleteForOrg, getConfig: hooks.getConfigForOrg, updateConfig: hooks.updateConfigForOrg,
-      ping: hooks.pingForOrg, listDeliveries: hooks.listDeliveriesForOrg, getDelivery: hooks.getDeliveryForOrg,
-      redeliver: hooks.redeliverForOrg, redeliverFailed: hooks.redeliverFailedForOrg,
+      list: hooks.listForOrg,
+      create: hooks.createForOrg,
+      get: hooks.getForOrg,
+      update: hooks.updateForOrg,
+      delete: hooks.deleteForOrg,
+      getConfig: hooks.getConfigForOrg,
+      updateConfig: hooks.updateConfigForOrg,
+      ping: hooks.pingForOrg,
+      listDeliveries: hooks.listDeliveriesForOrg,
+      getDelivery: hooks.getDeliveryForOrg,
+      redeliver: hooks.redeliverForOrg,
+      redeliverFailed: hooks.redeliverFailedForOrg,
     },
     toWire: toWireOrgHook,
   },
@@ -39,7 +56,11 @@ const wireRedelivered = (r: Redelivered) => ({ queued: r.queued, hooks: r.hooks,
 /** The caller and the scopes this operation's row accepts. */
 function access(request: FastifyRequest): HookAccess {
   const endpoint: Endpoint | undefined = request.routeOptions.config.endpoint;
-  return { principal: request.principal, acceptedScopes: endpoint?.acceptedScopes ?? [], permissions: endpoint?.permissions ?? [] };
+  return {
+    principal: request.principal,
+    acceptedScopes: endpoint?.acceptedScopes ?? [],
+    permissions: endpoint?.permissions ?? [],
+  };
 }
 
 export function hookRoutes(untyped: FastifyInstance, service: HookService): void {
@@ -141,7 +162,9 @@ export function hookRoutes(untyped: FastifyInstance, service: HookService): void
     app.route({
       ...tableRoute(rows.redeliverFailed),
       handler: async (request, reply) => {
-        return reply.code(202).send(wireRedelivered(await service.redeliverFailed(request.params, request.body.since, access(request))));
+        return reply
+          .code(202)
+          .send(wireRedelivered(await service.redeliverFailed(request.params, request.body.since, access(request))));
       },
     });
   }

@@ -13,13 +13,19 @@ const Readiness = Type.Object({
 export const PROBE_SCHEMAS = { Health, Readiness };
 
 export const HEALTHZ: RouteDoc = {
-  operationId: "meta.healthz", tag: "meta", summary: "Liveness probe", security: "optional",
+  operationId: "meta.healthz",
+  tag: "meta",
+  summary: "Liveness probe",
+  security: "optional",
   description: "200 while the process is up, whatever the database does.",
   success: { 200: jsonResponse(Health, "The process is up") },
 };
 
 export const READYZ: RouteDoc = {
-  operationId: "meta.readyz", tag: "meta", summary: "Readiness probe", security: "optional",
+  operationId: "meta.readyz",
+  tag: "meta",
+  summary: "Readiness probe",
+  security: "optional",
   description: "200 when the database and the rate-limit store answer, 503 otherwise.",
   success: {
     200: jsonResponse(Readiness, "Ready"),

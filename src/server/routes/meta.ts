@@ -28,14 +28,19 @@ async function check(name: string, probe: () => Promise<void>): Promise<[string,
 }
 
 export function metaRoutes(app: FastifyInstance, store: Store, counters: WindowCounters): void {
-  app.get("/healthz", { config: { rateLimit: false, rootOnly: true }, schema: documented(HEALTHZ) }, async () => ({ status: "ok" }));
+  app.get("/healthz", { config: { rateLimit: false, rootOnly: true }, schema: documented(HEALTHZ) }, async () => ({
+    status: "ok",
+  }));
 
-  app.get("/readyz", { config: { rateLimit: false, rootOnly: true }, schema: documented(READYZ) }, async (_request, reply) => {
-    const checks = Object.fromEntries(await Promise.all([
-      check("database", () => store.ping()),
-      check("counters", () => counters.ping()),
-    ]));
-    const ready = Object.values(checks).every((result) => result === "ok");
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ok" : "unavailable", checks });
-  });
+  app.get(
+    "/readyz",
+    { config: { rateLimit: false, rootOnly: true }, schema: documented(READYZ) },
+    async (_request, reply) => {
+      const checks = Object.fromEntries(
+        await Promise.all([check("database", () => store.ping()), check("counters", () => counters.ping())]),
+      );
+      const ready = Object.values(checks).every((result) => result === "ok");
+      return reply.code(ready ? 200 : 503).send({ status: ready ? "ok" : "unavailable", checks });
+    },
+  );
 }

@@ -39,8 +39,12 @@ export function personalAccessTokenRoutes(untyped: FastifyInstance, service: Fin
     handler: async (request, reply) => {
       const { body } = request;
       const { view, token } = await service.create(caller(request), {
-        name: body.name, description: body.description, resourceOwner: body.resource_owner,
-        repositorySelection: body.repository_selection, repositories: body.repositories, permissions: body.permissions,
+        name: body.name,
+        description: body.description,
+        resourceOwner: body.resource_owner,
+        repositorySelection: body.repository_selection,
+        repositories: body.repositories,
+        permissions: body.permissions,
         expiresAt: body.expires_at,
       });
       const created = toWireFineGrainedToken(view, request.baseUrl, token);

@@ -26,27 +26,39 @@ export interface RouteVariant {
 type ServedResponses = ReturnType<typeof responseSchemas>;
 
 /** The success status of a row, as successStatus computes it, for the types. */
-type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries" ? 202
-  : E["method"] extends "POST" ? 201 : 200;
+type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries"
+  ? 202
+  : E["method"] extends "POST"
+    ? 201
+    : 200;
 
 /** A route's response schemas: its kind's at its success status; none for `empty` (204: nothing to serialize). */
-type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty" ? object
+type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty"
+  ? object
   : { [S in SuccessStatus<E>]: ServedResponses[E["response"]] };
 
 /** Fastify refuses a body schema on GET and DELETE routes; the type says which rows have one. */
-type BodySchema<E extends Endpoint> = E["method"] extends "GET" | "DELETE" ? object : { body: RequestSchema<E, "body"> };
+type BodySchema<E extends Endpoint> = E["method"] extends "GET" | "DELETE"
+  ? object
+  : { body: RequestSchema<E, "body"> };
 
-type PathSchema<E extends Endpoint, V extends RouteVariant> = V["byId"] extends string ? TObject<{ id: TString }>
+type PathSchema<E extends Endpoint, V extends RouteVariant> = V["byId"] extends string
+  ? TObject<{ id: TString }>
   : RequestSchema<E, "path">;
 
 /** The kinds whose schema follows `--numeric-ids` (authorizations' and issue events' ids): a route must say its mode. */
-const BY_ID_MODE: ReadonlySet<ResponseKind> = new Set((Object.keys(responseSchemas(false)) as ResponseKind[]).filter((kind) =>
-  JSON.stringify(responseSchemas(false)[kind]) !== JSON.stringify(responseSchemas(true)[kind])));
+const BY_ID_MODE: ReadonlySet<ResponseKind> = new Set(
+  (Object.keys(responseSchemas(false)) as ResponseKind[]).filter(
+    (kind) => JSON.stringify(responseSchemas(false)[kind]) !== JSON.stringify(responseSchemas(true)[kind]),
+  ),
+);
 
 function responseSchemasOf<E extends Endpoint>(endpoint: E, numericIds: boolean | undefined): ResponseSchemas<E> {
   if (endpoint.response === "empty") return {} as ResponseSchemas<E>;
   if (numericIds === undefined && BY_ID_MODE.has(endpoint.response)) {
-    throw new Error(`${endpoint.method} ${endpoint.path}: ${endpoint.response} has ids that follow --numeric-ids; pass numericIds`);
+    throw new Error(
+      `${endpoint.method} ${endpoint.path}: ${endpoint.response} has ids that follow --numeric-ids; pass numericIds`,
+    );
   }
   const schema = responseSchemas(numericIds ?? false)[endpoint.response];
   return { [successStatus(endpoint)]: schema } as ResponseSchemas<E>;
@@ -71,8 +83,10 @@ function optionalBeforeRequired(schema: TSchema): boolean {
   if (schema[Kind] !== "Object") return false;
   const properties = Object.values(schema.properties as Record<string, TSchema>);
   const firstOptional = properties.findIndex((property) => property[OptionalKind] === "Optional");
-  return (firstOptional >= 0 && properties.slice(firstOptional).some((property) => property[OptionalKind] !== "Optional"))
-    || properties.some(optionalBeforeRequired);
+  return (
+    (firstOptional >= 0 && properties.slice(firstOptional).some((property) => property[OptionalKind] !== "Optional")) ||
+    properties.some(optionalBeforeRequired)
+  );
 }
 
 /**
@@ -80,15 +94,19 @@ function optionalBeforeRequired(schema: TSchema): boolean {
  * has optional keys among required ones (a repository's `permissions` and `parent`, before `network_count` as on
  * GitHub), that would reorder what its converter wrote in GitHub's order: those routes serialize with JSON.stringify.
  */
-const CONVERTER_ORDER: ReadonlySet<ResponseKind> = new Set((Object.keys(responseSchemas(false)) as ResponseKind[])
-  .filter((kind) => optionalBeforeRequired(responseSchemas(false)[kind])));
+const CONVERTER_ORDER: ReadonlySet<ResponseKind> = new Set(
+  (Object.keys(responseSchemas(false)) as ResponseKind[]).filter((kind) =>
+    optionalBeforeRequired(responseSchemas(false)[kind]),
+  ),
+);
 const stringify = () => (data: unknown) => JSON.stringify(data);
 
 /** The route options of a row (add the handler); `variant` for GitHub's other forms of the same operation. */
 export function tableRoute<const E extends Endpoint, const V extends RouteVariant = object>(endpoint: E, variant?: V) {
   const method = variant?.method ?? endpoint.method;
-  const bodySchema = (endpoint.method === "GET" || endpoint.method === "DELETE"
-    ? {} : { body: requestSchema(endpoint, "body") }) as BodySchema<E>;
+  const bodySchema = (
+    endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { body: requestSchema(endpoint, "body") }
+  ) as BodySchema<E>;
   return {
     method,
     url: variant?.byId ?? endpoint.path,

@@ -78,9 +78,12 @@ export class Authenticator {
   async recheck(principal: Principal): Promise<Principal | null> {
     const user = await this.store.users.findById(principal.user.id);
     if (!user || user.suspendedAt) return null;
-    if (principal.kind === "password") return user.passwordHash === principal.user.passwordHash ? { kind: "password", user } : null;
+    if (principal.kind === "password")
+      return user.passwordHash === principal.user.passwordHash ? { kind: "password", user } : null;
     const authorization = await this.store.authorizations.find(user.id, principal.authorization.id);
-    return authorization?.hashedToken === principal.authorization.hashedToken ? { kind: "token", user, authorization } : null;
+    return authorization?.hashedToken === principal.authorization.hashedToken
+      ? { kind: "token", user, authorization }
+      : null;
   }
 
   /**
@@ -105,7 +108,8 @@ export class Authenticator {
     return this.counted(credentials.login, now, async () => {
       const user = await this.store.users.findByLogin(credentials.login);
       // Unknown logins are checked against a decoy hash, so response time does not reveal which logins exist.
-      if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user) return { failure: badCredentials() };
+      if (!(await verifyPassword(credentials.password, user?.passwordHash ?? null)) || !user)
+        return { failure: badCredentials() };
       if (user.otpSecret) {
         // Clients first call without a code and answer the 401 challenge: only a wrong code is a failed attempt.
         if (credentials.otp === undefined) throw otpRequired();
@@ -123,7 +127,8 @@ export class Authenticator {
     const user = await this.store.users.findById(userId);
     if (!user) throw badCredentials();
     return this.counted(user.login, now, async () =>
-      user.otpSecret && verifyOtp(user.otpSecret, code.trim(), now) ? { user } : { failure: otpRequired() });
+      user.otpSecret && verifyOtp(user.otpSecret, code.trim(), now) ? { user } : { failure: otpRequired() },
+    );
   }
 
   /**
@@ -162,7 +167,8 @@ export class Authenticator {
   private async reserveCheck(keys: AttemptKeys, now: Date): Promise<void> {
     const { maxAttempts, windowSeconds } = this.lockout;
     for (let waited = 0; ; waited += CHECK_RETRY_MS) {
-      if ((await this.counters.peek(keys.failures, windowSeconds, now)).count >= maxAttempts) throw loginAttemptsExceeded();
+      if ((await this.counters.peek(keys.failures, windowSeconds, now)).count >= maxAttempts)
+        throw loginAttemptsExceeded();
       if ((await this.counters.hit(keys.checks, windowSeconds, now)).count <= maxAttempts) return;
       await this.counters.refund(keys.checks, now);
       if (waited >= CHECK_WAIT_MS) throw loginAttemptsExceeded();

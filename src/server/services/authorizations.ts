@@ -13,8 +13,10 @@ import { hashToken, mintToken } from "./credentials.js";
 import { defaultExpiry, hasExpired, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
 
 /** A create request's body, as the endpoint table describes it; `client_id`/`client_secret` are read to refuse them. */
-export type CreateAuthorizationInput = RequestOf<typeof endpoints.authorization.create, "body"> &
-  { client_id?: unknown; client_secret?: unknown };
+export type CreateAuthorizationInput = RequestOf<typeof endpoints.authorization.create, "body"> & {
+  client_id?: unknown;
+  client_secret?: unknown;
+};
 
 export type UpdateAuthorizationInput = RequestOf<typeof endpoints.authorization.update, "body">;
 
@@ -53,21 +55,32 @@ export class AuthorizationService {
     const now = this.clock();
     const scopes = validScopes(input.scopes ?? []);
     const expiresAt = requestedExpiry(input.expires_at, now, this.expiry);
-    return this.issue(user, {
-      scopes,
-      note: input.note ?? null,
-      noteUrl: input.note_url ?? null,
-      fingerprint: input.fingerprint ?? null,
-      expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
-    }, mintToken(), now);
+    return this.issue(
+      user,
+      {
+        scopes,
+        note: input.note ?? null,
+        noteUrl: input.note_url ?? null,
+        fingerprint: input.fingerprint ?? null,
+        expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
+      },
+      mintToken(),
+      now,
+    );
   }
 
   /** Registers a token minted here or given by an administrator (the CLI's `token add --token`). */
   async issue(user: UserRow, fields: IssuedFields, token: string = mintToken(), now = this.clock()) {
-    const row = await this.store.authorizations.create({
-      userId: user.id, hashedToken: hashToken(token), tokenLastEight: token.slice(-8), ...fields,
-      expiresAt: fields.expiresAt ?? null,
-    }, now);
+    const row = await this.store.authorizations.create(
+      {
+        userId: user.id,
+        hashedToken: hashToken(token),
+        tokenLastEight: token.slice(-8),
+        ...fields,
+        expiresAt: fields.expiresAt ?? null,
+      },
+      now,
+    );
     return { row, token };
   }
 
@@ -75,8 +88,9 @@ export class AuthorizationService {
     const current = await this.get(user, id);
     const scopeKeys = SCOPE_KEYS.filter((key) => input[key] !== undefined);
     if (scopeKeys.length > 1) {
-      throw new InvalidInputError(`You can only send one of these scope keys at a time: ${scopeKeys.join(", ")}`,
-        { field: "scopes" });
+      throw new InvalidInputError(`You can only send one of these scope keys at a time: ${scopeKeys.join(", ")}`, {
+        field: "scopes",
+      });
     }
     checkScopes(input.scopes, input.add_scopes, input.remove_scopes);
     const now = this.clock();

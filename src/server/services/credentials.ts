@@ -9,7 +9,10 @@ import { Secret, TOTP } from "otpauth";
 import { DEFAULT_PASSWORD_COST } from "../config.js";
 
 const scrypt = promisify(scryptCallback) as (
-  password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number },
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
 // OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~100 ms per Basic-auth request here; 2^15 keeps
@@ -32,7 +35,12 @@ export function setPasswordCost(log2N: number): void {
 export async function hashPassword(password: string): Promise<string> {
   const N = 2 ** cost;
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, SCRYPT.keylen, { N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 128 * N * SCRYPT.r * 2 });
+  const hash = await scrypt(password, salt, SCRYPT.keylen, {
+    N,
+    r: SCRYPT.r,
+    p: SCRYPT.p,
+    maxmem: 128 * N * SCRYPT.r * 2,
+  });
   return ["scrypt", N, SCRYPT.r, SCRYPT.p, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
@@ -45,7 +53,7 @@ const decoys = new Map<number, Promise<string>>();
  */
 export function decoyHash(): Promise<string> {
   let decoy = decoys.get(cost);
-  if (!decoy) decoys.set(cost, decoy = hashPassword(randomBytes(32).toString("hex")));
+  if (!decoy) decoys.set(cost, (decoy = hashPassword(randomBytes(32).toString("hex"))));
   return decoy;
 }
 
@@ -55,8 +63,12 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (scheme !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");
   const N = Number(n);
-  const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length,
-    { N, r: Number(r), p: Number(p), maxmem: 128 * N * Number(r) * 2 });
+  const actual = await scrypt(password, Buffer.from(salt, "base64"), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: 128 * N * Number(r) * 2,
+  });
   return timingSafeEqual(actual, expected) && stored !== null;
 }
 
@@ -103,8 +115,10 @@ export function mintFineGrainedToken(): string {
 }
 
 const FEEDGATE_TOKEN = new RegExp(`^${TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
-const FINE_GRAINED_TOKEN = new RegExp(`^${FINE_GRAINED_TOKEN_PREFIX}([0-9A-Za-z]{${FINE_GRAINED_PARTS[0]}})_` +
-  `([0-9A-Za-z]{${FINE_GRAINED_PARTS[1]}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const FINE_GRAINED_TOKEN = new RegExp(
+  `^${FINE_GRAINED_TOKEN_PREFIX}([0-9A-Za-z]{${FINE_GRAINED_PARTS[0]}})_` +
+    `([0-9A-Za-z]{${FINE_GRAINED_PARTS[1]}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
 const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
 
 /**
@@ -144,7 +158,14 @@ export function newOtpSecret(): string {
 }
 
 function totp(secret: string, label?: string): TOTP {
-  return new TOTP({ issuer: "feedgate", label, secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+  return new TOTP({
+    issuer: "feedgate",
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+  });
 }
 
 /** The `otpauth://totp/feedgate:<login>?...` URI that authenticator apps read, usually from a QR code of it. */

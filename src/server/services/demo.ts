@@ -43,8 +43,10 @@ export function restamped(world: DemoWorld, now: Date): DemoWorld {
   if (stamped.length === 0) return world;
   const latest = Math.max(...stamped.map((entry) => Date.parse(entry.created_at)));
   const shift = now.getTime() - 60_000 - latest;
-  const moved = <T extends { created_at: string }>(entry: T): T =>
-    ({ ...entry, created_at: isoSeconds(new Date(Date.parse(entry.created_at) + shift)) });
+  const moved = <T extends { created_at: string }>(entry: T): T => ({
+    ...entry,
+    created_at: isoSeconds(new Date(Date.parse(entry.created_at) + shift)),
+  });
   return { ...world, events: world.events?.map(moved), issue_events: world.issue_events?.map(moved) };
 }
 
@@ -54,7 +56,10 @@ export async function ensureDemoAccount(store: Store, clock: () => Date): Promis
   const password = randomBytes(12).toString("base64url");
   const user = await createAccount(store, { login: DEMO_LOGIN, password });
   const { token } = await new AuthorizationService(store, clock).issue(user, {
-    scopes: DEMO_SCOPES, note: "demo token", noteUrl: null, fingerprint: null,
+    scopes: DEMO_SCOPES,
+    note: "demo token",
+    noteUrl: null,
+    fingerprint: null,
   });
   const world = restamped(JSON.parse(await readFile(DEMO_WORLD, "utf8")) as DemoWorld, clock());
   await new IngestService(store, clock).seedWorld(world, { baseDir: dirname(DEMO_WORLD) });

@@ -34,7 +34,10 @@ const PERMISSIONS: Record<RepoRole | "reader", RepositoryPermissions> = {
 };
 
 export class EntryPointService {
-  constructor(private readonly store: Store, private readonly feeds: FeedService) {}
+  constructor(
+    private readonly store: Store,
+    private readonly feeds: FeedService,
+  ) {}
 
   private async view(account: UserRow): Promise<AccountView> {
     return { account, counts: await this.store.directory.accountCounts(account.id) };
@@ -56,9 +59,9 @@ export class EntryPointService {
    */
   async organization(login: string, principal: Principal | null = null): Promise<AccountView & { asMember: boolean }> {
     const org = await this.feeds.organization(login);
-    const mayAdminister = principal !== null &&
-      (principal.kind === "password" || satisfies(principal.authorization.scopes, ["admin:org"]));
-    const asMember = mayAdminister && await this.store.directory.orgRole(org.id, principal.user.id) === "admin";
+    const mayAdminister =
+      principal !== null && (principal.kind === "password" || satisfies(principal.authorization.scopes, ["admin:org"]));
+    const asMember = mayAdminister && (await this.store.directory.orgRole(org.id, principal.user.id)) === "admin";
     return { ...(await this.view(org)), asMember };
   }
 
@@ -68,7 +71,10 @@ export class EntryPointService {
   }
 
   private async facts(repo: RepoRow): Promise<RepositoryFacts> {
-    const [owner, stats] = await Promise.all([this.store.users.findById(repo.ownerId), this.store.directory.repoStats(repo.id)]);
+    const [owner, stats] = await Promise.all([
+      this.store.users.findById(repo.ownerId),
+      this.store.directory.repoStats(repo.id),
+    ]);
     return { repo, owner: owner!, stats };
   }
 

@@ -65,11 +65,15 @@ export function parseEvent(value: unknown, where: string, raw?: EventText): Pars
 export function parseEvent(value: unknown, where: string, raw?: EventText): ParsedEvent {
   if (!isObject(value)) fail(where, "must be a JSON object");
   const id = idOf(value.id, where);
-  if (typeof value.type !== "string" || !/^[A-Za-z]+$/.test(value.type)) fail(`${where}.type`, "must be an event type such as PushEvent");
+  if (typeof value.type !== "string" || !/^[A-Za-z]+$/.test(value.type))
+    fail(`${where}.type`, "must be an event type such as PushEvent");
   const actorLogin = loginOf(value.actor, `${where}.actor`);
   const actor = value.actor as Json;
-  if (!isObject(value.repo) || typeof value.repo.name !== "string" ||
-    !(REPO_NAME.test(value.repo.name) || value.repo.name === NO_REPO)) {
+  if (
+    !isObject(value.repo) ||
+    typeof value.repo.name !== "string" ||
+    !(REPO_NAME.test(value.repo.name) || value.repo.name === NO_REPO)
+  ) {
     fail(`${where}.repo.name`, 'must be "owner/name"');
   }
   const repo = value.repo;
@@ -80,26 +84,48 @@ export function parseEvent(value: unknown, where: string, raw?: EventText): Pars
   const orgLogin = value.org === undefined || value.org === null ? null : loginOf(value.org, `${where}.org`);
   const isPublic = value.public !== false;
 
-  const complete = typeof value.id === "string" && value.payload !== undefined && value.public !== undefined &&
-    completeAccount(actor) && (repoName === null || (typeof repo.id === "number" && typeof repo.url === "string")) &&
+  const complete =
+    typeof value.id === "string" &&
+    value.payload !== undefined &&
+    value.public !== undefined &&
+    completeAccount(actor) &&
+    (repoName === null || (typeof repo.id === "number" && typeof repo.url === "string")) &&
     (orgLogin === null || completeAccount(value.org as Json));
   const payload = value.payload;
 
   const relations: ParsedEvent["relations"] = {
     accounts: [{ source: where, login: actorLogin, type: "User", externalId: externalId(actor) }],
-    repos: repoName === null ? [] : [{ source: where, fullName: repoName, externalId: externalId(repo), ...(isPublic ? {} : { private: true }) }],
+    repos:
+      repoName === null
+        ? []
+        : [{ source: where, fullName: repoName, externalId: externalId(repo), ...(isPublic ? {} : { private: true }) }],
     collaborators: [],
     watches: [],
   };
   if (orgLogin !== null) {
-    relations.accounts.push({ source: where, login: orgLogin, type: "Organization", externalId: externalId(value.org as Json) });
+    relations.accounts.push({
+      source: where,
+      login: orgLogin,
+      type: "Organization",
+      externalId: externalId(value.org as Json),
+    });
   }
   const p = isObject(payload) ? payload : {};
   if (repoName !== null) {
     if (value.type === "PublicEvent") relations.repos.push({ source: where, fullName: repoName, private: false });
     if (value.type === "WatchEvent") relations.watches.push({ source: where, user: actorLogin, repo: repoName });
-    if (value.type === "ForkEvent" && isObject(p.forkee) && typeof p.forkee.full_name === "string" && REPO_NAME.test(p.forkee.full_name)) {
-      relations.repos.push({ source: where, fullName: p.forkee.full_name, forkOf: repoName, externalId: externalId(p.forkee) });
+    if (
+      value.type === "ForkEvent" &&
+      isObject(p.forkee) &&
+      typeof p.forkee.full_name === "string" &&
+      REPO_NAME.test(p.forkee.full_name)
+    ) {
+      relations.repos.push({
+        source: where,
+        fullName: p.forkee.full_name,
+        forkOf: repoName,
+        externalId: externalId(p.forkee),
+      });
     }
     if (value.type === "MemberEvent" && isObject(p.member) && typeof p.member.login === "string") {
       const remove = p.action === "removed" || p.action === "deleted";
@@ -109,8 +135,21 @@ export function parseEvent(value: unknown, where: string, raw?: EventText): Pars
 
   return {
     insert: {
-      source: where, id, type: value.type, actorLogin, repoName, orgLogin, public: isPublic, createdAt, complete,
-      body: complete && raw !== undefined ? (typeof raw === "string" ? raw.trim() : raw) : normalizedBody(value, id, isPublic),
+      source: where,
+      id,
+      type: value.type,
+      actorLogin,
+      repoName,
+      orgLogin,
+      public: isPublic,
+      createdAt,
+      complete,
+      body:
+        complete && raw !== undefined
+          ? typeof raw === "string"
+            ? raw.trim()
+            : raw
+          : normalizedBody(value, id, isPublic),
     },
     relations,
   };
@@ -119,7 +158,17 @@ export function parseEvent(value: unknown, where: string, raw?: EventText): Pars
 /** An incomplete event's body, in GitHub's key order (wire notes 2.2); anything else it carries follows, as given. */
 function normalizedBody(value: Json, id: string, isPublic: boolean): string {
   const { id: _id, type, actor, repo, payload, public: _p, created_at, org, ...rest } = value;
-  return JSON.stringify({ id, type, actor, repo, payload: payload ?? {}, public: isPublic, created_at, ...(org ? { org } : {}), ...rest });
+  return JSON.stringify({
+    id,
+    type,
+    actor,
+    repo,
+    payload: payload ?? {},
+    public: isPublic,
+    created_at,
+    ...(org ? { org } : {}),
+    ...rest,
+  });
 }
 
 /**
@@ -137,23 +186,44 @@ export function parseIssueEvent(value: unknown, where: string): IssueEventInsert
   const { repo, ...event } = value;
   if (typeof repo !== "string" || !REPO_NAME.test(repo)) fail(`${where}.repo`, 'must be "owner/name"');
   const id = idOf(value.id, where);
-  if (typeof value.event !== "string" || value.event === "") fail(`${where}.event`, "must be an issue event kind such as closed");
+  if (typeof value.event !== "string" || value.event === "")
+    fail(`${where}.event`, "must be an issue event kind such as closed");
   const actorLogin = value.actor === null || value.actor === undefined ? null : loginOf(value.actor, `${where}.actor`);
   const createdAt = timeOf(value.created_at, where);
   const issue = value.issue;
-  if (!isObject(issue) || typeof issue.title !== "string" || !Number.isInteger(issue.number) || typeof issue.state !== "string") {
+  if (
+    !isObject(issue) ||
+    typeof issue.title !== "string" ||
+    !Number.isInteger(issue.number) ||
+    typeof issue.state !== "string"
+  ) {
     fail(`${where}.issue`, "must be an object with title (string), number (integer) and state (string)");
   }
   const complete = actorLogin === null || completeAccount(value.actor as Json);
   return {
-    source: where, id, repoName: repo, actorLogin, createdAt, complete,
+    source: where,
+    id,
+    repoName: repo,
+    actorLogin,
+    createdAt,
+    complete,
     body: JSON.stringify({ ...event, id }),
   };
 }
 
 /** An empty batch to fill. */
 export function emptyBatch(): IngestBatch {
-  return { accounts: [], memberships: [], repos: [], collaborators: [], follows: [], watches: [], tokens: [], events: [], issueEvents: [] };
+  return {
+    accounts: [],
+    memberships: [],
+    repos: [],
+    collaborators: [],
+    follows: [],
+    watches: [],
+    tokens: [],
+    events: [],
+    issueEvents: [],
+  };
 }
 
 /** Adds a parsed event and its relations to a batch. */

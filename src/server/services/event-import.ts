@@ -53,8 +53,11 @@ export interface LineCounts {
  * A source's events, parsed, in the file's order: the line loop `feedgate import` and `feedgate replay` share.
  * Malformed lines are counted and reported and skipped, or, when strict, thrown.
  */
-export async function* parsedEvents(source: NdjsonSource, options: Pick<ImportOptions, "strict" | "onMalformed">,
-  counts: LineCounts): AsyncIterable<ParsedEvent<string>> {
+export async function* parsedEvents(
+  source: NdjsonSource,
+  options: Pick<ImportOptions, "strict" | "onMalformed">,
+  counts: LineCounts,
+): AsyncIterable<ParsedEvent<string>> {
   for await (const line of source.lines) {
     if (line.text.trim() === "") continue;
     counts.lines += 1;
@@ -84,8 +87,10 @@ export interface ParsedBatch {
  * A source's events in batches of `batchSize`, in the file's order; the last one may hold no event (only the final
  * counts). The parsing half of an import: `feedgate import` runs it in a worker thread (cli/import-worker.ts).
  */
-export async function* parsedBatches(source: NdjsonSource, options: Pick<ImportOptions, "strict" | "onMalformed" | "batchSize">)
-  : AsyncIterable<ParsedBatch> {
+export async function* parsedBatches(
+  source: NdjsonSource,
+  options: Pick<ImportOptions, "strict" | "onMalformed" | "batchSize">,
+): AsyncIterable<ParsedBatch> {
   const counts: LineCounts = { lines: 0, malformed: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   let batch = emptyBatch();
@@ -103,9 +108,20 @@ export async function* parsedBatches(source: NdjsonSource, options: Pick<ImportO
  * Applies parsed batches, each in one transaction, in their order: the writing half of an import. A batch is
  * applied while the next is parsed: a database server, or a parsing worker thread, works meanwhile.
  */
-export async function applyBatches(store: Store, batches: AsyncIterable<ParsedBatch>,
-  options: Pick<ImportOptions, "onProgress" | "ingest" | "onQueueFull">, clock: () => Date): Promise<ImportSummary> {
-  const summary: ImportSummary = { lines: 0, malformed: 0, eventsAdded: 0, eventsSkipped: 0, issueEventsAdded: 0, issueEventsSkipped: 0 };
+export async function applyBatches(
+  store: Store,
+  batches: AsyncIterable<ParsedBatch>,
+  options: Pick<ImportOptions, "onProgress" | "ingest" | "onQueueFull">,
+  clock: () => Date,
+): Promise<ImportSummary> {
+  const summary: ImportSummary = {
+    lines: 0,
+    malformed: 0,
+    eventsAdded: 0,
+    eventsSkipped: 0,
+    issueEventsAdded: 0,
+    issueEventsSkipped: 0,
+  };
   // Batches still apply one at a time, in the file's order.
   let applying: Promise<void> = Promise.resolve();
   const apply = async ({ batch, bytes, counts }: ParsedBatch) => {
@@ -133,6 +149,11 @@ export async function applyBatches(store: Store, batches: AsyncIterable<ParsedBa
 }
 
 /** Imports a source parsing it in this thread (what the import's worker thread does, in one thread). */
-export function importEvents(store: Store, source: NdjsonSource, options: ImportOptions, clock: () => Date): Promise<ImportSummary> {
+export function importEvents(
+  store: Store,
+  source: NdjsonSource,
+  options: ImportOptions,
+  clock: () => Date,
+): Promise<ImportSummary> {
   return applyBatches(store, parsedBatches(source, options), options, clock);
 }

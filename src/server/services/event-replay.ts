@@ -117,7 +117,12 @@ function reissued(parsed: ParsedEvent<string>, id: string | null, at: Date | nul
   const insert = parsed.insert;
   return {
     relations: parsed.relations,
-    insert: { ...insert, id: id ?? insert.id, createdAt: at ?? insert.createdAt, body: withTopLevelValues(insert.body, values) },
+    insert: {
+      ...insert,
+      id: id ?? insert.id,
+      createdAt: at ?? insert.createdAt,
+      body: withTopLevelValues(insert.body, values),
+    },
   };
 }
 
@@ -151,12 +156,24 @@ export const LATE_AFTER_MS = 1000;
  * Replays `sources` in order, as one timeline (hourly files follow one another). Resolves with the final
  * progress once the last batch has committed, or, when `options.signal` aborts, once the batch being applied has.
  */
-export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSource> | Iterable<NdjsonSource>,
-  options: ReplayOptions): Promise<ReplayProgress> {
+export async function replayEvents(
+  store: Store,
+  sources: AsyncIterable<NdjsonSource> | Iterable<NdjsonSource>,
+  options: ReplayOptions,
+): Promise<ReplayProgress> {
   const started = performance.now();
   const nextId = options.newIds ? freshIds(options.clock().getTime()) : null;
   const progress: ReplayProgress = {
-    lines: 0, malformed: 0, eventsAdded: 0, eventsSkipped: 0, replayedMs: 0, cutMs: 0, elapsedMs: 0, lateMs: 0, maxLateMs: 0, stopped: false,
+    lines: 0,
+    malformed: 0,
+    eventsAdded: 0,
+    eventsSkipped: 0,
+    replayedMs: 0,
+    cutMs: 0,
+    elapsedMs: 0,
+    lateMs: 0,
+    maxLateMs: 0,
+    stopped: false,
   };
   // The recorded clock: the latest created_at seen. An event earlier than it (GH Archive's files are only roughly
   // in order) is due at once, with the batch pending; a later one starts the next moment.
@@ -184,7 +201,10 @@ export async function replayEvents(store: Store, sources: AsyncIterable<NdjsonSo
     const now = options.clock();
     const batch = emptyBatch();
     for (const parsed of pending) {
-      addEvent(batch, nextId || options.restamp ? reissued(parsed, nextId?.() ?? null, options.restamp ? now : null) : parsed);
+      addEvent(
+        batch,
+        nextId || options.restamp ? reissued(parsed, nextId?.() ?? null, options.restamp ? now : null) : parsed,
+      );
     }
     pending = [];
     const late = Number.isFinite(options.speed) ? Math.max(0, performance.now() - dueAt) : 0;

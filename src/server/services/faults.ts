@@ -47,7 +47,8 @@ const MAX_DELAY_MS = 60_000;
 /** GitHub's docs for errors it sends without a more specific page. */
 const REST_DOCS = "https://docs.github.com/rest";
 /** What GitHub says when a client trips a secondary rate limit (its request id is appended). */
-const SECONDARY_RATE_LIMIT_MESSAGE = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+const SECONDARY_RATE_LIMIT_MESSAGE =
+  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
 const SECONDARY_RATE_LIMIT_DOCS =
   "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits";
 
@@ -56,18 +57,28 @@ const fail = (field: string, problem: string) => new InvalidInputError(problem, 
 /** `/repos/:owner/:repo` or `/repos/{owner}/{repo}` -> a regular expression over a path; a `*` last matches the rest. */
 function patternOf(path: unknown): RegExp {
   if (typeof path !== "string" || !path.startsWith("/") || path.length > 500) {
-    throw fail("path", `must be a path starting with "/", such as /repos/:owner/:repo/events, got ${JSON.stringify(path)}`);
+    throw fail(
+      "path",
+      `must be a path starting with "/", such as /repos/:owner/:repo/events, got ${JSON.stringify(path)}`,
+    );
   }
-  if (/[?#\s]/.test(path)) throw fail("path", `must be a path without query, fragment or spaces, got ${JSON.stringify(path)}`);
-  const segments = path.split("/").slice(1).map((segment, index, all) => {
-    if (segment === "*" && index === all.length - 1) return ".*";
-    const parameter = /^(?::([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(segment);
-    if (parameter) return "[^/]+";
-    if (/[:{}*]/.test(segment)) {
-      throw fail("path", `has a malformed segment ${JSON.stringify(segment)}: a parameter is :name or {name}, and * may only end the path`);
-    }
-    return segment.replace(/[.+^$()|[\]\\]/g, "\\$&");
-  });
+  if (/[?#\s]/.test(path))
+    throw fail("path", `must be a path without query, fragment or spaces, got ${JSON.stringify(path)}`);
+  const segments = path
+    .split("/")
+    .slice(1)
+    .map((segment, index, all) => {
+      if (segment === "*" && index === all.length - 1) return ".*";
+      const parameter = /^(?::([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(segment);
+      if (parameter) return "[^/]+";
+      if (/[:{}*]/.test(segment)) {
+        throw fail(
+          "path",
+          `has a malformed segment ${JSON.stringify(segment)}: a parameter is :name or {name}, and * may only end the path`,
+        );
+      }
+      return segment.replace(/[.+^$()|[\]\\]/g, "\\$&");
+    });
   return new RegExp(`^/${segments.join("/")}/?$`);
 }
 
@@ -75,18 +86,29 @@ function checked(spec: unknown): Omit<Fault, "id"> & { pattern: RegExp } {
   if (typeof spec !== "object" || spec === null || Array.isArray(spec)) throw fail("fault", "must be an object");
   const { method, path, status, headers, body, delayMs, times, ...rest } = spec as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) throw fail(unknown, "is not a field of a fault (method, path, status, headers, body, delayMs, times)");
+  if (unknown !== undefined)
+    throw fail(unknown, "is not a field of a fault (method, path, status, headers, body, delayMs, times)");
   if (method !== undefined && (typeof method !== "string" || !METHODS.has(method.toUpperCase()))) {
     throw fail("method", `must be one of ${[...METHODS].join(", ")}, got ${JSON.stringify(method)}`);
   }
   if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) {
     throw fail("status", `must be an HTTP status from 100 to 599, got ${JSON.stringify(status)}`);
   }
-  if (headers !== undefined && (typeof headers !== "object" || headers === null || Array.isArray(headers) ||
-    Object.entries(headers).some(([name, value]) => typeof value !== "string" || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)))) {
+  if (
+    headers !== undefined &&
+    (typeof headers !== "object" ||
+      headers === null ||
+      Array.isArray(headers) ||
+      Object.entries(headers).some(
+        ([name, value]) => typeof value !== "string" || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name),
+      ))
+  ) {
     throw fail("headers", "must be an object of header names to string values");
   }
-  if (delayMs !== undefined && (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > MAX_DELAY_MS)) {
+  if (
+    delayMs !== undefined &&
+    (!Number.isInteger(delayMs) || (delayMs as number) < 0 || (delayMs as number) > MAX_DELAY_MS)
+  ) {
     throw fail("delayMs", `must be whole milliseconds from 0 to ${MAX_DELAY_MS}, got ${JSON.stringify(delayMs)}`);
   }
   if (times !== undefined && (!Number.isInteger(times) || (times as number) < 1)) {
@@ -99,7 +121,12 @@ function checked(spec: unknown): Omit<Fault, "id"> & { pattern: RegExp } {
     pattern: patternOf(path),
     status: code,
     headers: { ...(headers as Record<string, string> | undefined) },
-    body: body !== undefined ? body : code === 204 || code === 304 ? null : { message: STATUS_CODES[code] ?? "Error", documentation_url: REST_DOCS },
+    body:
+      body !== undefined
+        ? body
+        : code === 204 || code === 304
+          ? null
+          : { message: STATUS_CODES[code] ?? "Error", documentation_url: REST_DOCS },
     delayMs: (delayMs as number | undefined) ?? 0,
     remaining: (times as number | undefined) ?? null,
   };
@@ -119,9 +146,13 @@ export class FaultList {
   /** GitHub's secondary rate limit: 403, `Retry-After`, and its message naming the request. */
   secondaryRateLimit(options: { path: string; method?: string; times?: number; retryAfter?: number }): Fault {
     const retryAfter = options.retryAfter ?? 60;
-    if (!Number.isInteger(retryAfter) || retryAfter < 0) throw fail("retryAfter", `must be whole seconds, got ${JSON.stringify(retryAfter)}`);
+    if (!Number.isInteger(retryAfter) || retryAfter < 0)
+      throw fail("retryAfter", `must be whole seconds, got ${JSON.stringify(retryAfter)}`);
     return this.add({
-      method: options.method, path: options.path, times: options.times, status: 403,
+      method: options.method,
+      path: options.path,
+      times: options.times,
+      status: 403,
       headers: { "retry-after": String(retryAfter) },
       body: { message: SECONDARY_RATE_LIMIT_MESSAGE, documentation_url: SECONDARY_RATE_LIMIT_DOCS },
     });
@@ -130,9 +161,15 @@ export class FaultList {
   /** GitHub unavailable: 502 unless another 5xx is named, with its JSON error body. */
   unavailable(options: { path: string; method?: string; times?: number; status?: number }): Fault {
     const status = options.status ?? 502;
-    if (!Number.isInteger(status) || status < 500 || status > 599) throw fail("status", `must be a 5xx status, got ${JSON.stringify(status)}`);
-    return this.add({ method: options.method, path: options.path, times: options.times, status,
-      body: { message: status === 503 ? "Service Unavailable" : "Server Error" } });
+    if (!Number.isInteger(status) || status < 500 || status > 599)
+      throw fail("status", `must be a 5xx status, got ${JSON.stringify(status)}`);
+    return this.add({
+      method: options.method,
+      path: options.path,
+      times: options.times,
+      status,
+      body: { message: status === 503 ? "Service Unavailable" : "Server Error" },
+    });
   }
 
   clear(): void {
@@ -153,19 +190,28 @@ export class FaultList {
    * @param requestId appended to GitHub's secondary-rate-limit message, as GitHub appends its own.
    */
   take(method: string, path: string, requestId: string): FaultAnswer | null {
-    const index = this.faults.findIndex((fault) => (fault.method === null || fault.method === method) && fault.pattern.test(path));
+    const index = this.faults.findIndex(
+      (fault) => (fault.method === null || fault.method === method) && fault.pattern.test(path),
+    );
     if (index < 0) return null;
     const fault = this.faults[index]!;
     if (fault.remaining !== null && --fault.remaining === 0) this.faults.splice(index, 1);
     const body = isSecondaryRateLimit(fault.body)
-      ? { ...fault.body, message: `${SECONDARY_RATE_LIMIT_MESSAGE} If you reach out to GitHub Support for help, please include the request ID ${requestId}.` }
+      ? {
+          ...fault.body,
+          message: `${SECONDARY_RATE_LIMIT_MESSAGE} If you reach out to GitHub Support for help, please include the request ID ${requestId}.`,
+        }
       : fault.body;
     return { status: fault.status, headers: fault.headers, body, delayMs: fault.delayMs };
   }
 }
 
 function isSecondaryRateLimit(body: unknown): body is { message: string } {
-  return typeof body === "object" && body !== null && (body as { message?: unknown }).message === SECONDARY_RATE_LIMIT_MESSAGE;
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    (body as { message?: unknown }).message === SECONDARY_RATE_LIMIT_MESSAGE
+  );
 }
 
 function shown({ pattern: _pattern, ...fault }: Fault & { pattern: RegExp }): Fault {

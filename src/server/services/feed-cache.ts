@@ -22,14 +22,20 @@ export class FeedPageCache {
    * @param maxBytes the memory pages may take (their JSON text); 0 turns caching off.
    * @param requests counts each request as a `hit` (no load of its own) or a `miss` (it loaded the page).
    */
-  constructor(maxBytes: number, private readonly requests?: Counter<"result">) {
-    this.pages = maxBytes > 0 ? new LRUCache<string, PageRows, Load>({
-      maxSize: maxBytes,
-      sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
-      fetchMethod: (_key, _stale, { context: load }) => load(),
-      // A load whose entry is evicted meanwhile (other pages needing the room) still answers its requests.
-      ignoreFetchAbort: true,
-    }) : null;
+  constructor(
+    maxBytes: number,
+    private readonly requests?: Counter<"result">,
+  ) {
+    this.pages =
+      maxBytes > 0
+        ? new LRUCache<string, PageRows, Load>({
+            maxSize: maxBytes,
+            sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
+            fetchMethod: (_key, _stale, { context: load }) => load(),
+            // A load whose entry is evicted meanwhile (other pages needing the room) still answers its requests.
+            ignoreFetchAbort: true,
+          })
+        : null;
   }
 
   get enabled(): boolean {

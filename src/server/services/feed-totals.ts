@@ -52,10 +52,14 @@ export function feedStanding(target: FeedTarget, version: StoreVersion, received
  * events at or after the boundary): a received feed's union of a thousand follows and watches then reads minutes of
  * events, not years.
  */
-export function fromBoundary<R extends { offset: number; limit: number; notBefore: Date | null }>(request: R, total: FeedTotal): R {
+export function fromBoundary<R extends { offset: number; limit: number; notBefore: Date | null }>(
+  request: R,
+  total: FeedTotal,
+): R {
   const notBefore = request.notBefore ? request.notBefore.getTime() / 1000 : 0;
   return request.offset + request.limit <= total.above && total.boundary > notBefore
-    ? { ...request, notBefore: new Date(total.boundary * 1000) } : request;
+    ? { ...request, notBefore: new Date(total.boundary * 1000) }
+    : request;
 }
 
 export interface FeedTotal {
@@ -97,8 +101,10 @@ export class FeedTotals {
   private epochs = 0;
 
   /** @param depths the boundary's depth and when it moves (reanchorAbove at least anchor); tests make them small to cross them often. */
-  constructor(private readonly events: EventStore,
-    private readonly depths = { anchor: ANCHOR_DEPTH, reanchorAbove: REANCHOR_ABOVE }) {}
+  constructor(
+    private readonly events: EventStore,
+    private readonly depths = { anchor: ANCHOR_DEPTH, reanchorAbove: REANCHOR_ABOVE },
+  ) {}
 
   /**
    * The feed's total as of `version` or newer.
@@ -153,7 +159,10 @@ export class FeedTotals {
     if (kept.arrived === null) return this.countAbove(target, kept.boundary);
     const upTo = (await this.events.lastArrivals())[arrivalTableOf(target)];
     if (upTo - kept.arrived > this.depths.reanchorAbove) return this.countAbove(target, kept.boundary);
-    const added = upTo > kept.arrived ? await this.events.countArrivals(target, { after: kept.arrived, upTo, from: kept.boundary }) : 0;
+    const added =
+      upTo > kept.arrived
+        ? await this.events.countArrivals(target, { after: kept.arrived, upTo, from: kept.boundary })
+        : 0;
     return { above: kept.above + added, arrived: upTo };
   }
 

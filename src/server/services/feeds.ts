@@ -10,13 +10,28 @@ import type { AcceptedPermissions } from "../../api/permissions.js";
 import type { RequestOf } from "../../api/schemas.js";
 import { ApiError, notFound } from "../errors.js";
 import type {
-  ArrivedEvent, FeedPage, FeedRequest, FeedTarget, PageRequest, RepoRow, Store, StoreVersion, UserRow, Visibility,
+  ArrivedEvent,
+  FeedPage,
+  FeedRequest,
+  FeedTarget,
+  PageRequest,
+  RepoRow,
+  Store,
+  StoreVersion,
+  UserRow,
+  Visibility,
 } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import { FeedPageCache, type PageRows } from "./feed-cache.js";
 import { feedStanding, FeedTotals, fromBoundary, type FeedTotal } from "./feed-totals.js";
 import { FirstPages } from "./first-pages.js";
-import { checkOrganization, grantOf, reachesRepository, readsPrivateOf, notAccessibleByToken } from "./fine-grained-access.js";
+import {
+  checkOrganization,
+  grantOf,
+  reachesRepository,
+  readsPrivateOf,
+  notAccessibleByToken,
+} from "./fine-grained-access.js";
 
 /** What reading a repository needs of a fine-grained token, unless its operation says more: Metadata, read. */
 const METADATA: AcceptedPermissions = endpoints.repos.get.permissions;
@@ -39,9 +54,12 @@ export interface FeedCaps {
 }
 
 const PAGINATION_LIMITED = () =>
-  new ApiError(422, "In order to keep the API fast for everyone, pagination is limited for this resource. Check the " +
-    "rel=last link relation in the Link response header to see how far back you can traverse.",
-  { documentationUrl: "https://developer.github.com/v3/#pagination" });
+  new ApiError(
+    422,
+    "In order to keep the API fast for everyone, pagination is limited for this resource. Check the " +
+      "rel=last link relation in the Link response header to see how far back you can traverse.",
+    { documentationUrl: "https://developer.github.com/v3/#pagination" },
+  );
 
 /** The age cap is applied at whole minutes, so a cached page stays valid for a minute rather than a millisecond. */
 const MINUTE_MS = 60_000;
@@ -54,8 +72,18 @@ export function targetKey(target: FeedTarget): string {
   if ("issuesOf" in target) return `issues:${target.issuesOf}`;
   const { scope, visibility } = target;
   const reader = visibility.kind === "readable-by" ? visibility.userId : "";
-  const id = scope.kind === "all" ? "" : scope.kind === "repo" ? scope.repoId : scope.kind === "network" ? scope.networkId
-    : scope.kind === "org" ? scope.orgId : scope.kind === "actor" ? scope.actorId : scope.userId;
+  const id =
+    scope.kind === "all"
+      ? ""
+      : scope.kind === "repo"
+        ? scope.repoId
+        : scope.kind === "network"
+          ? scope.networkId
+          : scope.kind === "org"
+            ? scope.orgId
+            : scope.kind === "actor"
+              ? scope.actorId
+              : scope.userId;
   return `${scope.kind}:${id}:${visibility.kind}:${reader}`;
 }
 
@@ -86,8 +114,13 @@ export class FeedService {
    * @param version the store's version as the current request read it (RememberingStore).
    * @param cacheRequests counts the page cache's hits and misses.
    */
-  constructor(private readonly store: Store, private readonly caps: FeedCaps, private readonly clock: () => Date,
-    private readonly version: () => StoreVersion, cacheRequests?: Counter<"result">) {
+  constructor(
+    private readonly store: Store,
+    private readonly caps: FeedCaps,
+    private readonly clock: () => Date,
+    private readonly version: () => StoreVersion,
+    cacheRequests?: Counter<"result">,
+  ) {
     this.cache = new FeedPageCache(caps.cacheBytes, cacheRequests);
     this.totals = new FeedTotals(store.events);
   }
@@ -100,7 +133,9 @@ export class FeedService {
   private mayReadPrivate(principal: Principal | null): principal is Principal {
     if (!principal) return false;
     if (principal.kind === "password") return true;
-    return principal.authorization.fineGrained === null && satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES);
+    return (
+      principal.authorization.fineGrained === null && satisfies(principal.authorization.scopes, PRIVATE_FEED_SCOPES)
+    );
   }
 
   /** Any account by login, organizations included; unknown is 404. The rule of feeds and `GET /users/:user` alike. */
@@ -132,13 +167,21 @@ export class FeedService {
    * and 403 to a fine-grained token that covers it without the permission `needs` names. The rule of every repository
    * resource: its feeds and `GET /repos/:user/:repo` alike.
    */
-  async repository(params: FeedParams, principal: Principal | null, needs = METADATA): Promise<{ repo: RepoRow; readable: boolean }> {
+  async repository(
+    params: FeedParams,
+    principal: Principal | null,
+    needs = METADATA,
+  ): Promise<{ repo: RepoRow; readable: boolean }> {
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
     if (!repo) throw notFound();
     const readable = await this.readsPrivate(repo, principal, needs);
     if (repo.private && !readable) {
       const grant = grantOf(principal);
-      if (grant && reachesRepository(grant, repo) && (await this.store.directory.canRead(principal!.user.id, repo.id))) {
+      if (
+        grant &&
+        reachesRepository(grant, repo) &&
+        (await this.store.directory.canRead(principal!.user.id, repo.id))
+      ) {
         throw notAccessibleByToken();
       }
       throw notFound();
@@ -152,8 +195,7 @@ export class FeedService {
   }
 
   /** What a feed covers and shows, after every access rule: 404 for a feed the caller may not see. */
-  async plan(name: FeedName, params: FeedParams, principal: Principal | null)
-    : Promise<FeedTarget> {
+  async plan(name: FeedName, params: FeedParams, principal: Principal | null): Promise<FeedTarget> {
     const PUBLIC: Visibility = { kind: "public" };
     switch (name) {
       case "get":
@@ -163,7 +205,9 @@ export class FeedService {
         return { scope: { kind: "repo", repoId: repo.id }, visibility: readable ? { kind: "all" } : PUBLIC };
       }
       case "getFromRepoIssues":
-        return { issuesOf: (await this.repository(params, principal, endpoints.events.getFromRepoIssues.permissions)).repo.id };
+        return {
+          issuesOf: (await this.repository(params, principal, endpoints.events.getFromRepoIssues.permissions)).repo.id,
+        };
       case "getFromRepoNetwork": {
         const { repo } = await this.repository(params, principal);
         return { scope: { kind: "network", networkId: repo.networkId }, visibility: PUBLIC };
@@ -172,7 +216,9 @@ export class FeedService {
         return { scope: { kind: "org", orgId: (await this.organization(params.org)).id }, visibility: PUBLIC };
       case "getReceived": {
         const user = await this.account(params.user);
-        const visibility: Visibility = this.isSelfWithPrivate(principal, user) ? { kind: "readable-by", userId: user.id } : PUBLIC;
+        const visibility: Visibility = this.isSelfWithPrivate(principal, user)
+          ? { kind: "readable-by", userId: user.id }
+          : PUBLIC;
         return { scope: { kind: "received", userId: user.id }, visibility };
       }
       case "getReceivedPublic":
@@ -180,7 +226,10 @@ export class FeedService {
       case "getFromUser": {
         const user = await this.account(params.user);
         // Everything the user did is theirs to see.
-        return { scope: { kind: "actor", actorId: user.id }, visibility: this.isSelfWithPrivate(principal, user) ? { kind: "all" } : PUBLIC };
+        return {
+          scope: { kind: "actor", actorId: user.id },
+          visibility: this.isSelfWithPrivate(principal, user) ? { kind: "all" } : PUBLIC,
+        };
       }
       case "getFromUserPublic":
         return { scope: { kind: "actor", actorId: (await this.account(params.user)).id }, visibility: PUBLIC };
@@ -194,7 +243,10 @@ export class FeedService {
         if (grant) checkOrganization(grant, org.id, endpoints.events.getFromUserOrg.permissions);
         // A fine-grained token sees the private events of every repository it reads only when it selected them all.
         const privateToo = grant ? grant.repositorySelection === "all" : this.mayReadPrivate(principal);
-        return { scope: { kind: "org", orgId: org.id }, visibility: privateToo ? { kind: "readable-by", userId: user.id } : PUBLIC };
+        return {
+          scope: { kind: "org", orgId: org.id },
+          visibility: privateToo ? { kind: "readable-by", userId: user.id } : PUBLIC,
+        };
       }
     }
   }
@@ -213,7 +265,12 @@ export class FeedService {
     return kind === "org" ? { org: login } : { user: login };
   }
 
-  async page(name: FeedName, params: FeedParams, principal: Principal | null, window: PageRequest): Promise<ServedPage> {
+  async page(
+    name: FeedName,
+    params: FeedParams,
+    principal: Principal | null,
+    window: PageRequest,
+  ): Promise<ServedPage> {
     const { maxEvents } = this.caps;
     // Access first: a feed the caller may not see is 404 on every page, never the pagination 422 (spec 4.2 rule 3).
     const plan = await this.plan(name, params, principal);
@@ -255,13 +312,20 @@ export class FeedService {
    * A page's rows as of `total` or newer, loaded into the page cache under `pageKey`: a first page carried forward
    * from an earlier one when it can be (./first-pages.ts), and noted as the one to carry forward next.
    */
-  private async rows(target: FeedTarget, request: Omit<FeedRequest, "visibility">, total: FeedTotal, line: string,
-    pageKey: string): Promise<PageRows> {
+  private async rows(
+    target: FeedTarget,
+    request: Omit<FeedRequest, "visibility">,
+    total: FeedTotal,
+    line: string,
+    pageKey: string,
+  ): Promise<PageRows> {
     if (request.offset !== 0) return this.store.events.feedRows(target, fromBoundary(request, total));
-    const rows = await this.firstPages.carried(line, total, request.limit, {
-      cached: (key) => this.cache.peek(key),
-      arrivals: (after, upTo, limit) => this.store.events.arrivals(target, { after, upTo, limit, notBefore: request.notBefore }),
-    }) ?? await this.store.events.feedRows(target, fromBoundary(request, total));
+    const rows =
+      (await this.firstPages.carried(line, total, request.limit, {
+        cached: (key) => this.cache.peek(key),
+        arrivals: (after, upTo, limit) =>
+          this.store.events.arrivals(target, { after, upTo, limit, notBefore: request.notBefore }),
+      })) ?? (await this.store.events.feedRows(target, fromBoundary(request, total)));
     this.firstPages.note(line, pageKey, total);
     return rows;
   }
@@ -273,12 +337,15 @@ export class FeedService {
    */
   private async read(target: FeedTarget, request: Omit<FeedRequest, "visibility">, now: number): Promise<ServedPage> {
     if (!this.cache.enabled) {
-      const page = await ("issuesOf" in target ? this.store.events.issueFeed(target.issuesOf, request)
+      const page = await ("issuesOf" in target
+        ? this.store.events.issueFeed(target.issuesOf, request)
         : this.store.events.feed(target.scope, { ...request, visibility: target.visibility }));
       return { ...page, dependence: null };
     }
-    const received = "scope" in target && target.scope.kind === "received"
-      ? await this.store.events.receivedVersion(target.scope.userId) : 0;
+    const received =
+      "scope" in target && target.scope.kind === "received"
+        ? await this.store.events.receivedVersion(target.scope.userId)
+        : 0;
     const standing = feedStanding(target, this.version(), received);
     const notBefore = request.notBefore ? Math.floor(request.notBefore.getTime() / 1000) : 0;
     const feedKey = `${targetKey(target)}|${notBefore}`;
@@ -287,7 +354,10 @@ export class FeedService {
     const pageKey = `${line}|${request.offset}|${kept.epoch}|${kept.above}`;
     const rows = await this.cache.get(pageKey, () => this.rows(target, request, kept, line, pageKey));
     const dependence: PageDependence = {
-      received: "scope" in target && target.scope.kind === "received" ? { userId: target.scope.userId, version: received } : null,
+      received:
+        "scope" in target && target.scope.kind === "received"
+          ? { userId: target.scope.userId, version: received }
+          : null,
       ...this.sameNotBefore(now),
     };
     return { ...rows, total: kept.total, dependence };

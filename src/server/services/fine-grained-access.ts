@@ -24,8 +24,10 @@ export function grantOf(principal: Principal | null): FineGrainedGrant | null {
 /** Whether the grant covers the repository: its owner's, and every one of them or a selected one. */
 export function reachesRepository(grant: FineGrainedGrant, repo: RepoRow): boolean {
   if (repo.ownerId !== grant.ownerId) return false;
-  return grant.repositorySelection === "all" ||
-    (grant.repositorySelection === "subset" && grant.repositoryIds.includes(repo.id));
+  return (
+    grant.repositorySelection === "all" ||
+    (grant.repositorySelection === "subset" && grant.repositoryIds.includes(repo.id))
+  );
 }
 
 /**

@@ -6,7 +6,12 @@
  */
 import type { endpoints } from "../../api/endpoints.js";
 import {
-  isPermissionName, PERMISSIONS, REPOSITORY_SELECTIONS, type AccessLevel, type GrantedPermissions, type PermissionGroup,
+  isPermissionName,
+  PERMISSIONS,
+  REPOSITORY_SELECTIONS,
+  type AccessLevel,
+  type GrantedPermissions,
+  type PermissionGroup,
   type RepositorySelection,
 } from "../../api/permissions.js";
 import type { RequestOf } from "../../api/schemas.js";
@@ -40,8 +45,11 @@ const NAME_MAX = 40; // GitHub's token name field takes 40 characters
 const DESCRIPTION_MAX = 1024;
 
 export class FineGrainedTokenService {
-  constructor(private readonly store: Store, private readonly clock: () => Date,
-    private readonly expiry: ExpiryPolicy = NO_MAX_LIFETIME) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date,
+    private readonly expiry: ExpiryPolicy = NO_MAX_LIFETIME,
+  ) {}
 
   async list(user: UserRow, page: PageRequest): Promise<Page<FineGrainedTokenView>> {
     const { rows, total } = await this.store.authorizations.list(user.id, page, "fine-grained");
@@ -55,7 +63,10 @@ export class FineGrainedTokenService {
   }
 
   /** Checks every part of the request before storing anything; the token is in the answer and nowhere else. */
-  async create(user: UserRow, request: FineGrainedTokenRequest): Promise<{ view: FineGrainedTokenView; token: string }> {
+  async create(
+    user: UserRow,
+    request: FineGrainedTokenRequest,
+  ): Promise<{ view: FineGrainedTokenView; token: string }> {
     const now = this.clock();
     const name = request.name.trim();
     if (!name || name.length > NAME_MAX) fail("name", `name must be 1 to ${NAME_MAX} characters`);
@@ -68,15 +79,33 @@ export class FineGrainedTokenService {
     const repositories = await this.selectedRepositories(user, owner, repositorySelection, request.repositories ?? []);
     const permissions = granted(request.permissions, owner, repositorySelection);
     const expiresAt = requestedExpiry(request.expiresAt, now, this.expiry);
-    if (request.token !== undefined && !(request.token.startsWith(FINE_GRAINED_TOKEN_PREFIX) && isTokenShaped(request.token))) {
+    if (
+      request.token !== undefined &&
+      !(request.token.startsWith(FINE_GRAINED_TOKEN_PREFIX) && isTokenShaped(request.token))
+    ) {
       fail("token", `token must be a fine-grained token in feedgate's form (${FINE_GRAINED_TOKEN_PREFIX}...)`);
     }
     const token = request.token ?? mintFineGrainedToken();
-    const row = await this.store.authorizations.create({
-      userId: user.id, hashedToken: hashToken(token), tokenLastEight: token.slice(-8), scopes: [], note: name, noteUrl: null,
-      fingerprint: null, expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
-      fineGrained: { ownerId: owner.id, repositorySelection, repositoryIds: repositories.map((r) => r.id), permissions, description },
-    }, now);
+    const row = await this.store.authorizations.create(
+      {
+        userId: user.id,
+        hashedToken: hashToken(token),
+        tokenLastEight: token.slice(-8),
+        scopes: [],
+        note: name,
+        noteUrl: null,
+        fingerprint: null,
+        expiresAt: expiresAt === undefined ? defaultExpiry(now, this.expiry) : expiresAt,
+        fineGrained: {
+          ownerId: owner.id,
+          repositorySelection,
+          repositoryIds: repositories.map((r) => r.id),
+          permissions,
+          description,
+        },
+      },
+      now,
+    );
     return { view: await this.view(user, row), token };
   }
 
@@ -90,13 +119,21 @@ export class FineGrainedTokenService {
     if (login === undefined || login.toLowerCase() === user.login.toLowerCase()) return user;
     const org = await this.store.users.findByLogin(login);
     if (org?.type !== "Organization" || !(await this.store.directory.isMember(org.id, user.id))) {
-      fail("resource_owner", `resource_owner must be you or an organization you belong to, got "${login.slice(0, 100)}"`);
+      fail(
+        "resource_owner",
+        `resource_owner must be you or an organization you belong to, got "${login.slice(0, 100)}"`,
+      );
     }
     return org;
   }
 
   /** `subset` needs at least one repository, each the resource owner's and readable by the user; the others none. */
-  private async selectedRepositories(user: UserRow, owner: UserRow, chosen: RepositorySelection, names: readonly string[]) {
+  private async selectedRepositories(
+    user: UserRow,
+    owner: UserRow,
+    chosen: RepositorySelection,
+    names: readonly string[],
+  ) {
     if (chosen !== "subset") {
       if (names.length > 0) fail("repositories", `repositories are only given with repository_selection "subset"`);
       return [];
@@ -104,9 +141,13 @@ export class FineGrainedTokenService {
     if (names.length === 0) fail("repositories", `repository_selection "subset" needs at least one repository`);
     const repos = new Map<number, RepoRow>();
     for (const name of names) {
-      const [ownerLogin, repoName] = name.includes("/") ? name.split("/", 2) as [string, string] : [owner.login, name];
-      const repo = ownerLogin.toLowerCase() === owner.login.toLowerCase()
-        ? await this.store.directory.findRepo(ownerLogin, repoName) : null;
+      const [ownerLogin, repoName] = name.includes("/")
+        ? (name.split("/", 2) as [string, string])
+        : [owner.login, name];
+      const repo =
+        ownerLogin.toLowerCase() === owner.login.toLowerCase()
+          ? await this.store.directory.findRepo(ownerLogin, repoName)
+          : null;
       if (!repo || !(await this.store.directory.canRead(user.id, repo.id))) {
         fail("repositories", `${owner.login} has no repository "${name.slice(0, 100)}" that you can reach`);
       }
@@ -119,16 +160,26 @@ export class FineGrainedTokenService {
     const grant = row.fineGrained!;
     const owner = grant.ownerId === user.id ? user : await this.store.users.findById(grant.ownerId);
     if (!owner) throw notFound(); // the resource owner was deleted with its tokens between two reads
-    const repositories = (await Promise.all(grant.repositoryIds.map((id) => this.store.directory.findRepoById(id))))
-      .filter((repo): repo is RepoRow => repo !== null);
-    return { row: { ...row, fineGrained: grant }, user, owner, repositories, expired: hasExpired(row.expiresAt, this.clock()) };
+    const repositories = (
+      await Promise.all(grant.repositoryIds.map((id) => this.store.directory.findRepoById(id)))
+    ).filter((repo): repo is RepoRow => repo !== null);
+    return {
+      row: { ...row, fineGrained: grant },
+      user,
+      owner,
+      repositories,
+      expired: hasExpired(row.expiresAt, this.clock()),
+    };
   }
 }
 
 function selection(raw: string | undefined): RepositorySelection {
   if (raw === undefined) return "none";
   if (!(REPOSITORY_SELECTIONS as readonly string[]).includes(raw)) {
-    fail("repository_selection", `repository_selection must be one of ${REPOSITORY_SELECTIONS.join(", ")}, got "${raw.slice(0, 40)}"`);
+    fail(
+      "repository_selection",
+      `repository_selection must be one of ${REPOSITORY_SELECTIONS.join(", ")}, got "${raw.slice(0, 40)}"`,
+    );
   }
   return raw as RepositorySelection;
 }
@@ -143,20 +194,31 @@ const GROUPS: readonly PermissionGroup[] = ["repository", "organization"];
 function granted(raw: unknown, owner: UserRow, chosen: RepositorySelection): GrantedPermissions {
   const permissions: GrantedPermissions = { metadata: "read" };
   if (raw === undefined || raw === null) return permissions;
-  if (!isObject(raw)) return fail("permissions", "permissions must be an object of groups: {\"repository\": {...}, \"organization\": {...}}");
+  if (!isObject(raw))
+    return fail("permissions", 'permissions must be an object of groups: {"repository": {...}, "organization": {...}}');
   for (const [group, entries] of Object.entries(raw)) {
-    if (!(GROUPS as readonly string[]).includes(group)) fail("permissions", `permissions has no group "${group.slice(0, 40)}": use ${GROUPS.join(" or ")}`);
-    if (!isObject(entries)) fail(`permissions.${group}`, `permissions.${group} must be an object of permission names and levels`);
+    if (!(GROUPS as readonly string[]).includes(group))
+      fail("permissions", `permissions has no group "${group.slice(0, 40)}": use ${GROUPS.join(" or ")}`);
+    if (!isObject(entries))
+      fail(`permissions.${group}`, `permissions.${group} must be an object of permission names and levels`);
     for (const [name, level] of Object.entries(entries)) {
       const field = `permissions.${group}.${name.slice(0, 40)}`;
-      if (!isPermissionName(name) || PERMISSIONS[name].group !== group) fail(field, `${field} is not a permission feedgate knows`);
+      if (!isPermissionName(name) || PERMISSIONS[name].group !== group)
+        fail(field, `${field} is not a permission feedgate knows`);
       if (!(PERMISSIONS[name].levels as readonly string[]).includes(level as string)) {
-        fail(field, `${field} must be ${PERMISSIONS[name].levels.join(" or ")}, got ${JSON.stringify(level)?.slice(0, 40)}`);
+        fail(
+          field,
+          `${field} must be ${PERMISSIONS[name].levels.join(" or ")}, got ${JSON.stringify(level)?.slice(0, 40)}`,
+        );
       }
       if (group === "repository" && chosen === "none" && name !== "metadata") {
-        fail(field, `${field} needs repositories: with repository_selection "none" a token reads public repositories only`);
+        fail(
+          field,
+          `${field} needs repositories: with repository_selection "none" a token reads public repositories only`,
+        );
       }
-      if (group === "organization" && owner.type !== "Organization") fail(field, `${field} needs an organization as resource_owner`);
+      if (group === "organization" && owner.type !== "Organization")
+        fail(field, `${field} needs an organization as resource_owner`);
       permissions[name] = level as AccessLevel;
     }
   }

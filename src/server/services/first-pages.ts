@@ -56,7 +56,8 @@ export class FirstPages {
 
   /** Notes that the first page of `line` (a feed, page size and standing) is being cached under `pageKey` as of `total`. */
   note(line: string, pageKey: string, total: FeedTotal): void {
-    if (total.arrived !== null) this.pages.set(line, { pageKey, epoch: total.epoch, above: total.above, arrived: total.arrived });
+    if (total.arrived !== null)
+      this.pages.set(line, { pageKey, epoch: total.epoch, above: total.above, arrived: total.arrived });
   }
 
   /** The first page of `line` as of `total`, made from an earlier one of the same epoch; null when there is none. */

@@ -84,15 +84,24 @@ export interface Redelivered {
 export function windowStart(since: string, now: Date): Date {
   const back = durationMs(since);
   if (back !== null) {
-    if (back <= 0) throw new InvalidInputError(`since must be a duration longer than 0, got ${JSON.stringify(since.slice(0, 40))}`, { field: "since" });
+    if (back <= 0)
+      throw new InvalidInputError(`since must be a duration longer than 0, got ${JSON.stringify(since.slice(0, 40))}`, {
+        field: "since",
+      });
     return new Date(now.getTime() - back);
   }
   const at = /^\d{4}-\d{2}-\d{2}T[0-9:.]+(Z|[+-]\d{2}:\d{2})$/.test(since) ? new Date(since) : null;
   if (!at || Number.isNaN(at.getTime())) {
-    throw new InvalidInputError(`since must be a duration such as 30m, 2h or 7d, or an ISO 8601 time with a zone, got ` +
-      `${JSON.stringify(since.slice(0, 40))}`, { field: "since" });
+    throw new InvalidInputError(
+      `since must be a duration such as 30m, 2h or 7d, or an ISO 8601 time with a zone, got ` +
+        `${JSON.stringify(since.slice(0, 40))}`,
+      { field: "since" },
+    );
   }
-  if (at > now) throw new InvalidInputError(`since is in the future (${at.toISOString()}): nothing failed after it yet`, { field: "since" });
+  if (at > now)
+    throw new InvalidInputError(`since is in the future (${at.toISOString()}): nothing failed after it yet`, {
+      field: "since",
+    });
   return at;
 }
 
@@ -103,8 +112,12 @@ const CURSOR_PREFIX = "v1_";
 const HOOK_NAME = "web";
 
 export class HookService {
-  constructor(private readonly store: Store, private readonly clock: () => Date, private readonly secrets: SecretSealer,
-    private readonly deliveries: DeliveryQueue) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date,
+    private readonly secrets: SecretSealer,
+    private readonly deliveries: DeliveryQueue,
+  ) {}
 
   /**
    * The hooks owner the request names, when the caller may manage its hooks: a password, or a token holding one of
@@ -128,7 +141,12 @@ export class HookService {
     }
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
     if (!repo) throw notFound();
-    const publicOnly = granted !== null && !satisfies(granted, acceptedScopes.filter((scope) => scope !== "public_repo"));
+    const publicOnly =
+      granted !== null &&
+      !satisfies(
+        granted,
+        acceptedScopes.filter((scope) => scope !== "public_repo"),
+      );
     if (publicOnly && repo.private) throw notFound();
     // A collaborator may push, but hooks are the administrators' (GitHub: admin access to the repository).
     const role = user.siteAdmin ? "owner" : await this.store.directory.repoRole(user.id, repo.id);
@@ -137,7 +155,11 @@ export class HookService {
     return { owner: { kind: "repo", repoId: repo.id }, path: `repos/${repo.fullName}` };
   }
 
-  async list(params: HookOwnerParams, access: HookAccess, page: PageRequest): Promise<{ scope: HookScope; page: Page<HookRow> }> {
+  async list(
+    params: HookOwnerParams,
+    access: HookAccess,
+    page: PageRequest,
+  ): Promise<{ scope: HookScope; page: Page<HookRow> }> {
     const scope = await this.scope(params, access);
     return { scope, page: await this.store.hooks.list(scope.owner, page) };
   }
@@ -150,18 +172,25 @@ export class HookService {
   }
 
   /** Creates the hook and, when it is active, pings it, as GitHub does. */
-  async create(params: HookOwnerParams, input: CreateHookInput, access: HookAccess): Promise<{ scope: HookScope; hook: HookRow }> {
+  async create(
+    params: HookOwnerParams,
+    input: CreateHookInput,
+    access: HookAccess,
+  ): Promise<{ scope: HookScope; hook: HookRow }> {
     const scope = await this.scope(params, access);
     if (input.name !== undefined && input.name !== HOOK_NAME) {
       throw new InvalidInputError(`name must be "${HOOK_NAME}", got ${JSON.stringify(input.name)}`, { field: "name" });
     }
-    const hook = await this.store.hooks.create({
-      owner: scope.owner,
-      name: HOOK_NAME,
-      active: input.active ?? true,
-      events: validEvents(input.events ?? DEFAULT_EVENTS),
-      config: this.config(input.config),
-    }, this.clock());
+    const hook = await this.store.hooks.create(
+      {
+        owner: scope.owner,
+        name: HOOK_NAME,
+        active: input.active ?? true,
+        events: validEvents(input.events ?? DEFAULT_EVENTS),
+        config: this.config(input.config),
+      },
+      this.clock(),
+    );
     if (hook.active) await this.deliveries.ping(hook, access.principal!.user);
     return { scope, hook };
   }
@@ -172,7 +201,10 @@ export class HookService {
     const changes: HookChanges = {};
     if (input.events || input.add_events || input.remove_events) {
       const removed = new Set(validEvents(input.remove_events ?? [], "remove_events"));
-      const events = [...validEvents(input.events ?? hook.events), ...validEvents(input.add_events ?? [], "add_events")];
+      const events = [
+        ...validEvents(input.events ?? hook.events),
+        ...validEvents(input.add_events ?? [], "add_events"),
+      ];
       changes.events = [...new Set(events)].filter((name) => !removed.has(name));
     }
     if (input.config !== undefined) changes.config = this.config(input.config);
@@ -208,8 +240,12 @@ export class HookService {
     return this.store.hooks.deliveries(hook.id, limit, null);
   }
 
-  async listDeliveries(path: HookPath, access: HookAccess, limit: number, cursor: string | undefined)
-    : Promise<DeliveryPage> {
+  async listDeliveries(
+    path: HookPath,
+    access: HookAccess,
+    limit: number,
+    cursor: string | undefined,
+  ): Promise<DeliveryPage> {
     const { hook } = await this.get(path, access);
     // The route's schema let only `v1_` and digits through.
     const before = cursor === undefined ? null : Number(cursor.slice(CURSOR_PREFIX.length));
@@ -218,8 +254,7 @@ export class HookService {
     return { rows: page, next: rows.length > limit ? `${CURSOR_PREFIX}${page[page.length - 1]!.id}` : null };
   }
 
-  async delivery(path: DeliveryPath, access: HookAccess)
-    : Promise<{ hook: HookRow; delivery: DeliveryRow }> {
+  async delivery(path: DeliveryPath, access: HookAccess): Promise<{ hook: HookRow; delivery: DeliveryRow }> {
     const { hook } = await this.get(path, access);
     const delivery = await this.store.hooks.delivery(hook.id, parseId(path.delivery_id));
     if (!delivery) throw notFound();
@@ -242,7 +277,9 @@ export class HookService {
 
   /** The same for every hook on the server: site administrators only (a password, or a token with `site_admin`). */
   async redeliverAllFailed(since: string, principal: Principal | null): Promise<Redelivered> {
-    const admin = principal?.user.siteAdmin && (principal.kind === "password" || principal.authorization.scopes.includes("site_admin"));
+    const admin =
+      principal?.user.siteAdmin &&
+      (principal.kind === "password" || principal.authorization.scopes.includes("site_admin"));
     if (!admin) throw notFound();
     return this.redeliverIn({ kind: "all" }, since);
   }
@@ -252,8 +289,11 @@ export class HookService {
     const start = windowStart(since, now);
     const count = await this.store.hooks.redeliverFailed(scope, start, now);
     if (count.queued === 0) {
-      throw new InvalidInputError(`no failed delivery to redeliver since ${start.toISOString()}: nothing was queued ` +
-        "(deliveries that later succeeded, or are queued already, are not queued again)", { field: "since" });
+      throw new InvalidInputError(
+        `no failed delivery to redeliver since ${start.toISOString()}: nothing was queued ` +
+          "(deliveries that later succeeded, or are queued already, are not queued again)",
+        { field: "since" },
+      );
     }
     this.deliveries.wake();
     return { queued: count.queued, hooks: count.hooks, since: start };

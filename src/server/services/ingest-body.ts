@@ -55,8 +55,11 @@ export async function eventsFromText(text: string): Promise<IngestBody> {
  * The batch of parsed events: each complete event stored as its line, when there is one; an event without
  * `created_at` is stamped with `now`, one time for the whole body (and then stored normalized, not as its line).
  */
-export function* batchOfEvents(events: readonly unknown[], lines: readonly EventText[] | undefined, now: Date)
-  : Generator<void, IngestBatch, void> {
+export function* batchOfEvents(
+  events: readonly unknown[],
+  lines: readonly EventText[] | undefined,
+  now: Date,
+): Generator<void, IngestBatch, void> {
   const batch = emptyBatch();
   for (const [i, event] of events.entries()) {
     const stamped = createdNowUnlessSaid(event, now);
@@ -107,7 +110,7 @@ interface Line {
  * written were copied by every young-generation collection meanwhile.
  */
 function* linesOf(body: Buffer): Generator<Line> {
-  for (let start = 0; start < body.length;) {
+  for (let start = 0; start < body.length; ) {
     const feed = body.indexOf(NEWLINE, start);
     const end = feed < 0 ? body.length : feed;
     let first = start;

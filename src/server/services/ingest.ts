@@ -17,8 +17,13 @@ export class IngestService {
    * whose every wake-up claims from the outbox in a write transaction.
    * @param options what the ingests queue for webhooks (`--webhook-max-queue`).
    */
-  constructor(private readonly store: Store, private readonly clock: () => Date, private readonly eventsIngested?: Counter,
-    private readonly ingested?: () => void, private readonly options?: IngestOptions) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date,
+    private readonly eventsIngested?: Counter,
+    private readonly ingested?: () => void,
+    private readonly options?: IngestOptions,
+  ) {}
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {

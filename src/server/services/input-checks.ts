@@ -34,7 +34,8 @@ export function parseJsonEntry(text: string, where: string): unknown {
  */
 export function validScopes(scopes: readonly string[], field = "scopes"): string[] {
   const unknown = unknownScopes(scopes);
-  if (unknown.length > 0) throw new InvalidInputError(`scopes are invalid: ${unknown.join(",")}`, { field, code: "custom" });
+  if (unknown.length > 0)
+    throw new InvalidInputError(`scopes are invalid: ${unknown.join(",")}`, { field, code: "custom" });
   return normalize(scopes);
 }
 

@@ -52,9 +52,12 @@ async function* splitLines(input: AsyncIterable<Buffer>): AsyncIterable<string> 
  */
 function gzipFailure(name: string, error: NodeJS.ErrnoException): Error {
   const source = name === "-" ? "standard input" : name;
-  const what = error.code === "Z_BUF_ERROR" ? "is truncated: its gzip data stops short" : "is corrupt: not valid gzip data";
-  return new InvalidInputError(`${source} ${what} (${error.message}); download it again and import it again ` +
-    "(events already imported are skipped)");
+  const what =
+    error.code === "Z_BUF_ERROR" ? "is truncated: its gzip data stops short" : "is corrupt: not valid gzip data";
+  return new InvalidInputError(
+    `${source} ${what} (${error.message}); download it again and import it again ` +
+      "(events already imported are skipped)",
+  );
 }
 
 /** Wraps a byte stream: counts what passes, and gunzips it when it starts with gzip's magic bytes. */
@@ -71,7 +74,9 @@ export function ndjsonFromStream(name: string, input: Readable): NdjsonSource {
     decided = true;
     const gzipped = first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
     const rest = gzipped ? createGunzip() : new PassThrough();
-    rest.once("error", (error) => decoded.destroy(gzipped ? gzipFailure(name, error) : new Error(`${name}: ${error.message}`)));
+    rest.once("error", (error) =>
+      decoded.destroy(gzipped ? gzipFailure(name, error) : new Error(`${name}: ${error.message}`)),
+    );
     rest.pipe(decoded);
     rest.write(first);
     head.pipe(rest);

@@ -121,11 +121,14 @@ export class Retention {
     const { webhookDeliveriesMs, eventsMs } = this.policy;
     if (webhookDeliveriesMs !== null) {
       pruned.webhook_deliveries = await this.batches("webhook_deliveries", () =>
-        this.store.pruneDeliveries(ago(webhookDeliveriesMs), limit).then((n) => ({ n, full: n >= limit })));
+        this.store.pruneDeliveries(ago(webhookDeliveriesMs), limit).then((n) => ({ n, full: n >= limit })),
+      );
     }
     pruned.sessions = await this.batches("sessions", () =>
-      this.store.pruneSessions(ago(this.sessions.idleSeconds * 1000), ago(this.sessions.absoluteSeconds * 1000), limit)
-        .then((n) => ({ n, full: n >= limit })));
+      this.store
+        .pruneSessions(ago(this.sessions.idleSeconds * 1000), ago(this.sessions.absoluteSeconds * 1000), limit)
+        .then((n) => ({ n, full: n >= limit })),
+    );
     await this.store.prepareEvents(now);
     if (eventsMs !== null) {
       let partitions = 0;

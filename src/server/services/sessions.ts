@@ -47,7 +47,10 @@ export class SessionService {
     // Housekeeping as sessions begin: expired rows are refused anyway, this only keeps the table small.
     await this.store.sessions.deleteExpired(this.idleCutoff(now), this.ageCutoff(now));
     const id = randomBytes(32).toString("base64url");
-    await this.store.sessions.create({ idHash: sha256(id), userId: user.id, credential: credentialOf(user), verified }, now);
+    await this.store.sessions.create(
+      { idHash: sha256(id), userId: user.id, credential: credentialOf(user), verified },
+      now,
+    );
     return id;
   }
 

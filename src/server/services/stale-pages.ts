@@ -40,11 +40,18 @@ export class StalePages {
    * @param windowMs `--stale-if-error`: how long after its last confirmation a page may still be served; 0 turns it off.
    * @param maxBytes memory the kept pages may take (`--feed-cache-mb`; most bodies are the page cache's own buffers).
    */
-  constructor(private readonly windowMs: number, maxBytes: number, private readonly clock: Clock) {
-    this.pages = windowMs > 0 && maxBytes > 0 ? new LRUCache<string, Kept>({
-      maxSize: maxBytes,
-      sizeCalculation: (page) => page.body.length + ENTRY_OVERHEAD,
-    }) : null;
+  constructor(
+    private readonly windowMs: number,
+    maxBytes: number,
+    private readonly clock: Clock,
+  ) {
+    this.pages =
+      windowMs > 0 && maxBytes > 0
+        ? new LRUCache<string, Kept>({
+            maxSize: maxBytes,
+            sizeCalculation: (page) => page.body.length + ENTRY_OVERHEAD,
+          })
+        : null;
   }
 
   get enabled(): boolean {

@@ -43,7 +43,13 @@ export class TestControls {
   private snapshots = 0;
 
   constructor(parts: TestControlParts) {
-    ({ store: this.store, clock: this.clock, counters: this.counters, faults: this.faults, ingest: this.ingest } = parts);
+    ({
+      store: this.store,
+      clock: this.clock,
+      counters: this.counters,
+      faults: this.faults,
+      ingest: this.ingest,
+    } = parts);
   }
 
   /** Takes the image resets return to; called once the instance is ready. */
@@ -79,7 +85,11 @@ export class TestControls {
 
   /** Puts the database back as the snapshot `id` took it; the clock, faults and deliveries stay as they are. */
   async restore(id: string): Promise<void> {
-    if (!id.startsWith(`s${this.instance}_`) || !/^s[0-9a-f]{8}_[0-9]+$/.test(id) || !(await this.store.state.has(id))) {
+    if (
+      !id.startsWith(`s${this.instance}_`) ||
+      !/^s[0-9a-f]{8}_[0-9]+$/.test(id) ||
+      !(await this.store.state.has(id))
+    ) {
       throw new SnapshotNotFoundError(`no snapshot ${JSON.stringify(id).slice(0, 60)} was taken by this instance`);
     }
     await this.store.state.replace(id);

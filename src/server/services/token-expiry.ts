@@ -31,8 +31,11 @@ export const hasExpired = (expiresAt: Date | null, now: Date): boolean => expire
 /** The instant an ISO 8601 text names, refusing the malformed and the impossible (February 30th, hour 24). */
 export function parseExpiry(raw: string): Date {
   const match = ISO_8601.exec(raw);
-  if (!match) return refuse(`must be an ISO 8601 time with a zone, such as 2026-01-15T10:00:00Z, got "${raw.slice(0, 40)}"`);
-  const [year, month, day, hour, minute, second, , zoneHour, zoneMinute] = match.slice(1).map((part) => Number(part ?? 0));
+  if (!match)
+    return refuse(`must be an ISO 8601 time with a zone, such as 2026-01-15T10:00:00Z, got "${raw.slice(0, 40)}"`);
+  const [year, month, day, hour, minute, second, , zoneHour, zoneMinute] = match
+    .slice(1)
+    .map((part) => Number(part ?? 0));
   // Date.UTC rolls February 30th over into March: a day that comes back changed did not exist.
   const calendar = new Date(Date.UTC(year!, month! - 1, day!));
   const realDay = calendar.getUTCMonth() === month! - 1 && calendar.getUTCDate() === day;
@@ -45,7 +48,12 @@ export function parseExpiry(raw: string): Date {
 
 /** `90 days`, `12 hours`: the limit as the 422 states it. */
 function spoken(ms: number): string {
-  const units: [number, string][] = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"], [1000, "second"]];
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1000, "second"],
+  ];
   const [size, unit] = units.find(([size]) => ms % size === 0) ?? [1, "millisecond"];
   const n = ms / size;
   return `${n} ${unit}${n === 1 ? "" : "s"}`;
@@ -56,10 +64,16 @@ function spoken(ms: number): string {
  * keeps the stored one; a create gets the longest lifetime allowed, which is none without a maximum, so clients
  * that predate expiring tokens keep working), null for never, or the time.
  */
-export function requestedExpiry(raw: string | null | undefined, now: Date, { maxLifetimeMs }: ExpiryPolicy): Date | null | undefined {
+export function requestedExpiry(
+  raw: string | null | undefined,
+  now: Date,
+  { maxLifetimeMs }: ExpiryPolicy,
+): Date | null | undefined {
   if (raw === undefined) return undefined;
   if (raw === null) {
-    return maxLifetimeMs === null ? null : refuse(`is required: tokens on this server expire within ${spoken(maxLifetimeMs)}`);
+    return maxLifetimeMs === null
+      ? null
+      : refuse(`is required: tokens on this server expire within ${spoken(maxLifetimeMs)}`);
   }
   const expiresAt = parseExpiry(raw);
   if (expiresAt <= now) refuse("must be in the future");

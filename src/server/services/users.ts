@@ -16,7 +16,9 @@ export interface NewAccount {
 
 export function checkLogin(login: string): void {
   if (!LOGIN.test(login)) {
-    throw new InvalidInputError(`"${login}" is not a valid login: use letters, digits and single hyphens (at most 39 characters)`);
+    throw new InvalidInputError(
+      `"${login}" is not a valid login: use letters, digits and single hyphens (at most 39 characters)`,
+    );
   }
 }
 
@@ -32,7 +34,9 @@ export async function createAccount(store: Store, account: NewAccount): Promise<
     throw new InvalidInputError("the OTP secret must be base32 of at least 10 bytes (16 or more characters)");
   }
   return store.users.create({
-    login: account.login, passwordHash: await hashPassword(account.password), otpSecret,
+    login: account.login,
+    passwordHash: await hashPassword(account.password),
+    otpSecret,
     siteAdmin: account.siteAdmin ?? false,
   });
 }

@@ -36,7 +36,8 @@ function string(value: unknown, where: string, optional = false): string | undef
 
 function strings(value: unknown, where: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === "")) fail(where, "must be an array of strings");
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v === ""))
+    fail(where, "must be an array of strings");
   return value as string[];
 }
 
@@ -71,8 +72,11 @@ export async function worldBatch(store: Store, doc: unknown, options: WorldOptio
 }
 
 /** worldBatch, and what the document held. */
-export async function loadWorld(store: Store, doc: unknown, options: WorldOptions)
-  : Promise<{ batch: IngestBatch; contents: WorldContents }> {
+export async function loadWorld(
+  store: Store,
+  doc: unknown,
+  options: WorldOptions,
+): Promise<{ batch: IngestBatch; contents: WorldContents }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
@@ -89,15 +93,21 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
     }
     const password = string(u.password, `${where}.password`, true);
     const otpSecret = string(u.otp_secret, `${where}.otp_secret`, true)?.replace(/\s+/g, "").toUpperCase();
-    if (otpSecret !== undefined && !isValidOtpSecret(otpSecret)) fail(`${where}.otp_secret`, "must be base32 of at least 10 bytes");
+    if (otpSecret !== undefined && !isValidOtpSecret(otpSecret))
+      fail(`${where}.otp_secret`, "must be base32 of at least 10 bytes");
     const existing = password === undefined ? null : await store.users.findByLogin(login);
-    const unchanged = password !== undefined && existing !== null && (await verifyPassword(password, existing.passwordHash));
+    const unchanged =
+      password !== undefined && existing !== null && (await verifyPassword(password, existing.passwordHash));
     batch.accounts.push({
-      source: where, login, type: "User",
+      source: where,
+      login,
+      type: "User",
       passwordHash: password === undefined || unchanged ? undefined : await hashPassword(password),
-      otpSecret, siteAdmin: boolean(u.site_admin, `${where}.site_admin`),
+      otpSecret,
+      siteAdmin: boolean(u.site_admin, `${where}.site_admin`),
     });
-    for (const followee of strings(u.following, `${where}.following`)) batch.follows.push({ source: where, follower: login, followee });
+    for (const followee of strings(u.following, `${where}.following`))
+      batch.follows.push({ source: where, follower: login, followee });
     for (const [j, repo] of strings(u.watching, `${where}.watching`).entries()) {
       batch.watches.push({ source: where, user: login, repo: repoName(repo, `${where}.watching[${j}]`) });
     }
@@ -112,7 +122,8 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
     const owners = strings(o.owners, `${where}.owners`);
     const isOwner = new Set(owners.map((owner) => owner.toLowerCase()));
     for (const member of strings(o.members, `${where}.members`)) {
-      if (!isOwner.has(member.toLowerCase())) batch.memberships.push({ source: where, org: login, member, role: "member" });
+      if (!isOwner.has(member.toLowerCase()))
+        batch.memberships.push({ source: where, org: login, member, role: "member" });
     }
     for (const owner of owners) batch.memberships.push({ source: where, org: login, member: owner, role: "admin" });
   }
@@ -123,19 +134,25 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
     const fullName = repoName(r.full_name, `${where}.full_name`);
     const forkOf = r.fork_of === undefined ? undefined : repoName(r.fork_of, `${where}.fork_of`);
     batch.repos.push({ source: where, fullName, private: boolean(r.private, `${where}.private`), forkOf });
-    for (const user of strings(r.collaborators, `${where}.collaborators`)) batch.collaborators.push({ source: where, repo: fullName, user });
+    for (const user of strings(r.collaborators, `${where}.collaborators`))
+      batch.collaborators.push({ source: where, repo: fullName, user });
   }
 
   for (const [i, value] of list(doc, "tokens").entries()) {
     const where = `tokens[${i}]`;
     const t = entry(value, where, ["user", "token", "scopes", "note"]);
     const token = string(t.token, `${where}.token`)!;
-    if (!isTokenShaped(token)) fail(`${where}.token`, "must be 40 lowercase hex characters or a feedgate token (fgp_...)");
+    if (!isTokenShaped(token))
+      fail(`${where}.token`, "must be 40 lowercase hex characters or a feedgate token (fgp_...)");
     const scopes = strings(t.scopes, `${where}.scopes`);
     const validated = validScopes(scopes, `${where}.scopes`);
     batch.tokens.push({
-      source: where, login: string(t.user, `${where}.user`)!, hashedToken: hashToken(token), tokenLastEight: token.slice(-8),
-      scopes: validated, note: string(t.note, `${where}.note`, true) ?? null,
+      source: where,
+      login: string(t.user, `${where}.user`)!,
+      hashedToken: hashToken(token),
+      tokenLastEight: token.slice(-8),
+      scopes: validated,
+      note: string(t.note, `${where}.note`, true) ?? null,
     });
   }
 
@@ -157,12 +174,17 @@ export async function loadWorld(store: Store, doc: unknown, options: WorldOption
     }
   }
 
-  for (const [i, value] of list(doc, "issue_events").entries()) batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
+  for (const [i, value] of list(doc, "issue_events").entries())
+    batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
   return {
     batch,
     contents: {
-      users: list(doc, "users").length, organizations: list(doc, "orgs").length, repos: list(doc, "repos").length,
-      tokens: batch.tokens.length, events: batch.events.length, issueEvents: batch.issueEvents.length,
+      users: list(doc, "users").length,
+      organizations: list(doc, "orgs").length,
+      repos: list(doc, "repos").length,
+      tokens: batch.tokens.length,
+      events: batch.events.length,
+      issueEvents: batch.issueEvents.length,
     },
   };
 }

@@ -9,7 +9,8 @@ export const text: Parser<string> = (raw) => String(raw);
 
 export const count: Parser<number> = (raw, { name }) => {
   const n = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw) : Number.NaN;
-  if (!Number.isInteger(n) || n < 0) throw new InvalidInputError(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidInputError(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
 };
 
@@ -18,9 +19,12 @@ export const count: Parser<number> = (raw, { name }) => {
  * whose words ("options.port should be >= 0 and < 65536") name neither the flag nor the variable.
  */
 export const tcpPort: Parser<number> = (raw, { name, flag, env }) => {
-  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[0-9]+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  const n =
+    typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[0-9]+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(n) || n > 65_535) {
-    throw new InvalidInputError(`${flag ? `${flag} (or ${env})` : name} must be a port from 0 to 65535 (0: any free port), got "${raw}"`);
+    throw new InvalidInputError(
+      `${flag ? `${flag} (or ${env})` : name} must be a port from 0 to 65535 (0: any free port), got "${raw}"`,
+    );
   }
   return n;
 };
@@ -40,7 +44,8 @@ const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_60
 /** Every duration setting, timeouts and `--feed-max-age` alike: `500ms`, `30s`, `2m`, `12h`, `30d`, or plain seconds. */
 export const milliseconds: Parser<number> = (raw, { name }) => {
   const match = /^([0-9]+)(ms|s|m|h|d)?$/.exec(String(raw).trim());
-  if (!match) throw new InvalidInputError(`${name} must be a duration such as 500ms, 30s, 2m, 12h or 30d, got "${raw}"`);
+  if (!match)
+    throw new InvalidInputError(`${name} must be a duration such as 500ms, 30s, 2m, 12h or 30d, got "${raw}"`);
   return Number(match[1]) * MS_PER_UNIT[match[2] ?? "s"]!;
 };
 
@@ -83,10 +88,18 @@ export const trustProxy: Parser<boolean | number | string[]> = (raw) => {
   if (raw === false || raw === "false") return false;
   if (raw === true || raw === "true") return true;
   if (typeof raw === "number" || /^[0-9]+$/.test(raw)) return count(raw, { name: "trust proxy hop count", env: "" });
-  const addresses = raw.split(",").map((a) => a.trim()).filter(Boolean);
+  const addresses = raw
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
   for (const address of addresses) {
-    if (!/^[0-9A-Fa-f.:]+(\/[0-9]{1,3})?$/.test(address) && !["loopback", "linklocal", "uniquelocal"].includes(address)) {
-      throw new InvalidInputError(`trust proxy must be true, false, a hop count, or addresses and CIDRs such as 10.0.0.0/8, got "${address}"`);
+    if (
+      !/^[0-9A-Fa-f.:]+(\/[0-9]{1,3})?$/.test(address) &&
+      !["loopback", "linklocal", "uniquelocal"].includes(address)
+    ) {
+      throw new InvalidInputError(
+        `trust proxy must be true, false, a hop count, or addresses and CIDRs such as 10.0.0.0/8, got "${address}"`,
+      );
     }
   }
   return addresses;
@@ -103,7 +116,8 @@ export const logFormat: Parser<LogFormat> = (raw, { name }) => {
 export function between(min: number, max: number, unit: string): Parser<number> {
   return (raw: Raw, row: Named) => {
     const n = count(raw, row);
-    if (n < min || n > max) throw new InvalidInputError(`${row.name} must be from ${min} to ${max} (${unit}), got "${raw}"`);
+    if (n < min || n > max)
+      throw new InvalidInputError(`${row.name} must be from ${min} to ${max} (${unit}), got "${raw}"`);
     return n;
   };
 }
@@ -121,7 +135,13 @@ export const webhookRetries: Parser<WebhookRetries> = (raw, { name }) => {
 
 /** A rate per second, fractions allowed (`0.5`: one every two seconds); 0 means no limit. */
 export const perSecond: Parser<number> = (raw, { name }) => {
-  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(n) || n < 0) throw new InvalidInputError(`${name} must be a number of deliveries per second such as 10 or 0.5, got "${raw}"`);
+  const n =
+    typeof raw === "number"
+      ? raw
+      : typeof raw === "string" && /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(raw)
+        ? Number(raw)
+        : Number.NaN;
+  if (!Number.isFinite(n) || n < 0)
+    throw new InvalidInputError(`${name} must be a number of deliveries per second such as 10 or 0.5, got "${raw}"`);
   return n;
 };

@@ -1,12 +1,22 @@
 /** Flags and environment read through a settings table: a flag wins over the environment, which wins over the default. */
-import { Combined, Fixed, inputKey, Setting, type AnySetting, type Raw, type Table, type TableNode, type Values } from "./setting.js";
+import {
+  Combined,
+  Fixed,
+  inputKey,
+  Setting,
+  type AnySetting,
+  type Raw,
+  type Table,
+  type TableNode,
+  type Values,
+} from "./setting.js";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 /** The flags' values by their commander names (`rateLimitWindow`). */
 type Input = Readonly<Record<string, Raw | undefined>>;
 
 /** Empty is not given: `FEEDGATE_REDIS=` in a compose file, or `--db ""`, leaves the default. */
-const given = (value: Raw | undefined): Raw | undefined => value === "" ? undefined : value;
+const given = (value: Raw | undefined): Raw | undefined => (value === "" ? undefined : value);
 
 /** One setting's value from its flag's value (undefined: not given) and the environment. */
 export function readSetting<T>(row: Setting<string, T>, flagValue: Raw | undefined, env: Environment): T {

@@ -63,15 +63,18 @@ export function setting<const F extends string, T>(
   spec: RowSpec<F, T> & { default: Raw; shownDefault?: string },
 ): Setting<F, T> {
   const fallback = spec.parse(spec.default, spec);
-  return new Setting(spec, spec.shownDefault ?? String(spec.default),
-    (raw) => raw === undefined ? fallback : spec.parse(raw, spec));
+  return new Setting(spec, spec.shownDefault ?? String(spec.default), (raw) =>
+    raw === undefined ? fallback : spec.parse(raw, spec),
+  );
 }
 
 /** A setting that is `unset` (null or undefined) unless given; `shownDefault` says what that means ("every host"). */
 export function optionalSetting<const F extends string, T, U extends null | undefined>(
   spec: RowSpec<F, T> & { unset: U; shownDefault: string },
 ): Setting<F, T | U> {
-  return new Setting<F, T | U>(spec, spec.shownDefault, (raw) => raw === undefined ? spec.unset : spec.parse(raw, spec));
+  return new Setting<F, T | U>(spec, spec.shownDefault, (raw) =>
+    raw === undefined ? spec.unset : spec.parse(raw, spec),
+  );
 }
 
 /** A value of `Config` that no flag sets (GitHub's own, such as its 10 s delivery timeout). */
@@ -81,7 +84,10 @@ export class Fixed<T> {
 
 /** Rows read together and checked as one, such as `--tls-cert` and `--tls-key`, which come in pairs. */
 export class Combined<R extends Table, O> {
-  constructor(readonly rows: R, readonly assemble: (values: Values<R>) => O) {}
+  constructor(
+    readonly rows: R,
+    readonly assemble: (values: Values<R>) => O,
+  ) {}
 }
 
 export type AnySetting = Setting<string, unknown>;
@@ -101,19 +107,26 @@ export interface Table {
 
 /** The values a table reads to: the type of `Config`. */
 export type Values<T> = {
-  -readonly [K in keyof T]: T[K] extends Setting<string, infer V> ? V
-    : T[K] extends Fixed<infer V> ? V
-    : T[K] extends Combined<infer _R, infer O> ? O
-    : Values<T[K]>;
+  -readonly [K in keyof T]: T[K] extends Setting<string, infer V>
+    ? V
+    : T[K] extends Fixed<infer V>
+      ? V
+      : T[K] extends Combined<infer _R, infer O>
+        ? O
+        : Values<T[K]>;
 };
 
 /** `rate-limit-window` -> `rateLimitWindow`, as commander names a flag's value. */
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
 
-type FlagsOf<T> = T extends Setting<infer F, unknown> ? F
-  : T extends Fixed<unknown> ? never
-  : T extends Combined<infer R, unknown> ? FlagsOf<R>
-  : { [K in keyof T]: FlagsOf<T[K]> }[keyof T];
+type FlagsOf<T> =
+  T extends Setting<infer F, unknown>
+    ? F
+    : T extends Fixed<unknown>
+      ? never
+      : T extends Combined<infer R, unknown>
+        ? FlagsOf<R>
+        : { [K in keyof T]: FlagsOf<T[K]> }[keyof T];
 
 /** What flags give: each setting by its flag's commander name, `{ rateLimitWindow: "60" }`. */
 export type InputOf<T> = { [F in FlagsOf<T> as F extends `--${infer N}` ? Camel<N> : never]?: Raw };

@@ -5,7 +5,11 @@
  */
 import type { GrantedPermissions, RepositorySelection } from "../../api/permissions.js";
 import type {
-  AuthorizationChanges, AuthorizationRow, FineGrainedGrant, NewAuthorization, TokenKind,
+  AuthorizationChanges,
+  AuthorizationRow,
+  FineGrainedGrant,
+  NewAuthorization,
+  TokenKind,
 } from "./authorization-store.js";
 import type { Dialect } from "./feed-sql.js";
 import { date, json, type Bool, type Json, type Time, type ValueWriter } from "./sql-values.js";
@@ -21,7 +25,8 @@ export const AUTHORIZATION_SQL = {
   // `@fineGrained` says which kind: the two are listed apart, as GitHub's token pages list them.
   page: `SELECT * FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained
     ORDER BY id LIMIT @limit OFFSET @offset`,
-  count: "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained",
+  count:
+    "SELECT count(*) AS n FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained",
   /**
    * Unmentioned fields keep their stored values: COALESCE cannot tell "null" from "absent", so flags say which to set.
    * One statement, so that a concurrent update cannot come between the read of a field and its write.
@@ -51,61 +56,114 @@ const IN_HASHES: Record<Dialect, string> = {
   postgres: "hashed_token IN (SELECT jsonb_array_elements_text(CAST(@hashes AS jsonb)))",
 };
 
-export const revokeByHashesSql = (dialect: Dialect) => `DELETE FROM authorizations WHERE ${IN_HASHES[dialect]} RETURNING *`;
+export const revokeByHashesSql = (dialect: Dialect) =>
+  `DELETE FROM authorizations WHERE ${IN_HASHES[dialect]} RETURNING *`;
 
 export interface AuthorizationRecord {
-  id: number; user_id: number; hashed_token: string; token_last_eight: string; scopes: Json<string[]>; note: string | null;
-  note_url: string | null; fingerprint: string | null; created_at: Time; updated_at: Time;
-  expires_at: Time | null; resource_owner_id: number | null; fine_grained: Json<StoredGrant> | null;
+  id: number;
+  user_id: number;
+  hashed_token: string;
+  token_last_eight: string;
+  scopes: Json<string[]>;
+  note: string | null;
+  note_url: string | null;
+  fingerprint: string | null;
+  created_at: Time;
+  updated_at: Time;
+  expires_at: Time | null;
+  resource_owner_id: number | null;
+  fine_grained: Json<StoredGrant> | null;
 }
 
 /** A fine-grained token's grant as its JSON column keeps it (the owner has a column of its own, for its foreign key). */
 interface StoredGrant {
-  repository_selection: RepositorySelection; repository_ids: number[]; permissions: GrantedPermissions; description: string | null;
+  repository_selection: RepositorySelection;
+  repository_ids: number[];
+  permissions: GrantedPermissions;
+  description: string | null;
 }
 
 const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
-  ownerId, repositorySelection: stored.repository_selection, repositoryIds: stored.repository_ids,
-  permissions: stored.permissions, description: stored.description,
+  ownerId,
+  repositorySelection: stored.repository_selection,
+  repositoryIds: stored.repository_ids,
+  permissions: stored.permissions,
+  description: stored.description,
 });
 
 const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
-  repository_selection: grant.repositorySelection, repository_ids: grant.repositoryIds, permissions: grant.permissions,
+  repository_selection: grant.repositorySelection,
+  repository_ids: grant.repositoryIds,
+  permissions: grant.permissions,
   description: grant.description,
 });
 
 export type OwnedRecord = AuthorizationRecord & { login: string };
 
 export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
-  id: r.id, userId: r.user_id, hashedToken: r.hashed_token, tokenLastEight: r.token_last_eight, scopes: json(r.scopes),
-  note: r.note, noteUrl: r.note_url, fingerprint: r.fingerprint, createdAt: date(r.created_at), updatedAt: date(r.updated_at),
+  id: r.id,
+  userId: r.user_id,
+  hashedToken: r.hashed_token,
+  tokenLastEight: r.token_last_eight,
+  scopes: json(r.scopes),
+  note: r.note,
+  noteUrl: r.note_url,
+  fingerprint: r.fingerprint,
+  createdAt: date(r.created_at),
+  updatedAt: date(r.updated_at),
   expiresAt: r.expires_at === null ? null : date(r.expires_at),
-  fineGrained: r.resource_owner_id === null || r.fine_grained === null ? null
-    : toGrant(Number(r.resource_owner_id), json(r.fine_grained)),
+  fineGrained:
+    r.resource_owner_id === null || r.fine_grained === null
+      ? null
+      : toGrant(Number(r.resource_owner_id), json(r.fine_grained)),
 });
 
-export const insertParameters = <B extends Bool, T extends Time>(a: NewAuthorization, now: Date, values: ValueWriter<B, T>) => ({
-  userId: a.userId, hashedToken: a.hashedToken, tokenLastEight: a.tokenLastEight, scopes: JSON.stringify(a.scopes),
-  note: a.note, noteUrl: a.noteUrl, fingerprint: a.fingerprint, now: values.time(now), expiresAt: nullableTime(a.expiresAt, values),
-  resourceOwnerId: a.fineGrained?.ownerId ?? null, fineGrained: a.fineGrained ? JSON.stringify(storedGrant(a.fineGrained)) : null,
+export const insertParameters = <B extends Bool, T extends Time>(
+  a: NewAuthorization,
+  now: Date,
+  values: ValueWriter<B, T>,
+) => ({
+  userId: a.userId,
+  hashedToken: a.hashedToken,
+  tokenLastEight: a.tokenLastEight,
+  scopes: JSON.stringify(a.scopes),
+  note: a.note,
+  noteUrl: a.noteUrl,
+  fingerprint: a.fingerprint,
+  now: values.time(now),
+  expiresAt: nullableTime(a.expiresAt, values),
+  resourceOwnerId: a.fineGrained?.ownerId ?? null,
+  fineGrained: a.fineGrained ? JSON.stringify(storedGrant(a.fineGrained)) : null,
 });
 
 /** The parameters of `page` and `count`: the user and the kind of token listed. */
-export const kindParameters = <B extends Bool>(userId: number, kind: TokenKind, values: ValueWriter<B>) =>
-  ({ userId, fineGrained: values.bool(kind === "fine-grained") });
+export const kindParameters = <B extends Bool>(userId: number, kind: TokenKind, values: ValueWriter<B>) => ({
+  userId,
+  fineGrained: values.bool(kind === "fine-grained"),
+});
 
 /** The parameters of `update`: each field's flag says whether the changes mention it. */
 export const updateParameters = <B extends Bool, T extends Time>(
-  userId: number, id: number, changes: AuthorizationChanges, now: Date, values: ValueWriter<B, T>,
+  userId: number,
+  id: number,
+  changes: AuthorizationChanges,
+  now: Date,
+  values: ValueWriter<B, T>,
 ) => ({
-  userId, id, now: values.time(now),
-  setScopes: values.bool(changes.scopes !== undefined), scopes: JSON.stringify(changes.scopes ?? []),
-  setNote: values.bool(changes.note !== undefined), note: changes.note ?? null,
-  setNoteUrl: values.bool(changes.noteUrl !== undefined), noteUrl: changes.noteUrl ?? null,
-  setFingerprint: values.bool(changes.fingerprint !== undefined), fingerprint: changes.fingerprint ?? null,
-  setExpiresAt: values.bool(changes.expiresAt !== undefined), expiresAt: nullableTime(changes.expiresAt ?? null, values),
+  userId,
+  id,
+  now: values.time(now),
+  setScopes: values.bool(changes.scopes !== undefined),
+  scopes: JSON.stringify(changes.scopes ?? []),
+  setNote: values.bool(changes.note !== undefined),
+  note: changes.note ?? null,
+  setNoteUrl: values.bool(changes.noteUrl !== undefined),
+  noteUrl: changes.noteUrl ?? null,
+  setFingerprint: values.bool(changes.fingerprint !== undefined),
+  fingerprint: changes.fingerprint ?? null,
+  setExpiresAt: values.bool(changes.expiresAt !== undefined),
+  expiresAt: nullableTime(changes.expiresAt ?? null, values),
 });
 
 const nullableTime = <T extends Time>(value: Date | null, values: ValueWriter<Bool, T>): T | null =>
   value === null ? null : values.time(value);
-

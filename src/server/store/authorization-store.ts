@@ -38,8 +38,9 @@ export interface AuthorizationRow {
   fineGrained: FineGrainedGrant | null;
 }
 
-export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt" | "fineGrained">
-  & { fineGrained?: FineGrainedGrant | null };
+export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt" | "fineGrained"> & {
+  fineGrained?: FineGrainedGrant | null;
+};
 
 /** An authorization with its owner's login, for administrators' listings. */
 export interface OwnedAuthorization extends AuthorizationRow {

@@ -9,13 +9,24 @@ import type { RepoRow } from "./directory-store.js";
 export const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
 
 export interface RepoRecord {
-  id: number; owner_id: number; owner_login: string; name: string; private: number | boolean; network_id: number;
-  external_id: number | null; parent_id: number | null;
+  id: number;
+  owner_id: number;
+  owner_login: string;
+  name: string;
+  private: number | boolean;
+  network_id: number;
+  external_id: number | null;
+  parent_id: number | null;
 }
 
 export const toRepo = (r: RepoRecord): RepoRow => ({
-  id: r.id, ownerId: r.owner_id, fullName: `${r.owner_login}/${r.name}`, private: Boolean(r.private),
-  networkId: r.network_id, wireId: r.external_id ?? r.id, parentId: r.parent_id,
+  id: r.id,
+  ownerId: r.owner_id,
+  fullName: `${r.owner_login}/${r.name}`,
+  private: Boolean(r.private),
+  networkId: r.network_id,
+  wireId: r.external_id ?? r.id,
+  parentId: r.parent_id,
 });
 
 /** Followers, following, and the repositories the account owns, public and private. */
@@ -51,21 +62,36 @@ export const REPO_ROLE = `SELECT CASE
 /** A user's role in an organization: no row when not a member. */
 export const ORG_ROLE = "SELECT role FROM org_members WHERE org_id = @org AND user_id = @user";
 
-export interface AccountCountsRecord { followers: number; following: number; public_repos: number; private_repos: number }
+export interface AccountCountsRecord {
+  followers: number;
+  following: number;
+  public_repos: number;
+  private_repos: number;
+}
 export interface RepoStatsRecord {
-  watchers: number; forks: number; network_forks: number;
-  first_event: number | null; last_event: number | null; last_push: number | null;
+  watchers: number;
+  forks: number;
+  network_forks: number;
+  first_event: number | null;
+  last_event: number | null;
+  last_push: number | null;
 }
 
 /** Event times are stored as epoch seconds. */
 const time = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000));
 
 export const toAccountCounts = (r: AccountCountsRecord) => ({
-  followers: Number(r.followers), following: Number(r.following),
-  publicRepos: Number(r.public_repos), privateRepos: Number(r.private_repos),
+  followers: Number(r.followers),
+  following: Number(r.following),
+  publicRepos: Number(r.public_repos),
+  privateRepos: Number(r.private_repos),
 });
 
 export const toRepoStats = (r: RepoStatsRecord) => ({
-  watchers: Number(r.watchers), forks: Number(r.forks), networkForks: Number(r.network_forks),
-  firstEventAt: time(r.first_event), lastEventAt: time(r.last_event), lastPushAt: time(r.last_push),
+  watchers: Number(r.watchers),
+  forks: Number(r.forks),
+  networkForks: Number(r.network_forks),
+  firstEventAt: time(r.first_event),
+  lastEventAt: time(r.last_event),
+  lastPushAt: time(r.last_push),
 });

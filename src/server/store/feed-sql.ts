@@ -16,7 +16,8 @@ const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
 export const VERSION = "SELECT generation, credentials, repos, access, received FROM ingest_state WHERE id = 1";
 
 /** A user's received-feed number (migration 6): raised by every change to the user's follows and watches; 0 before any. */
-export const RECEIVED_VERSION = "SELECT coalesce((SELECT version FROM received_versions WHERE user_id = @user), 0) AS version";
+export const RECEIVED_VERSION =
+  "SELECT coalesce((SELECT version FROM received_versions WHERE user_id = @user), 0) AS version";
 export const RAISE_GENERATION = "UPDATE ingest_state SET generation = generation + 1 WHERE id = 1";
 
 /** Ingests the log keeps (one small row each): a feed total last counted further back is counted again. */
@@ -92,13 +93,17 @@ const POSTGRES_SCOPES: Partial<Record<EventScope["kind"], string>> = {
 const PARTS: Record<Dialect, Record<PartScope, string[]>> = {
   sqlite: {
     org: ["e.org_id = @org", "e.repo_id IN (SELECT id FROM repos WHERE owner_id = @org)"],
-    received: ["e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)",
-      "e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user)"],
+    received: [
+      "e.actor_id IN (SELECT followee_id FROM follows WHERE follower_id = @user)",
+      "e.repo_id IN (SELECT repo_id FROM watches WHERE user_id = @user)",
+    ],
   },
   postgres: {
     org: ["e.org_id = @org", "e.repo_id = ANY (ARRAY(SELECT id FROM repos WHERE owner_id = @org))"],
-    received: ["e.actor_id = ANY (ARRAY(SELECT followee_id FROM follows WHERE follower_id = @user))",
-      "e.repo_id = ANY (ARRAY(SELECT repo_id FROM watches WHERE user_id = @user))"],
+    received: [
+      "e.actor_id = ANY (ARRAY(SELECT followee_id FROM follows WHERE follower_id = @user))",
+      "e.repo_id = ANY (ARRAY(SELECT repo_id FROM watches WHERE user_id = @user))",
+    ],
   },
 };
 
@@ -112,22 +117,31 @@ export function scopeSql(dialect: Dialect, kind: Exclude<EventScope["kind"], Par
 export function visibilitySql(dialect: Dialect, kind: Visibility["kind"]): string {
   const isPublic = `e.public = ${TRUE[dialect]}`;
   switch (kind) {
-    case "public": return isPublic;
+    case "public":
+      return isPublic;
     // A private event about no repository (a 2012 TeamAddEvent) is its organization's business: members see it.
-    case "readable-by": return `(${isPublic} OR e.repo_id IN (${READABLE_REPOS})
+    case "readable-by":
+      return `(${isPublic} OR e.repo_id IN (${READABLE_REPOS})
       OR (e.repo_id IS NULL AND e.org_id IN (SELECT org_id FROM org_members WHERE user_id = @reader)))`;
-    case "all": return "1 = 1";
+    case "all":
+      return "1 = 1";
   }
 }
 
 export function scopeParameters(scope: EventScope): Record<string, number> {
   switch (scope.kind) {
-    case "all": return {};
-    case "repo": return { repo: scope.repoId };
-    case "network": return { network: scope.networkId };
-    case "org": return { org: scope.orgId };
-    case "actor": return { actor: scope.actorId };
-    case "received": return { user: scope.userId };
+    case "all":
+      return {};
+    case "repo":
+      return { repo: scope.repoId };
+    case "network":
+      return { network: scope.networkId };
+    case "org":
+      return { org: scope.orgId };
+    case "actor":
+      return { actor: scope.actorId };
+    case "received":
+      return { user: scope.userId };
   }
 }
 
@@ -136,7 +150,8 @@ export function wireIdsSql(dialect: Dialect, table: "events" | "issue_events"): 
   const incomplete = `e.complete = ${dialect === "sqlite" ? "0" : "false"}`;
   const account = (column: string) =>
     `CASE WHEN ${incomplete} THEN (SELECT coalesce(external_id, id) FROM users WHERE id = e.${column}) END`;
-  if (table === "issue_events") return `${account("actor_id")} AS actor_wire_id, NULL AS repo_wire_id, NULL AS org_wire_id`;
+  if (table === "issue_events")
+    return `${account("actor_id")} AS actor_wire_id, NULL AS repo_wire_id, NULL AS org_wire_id`;
   return `${account("actor_id")} AS actor_wire_id,
     CASE WHEN ${incomplete} THEN (SELECT coalesce(external_id, id) FROM repos WHERE id = e.repo_id) END AS repo_wire_id,
     ${account("org_id")} AS org_wire_id`;
@@ -167,8 +182,10 @@ export function feedStatements(dialect: Dialect, table: "events" | "issue_events
  * only the rows of the page's keys read from the table.
  */
 function partStatements(dialect: Dialect, table: "events" | "issue_events", parts: string[]): FeedSql {
-  const keys = (until = "") => parts.map((part) =>
-    `SELECT e.id, e.created_at FROM ${table} e WHERE ${part} AND e.created_at >= @notBefore${until}`).join("\n      UNION ");
+  const keys = (until = "") =>
+    parts
+      .map((part) => `SELECT e.id, e.created_at FROM ${table} e WHERE ${part} AND e.created_at >= @notBefore${until}`)
+      .join("\n      UNION ");
   const newestFirst = "ORDER BY k.created_at DESC, k.id DESC";
   return {
     page: `SELECT CAST(e.id AS TEXT) AS id, e.body, e.complete, e.created_at, ${wireIdsSql(dialect, table)}
@@ -194,12 +211,14 @@ export interface FeedWhere {
  * organization's and the received feed in parts (PARTS).
  */
 export function feedWhere(dialect: Dialect, target: FeedTarget): FeedWhere {
-  if ("issuesOf" in target) return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
+  if ("issuesOf" in target)
+    return { table: "issue_events", where: "e.repo_id = @repo", parameters: { repo: target.issuesOf } };
   const parameters = scopeParameters(target.scope);
   if (target.visibility.kind === "readable-by") parameters.reader = target.visibility.userId;
   const visibility = visibilitySql(dialect, target.visibility.kind);
   const kind = target.scope.kind;
-  if (readInParts(kind)) return { table: "events", where: PARTS[dialect][kind].map((part) => `${part} AND ${visibility}`), parameters };
+  if (readInParts(kind))
+    return { table: "events", where: PARTS[dialect][kind].map((part) => `${part} AND ${visibility}`), parameters };
   return { table: "events", where: `${scopeSql(dialect, kind)} AND ${visibility}`, parameters };
 }
 

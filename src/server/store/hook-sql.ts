@@ -3,7 +3,15 @@
  * mapping of their rows, whose column types differ by driver (text or jsonb, text or timestamptz, 0/1 or boolean).
  */
 import type {
-  DeliveryAttempt, DeliveryRow, HookChanges, HookConfig, HookOwner, HookRow, NewHook, NewQueuedDelivery, QueuedDelivery,
+  DeliveryAttempt,
+  DeliveryRow,
+  HookChanges,
+  HookConfig,
+  HookOwner,
+  HookRow,
+  NewHook,
+  NewQueuedDelivery,
+  QueuedDelivery,
   RedeliveryScope,
 } from "./hook-store.js";
 import { date, json, type Bool, type Json } from "./sql-values.js";
@@ -24,7 +32,9 @@ export const HOOK_SQL = {
   page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
   count: (column: string) => `SELECT count(*) AS n FROM hooks WHERE ${column} = @owner`,
   // A hook made active again starts afresh: its failing streak and the record of its disabling end.
-  update: (column: string) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
+  update: (
+    column: string,
+  ) => `UPDATE hooks SET active = @active, events = @events, url = @url, content_type = @contentType,
     insecure_ssl = @insecureSsl, secret = @secret, updated_at = @now,
     failing_since = CASE WHEN @reactivated THEN NULL ELSE failing_since END,
     disabled_at = CASE WHEN @reactivated THEN NULL ELSE disabled_at END,
@@ -74,7 +84,8 @@ export const HOOK_SQL = {
     (SELECT min(q.next_attempt_at) FROM hook_queue q JOIN hooks h ON h.id = q.hook_id
       WHERE h.active = @active AND q.next_attempt_at <= @now) AS oldest`,
   eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
-  latestPush: "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
+  latestPush:
+    "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
   delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
 };
@@ -91,9 +102,19 @@ export function hookTargetsSql(ids: string): string {
   return `${part("h.repo_id = r.id")} UNION ALL ${part("h.org_id = r.owner_id")}`;
 }
 
-export interface HookTargetRecord { repo_id: number; hook_id: number; events: Json<string[]>; queued: number }
+export interface HookTargetRecord {
+  repo_id: number;
+  hook_id: number;
+  events: Json<string[]>;
+  queued: number;
+}
 
-export const toHookTarget = (r: HookTargetRecord) => ({ repoId: r.repo_id, hookId: r.hook_id, events: json(r.events), queued: Number(r.queued) });
+export const toHookTarget = (r: HookTargetRecord) => ({
+  repoId: r.repo_id,
+  hookId: r.hook_id,
+  events: json(r.events),
+  queued: Number(r.queued),
+});
 
 /**
  * The failed deliveries a bulk redelivery queues (store/hook-store.ts redeliverFailed): per hook and GUID, the last
@@ -117,30 +138,54 @@ export const scopeOwner = (scope: RedeliveryScope) =>
 
 /** A failed attempt queued again: a redelivery of the same GUID and `body` (its request body as sent), due now. */
 export const redeliveryOf = (r: DeliveryRecord, body: string): NewQueuedDelivery => ({
-  hookId: r.hook_id, guid: r.guid, event: r.event, action: r.action, eventId: null, body, redelivery: true,
+  hookId: r.hook_id,
+  guid: r.guid,
+  event: r.event,
+  action: r.action,
+  eventId: null,
+  body,
+  redelivery: true,
 });
 
 /** Larger than any id: `before` when the listing starts at the newest. */
 export const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
-
 export interface HookRecord {
-  id: number; repo_id: number | null; org_id: number | null; name: string; active: Bool; events: Json<string[]>;
-  url: string; content_type: string; insecure_ssl: string; secret: string | null; created_at: Date | string;
-  updated_at: Date | string; last_code: number | null; last_status: string; last_message: string | null;
-  failing_since: number | null; disabled_at: Date | string | null; disabled_reason: string | null;
+  id: number;
+  repo_id: number | null;
+  org_id: number | null;
+  name: string;
+  active: Bool;
+  events: Json<string[]>;
+  url: string;
+  content_type: string;
+  insecure_ssl: string;
+  secret: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  last_code: number | null;
+  last_status: string;
+  last_message: string | null;
+  failing_since: number | null;
+  disabled_at: Date | string | null;
+  disabled_reason: string | null;
 }
 
 export function toHook(r: HookRecord): HookRow {
   return {
     id: r.id,
     owner: r.repo_id !== null ? { kind: "repo", repoId: r.repo_id } : { kind: "org", orgId: r.org_id! },
-    name: r.name, active: Boolean(r.active), events: json(r.events),
+    name: r.name,
+    active: Boolean(r.active),
+    events: json(r.events),
     config: {
-      url: r.url, contentType: r.content_type as HookConfig["contentType"], insecureSsl: r.insecure_ssl as HookConfig["insecureSsl"],
+      url: r.url,
+      contentType: r.content_type as HookConfig["contentType"],
+      insecureSsl: r.insecure_ssl as HookConfig["insecureSsl"],
       sealedSecret: r.secret,
     },
-    createdAt: date(r.created_at), updatedAt: date(r.updated_at),
+    createdAt: date(r.created_at),
+    updatedAt: date(r.updated_at),
     lastResponse: { code: r.last_code, status: r.last_status, message: r.last_message },
     failingSince: r.failing_since === null ? null : new Date(Number(r.failing_since)),
     disabled: r.disabled_at === null ? null : { at: date(r.disabled_at), reason: r.disabled_reason ?? "" },
@@ -151,17 +196,34 @@ export function toHook(r: HookRecord): HookRow {
 export const reactivates = (hook: HookRow, changes: HookChanges) => changes.active === true && !hook.active;
 
 /** The parameters of `insert` and `update`: a hook with its changes applied. */
-export function hookParameters<B extends Bool>(hook: NewHook | HookRow, changes: HookChanges, bool: (value: boolean) => B) {
+export function hookParameters<B extends Bool>(
+  hook: NewHook | HookRow,
+  changes: HookChanges,
+  bool: (value: boolean) => B,
+) {
   const config = changes.config ?? hook.config;
   return {
-    active: bool(changes.active ?? hook.active), events: JSON.stringify(changes.events ?? hook.events),
-    url: config.url, contentType: config.contentType, insecureSsl: config.insecureSsl, secret: config.sealedSecret,
+    active: bool(changes.active ?? hook.active),
+    events: JSON.stringify(changes.events ?? hook.events),
+    url: config.url,
+    contentType: config.contentType,
+    insecureSsl: config.insecureSsl,
+    secret: config.sealedSecret,
   };
 }
 
 export interface QueueRecord {
-  id: number; hook_id: number; guid: string; event: string; action: string | null; event_id: number | string | null;
-  body: string | null; redelivery: Bool; attempts: number; next_attempt_at: number | string; claimed_until: number | string | null;
+  id: number;
+  hook_id: number;
+  guid: string;
+  event: string;
+  action: string | null;
+  event_id: number | string | null;
+  body: string | null;
+  redelivery: Bool;
+  attempts: number;
+  next_attempt_at: number | string;
+  claimed_until: number | string | null;
 }
 
 /**
@@ -169,39 +231,85 @@ export interface QueueRecord {
  * first that is not due or is claimed, which must wait as the head would.
  */
 export function claimableBehind(behind: QueueRecord[], now: number): QueueRecord[] {
-  const stop = behind.findIndex((r) => Number(r.next_attempt_at) > now || (r.claimed_until !== null && Number(r.claimed_until) >= now));
+  const stop = behind.findIndex(
+    (r) => Number(r.next_attempt_at) > now || (r.claimed_until !== null && Number(r.claimed_until) >= now),
+  );
   return stop === -1 ? behind : behind.slice(0, stop);
 }
 
 export const toQueued = (r: QueueRecord): QueuedDelivery => ({
-  id: r.id, hookId: r.hook_id, guid: r.guid, event: r.event, action: r.action,
-  eventId: r.event_id === null ? null : String(r.event_id), body: r.body, redelivery: Boolean(r.redelivery), attempts: r.attempts,
+  id: r.id,
+  hookId: r.hook_id,
+  guid: r.guid,
+  event: r.event,
+  action: r.action,
+  eventId: r.event_id === null ? null : String(r.event_id),
+  body: r.body,
+  redelivery: Boolean(r.redelivery),
+  attempts: r.attempts,
 });
 
 export interface DeliveryRecord {
-  id: number; hook_id: number; guid: string; delivered_at: Date | string; redelivery: Bool; duration: number; status: string;
-  status_code: number; event: string; action: string | null; repository_id: number | null; url: string;
-  request_headers: Json<Record<string, string>>; request_body: string; request_body_gzip: Uint8Array | null;
-  response_headers: Json<Record<string, string>>; response_body: string | null;
+  id: number;
+  hook_id: number;
+  guid: string;
+  delivered_at: Date | string;
+  redelivery: Bool;
+  duration: number;
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  repository_id: number | null;
+  url: string;
+  request_headers: Json<Record<string, string>>;
+  request_body: string;
+  request_body_gzip: Uint8Array | null;
+  response_headers: Json<Record<string, string>>;
+  response_body: string | null;
 }
 
 /** The row with its request body inflated when it was stored compressed (delivery-bodies.ts). */
 export const toDelivery = async (r: DeliveryRecord): Promise<DeliveryRow> => ({
-  id: r.id, hookId: r.hook_id, guid: r.guid, deliveredAt: date(r.delivered_at), redelivery: Boolean(r.redelivery),
-  duration: r.duration, status: r.status, statusCode: r.status_code, event: r.event, action: r.action,
-  repositoryId: r.repository_id, url: r.url,
+  id: r.id,
+  hookId: r.hook_id,
+  guid: r.guid,
+  deliveredAt: date(r.delivered_at),
+  redelivery: Boolean(r.redelivery),
+  duration: r.duration,
+  status: r.status,
+  statusCode: r.status_code,
+  event: r.event,
+  action: r.action,
+  repositoryId: r.repository_id,
+  url: r.url,
   request: { headers: json(r.request_headers), payload: await unpackBody(r.request_body, r.request_body_gzip) },
   response: { headers: json(r.response_headers), payload: r.response_body },
 });
 
 /** @param packed the request body compressed (packBody), or null to store it as text. */
-export function attemptParameters<B extends Bool>(a: DeliveryAttempt, bool: (value: boolean) => B, packed: Buffer | null) {
+export function attemptParameters<B extends Bool>(
+  a: DeliveryAttempt,
+  bool: (value: boolean) => B,
+  packed: Buffer | null,
+) {
   return {
-    hookId: a.hookId, guid: a.guid, deliveredAt: a.deliveredAt.toISOString(), redelivery: bool(a.redelivery),
-    duration: a.duration, status: a.status, statusCode: a.statusCode, event: a.event, action: a.action,
-    repositoryId: a.repositoryId, url: a.url, requestHeaders: JSON.stringify(a.request.headers),
-    requestBody: packed ? "" : a.request.payload, requestBodyGzip: packed,
-    responseHeaders: JSON.stringify(a.response.headers), responseBody: a.response.payload,
+    hookId: a.hookId,
+    guid: a.guid,
+    deliveredAt: a.deliveredAt.toISOString(),
+    redelivery: bool(a.redelivery),
+    duration: a.duration,
+    status: a.status,
+    statusCode: a.statusCode,
+    event: a.event,
+    action: a.action,
+    repositoryId: a.repositoryId,
+    url: a.url,
+    requestHeaders: JSON.stringify(a.request.headers),
+    requestBody: packed ? "" : a.request.payload,
+    requestBodyGzip: packed,
+    responseHeaders: JSON.stringify(a.response.headers),
+    responseBody: a.response.payload,
   };
 }
 

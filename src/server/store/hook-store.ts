@@ -181,7 +181,12 @@ export interface HookStore {
    * It also keeps the hook's failing streak (a success ends it, a failure starts it when none was running) and, with a
    * rule, makes a hook failing since `rule.failingBefore` inactive: true when this attempt disabled it.
    */
-  finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule?: DisableRule | null): Promise<boolean>;
+  finish(
+    delivery: QueuedDelivery,
+    attempt: DeliveryAttempt,
+    outcome: AttemptOutcome,
+    rule?: DisableRule | null,
+  ): Promise<boolean>;
   /**
    * finish() for several attempts, in the order given, and release() for the claims in `released`, all in one
    * transaction: a dispatcher records what it sent to a hook in one go. Answers, attempt by attempt, whether it

@@ -9,7 +9,11 @@ import { subscribes, webhookEventName } from "../../api/webhook-events.js";
 import { ask, type HookTarget, type QueuedEventDelivery, type Step } from "./ingest-protocol.js";
 
 /** What the fan-out needs of an added event. */
-export interface AddedEvent { id: string; type: string; repoId: number | null }
+export interface AddedEvent {
+  id: string;
+  type: string;
+  repoId: number | null;
+}
 
 export interface FanOut {
   /** The deliveries to queue, event by event in the order given, each event's hooks in the order of `targets`. */
@@ -22,7 +26,12 @@ export interface FanOut {
  * The deliveries of `events` to `targets` (the active hooks of their repositories, with their queues' lengths). A
  * hook whose queue holds `maxQueue` deliveries gets no more (`--webhook-max-queue`), and is named in `full`.
  */
-export function fanOut(events: AddedEvent[], targets: HookTarget[], maxQueue: number, newGuid: () => string = randomUUID): FanOut {
+export function fanOut(
+  events: AddedEvent[],
+  targets: HookTarget[],
+  maxQueue: number,
+  newGuid: () => string = randomUUID,
+): FanOut {
   const byRepo = new Map<number, HookTarget[]>();
   for (const target of targets) byRepo.set(target.repoId, [...(byRepo.get(target.repoId) ?? []), target]);
   const queued = new Map(targets.map((t) => [t.hookId, t.queued]));
@@ -35,7 +44,10 @@ export function fanOut(events: AddedEvent[], targets: HookTarget[], maxQueue: nu
     for (const target of byRepo.get(e.repoId) ?? []) {
       if (!event || !subscribes(target.events, event)) continue;
       const length = queued.get(target.hookId)!;
-      if (length >= maxQueue) { full.add(target.hookId); continue; }
+      if (length >= maxQueue) {
+        full.add(target.hookId);
+        continue;
+      }
       queued.set(target.hookId, length + 1);
       rows.push({ hookId: target.hookId, guid, event, eventId: e.id });
     }

@@ -4,7 +4,15 @@
  * have: the spelling of its first mention, the first GitHub id given, and "Organization" once any entry says so.
  */
 import type { AccountType } from "./user-store.js";
-import type { AccountUpsert, IngestBatch, NamedAccount, NamedRepo, Names, RepoUpsert, TokenInsert } from "./ingest-store.js";
+import type {
+  AccountUpsert,
+  IngestBatch,
+  NamedAccount,
+  NamedRepo,
+  Names,
+  RepoUpsert,
+  TokenInsert,
+} from "./ingest-store.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 
 export type { NamedAccount, NamedRepo, Names };
@@ -34,7 +42,13 @@ class NameGatherer implements BatchTarget {
     this.account(fullName.slice(0, slash), source);
     const key = fullName.toLowerCase();
     const named = this.repos.get(key);
-    if (!named) this.repos.set(key, { fullName, owner: fullName.slice(0, slash), name: fullName.slice(slash + 1), externalId: externalId ?? null });
+    if (!named)
+      this.repos.set(key, {
+        fullName,
+        owner: fullName.slice(0, slash),
+        name: fullName.slice(slash + 1),
+        externalId: externalId ?? null,
+      });
     else if (named.externalId === null && externalId !== undefined) named.externalId = externalId;
     return { id: NO_ID };
   }

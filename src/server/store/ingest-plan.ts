@@ -11,15 +11,29 @@
  * one by one.
  */
 import {
-  DEFAULT_INGEST_OPTIONS, IngestConflictError, type AccountUpsert, type EventInsert, type IngestBatch, type IngestOptions,
-  type IssueEventInsert, type RepoUpsert, type TokenInsert,
+  DEFAULT_INGEST_OPTIONS,
+  IngestConflictError,
+  type AccountUpsert,
+  type EventInsert,
+  type IngestBatch,
+  type IngestOptions,
+  type IssueEventInsert,
+  type RepoUpsert,
+  type TokenInsert,
 } from "./ingest-store.js";
 import type { AccountType } from "./user-store.js";
 import type { OrgRole } from "./directory-store.js";
 import { namedIn, type NamedAccount, type NamedRepo } from "./ingest-names.js";
 import { walkBatch, type BatchTarget } from "./ingest-walk.js";
 import {
-  ask, type AccountRecord, type EventRow, type IngestOp, type IngestProgram, type IssueEventRow, type Pair, type RepoRecord,
+  ask,
+  type AccountRecord,
+  type EventRow,
+  type IngestOp,
+  type IngestProgram,
+  type IssueEventRow,
+  type Pair,
+  type RepoRecord,
   type Step,
 } from "./ingest-protocol.js";
 import { queueDeliveries } from "./ingest-deliveries.js";
@@ -28,8 +42,19 @@ import { queueDeliveries } from "./ingest-deliveries.js";
  * An account or repository as the batch has it so far. `settled`: created by this batch with the final type
  * and GitHub id already, so later entries change only what the rules see, not the row.
  */
-interface AccountState { id: number; type: AccountType; externalId: number | null; settled: boolean }
-interface RepoState { id: number; networkId: number; externalId: number | null; private: boolean; settled: boolean }
+interface AccountState {
+  id: number;
+  type: AccountType;
+  externalId: number | null;
+  settled: boolean;
+}
+interface RepoState {
+  id: number;
+  networkId: number;
+  externalId: number | null;
+  private: boolean;
+  settled: boolean;
+}
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const lower = (s: string) => s.toLowerCase();
@@ -108,7 +133,10 @@ class BatchPlan implements BatchTarget {
   /** What the result reports besides events: rows this batch created. */
   private readonly added = { users: 0, organizations: 0, repos: 0, tokens: 0 };
 
-  constructor(private readonly now: Date, private readonly options: IngestOptions) {}
+  constructor(
+    private readonly now: Date,
+    private readonly options: IngestOptions,
+  ) {}
 
   /** Looks up everything the batch names at once, and inserts what is missing at once. */
   *resolve(batch: IngestBatch): Step<void> {
@@ -121,16 +149,23 @@ class BatchPlan implements BatchTarget {
       else if (account.create) missing.push(account);
     });
     if (missing.length) {
-      const ids = yield* ask({ op: "insertAccounts", now: this.now,
-        rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })) });
+      const ids = yield* ask({
+        op: "insertAccounts",
+        now: this.now,
+        rows: missing.map((a) => ({ login: a.login, type: a.type, externalId: a.externalId })),
+      });
       for (const [i, a] of missing.entries()) this.createdAccounts.set(lower(a.login), ids[i]!);
       for (const a of missing) this.added[a.type === "Organization" ? "organizations" : "users"]++;
     }
 
     const repos = [...named.repos.values()];
-    const ownerIds = repos.map((r) => this.storedAccounts.get(lower(r.owner))?.id ?? this.createdAccounts.get(lower(r.owner))!);
+    const ownerIds = repos.map(
+      (r) => this.storedAccounts.get(lower(r.owner))?.id ?? this.createdAccounts.get(lower(r.owner))!,
+    );
     // A repository can only exist already when its owner did.
-    const lookUp = repos.flatMap((r, i) => this.storedAccounts.has(lower(r.owner)) ? [{ repo: r, ownerId: ownerIds[i]! }] : []);
+    const lookUp = repos.flatMap((r, i) =>
+      this.storedAccounts.has(lower(r.owner)) ? [{ repo: r, ownerId: ownerIds[i]! }] : [],
+    );
     const foundRepos = lookUp.length
       ? yield* ask({ op: "findRepos", keys: lookUp.map((k) => ({ ownerId: k.ownerId, name: k.repo.name })) })
       : [];
@@ -142,8 +177,10 @@ class BatchPlan implements BatchTarget {
       if (!this.storedRepos.has(lower(repo.fullName))) newRepos.push({ repo, ownerId: ownerIds[i]! });
     });
     if (newRepos.length) {
-      const ids = yield* ask({ op: "insertRepos",
-        rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })) });
+      const ids = yield* ask({
+        op: "insertRepos",
+        rows: newRepos.map(({ repo, ownerId }) => ({ ownerId, name: repo.name, externalId: repo.externalId })),
+      });
       for (const [i, { repo }] of newRepos.entries()) this.createdRepos.set(lower(repo.fullName), ids[i]!);
       this.added.repos = newRepos.length;
     }
@@ -161,7 +198,12 @@ class BatchPlan implements BatchTarget {
     if (!account) {
       const stored = this.storedAccounts.get(key);
       if (stored) {
-        if (type === "Organization" && stored.type !== "Organization" && stored.passwordHash !== null && source.startsWith("orgs")) {
+        if (
+          type === "Organization" &&
+          stored.type !== "Organization" &&
+          stored.passwordHash !== null &&
+          source.startsWith("orgs")
+        ) {
           throw new IngestConflictError(source, `${login} is a user who can log in, not an organization`);
         }
         account = { id: stored.id, type: stored.type, externalId: stored.externalId, settled: false };
@@ -263,17 +305,32 @@ class BatchPlan implements BatchTarget {
     const user = this.current(t.login);
     if (user?.type !== "User") throw new IngestConflictError(t.source, `no user ${t.login}`);
     const owner = yield* ask({ op: "tokenOwner", hashedToken: t.hashedToken });
-    if (owner !== null && owner !== user.id) throw new IngestConflictError(t.source, "the token belongs to another user");
+    if (owner !== null && owner !== user.id)
+      throw new IngestConflictError(t.source, "the token belongs to another user");
     if (owner === null) {
-      yield* ask({ op: "insertToken", userId: user.id, hashedToken: t.hashedToken, tokenLastEight: t.tokenLastEight,
-        scopes: t.scopes, note: t.note, now: this.now });
+      yield* ask({
+        op: "insertToken",
+        userId: user.id,
+        hashedToken: t.hashedToken,
+        tokenLastEight: t.tokenLastEight,
+        scopes: t.scopes,
+        note: t.note,
+        now: this.now,
+      });
       this.added.tokens++;
     }
   }
 
   event(e: EventInsert, ids: { actorId: number; repoId: number | null; orgId: number | null }): void {
-    this.events.push({ id: e.id, type: e.type, ...ids, public: e.public, createdAt: seconds(e.createdAt), complete: e.complete,
-      body: e.body });
+    this.events.push({
+      id: e.id,
+      type: e.type,
+      ...ids,
+      public: e.public,
+      createdAt: seconds(e.createdAt),
+      complete: e.complete,
+      body: e.body,
+    });
   }
 
   issueEvent(e: IssueEventInsert, ids: { repoId: number; actorId: number | null }): void {
@@ -289,17 +346,24 @@ class BatchPlan implements BatchTarget {
     const added = events.length ? yield* ask({ op: "insertEvents", rows: events }) : [];
     const eventsAdded = added.length;
     // In the events' own transaction: a delivery is recorded if and only if its event is (ingest-deliveries.ts).
-    const queued = this.options.webhooks && added.length
-      ? yield* queueDeliveries(events, added, this.options.webhooks.maxQueue, this.now) : { deliveries: 0, full: [] };
+    const queued =
+      this.options.webhooks && added.length
+        ? yield* queueDeliveries(events, added, this.options.webhooks.maxQueue, this.now)
+        : { deliveries: 0, full: [] };
     const issueEventsAdded = issueEvents.length ? yield* ask({ op: "insertIssueEvents", rows: issueEvents }) : 0;
     // Any write above may change what a feed shows (a new event, a repository turned private, a new follow). The log
     // says how far back this ingest reached, so that totals counted before it can be kept (services/feed-totals.ts).
-    const oldest = (rows: { createdAt: number }[]) => rows.reduce<number | null>((min, r) => min === null || r.createdAt < min ? r.createdAt : min, null);
+    const oldest = (rows: { createdAt: number }[]) =>
+      rows.reduce<number | null>((min, r) => (min === null || r.createdAt < min ? r.createdAt : min), null);
     yield* ask({ op: "raiseGeneration", oldestEvent: oldest(events), oldestIssueEvent: oldest(issueEvents) });
     return {
-      eventsAdded, eventsSkipped: events.length - eventsAdded,
-      issueEventsAdded, issueEventsSkipped: issueEvents.length - issueEventsAdded,
-      usersAdded: this.added.users, organizationsAdded: this.added.organizations, reposAdded: this.added.repos,
+      eventsAdded,
+      eventsSkipped: events.length - eventsAdded,
+      issueEventsAdded,
+      issueEventsSkipped: issueEvents.length - issueEventsAdded,
+      usersAdded: this.added.users,
+      organizationsAdded: this.added.organizations,
+      reposAdded: this.added.repos,
       tokensAdded: this.added.tokens,
       ...(queued.deliveries ? { deliveriesQueued: queued.deliveries } : {}),
       ...(queued.full.length ? { hooksFull: queued.full } : {}),
@@ -307,6 +371,10 @@ class BatchPlan implements BatchTarget {
   }
 }
 
-export function ingestProgram(batch: IngestBatch, now: Date, options: IngestOptions = DEFAULT_INGEST_OPTIONS): IngestProgram {
+export function ingestProgram(
+  batch: IngestBatch,
+  now: Date,
+  options: IngestOptions = DEFAULT_INGEST_OPTIONS,
+): IngestProgram {
   return new BatchPlan(now, options).write(batch);
 }

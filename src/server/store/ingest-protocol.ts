@@ -8,25 +8,69 @@ import type { EventText, IngestResult } from "./ingest-store.js";
 import type { AccountType } from "./user-store.js";
 import type { OrgRole } from "./directory-store.js";
 
-export interface AccountRecord { id: number; type: AccountType; passwordHash: string | null; externalId: number | null }
-export interface RepoRecord { id: number; networkId: number; externalId: number | null; private: boolean }
+export interface AccountRecord {
+  id: number;
+  type: AccountType;
+  passwordHash: string | null;
+  externalId: number | null;
+}
+export interface RepoRecord {
+  id: number;
+  networkId: number;
+  externalId: number | null;
+  private: boolean;
+}
 
-export interface NewAccount { login: string; type: AccountType; externalId: number | null }
-export interface RepoKey { ownerId: number; name: string }
-export interface NewRepo extends RepoKey { externalId: number | null }
-export interface Pair { a: number; b: number }
+export interface NewAccount {
+  login: string;
+  type: AccountType;
+  externalId: number | null;
+}
+export interface RepoKey {
+  ownerId: number;
+  name: string;
+}
+export interface NewRepo extends RepoKey {
+  externalId: number | null;
+}
+export interface Pair {
+  a: number;
+  b: number;
+}
 
 export interface EventRow {
-  id: string; type: string; actorId: number; repoId: number | null; orgId: number | null; public: boolean;
-  createdAt: number; complete: boolean; body: EventText;
+  id: string;
+  type: string;
+  actorId: number;
+  repoId: number | null;
+  orgId: number | null;
+  public: boolean;
+  createdAt: number;
+  complete: boolean;
+  body: EventText;
 }
 
 /** An active hook an event of `repoId` may be delivered to. */
-export interface HookTarget { repoId: number; hookId: number; events: string[]; queued: number }
-export interface QueuedEventDelivery { hookId: number; guid: string; event: string; eventId: string }
+export interface HookTarget {
+  repoId: number;
+  hookId: number;
+  events: string[];
+  queued: number;
+}
+export interface QueuedEventDelivery {
+  hookId: number;
+  guid: string;
+  event: string;
+  eventId: string;
+}
 
 export interface IssueEventRow {
-  id: string; repoId: number; actorId: number | null; createdAt: number; complete: boolean; body: string;
+  id: string;
+  repoId: number;
+  actorId: number | null;
+  createdAt: number;
+  complete: boolean;
+  body: string;
 }
 
 /**
@@ -57,7 +101,15 @@ export type IngestOp =
   | { op: "addCollaborators"; pairs: Pair[] }
   | { op: "removeCollaborators"; pairs: Pair[] }
   | { op: "tokenOwner"; hashedToken: string } // number (user id) | null
-  | { op: "insertToken"; userId: number; hashedToken: string; tokenLastEight: string; scopes: string[]; note: string | null; now: Date }
+  | {
+      op: "insertToken";
+      userId: number;
+      hashedToken: string;
+      tokenLastEight: string;
+      scopes: string[];
+      note: string | null;
+      now: Date;
+    }
   | { op: "insertEvents"; rows: EventRow[] } // string[]: the ids of the rows added (the others were stored already)
   // The active hooks of these repositories and of their owning organizations, with their queues' lengths.
   | { op: "findHookTargets"; repoIds: number[] } // HookTarget[]

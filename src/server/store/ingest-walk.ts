@@ -7,7 +7,14 @@
 import type { Step } from "./ingest-protocol.js";
 import type { AccountType } from "./user-store.js";
 import type { OrgRole } from "./directory-store.js";
-import type { AccountUpsert, EventInsert, IngestBatch, IssueEventInsert, RepoUpsert, TokenInsert } from "./ingest-store.js";
+import type {
+  AccountUpsert,
+  EventInsert,
+  IngestBatch,
+  IssueEventInsert,
+  RepoUpsert,
+  TokenInsert,
+} from "./ingest-store.js";
 
 /** What a walk does with each entry; ids are the target's own (the gathering target has none to give). */
 export interface BatchTarget {

@@ -27,7 +27,9 @@ export function unreachable(service: string, url: string, flag: string, error: u
   // The driver's own error says why (ECONNREFUSED...): a StoreUnavailableError carries it as its cause.
   const inner = error instanceof StoreUnavailableError ? error.cause : error;
   const cause = (inner as { code?: string }).code ?? (inner as Error).message;
-  return new StartupError(`cannot reach ${service} at ${withoutPassword(url)} (${cause}); is it running? check ${flag}`);
+  return new StartupError(
+    `cannot reach ${service} at ${withoutPassword(url)} (${cause}); is it running? check ${flag}`,
+  );
 }
 
 /** SQLSTATE invalid_catalog_name: the server is up, the database named in the URL is not there. */
@@ -35,8 +37,11 @@ const NO_SUCH_DATABASE = "3D000";
 
 /** `createdb` with the URL's host, port and user, so that the command shown works as it stands. */
 function createdbCommand(url: URL, name: string): string {
-  const args = [url.hostname && `-h ${url.hostname}`, url.port && `-p ${url.port}`,
-    url.username && `-U ${decodeURIComponent(url.username)}`];
+  const args = [
+    url.hostname && `-h ${url.hostname}`,
+    url.port && `-p ${url.port}`,
+    url.username && `-U ${decodeURIComponent(url.username)}`,
+  ];
   return ["createdb", ...args.filter(Boolean), name].join(" ");
 }
 
@@ -53,8 +58,10 @@ function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_
   if ((error as { code?: unknown }).code === NO_SUCH_DATABASE) {
     const url = new URL(db);
     const name = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
-    return new StartupError(`database "${name}" does not exist on the PostgreSQL server at ${withoutPassword(db)}; ` +
-      `create it (${createdbCommand(url, name)}) or check ${flag}`);
+    return new StartupError(
+      `database "${name}" does not exist on the PostgreSQL server at ${withoutPassword(db)}; ` +
+        `create it (${createdbCommand(url, name)}) or check ${flag}`,
+    );
   }
   return error instanceof StoreUnavailableError ? unreachable("PostgreSQL", db, flag, error) : error;
 }

@@ -90,33 +90,95 @@ export class RememberingStore {
   private readonly receivedNumbers = new Remembered<Boxed<number>>();
 
   constructor(private readonly inner: Store) {
-    const box = <V>(look: () => Promise<V>) => async () => ({ value: await look() });
+    const box =
+      <V>(look: () => Promise<V>) =>
+      async () => ({ value: await look() });
     const boxedFound = <V>(answer: Boxed<V | null>) => found(answer.value);
     const users = overriding<UserStore>(inner.users, {
-      findById: async (id) => (await this.accountsById.get(String(id), box(() => inner.users.findById(id)), boxedFound)).value,
-      findByLogin: async (login) => (await this.accountsByLogin.get(login.toLowerCase(),
-        box(() => inner.users.findByLogin(login)), boxedFound)).value,
+      findById: async (id) =>
+        (
+          await this.accountsById.get(
+            String(id),
+            box(() => inner.users.findById(id)),
+            boxedFound,
+          )
+        ).value,
+      findByLogin: async (login) =>
+        (
+          await this.accountsByLogin.get(
+            login.toLowerCase(),
+            box(() => inner.users.findByLogin(login)),
+            boxedFound,
+          )
+        ).value,
     });
     const authorizations = overriding<AuthorizationStore>(inner.authorizations, {
-      findByTokenLastEight: (lastEight) => this.tokens.get(lastEight, () => inner.authorizations.findByTokenLastEight(lastEight)),
+      findByTokenLastEight: (lastEight) =>
+        this.tokens.get(lastEight, () => inner.authorizations.findByTokenLastEight(lastEight)),
     });
     const directory = overriding<DirectoryStore>(inner.directory, {
-      findRepo: async (owner, name) => (await this.repos.get(`${owner}/${name}`.toLowerCase(),
-        box(() => inner.directory.findRepo(owner, name)), boxedFound)).value,
-      findRepoById: async (id) => (await this.reposById.get(String(id), box(() => inner.directory.findRepoById(id)), boxedFound)).value,
-      canRead: async (userId, repoId) => (await this.readers.get(`${userId}:${repoId}`,
-        box(() => inner.directory.canRead(userId, repoId)))).value,
-      isMember: async (orgId, userId) => (await this.members.get(`${orgId}:${userId}`,
-        box(() => inner.directory.isMember(orgId, userId)))).value,
-      orgRole: async (orgId, userId) => (await this.orgRoles.get(`${orgId}:${userId}`,
-        box(() => inner.directory.orgRole(orgId, userId)))).value,
-      loginByWireId: async (wireId) => (await this.loginsByWireId.get(String(wireId),
-        box(() => inner.directory.loginByWireId(wireId)), boxedFound)).value,
-      repoNameByWireId: async (wireId) => (await this.repoNamesByWireId.get(String(wireId),
-        box(() => inner.directory.repoNameByWireId(wireId)), boxedFound)).value,
+      findRepo: async (owner, name) =>
+        (
+          await this.repos.get(
+            `${owner}/${name}`.toLowerCase(),
+            box(() => inner.directory.findRepo(owner, name)),
+            boxedFound,
+          )
+        ).value,
+      findRepoById: async (id) =>
+        (
+          await this.reposById.get(
+            String(id),
+            box(() => inner.directory.findRepoById(id)),
+            boxedFound,
+          )
+        ).value,
+      canRead: async (userId, repoId) =>
+        (
+          await this.readers.get(
+            `${userId}:${repoId}`,
+            box(() => inner.directory.canRead(userId, repoId)),
+          )
+        ).value,
+      isMember: async (orgId, userId) =>
+        (
+          await this.members.get(
+            `${orgId}:${userId}`,
+            box(() => inner.directory.isMember(orgId, userId)),
+          )
+        ).value,
+      orgRole: async (orgId, userId) =>
+        (
+          await this.orgRoles.get(
+            `${orgId}:${userId}`,
+            box(() => inner.directory.orgRole(orgId, userId)),
+          )
+        ).value,
+      loginByWireId: async (wireId) =>
+        (
+          await this.loginsByWireId.get(
+            String(wireId),
+            box(() => inner.directory.loginByWireId(wireId)),
+            boxedFound,
+          )
+        ).value,
+      repoNameByWireId: async (wireId) =>
+        (
+          await this.repoNamesByWireId.get(
+            String(wireId),
+            box(() => inner.directory.repoNameByWireId(wireId)),
+            boxedFound,
+          )
+        ).value,
     });
     const events = overriding<EventStore>(inner.events, {
-      receivedVersion: async (userId) => (await this.receivedNumbers.get(String(userId), box(() => inner.events.receivedVersion(userId)))).value,
+      receivedVersion: async (userId) =>
+        (
+          await this.receivedNumbers.get(
+            String(userId),
+            box(() => inner.events.receivedVersion(userId)),
+          )
+        ).value,
     });
     this.store = overriding<Store>(inner, { users, authorizations, directory, events });
   }
@@ -142,7 +204,8 @@ export class RememberingStore {
     this.lastRead = read;
     // Numbers only grow: with PostgreSQL a request's reading can arrive after a later request's.
     const version: StoreVersion = { ...read };
-    for (const name of Object.keys(read) as (keyof StoreVersion)[]) version[name] = Math.max(read[name], this.current[name]);
+    for (const name of Object.keys(read) as (keyof StoreVersion)[])
+      version[name] = Math.max(read[name], this.current[name]);
     this.current = version;
     for (const remembered of [this.tokens, this.accountsById, this.accountsByLogin, this.loginsByWireId]) {
       remembered.observe(version.credentials);

@@ -12,9 +12,14 @@ export const LATEST_SCHEMA_VERSION = migrations.at(-1)!.id;
 export class SchemaTooNewError extends StartupError {
   override name = "SchemaTooNewError";
 
-  constructor(readonly found: number, readonly known = LATEST_SCHEMA_VERSION) {
-    super(`the database is at schema version ${found}, newer than this feedgate's (${known}): ` +
-      `run a feedgate that knows version ${found}, or restore a backup made at version ${known} or earlier; nothing was written`);
+  constructor(
+    readonly found: number,
+    readonly known = LATEST_SCHEMA_VERSION,
+  ) {
+    super(
+      `the database is at schema version ${found}, newer than this feedgate's (${known}): ` +
+        `run a feedgate that knows version ${found}, or restore a backup made at version ${known} or earlier; nothing was written`,
+    );
   }
 }
 

@@ -15,14 +15,31 @@ export const SESSION_SQL = {
 };
 
 export interface SessionRecord {
-  id_hash: string; user_id: number; credential: string; verified: Bool; created_at: Time; last_seen_at: Time;
+  id_hash: string;
+  user_id: number;
+  credential: string;
+  verified: Bool;
+  created_at: Time;
+  last_seen_at: Time;
 }
 
 export const toSession = (r: SessionRecord): SessionRow => ({
-  idHash: r.id_hash, userId: Number(r.user_id), credential: r.credential, verified: Boolean(r.verified),
-  createdAt: date(r.created_at), lastSeenAt: date(r.last_seen_at),
+  idHash: r.id_hash,
+  userId: Number(r.user_id),
+  credential: r.credential,
+  verified: Boolean(r.verified),
+  createdAt: date(r.created_at),
+  lastSeenAt: date(r.last_seen_at),
 });
 
-export const newSessionParameters = <B extends Bool, T extends Time>(s: NewSession, now: Date, values: ValueWriter<B, T>) => ({
-  idHash: s.idHash, userId: s.userId, credential: s.credential, verified: values.bool(s.verified), now: values.time(now),
+export const newSessionParameters = <B extends Bool, T extends Time>(
+  s: NewSession,
+  now: Date,
+  values: ValueWriter<B, T>,
+) => ({
+  idHash: s.idHash,
+  userId: s.userId,
+  credential: s.credential,
+  verified: values.bool(s.verified),
+  now: values.time(now),
 });

@@ -11,7 +11,7 @@ export type Json<T> = T | string;
 /** A time as ISO text (SQLite) or a Date (PostgreSQL timestamptz). */
 export type Time = Date | string;
 
-export const json = <T>(value: Json<T>): T => (typeof value === "string" ? JSON.parse(value) as T : value);
+export const json = <T>(value: Json<T>): T => (typeof value === "string" ? (JSON.parse(value) as T) : value);
 export const date = (value: Time): Date => (value instanceof Date ? value : new Date(value));
 
 /** How a driver writes the values above: one of these is handed to the shared parameter builders. */
@@ -22,7 +22,7 @@ export interface ValueWriter<B extends Bool = Bool, T extends Time = Time> {
 
 /** better-sqlite3 binds no boolean and no Date. */
 export const SQLITE_VALUES: ValueWriter<number, string> = {
-  bool: (value) => (value ? 1 : 0), time: (value) => value.toISOString(),
+  bool: (value) => (value ? 1 : 0),
+  time: (value) => value.toISOString(),
 };
 export const POSTGRES_VALUES: ValueWriter<boolean, Date> = { bool: (value) => value, time: (value) => value };
-

@@ -30,6 +30,7 @@ export const RAISE_EVERY_VERSION = [
 ];
 
 export function checkImageName(name: string): string {
-  if (!/^[A-Za-z0-9_]{1,40}$/.test(name)) throw new RangeError(`an image name is letters, digits and _, got ${JSON.stringify(name)}`);
+  if (!/^[A-Za-z0-9_]{1,40}$/.test(name))
+    throw new RangeError(`an image name is letters, digits and _, got ${JSON.stringify(name)}`);
   return name;
 }

@@ -11,7 +11,9 @@ export type IsOutage = (error: unknown) => boolean;
 
 /** `error` as StoreUnavailableError when the driver's `isOutage` says so; anything else unchanged. */
 export function asUnavailable(error: unknown, isOutage: IsOutage): unknown {
-  return !(error instanceof StoreUnavailableError) && isOutage(error) ? new StoreUnavailableError("the database", error) : error;
+  return !(error instanceof StoreUnavailableError) && isOutage(error)
+    ? new StoreUnavailableError("the database", error)
+    : error;
 }
 
 /**

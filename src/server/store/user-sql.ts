@@ -33,18 +33,38 @@ export function userSql(dialect: Dialect) {
 }
 
 export interface UserRecord {
-  id: number; login: string; password_hash: string | null; otp_secret: string | null; site_admin: Bool;
-  created_at: Time; type: AccountType; external_id: number | null; suspended_at: Time | null;
+  id: number;
+  login: string;
+  password_hash: string | null;
+  otp_secret: string | null;
+  site_admin: Bool;
+  created_at: Time;
+  type: AccountType;
+  external_id: number | null;
+  suspended_at: Time | null;
 }
 
 export const toUser = (r: UserRecord): UserRow => ({
-  id: r.id, login: r.login, type: r.type, wireId: r.external_id ?? r.id, passwordHash: r.password_hash,
-  otpSecret: r.otp_secret, siteAdmin: Boolean(r.site_admin),
-  suspendedAt: r.suspended_at === null ? null : date(r.suspended_at), createdAt: date(r.created_at),
+  id: r.id,
+  login: r.login,
+  type: r.type,
+  wireId: r.external_id ?? r.id,
+  passwordHash: r.password_hash,
+  otpSecret: r.otp_secret,
+  siteAdmin: Boolean(r.site_admin),
+  suspendedAt: r.suspended_at === null ? null : date(r.suspended_at),
+  createdAt: date(r.created_at),
 });
 
 /** The parameters of `claim` and `insert`. */
-export const newUserParameters = <B extends Bool, T extends Time>(user: NewUser, now: Date, values: ValueWriter<B, T>) => ({
-  login: user.login, passwordHash: user.passwordHash, otpSecret: user.otpSecret, siteAdmin: values.bool(user.siteAdmin),
+export const newUserParameters = <B extends Bool, T extends Time>(
+  user: NewUser,
+  now: Date,
+  values: ValueWriter<B, T>,
+) => ({
+  login: user.login,
+  passwordHash: user.passwordHash,
+  otpSecret: user.otpSecret,
+  siteAdmin: values.bool(user.siteAdmin),
   now: values.time(now),
 });

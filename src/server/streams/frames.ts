@@ -34,7 +34,10 @@ export class RenderedFrames {
    * @param seqs the rows' arrival numbers, in order.
    * @param frames each row's frame (SseStream.frame), in the same order.
    */
-  constructor(private readonly seqs: readonly number[], frames: readonly string[]) {
+  constructor(
+    private readonly seqs: readonly number[],
+    frames: readonly string[],
+  ) {
     this.starts = new Array<number>(frames.length);
     let at = 0;
     frames.forEach((frame, i) => {
@@ -49,7 +52,11 @@ export class RenderedFrames {
     const first = this.seqs.findIndex((seq) => seq > cursor);
     if (first < 0) return null;
     let view = this.views.get(first);
-    if (!view) this.views.set(first, view = new FrameBytes(first === 0 ? this.bytes : this.bytes.subarray(this.starts[first])));
+    if (!view)
+      this.views.set(
+        first,
+        (view = new FrameBytes(first === 0 ? this.bytes : this.bytes.subarray(this.starts[first]))),
+      );
     return view;
   }
 }

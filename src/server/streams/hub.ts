@@ -21,7 +21,13 @@ import type { Authenticator, Principal } from "../services/authenticator.js";
 import { targetKey, type FeedName, type FeedParams, type FeedService } from "../services/feeds.js";
 import type { RememberingStore } from "../store/remembering-store.js";
 import {
-  arrivalTableOf, type ArrivalTable, type ArrivedEvent, type Arrivals, type EventStore, type FeedTarget, type StoreVersion,
+  arrivalTableOf,
+  type ArrivalTable,
+  type ArrivedEvent,
+  type Arrivals,
+  type EventStore,
+  type FeedTarget,
+  type StoreVersion,
 } from "../store/store.js";
 import { toWireEventJson } from "../convert/event.js";
 import { SseStream } from "./sse.js";
@@ -109,8 +115,12 @@ interface Group {
 }
 
 const tooMany = (limit: number) =>
-  new ApiError(429, `Too many open streams: at most ${limit} per user (per IP address when anonymous) at once; ` +
-    "close one before opening another", { documentationUrl: "https://developer.github.com/v3/#rate-limiting" });
+  new ApiError(
+    429,
+    `Too many open streams: at most ${limit} per user (per IP address when anonymous) at once; ` +
+      "close one before opening another",
+    { documentationUrl: "https://developer.github.com/v3/#rate-limiting" },
+  );
 
 /** The kind of an event for the `event:` field: its type, or an issue event's `event` ("closed"). */
 function kindOf(row: ArrivedEvent): string {
@@ -171,8 +181,12 @@ export class StreamHub {
    * @param principal who reads: the request's API credentials, unless the caller (the console, whose requests carry
    * a session instead) says otherwise.
    */
-  async serve(request: FastifyRequest, reply: FastifyReply, stream: StreamRequest,
-    principal: Principal | null = request.principal): Promise<FastifyReply> {
+  async serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    stream: StreamRequest,
+    principal: Principal | null = request.principal,
+  ): Promise<FastifyReply> {
     const target = await this.feeds.plan(stream.feed, stream.params, principal);
     const table = arrivalTableOf(target);
     const after = resumeAfter(request);
@@ -195,10 +209,18 @@ export class StreamHub {
     }
     const key = targetKey(target);
     let group = this.groups.get(key);
-    if (!group) this.groups.set(key, group = { key, target, table, members: new Set() });
+    if (!group) this.groups.set(key, (group = { key, target, table, members: new Set() }));
     const subscriber: Subscriber = {
-      sink, request: stream, ends: endOf(stream, principal), principal, baseUrl: request.baseUrl, owner, group, cursor,
-      checked: this.remembering.version, variant: `${(stream.format ?? WIRE_FORMAT).name}|${request.baseUrl}|${stream.integerIds}`,
+      sink,
+      request: stream,
+      ends: endOf(stream, principal),
+      principal,
+      baseUrl: request.baseUrl,
+      owner,
+      group,
+      cursor,
+      checked: this.remembering.version,
+      variant: `${(stream.format ?? WIRE_FORMAT).name}|${request.baseUrl}|${stream.integerIds}`,
     };
     this.add(subscriber);
     sink.onClose(() => this.remove(subscriber));
@@ -232,7 +254,8 @@ export class StreamHub {
   /** Ends every stream and stops listening: before the server waits for its requests to finish. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const group of this.groups.values()) for (const subscriber of group.members) subscriber.sink.end("closed: the server is shutting down");
+    for (const group of this.groups.values())
+      for (const subscriber of group.members) subscriber.sink.end("closed: the server is shutting down");
     this.stopTimers();
     await this.running;
   }
@@ -262,7 +285,9 @@ export class StreamHub {
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.options.heartbeatMs).unref();
     // Listening starts with the first stream and stops with the last: an instance nobody streams from holds no connection.
     this.stopListening = this.events.listenForChanges(() => this.wake());
-    this.stopListening.catch((error: unknown) => this.log.warn({ err: error }, "streams: cannot listen for changes; checking every 500 ms"));
+    this.stopListening.catch((error: unknown) =>
+      this.log.warn({ err: error }, "streams: cannot listen for changes; checking every 500 ms"),
+    );
   }
 
   /**
@@ -282,7 +307,10 @@ export class StreamHub {
     clearInterval(this.heartbeatTimer);
     const stopping = this.stopListening;
     this.stopListening = undefined;
-    void stopping?.then((stop) => stop(), () => undefined);
+    void stopping?.then(
+      (stop) => stop(),
+      () => undefined,
+    );
   }
 
   private async run(): Promise<void> {
@@ -327,7 +355,10 @@ export class StreamHub {
         // most batches, and those only change what the feed shows.
         const credentialsMoved = version.credentials !== subscriber.checked.credentials;
         const { principal, request } = subscriber;
-        const question = principal === null && !request.lease ? `${group.key}|${request.feed}|${JSON.stringify(request.params)}` : null;
+        const question =
+          principal === null && !request.lease
+            ? `${group.key}|${request.feed}|${JSON.stringify(request.params)}`
+            : null;
         let answer = question === null ? undefined : answered.get(question);
         if (!answer) {
           answer = this.refusal(subscriber, credentialsMoved);
@@ -346,7 +377,7 @@ export class StreamHub {
     let principal = subscriber.principal;
     if (credentialsMoved) {
       if (subscriber.request.lease && !(await subscriber.request.lease.stillValid())) return "the session ended";
-      principal = subscriber.principal && await this.authenticator.recheck(subscriber.principal);
+      principal = subscriber.principal && (await this.authenticator.recheck(subscriber.principal));
       if (subscriber.principal && !principal) return "the credentials no longer authenticate";
     }
     try {
@@ -397,8 +428,12 @@ export class StreamHub {
           let frames = rendered.get(member.variant);
           if (!frames) {
             const format = member.request.format ?? WIRE_FORMAT;
-            frames = new RenderedFrames(seqs, rows.map((row) =>
-              SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds))));
+            frames = new RenderedFrames(
+              seqs,
+              rows.map((row) =>
+                SseStream.frame(row.id, format.kind(row), format.data(row, member.baseUrl, member.request.integerIds)),
+              ),
+            );
             rendered.set(member.variant, frames);
           }
           const bytes = frames.after(member.cursor);

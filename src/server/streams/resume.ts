@@ -31,8 +31,9 @@ export function resumeAfter(request: FastifyRequest): string | null {
   const [name, value] = header !== undefined ? ["Last-Event-ID", header] : ["since", since];
   if (value === undefined) return null;
   if (typeof value !== "string" || !EVENT_ID.test(value.trim())) {
-    throw new ApiError(400, `${name} must be the id of an event (up to 18 digits), got ${JSON.stringify(value)}`,
-      { documentationUrl: DOCS });
+    throw new ApiError(400, `${name} must be the id of an event (up to 18 digits), got ${JSON.stringify(value)}`, {
+      documentationUrl: DOCS,
+    });
   }
   return value.trim();
 }
@@ -41,8 +42,14 @@ export function resumeAfter(request: FastifyRequest): string | null {
 export const unknownEvent = (id: string) =>
   new ApiError(422, "Validation Failed", {
     documentationUrl: DOCS,
-    errors: [{ resource: "Event", field: "Last-Event-ID", code: "invalid",
-      message: `no event with id ${id} is stored; open the stream without Last-Event-ID (or since) to start with the next event` }],
+    errors: [
+      {
+        resource: "Event",
+        field: "Last-Event-ID",
+        code: "invalid",
+        message: `no event with id ${id} is stored; open the stream without Last-Event-ID (or since) to start with the next event`,
+      },
+    ],
   });
 
 /** The path without its query: the feed's own URL, without the stream's `since`. */

@@ -44,7 +44,10 @@ export class SseStream {
 
   /** One event's frame. A field's value cannot hold a line break: each line of `data` is a `data:` line of its own. */
   static frame(id: string, type: string, data: string): string {
-    return `id: ${id}\nevent: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`;
+    return `id: ${id}\nevent: ${type}\n${data
+      .split(/\r\n|\r|\n/)
+      .map((line) => `data: ${line}`)
+      .join("\n")}\n\n`;
   }
 
   event(id: string, type: string, data: string): void {
@@ -56,7 +59,12 @@ export class SseStream {
    * stays the last feed event it was sent.
    */
   notice(type: string, data: string): void {
-    this.write(`event: ${type}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join("\n")}\n\n`);
+    this.write(
+      `event: ${type}\n${data
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}`)
+        .join("\n")}\n\n`,
+    );
   }
 
   /** Frames made by frame(), several at once, already encoded (shared by every stream they go to): one write for all. */
@@ -84,7 +92,13 @@ export class SseStream {
   private direct(): Socket | null {
     const { response, body } = this;
     const socket = response.socket;
-    if (!(socket instanceof Socket) || !socket.writable || !response.headersSent || !response.chunkedEncoding || response.writableEnded) {
+    if (
+      !(socket instanceof Socket) ||
+      !socket.writable ||
+      !response.headersSent ||
+      !response.chunkedEncoding ||
+      response.writableEnded
+    ) {
       return null;
     }
     // The response's own length counts its socket's: past that, it holds bytes it has not handed over yet.

@@ -48,11 +48,19 @@ export class AddressPolicy {
   /** The socket's DNS look-up, refusing every resolved address the policy does not allow. */
   lookup(host: string): LookupFunction | undefined {
     if (this.allowsName(host) || isIP(host.replace(/^\[|\]$/g, "")) !== 0) return undefined;
-    return ((hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    return ((
+      hostname: string,
+      options: object,
+      callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       dnsLookup(hostname, { ...options, all: true }, (error, found) => {
         if (error) return callback(error, []);
         const allowed = found.filter((a) => this.allowsAddress(a.address));
-        if (!allowed.length) return callback(new RefusedDestination(refused(`${hostname} (${found.map((a) => a.address).join(", ")})`)), []);
+        if (!allowed.length)
+          return callback(
+            new RefusedDestination(refused(`${hostname} (${found.map((a) => a.address).join(", ")})`)),
+            [],
+          );
         if ((options as { all?: boolean }).all) return callback(null, allowed);
         return callback(null, allowed[0]!.address, allowed[0]!.family);
       });

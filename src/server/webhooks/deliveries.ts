@@ -14,8 +14,13 @@ import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 
 export class WebhookDeliveries {
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
-  constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly dispatcher: Dispatcher,
-    private readonly baseUrl: () => string, private readonly clock: Clock) {}
+  constructor(
+    private readonly store: Store,
+    private readonly payloads: PayloadBuilder,
+    private readonly dispatcher: Dispatcher,
+    private readonly baseUrl: () => string,
+    private readonly clock: Clock,
+  ) {}
 
   private async queue(delivery: NewQueuedDelivery): Promise<void> {
     await this.store.hooks.enqueue([delivery], this.clock());
@@ -36,7 +41,15 @@ export class WebhookDeliveries {
       described = toWireOrgHook(hook, `orgs/${org.login}`, baseUrl);
     }
     const body = await this.payloads.ping(hook.id, described, where, sender, baseUrl);
-    await this.queue({ hookId: hook.id, guid: randomUUID(), event: "ping", action: null, eventId: null, body, redelivery: false });
+    await this.queue({
+      hookId: hook.id,
+      guid: randomUUID(),
+      event: "ping",
+      action: null,
+      eventId: null,
+      body,
+      redelivery: false,
+    });
   }
 
   /** GitHub's test: the repository's latest push, when the hook subscribes to pushes; otherwise nothing is sent. */
@@ -44,7 +57,15 @@ export class WebhookDeliveries {
     if (hook.owner.kind !== "repo" || !subscribes(hook.events, "push")) return;
     const eventId = await this.store.hooks.latestPush(hook.owner.repoId);
     if (eventId === null) return;
-    await this.queue({ hookId: hook.id, guid: randomUUID(), event: "push", action: null, eventId, body: null, redelivery: false });
+    await this.queue({
+      hookId: hook.id,
+      guid: randomUUID(),
+      event: "push",
+      action: null,
+      eventId,
+      body: null,
+      redelivery: false,
+    });
   }
 
   wake(): void {
@@ -53,8 +74,13 @@ export class WebhookDeliveries {
 
   async redeliver(hook: HookRow, delivery: DeliveryRow): Promise<void> {
     await this.queue({
-      hookId: hook.id, guid: delivery.guid, event: delivery.event, action: delivery.action, eventId: null,
-      body: delivery.request.payload, redelivery: true,
+      hookId: hook.id,
+      guid: delivery.guid,
+      event: delivery.event,
+      action: delivery.action,
+      eventId: null,
+      body: delivery.request.payload,
+      redelivery: true,
     });
   }
 }

@@ -82,9 +82,16 @@ export class Dispatcher {
   private readonly openedSecrets = new Map<string, string>();
 
   /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
-  constructor(private readonly store: Store, private readonly payloads: PayloadBuilder, private readonly secrets: SecretBox,
-    private readonly settings: DispatchSettings, private readonly baseUrl: () => string, private readonly log: FastifyBaseLogger,
-    private readonly clock: Clock, private readonly metrics?: WebhookMetrics) {
+  constructor(
+    private readonly store: Store,
+    private readonly payloads: PayloadBuilder,
+    private readonly secrets: SecretBox,
+    private readonly settings: DispatchSettings,
+    private readonly baseUrl: () => string,
+    private readonly log: FastifyBaseLogger,
+    private readonly clock: Clock,
+    private readonly metrics?: WebhookMetrics,
+  ) {
     this.throttle = new HookThrottle(settings.ratePerSecond);
     // Each attempt in flight listens for the stop (and stops listening when done): up to CONCURRENCY at once, past
     // Node's default of 10, whose warning ("possible memory leak") would be a false alarm in the server's log.
@@ -124,10 +131,13 @@ export class Dispatcher {
       const free = CONCURRENCY - this.inFlight.size;
       // Paced hooks take one delivery at a time: the throttle holds back the next one anyway.
       const perHook = this.settings.ratePerSecond > 0 ? 1 : PER_HOOK;
-      const claimed = free > 0 ? await this.store.hooks.claim(this.clock().getTime(), LEASE_MS, free, perHook).catch((error: unknown) => {
-        this.log.warn({ err: error }, "webhooks: could not claim deliveries; trying again");
-        return [];
-      }) : [];
+      const claimed =
+        free > 0
+          ? await this.store.hooks.claim(this.clock().getTime(), LEASE_MS, free, perHook).catch((error: unknown) => {
+              this.log.warn({ err: error }, "webhooks: could not claim deliveries; trying again");
+              return [];
+            })
+          : [];
       const runs = byHook(claimed);
       for (const run of runs) {
         if (this.inFlightIds.has(run[0]!.id)) {
@@ -137,14 +147,19 @@ export class Dispatcher {
           continue;
         }
         for (const delivery of run) this.inFlightIds.add(delivery.id);
-        const sending = this.sendRun(run).catch((error: unknown) => {
-          // The attempts' record could not be written: the leases run out and the deliveries are tried again.
-          this.log.warn({ err: error, hook: run[0]!.hookId }, "webhooks: delivery not recorded; it will be tried again");
-        }).finally(() => {
-          this.inFlight.delete(sending);
-          for (const delivery of run) this.inFlightIds.delete(delivery.id);
-          this.wake();
-        });
+        const sending = this.sendRun(run)
+          .catch((error: unknown) => {
+            // The attempts' record could not be written: the leases run out and the deliveries are tried again.
+            this.log.warn(
+              { err: error, hook: run[0]!.hookId },
+              "webhooks: delivery not recorded; it will be tried again",
+            );
+          })
+          .finally(() => {
+            this.inFlight.delete(sending);
+            for (const delivery of run) this.inFlightIds.delete(delivery.id);
+            this.wake();
+          });
         this.inFlight.add(sending);
       }
       if (runs.length === free && free > 0) continue;
@@ -207,13 +222,25 @@ export class Dispatcher {
       const sent = await this.attempt(delivery, hook, contexts, baseUrl);
       if (sent === "cancelled") break;
       finished.push(sent);
-      if (!sent.delivered) { next++; break; }
+      if (!sent.delivered) {
+        next++;
+        break;
+      }
     }
-    await this.record(hook, finished, run.slice(next).map((d) => d.id));
+    await this.record(
+      hook,
+      finished,
+      run.slice(next).map((d) => d.id),
+    );
   }
 
   /** One delivery: its body (built at its first attempt), signed, POSTed; "cancelled" when the server stopped meanwhile. */
-  private async attempt(delivery: QueuedDelivery, hook: HookRow, contexts: ContextCache, baseUrl: string): Promise<Sent | "cancelled"> {
+  private async attempt(
+    delivery: QueuedDelivery,
+    hook: HookRow,
+    contexts: ContextCache,
+    baseUrl: string,
+  ): Promise<Sent | "cancelled"> {
     let { body, action } = delivery;
     let repositoryId: number | null;
     if (body === null) {
@@ -228,17 +255,29 @@ export class Dispatcher {
     } catch {
       // This instance's key is not the one the secret was sealed with (a key file not shared, or replaced): a failed
       // attempt, retried as any other, so that an instance holding the right key may make the next one.
-      return { ...sent, headers: {}, deliveredAt: this.clock(), delivered: false, outcome: {
-        statusCode: 0, seconds: 0, responseHeaders: {}, responseBody: null,
-        status: "the hook's secret cannot be opened with this instance's --webhook-key-file",
-      } };
+      return {
+        ...sent,
+        headers: {},
+        deliveredAt: this.clock(),
+        delivered: false,
+        outcome: {
+          statusCode: 0,
+          seconds: 0,
+          responseHeaders: {},
+          responseBody: null,
+          status: "the hook's secret cannot be opened with this instance's --webhook-key-file",
+        },
+      };
     }
     const bytes = Buffer.from(hook.config.contentType === "json" ? body : `payload=${encodeURIComponent(body)}`);
     const headers = this.headers(delivery, hook, repositoryId, bytes, secret);
     const deliveredAt = this.clock();
     const outcome = await send(hook.config.url, headers, bytes, {
-      timeoutMs: this.settings.timeoutMs, insecure: hook.config.insecureSsl === "1", policy: this.settings.policy,
-      signal: this.stopping.signal, agents: this.agents,
+      timeoutMs: this.settings.timeoutMs,
+      insecure: hook.config.insecureSsl === "1",
+      policy: this.settings.policy,
+      signal: this.stopping.signal,
+      agents: this.agents,
     });
     if (outcome.cancelled) return "cancelled";
     return { ...sent, headers, deliveredAt, outcome, delivered: outcome.statusCode >= 200 && outcome.statusCode < 300 };
@@ -258,11 +297,19 @@ export class Dispatcher {
     return secret;
   }
 
-  private headers(delivery: QueuedDelivery, hook: HookRow, repositoryId: number | null, bytes: Buffer, secret: string | null): Record<string, string> {
-    const target = hook.owner.kind === "repo"
-      ? { type: "repository", id: repositoryId ?? hook.owner.repoId } : { type: "organization", id: hook.owner.orgId };
+  private headers(
+    delivery: QueuedDelivery,
+    hook: HookRow,
+    repositoryId: number | null,
+    bytes: Buffer,
+    secret: string | null,
+  ): Record<string, string> {
+    const target =
+      hook.owner.kind === "repo"
+        ? { type: "repository", id: repositoryId ?? hook.owner.repoId }
+        : { type: "organization", id: hook.owner.orgId };
     return {
-      "Accept": "*/*",
+      Accept: "*/*",
       "Content-Type": hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded",
       "User-Agent": "GitHub-Hookshot/feedgate",
       "X-GitHub-Delivery": delivery.guid,
@@ -270,7 +317,12 @@ export class Dispatcher {
       "X-GitHub-Hook-ID": String(hook.id),
       "X-GitHub-Hook-Installation-Target-ID": String(target.id),
       "X-GitHub-Hook-Installation-Target-Type": target.type,
-      ...(secret === null ? {} : { "X-Hub-Signature": signature("sha1", secret, bytes), "X-Hub-Signature-256": signature("sha256", secret, bytes) }),
+      ...(secret === null
+        ? {}
+        : {
+            "X-Hub-Signature": signature("sha1", secret, bytes),
+            "X-Hub-Signature-256": signature("sha256", secret, bytes),
+          }),
     };
   }
 
@@ -288,8 +340,10 @@ export class Dispatcher {
       if (disabled[n]) {
         this.metrics?.hooksDisabled.inc();
         // The hook's id, not its URL: a URL may carry credentials.
-        this.log.warn({ hook: hook.id, reason: rule!.reason },
-          "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries");
+        this.log.warn(
+          { hook: hook.id, reason: rule!.reason },
+          "webhooks: hook disabled (active: false) for failing; set it active again to resume its deliveries",
+        );
       }
       for (const listener of this.attemptListeners) listener(attempt);
     }
@@ -301,24 +355,41 @@ export class Dispatcher {
     const made = queued.attempts + 1;
     const last = sent.delivered || made >= this.settings.maxAttempts;
     if (!sent.delivered) {
-      this.log.warn({ hook: hook.id, delivery: queued.guid, event: queued.event, attempt: made, status: outcome.status },
-        last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying");
+      this.log.warn(
+        { hook: hook.id, delivery: queued.guid, event: queued.event, attempt: made, status: outcome.status },
+        last ? "webhooks: delivery failed for the last time" : "webhooks: delivery failed; retrying",
+      );
     }
     const attempt: DeliveryAttempt = {
       // GitHub's `redelivery` is a delivery someone asked for again: the first attempt of one, never an automatic retry.
-      hookId: hook.id, guid: queued.guid, deliveredAt: sent.deliveredAt, redelivery: queued.redelivery && queued.attempts === 0,
-      duration: outcome.seconds, status: outcome.status, statusCode: outcome.statusCode, event: queued.event, action: sent.action,
-      repositoryId: sent.repositoryId, url: hook.config.url,
+      hookId: hook.id,
+      guid: queued.guid,
+      deliveredAt: sent.deliveredAt,
+      redelivery: queued.redelivery && queued.attempts === 0,
+      duration: outcome.seconds,
+      status: outcome.status,
+      statusCode: outcome.statusCode,
+      event: queued.event,
+      action: sent.action,
+      repositoryId: sent.repositoryId,
+      url: hook.config.url,
       request: { headers: sent.headers, payload: sent.body },
       response: { headers: outcome.responseHeaders, payload: outcome.responseBody },
     };
-    const rule: DisableRule | null = disableAfterMs > 0 && !sent.delivered ? {
-      failingBefore: this.clock().getTime() - disableAfterMs,
-      reason: `every delivery failed for ${spoken(disableAfterMs)}; the last: ${outcome.status}`,
-    } : null;
+    const rule: DisableRule | null =
+      disableAfterMs > 0 && !sent.delivered
+        ? {
+            failingBefore: this.clock().getTime() - disableAfterMs,
+            reason: `every delivery failed for ${spoken(disableAfterMs)}; the last: ${outcome.status}`,
+          }
+        : null;
     return {
-      delivery: queued, attempt, rule,
-      outcome: last ? { kind: "done" } : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) },
+      delivery: queued,
+      attempt,
+      rule,
+      outcome: last
+        ? { kind: "done" }
+        : { kind: "retry", dueAt: this.clock().getTime() + backoffMs(made, this.settings.maxBackoffMs) },
     };
   }
 }
@@ -350,7 +421,12 @@ function byHook(claimed: QueuedDelivery[]): QueuedDelivery[][] {
 
 /** `5 days`, `2 hours`, `90 seconds`: a duration as the log and the console say it. */
 function spoken(ms: number): string {
-  for (const [unit, size] of [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1000]] as const) {
+  for (const [unit, size] of [
+    ["day", 86_400_000],
+    ["hour", 3_600_000],
+    ["minute", 60_000],
+    ["second", 1000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size} ${unit}${ms === size ? "" : "s"}`;
   }
   return `${ms} ms`;

@@ -65,7 +65,8 @@ export function readOrMakeKeyFile(path: string): Buffer[] {
   try {
     writeFileSync(path, `${randomBytes(KEY_BYTES).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
   } catch (error) {
-    if ((error as { code?: string }).code !== "EEXIST") throw new StartupError(`cannot write the webhook key file ${path}: ${(error as Error).message}`);
+    if ((error as { code?: string }).code !== "EEXIST")
+      throw new StartupError(`cannot write the webhook key file ${path}: ${(error as Error).message}`);
   }
   return readKeyFile(path)!;
 }

@@ -31,12 +31,18 @@ export interface RotationReport {
   keptOld: boolean;
 }
 
-export async function rotateWebhookKey(hooks: Pick<HookStore, "sealedSecrets" | "reseal">, path: string, newKey: Buffer,
-  options: { keepOld: boolean }): Promise<RotationReport> {
+export async function rotateWebhookKey(
+  hooks: Pick<HookStore, "sealedSecrets" | "reseal">,
+  path: string,
+  newKey: Buffer,
+  options: { keepOld: boolean },
+): Promise<RotationReport> {
   const current = readKeyFile(path);
   if (current === null) {
-    throw new InvalidInputError(`no webhook key file at ${path}: give the one the server uses (--webhook-key-file, or the ` +
-      "database's --db, beside which it is made); nothing was changed");
+    throw new InvalidInputError(
+      `no webhook key file at ${path}: give the one the server uses (--webhook-key-file, or the ` +
+        "database's --db, beside which it is made); nothing was changed",
+    );
   }
   const previous = current.filter((key) => !key.equals(newKey));
   const box = SecretBox.withKeys([newKey, ...previous]);
@@ -48,7 +54,7 @@ export async function rotateWebhookKey(hooks: Pick<HookStore, "sealedSecrets" | 
   /** Reseals what is not under the new key yet; the number changed meanwhile, which a next pass sees anew. */
   const pass = async (): Promise<number> => {
     let pending = 0;
-    for (let after = 0; ;) {
+    for (let after = 0; ; ) {
       const page = await hooks.sealedSecrets(after, PAGE);
       for (const { hookId, sealed } of page) {
         if (SecretBox.keyIdIn(sealed) === keyId || unopenable.has(hookId)) continue;

@@ -11,16 +11,35 @@ import type { Store, UserRow } from "../store/store.js";
 
 /** GitHub's organization-simple, the `organization` of a webhook: these keys of organization-full. */
 const ORGANIZATION_SIMPLE_KEYS = [
-  "login", "id", "node_id", "url", "repos_url", "events_url", "hooks_url", "issues_url", "members_url",
-  "public_members_url", "avatar_url", "description",
+  "login",
+  "id",
+  "node_id",
+  "url",
+  "repos_url",
+  "events_url",
+  "hooks_url",
+  "issues_url",
+  "members_url",
+  "public_members_url",
+  "avatar_url",
+  "description",
 ] as const;
 
 /** GitHub's `zen` phrases: the ping's `zen` is one of them. */
 const ZEN = [
-  "Non-blocking is better than blocking.", "Design for failure.", "Half measures are as bad as nothing at all.",
-  "Favor focus over features.", "Approachable is better than simple.", "Mind your words, they are important.",
-  "Speak like a human.", "Keep it logically awesome.", "Anything added dilutes everything else.",
-  "Practicality beats purity.", "Avoid administrative distraction.", "Encourage flow.", "Responsive is better than fast.",
+  "Non-blocking is better than blocking.",
+  "Design for failure.",
+  "Half measures are as bad as nothing at all.",
+  "Favor focus over features.",
+  "Approachable is better than simple.",
+  "Mind your words, they are important.",
+  "Speak like a human.",
+  "Keep it logically awesome.",
+  "Anything added dilutes everything else.",
+  "Practicality beats purity.",
+  "Avoid administrative distraction.",
+  "Encourage flow.",
+  "Responsive is better than fast.",
   "It's not fully shipped until it's fast.",
 ];
 
@@ -64,7 +83,10 @@ export class PayloadBuilder {
   constructor(private readonly store: Store) {}
 
   async organization(org: UserRow, baseUrl: string): Promise<Record<string, unknown>> {
-    const full = toWireOrganization(org, await this.store.directory.accountCounts(org.id), baseUrl) as Record<string, unknown>;
+    const full = toWireOrganization(org, await this.store.directory.accountCounts(org.id), baseUrl) as Record<
+      string,
+      unknown
+    >;
     return Object.fromEntries(ORGANIZATION_SIMPLE_KEYS.map((key) => [key, full[key]]));
   }
 
@@ -72,9 +94,14 @@ export class PayloadBuilder {
   async context(repoId: number, baseUrl: string): Promise<Record<string, unknown>> {
     const repo = await this.store.directory.findRepoById(repoId);
     if (!repo) return {};
-    const [owner, stats] = await Promise.all([this.store.users.findById(repo.ownerId), this.store.directory.repoStats(repo.id)]);
+    const [owner, stats] = await Promise.all([
+      this.store.users.findById(repo.ownerId),
+      this.store.directory.repoStats(repo.id),
+    ]);
     const repository = toWireRepository({ repo, owner: owner!, stats }, {}, baseUrl);
-    return owner!.type === "Organization" ? { repository, organization: await this.organization(owner!, baseUrl) } : { repository };
+    return owner!.type === "Organization"
+      ? { repository, organization: await this.organization(owner!, baseUrl) }
+      : { repository };
   }
 
   /** The delivery of a stored event; null when the event is gone (nothing to announce). */
@@ -83,17 +110,22 @@ export class PayloadBuilder {
     if (!source) return null;
     const event = JSON.parse(source.body) as { type: string; payload?: Record<string, unknown> };
     const payload: Record<string, unknown> = { ...event.payload };
-    if (event.type === "PushEvent" && payload.after === undefined && typeof payload.head === "string") payload.after = payload.head;
+    if (event.type === "PushEvent" && payload.after === undefined && typeof payload.head === "string")
+      payload.after = payload.head;
     if (event.type === "CommitCommentEvent" && payload.action === undefined) payload.action = "created";
     let sender = contexts.senders.get(source.actorId);
     if (!sender) {
-      contexts.senders.set(source.actorId, sender = this.store.users.findById(source.actorId)
-        .then((actor) => part(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {})));
+      contexts.senders.set(
+        source.actorId,
+        (sender = this.store.users
+          .findById(source.actorId)
+          .then((actor) => part(actor ? { sender: toWireSimpleUser(actor, baseUrl) } : {}))),
+      );
     }
     let context = EMPTY;
     if (source.repoId !== null) {
       let cached = contexts.repos.get(source.repoId);
-      if (!cached) contexts.repos.set(source.repoId, cached = this.context(source.repoId, baseUrl).then(part));
+      if (!cached) contexts.repos.set(source.repoId, (cached = this.context(source.repoId, baseUrl).then(part)));
       context = await cached;
     }
     const { objects: senderObjects, json: senderJson } = await sender;
@@ -102,13 +134,24 @@ export class PayloadBuilder {
     const body = ADDED_KEYS.some((key) => Object.hasOwn(payload, key))
       ? JSON.stringify({ ...payload, ...context.objects, ...senderObjects })
       : joinedJson([JSON.stringify(payload), context.json, senderJson]);
-    const id = ((Object.hasOwn(context.objects, "repository") ? context.objects : payload) as { repository?: { id?: unknown } }).repository?.id;
-    return { body, action: typeof payload.action === "string" ? payload.action : null,
-      repositoryId: typeof id === "number" ? id : null };
+    const id = (
+      (Object.hasOwn(context.objects, "repository") ? context.objects : payload) as { repository?: { id?: unknown } }
+    ).repository?.id;
+    return {
+      body,
+      action: typeof payload.action === "string" ? payload.action : null,
+      repositoryId: typeof id === "number" ? id : null,
+    };
   }
 
   /** GitHub's `ping`: a zen phrase, the hook, where it lives, and who asked. */
-  async ping(hookId: number, hook: object, where: Record<string, unknown>, sender: UserRow, baseUrl: string): Promise<string> {
+  async ping(
+    hookId: number,
+    hook: object,
+    where: Record<string, unknown>,
+    sender: UserRow,
+    baseUrl: string,
+  ): Promise<string> {
     const zen = ZEN[Math.floor(Math.random() * ZEN.length)];
     return JSON.stringify({ zen, hook_id: hookId, hook, ...where, sender: toWireSimpleUser(sender, baseUrl) });
   }

@@ -28,13 +28,19 @@ interface Keyring {
   stamp?: string;
 }
 
-const ringOf = (keys: Buffer[], stamp?: string): Keyring => ({ keys: keys.map((key) => ({ id: keyIdOf(key), key })), stamp });
+const ringOf = (keys: Buffer[], stamp?: string): Keyring => ({
+  keys: keys.map((key) => ({ id: keyIdOf(key), key })),
+  stamp,
+});
 
 export class SecretBox {
   private ring: Keyring | undefined;
 
   /** @param path the key file, read when a secret is first sealed or opened; none: `keys` is all there is. */
-  private constructor(private readonly path: string | undefined, keys?: Buffer[]) {
+  private constructor(
+    private readonly path: string | undefined,
+    keys?: Buffer[],
+  ) {
     if (keys) this.ring = ringOf(keys);
   }
 
@@ -119,7 +125,7 @@ export class SecretBox {
     if (this.ring) return this.ring;
     // The version is taken before the read: a change in between is then seen as one at the next seal or unknown key.
     const stamp = this.stampNow();
-    return this.ring = ringOf(readOrMakeKeyFile(this.path!), stamp);
+    return (this.ring = ringOf(readOrMakeKeyFile(this.path!), stamp));
   }
 
   /** The key file's version now; undefined when it cannot be read (it is then read, and fails, as at first use). */

@@ -53,15 +53,28 @@ export interface SendOutcome {
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
   return flat;
 }
 
-export function send(url: string, headers: Record<string, string>, body: Buffer, options: SendOptions): Promise<SendOutcome> {
+export function send(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  options: SendOptions,
+): Promise<SendOutcome> {
   const started = performance.now();
-  const outcome = (statusCode: number, status: string, response?: { headers: IncomingHttpHeaders; body: string }): SendOutcome => ({
-    statusCode, status, seconds: (performance.now() - started) / 1000,
-    responseHeaders: response ? flatHeaders(response.headers) : {}, responseBody: response ? response.body : null,
+  const outcome = (
+    statusCode: number,
+    status: string,
+    response?: { headers: IncomingHttpHeaders; body: string },
+  ): SendOutcome => ({
+    statusCode,
+    status,
+    seconds: (performance.now() - started) / 1000,
+    responseHeaders: response ? flatHeaders(response.headers) : {},
+    responseBody: response ? response.body : null,
   });
   let target: URL;
   try {
@@ -82,26 +95,36 @@ export function send(url: string, headers: Record<string, string>, body: Buffer,
       options.signal?.removeEventListener("abort", cancel);
       resolve(result);
     };
-    const outgoing = request(target, {
-      method: "POST",
-      headers: { ...headers, "content-length": String(body.length) },
-      lookup: options.policy?.lookup(target.hostname),
-      rejectUnauthorized: !options.insecure,
-      agent: (target.protocol === "https:" ? options.agents?.https : options.agents?.http) ?? false,
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on("data", (chunk: Buffer) => {
-        if (kept < RESPONSE_KEPT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_KEPT_BYTES - kept));
-        kept += chunk.length;
-      });
-      response.on("end", () => {
-        const code = response.statusCode ?? 0;
-        finish(outcome(code, code >= 200 && code < 300 ? "OK" : `Invalid HTTP Response: ${code}`,
-          { headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      });
-      response.on("error", (error) => finish(outcome(response.statusCode ?? 0, `failed to read the response: ${error.message}`)));
-    });
+    const outgoing = request(
+      target,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(body.length) },
+        lookup: options.policy?.lookup(target.hostname),
+        rejectUnauthorized: !options.insecure,
+        agent: (target.protocol === "https:" ? options.agents?.https : options.agents?.http) ?? false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        response.on("data", (chunk: Buffer) => {
+          if (kept < RESPONSE_KEPT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_KEPT_BYTES - kept));
+          kept += chunk.length;
+        });
+        response.on("end", () => {
+          const code = response.statusCode ?? 0;
+          finish(
+            outcome(code, code >= 200 && code < 300 ? "OK" : `Invalid HTTP Response: ${code}`, {
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+        });
+        response.on("error", (error) =>
+          finish(outcome(response.statusCode ?? 0, `failed to read the response: ${error.message}`)),
+        );
+      },
+    );
     const timer = setTimeout(() => {
       finish(outcome(0, "timed out"));
       outgoing.destroy();
@@ -112,8 +135,16 @@ export function send(url: string, headers: Record<string, string>, body: Buffer,
     };
     if (options.signal?.aborted) cancel();
     else options.signal?.addEventListener("abort", cancel, { once: true });
-    outgoing.on("error", (error) => finish(outcome(0, error instanceof RefusedDestination || (error as { cause?: unknown }).cause instanceof RefusedDestination
-      ? error.message : `failed to connect: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    outgoing.on("error", (error) =>
+      finish(
+        outcome(
+          0,
+          error instanceof RefusedDestination || (error as { cause?: unknown }).cause instanceof RefusedDestination
+            ? error.message
+            : `failed to connect: ${(error as NodeJS.ErrnoException).code ?? error.message}`,
+        ),
+      ),
+    );
     outgoing.end(body);
   });
 }

@@ -39,8 +39,14 @@ export interface Webhooks {
  * @param clockMoved subscribes to moves of a clock that tests set: a retry it brought due is sent at once.
  * @param registry where the delivery metrics are registered (the app's /metrics).
  */
-export function webhooks(app: FastifyInstance, config: Config, store: Store, clock: Clock,
-  clockMoved?: (listener: () => void) => () => void, registry?: Registry): Webhooks {
+export function webhooks(
+  app: FastifyInstance,
+  config: Config,
+  store: Store,
+  clock: Clock,
+  clockMoved?: (listener: () => void) => () => void,
+  registry?: Registry,
+): Webhooks {
   const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
   const secrets = secretBox(config);
   const payloads = new PayloadBuilder(store);
@@ -48,8 +54,16 @@ export function webhooks(app: FastifyInstance, config: Config, store: Store, clo
   // GitHub makes one attempt; a failure waits for someone to ask for a redelivery.
   const maxAttempts = config.webhooks.retries === "github" ? 1 : config.webhooks.maxAttempts;
   const metrics = registry && new WebhookMetrics(registry, (now) => store.hooks.queueStats(now), clock);
-  const dispatcher = new Dispatcher(store, payloads, secrets, { ...config.webhooks, maxAttempts, policy }, baseUrl, app.log, clock,
-    metrics);
+  const dispatcher = new Dispatcher(
+    store,
+    payloads,
+    secrets,
+    { ...config.webhooks, maxAttempts, policy },
+    baseUrl,
+    app.log,
+    clock,
+    metrics,
+  );
   const stopListening = clockMoved?.(() => dispatcher.wake());
   app.addHook("onReady", async () => dispatcher.start());
   app.addHook("onClose", async () => {

@@ -6,7 +6,11 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../../src/server/config.js";
 import {
-  DEFAULT_PASSWORD_COST, decoyHash, hashPassword, setPasswordCost, verifyPassword,
+  DEFAULT_PASSWORD_COST,
+  decoyHash,
+  hashPassword,
+  setPasswordCost,
+  verifyPassword,
 } from "../../../src/server/services/credentials.js";
 
 /** `scrypt$N$r$p$salt$hash` -> its parameters and the byte lengths of salt and hash. */

@@ -9,7 +9,12 @@ import type { EventsPruned, RetentionStore } from "../../../src/server/store/sto
 import { turnCounter } from "../../helpers/wait.js";
 
 const NOW = new Date("2026-01-15T10:00:00Z");
-const POLICY: RetentionPolicy = { webhookDeliveriesMs: 30 * 86_400_000, eventsMs: null, intervalMs: 600_000, batchSize: 10 };
+const POLICY: RetentionPolicy = {
+  webhookDeliveriesMs: 30 * 86_400_000,
+  eventsMs: null,
+  intervalMs: 600_000,
+  batchSize: 10,
+};
 const quiet = { info: () => undefined, warn: () => undefined };
 
 /** A store holding `backlog` old webhook attempts, and nothing else to prune. */
@@ -36,7 +41,13 @@ describe("the retention loop", () => {
     const batchesSeen: number[] = [];
     const s = backlogStore(95, () => batchesSeen.push(loop.turn));
     const pruned: number[] = [];
-    const retention = new Retention(s.store, () => NOW, POLICY, { pruned: (_kind, n) => pruned.push(n), ran: () => undefined }, quiet);
+    const retention = new Retention(
+      s.store,
+      () => NOW,
+      POLICY,
+      { pruned: (_kind, n) => pruned.push(n), ran: () => undefined },
+      quiet,
+    );
     try {
       const result = await retention.run();
       assert.equal(result.webhook_deliveries, 95);
@@ -47,8 +58,10 @@ describe("the retention loop", () => {
     assert.equal(s.left(), 0);
     assert.equal(s.cutOffs[0]!.toISOString(), "2025-12-16T10:00:00.000Z", "30 days before the clock's time");
     // setImmediate between batches lets I/O and timers run: the loop turns between any two batches.
-    assert.ok(batchesSeen.every((turn, i) => i === 0 || turn > batchesSeen[i - 1]!),
-      `the event loop turned between batches: ${batchesSeen.join(",")}`);
+    assert.ok(
+      batchesSeen.every((turn, i) => i === 0 || turn > batchesSeen[i - 1]!),
+      `the event loop turned between batches: ${batchesSeen.join(",")}`,
+    );
   });
 
   test("stop() ends a run after the batch in progress, and no run starts after it", async () => {
@@ -58,7 +71,13 @@ describe("the retention loop", () => {
       if (s.cutOffs.length === 3) stopped = retention!.stop();
     });
     const ran: Date[] = [];
-    retention = new Retention(s.store, () => NOW, POLICY, { pruned: () => undefined, ran: (at) => ran.push(at) }, quiet);
+    retention = new Retention(
+      s.store,
+      () => NOW,
+      POLICY,
+      { pruned: () => undefined, ran: (at) => ran.push(at) },
+      quiet,
+    );
     retention.start();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await stopped;
@@ -71,8 +90,13 @@ describe("the retention loop", () => {
 
   test("off keeps everything: no webhook attempt is asked for", async () => {
     const s = backlogStore(5);
-    await new Retention(s.store, () => NOW, { ...POLICY, webhookDeliveriesMs: null }, { pruned: () => undefined, ran: () => undefined },
-      quiet).run();
+    await new Retention(
+      s.store,
+      () => NOW,
+      { ...POLICY, webhookDeliveriesMs: null },
+      { pruned: () => undefined, ran: () => undefined },
+      quiet,
+    ).run();
     assert.equal(s.cutOffs.length, 0);
   });
 });

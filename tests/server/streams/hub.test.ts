@@ -27,7 +27,13 @@ import { turnCounter, until } from "../../helpers/wait.js";
 const NOW = new Date("2026-01-15T10:00:00Z");
 
 /** One stream as its client sees it: the ids of the events it was sent, and whether it ended. */
-interface Client { ids: string[]; text: string; ended: boolean; body: PassThrough; chunks: Buffer[] }
+interface Client {
+  ids: string[];
+  text: string;
+  ended: boolean;
+  body: PassThrough;
+  chunks: Buffer[];
+}
 
 describe("stream hub", () => {
   let s: OpenedStore;
@@ -44,7 +50,12 @@ describe("stream hub", () => {
     s = await testDriver().open();
     const config = loadConfig({ db: s.db }, {});
     const remembering = new RememberingStore(s.store);
-    const feeds = new FeedService(remembering.store, config.feeds, () => NOW, () => remembering.version);
+    const feeds = new FeedService(
+      remembering.store,
+      config.feeds,
+      () => NOW,
+      () => remembering.version,
+    );
     const arrivals = feeds.arrivals.bind(feeds);
     feeds.arrivals = async (...args) => {
       reads++;
@@ -56,29 +67,52 @@ describe("stream hub", () => {
       return plan(...args);
     };
     const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
-    hub = new StreamHub(remembering.store.events, remembering, feeds, authenticator, { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
-      pino({ level: "silent" }), { open, resumed, gaps }, () => NOW);
+    hub = new StreamHub(
+      remembering.store.events,
+      remembering,
+      feeds,
+      authenticator,
+      { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
+      pino({ level: "silent" }),
+      { open, resumed, gaps },
+      () => NOW,
+    );
     ingest = new IngestService(s.store, () => NOW);
-    await ingest.seedWorld({ repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] }, { baseDir: undefined });
+    await ingest.seedWorld(
+      { repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] },
+      { baseDir: undefined },
+    );
   });
   after(async () => {
     await hub.close();
     await s.close();
   });
 
-  const push = (repo = "alice/hello") => event(nextId++, "PushEvent", "alice", repo, { created_at: "2026-01-15T09:00:00Z" });
+  const push = (repo = "alice/hello") =>
+    event(nextId++, "PushEvent", "alice", repo, { created_at: "2026-01-15T09:00:00Z" });
 
   /**
    * Opens a stream of a repository's feed as an anonymous client at `ip`. The request and reply are the fields the
    * hub reads (a Fastify instance would bring its plugins, which the HTTP tests cover); hence the casts.
    */
   async function stream(ip: string, repo = "hello", lastEventId?: string, reading = true): Promise<Client> {
-    const request = { headers: lastEventId ? { "last-event-id": lastEventId } : {}, query: {}, ip, url: `/repos/alice/${repo}/events`, baseUrl: "https://feedgate.test", principal: null };
+    const request = {
+      headers: lastEventId ? { "last-event-id": lastEventId } : {},
+      query: {},
+      ip,
+      url: `/repos/alice/${repo}/events`,
+      baseUrl: "https://feedgate.test",
+      principal: null,
+    };
     const client: Client = { ids: [], text: "", ended: false, body: undefined as unknown as PassThrough, chunks: [] };
     const reply = {
       raw: new ServerResponse(new IncomingMessage(new Socket())),
-      type() { return reply; },
-      header() { return reply; },
+      type() {
+        return reply;
+      },
+      header() {
+        return reply;
+      },
       send(body: PassThrough) {
         client.body = body;
         if (!reading) return reply;
@@ -91,8 +125,12 @@ describe("stream hub", () => {
         return reply;
       },
     };
-    await hub.serve(request as unknown as FastifyRequest, reply as unknown as FastifyReply,
-      { feed: "getFromRepo", params: { user: "alice", repo }, integerIds: false }, null);
+    await hub.serve(
+      request as unknown as FastifyRequest,
+      reply as unknown as FastifyReply,
+      { feed: "getFromRepo", params: { user: "alice", repo }, integerIds: false },
+      null,
+    );
     return client;
   }
   const ids = (events: { id: string }[]) => events.map((e) => e.id);
@@ -129,20 +167,25 @@ describe("stream hub", () => {
     await until(() => clients.every((c) => c.ids.length === 2), "every stream to get the two events");
     const [first, ...others] = clients.map((c) => c.chunks.at(-1)!);
     for (const chunk of others) {
-      assert.ok(chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
-        "the same memory, not an encoding per stream");
+      assert.ok(
+        chunk.buffer === first!.buffer && chunk.byteOffset === first!.byteOffset && chunk.length === first!.length,
+        "the same memory, not an encoding per stream",
+      );
     }
     for (const client of clients) client.body.destroy();
     await until(async () => (await streamsOpen()) === 0, "the streams to close");
   });
 
   test("a fan-out to more streams than one turn writes lets the event loop run between its slices", async () => {
-    const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.1.${i >> 8}.${i & 255}`)));
+    const clients = await Promise.all(
+      Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.1.${i >> 8}.${i & 255}`)),
+    );
     await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
     // Each stream notes the turn of the event loop its event was written in.
     const loop = turnCounter();
     const turns = new Set<number>();
-    for (const client of clients) client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(loop.turn));
+    for (const client of clients)
+      client.body.on("data", (chunk: Buffer) => chunk.includes("id: ") && turns.add(loop.turn));
     await ingest.ingestEvents([push()]);
     hub.wake();
     await until(() => clients.every((c) => c.ids.length === 1), "every stream to get the event");
@@ -153,21 +196,29 @@ describe("stream hub", () => {
   });
 
   test("heartbeats to more streams than one turn writes let the event loop run between their slices", async () => {
-    const clients = await Promise.all(Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.2.${i >> 8}.${i & 255}`)));
+    const clients = await Promise.all(
+      Array.from({ length: STREAMS_PER_TURN + 1 }, (_, i) => stream(`10.2.${i >> 8}.${i & 255}`)),
+    );
     await until(() => clients.every((c) => c.text.startsWith("retry:")), "the streams to open");
     // One round, started here rather than by the heartbeat timer (this hub's comes once a minute): a round the timer
     // started could be under way when the count began, and its last slice would share a turn with the next round's first.
     const loop = turnCounter();
     const turns = new Map<Client, number>();
     for (const client of clients) {
-      client.body.on("data", (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, loop.turn));
+      client.body.on(
+        "data",
+        (chunk: Buffer) => chunk.includes(": heartbeat") && !turns.has(client) && turns.set(client, loop.turn),
+      );
     }
     try {
       await hub.heartbeat();
       loop.stop();
       assert.equal(turns.size, clients.length, "a heartbeat on every stream");
       const seen = [...turns.values()];
-      assert.ok(new Set(seen).size >= 2, `the heartbeats were written in more than one turn: turns ${Math.min(...seen)}-${Math.max(...seen)}`);
+      assert.ok(
+        new Set(seen).size >= 2,
+        `the heartbeats were written in more than one turn: turns ${Math.min(...seen)}-${Math.max(...seen)}`,
+      );
     } finally {
       // Closed whatever happened: a stream left open would hold every later test's wait for none to be open.
       for (const client of clients) client.body.destroy();
@@ -181,8 +232,12 @@ describe("stream hub", () => {
     plans = 0;
     const before = (await s.store.events.version()).access;
     // A new collaborator: who may read what moved, and every stream's feed is planned again.
-    await ingest.ingestEvents([event(nextId++, "MemberEvent", "alice", "alice/hello",
-      { created_at: "2026-01-15T09:00:00Z", payload: { action: "added", member: { login: "dave", id: 4242 } } })]);
+    await ingest.ingestEvents([
+      event(nextId++, "MemberEvent", "alice", "alice/hello", {
+        created_at: "2026-01-15T09:00:00Z",
+        payload: { action: "added", member: { login: "dave", id: 4242 } },
+      }),
+    ]);
     assert.notEqual((await s.store.events.version()).access, before, "the ingest moved who may read what");
     const next = push();
     await ingest.ingestEvents([next]);
@@ -199,8 +254,11 @@ describe("stream hub", () => {
     await until(() => reader.text.startsWith("retry:"), "the stream to open");
     const held = () => stalled.body.writableLength + stalled.body.readableLength;
     // Three ingests of about 800 KB each: the first two go to both streams, the third only to the one that reads.
-    const big = () => event(nextId++, "PushEvent", "alice", "alice/hello",
-      { created_at: "2026-01-15T09:00:00Z", payload: { note: "x".repeat(8000) } });
+    const big = () =>
+      event(nextId++, "PushEvent", "alice", "alice/hello", {
+        created_at: "2026-01-15T09:00:00Z",
+        payload: { note: "x".repeat(8000) },
+      });
     const sent: string[] = [];
     for (let round = 0; round < 3; round++) {
       const batch = Array.from({ length: 100 }, big);

@@ -10,9 +10,19 @@ import type { ArrivedEvent, StoredEvent } from "../../../src/server/store/store.
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 const stored = (id: string, minute: number): StoredEvent => ({
-  id, body: `{"id":"${id}"}`, complete: true, createdAt: at(minute), actorWireId: null, repoWireId: null, orgWireId: null,
+  id,
+  body: `{"id":"${id}"}`,
+  complete: true,
+  createdAt: at(minute),
+  actorWireId: null,
+  repoWireId: null,
+  orgWireId: null,
 });
-const arrived = (id: string, minute: number, seq: number): ArrivedEvent => ({ ...stored(id, minute), seq, type: "PushEvent" });
+const arrived = (id: string, minute: number, seq: number): ArrivedEvent => ({
+  ...stored(id, minute),
+  seq,
+  type: "PushEvent",
+});
 const ids = (rows: StoredEvent[]) => rows.map((row) => row.id);
 
 describe("a first page merged with the arrivals since", () => {
@@ -21,7 +31,11 @@ describe("a first page merged with the arrivals since", () => {
     const merged = mergeArrivals(page, [arrived("99", 5, 1), arrived("1000", 4, 2), arrived("2", 1, 3)], 3);
     assert.deepEqual(ids(merged.rows), ["100", "99", "1000"]);
     assert.deepEqual(merged.newest, at(5));
-    assert.deepEqual(Object.keys(merged.rows[1]!).sort(), Object.keys(page.rows[0]!).sort(), "rows as a feed page has them");
+    assert.deepEqual(
+      Object.keys(merged.rows[1]!).sort(),
+      Object.keys(page.rows[0]!).sort(),
+      "rows as a feed page has them",
+    );
   });
 
   test("an arrival the page already holds (read after it arrived) is on it once; newest moves with newer arrivals", () => {

@@ -8,7 +8,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
-  batchOfEvents, decodingBatch, eventsFromText, inSlices, isNdjsonOfObjects,
+  batchOfEvents,
+  decodingBatch,
+  eventsFromText,
+  inSlices,
+  isNdjsonOfObjects,
 } from "../../../src/server/services/ingest-body.js";
 import { drained } from "../../../src/server/store/encoded-batch.js";
 import type { IngestBatch } from "../../../src/server/store/store.js";
@@ -50,17 +54,28 @@ const NOW = new Date("2026-11-29T06:00:00Z");
 
 /** A batch with each event's body as the text stored: eventsFromText keeps a line's text, decodingBatch its bytes. */
 function asStored(batch: IngestBatch) {
-  return { ...batch, events: batch.events.map((e) => ({ ...e, body: typeof e.body === "string" ? e.body : Buffer.from(e.body).toString("utf8") })) };
+  return {
+    ...batch,
+    events: batch.events.map((e) => ({
+      ...e,
+      body: typeof e.body === "string" ? e.body : Buffer.from(e.body).toString("utf8"),
+    })),
+  };
 }
 
 /** How a refusal answers: the entry it names, and whether it was for JSON (400) or for the entry (422). */
-const refusal = (error: unknown) => ({ refused: (error as { field?: string }).field, unparsable: error instanceof UnparsableEntryError });
+const refusal = (error: unknown) => ({
+  refused: (error as { field?: string }).field,
+  unparsable: error instanceof UnparsableEntryError,
+});
 
 /** The batch the text's events make (eventsFromText, then the envelopes), as stored, or its refusal. */
 async function fromText(text: string) {
   try {
     const { events, lines } = await eventsFromText(text);
-    return Array.isArray(events) ? asStored(drained(batchOfEvents(events, lines ?? undefined, NOW))) : { notAnArray: true };
+    return Array.isArray(events)
+      ? asStored(drained(batchOfEvents(events, lines ?? undefined, NOW)))
+      : { notAnArray: true };
   } catch (error) {
     return refusal(error);
   }
@@ -75,9 +90,19 @@ async function fromBytes(body: Buffer) {
 test("decodingBatch gives the batch of eventsFromText's events for NDJSON that starts with an object (each line's bytes, without the whitespace around them), refuses what it refuses, and leaves every other body to it", async () => {
   const [a, b] = sampleLines();
   const cases: [string, boolean][] = [
-    [`${a}\n${b}`, true], [`\r\n \t${a}\r\n\r\n${b}\r\n`, true], [`${a}\n{not json\n${b}`, true], ["{}\n\u00a0\n{\"é\": \"日本\"}", true],
-    [`{"id": "1"}\n${a}\n{not json`, true], [`${a}\n{"id": "2", "type": "WatchEvent", "actor": {"login": "x"}, "repo": {"name": "x/y"}}`, true],
-    [`[${a}]`, false], [" \n[]", false], ["", false], ["\n \n", false], [`\ufeff${a}`, false], [`\u00a0${a}`, false], ["null", false],
+    [`${a}\n${b}`, true],
+    [`\r\n \t${a}\r\n\r\n${b}\r\n`, true],
+    [`${a}\n{not json\n${b}`, true],
+    ['{}\n\u00a0\n{"é": "日本"}', true],
+    [`{"id": "1"}\n${a}\n{not json`, true],
+    [`${a}\n{"id": "2", "type": "WatchEvent", "actor": {"login": "x"}, "repo": {"name": "x/y"}}`, true],
+    [`[${a}]`, false],
+    [" \n[]", false],
+    ["", false],
+    ["\n \n", false],
+    [`\ufeff${a}`, false],
+    [`\u00a0${a}`, false],
+    ["null", false],
   ];
   for (const [text, split] of cases) {
     const bytes = await fromBytes(Buffer.from(text));
@@ -85,13 +110,23 @@ test("decodingBatch gives the batch of eventsFromText's events for NDJSON that s
     else assert.equal(bytes, null, JSON.stringify(text));
   }
   // A line that is not JSON is what refuses a body that has a bad envelope too, whichever comes first.
-  assert.deepEqual(await fromBytes(Buffer.from(`{"id": "1"}\n${a}\n{not json`)), { refused: "line 3", unparsable: true });
+  assert.deepEqual(await fromBytes(Buffer.from(`{"id": "1"}\n${a}\n{not json`)), {
+    refused: "line 3",
+    unparsable: true,
+  });
   // Any text: lines of objects, blank lines, broken lines and whitespace, in any order, with any characters.
-  const line = fc.oneof(fc.constant(a!), fc.json().map((json) => `{"v":${json}}`), fc.string({ unit: "binary" }), fc.constantFrom("", " ", "\r", "\t"));
-  await fc.assert(fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {
-    const body = Buffer.from(lines.join("\n"));
-    const bytes = await fromBytes(body);
-    // The text the bytes carry: a lone surrogate has no UTF-8 of its own, and went as U+FFFD.
-    if (bytes !== null) assert.deepEqual(bytes, await fromText(body.toString("utf8")));
-  }));
+  const line = fc.oneof(
+    fc.constant(a!),
+    fc.json().map((json) => `{"v":${json}}`),
+    fc.string({ unit: "binary" }),
+    fc.constantFrom("", " ", "\r", "\t"),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(line, { maxLength: 8 }), async (lines) => {
+      const body = Buffer.from(lines.join("\n"));
+      const bytes = await fromBytes(body);
+      // The text the bytes carry: a lone surrogate has no UTF-8 of its own, and went as U+FFFD.
+      if (bytes !== null) assert.deepEqual(bytes, await fromText(body.toString("utf8")));
+    }),
+  );
 });

@@ -5,8 +5,12 @@ import { ManualClock } from "../../../src/server/clock.js";
 import { StalePages, type StalePage } from "../../../src/server/services/stale-pages.js";
 
 const page = (text: string): StalePage => ({
-  body: Buffer.from(text), contentType: "application/json; charset=utf-8", etag: `"${text}"`, link: undefined,
-  pollInterval: "60", lastModified: null,
+  body: Buffer.from(text),
+  contentType: "application/json; charset=utf-8",
+  etag: `"${text}"`,
+  link: undefined,
+  pollInterval: "60",
+  lastModified: null,
 });
 
 describe("stale pages", () => {

@@ -6,7 +6,12 @@ import { runProgram, type HookTarget, type IngestProgram } from "../../../src/se
 import { MemoryIngest } from "./memory-ingest-driver.js";
 
 const push = (id: string, repoId: number | null = 10): AddedEvent => ({ id, type: "PushEvent", repoId });
-const hook = (hookId: number, events: string[], repoId = 10, queued = 0): HookTarget => ({ repoId, hookId, events, queued });
+const hook = (hookId: number, events: string[], repoId = 10, queued = 0): HookTarget => ({
+  repoId,
+  hookId,
+  events,
+  queued,
+});
 
 /** GUIDs in the order asked: g1, g2, ... */
 function guids() {
@@ -26,12 +31,21 @@ describe("fanOut", () => {
 
   test("gives each event its own GUID, and keeps the events' order", () => {
     const { rows } = fanOut([push("1"), push("2")], [hook(1, ["push"])], 100, guids());
-    assert.deepEqual(rows.map((r) => [r.eventId, r.guid]), [["1", "g1"], ["2", "g2"]]);
+    assert.deepEqual(
+      rows.map((r) => [r.eventId, r.guid]),
+      [
+        ["1", "g1"],
+        ["2", "g2"],
+      ],
+    );
   });
 
   test("sends a star as GitHub's `watch` webhook", () => {
     const { rows } = fanOut([{ id: "1", type: "WatchEvent", repoId: 10 }], [hook(1, ["watch"])], 100, guids());
-    assert.deepEqual(rows.map((r) => r.event), ["watch"]);
+    assert.deepEqual(
+      rows.map((r) => r.event),
+      ["watch"],
+    );
   });
 
   test("delivers nothing of an event type that has no webhook, even to a hook subscribed to everything", () => {
@@ -39,13 +53,33 @@ describe("fanOut", () => {
   });
 
   test("delivers an event only to the hooks of its own repository, and nothing of an event without one", () => {
-    const { rows } = fanOut([push("1", 10), push("2", 20), push("3", null)], [hook(1, ["*"], 10), hook(2, ["*"], 30)], 100, guids());
-    assert.deepEqual(rows.map((r) => [r.hookId, r.eventId]), [[1, "1"]]);
+    const { rows } = fanOut(
+      [push("1", 10), push("2", 20), push("3", null)],
+      [hook(1, ["*"], 10), hook(2, ["*"], 30)],
+      100,
+      guids(),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.hookId, r.eventId]),
+      [[1, "1"]],
+    );
   });
 
   test("a hook whose queue is full gets no more, counting what this batch queued, and is named once", () => {
-    const { rows, full } = fanOut([push("1"), push("2"), push("3")], [hook(1, ["push"], 10, 1), hook(2, ["push"], 10, 0)], 2, guids());
-    assert.deepEqual(rows.map((r) => [r.hookId, r.eventId]), [[1, "1"], [2, "1"], [2, "2"]]);
+    const { rows, full } = fanOut(
+      [push("1"), push("2"), push("3")],
+      [hook(1, ["push"], 10, 1), hook(2, ["push"], 10, 0)],
+      2,
+      guids(),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.hookId, r.eventId]),
+      [
+        [1, "1"],
+        [2, "1"],
+        [2, "2"],
+      ],
+    );
     assert.deepEqual(full, [1, 2]);
   });
 });
@@ -58,21 +92,45 @@ describe("queueDeliveries", () => {
     let queued: Queued = { deliveries: -1, full: [] };
     const program = (function* () {
       queued = yield* queueDeliveries(events, added, maxQueue, new Date(0));
-      return { eventsAdded: 0, eventsSkipped: 0, issueEventsAdded: 0, issueEventsSkipped: 0, usersAdded: 0,
-        organizationsAdded: 0, reposAdded: 0, tokensAdded: 0 };
+      return {
+        eventsAdded: 0,
+        eventsSkipped: 0,
+        issueEventsAdded: 0,
+        issueEventsSkipped: 0,
+        usersAdded: 0,
+        organizationsAdded: 0,
+        reposAdded: 0,
+        tokensAdded: 0,
+      };
     })() satisfies IngestProgram;
     runProgram(program, memory.driver);
     return { memory, ...queued };
   }
 
   test("queues only the events the ingest added, asking once for the hooks of their repositories", () => {
-    const { memory } = run([push("1", 10), push("2", 10), push("3", 20)], ["1", "3"], [hook(1, ["push"], 10), hook(2, ["push"], 20)]);
-    assert.deepEqual(memory.asked("findHookTargets").map((o) => o.repoIds), [[10, 20]]);
-    assert.deepEqual(memory.queued.map((d) => [d.hookId, d.eventId]), [[1, "1"], [2, "3"]]);
+    const { memory } = run(
+      [push("1", 10), push("2", 10), push("3", 20)],
+      ["1", "3"],
+      [hook(1, ["push"], 10), hook(2, ["push"], 20)],
+    );
+    assert.deepEqual(
+      memory.asked("findHookTargets").map((o) => o.repoIds),
+      [[10, 20]],
+    );
+    assert.deepEqual(
+      memory.queued.map((d) => [d.hookId, d.eventId]),
+      [
+        [1, "1"],
+        [2, "3"],
+      ],
+    );
   });
 
   test("answers how many deliveries it queued, none when nothing was added or no hook subscribes", () => {
-    assert.equal(run([push("1", 10), push("2", 10)], ["1", "2"], [hook(1, ["push"], 10), hook(2, ["*"], 10)]).deliveries, 4);
+    assert.equal(
+      run([push("1", 10), push("2", 10)], ["1", "2"], [hook(1, ["push"], 10), hook(2, ["*"], 10)]).deliveries,
+      4,
+    );
     assert.equal(run([push("1")], [], [hook(1, ["push"])]).deliveries, 0);
     assert.equal(run([push("1")], ["1"], [hook(1, ["issues"])]).deliveries, 0);
   });

@@ -4,7 +4,12 @@
  */
 import type { AccountType } from "../../../src/server/store/user-store.js";
 import type {
-  AccountRecord, HookTarget, IngestDriver, IngestOp, QueuedEventDelivery, RepoRecord,
+  AccountRecord,
+  HookTarget,
+  IngestDriver,
+  IngestOp,
+  QueuedEventDelivery,
+  RepoRecord,
 } from "../../../src/server/store/ingest-protocol.js";
 
 export class MemoryIngest {
@@ -28,7 +33,15 @@ export class MemoryIngest {
   /** A repository stored before the batch, the root of its own network. */
   repo(ownerId: number, name: string): number {
     const id = this.nextId++;
-    this.repos.set(`${ownerId}/${name.toLowerCase()}`, { id, ownerId, name, networkId: id, externalId: null, private: false, parentId: null });
+    this.repos.set(`${ownerId}/${name.toLowerCase()}`, {
+      id,
+      ownerId,
+      name,
+      networkId: id,
+      externalId: null,
+      private: false,
+      parentId: null,
+    });
     return id;
   }
 
@@ -39,21 +52,36 @@ export class MemoryIngest {
 
   readonly driver: IngestDriver = this.record({
     findAccounts: (o) => o.logins.map((login) => this.accounts.get(login.toLowerCase()) ?? null),
-    insertAccounts: (o) => o.rows.map((a) => {
-      const id = this.nextId++;
-      this.accounts.set(a.login.toLowerCase(), { id, login: a.login, type: a.type, passwordHash: null, externalId: a.externalId });
-      return id;
-    }),
+    insertAccounts: (o) =>
+      o.rows.map((a) => {
+        const id = this.nextId++;
+        this.accounts.set(a.login.toLowerCase(), {
+          id,
+          login: a.login,
+          type: a.type,
+          passwordHash: null,
+          externalId: a.externalId,
+        });
+        return id;
+      }),
     setPassword: () => undefined,
     setOtpSecret: () => undefined,
     setSiteAdmin: () => undefined,
     findRepos: (o) => o.keys.map((k) => this.repos.get(`${k.ownerId}/${k.name.toLowerCase()}`) ?? null),
-    insertRepos: (o) => o.rows.map((r) => {
-      const id = this.nextId++;
-      this.repos.set(`${r.ownerId}/${r.name.toLowerCase()}`,
-        { id, ownerId: r.ownerId, name: r.name, networkId: id, externalId: r.externalId, private: false, parentId: null });
-      return id;
-    }),
+    insertRepos: (o) =>
+      o.rows.map((r) => {
+        const id = this.nextId++;
+        this.repos.set(`${r.ownerId}/${r.name.toLowerCase()}`, {
+          id,
+          ownerId: r.ownerId,
+          name: r.name,
+          networkId: id,
+          externalId: r.externalId,
+          private: false,
+          parentId: null,
+        });
+        return id;
+      }),
     makeOrganizations: () => undefined,
     setAccountExternalIds: () => undefined,
     setRepoExternalIds: () => undefined,
@@ -67,10 +95,13 @@ export class MemoryIngest {
     removeCollaborators: () => undefined,
     tokenOwner: (o) => this.tokens.get(o.hashedToken) ?? null,
     insertToken: (o) => void this.tokens.set(o.hashedToken, o.userId),
-    insertEvents: (o) => o.rows.filter((e) => !this.storedEvents.has(e.id)).map((e) => {
-      this.storedEvents.add(e.id);
-      return e.id;
-    }),
+    insertEvents: (o) =>
+      o.rows
+        .filter((e) => !this.storedEvents.has(e.id))
+        .map((e) => {
+          this.storedEvents.add(e.id);
+          return e.id;
+        }),
     findHookTargets: (o) => this.hooks.filter((h) => o.repoIds.includes(h.repoId)),
     queueDeliveries: (o) => void this.queued.push(...o.rows),
     insertIssueEvents: (o) => o.rows.length,

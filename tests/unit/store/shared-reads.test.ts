@@ -64,7 +64,10 @@ describe("shared reads", () => {
     const db = database();
     const a = db.reads.get("user 1");
     const b = db.reads.get("user 2");
-    assert.deepEqual(db.pending.map((read) => read.key), ["user 1", "user 2"]);
+    assert.deepEqual(
+      db.pending.map((read) => read.key),
+      ["user 1", "user 2"],
+    );
     await db.finishOldest();
     await db.finishOldest();
     assert.deepEqual([await a, await b], [0, 0]);
@@ -82,7 +85,7 @@ describe("shared reads", () => {
     const queued = db.reads.get("version");
     await new Promise((resolve) => setTimeout(resolve, 60));
     assert.equal(db.pending.length, 2, "the queued read started while the first was still in flight");
-    const [first, second] = db.pending.splice(0, 2) as [typeof db.pending[0], typeof db.pending[0]];
+    const [first, second] = db.pending.splice(0, 2) as [(typeof db.pending)[0], (typeof db.pending)[0]];
     second.finish();
     assert.equal(await queued, 1, "it saw the write made before its callers came");
     // A caller now queues behind nothing stale: the stalled read's end must not drop the entry of a read started later.
@@ -92,7 +95,11 @@ describe("shared reads", () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(await stalled, 0);
     const queuedBehindLater = db.reads.get("version");
-    assert.equal(db.pending.length, 1, "the read started later is still in flight, and the new caller queues behind it");
+    assert.equal(
+      db.pending.length,
+      1,
+      "the read started later is still in flight, and the new caller queues behind it",
+    );
     await db.finishOldest();
     await db.finishOldest();
     assert.deepEqual([await later, await queuedBehindLater], [1, 1]);
@@ -107,7 +114,9 @@ describe("shared reads", () => {
     await Promise.all([assert.rejects(failing, outage), db.finishOldest(outage)]);
     await db.finishOldest();
     assert.equal(await queued, 1);
-    const thrown = new SharedReads<string, number>(() => { throw outage; });
+    const thrown = new SharedReads<string, number>(() => {
+      throw outage;
+    });
     await assert.rejects(thrown.get("version"), outage, "a read that throws rejects, and leaves nothing behind");
     await assert.rejects(thrown.get("version"), outage);
   });

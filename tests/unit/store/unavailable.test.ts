@@ -38,18 +38,31 @@ describe("which driver errors are outages", () => {
 
 describe("raisingUnavailable", () => {
   const busy = new Database.SqliteError("database is locked", "SQLITE_BUSY");
-  const part = raisingUnavailable({
-    rejects: async (error: unknown) => { throw error; },
-    throws: (error: unknown) => { throw error; },
-    answers: async (n: number) => n + 1,
-  }, isSqliteOutage);
+  const part = raisingUnavailable(
+    {
+      rejects: async (error: unknown) => {
+        throw error;
+      },
+      throws: (error: unknown) => {
+        throw error;
+      },
+      answers: async (n: number) => n + 1,
+    },
+    isSqliteOutage,
+  );
 
   test("raises StoreUnavailableError for an outage, rejected or thrown, with the driver's error as the cause", async () => {
     const rejected = await part.rejects(busy).catch((error: unknown) => error);
     assert.ok(rejected instanceof StoreUnavailableError);
     assert.equal(rejected.store, "the database");
     assert.equal(rejected.cause, busy);
-    const thrown = (() => { try { part.throws(busy); } catch (error) { return error; } })();
+    const thrown = (() => {
+      try {
+        part.throws(busy);
+      } catch (error) {
+        return error;
+      }
+    })();
     assert.ok(thrown instanceof StoreUnavailableError);
     assert.equal(thrown.cause, busy);
   });

@@ -48,13 +48,20 @@ const status = document.getElementById("live-status");
 if (events?.dataset.stream && "EventSource" in window) {
   const wanted = events.dataset.type;
   const source = new EventSource(events.dataset.stream);
-  source.addEventListener("open", () => { status.textContent = "Live: new events appear at the top."; });
+  source.addEventListener("open", () => {
+    status.textContent = "Live: new events appear at the top.";
+  });
   // A refused stream (the session ended: 401) is closed for good; a dropped one reconnects by itself.
   source.addEventListener("error", () => {
-    status.textContent = source.readyState === EventSource.CLOSED ? "Live updates stopped; reload the page." : "Live updates paused; reconnecting.";
+    status.textContent =
+      source.readyState === EventSource.CLOSED
+        ? "Live updates stopped; reload the page."
+        : "Live updates paused; reconnecting.";
   });
   // Away too long for the server to replay all it missed (--stream-replay-max): the page has a hole; a reload fills it.
-  source.addEventListener("gap", () => { status.textContent = "Some events were missed while reconnecting: reload the page to see them."; });
+  source.addEventListener("gap", () => {
+    status.textContent = "Some events were missed while reconnecting: reload the page to see them.";
+  });
   source.addEventListener("activity", (message) => {
     const event = JSON.parse(message.data);
     if (wanted && event.type !== wanted) return;
@@ -70,10 +77,17 @@ if (events && more) {
   more.addEventListener("click", async (click) => {
     click.preventDefault();
     const answer = await fetch(more.dataset.items, { headers: { accept: "application/json" } });
-    if (!answer.ok) { location.href = more.href; return; }
+    if (!answer.ok) {
+      location.href = more.href;
+      return;
+    }
     const page = await answer.json();
-    for (const event of page.items) if (!events.querySelector(`li[data-id="${CSS.escape(event.id)}"]`)) events.append(activityItem(event));
-    if (page.next === null) { more.remove(); return; }
+    for (const event of page.items)
+      if (!events.querySelector(`li[data-id="${CSS.escape(event.id)}"]`)) events.append(activityItem(event));
+    if (page.next === null) {
+      more.remove();
+      return;
+    }
     for (const attribute of ["href", "data-items"]) {
       const url = new URL(more.getAttribute(attribute), location.href);
       url.searchParams.set("page", String(page.next));

@@ -699,25 +699,37 @@ type TriggerEvent = "INSERT" | "UPDATE" | "DELETE";
  * trigger of one kind, hence one trigger per kind.
  */
 function postgresStatementTrigger(table: string, kinds: TriggerEvent[], body: string): string {
-  const transitions = { INSERT: "NEW TABLE AS new_rows", UPDATE: "OLD TABLE AS old_rows NEW TABLE AS new_rows", DELETE: "OLD TABLE AS old_rows" };
+  const transitions = {
+    INSERT: "NEW TABLE AS new_rows",
+    UPDATE: "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+    DELETE: "OLD TABLE AS old_rows",
+  };
   return `CREATE OR REPLACE FUNCTION ${table}_raises() RETURNS trigger LANGUAGE plpgsql AS $$
       ${body}
       $$;
       DROP TRIGGER ${table}_raises ON ${table};
-      ${kinds.map((kind) => `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table}
-        REFERENCING ${transitions[kind]} FOR EACH STATEMENT EXECUTE FUNCTION ${table}_raises();`).join("\n      ")}`;
+      ${kinds
+        .map(
+          (kind) => `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table}
+        REFERENCING ${transitions[kind]} FOR EACH STATEMENT EXECUTE FUNCTION ${table}_raises();`,
+        )
+        .join("\n      ")}`;
 }
 
 /** postgresTriggers' number raised once by a statement that changed rows of `table`. */
 function postgresStatementTriggers(table: string, kinds: TriggerEvent[], version: string): string {
-  return postgresStatementTrigger(table, kinds, `BEGIN
+  return postgresStatementTrigger(
+    table,
+    kinds,
+    `BEGIN
         IF TG_OP = 'DELETE' THEN
           IF EXISTS (SELECT 1 FROM old_rows) THEN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; END IF;
         ELSIF EXISTS (SELECT 1 FROM new_rows) THEN
           UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1;
         END IF;
         RETURN NULL;
-      END`);
+      END`,
+  );
 }
 
 /**
@@ -725,11 +737,16 @@ function postgresStatementTriggers(table: string, kinds: TriggerEvent[], version
  * before and after), then `ingest_state.received` (migration 19), when it changed any.
  */
 function postgresReceivedStatementTriggers(table: string, user: string): string {
-  const raise = (rows: string) => `INSERT INTO received_versions (user_id, version) SELECT DISTINCT ${user}, 1 FROM ${rows}
+  const raise = (
+    rows: string,
+  ) => `INSERT INTO received_versions (user_id, version) SELECT DISTINCT ${user}, 1 FROM ${rows}
             ON CONFLICT (user_id) DO UPDATE SET version = received_versions.version + 1;
           GET DIAGNOSTICS counted = ROW_COUNT;
           raised := raised + counted;`;
-  return postgresStatementTrigger(table, ["INSERT", "UPDATE", "DELETE"], `DECLARE
+  return postgresStatementTrigger(
+    table,
+    ["INSERT", "UPDATE", "DELETE"],
+    `DECLARE
         raised bigint := 0;
         counted bigint;
       BEGIN
@@ -741,7 +758,8 @@ function postgresReceivedStatementTriggers(table: string, user: string): string 
         END IF;
         IF raised > 0 THEN UPDATE ingest_state SET received = received + 1 WHERE id = 1; END IF;
         RETURN NULL;
-      END`);
+      END`,
+  );
 }
 
 /**
@@ -828,8 +846,12 @@ function postgresArrivalOrder(table: string): string {
 
 /** SQLite triggers (one per statement kind, as SQLite allows) raising one `ingest_state` number. */
 function sqliteTriggers(table: string, kinds: string[], version: string): string {
-  return kinds.map((kind) => `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table}
-    BEGIN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; END;`).join("\n");
+  return kinds
+    .map(
+      (kind) => `CREATE TRIGGER ${table}_${kind.toLowerCase()}_raises AFTER ${kind} ON ${table}
+    BEGIN UPDATE ingest_state SET ${version} = ${version} + 1 WHERE id = 1; END;`,
+    )
+    .join("\n");
 }
 
 /**
@@ -840,11 +862,17 @@ function sqliteReceivedTriggers(table: string, user: string, alsoRaise?: string)
   const raise = (row: string) => `INSERT INTO received_versions (user_id, version) VALUES (${row}.${user}, 1)
       ON CONFLICT (user_id) DO UPDATE SET version = version + 1;`;
   const also = alsoRaise ? ` UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;` : "";
-  return [["INSERT", ["NEW"]], ["UPDATE", ["OLD", "NEW"]], ["DELETE", ["OLD"]]].map(([kind, rows]) => {
-    const name = `${table}_${(kind as string).toLowerCase()}_raises`;
-    return `${alsoRaise ? `DROP TRIGGER ${name};\n      ` : ""}CREATE TRIGGER ${name} AFTER ${kind} ON ${table}
+  return [
+    ["INSERT", ["NEW"]],
+    ["UPDATE", ["OLD", "NEW"]],
+    ["DELETE", ["OLD"]],
+  ]
+    .map(([kind, rows]) => {
+      const name = `${table}_${(kind as string).toLowerCase()}_raises`;
+      return `${alsoRaise ? `DROP TRIGGER ${name};\n      ` : ""}CREATE TRIGGER ${name} AFTER ${kind} ON ${table}
       BEGIN ${(rows as string[]).map(raise).join(" ")}${also} END;`;
-  }).join("\n");
+    })
+    .join("\n");
 }
 
 /** The same in PostgreSQL: one function per table, for the rows an INSERT, UPDATE or DELETE names. */
@@ -857,8 +885,10 @@ function postgresReceivedTriggers(table: string, user: string): string {
 function postgresReceivedFunction(table: string, user: string, alsoRaise?: string): string {
   const raise = (row: string) => `INSERT INTO received_versions (user_id, version) VALUES (${row}.${user}, 1)
         ON CONFLICT (user_id) DO UPDATE SET version = received_versions.version + 1;`;
-  const also = alsoRaise ? `
-        UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;` : "";
+  const also = alsoRaise
+    ? `
+        UPDATE ingest_state SET ${alsoRaise} = ${alsoRaise} + 1 WHERE id = 1;`
+    : "";
   return `CREATE ${alsoRaise ? "OR REPLACE " : ""}FUNCTION ${table}_raises() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP <> 'INSERT' THEN ${raise("OLD")} END IF;

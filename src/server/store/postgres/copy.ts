@@ -18,8 +18,9 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function idsIn(client: pg.PoolClient, table: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  return (await client.query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE id = ANY($1::int8[])`, [ids]))
-    .rows.map((r) => r.id);
+  return (
+    await client.query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE id = ANY($1::int8[])`, [ids])
+  ).rows.map((r) => r.id);
 }
 
 /**
@@ -31,17 +32,23 @@ async function idsIn(client: pg.PoolClient, table: string, ids: string[]): Promi
  * between the two reads.
  */
 async function storedIds(client: pg.PoolClient, table: string, ids: string[]): Promise<string[]> {
-  const { rows: parts } = await client.query<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i
-    JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1)`, [table]);
+  const { rows: parts } = await client.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1)`,
+    [table],
+  );
   if (parts.length === 0) return idsIn(client, table, ids);
-  const { rows: ranges } = await client.query<{ i: number; low: string | null; high: string | null }>(parts.map((part, i) =>
-    `SELECT ${i} AS i, min(id)::text AS low, max(id)::text AS high FROM ${quoted(part.name)}`).join(" UNION ALL "));
+  const { rows: ranges } = await client.query<{ i: number; low: string | null; high: string | null }>(
+    parts
+      .map((part, i) => `SELECT ${i} AS i, min(id)::text AS low, max(id)::text AS high FROM ${quoted(part.name)}`)
+      .join(" UNION ALL "),
+  );
   const found: string[] = [];
   for (const { i, low, high } of ranges) {
     if (low === null || high === null) continue; // an empty partition
     const [from, to] = [BigInt(low), BigInt(high)];
     const inside = ids.filter((id) => BigInt(id) >= from && BigInt(id) <= to);
-    found.push(...await idsIn(client, quoted(parts[i]!.name), inside));
+    found.push(...(await idsIn(client, quoted(parts[i]!.name), inside)));
   }
   return found;
 }
@@ -50,9 +57,17 @@ async function storedIds(client: pg.PoolClient, table: string, ids: string[]): P
  * Copies the rows whose id (their first cell) `table` does not hold yet; returns their ids.
  * @param columns the column names and types, in the order of each row's cells; the first is `id`, an int8.
  */
-export async function copyNewRows(client: pg.PoolClient, table: string, columns: [name: string, type: CopyType][],
-  rows: [string, ...Cell[]][]): Promise<string[]> {
-  const stored = await storedIds(client, table, rows.map((row) => row[0]));
+export async function copyNewRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: [name: string, type: CopyType][],
+  rows: [string, ...Cell[]][],
+): Promise<string[]> {
+  const stored = await storedIds(
+    client,
+    table,
+    rows.map((row) => row[0]),
+  );
   // Compared as the database prints them: "007" is id 7.
   const canonical = (id: string) => BigInt(id).toString();
   const seen = new Set(stored);
@@ -64,11 +79,14 @@ export async function copyNewRows(client: pg.PoolClient, table: string, columns:
   });
   if (fresh.length === 0) return [];
   const types = columns.map(([, type]) => type);
-  const chunks = Readable.from((function* () {
-    yield COPY_BINARY_HEADER;
-    for (let start = 0; start < fresh.length; start += ROWS_PER_WRITE) yield encodeRows(fresh.slice(start, start + ROWS_PER_WRITE), types);
-    yield COPY_BINARY_TRAILER;
-  })());
+  const chunks = Readable.from(
+    (function* () {
+      yield COPY_BINARY_HEADER;
+      for (let start = 0; start < fresh.length; start += ROWS_PER_WRITE)
+        yield encodeRows(fresh.slice(start, start + ROWS_PER_WRITE), types);
+      yield COPY_BINARY_TRAILER;
+    })(),
+  );
   const names = columns.map(([name]) => name).join(", ");
   await pipeline(chunks, client.query(copyFrom(`COPY ${table} (${names}) FROM STDIN (FORMAT binary)`)));
   return fresh.map((row) => row[0]);

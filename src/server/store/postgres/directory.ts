@@ -2,12 +2,20 @@
 import type pg from "pg";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, ORG_ROLE, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
-  type RepoRecord, type RepoStatsRecord,
+  ACCOUNT_COUNTS,
+  ORG_ROLE,
+  REPO_ROLE,
+  REPO_SELECT,
+  REPO_STATS,
+  toAccountCounts,
+  toRepo,
+  toRepoStats,
+  type AccountCountsRecord,
+  type RepoRecord,
+  type RepoStatsRecord,
 } from "../directory-sql.js";
 import type { DirectoryStore, OrgRole, RepoRole, RepoRow } from "../directory-store.js";
 import { holdsNul, named } from "./pool.js";
-
 
 export class PostgresDirectory implements DirectoryStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -15,7 +23,9 @@ export class PostgresDirectory implements DirectoryStore {
   async findRepo(owner: string, name: string): Promise<RepoRow | null> {
     if (holdsNul(owner, name)) return null;
     const { rows } = await this.pool.query<RepoRecord>(
-      `${REPO_SELECT} WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`, [owner, name]);
+      `${REPO_SELECT} WHERE lower(u.login) = lower($1) AND lower(r.name) = lower($2)`,
+      [owner, name],
+    );
     return rows[0] ? toRepo(rows[0]) : null;
   }
 
@@ -35,12 +45,17 @@ export class PostgresDirectory implements DirectoryStore {
   }
 
   async canRead(userId: number, repoId: number) {
-    const { rows } = await this.pool.query(named(`SELECT 1 WHERE @repo IN (${READABLE_REPOS})`, { repo: repoId, reader: userId }));
+    const { rows } = await this.pool.query(
+      named(`SELECT 1 WHERE @repo IN (${READABLE_REPOS})`, { repo: repoId, reader: userId }),
+    );
     return rows.length > 0;
   }
 
   async isMember(orgId: number, userId: number) {
-    const { rows } = await this.pool.query("SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2", [orgId, userId]);
+    const { rows } = await this.pool.query("SELECT 1 FROM org_members WHERE org_id = $1 AND user_id = $2", [
+      orgId,
+      userId,
+    ]);
     return rows.length > 0;
   }
 

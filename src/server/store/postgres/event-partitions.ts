@@ -65,8 +65,10 @@ export class EventPartitions {
    */
   async dropOldest(before: number): Promise<boolean> {
     const { rows } = await this.pool.query<{ name: string; bound: string }>(PARTITIONS);
-    const ends = rows.map((r) => ({ name: r.name, end: Number(/TO \('?(-?[0-9]+)'?\)/.exec(r.bound)?.[1] ?? Number.NaN) }))
-      .filter((p) => p.end <= before).sort((a, b) => a.end - b.end);
+    const ends = rows
+      .map((r) => ({ name: r.name, end: Number(/TO \('?(-?[0-9]+)'?\)/.exec(r.bound)?.[1] ?? Number.NaN) }))
+      .filter((p) => p.end <= before)
+      .sort((a, b) => a.end - b.end);
     const oldest = ends[0];
     if (!oldest) return false;
     await transaction(this.pool, async (client) => {

@@ -31,8 +31,12 @@ const nameOf = (sql: string) => /^CREATE INDEX (\w+)/.exec(sql)![1]!;
 type Queryable = Pick<pg.Pool, "query">;
 
 export async function dropFeedIndexes(db: Queryable): Promise<void> {
-  await db.query([...FEED_INDEXES.map((sql) => `DROP INDEX IF EXISTS ${nameOf(sql)};`),
-    ...EVENT_FOREIGN_KEYS.map(([name]) => `ALTER TABLE events DROP CONSTRAINT IF EXISTS ${name};`)].join("\n"));
+  await db.query(
+    [
+      ...FEED_INDEXES.map((sql) => `DROP INDEX IF EXISTS ${nameOf(sql)};`),
+      ...EVENT_FOREIGN_KEYS.map(([name]) => `ALTER TABLE events DROP CONSTRAINT IF EXISTS ${name};`),
+    ].join("\n"),
+  );
 }
 
 /**
@@ -41,12 +45,15 @@ export async function dropFeedIndexes(db: Queryable): Promise<void> {
  * index is there.
  */
 export async function ensureFeedIndexes(db: Queryable): Promise<void> {
-  const { rows } = await db.query<{ name: string }>(`SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NULL
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NULL
     UNION ALL SELECT name FROM unnest($2::text[]) AS name
       WHERE NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = 'events'::regclass AND conname = name)`,
-  [FEED_INDEXES.map(nameOf), EVENT_FOREIGN_KEYS.map(([name]) => name)]);
+    [FEED_INDEXES.map(nameOf), EVENT_FOREIGN_KEYS.map(([name]) => name)],
+  );
   const missing = new Set(rows.map((r) => r.name));
-  for (const sql of FEED_INDEXES) if (missing.has(nameOf(sql))) await db.query(sql.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"));
+  for (const sql of FEED_INDEXES)
+    if (missing.has(nameOf(sql))) await db.query(sql.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"));
   for (const [name, definition] of EVENT_FOREIGN_KEYS) {
     if (missing.has(name)) await db.query(`ALTER TABLE events ADD CONSTRAINT ${name} ${definition}`);
   }

@@ -1,12 +1,43 @@
 /** Webhooks in PostgreSQL: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type pg from "pg";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, FinishedAttempt, HookChanges, HookOwner, HookRow, HookStore, NewHook,
-  NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
+  AttemptOutcome,
+  DeliveryAttempt,
+  DeliveryRow,
+  DisableRule,
+  EventSource,
+  FinishedAttempt,
+  HookChanges,
+  HookOwner,
+  HookRow,
+  HookStore,
+  NewHook,
+  NewQueuedDelivery,
+  QueuedDelivery,
+  QueueStats,
+  RedeliveryCount,
+  RedeliveryScope,
+  SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, claimableBehind, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
-  scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type QueueRecord,
+  attemptParameters,
+  claimableBehind,
+  delivered,
+  failedSinceSql,
+  HOOK_SQL,
+  hookParameters,
+  lastResponse,
+  NO_CURSOR,
+  ownerWhere,
+  reactivates,
+  redeliveryOf,
+  scopeOwner,
+  toDelivery,
+  toHook,
+  toQueued,
+  type DeliveryRecord,
+  type HookRecord,
+  type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { POSTGRES_VALUES } from "../sql-values.js";
@@ -15,7 +46,11 @@ import { packBody, unpackBody } from "../delivery-bodies.js";
 
 const { bool } = POSTGRES_VALUES;
 
-async function query<R extends pg.QueryResultRow>(db: Queryable, sql: string, parameters: Record<string, unknown>): Promise<R[]> {
+async function query<R extends pg.QueryResultRow>(
+  db: Queryable,
+  sql: string,
+  parameters: Record<string, unknown>,
+): Promise<R[]> {
   return (await db.query<R>(named(sql, parameters))).rows;
 }
 
@@ -26,13 +61,21 @@ const REDELIVERY_LOCK = "hashtext('feedgate:redeliver-failed')";
 const LEASE_ALL = "UPDATE hook_queue SET claimed_until = @until WHERE id = ANY(@ids)";
 
 /** One attempt of finishAll, inside its transaction: true when it disabled its hook. */
-async function finishIn(client: Queryable, { delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null): Promise<boolean> {
+async function finishIn(
+  client: Queryable,
+  { delivery, attempt, outcome, rule }: FinishedAttempt,
+  packed: Buffer | null,
+): Promise<boolean> {
   await query(client, HOOK_SQL.record, attemptParameters(attempt, bool, packed));
   await query(client, HOOK_SQL.lastResponse, { hookId: delivery.hookId, ...lastResponse(attempt) });
   if (outcome.kind === "retry") {
-    await query(client, HOOK_SQL.retry, { id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
-  }
-  else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
+    await query(client, HOOK_SQL.retry, {
+      id: delivery.id,
+      due: outcome.dueAt,
+      body: attempt.request.payload,
+      action: attempt.action,
+    });
+  } else await query(client, HOOK_SQL.dequeue, { id: delivery.id });
   const hookId = delivery.hookId;
   if (delivered(attempt)) {
     await query(client, HOOK_SQL.succeeded, { hookId });
@@ -40,17 +83,31 @@ async function finishIn(client: Queryable, { delivery, attempt, outcome, rule }:
   }
   await query(client, HOOK_SQL.failed, { hookId, at: attempt.deliveredAt.getTime() });
   if (!rule) return false;
-  const disabled = await client.query(named(HOOK_SQL.disable, {
-    hookId, active: true, inactive: false, now: attempt.deliveredAt, reason: rule.reason, before: rule.failingBefore,
-  }));
+  const disabled = await client.query(
+    named(HOOK_SQL.disable, {
+      hookId,
+      active: true,
+      inactive: false,
+      now: attempt.deliveredAt,
+      reason: rule.reason,
+      before: rule.failingBefore,
+    }),
+  );
   return disabled.rowCount === 1;
 }
 
 async function enqueueIn(client: Queryable, deliveries: NewQueuedDelivery[], now: Date): Promise<void> {
   for (const d of deliveries) {
     await query(client, HOOK_SQL.enqueue, {
-      hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
-      redelivery: d.redelivery, due: now.getTime(), now,
+      hookId: d.hookId,
+      guid: d.guid,
+      event: d.event,
+      action: d.action,
+      eventId: d.eventId,
+      body: d.body,
+      redelivery: d.redelivery,
+      due: now.getTime(),
+      now,
     });
   }
 }
@@ -61,8 +118,11 @@ export class PostgresHooks implements HookStore {
   async create(hook: NewHook, now: Date): Promise<HookRow> {
     const { column, value } = ownerWhere(hook.owner);
     const [record] = await query<HookRecord>(this.pool, HOOK_SQL.insert, {
-      ...hookParameters(hook, {}, bool), repo: column === "repo_id" ? value : null, org: column === "org_id" ? value : null,
-      name: hook.name, now,
+      ...hookParameters(hook, {}, bool),
+      repo: column === "repo_id" ? value : null,
+      org: column === "org_id" ? value : null,
+      name: hook.name,
+      now,
     });
     return toHook(record!);
   }
@@ -81,10 +141,14 @@ export class PostgresHooks implements HookStore {
   async list(owner: HookOwner, { limit, offset }: PageRequest): Promise<Page<HookRow>> {
     const { column, value } = ownerWhere(owner);
     // One snapshot, so the rows and the total agree.
-    return transaction(this.pool, async (client) => ({
-      rows: (await query<HookRecord>(client, HOOK_SQL.page(column), { owner: value, limit, offset })).map(toHook),
-      total: Number((await query<{ n: number }>(client, HOOK_SQL.count(column), { owner: value }))[0]!.n),
-    }), "REPEATABLE READ");
+    return transaction(
+      this.pool,
+      async (client) => ({
+        rows: (await query<HookRecord>(client, HOOK_SQL.page(column), { owner: value, limit, offset })).map(toHook),
+        total: Number((await query<{ n: number }>(client, HOOK_SQL.count(column), { owner: value }))[0]!.n),
+      }),
+      "REPEATABLE READ",
+    );
   }
 
   async update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null> {
@@ -94,7 +158,11 @@ export class PostgresHooks implements HookStore {
       if (!found) return null;
       const hook = toHook(found);
       const [record] = await query<HookRecord>(client, HOOK_SQL.update(column), {
-        ...hookParameters(hook, changes, bool), owner: value, id, now, reactivated: reactivates(hook, changes),
+        ...hookParameters(hook, changes, bool),
+        owner: value,
+        id,
+        now,
+        reactivated: reactivates(hook, changes),
       });
       return toHook(record!);
     });
@@ -106,7 +174,10 @@ export class PostgresHooks implements HookStore {
   }
 
   async sealedSecrets(afterId: number, limit: number): Promise<SealedSecret[]> {
-    const rows = await query<{ id: number; secret: string }>(this.pool, HOOK_SQL.sealedSecrets, { after: afterId, limit });
+    const rows = await query<{ id: number; secret: string }>(this.pool, HOOK_SQL.sealedSecrets, {
+      after: afterId,
+      limit,
+    });
     return rows.map((r) => ({ hookId: Number(r.id), sealed: r.secret }));
   }
 
@@ -123,10 +194,23 @@ export class PostgresHooks implements HookStore {
     // rows behind a head need no lock: another claimer skips the locked head, and so its hook.
     return transaction(this.pool, async (client) => {
       const claimed: QueueRecord[] = [];
-      for (const head of await query<QueueRecord>(client, `${HOOK_SQL.heads} FOR UPDATE OF q SKIP LOCKED`, { active: true, now, limit })) {
+      for (const head of await query<QueueRecord>(client, `${HOOK_SQL.heads} FOR UPDATE OF q SKIP LOCKED`, {
+        active: true,
+        now,
+        limit,
+      })) {
         claimed.push(head);
         if (perHook > 1) {
-          claimed.push(...claimableBehind(await query<QueueRecord>(client, HOOK_SQL.behind, { hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now));
+          claimed.push(
+            ...claimableBehind(
+              await query<QueueRecord>(client, HOOK_SQL.behind, {
+                hookId: head.hook_id,
+                after: head.id,
+                limit: perHook - 1,
+              }),
+              now,
+            ),
+          );
         }
       }
       if (claimed.length) await query(client, LEASE_ALL, { ids: claimed.map((r) => r.id), until: now + leaseMs });
@@ -142,7 +226,12 @@ export class PostgresHooks implements HookStore {
     await query(this.pool, HOOK_SQL.postpone, { id, due: dueAt });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+  async finish(
+    delivery: QueuedDelivery,
+    attempt: DeliveryAttempt,
+    outcome: AttemptOutcome,
+    rule: DisableRule | null = null,
+  ): Promise<boolean> {
     return (await this.finishAll([{ delivery, attempt, outcome, rule }]))[0]!;
   }
 
@@ -162,14 +251,21 @@ export class PostgresHooks implements HookStore {
       await client.query(`SELECT pg_advisory_xact_lock(${REDELIVERY_LOCK})`);
       const rows = await query<DeliveryRecord>(client, failedSinceSql(scope), { since, ...scopeOwner(scope) });
       const bodies = await Promise.all(rows.map((r) => unpackBody(r.request_body, r.request_body_gzip)));
-      await enqueueIn(client, rows.map((r, n) => redeliveryOf(r, bodies[n]!)), now);
+      await enqueueIn(
+        client,
+        rows.map((r, n) => redeliveryOf(r, bodies[n]!)),
+        now,
+      );
       return rows;
     });
     return { queued: found.length, hooks: new Set(found.map((r) => r.hook_id)).size };
   }
 
   async queueStats(now: number): Promise<QueueStats> {
-    const [row] = await query<{ depth: number; oldest: number | null }>(this.pool, HOOK_SQL.queueStats, { active: true, now });
+    const [row] = await query<{ depth: number; oldest: number | null }>(this.pool, HOOK_SQL.queueStats, {
+      active: true,
+      now,
+    });
     return { depth: Number(row!.depth), oldestDue: row!.oldest === null ? null : Number(row!.oldest) };
   }
 
@@ -183,7 +279,11 @@ export class PostgresHooks implements HookStore {
   }
 
   async eventSource(eventId: string): Promise<EventSource | null> {
-    const [r] = await query<{ body: string; repo_id: number | null; actor_id: number }>(this.pool, HOOK_SQL.eventSource, { id: eventId });
+    const [r] = await query<{ body: string; repo_id: number | null; actor_id: number }>(
+      this.pool,
+      HOOK_SQL.eventSource,
+      { id: eventId },
+    );
     return r ? { body: r.body, repoId: r.repo_id, actorId: r.actor_id } : null;
   }
 
@@ -193,8 +293,11 @@ export class PostgresHooks implements HookStore {
   }
 
   async deliveries(hookId: number, limit: number, before: number | null): Promise<DeliveryRow[]> {
-    return Promise.all((await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR }))
-      .map(toDelivery));
+    return Promise.all(
+      (await query<DeliveryRecord>(this.pool, HOOK_SQL.deliveries, { hookId, limit, before: before ?? NO_CURSOR })).map(
+        toDelivery,
+      ),
+    );
   }
 
   async delivery(hookId: number, id: number): Promise<DeliveryRow | null> {

@@ -5,7 +5,13 @@
  */
 import type pg from "pg";
 import { ingestProgram } from "../ingest-plan.js";
-import { runProgramAsync, type AccountRecord, type AsyncIngestDriver, type Pair, type RepoRecord } from "../ingest-protocol.js";
+import {
+  runProgramAsync,
+  type AccountRecord,
+  type AsyncIngestDriver,
+  type Pair,
+  type RepoRecord,
+} from "../ingest-protocol.js";
 import type { BulkLoadProgress, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
 import { buildFeedIndexes, dropFeedIndexes, vacuumAfterLoad } from "./feed-indexes.js";
 import { named, transaction } from "./pool.js";
@@ -17,24 +23,43 @@ import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql
 
 const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
 
-const EVENT_COLUMNS: [string, CopyType][] = [["id", "int8"], ["type", "text"], ["actor_id", "int8"], ["repo_id", "int8"],
-  ["org_id", "int8"], ["public", "bool"], ["created_at", "int8"], ["complete", "bool"], ["body", "text"]];
-const ISSUE_EVENT_COLUMNS: [string, CopyType][] = [["id", "int8"], ["repo_id", "int8"], ["actor_id", "int8"],
-  ["created_at", "int8"], ["complete", "bool"], ["body", "text"]];
+const EVENT_COLUMNS: [string, CopyType][] = [
+  ["id", "int8"],
+  ["type", "text"],
+  ["actor_id", "int8"],
+  ["repo_id", "int8"],
+  ["org_id", "int8"],
+  ["public", "bool"],
+  ["created_at", "int8"],
+  ["complete", "bool"],
+  ["body", "text"],
+];
+const ISSUE_EVENT_COLUMNS: [string, CopyType][] = [
+  ["id", "int8"],
+  ["repo_id", "int8"],
+  ["actor_id", "int8"],
+  ["created_at", "int8"],
+  ["complete", "bool"],
+  ["body", "text"],
+];
 
 const lower = (s: string) => s.toLowerCase();
 const repoKey = (ownerId: number, name: string) => `${ownerId}/${lower(name)}`;
 
 /** Inserts (a, b) pairs into a two-column relation in one statement; pairs already there are skipped. */
 async function addPairs(client: pg.PoolClient, table: string, pairs: Pair[]): Promise<void> {
-  await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int8[], $2::int8[]) ON CONFLICT DO NOTHING`,
-    [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
+  await client.query(`INSERT INTO ${table} SELECT * FROM unnest($1::int8[], $2::int8[]) ON CONFLICT DO NOTHING`, [
+    pairs.map((p) => p.a),
+    pairs.map((p) => p.b),
+  ]);
 }
 
 /** One UPDATE over (a, b) pairs: `set` and `where` name them v.a and v.b. */
 async function update(client: pg.PoolClient, set: string, where: string, pairs: Pair[]): Promise<void> {
-  await client.query(`UPDATE ${set} FROM unnest($1::int8[], $2::int8[]) AS v(a, b) WHERE ${where}`,
-    [pairs.map((p) => p.a), pairs.map((p) => p.b)]);
+  await client.query(`UPDATE ${set} FROM unnest($1::int8[], $2::int8[]) AS v(a, b) WHERE ${where}`, [
+    pairs.map((p) => p.a),
+    pairs.map((p) => p.b),
+  ]);
 }
 
 /** The ingest operations as statements on one client, inside the caller's transaction. */
@@ -43,15 +68,21 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
   const run = async (text: string, values: unknown[]) => void (await q(text, values));
   return {
     findAccounts: async (o) => {
-      const { rows } = await q(`SELECT id, login, type, password_hash AS "passwordHash", external_id AS "externalId"
-        FROM users WHERE lower(login) = ANY($1::text[])`, [o.logins.map(lower)]);
+      const { rows } = await q(
+        `SELECT id, login, type, password_hash AS "passwordHash", external_id AS "externalId"
+        FROM users WHERE lower(login) = ANY($1::text[])`,
+        [o.logins.map(lower)],
+      );
       const byLogin = new Map(rows.map(({ login, ...account }) => [lower(login), account as AccountRecord]));
       return o.logins.map((login) => byLogin.get(lower(login)) ?? null);
     },
     insertAccounts: async (o) => {
-      const { rows } = await q(`INSERT INTO users (login, type, external_id, created_at)
+      const { rows } = await q(
+        `INSERT INTO users (login, type, external_id, created_at)
         SELECT login, type, external_id, $4 FROM unnest($1::text[], $2::text[], $3::int8[]) AS a(login, type, external_id)
-        RETURNING id, login`, [o.rows.map((a) => a.login), o.rows.map((a) => a.type), o.rows.map((a) => a.externalId), o.now]);
+        RETURNING id, login`,
+        [o.rows.map((a) => a.login), o.rows.map((a) => a.type), o.rows.map((a) => a.externalId), o.now],
+      );
       const ids = new Map(rows.map((r) => [lower(r.login), r.id as number]));
       return o.rows.map((a) => ids.get(lower(a.login))!);
     },
@@ -66,22 +97,26 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
       // scan computing lower(name) of every repository, which it costs at next to nothing: 230 ms a batch of 5,000 at
       // 337,000 repositories, against 48 ms probing). LIMIT 1 (a key names one repository at most) keeps the lateral
       // subquery from being pulled up into that join.
-      const { rows } = await q(`SELECT r.id, r.owner_id AS "ownerId", r.name, r.network_id AS "networkId",
+      const { rows } = await q(
+        `SELECT r.id, r.owner_id AS "ownerId", r.name, r.network_id AS "networkId",
           r.external_id AS "externalId", r.private
         FROM unnest($1::int8[], $2::text[]) AS k(owner_id, name)
         CROSS JOIN LATERAL (SELECT * FROM repos WHERE repos.owner_id = k.owner_id AND lower(repos.name) = lower(k.name) LIMIT 1) AS r`,
-      [o.keys.map((k) => k.ownerId), o.keys.map((k) => k.name)]);
+        [o.keys.map((k) => k.ownerId), o.keys.map((k) => k.name)],
+      );
       const byKey = new Map(rows.map(({ ownerId, name, ...repo }) => [repoKey(ownerId, name), repo as RepoRecord]));
       return o.keys.map((k) => byKey.get(repoKey(k.ownerId, k.name)) ?? null);
     },
     insertRepos: async (o) => {
       // A new repository is the root of its own fork network: its id is drawn first, to be its network's too.
-      const { rows } = await q(`INSERT INTO repos (id, owner_id, name, network_id, external_id)
+      const { rows } = await q(
+        `INSERT INTO repos (id, owner_id, name, network_id, external_id)
         SELECT id, owner_id, name, id, external_id FROM (
           SELECT nextval(pg_get_serial_sequence('repos', 'id')) AS id, owner_id, name, external_id
           FROM unnest($1::int8[], $2::text[], $3::int8[]) AS r(owner_id, name, external_id)) AS numbered
         RETURNING id, owner_id AS "ownerId", name`,
-      [o.rows.map((r) => r.ownerId), o.rows.map((r) => r.name), o.rows.map((r) => r.externalId)]);
+        [o.rows.map((r) => r.ownerId), o.rows.map((r) => r.name), o.rows.map((r) => r.externalId)],
+      );
       const ids = new Map(rows.map((r) => [repoKey(r.ownerId, r.name), r.id as number]));
       return o.rows.map((r) => ids.get(repoKey(r.ownerId, r.name))!);
     },
@@ -91,38 +126,76 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
     setParents: (o) => update(client, "repos SET parent_id = v.b", "repos.id = v.a", o.pairs),
     moveNetworks: (o) => update(client, "repos SET network_id = v.b", "repos.network_id = v.a", o.pairs),
     addCollaborators: (o) => addPairs(client, "collaborators (repo_id, user_id)", o.pairs),
-    removeCollaborators: (o) => run(`DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
-        WHERE c.repo_id = v.a AND c.user_id = v.b`, [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)]),
+    removeCollaborators: (o) =>
+      run(
+        `DELETE FROM collaborators c USING unnest($1::int8[], $2::int8[]) AS v(a, b)
+        WHERE c.repo_id = v.a AND c.user_id = v.b`,
+        [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b)],
+      ),
     // The role is updated only when it changes: an update raises the access number (migration 6's triggers).
-    addMembers: (o) => run(`INSERT INTO org_members (org_id, user_id, role) SELECT a, b, $3 FROM unnest($1::int8[], $2::int8[]) AS v(a, b)
+    addMembers: (o) =>
+      run(
+        `INSERT INTO org_members (org_id, user_id, role) SELECT a, b, $3 FROM unnest($1::int8[], $2::int8[]) AS v(a, b)
         ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE org_members.role <> excluded.role`,
-      [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b), o.role]),
+        [o.pairs.map((p) => p.a), o.pairs.map((p) => p.b), o.role],
+      ),
     addFollows: (o) => addPairs(client, "follows (follower_id, followee_id)", o.pairs),
     addWatches: (o) => addPairs(client, "watches (user_id, repo_id)", o.pairs),
     tokenOwner: async (o) =>
       (await q("SELECT user_id FROM authorizations WHERE hashed_token = $1", [o.hashedToken])).rows[0]?.user_id ?? null,
-    insertToken: (o) => run(`INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $6)`, [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now]),
+    insertToken: (o) =>
+      run(
+        `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+        [o.userId, o.hashedToken, o.tokenLastEight, JSON.stringify(o.scopes), o.note, o.now],
+      ),
     raiseGeneration: async (o) => {
       await run(RAISE_GENERATION, []);
-      for (const sql of LOG_INGEST) await client.query(named(sql, { oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent }));
+      for (const sql of LOG_INGEST)
+        await client.query(named(sql, { oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent }));
     },
-    insertEvents: (o) => copyNewRows(client, "events", EVENT_COLUMNS,
-      o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body])),
-    insertIssueEvents: async (o) => (await copyNewRows(client, "issue_events", ISSUE_EVENT_COLUMNS,
-      o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]))).length,
+    insertEvents: (o) =>
+      copyNewRows(
+        client,
+        "events",
+        EVENT_COLUMNS,
+        o.rows.map((e) => [e.id, e.type, e.actorId, e.repoId, e.orgId, e.public, e.createdAt, e.complete, e.body]),
+      ),
+    insertIssueEvents: async (o) =>
+      (
+        await copyNewRows(
+          client,
+          "issue_events",
+          ISSUE_EVENT_COLUMNS,
+          o.rows.map((e) => [e.id, e.repoId, e.actorId, e.createdAt, e.complete, e.body]),
+        )
+      ).length,
     findHookTargets: async (o) =>
-      (await client.query<HookTargetRecord>(named(HOOK_TARGETS, { active: true, repoIds: o.repoIds }))).rows.map(toHookTarget),
-    queueDeliveries: (o) => run(`INSERT INTO hook_queue (hook_id, guid, event, event_id, next_attempt_at, created_at)
+      (await client.query<HookTargetRecord>(named(HOOK_TARGETS, { active: true, repoIds: o.repoIds }))).rows.map(
+        toHookTarget,
+      ),
+    queueDeliveries: (o) =>
+      run(
+        `INSERT INTO hook_queue (hook_id, guid, event, event_id, next_attempt_at, created_at)
         SELECT d.hook_id, d.guid, d.event, d.event_id, $5, $6 FROM unnest($1::int8[], $2::text[], $3::text[], $4::int8[])
           AS d(hook_id, guid, event, event_id)`,
-      [o.rows.map((d) => d.hookId), o.rows.map((d) => d.guid), o.rows.map((d) => d.event), o.rows.map((d) => d.eventId),
-        o.now.getTime(), o.now]),
+        [
+          o.rows.map((d) => d.hookId),
+          o.rows.map((d) => d.guid),
+          o.rows.map((d) => d.event),
+          o.rows.map((d) => d.eventId),
+          o.now.getTime(),
+          o.now,
+        ],
+      ),
   };
 }
 
 export class PostgresIngest implements IngestStore {
-  constructor(private readonly pool: pg.Pool, private readonly partitions: EventPartitions) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly partitions: EventPartitions,
+  ) {}
 
   /**
    * Into an empty events table, the feed indexes are dropped for the import and built once at the end
@@ -148,7 +221,9 @@ export class PostgresIngest implements IngestStore {
   async apply(batch: IngestBatch, now: Date, options?: IngestOptions): Promise<IngestResult> {
     // The months' partitions first, in a transaction of their own: made inside the ingest's, they would keep the
     // events table locked until it commits. Not made (the lock not had in time), the rows go to the default partition.
-    await this.partitions.ensure(batch.events.map((e) => Math.floor(e.createdAt.getTime() / 1000))).catch(() => undefined);
+    await this.partitions
+      .ensure(batch.events.map((e) => Math.floor(e.createdAt.getTime() / 1000)))
+      .catch(() => undefined);
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
       await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");

@@ -12,7 +12,14 @@ const POSTGRES_STATES = /^(08|53|57P0[1-5]$|57014$)/;
 
 /** The network between this process and the database server. */
 const SOCKET_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
 ]);
 
 /** pg's own errors carry no code: a lost connection, a connect or query timeout, a client left unusable. */

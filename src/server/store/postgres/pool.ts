@@ -5,7 +5,9 @@ import pg from "pg";
 const INT8 = 20;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** How long the database may take, so a database that hangs cannot hang requests forever. 0 means no limit. */
@@ -21,11 +23,18 @@ export interface PoolLimits {
 }
 
 /** For commands that run long statements on purpose (import, migrate): connect promptly, then no limit. */
-export const UNLIMITED: PoolLimits = { maxConnections: 10, connectTimeoutMs: 10_000, statementTimeoutMs: 0, queryTimeoutMs: 0 };
+export const UNLIMITED: PoolLimits = {
+  maxConnections: 10,
+  connectTimeoutMs: 10_000,
+  statementTimeoutMs: 0,
+  queryTimeoutMs: 0,
+};
 
 export function createPool(connectionString: string, limits: PoolLimits = UNLIMITED): pg.Pool {
   const pool = new pg.Pool({
-    connectionString, types, max: limits.maxConnections,
+    connectionString,
+    types,
+    max: limits.maxConnections,
     connectionTimeoutMillis: limits.connectTimeoutMs,
     ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
     ...(limits.queryTimeoutMs ? { query_timeout: limits.queryTimeoutMs } : {}),
@@ -72,7 +81,11 @@ export function named(sql: string, parameters: Record<string, unknown>): { text:
 }
 
 /** Runs `work` in one transaction on one client; rolls back on any error. */
-export function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, isolation = "READ COMMITTED"): Promise<T> {
+export function transaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  isolation = "READ COMMITTED",
+): Promise<T> {
   return withClient(pool, async (client) => {
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);

@@ -57,8 +57,10 @@ export async function migratePostgres(client: pg.ClientBase, upTo = LATEST_SCHEM
       await client.query("BEGIN");
       try {
         await client.query(withoutTimeout(migration.postgres));
-        await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())",
-          [migration.id, migration.name]);
+        await client.query("INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, now())", [
+          migration.id,
+          migration.name,
+        ]);
         await client.query("COMMIT");
         applied++;
       } catch (error) {

@@ -5,9 +5,11 @@ import { RETENTION_SQL } from "../retention-sql.js";
 import type { EventPartitions } from "./event-partitions.js";
 import { named } from "./pool.js";
 
-
 export class PostgresRetention implements RetentionStore {
-  constructor(private readonly pool: pg.Pool, private readonly partitions: EventPartitions) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly partitions: EventPartitions,
+  ) {}
 
   async pruneDeliveries(before: Date, limit: number): Promise<number> {
     return (await this.pool.query(named(RETENTION_SQL.deliveries, { before, limit }))).rowCount ?? 0;

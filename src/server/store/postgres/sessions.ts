@@ -9,7 +9,9 @@ export class PostgresSessions implements SessionStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async create(s: NewSession, now: Date): Promise<SessionRow> {
-    const { rows } = await this.pool.query<SessionRecord>(named(SESSION_SQL.insert, newSessionParameters(s, now, POSTGRES_VALUES)));
+    const { rows } = await this.pool.query<SessionRecord>(
+      named(SESSION_SQL.insert, newSessionParameters(s, now, POSTGRES_VALUES)),
+    );
     return toSession(rows[0]!);
   }
 

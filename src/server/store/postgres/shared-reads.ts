@@ -26,7 +26,10 @@ export class SharedReads<K, T> {
   private readonly reading = new Map<K, Reading<T>>();
 
   /** @param stalledMs how long queued callers wait for a read in flight before their own starts regardless. */
-  constructor(private readonly read: (key: K) => Promise<T>, private readonly stalledMs = STALLED_MS) {}
+  constructor(
+    private readonly read: (key: K) => Promise<T>,
+    private readonly stalledMs = STALLED_MS,
+  ) {}
 
   /** The value as read by a read that starts after this call. */
   get(key: K): Promise<T> {

@@ -34,18 +34,26 @@ export class PostgresState implements StateStore {
 
   async capture(name: string): Promise<void> {
     checkImageName(name);
-    await transaction(this.pool, async (client) => {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${IMAGES}`);
-      await this.drop(client, name);
-      for (const table of await this.tables(client)) {
-        await client.query(`CREATE TABLE ${IMAGES}.${quoted(`${name}__${table}`)} AS SELECT * FROM ${quoted(table)}`);
-      }
-      await client.query(`CREATE TABLE ${IMAGES}.${quoted(`${name}__sequences`)} (name text PRIMARY KEY, last_value bigint, is_called boolean)`);
-      for (const sequence of await this.sequences(client)) {
-        await client.query(`INSERT INTO ${IMAGES}.${quoted(`${name}__sequences`)} SELECT $1, last_value, is_called FROM ${quoted(sequence)}`,
-          [sequence]);
-      }
-    }, "REPEATABLE READ");
+    await transaction(
+      this.pool,
+      async (client) => {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${IMAGES}`);
+        await this.drop(client, name);
+        for (const table of await this.tables(client)) {
+          await client.query(`CREATE TABLE ${IMAGES}.${quoted(`${name}__${table}`)} AS SELECT * FROM ${quoted(table)}`);
+        }
+        await client.query(
+          `CREATE TABLE ${IMAGES}.${quoted(`${name}__sequences`)} (name text PRIMARY KEY, last_value bigint, is_called boolean)`,
+        );
+        for (const sequence of await this.sequences(client)) {
+          await client.query(
+            `INSERT INTO ${IMAGES}.${quoted(`${name}__sequences`)} SELECT $1, last_value, is_called FROM ${quoted(sequence)}`,
+            [sequence],
+          );
+        }
+      },
+      "REPEATABLE READ",
+    );
   }
 
   async replace(name: string): Promise<void> {
@@ -56,12 +64,19 @@ export class PostgresState implements StateStore {
       // TRUNCATE fires no row trigger: the numbers the triggers would raise are raised below, once.
       await client.query(`TRUNCATE ${tables.map(quoted).join(", ")}`);
       for (const table of tables) {
-        await client.query(`INSERT INTO ${quoted(table)} OVERRIDING SYSTEM VALUE SELECT * FROM ${IMAGES}.${quoted(`${name}__${table}`)}`);
+        await client.query(
+          `INSERT INTO ${quoted(table)} OVERRIDING SYSTEM VALUE SELECT * FROM ${IMAGES}.${quoted(`${name}__${table}`)}`,
+        );
       }
       const counters = await client.query<{ name: string; last_value: number; is_called: boolean }>(
-        `SELECT name, last_value, is_called FROM ${IMAGES}.${quoted(`${name}__sequences`)}`);
+        `SELECT name, last_value, is_called FROM ${IMAGES}.${quoted(`${name}__sequences`)}`,
+      );
       for (const counter of counters.rows) {
-        await client.query("SELECT setval($1::regclass, $2, $3)", [quoted(counter.name), counter.last_value, counter.is_called]);
+        await client.query("SELECT setval($1::regclass, $2, $3)", [
+          quoted(counter.name),
+          counter.last_value,
+          counter.is_called,
+        ]);
       }
       for (const statement of RAISE_EVERY_VERSION) await client.query(statement);
     });
@@ -74,7 +89,10 @@ export class PostgresState implements StateStore {
 
   async has(name: string): Promise<boolean> {
     checkImageName(name);
-    const found = await this.pool.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2", [IMAGES, `${name}__sequences`]);
+    const found = await this.pool.query("SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2", [
+      IMAGES,
+      `${name}__sequences`,
+    ]);
     return found.rowCount === 1;
   }
 
@@ -88,7 +106,9 @@ export class PostgresState implements StateStore {
 
   private async drop(client: pg.PoolClient, name: string): Promise<void> {
     const found = await client.query<{ tablename: string }>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND starts_with(tablename, $2)", [IMAGES, `${name}__`]);
+      "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND starts_with(tablename, $2)",
+      [IMAGES, `${name}__`],
+    );
     for (const { tablename } of found.rows) await client.query(`DROP TABLE ${IMAGES}.${quoted(tablename)}`);
   }
 }

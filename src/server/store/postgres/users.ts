@@ -3,7 +3,11 @@ import type pg from "pg";
 import { DuplicateError } from "../duplicate-error.js";
 import type { AccountDeletion, NewUser, UserRow, UserStore } from "../user-store.js";
 import {
-  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, STRIP_CREDENTIALS,
+  DELETE_AUTHORIZATIONS,
+  DELETE_RELATIONS,
+  DELETE_ROW,
+  NAMED_BY_HISTORY,
+  STRIP_CREDENTIALS,
 } from "../account-deletion.js";
 // Feeds (received events, private visibility) depend on the relations a deletion removes.
 import { RAISE_GENERATION } from "../feed-sql.js";

@@ -1,10 +1,22 @@
 /** Authorizations in SQLite (SQL in ../authorization-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AuthorizationChanges, AuthorizationRow, AuthorizationStore, NewAuthorization, OwnedAuthorization, TokenKind,
+  AuthorizationChanges,
+  AuthorizationRow,
+  AuthorizationStore,
+  NewAuthorization,
+  OwnedAuthorization,
+  TokenKind,
 } from "../authorization-store.js";
 import {
-  AUTHORIZATION_SQL as SQL, insertParameters, kindParameters, revokeByHashesSql, toAuthorization, updateParameters, type AuthorizationRecord, type OwnedRecord,
+  AUTHORIZATION_SQL as SQL,
+  insertParameters,
+  kindParameters,
+  revokeByHashesSql,
+  toAuthorization,
+  updateParameters,
+  type AuthorizationRecord,
+  type OwnedRecord,
 } from "../authorization-sql.js";
 import { DuplicateError } from "../duplicate-error.js";
 import type { Page, PageRequest } from "../page.js";
@@ -15,9 +27,18 @@ type Ids = { userId: number; id: number };
 type OfKind = ReturnType<typeof kindParameters<number>>;
 
 export class SqliteAuthorizations implements AuthorizationStore {
-  private readonly insert; private readonly byId; private readonly page; private readonly counter;
-  private readonly remove; private readonly byLastEight; private readonly save; private readonly everyOwned;
-  private readonly ownedBy; private readonly counts; private readonly removeAny; private readonly removeByHashes;
+  private readonly insert;
+  private readonly byId;
+  private readonly page;
+  private readonly counter;
+  private readonly remove;
+  private readonly byLastEight;
+  private readonly save;
+  private readonly everyOwned;
+  private readonly ownedBy;
+  private readonly counts;
+  private readonly removeAny;
+  private readonly removeByHashes;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare<ReturnType<typeof insertParameters<number, string>>, AuthorizationRecord>(SQL.insert);
@@ -48,7 +69,11 @@ export class SqliteAuthorizations implements AuthorizationStore {
     return r ? toAuthorization(r) : null;
   }
 
-  async list(userId: number, { limit, offset }: PageRequest, kind: TokenKind = "classic"): Promise<Page<AuthorizationRow>> {
+  async list(
+    userId: number,
+    { limit, offset }: PageRequest,
+    kind: TokenKind = "classic",
+  ): Promise<Page<AuthorizationRow>> {
     const ofKind = kindParameters(userId, kind, SQLITE_VALUES);
     // One read transaction, so the rows and the total agree.
     return this.db.transaction(() => ({

@@ -25,13 +25,15 @@ function refuseExisting(path: string, what: string): void {
     const kind = statSync(path).isDirectory() ? "is a directory" : "exists";
     throw new InvalidInputError(`${path} ${kind}: name a new file for the ${what} (nothing was written)`);
   }
-  if (!existsSync(dirname(path))) throw new InvalidInputError(`${dirname(path)} does not exist: create it, or name a file in a directory that does`);
+  if (!existsSync(dirname(path)))
+    throw new InvalidInputError(`${dirname(path)} does not exist: create it, or name a file in a directory that does`);
 }
 
 /** Opens `path` only if it is a SQLite file with a feedgate schema; `role` names it in the refusal. */
 function openFeedgateFile(path: string, role: string): { db: Database.Database; version: number } {
   if (!existsSync(path)) throw new InvalidInputError(`${role} ${path} does not exist`);
-  if (statSync(path).isDirectory()) throw new InvalidInputError(`${role} ${path} is a directory, not a feedgate database`);
+  if (statSync(path).isDirectory())
+    throw new InvalidInputError(`${role} ${path} is a directory, not a feedgate database`);
   const refusal = () => new InvalidInputError(`${role} ${path} is not a feedgate database`);
   let db: Database.Database;
   try {
@@ -114,17 +116,23 @@ export async function restoreSqlite(source: string, target: string, force: boole
   const { db, version } = openFeedgateFile(source, "the backup");
   try {
     if (version > LATEST_SCHEMA_VERSION) {
-      throw new InvalidInputError(`the backup ${source} is at schema version ${version}, newer than this feedgate's ` +
-        `(${LATEST_SCHEMA_VERSION}): restore it with a feedgate that knows version ${version} (nothing was written)`);
+      throw new InvalidInputError(
+        `the backup ${source} is at schema version ${version}, newer than this feedgate's ` +
+          `(${LATEST_SCHEMA_VERSION}): restore it with a feedgate that knows version ${version} (nothing was written)`,
+      );
     }
     const integrity = db.pragma("quick_check", { simple: true });
-    if (integrity !== "ok") throw new InvalidInputError(`the backup ${source} is damaged (${String(integrity)}); nothing was written`);
+    if (integrity !== "ok")
+      throw new InvalidInputError(`the backup ${source} is damaged (${String(integrity)}); nothing was written`);
     const replaced = existsSync(target);
-    if (replaced && statSync(target).isDirectory()) throw new InvalidInputError(`${target} is a directory, not a database file`);
+    if (replaced && statSync(target).isDirectory())
+      throw new InvalidInputError(`${target} is a directory, not a database file`);
     if (replaced && !force) {
       const live = existsSync(`${target}-wal`) ? " and may be in use (stop the server first)" : "";
-      throw new InvalidInputError(`${target} exists${live}: restoring replaces everything in it; ` +
-        "give --force to do so (nothing was written)");
+      throw new InvalidInputError(
+        `${target} exists${live}: restoring replaces everything in it; ` +
+          "give --force to do so (nothing was written)",
+      );
     }
     mkdirSync(dirname(target), { recursive: true });
     await copy(db, target);

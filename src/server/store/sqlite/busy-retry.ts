@@ -20,7 +20,11 @@ const MAX_PAUSE_MS = 20;
 async function retried<T>(call: () => Promise<T>, first: unknown, budgetMs: number): Promise<T> {
   const started = performance.now();
   let error = first;
-  for (let pause = 1; isBusy(error) && performance.now() - started + pause <= budgetMs; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
+  for (
+    let pause = 1;
+    isBusy(error) && performance.now() - started + pause <= budgetMs;
+    pause = Math.min(pause * 2, MAX_PAUSE_MS)
+  ) {
     await sleep(pause);
     try {
       return await call();
@@ -35,7 +39,9 @@ async function retried<T>(call: () => Promise<T>, first: unknown, budgetMs: numb
 export function retryingBusy<T extends object>(part: T, budgetMs = SQLITE_BUSY_TIMEOUT_MS): T {
   return wrappingMethods(part, (call) => (...args) => {
     const result = call(args);
-    return result instanceof Promise ? result.catch((error: unknown) => retried(() => call(args) as Promise<unknown>, error, budgetMs)) : result;
+    return result instanceof Promise
+      ? result.catch((error: unknown) => retried(() => call(args) as Promise<unknown>, error, budgetMs))
+      : result;
   });
 }
 

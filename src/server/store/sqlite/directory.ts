@@ -2,26 +2,41 @@
 import type Database from "better-sqlite3";
 import { BY_WIRE_ID, READABLE_REPOS } from "../feed-sql.js";
 import {
-  ACCOUNT_COUNTS, ORG_ROLE, REPO_ROLE, REPO_SELECT, REPO_STATS, toAccountCounts, toRepo, toRepoStats, type AccountCountsRecord,
-  type RepoRecord, type RepoStatsRecord,
+  ACCOUNT_COUNTS,
+  ORG_ROLE,
+  REPO_ROLE,
+  REPO_SELECT,
+  REPO_STATS,
+  toAccountCounts,
+  toRepo,
+  toRepoStats,
+  type AccountCountsRecord,
+  type RepoRecord,
+  type RepoStatsRecord,
 } from "../directory-sql.js";
 import type { DirectoryStore, OrgRole, RepoRole } from "../directory-store.js";
 
-
 export class SqliteDirectory implements DirectoryStore {
-  private readonly repo; private readonly readable; private readonly member; private readonly login;
-  private readonly repoName; private readonly repoById; private readonly counts; private readonly stats;
-  private readonly role; private readonly orgRoles;
+  private readonly repo;
+  private readonly readable;
+  private readonly member;
+  private readonly login;
+  private readonly repoName;
+  private readonly repoById;
+  private readonly counts;
+  private readonly stats;
+  private readonly role;
+  private readonly orgRoles;
 
   constructor(db: Database.Database) {
-    this.repo = db.prepare<[string, string], RepoRecord>(
-      `${REPO_SELECT} WHERE u.login = ? AND r.name = ?`);
-    this.repoById = db.prepare<[number], RepoRecord>(
-      `${REPO_SELECT} WHERE r.id = ?`);
+    this.repo = db.prepare<[string, string], RepoRecord>(`${REPO_SELECT} WHERE u.login = ? AND r.name = ?`);
+    this.repoById = db.prepare<[number], RepoRecord>(`${REPO_SELECT} WHERE r.id = ?`);
     this.readable = db.prepare<{ reader: number; repo: number }, { ok: number }>(
-      `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`);
+      `SELECT 1 AS ok WHERE @repo IN (${READABLE_REPOS})`,
+    );
     this.member = db.prepare<[number, number], { ok: number }>(
-      "SELECT 1 AS ok FROM org_members WHERE org_id = ? AND user_id = ?");
+      "SELECT 1 AS ok FROM org_members WHERE org_id = ? AND user_id = ?",
+    );
     this.login = db.prepare<{ id: number }, { login: string }>(BY_WIRE_ID.account);
     this.repoName = db.prepare<{ id: number }, { name: string }>(BY_WIRE_ID.repo);
     this.counts = db.prepare<{ id: number }, AccountCountsRecord>(ACCOUNT_COUNTS);

@@ -4,13 +4,40 @@
  */
 import type Database from "better-sqlite3";
 import {
-  ARRIVAL_OF, arrivalsSql, arrivalWhere, countArrivalsSql, feedStatements, feedWhere, INGESTED_SINCE, LAST_ARRIVALS, RECEIVED_VERSION, VERSION,
+  ARRIVAL_OF,
+  arrivalsSql,
+  arrivalWhere,
+  countArrivalsSql,
+  feedStatements,
+  feedWhere,
+  INGESTED_SINCE,
+  LAST_ARRIVALS,
+  RECEIVED_VERSION,
+  VERSION,
 } from "../feed-sql.js";
-import type { ArrivalRequest, ArrivalTable, ArrivedEvent, Arrivals, EventScope, EventStore, FeedPage, FeedRequest, FeedTarget, IngestedSince, StoredEvent, StoreVersion } from "../event-store.js";
+import type {
+  ArrivalRequest,
+  ArrivalTable,
+  ArrivedEvent,
+  Arrivals,
+  EventScope,
+  EventStore,
+  FeedPage,
+  FeedRequest,
+  FeedTarget,
+  IngestedSince,
+  StoredEvent,
+  StoreVersion,
+} from "../event-store.js";
 
 interface EventRecord {
-  id: string; body: string; complete: number; created_at: number;
-  actor_wire_id: number | null; repo_wire_id: number | null; org_wire_id: number | null;
+  id: string;
+  body: string;
+  complete: number;
+  created_at: number;
+  actor_wire_id: number | null;
+  repo_wire_id: number | null;
+  org_wire_id: number | null;
 }
 
 type Parameters = Record<string, number>;
@@ -18,8 +45,13 @@ type ArrivalRecord = EventRecord & { seq: number; type: string | null };
 type PageOf = Omit<FeedRequest, "visibility">;
 
 const toStored = (r: EventRecord): StoredEvent => ({
-  id: r.id, body: r.body, complete: r.complete === 1, createdAt: new Date(r.created_at * 1000),
-  actorWireId: r.actor_wire_id, repoWireId: r.repo_wire_id, orgWireId: r.org_wire_id,
+  id: r.id,
+  body: r.body,
+  complete: r.complete === 1,
+  createdAt: new Date(r.created_at * 1000),
+  actorWireId: r.actor_wire_id,
+  repoWireId: r.repo_wire_id,
+  orgWireId: r.org_wire_id,
 });
 
 interface FeedStatements {
@@ -32,7 +64,7 @@ interface FeedStatements {
 
 /** SQLite integers go up to 2^63; a bound no creation time reaches. */
 const NO_END = Number.MAX_SAFE_INTEGER;
-const secondsOf = (time: Date | null) => time ? Math.floor(time.getTime() / 1000) : 0;
+const secondsOf = (time: Date | null) => (time ? Math.floor(time.getTime() / 1000) : 0);
 
 export class SqliteEvents implements EventStore {
   private readonly statements = new Map<string, FeedStatements>();
@@ -55,8 +87,10 @@ export class SqliteEvents implements EventStore {
     this.dataVersionStatement = db.prepare<[], number>("PRAGMA data_version").pluck();
     this.totalChangesStatement = db.prepare<[], number>("SELECT total_changes()").pluck();
     this.receivedVersionStatement = db.prepare<{ user: number }, { version: number }>(RECEIVED_VERSION);
-    this.ingestedSinceStatement = db.prepare<{ after: number; upTo: number },
-      { n: number; oldest_event: number | null; oldest_issue_event: number | null }>(INGESTED_SINCE);
+    this.ingestedSinceStatement = db.prepare<
+      { after: number; upTo: number },
+      { n: number; oldest_event: number | null; oldest_issue_event: number | null }
+    >(INGESTED_SINCE);
     this.lastArrivalsStatement = db.prepare<[], { events: number; issue_events: number }>(LAST_ARRIVALS);
     this.arrivalOfStatements = {
       events: db.prepare<{ id: bigint }, number>(ARRIVAL_OF.events).pluck(),
@@ -70,7 +104,7 @@ export class SqliteEvents implements EventStore {
    * (triggers included). Both are cheaper than reading a table, which every poll would otherwise do.
    */
   version(shareTurn = false): StoreVersion {
-    const dataVersion = shareTurn ? this.turnDataVersion ?? this.readDataVersion(true) : this.readDataVersion(false);
+    const dataVersion = shareTurn ? (this.turnDataVersion ?? this.readDataVersion(true)) : this.readDataVersion(false);
     const totalChanges = this.totalChangesStatement.get()!;
     const last = this.lastVersion;
     if (last && last.dataVersion === dataVersion && last.totalChanges === totalChanges) return last.version;
@@ -115,8 +149,11 @@ export class SqliteEvents implements EventStore {
     if (!statements) {
       const sql = feedStatements("sqlite", table, where);
       statements = {
-        page: this.db.prepare(sql.page), count: this.db.prepare(sql.count), newest: this.db.prepare(sql.newest),
-        countUntil: this.db.prepare(sql.countUntil), timeAtDepth: this.db.prepare(sql.timeAtDepth),
+        page: this.db.prepare(sql.page),
+        count: this.db.prepare(sql.count),
+        newest: this.db.prepare(sql.newest),
+        countUntil: this.db.prepare(sql.countUntil),
+        timeAtDepth: this.db.prepare(sql.timeAtDepth),
       };
       this.statements.set(key, statements);
     }
@@ -125,7 +162,12 @@ export class SqliteEvents implements EventStore {
 
   /** The page and the newest time, and the total when `counted`, in one read transaction: one moment. */
   private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: true): FeedPage;
-  private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: false): Omit<FeedPage, "total">;
+  private run(
+    statements: FeedStatements,
+    parameters: Parameters,
+    request: PageOf,
+    counted: false,
+  ): Omit<FeedPage, "total">;
   private run(statements: FeedStatements, parameters: Parameters, request: PageOf, counted: boolean) {
     const where = { ...parameters, notBefore: secondsOf(request.notBefore) };
     return this.db.transaction(() => {
@@ -183,11 +225,17 @@ export class SqliteEvents implements EventStore {
     return this.arrivalOfStatements[table].get({ id: BigInt(id) }) ?? null;
   }
 
-  async countArrivals(target: FeedTarget, { after, upTo, from }: { after: number; upTo: number; from: number }): Promise<number> {
+  async countArrivals(
+    target: FeedTarget,
+    { after, upTo, from }: { after: number; upTo: number; from: number },
+  ): Promise<number> {
     const { table, where, parameters } = arrivalWhere("sqlite", target);
     let statement = this.countArrivalStatements.get(`${table}|${where}`);
     if (!statement) {
-      this.countArrivalStatements.set(`${table}|${where}`, statement = this.db.prepare<Parameters, number>(countArrivalsSql(table, where)).pluck());
+      this.countArrivalStatements.set(
+        `${table}|${where}`,
+        (statement = this.db.prepare<Parameters, number>(countArrivalsSql(table, where)).pluck()),
+      );
     }
     return statement.get({ ...parameters, after, upTo, from })!;
   }
@@ -195,9 +243,14 @@ export class SqliteEvents implements EventStore {
   async arrivals(target: FeedTarget, request: ArrivalRequest): Promise<ArrivedEvent[]> {
     const { table, where, parameters } = arrivalWhere("sqlite", target);
     let statement = this.arrivalStatements.get(`${table}|${where}`);
-    if (!statement) this.arrivalStatements.set(`${table}|${where}`, statement = this.db.prepare(arrivalsSql("sqlite", table, where)));
+    if (!statement)
+      this.arrivalStatements.set(
+        `${table}|${where}`,
+        (statement = this.db.prepare(arrivalsSql("sqlite", table, where))),
+      );
     const { after, upTo, limit, notBefore } = request;
-    return statement.all({ ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) })
+    return statement
+      .all({ ...parameters, after, upTo, limit, notBefore: secondsOf(notBefore) })
       .map((r) => ({ ...toStored(r), seq: r.seq, type: r.type }));
   }
 

@@ -1,12 +1,44 @@
 /** Webhooks in SQLite: the hooks, their outbox and the record of attempts (SQL in ../hook-sql.ts). */
 import type Database from "better-sqlite3";
 import type {
-  AttemptOutcome, DeliveryAttempt, DeliveryRow, DisableRule, EventSource, FinishedAttempt, HookChanges, HookOwner, HookRow, HookStore, NewHook,
-  NewQueuedDelivery, QueuedDelivery, QueueStats, RedeliveryCount, RedeliveryScope, SealedSecret,
+  AttemptOutcome,
+  DeliveryAttempt,
+  DeliveryRow,
+  DisableRule,
+  EventSource,
+  FinishedAttempt,
+  HookChanges,
+  HookOwner,
+  HookRow,
+  HookStore,
+  NewHook,
+  NewQueuedDelivery,
+  QueuedDelivery,
+  QueueStats,
+  RedeliveryCount,
+  RedeliveryScope,
+  SealedSecret,
 } from "../hook-store.js";
 import {
-  attemptParameters, claimableBehind, delivered, failedSinceSql, HOOK_SQL, hookParameters, lastResponse, NO_CURSOR, ownerWhere, reactivates, redeliveryOf,
-  scopeOwner, toDelivery, toHook, toQueued, type DeliveryRecord, type HookRecord, type OwnerColumn, type QueueRecord,
+  attemptParameters,
+  claimableBehind,
+  delivered,
+  failedSinceSql,
+  HOOK_SQL,
+  hookParameters,
+  lastResponse,
+  NO_CURSOR,
+  ownerWhere,
+  reactivates,
+  redeliveryOf,
+  scopeOwner,
+  toDelivery,
+  toHook,
+  toQueued,
+  type DeliveryRecord,
+  type HookRecord,
+  type OwnerColumn,
+  type QueueRecord,
 } from "../hook-sql.js";
 import type { Page, PageRequest } from "../page.js";
 import { SQLITE_VALUES } from "../sql-values.js";
@@ -27,7 +59,10 @@ function perOwner<P extends object, R = unknown>(db: Database.Database, sql: (co
 
 function prepare(db: Database.Database) {
   return {
-    insert: db.prepare<HookParameters & { repo: number | null; org: number | null; name: string; now: string }, HookRecord>(HOOK_SQL.insert),
+    insert: db.prepare<
+      HookParameters & { repo: number | null; org: number | null; name: string; now: string },
+      HookRecord
+    >(HOOK_SQL.insert),
     find: perOwner<Owned, HookRecord>(db, HOOK_SQL.find),
     get: db.prepare<{ id: number }, HookRecord>(HOOK_SQL.get),
     page: perOwner<{ owner: number } & PageRequest, HookRecord>(db, HOOK_SQL.page),
@@ -37,8 +72,15 @@ function prepare(db: Database.Database) {
     sealedSecrets: db.prepare<{ after: number; limit: number }, { id: number; secret: string }>(HOOK_SQL.sealedSecrets),
     reseal: db.prepare<{ id: number; from: string; to: string }>(HOOK_SQL.reseal),
     enqueue: db.prepare<{
-      hookId: number; guid: string; event: string; action: string | null; eventId: string | null; body: string | null;
-      redelivery: number; due: number; now: string;
+      hookId: number;
+      guid: string;
+      event: string;
+      action: string | null;
+      eventId: string | null;
+      body: string | null;
+      redelivery: number;
+      due: number;
+      now: string;
     }>(HOOK_SQL.enqueue),
     relaxed: db.prepare("PRAGMA synchronous = NORMAL"),
     heads: db.prepare<{ active: number; now: number; limit: number }, QueueRecord>(HOOK_SQL.heads),
@@ -54,15 +96,25 @@ function prepare(db: Database.Database) {
     lastResponse: db.prepare<{ hookId: number } & ReturnType<typeof lastResponse>>(HOOK_SQL.lastResponse),
     succeeded: db.prepare<{ hookId: number }>(HOOK_SQL.succeeded),
     failed: db.prepare<{ hookId: number; at: number }>(HOOK_SQL.failed),
-    disable: db.prepare<{ hookId: number; active: number; inactive: number; now: string; reason: string; before: number }>(
-      HOOK_SQL.disable),
-    queueStats: db.prepare<{ active: number; now: number }, { depth: number; oldest: number | null }>(HOOK_SQL.queueStats),
+    disable: db.prepare<{
+      hookId: number;
+      active: number;
+      inactive: number;
+      now: string;
+      reason: string;
+      before: number;
+    }>(HOOK_SQL.disable),
+    queueStats: db.prepare<{ active: number; now: number }, { depth: number; oldest: number | null }>(
+      HOOK_SQL.queueStats,
+    ),
     failedSince: {
       all: db.prepare<{ since: string }, DeliveryRecord>(failedSinceSql({ kind: "all" })),
       repo: db.prepare<{ since: string; owner: number }, DeliveryRecord>(failedSinceSql({ kind: "repo", repoId: 0 })),
       org: db.prepare<{ since: string; owner: number }, DeliveryRecord>(failedSinceSql({ kind: "org", orgId: 0 })),
     },
-    eventSource: db.prepare<{ id: string }, { body: string; repo_id: number | null; actor_id: number }>(HOOK_SQL.eventSource),
+    eventSource: db.prepare<{ id: string }, { body: string; repo_id: number | null; actor_id: number }>(
+      HOOK_SQL.eventSource,
+    ),
     latestPush: db.prepare<{ repoId: number }, { id: number }>(HOOK_SQL.latestPush),
     deliveries: db.prepare<{ hookId: number; limit: number; before: number }, DeliveryRecord>(HOOK_SQL.deliveries),
     delivery: db.prepare<{ hookId: number; id: number }, DeliveryRecord>(HOOK_SQL.delivery),
@@ -98,8 +150,11 @@ export class SqliteHooks implements HookStore {
   async create(hook: NewHook, now: Date): Promise<HookRow> {
     const { column, value } = ownerWhere(hook.owner);
     const record = this.s.insert.get({
-      ...hookParameters(hook, {}, bool), repo: column === "repo_id" ? value : null, org: column === "org_id" ? value : null,
-      name: hook.name, now: now.toISOString(),
+      ...hookParameters(hook, {}, bool),
+      repo: column === "repo_id" ? value : null,
+      org: column === "org_id" ? value : null,
+      name: hook.name,
+      now: now.toISOString(),
     });
     return toHook(record!);
   }
@@ -125,15 +180,21 @@ export class SqliteHooks implements HookStore {
 
   async update(owner: HookOwner, id: number, changes: HookChanges, now: Date): Promise<HookRow | null> {
     const { column, value } = ownerWhere(owner);
-    return this.db.transaction(() => {
-      const found = this.s.find[column].get({ owner: value, id });
-      if (!found) return null;
-      const hook = toHook(found);
-      const record = this.s.update[column].get({
-        ...hookParameters(hook, changes, bool), owner: value, id, now: now.toISOString(), reactivated: bool(reactivates(hook, changes)),
-      });
-      return toHook(record!);
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const found = this.s.find[column].get({ owner: value, id });
+        if (!found) return null;
+        const hook = toHook(found);
+        const record = this.s.update[column].get({
+          ...hookParameters(hook, changes, bool),
+          owner: value,
+          id,
+          now: now.toISOString(),
+          reactivated: bool(reactivates(hook, changes)),
+        });
+        return toHook(record!);
+      })
+      .immediate();
   }
 
   async delete(owner: HookOwner, id: number): Promise<boolean> {
@@ -157,8 +218,15 @@ export class SqliteHooks implements HookStore {
   private enqueueNow(deliveries: NewQueuedDelivery[], now: Date): void {
     for (const d of deliveries) {
       this.s.enqueue.run({
-        hookId: d.hookId, guid: d.guid, event: d.event, action: d.action, eventId: d.eventId, body: d.body,
-        redelivery: bool(d.redelivery), due: now.getTime(), now: now.toISOString(),
+        hookId: d.hookId,
+        guid: d.guid,
+        event: d.event,
+        action: d.action,
+        eventId: d.eventId,
+        body: d.body,
+        redelivery: bool(d.redelivery),
+        due: now.getTime(),
+        now: now.toISOString(),
       });
     }
   }
@@ -168,7 +236,16 @@ export class SqliteHooks implements HookStore {
     return this.outbox(() => {
       const claimed: QueueRecord[] = [];
       for (const head of this.s.heads.all({ active: 1, now, limit })) {
-        const run = perHook > 1 ? [head, ...claimableBehind(this.s.behind.all({ hookId: head.hook_id, after: head.id, limit: perHook - 1 }), now)] : [head];
+        const run =
+          perHook > 1
+            ? [
+                head,
+                ...claimableBehind(
+                  this.s.behind.all({ hookId: head.hook_id, after: head.id, limit: perHook - 1 }),
+                  now,
+                ),
+              ]
+            : [head];
         // A hook's run is the next ids of its queue, nothing between them: one statement leases them all.
         this.s.leaseRun.run({ hookId: head.hook_id, first: head.id, last: run.at(-1)!.id, until: now + leaseMs });
         claimed.push(...run);
@@ -185,7 +262,12 @@ export class SqliteHooks implements HookStore {
     this.s.postpone.run({ id, due: dueAt });
   }
 
-  async finish(delivery: QueuedDelivery, attempt: DeliveryAttempt, outcome: AttemptOutcome, rule: DisableRule | null = null): Promise<boolean> {
+  async finish(
+    delivery: QueuedDelivery,
+    attempt: DeliveryAttempt,
+    outcome: AttemptOutcome,
+    rule: DisableRule | null = null,
+  ): Promise<boolean> {
     return (await this.finishAll([{ delivery, attempt, outcome, rule }]))[0]!;
   }
 
@@ -205,14 +287,17 @@ export class SqliteHooks implements HookStore {
    * hook's updates it makes anyway are left to it: its last response replaces this one's, and, when it delivered, it
    * ends the failing streak this one would end (a run of successes updates its hook once, not once each).
    */
-  private finishNow({ delivery, attempt, outcome, rule }: FinishedAttempt, packed: Buffer | null, next?: FinishedAttempt): boolean {
+  private finishNow(
+    { delivery, attempt, outcome, rule }: FinishedAttempt,
+    packed: Buffer | null,
+    next?: FinishedAttempt,
+  ): boolean {
     const sameHookNext = next?.delivery.hookId === delivery.hookId;
     this.s.record.run(attemptParameters(attempt, bool, packed));
     if (!sameHookNext) this.s.lastResponse.run({ hookId: delivery.hookId, ...lastResponse(attempt) });
     if (outcome.kind === "retry") {
       this.s.retry.run({ id: delivery.id, due: outcome.dueAt, body: attempt.request.payload, action: attempt.action });
-    }
-    else this.s.dequeue.run({ id: delivery.id });
+    } else this.s.dequeue.run({ id: delivery.id });
     const hookId = delivery.hookId;
     if (delivered(attempt)) {
       if (!(sameHookNext && delivered(next!.attempt))) this.s.succeeded.run({ hookId });
@@ -220,9 +305,16 @@ export class SqliteHooks implements HookStore {
     }
     this.s.failed.run({ hookId, at: attempt.deliveredAt.getTime() });
     if (!rule) return false;
-    return this.s.disable.run({
-      hookId, active: 1, inactive: 0, now: attempt.deliveredAt.toISOString(), reason: rule.reason, before: rule.failingBefore,
-    }).changes === 1;
+    return (
+      this.s.disable.run({
+        hookId,
+        active: 1,
+        inactive: 0,
+        now: attempt.deliveredAt.toISOString(),
+        reason: rule.reason,
+        before: rule.failingBefore,
+      }).changes === 1
+    );
   }
 
   async nextDue(now: number): Promise<number | null> {
@@ -230,14 +322,21 @@ export class SqliteHooks implements HookStore {
   }
 
   async redeliverFailed(scope: RedeliveryScope, since: Date, now: Date): Promise<RedeliveryCount> {
-    const found = this.db.transaction(() => {
-      const rows = this.s.failedSince[scope.kind].all({ since: since.toISOString(), ...scopeOwner(scope) } as { since: string; owner: number })
-;
-      // SQLite's transaction cannot wait: the compressed bodies are inflated in it, which keeps the read and the queueing
-      // one step (no second run can queue the same failures in between).
-      this.enqueueNow(rows.map((r) => redeliveryOf(r, unpackBodySync(r.request_body, r.request_body_gzip))), now);
-      return rows;
-    }).immediate();
+    const found = this.db
+      .transaction(() => {
+        const rows = this.s.failedSince[scope.kind].all({ since: since.toISOString(), ...scopeOwner(scope) } as {
+          since: string;
+          owner: number;
+        });
+        // SQLite's transaction cannot wait: the compressed bodies are inflated in it, which keeps the read and the queueing
+        // one step (no second run can queue the same failures in between).
+        this.enqueueNow(
+          rows.map((r) => redeliveryOf(r, unpackBodySync(r.request_body, r.request_body_gzip))),
+          now,
+        );
+        return rows;
+      })
+      .immediate();
     return { queued: found.length, hooks: new Set(found.map((r) => r.hook_id)).size };
   }
 

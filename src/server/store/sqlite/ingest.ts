@@ -9,7 +9,14 @@ import { ingestProgram } from "../ingest-plan.js";
 import { runProgram, type IngestDriver } from "../ingest-protocol.js";
 import type { AccountType } from "../user-store.js";
 import type { OrgRole } from "../directory-store.js";
-import type { BulkLoadProgress, EncodedBatch, IngestBatch, IngestOptions, IngestResult, IngestStore } from "../ingest-store.js";
+import type {
+  BulkLoadProgress,
+  EncodedBatch,
+  IngestBatch,
+  IngestOptions,
+  IngestResult,
+  IngestStore,
+} from "../ingest-store.js";
 import { plainBatch } from "../encoded-batch.js";
 import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { waitingForLock } from "./busy-retry.js";
@@ -18,11 +25,16 @@ import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from ".
 
 function prepare(db: Database.Database) {
   return {
-    account: db.prepare<[string], { id: number; type: AccountType; password_hash: string | null; external_id: number | null }>(
-      "SELECT id, type, password_hash, external_id FROM users WHERE login = ?"),
+    account: db.prepare<
+      [string],
+      { id: number; type: AccountType; password_hash: string | null; external_id: number | null }
+    >("SELECT id, type, password_hash, external_id FROM users WHERE login = ?"),
     insertAccount: db.prepare<[string, AccountType, number | null, string], { id: number }>(
-      "INSERT INTO users (login, type, external_id, created_at) VALUES (?, ?, ?, ?) RETURNING id"),
-    setExternalId: db.prepare<[number, number]>("UPDATE users SET external_id = ? WHERE id = ? AND external_id IS NULL"),
+      "INSERT INTO users (login, type, external_id, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+    ),
+    setExternalId: db.prepare<[number, number]>(
+      "UPDATE users SET external_id = ? WHERE id = ? AND external_id IS NULL",
+    ),
     makeOrganization: db.prepare<[number]>("UPDATE users SET type = 'Organization' WHERE id = ?"),
     setPassword: db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
     setOtpSecret: db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
@@ -31,37 +43,48 @@ function prepare(db: Database.Database) {
     addMember: db.prepare<[number, number, OrgRole]>(`INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)
       ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE role <> excluded.role`),
     repo: db.prepare<[number, string], { id: number; network_id: number; external_id: number | null; private: number }>(
-      "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?"),
+      "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?",
+    ),
     // A new repository is the root of its own fork network.
     insertRepo: db.prepare<[number, string, number | null], { id: number }>(
-      "INSERT INTO repos (owner_id, name, network_id, external_id) VALUES (?, ?, 0, ?) RETURNING id"),
+      "INSERT INTO repos (owner_id, name, network_id, external_id) VALUES (?, ?, 0, ?) RETURNING id",
+    ),
     ownNetwork: db.prepare<[number]>("UPDATE repos SET network_id = id WHERE id = ?"),
-    setRepoExternalId: db.prepare<[number, number]>("UPDATE repos SET external_id = ? WHERE id = ? AND external_id IS NULL"),
+    setRepoExternalId: db.prepare<[number, number]>(
+      "UPDATE repos SET external_id = ? WHERE id = ? AND external_id IS NULL",
+    ),
     setPrivate: db.prepare<[number, number]>("UPDATE repos SET private = ? WHERE id = ?"),
     setParent: db.prepare<[number, number]>("UPDATE repos SET parent_id = ? WHERE id = ?"),
     moveNetwork: db.prepare<[number, number]>("UPDATE repos SET network_id = ? WHERE network_id = ?"),
-    addCollaborator: db.prepare<[number, number]>("INSERT OR IGNORE INTO collaborators (repo_id, user_id) VALUES (?, ?)"),
+    addCollaborator: db.prepare<[number, number]>(
+      "INSERT OR IGNORE INTO collaborators (repo_id, user_id) VALUES (?, ?)",
+    ),
     removeCollaborator: db.prepare<[number, number]>("DELETE FROM collaborators WHERE repo_id = ? AND user_id = ?"),
     addFollow: db.prepare<[number, number]>("INSERT OR IGNORE INTO follows (follower_id, followee_id) VALUES (?, ?)"),
     addWatch: db.prepare<[number, number]>("INSERT OR IGNORE INTO watches (user_id, repo_id) VALUES (?, ?)"),
     tokenOwner: db.prepare<[string], { user_id: number }>("SELECT user_id FROM authorizations WHERE hashed_token = ?"),
     insertToken: db.prepare(
       `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
-         created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`),
+         created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+    ),
     // The last arrival number (migration 9), read once per ingest, under the write lock every ingest holds: each
     // event added takes the next.
     lastSeq: db.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM events").pluck(),
     // A body given as bytes (EventText) is stored as the text they spell, as a string is.
     insertEvent: db.prepare(
       `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`),
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
+    ),
     raiseGeneration: db.prepare(RAISE_GENERATION),
-    hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(hookTargetsSql("SELECT value FROM json_each(@repoIds)")),
+    hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(
+      hookTargetsSql("SELECT value FROM json_each(@repoIds)"),
+    ),
     enqueue: db.prepare(HOOK_SQL.enqueue),
     logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
     insertIssueEvent: db.prepare(
       "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body, seq) " +
-      "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))"),
+        "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))",
+    ),
   };
 }
 
@@ -70,10 +93,11 @@ type Statements = ReturnType<typeof prepare>;
 /** The ingest operations on prepared statements, answering at once (better-sqlite3 is synchronous). */
 function driver(s: Statements): IngestDriver {
   return {
-    findAccounts: (o) => o.logins.map((login) => {
-      const r = s.account.get(login);
-      return r ? { id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } : null;
-    }),
+    findAccounts: (o) =>
+      o.logins.map((login) => {
+        const r = s.account.get(login);
+        return r ? { id: r.id, type: r.type, passwordHash: r.password_hash, externalId: r.external_id } : null;
+      }),
     insertAccounts: (o) => {
       const at = o.now.toISOString();
       return o.rows.map((a) => s.insertAccount.get(a.login, a.type, a.externalId, at)!.id);
@@ -87,15 +111,17 @@ function driver(s: Statements): IngestDriver {
     setPassword: (o) => void s.setPassword.run(o.passwordHash, o.id),
     setOtpSecret: (o) => void s.setOtpSecret.run(o.otpSecret, o.id),
     setSiteAdmin: (o) => void s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id),
-    findRepos: (o) => o.keys.map((k) => {
-      const r = s.repo.get(k.ownerId, k.name);
-      return r ? { id: r.id, networkId: r.network_id, externalId: r.external_id, private: r.private === 1 } : null;
-    }),
-    insertRepos: (o) => o.rows.map((r) => {
-      const id = s.insertRepo.get(r.ownerId, r.name, r.externalId)!.id;
-      s.ownNetwork.run(id);
-      return id;
-    }),
+    findRepos: (o) =>
+      o.keys.map((k) => {
+        const r = s.repo.get(k.ownerId, k.name);
+        return r ? { id: r.id, networkId: r.network_id, externalId: r.external_id, private: r.private === 1 } : null;
+      }),
+    insertRepos: (o) =>
+      o.rows.map((r) => {
+        const id = s.insertRepo.get(r.ownerId, r.name, r.externalId)!.id;
+        s.ownNetwork.run(id);
+        return id;
+      }),
     setRepoExternalIds: (o) => {
       for (const p of o.pairs) s.setRepoExternalId.run(p.b, p.a);
     },
@@ -132,8 +158,20 @@ function driver(s: Statements): IngestDriver {
       let seq = s.lastSeq.get()!;
       const added: string[] = [];
       for (const e of o.rows) {
-        if (s.insertEvent.run(e.id, e.type, e.actorId, e.repoId, e.orgId, e.public ? 1 : 0, e.createdAt, e.complete ? 1 : 0,
-          e.body, seq + 1).changes === 1) {
+        if (
+          s.insertEvent.run(
+            e.id,
+            e.type,
+            e.actorId,
+            e.repoId,
+            e.orgId,
+            e.public ? 1 : 0,
+            e.createdAt,
+            e.complete ? 1 : 0,
+            e.body,
+            seq + 1,
+          ).changes === 1
+        ) {
           seq += 1;
           added.push(e.id);
         }
@@ -144,16 +182,28 @@ function driver(s: Statements): IngestDriver {
     queueDeliveries: (o) => {
       for (const d of o.rows) {
         s.enqueue.run({
-          hookId: d.hookId, guid: d.guid, event: d.event, action: null, eventId: d.eventId, body: null, redelivery: 0,
-          due: o.now.getTime(), now: o.now.toISOString(),
+          hookId: d.hookId,
+          guid: d.guid,
+          event: d.event,
+          action: null,
+          eventId: d.eventId,
+          body: null,
+          redelivery: 0,
+          due: o.now.getTime(),
+          now: o.now.toISOString(),
         });
       }
     },
-    insertIssueEvents: (o) => o.rows.reduce((added, e) => added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId,
-      e.createdAt, e.complete ? 1 : 0, e.body).changes, 0),
+    insertIssueEvents: (o) =>
+      o.rows.reduce(
+        (added, e) =>
+          added + s.insertIssueEvent.run(e.id, e.repoId, e.actorId, e.createdAt, e.complete ? 1 : 0, e.body).changes,
+        0,
+      ),
     raiseGeneration: (o) => {
       s.raiseGeneration.run();
-      for (const statement of s.logIngest) statement.run({ oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent });
+      for (const statement of s.logIngest)
+        statement.run({ oldestEvent: o.oldestEvent, oldestIssueEvent: o.oldestIssueEvent });
     },
   };
 }
@@ -162,7 +212,11 @@ function driver(s: Statements): IngestDriver {
  * Applies one ingest, decoding an encoded batch where it writes; resolves with what it wrote (or rejects with what
  * refused it, and then nothing is written).
  */
-export type IngestWriter = (batch: IngestBatch | EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
+export type IngestWriter = (
+  batch: IngestBatch | EncodedBatch,
+  now: Date,
+  options?: IngestOptions,
+) => Promise<IngestResult>;
 
 /** The page cache of a bulk load: 64 MB (negative: KiB, as SQLite counts), not SQLite's default 2 MB. */
 const BULK_LOAD_CACHE_KIB = -65_536;
@@ -170,7 +224,9 @@ const BULK_LOAD_CACHE_KIB = -65_536;
 const INDEX_BUILD_MMAP = 2 ** 36;
 
 /** Ingests on `db`'s own thread, each one transaction: the write worker's, and the in-memory store's. */
-export function applyingOn(db: Database.Database): (batch: IngestBatch, now: Date, options?: IngestOptions) => IngestResult {
+export function applyingOn(
+  db: Database.Database,
+): (batch: IngestBatch, now: Date, options?: IngestOptions) => IngestResult {
   const ops = driver(prepare(db));
   // IMMEDIATE: take the write lock up front, so a concurrent writer waits instead of failing half-way.
   return (batch, now, options) => db.transaction(() => runProgram(ingestProgram(batch, now, options), ops)).immediate();
@@ -185,7 +241,10 @@ export class SqliteIngest implements IngestStore {
   readonly applyEncoded?: (encoded: EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
   /** @param worker where a file's ingests run (sqlite-store.ts); without one, on this thread. */
-  constructor(private readonly db: Database.Database, worker?: IngestWriter) {
+  constructor(
+    private readonly db: Database.Database,
+    worker?: IngestWriter,
+  ) {
     this.write = worker ?? inThread(db);
     if (worker) this.applyEncoded = (encoded, now, options) => (this.bulkWriter ?? this.write)(encoded, now, options);
   }

@@ -14,6 +14,7 @@ export function outboxInWorker(hooks: HookStore, writer: WriteWorker): HookStore
     finishAll: (...args) => writer.outbox({ op: "finishAll", args }, () => hooks.finishAll(...args)),
   };
   return new Proxy(hooks, {
-    get: (target, key) => typeof key === "string" && Object.hasOwn(routed, key) ? routed[key as OutboxOp] : Reflect.get(target, key),
+    get: (target, key) =>
+      typeof key === "string" && Object.hasOwn(routed, key) ? routed[key as OutboxOp] : Reflect.get(target, key),
   });
 }

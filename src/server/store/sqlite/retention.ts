@@ -6,7 +6,10 @@ import { RAISE_GENERATION } from "../feed-sql.js";
 import { SQLITE_VALUES } from "../sql-values.js";
 
 export class SqliteRetention implements RetentionStore {
-  private readonly deliveries; private readonly sessions; private readonly events; private readonly raise;
+  private readonly deliveries;
+  private readonly sessions;
+  private readonly events;
+  private readonly raise;
 
   constructor(private readonly db: Database.Database) {
     this.deliveries = db.prepare<{ before: string; limit: number }>(RETENTION_SQL.deliveries);
@@ -26,12 +29,14 @@ export class SqliteRetention implements RetentionStore {
   }
 
   async pruneEvents(before: Date, limit: number): Promise<EventsPruned> {
-    const rows = this.db.transaction(() => {
-      const deleted = this.events.run({ before: Math.floor(before.getTime() / 1000), limit }).changes;
-      // Feeds changed: cached pages and totals are forgotten (services/feed-totals.ts counts again).
-      if (deleted > 0) this.raise.run();
-      return deleted;
-    }).immediate();
+    const rows = this.db
+      .transaction(() => {
+        const deleted = this.events.run({ before: Math.floor(before.getTime() / 1000), limit }).changes;
+        // Feeds changed: cached pages and totals are forgotten (services/feed-totals.ts counts again).
+        if (deleted > 0) this.raise.run();
+        return deleted;
+      })
+      .immediate();
     return { rows, partitions: 0 };
   }
 

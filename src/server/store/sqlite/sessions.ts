@@ -5,10 +5,16 @@ import { newSessionParameters, SESSION_SQL, toSession, type SessionRecord } from
 import { SQLITE_VALUES } from "../sql-values.js";
 
 export class SqliteSessions implements SessionStore {
-  private readonly insert; private readonly byHash; private readonly seen; private readonly remove; private readonly expired;
+  private readonly insert;
+  private readonly byHash;
+  private readonly seen;
+  private readonly remove;
+  private readonly expired;
 
   constructor(db: Database.Database) {
-    this.insert = db.prepare<ReturnType<typeof newSessionParameters<number, string>>, SessionRecord>(SESSION_SQL.insert);
+    this.insert = db.prepare<ReturnType<typeof newSessionParameters<number, string>>, SessionRecord>(
+      SESSION_SQL.insert,
+    );
     this.byHash = db.prepare<{ idHash: string }, SessionRecord>(SESSION_SQL.find);
     this.seen = db.prepare<{ idHash: string; now: string }>(SESSION_SQL.touch);
     this.remove = db.prepare<{ idHash: string }>(SESSION_SQL.delete);
@@ -33,6 +39,9 @@ export class SqliteSessions implements SessionStore {
   }
 
   async deleteExpired(idleBefore: Date, createdBefore: Date) {
-    return this.expired.run({ idleBefore: SQLITE_VALUES.time(idleBefore), createdBefore: SQLITE_VALUES.time(createdBefore) }).changes;
+    return this.expired.run({
+      idleBefore: SQLITE_VALUES.time(idleBefore),
+      createdBefore: SQLITE_VALUES.time(createdBefore),
+    }).changes;
   }
 }

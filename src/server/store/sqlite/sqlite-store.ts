@@ -36,7 +36,7 @@ import { LATEST_SCHEMA_VERSION, refuseNewerSchema } from "../schema-version.js";
 /** The highest migration `db` records; null when it records none (a new file, or not a feedgate database). */
 export function sqliteSchemaVersion(db: Database.Database): number | null {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-  return table ? db.prepare<[], number | null>("SELECT max(id) FROM schema_migrations").pluck().get() ?? null : null;
+  return table ? (db.prepare<[], number | null>("SELECT max(id) FROM schema_migrations").pluck().get() ?? null) : null;
 }
 
 /**
@@ -83,24 +83,36 @@ export class SqliteStore implements Store {
    * no other connection can open (its ingests run on this thread, as every write of both kinds does). With a worker,
    * this connection waits for the worker's lock on timers, not in SQLite (busy-retry.ts).
    */
-  private constructor(private readonly db: Database.Database, readonly migratedAtOpen: MigrationReport,
-    private readonly writer?: WriteWorker) {
-    const part = <T extends object>(made: T): T => raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
+  private constructor(
+    private readonly db: Database.Database,
+    readonly migratedAtOpen: MigrationReport,
+    private readonly writer?: WriteWorker,
+  ) {
+    const part = <T extends object>(made: T): T =>
+      raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
     this.users = part(new SqliteUsers(db));
     this.authorizations = part(new SqliteAuthorizations(db));
     this.directory = part(new SqliteDirectory(db));
     const events = new SqliteEvents(db);
     this.events = part(events);
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
-    this.ingest = raisingUnavailable(new SqliteIngest(db, writer && (async (batch, now, options) => {
-      try {
-        return await writer.apply(batch, now, options);
-      } finally {
-        events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
-      }
-    })), isSqliteOutage);
+    this.ingest = raisingUnavailable(
+      new SqliteIngest(
+        db,
+        writer &&
+          (async (batch, now, options) => {
+            try {
+              return await writer.apply(batch, now, options);
+            } finally {
+              events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
+            }
+          }),
+      ),
+      isSqliteOutage,
+    );
     // With a worker, the dispatcher's claims and records are written there once it runs (outbox-in-worker.ts).
-    this.hooks = writer ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
+    this.hooks = writer
+      ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
       : part(new SqliteHooks(db));
     this.sessions = part(new SqliteSessions(db));
     this.state = part(new SqliteState(db));
@@ -131,7 +143,11 @@ export class SqliteStore implements Store {
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
     db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
-    return new SqliteStore(db, migrated, new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)));
+    return new SqliteStore(
+      db,
+      migrated,
+      new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)),
+    );
   }
 
   private static fromImage(): SqliteStore {

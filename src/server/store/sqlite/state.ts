@@ -15,8 +15,11 @@ export class SqliteState implements StateStore {
 
   /** The tables that hold state, in the order they were created (parents before the rows that point at them). */
   private tables(): string[] {
-    return this.db.prepare<[], string>(`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-      AND name NOT IN (${NOT_STATE.map(() => "?").join(", ")}) ORDER BY rowid`).pluck().all(...(NOT_STATE as []));
+    return this.db
+      .prepare<[], string>(`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+      AND name NOT IN (${NOT_STATE.map(() => "?").join(", ")}) ORDER BY rowid`)
+      .pluck()
+      .all(...(NOT_STATE as []));
   }
 
   private attach(): void {
@@ -40,17 +43,19 @@ export class SqliteState implements StateStore {
     checkImageName(name);
     if (!(await this.has(name))) throw new RangeError(`no image named ${name}`);
     const tables = this.tables();
-    this.db.transaction(() => {
-      // Rows go back in any order; the references between them are checked once, at commit.
-      this.db.pragma("defer_foreign_keys = ON");
-      for (const table of [...tables].reverse()) this.db.exec(`DELETE FROM main.${quoted(table)}`);
-      for (const table of tables) {
-        this.db.exec(`INSERT INTO main.${quoted(table)} SELECT * FROM ${IMAGES}.${quoted(`${name}__${table}`)}`);
-      }
-      this.db.exec("DELETE FROM main.sqlite_sequence");
-      this.db.exec(`INSERT INTO main.sqlite_sequence SELECT * FROM ${IMAGES}.${quoted(`${name}__sqlite_sequence`)}`);
-      for (const statement of RAISE_EVERY_VERSION) this.db.exec(statement);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        // Rows go back in any order; the references between them are checked once, at commit.
+        this.db.pragma("defer_foreign_keys = ON");
+        for (const table of [...tables].reverse()) this.db.exec(`DELETE FROM main.${quoted(table)}`);
+        for (const table of tables) {
+          this.db.exec(`INSERT INTO main.${quoted(table)} SELECT * FROM ${IMAGES}.${quoted(`${name}__${table}`)}`);
+        }
+        this.db.exec("DELETE FROM main.sqlite_sequence");
+        this.db.exec(`INSERT INTO main.sqlite_sequence SELECT * FROM ${IMAGES}.${quoted(`${name}__sqlite_sequence`)}`);
+        for (const statement of RAISE_EVERY_VERSION) this.db.exec(statement);
+      })
+      .immediate();
   }
 
   async discard(name: string): Promise<void> {
@@ -61,12 +66,19 @@ export class SqliteState implements StateStore {
   async has(name: string): Promise<boolean> {
     checkImageName(name);
     if (!this.attached) return false;
-    return this.db.prepare(`SELECT 1 FROM ${IMAGES}.sqlite_master WHERE name = ?`).get(`${name}__sqlite_sequence`) !== undefined;
+    return (
+      this.db.prepare(`SELECT 1 FROM ${IMAGES}.sqlite_master WHERE name = ?`).get(`${name}__sqlite_sequence`) !==
+      undefined
+    );
   }
 
   private drop(name: string): void {
-    const tables = this.db.prepare<[string], string>(`SELECT name FROM ${IMAGES}.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`)
-      .pluck().all(`${name.replaceAll("_", "\\_")}\\_\\_%`);
+    const tables = this.db
+      .prepare<[string], string>(
+        `SELECT name FROM ${IMAGES}.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`,
+      )
+      .pluck()
+      .all(`${name.replaceAll("_", "\\_")}\\_\\_%`);
     for (const table of tables) this.db.exec(`DROP TABLE ${IMAGES}.${quoted(table)}`);
   }
 }

@@ -3,7 +3,11 @@ import type Database from "better-sqlite3";
 import { DuplicateError } from "../duplicate-error.js";
 import type { AccountDeletion, NewUser, UserRow, UserStore } from "../user-store.js";
 import {
-  DELETE_AUTHORIZATIONS, DELETE_RELATIONS, DELETE_ROW, NAMED_BY_HISTORY, STRIP_CREDENTIALS,
+  DELETE_AUTHORIZATIONS,
+  DELETE_RELATIONS,
+  DELETE_ROW,
+  NAMED_BY_HISTORY,
+  STRIP_CREDENTIALS,
 } from "../account-deletion.js";
 // Feeds (received events, private visibility) depend on the relations a deletion removes.
 import { RAISE_GENERATION } from "../feed-sql.js";
@@ -15,8 +19,15 @@ const SQL = userSql("sqlite");
 type NewUserParameters = ReturnType<typeof newUserParameters<number, string>>;
 
 export class SqliteUsers implements UserStore {
-  private readonly claim; private readonly insert; private readonly byLogin; private readonly byId; private readonly all;
-  private readonly counter; private readonly password; private readonly otp; private readonly suspension;
+  private readonly claim;
+  private readonly insert;
+  private readonly byLogin;
+  private readonly byId;
+  private readonly all;
+  private readonly counter;
+  private readonly password;
+  private readonly otp;
+  private readonly suspension;
   private readonly deleteAccount;
 
   constructor(db: Database.Database) {

@@ -16,7 +16,8 @@ export type CarriedError =
 
 export function carry(error: unknown): CarriedError {
   if (error instanceof Database.SqliteError) return { kind: "sqlite", message: error.message, code: error.code };
-  if (error instanceof IngestConflictError) return { kind: "conflict", field: error.field ?? "", problem: error.problem };
+  if (error instanceof IngestConflictError)
+    return { kind: "conflict", field: error.field ?? "", problem: error.problem };
   if (error instanceof FeedgateFailure) return { kind: "failure", failure: carriedFailure(error) };
   const e = error instanceof Error ? error : new Error(String(error));
   return { kind: "other", name: e.name, message: e.message, stack: e.stack };
@@ -29,7 +30,10 @@ export function uncarry(carried: CarriedError): Error {
     case "conflict":
       return new IngestConflictError(carried.field, carried.problem);
     case "failure":
-      return uncarriedFailure(carried.failure) ?? uncarry({ kind: "other", name: carried.failure.name, message: carried.failure.problem, stack: undefined });
+      return (
+        uncarriedFailure(carried.failure) ??
+        uncarry({ kind: "other", name: carried.failure.name, message: carried.failure.problem, stack: undefined })
+      );
     case "other": {
       const error = new Error(carried.message);
       error.name = carried.name;

@@ -42,7 +42,10 @@ export class WriteWorker {
   private closed = false;
 
   /** @param onThisThread how an ingest runs while the worker is starting. */
-  constructor(private readonly data: WriteWorkerData, private readonly onThisThread: IngestWriter) {}
+  constructor(
+    private readonly data: WriteWorkerData,
+    private readonly onThisThread: IngestWriter,
+  ) {}
 
   /**
    * An encoded batch is decoded in the worker, its bytes moved there, not copied (copying a body of a hundred events,
@@ -116,7 +119,10 @@ export class WriteWorker {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker(import.meta.url, "write-worker", { workerData: this.data, resourceLimits: WORKER_LIMITS });
+    const worker = startWorker(import.meta.url, "write-worker", {
+      workerData: this.data,
+      resourceLimits: WORKER_LIMITS,
+    });
     worker.unref(); // referenced only while a request is pending
     // Again once running: Node 20 keeps a worker that is still starting referenced, whatever unref() said before.
     worker.once("online", () => this.unrefWhenIdle());

@@ -34,16 +34,20 @@ parentPort!.on("message", (request: WriteRequest) => {
 /** Each outbox operation by name: another added to OutboxOp does not compile until it is here. */
 function run(call: OutboxCall): Promise<unknown> {
   switch (call.op) {
-    case "claim": return hooks.claim(...call.args);
-    case "finishAll": return hooks.finishAll(...call.args);
+    case "claim":
+      return hooks.claim(...call.args);
+    case "finishAll":
+      return hooks.finishAll(...call.args);
   }
 }
 
 async function answer(request: WriteRequest): Promise<void> {
   let reply: WriteReply;
   try {
-    const result = "outbox" in request ? await run(request.outbox)
-      : apply(await plainBatch(request.batch, request.now), request.now, request.options);
+    const result =
+      "outbox" in request
+        ? await run(request.outbox)
+        : apply(await plainBatch(request.batch, request.now), request.now, request.options);
     reply = { id: request.id, result };
   } catch (error) {
     reply = { id: request.id, error: carry(error) };
