@@ -80,6 +80,7 @@ function text(request: FastifyRequest, expected: string): string {
 const bytes = (request: FastifyRequest): Buffer => (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
 
 export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
+  // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
     // Kept as bytes: an NDJSON body of events is handed on as received (IngestService.ingestNdjson).
