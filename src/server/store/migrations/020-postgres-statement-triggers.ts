@@ -1,4 +1,4 @@
-// Released: tests/store/migrations-frozen.test.ts holds its SQL's checksums. A change is a new migration.
+// Released: tests/unit/store/migrations-frozen.test.ts holds its SQL's checksums. A change is a new migration.
 import type { Migration } from "./migration.js";
 
 export const migration: Migration = {

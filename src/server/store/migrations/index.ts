@@ -1,7 +1,7 @@
 /**
  * The schema migrations, in the order they apply: one file per migration (`NNN-what.ts`, see migration.ts), each
  * frozen once released. A change to the schema is a new file, `NNN-what.ts` with the next id, added at the end here
- * and its checksums to tests/store/migrations-frozen.test.ts.
+ * and its checksums to tests/unit/store/migrations-frozen.test.ts.
  */
 import { migration as m001 } from "./001-users-and-authorizations.js";
 import { migration as m002 } from "./002-accounts-repositories-events.js";
