@@ -354,7 +354,11 @@ export const Organization = Type.Object({
   description: NullableString,
   name: Type.String(),
   company: Type.String(),
+  /** Sent when the organization has one (a world file's `blog`): GitHub's schema wants a URI when it is sent. */
+  blog: Type.Optional(Type.String()),
   location: Type.String(),
+  /** Its public e-mail, sent when it has one (a world file's `email`). */
+  email: Type.Optional(Type.String()),
   twitter_username: NullableString,
   is_verified: Type.Boolean(),
   has_organization_projects: Type.Boolean(),

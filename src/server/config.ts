@@ -12,6 +12,7 @@ export {
   DEFAULT_DB,
   IN_MEMORY_DB,
   DEFAULT_PASSWORD_COST,
+  LOWEST_PASSWORD_COST,
   DEFAULT_WEBHOOK_MAX_QUEUE,
   SETTINGS,
 } from "./settings/table.js";

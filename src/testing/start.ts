@@ -8,12 +8,13 @@ import { Client, VERSION } from "../client/index.js";
 import { normalize } from "../api/scopes.js";
 import { buildApp } from "../server/app.js";
 import { ManualClock } from "../server/clock.js";
-import { loadConfig, type ConfigInput } from "../server/config.js";
+import { loadConfig, LOWEST_PASSWORD_COST, type ConfigInput } from "../server/config.js";
 import { MemoryWindowCounters } from "../server/counters/counters.js";
 import type { Fault, FaultList } from "../server/services/faults.js";
 import { FineGrainedTokenService } from "../server/services/fine-grained-tokens.js";
 import { isPermissionName, PERMISSIONS, type GrantedPermissions, type PermissionGroup } from "../api/permissions.js";
 import { AuthorizationService } from "../server/services/authorizations.js";
+import { setPasswordCost } from "../server/services/credentials.js";
 import { IngestService } from "../server/services/ingest.js";
 import type { TestControls } from "../server/services/test-controls.js";
 import { SqliteStore } from "../server/store/sqlite/sqlite-store.js";
@@ -30,7 +31,11 @@ export interface FeedgateOptions {
   now?: Date | string;
   /** The port to listen on; a free one by default. */
   port?: number;
-  /** Any other setting of `feedgate serve`, by its option name (`{ numericIds: true, rateLimitAnonymous: 10 }`). */
+  /**
+   * Any other setting of `feedgate serve`, by its option name (`{ numericIds: true, rateLimitAnonymous: 10 }`).
+   * `passwordCost` is the lowest (4) unless given: a world's passwords are hashed at each start, and at serve's 15
+   * each would take tens of milliseconds; a hash verifies whatever the cost it was made at.
+   */
   settings?: ConfigInput;
 }
 
@@ -104,6 +109,7 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   const config = loadConfig(
     {
       logLevel: "silent",
+      passwordCost: LOWEST_PASSWORD_COST,
       ...options.settings,
       db: ":memory:",
       testControls: true,
@@ -112,6 +118,7 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
     },
     {},
   );
+  setPasswordCost(config.passwordCost); // as startServer does, before the world's passwords are hashed
   const store = await SqliteStore.open(":memory:");
   const opened: { close(): Promise<void> }[] = [store];
   const closeAll = async () => {

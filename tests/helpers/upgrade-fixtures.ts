@@ -574,4 +574,25 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   21: {
     none: "SQLite's feed indexes rebuilt holding more columns: no table or column; tests/store/sqlite-indexes.test.ts reads their plans",
   },
+  22: {
+    async rows(db, made) {
+      // An organization's profile as a world gave it, changed an hour after the organization was made.
+      await db.run(
+        "UPDATE users SET email = ?, blog = ?, billing_email = ?, updated_at = ? WHERE id = ?",
+        "hello@acme.example",
+        "https://acme.example/blog",
+        "billing@acme.example",
+        "2024-03-01T13:00:00.000Z",
+        made.acme,
+      );
+    },
+    async check(api) {
+      const org = await api.get("/orgs/acme");
+      assert.equal(org.status, 200, JSON.stringify(org.body));
+      assert.deepEqual(
+        [org.body.email, org.body.blog, org.body.updated_at],
+        ["hello@acme.example", "https://acme.example/blog", "2024-03-01T13:00:00Z"],
+      );
+    },
+  },
 };

@@ -7,7 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import type { InjectOptions } from "fastify";
-import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
+import { basic, startTestApp, TestClock, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { event } from "../helpers/events.js";
 import { endpoints } from "../../src/api/endpoints.js";
@@ -542,5 +542,93 @@ describe("GET /rate_limit past the limit", () => {
     const res = await t.app.inject({ url: "/rate_limit" });
     assert.equal(res.statusCode, 200);
     assert.deepEqual([res.json().rate.limit, res.json().rate.remaining, res.json().rate.used], [2, 0, 2]);
+  });
+});
+
+describe("an organization's profile from its world", () => {
+  const PROFILE = { email: "hello@globex.example", blog: "https://globex.example/blog" };
+  const globex = (blog = PROFILE.blog) => ({
+    users: ["olive", "milo", "sam"].map((login) => ({ login, password: `${login}-password` })),
+    orgs: [
+      {
+        login: "globex",
+        ...PROFILE,
+        blog,
+        billing_email: "billing@globex.example",
+        owners: ["olive"],
+        members: ["milo"],
+      },
+    ],
+  });
+  const CREATED = new Date("2026-01-15T10:00:00Z");
+  let t: TestApp;
+  let ingest: IngestService;
+  const as = (login: string) => ({ authorization: basic(login, `${login}-password`) });
+  const get = (headers: InjectOptions["headers"] = {}, url = "/orgs/globex") =>
+    t.app.inject({ method: "GET", url, headers });
+
+  before(async () => {
+    t = await startTestApp({ baseUrl: BASE }, new TestClock(CREATED));
+    ingest = new IngestService(t.store, t.clock.now);
+    await ingest.seedWorld(globex(), { baseDir: undefined });
+  });
+  after(() => t.close());
+
+  test("its owner sees its billing e-mail and its plan's seats; members and strangers its e-mail and blog; all get Last-Modified", async () => {
+    const owner = await get(as("olive"));
+    assert.equal(owner.statusCode, 200);
+    assert.equal(owner.headers["last-modified"], CREATED.toUTCString());
+    const body = owner.json();
+    assertSchema("organization-full", body);
+    assert.deepEqual(
+      [body.email, body.blog, body.billing_email, body.updated_at, body.created_at],
+      [PROFILE.email, PROFILE.blog, "billing@globex.example", "2026-01-15T10:00:00Z", "2026-01-15T10:00:00Z"],
+    );
+    // Two members fill seats, the owner among them.
+    assert.deepEqual(body.plan, { name: "free", space: 976562499, private_repos: 10000, filled_seats: 2, seats: 2 });
+    for (const [who, headers] of [
+      ["a member", as("milo")],
+      ["a stranger", as("sam")],
+      ["anonymous", {}],
+    ] as const) {
+      const res = await get(headers);
+      assert.equal(res.statusCode, 200, who);
+      assert.equal(res.headers["last-modified"], CREATED.toUTCString(), who);
+      const seen = res.json();
+      assertSchema("organization-full", seen);
+      assert.deepEqual([seen.email, seen.blog, seen.updated_at], [PROFILE.email, PROFILE.blog, body.updated_at], who);
+      for (const key of ["plan", "billing_email"]) assert.equal(key in seen, false, `${who}: ${key}`);
+    }
+    const asUser = (await get({}, "/users/globex")).json();
+    assertSchema("public-user", asUser);
+    assert.deepEqual([asUser.email, asUser.blog], [PROFILE.email, PROFILE.blog]);
+  });
+
+  test("its Last-Modified answers If-Modified-Since, and moves only when a later world changes the profile", async () => {
+    const since = { "if-modified-since": CREATED.toUTCString() };
+    assert.equal((await get({ ...as("olive"), ...since })).statusCode, 304);
+    t.clock.advance("1h");
+    await ingest.seedWorld(globex(), { baseDir: undefined });
+    assert.equal((await get(since)).statusCode, 304, "the same world again changed nothing");
+    await ingest.seedWorld(globex("https://globex.example/news"), { baseDir: undefined });
+    const changed = await get(since);
+    assert.equal(changed.statusCode, 200);
+    const later = new Date(CREATED.getTime() + 3_600_000);
+    assert.equal(changed.headers["last-modified"], later.toUTCString());
+    assert.deepEqual(
+      [changed.json().blog, changed.json().email, changed.json().updated_at],
+      ["https://globex.example/news", PROFILE.email, "2026-01-15T11:00:00Z"],
+    );
+  });
+
+  test("an organization whose world gives no profile sends no e-mail or blog, and its owners a null billing e-mail", async () => {
+    await ingest.seedWorld({ orgs: [{ login: "initech", owners: ["olive"] }] }, { baseDir: undefined });
+    const res = await get(as("olive"), "/orgs/initech");
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers["last-modified"], new Date(res.json().created_at).toUTCString());
+    assert.deepEqual(
+      ["email" in res.json(), "blog" in res.json(), res.json().billing_email, res.json().plan.filled_seats],
+      [false, false, null, 1],
+    );
   });
 });

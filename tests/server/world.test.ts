@@ -336,6 +336,21 @@ describe("a world with a bad entry", () => {
       error: /^orgs\[0\]: unknown key "admins"$/,
     },
     {
+      problem: "an organization's e-mail that is no address",
+      world: { orgs: [{ login: "acme", email: "acme at example.com" }] },
+      error: /^orgs\[0\]\.email: must be an e-mail address$/,
+    },
+    {
+      problem: "an organization's billing e-mail that is no address",
+      world: { orgs: [{ login: "acme", billing_email: "billing" }] },
+      error: /^orgs\[0\]\.billing_email: must be an e-mail address$/,
+    },
+    {
+      problem: "an organization's blog that is no http URL",
+      world: { orgs: [{ login: "acme", blog: "acme.example" }] },
+      error: /^orgs\[0\]\.blog: must be an http or https URL \("https:\/\/example\.com"\)$/,
+    },
+    {
       problem: "private given as a string",
       world: { repos: [{ full_name: "a/b", private: "yes" }] },
       error: /^repos\[0\]\.private: must be true or false$/,

@@ -80,7 +80,7 @@ contractSuite((driver) => {
       assert.equal(await s.store.directory.findRepoById(987654321), null);
     });
 
-    test("accountCounts: followers, following, and owned repositories by visibility", async () => {
+    test("accountCounts: followers, following, owned repositories by visibility, and an organization's members", async () => {
       const { userId } = await resolver(s.store);
       for (const login of [...USERS, ...Object.keys(ORGS)]) {
         const owned = REPOS.filter((r) => ownerOf(r.full_name) === login);
@@ -91,6 +91,7 @@ contractSuite((driver) => {
             following: (FOLLOWS[login] ?? []).length,
             publicRepos: owned.filter((r) => !r.private).length,
             privateRepos: owned.filter((r) => r.private).length,
+            members: (ORGS[login] ?? []).length,
           },
           login,
         );

@@ -18,6 +18,10 @@ const alice: UserRow = {
   siteAdmin: false,
   suspendedAt: null,
   createdAt: new Date(0),
+  email: null,
+  blog: null,
+  billingEmail: null,
+  updatedAt: new Date(0),
 };
 const context = {
   repository: { id: 42, full_name: "acme/app", private: false },

@@ -1,7 +1,8 @@
 /**
  * Stored accounts -> GitHub's user and organization objects (simple-user, public-user, private-user,
- * organization-full). What feedgate does not store (names, e-mail, bio, gists, node ids) is GitHub's neutral
- * value: null where the schema allows it, else 0, false or "". Counts and times are the stored ones.
+ * organization-full). What feedgate does not store (names, bio, gists, node ids; e-mail and blog unless a world gave
+ * them) is GitHub's neutral value: null where the schema allows it, else 0, false or "". Counts and times are the
+ * stored ones.
  */
 import type {
   ACCOUNT_URL_KEYS,
@@ -54,9 +55,9 @@ export function toWirePublicUser(account: UserRow, counts: AccountCounts, baseUr
     ...toWireSimpleUser(account, baseUrl),
     name: null,
     company: null,
-    blog: null,
+    blog: account.blog,
     location: null,
-    email: null,
+    email: account.email,
     hireable: null,
     bio: null,
     twitter_username: null,
@@ -65,8 +66,7 @@ export function toWirePublicUser(account: UserRow, counts: AccountCounts, baseUr
     followers: counts.followers,
     following: counts.following,
     created_at: isoSeconds(account.createdAt),
-    // feedgate keeps no modification time of an account.
-    updated_at: isoSeconds(account.createdAt),
+    updated_at: isoSeconds(account.updatedAt),
     user_view_type: "public",
   };
 }
@@ -92,18 +92,20 @@ export function toWirePrivateUser(account: UserRow, counts: AccountCounts, baseU
 }
 
 /**
- * An organization's settings as its owners with `admin:org` see them: a new organization's on GitHub's free plan,
- * since feedgate stores none of them.
+ * An organization's settings as its owners with `admin:org` see them: its billing e-mail when its world gave one, and
+ * otherwise a new organization's on GitHub's free plan, since feedgate stores none of them. Its plan's seats are
+ * those its members fill, owners included, as GitHub counts them (`filled_seats`); feedgate sells none, so it has
+ * as many as are filled.
  */
-function memberView(counts: AccountCounts, version: ApiVersion) {
+function memberView(org: UserRow, counts: AccountCounts, version: ApiVersion) {
   return {
     total_private_repos: counts.privateRepos,
     owned_private_repos: counts.privateRepos,
     private_gists: 0,
     disk_usage: 0,
     collaborators: 0,
-    billing_email: null,
-    plan: { ...FREE_PLAN },
+    billing_email: org.billingEmail,
+    plan: { ...FREE_PLAN, filled_seats: counts.members, seats: counts.members },
     default_repository_permission: "read",
     default_repository_branch: "main",
     members_can_create_repositories: true,
@@ -141,7 +143,7 @@ function memberView(counts: AccountCounts, version: ApiVersion) {
 /**
  * `GET /orgs/:org`, with what its owners with `admin:org` see besides when `asMember`. Where feedgate stores nothing
  * (display name, company, ...) the values are the neutral ones GitHub's schema allows: the login, empty text, false;
- * `blog` and `email`, which must be a URI and an address when sent, are left out.
+ * `blog` and `email`, which must be a URI and an address when sent, are left out unless the world gave them.
  */
 export function toWireOrganization(
   org: UserRow,
@@ -168,7 +170,9 @@ export function toWireOrganization(
     description: null,
     name: org.login,
     company: "",
+    ...(org.blog === null ? {} : { blog: org.blog }),
     location: "",
+    ...(org.email === null ? {} : { email: org.email }),
     twitter_username: null,
     is_verified: false,
     has_organization_projects: false,
@@ -179,9 +183,9 @@ export function toWireOrganization(
     following: counts.following,
     html_url: `${webOrigin(baseUrl)}/${org.login}`,
     type: "Organization",
-    ...(asMember ? memberView(counts, version) : {}),
+    ...(asMember ? memberView(org, counts, version) : {}),
     created_at: isoSeconds(org.createdAt),
-    updated_at: isoSeconds(org.createdAt),
+    updated_at: isoSeconds(org.updatedAt),
     archived_at: null,
   };
 }

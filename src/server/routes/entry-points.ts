@@ -41,9 +41,10 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
   };
   const organization = async (
     login: string,
-    request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion },
+    request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion; lastModified: Date | null },
   ) => {
     const { account, counts, asMember } = await entryPoints.organization(login, request.principal);
+    request.lastModified = account.updatedAt; // GitHub sends the organization's updated_at as its Last-Modified
     return toWireOrganization(account, counts, request.baseUrl, { asMember, version: request.apiVersion });
   };
   const repository = async (

@@ -46,6 +46,21 @@ function repoName(value: unknown, where: string): string {
   return value;
 }
 
+/** An e-mail address as GitHub's schema has it (`format: email`): one `@` with text either side, no spaces. */
+function emailAddress(value: unknown, where: string): string | undefined {
+  const text = string(value, where, true);
+  if (text !== undefined && !/^[^\s@]+@[^\s@]+$/.test(text)) fail(where, "must be an e-mail address");
+  return text;
+}
+
+/** A URL as GitHub's schema has it (`format: uri`): absolute, http or https. */
+function webUrl(value: unknown, where: string): string | undefined {
+  const text = string(value, where, true);
+  if (text !== undefined && !(/^https?:\/\/\S+$/.test(text) && URL.canParse(text)))
+    fail(where, 'must be an http or https URL ("https://example.com")');
+  return text;
+}
+
 function boolean(value: unknown, where: string): boolean | undefined {
   if (value !== undefined && typeof value !== "boolean") fail(where, "must be true or false");
   return value as boolean | undefined;
@@ -115,9 +130,15 @@ export async function loadWorld(
 
   for (const [i, value] of list(doc, "orgs").entries()) {
     const where = `orgs[${i}]`;
-    const o = entry(value, where, ["login", "members", "owners"]);
+    const o = entry(value, where, ["login", "members", "owners", "email", "blog", "billing_email"]);
     const login = string(o.login, `${where}.login`)!;
-    batch.accounts.push({ source: where, login, type: "Organization" });
+    const profile = {
+      email: emailAddress(o.email, `${where}.email`),
+      blog: webUrl(o.blog, `${where}.blog`),
+      billingEmail: emailAddress(o.billing_email, `${where}.billing_email`),
+    };
+    const profiled = Object.values(profile).some((field) => field !== undefined);
+    batch.accounts.push({ source: where, login, type: "Organization", ...(profiled ? { profile } : {}) });
     // Owners are members with GitHub's admin role; a login in both lists is an owner.
     const owners = strings(o.owners, `${where}.owners`);
     const isOwner = new Set(owners.map((owner) => owner.toLowerCase()));

@@ -30,6 +30,8 @@ export const DEFAULT_DB = "./data/feedgate.db";
 export const IN_MEMORY_DB = ":memory:";
 /** log2 of scrypt's N for new password hashes (and the decoy unknown logins are checked against): 15 in production. */
 export const DEFAULT_PASSWORD_COST = 15;
+/** The lowest cost the setting takes: a hash in microseconds, for test instances (feedgate/testing's default). */
+export const LOWEST_PASSWORD_COST = 4;
 /** Deliveries an ingest may queue for one hook; past it, that hook gets none until its queue drains. */
 export const DEFAULT_WEBHOOK_MAX_QUEUE = 10_000;
 
@@ -478,7 +480,7 @@ export const SETTINGS = {
     name: "password cost",
     // Each step doubles the time and memory of a hash (2^15: ~75 ms, 32 MiB); below 15 is for tests, above 20 a
     // hash would take a gigabyte.
-    parse: between(4, 20, "log2 of scrypt's N"),
+    parse: between(LOWEST_PASSWORD_COST, 20, "log2 of scrypt's N"),
     default: DEFAULT_PASSWORD_COST,
     help: "log2 of scrypt's N for new password hashes, 4 to 20",
   }),

@@ -29,12 +29,13 @@ export const toRepo = (r: RepoRecord): RepoRow => ({
   parentId: r.parent_id,
 });
 
-/** Followers, following, and the repositories the account owns, public and private. */
+/** Followers, following, the repositories the account owns, public and private, and an organization's members. */
 export const ACCOUNT_COUNTS = `SELECT
     (SELECT count(*) FROM follows WHERE followee_id = @id) AS followers,
     (SELECT count(*) FROM follows WHERE follower_id = @id) AS following,
     (SELECT count(*) FROM repos WHERE owner_id = @id AND NOT private) AS public_repos,
-    (SELECT count(*) FROM repos WHERE owner_id = @id AND private) AS private_repos`;
+    (SELECT count(*) FROM repos WHERE owner_id = @id AND private) AS private_repos,
+    (SELECT count(*) FROM org_members WHERE org_id = @id) AS members`;
 
 /**
  * Watchers, direct forks, the other repositories of the fork network, and the times of the repository's stored
@@ -67,6 +68,7 @@ export interface AccountCountsRecord {
   following: number;
   public_repos: number;
   private_repos: number;
+  members: number;
 }
 export interface RepoStatsRecord {
   watchers: number;
@@ -85,6 +87,7 @@ export const toAccountCounts = (r: AccountCountsRecord) => ({
   following: Number(r.following),
   publicRepos: Number(r.public_repos),
   privateRepos: Number(r.private_repos),
+  members: Number(r.members),
 });
 
 export const toRepoStats = (r: RepoStatsRecord) => ({

@@ -20,6 +20,8 @@ export interface AccountCounts {
   /** Repositories the account owns, by visibility. */
   publicRepos: number;
   privateRepos: number;
+  /** An organization's members, its owners included (none for a user). */
+  members: number;
 }
 
 /** Counts and times a repository shows (`/repos/:owner/:repo`), from its relations and stored events. */

@@ -265,6 +265,10 @@ class BatchPlan implements BatchTarget {
     if (a.passwordHash !== undefined) yield* ask({ op: "setPassword", id, passwordHash: a.passwordHash });
     if (a.otpSecret !== undefined) yield* ask({ op: "setOtpSecret", id, otpSecret: a.otpSecret });
     if (a.siteAdmin !== undefined) yield* ask({ op: "setSiteAdmin", id, siteAdmin: a.siteAdmin });
+    if (a.profile !== undefined) {
+      const { email = null, blog = null, billingEmail = null } = a.profile;
+      yield* ask({ op: "setProfile", id, email, blog, billingEmail, now: this.now });
+    }
   }
 
   upsertRepo(r: RepoUpsert): void {

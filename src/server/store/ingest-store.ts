@@ -17,6 +17,14 @@ export interface AccountUpsert extends Sourced {
   passwordHash?: string | undefined;
   otpSecret?: string | null | undefined;
   siteAdmin?: boolean | undefined;
+  /** Only for world-file organizations: what their profile shows, each set when given. */
+  profile?: AccountProfile | undefined;
+}
+
+export interface AccountProfile {
+  email?: string | undefined;
+  blog?: string | undefined;
+  billingEmail?: string | undefined;
 }
 
 export interface RepoUpsert extends Sourced {

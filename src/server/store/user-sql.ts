@@ -42,6 +42,10 @@ export interface UserRecord {
   type: AccountType;
   external_id: number | null;
   suspended_at: Time | null;
+  email: string | null;
+  blog: string | null;
+  billing_email: string | null;
+  updated_at: Time | null;
 }
 
 export const toUser = (r: UserRecord): UserRow => ({
@@ -54,7 +58,21 @@ export const toUser = (r: UserRecord): UserRow => ({
   siteAdmin: Boolean(r.site_admin),
   suspendedAt: r.suspended_at === null ? null : date(r.suspended_at),
   createdAt: date(r.created_at),
+  email: r.email,
+  blog: r.blog,
+  billingEmail: r.billing_email,
+  updatedAt: date(r.updated_at ?? r.created_at),
 });
+
+/**
+ * A world's profile of an account (ingest's `setProfile`): the fields given (null leaves one as it is), and the time
+ * of the change as its updated_at only when one of them changes, so that seeding the same world again changes
+ * nothing, its Last-Modified included.
+ */
+export const SET_PROFILE = `UPDATE users SET email = coalesce(@email, email), blog = coalesce(@blog, blog),
+    billing_email = coalesce(@billingEmail, billing_email), updated_at = @now
+  WHERE id = @id AND (coalesce(@email, email) IS DISTINCT FROM email OR coalesce(@blog, blog) IS DISTINCT FROM blog
+    OR coalesce(@billingEmail, billing_email) IS DISTINCT FROM billing_email)`;
 
 /** The parameters of `claim` and `insert`. */
 export const newUserParameters = <B extends Bool, T extends Time>(

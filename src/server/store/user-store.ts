@@ -17,6 +17,12 @@ export interface UserRow {
   /** When an administrator suspended the account (`feedgate user disable`); null while it may authenticate. */
   suspendedAt: Date | null;
   createdAt: Date;
+  /** The public e-mail and blog GitHub's profile shows, and an organization's billing e-mail; null when not given. */
+  email: string | null;
+  blog: string | null;
+  billingEmail: string | null;
+  /** When the account's profile last changed (GitHub's updated_at); its creation until then. */
+  updatedAt: Date;
 }
 
 export interface NewUser {

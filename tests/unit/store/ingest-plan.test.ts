@@ -55,6 +55,20 @@ function conflict(memory: MemoryIngest, parts: Partial<IngestBatch>): { field: s
 }
 
 describe("ingest plan: resolving names", () => {
+  test("asks a world organization's profile to be set with the batch's time, the fields not given as null, and none without one", () => {
+    const memory = new MemoryIngest();
+    apply(memory, {
+      accounts: [
+        { source: "orgs[0]", login: "acme", type: "Organization", profile: { blog: "https://acme.example" } },
+        { source: "orgs[1]", login: "globex", type: "Organization" },
+      ],
+    });
+    const acme = memory.accounts.get("acme")!.id;
+    assert.deepEqual(memory.asked("setProfile"), [
+      { op: "setProfile", id: acme, email: null, blog: "https://acme.example", billingEmail: null, now: NOW },
+    ]);
+  });
+
   test("looks every named account up at once and creates the missing ones at once, with their type", () => {
     const memory = new MemoryIngest();
     memory.account("alice");

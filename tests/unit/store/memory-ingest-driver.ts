@@ -67,6 +67,7 @@ export class MemoryIngest {
     setPassword: () => undefined,
     setOtpSecret: () => undefined,
     setSiteAdmin: () => undefined,
+    setProfile: () => undefined,
     findRepos: (o) => o.keys.map((k) => this.repos.get(`${k.ownerId}/${k.name.toLowerCase()}`) ?? null),
     insertRepos: (o) =>
       o.rows.map((r) => {

@@ -105,6 +105,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "67a9486b1afe1a38e25aab7bcf8f1bd156f7703dadf2ee8b5132c093766ed342",
     postgres: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
   },
+  22: {
+    sqlite: "c175feaa2da72c7f0959446d85ba71d19ce9b899408f83bedd99ca35c72ac146",
+    postgres: "5e85cde4d9293a1d0298fe29c9c0ef3f813a35ca4066737694355fa731c21b97",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -20,6 +20,7 @@ import type { CopyType } from "./copy-binary.js";
 import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
+import { SET_PROFILE } from "../user-sql.js";
 
 const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
 
@@ -92,6 +93,7 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
     setPassword: (o) => run("UPDATE users SET password_hash = $1 WHERE id = $2", [o.passwordHash, o.id]),
     setOtpSecret: (o) => run("UPDATE users SET otp_secret = $1 WHERE id = $2", [o.otpSecret, o.id]),
     setSiteAdmin: (o) => run("UPDATE users SET site_admin = $1 WHERE id = $2", [o.siteAdmin, o.id]),
+    setProfile: async ({ op: _, ...profile }) => void (await client.query(named(SET_PROFILE, profile))),
     findRepos: async (o) => {
       // One probe of repos_by_owner_name a key. As a plain join, the planner hashed the whole table for every batch (a
       // scan computing lower(name) of every repository, which it costs at next to nothing: 230 ms a batch of 5,000 at

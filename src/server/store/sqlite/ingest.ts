@@ -22,6 +22,7 @@ import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { waitingForLock } from "./busy-retry.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
+import { SET_PROFILE } from "../user-sql.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -39,6 +40,13 @@ function prepare(db: Database.Database) {
     setPassword: db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
     setOtpSecret: db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
     setSiteAdmin: db.prepare<[number, number]>("UPDATE users SET site_admin = ? WHERE id = ?"),
+    setProfile: db.prepare<{
+      id: number;
+      email: string | null;
+      blog: string | null;
+      billingEmail: string | null;
+      now: string;
+    }>(SET_PROFILE),
     // The role is updated only when it changes: an update raises the access number (migration 6's triggers).
     addMember: db.prepare<[number, number, OrgRole]>(`INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)
       ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE role <> excluded.role`),
@@ -111,6 +119,8 @@ function driver(s: Statements): IngestDriver {
     setPassword: (o) => void s.setPassword.run(o.passwordHash, o.id),
     setOtpSecret: (o) => void s.setOtpSecret.run(o.otpSecret, o.id),
     setSiteAdmin: (o) => void s.setSiteAdmin.run(o.siteAdmin ? 1 : 0, o.id),
+    setProfile: ({ id, email, blog, billingEmail, now }) =>
+      void s.setProfile.run({ id, email, blog, billingEmail, now: now.toISOString() }),
     findRepos: (o) =>
       o.keys.map((k) => {
         const r = s.repo.get(k.ownerId, k.name);
