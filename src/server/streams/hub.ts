@@ -85,6 +85,20 @@ export interface StreamFormat {
   data(row: ArrivedEvent, baseUrl: string, integerIds: boolean): string;
 }
 
+/** What the hub reads, checks with and reports to. */
+export interface StreamHubParts {
+  events: EventStore;
+  /** The store's version, refreshed at each wake-up. */
+  remembering: RememberingStore;
+  feeds: FeedService;
+  authenticator: Authenticator;
+  options: StreamOptions;
+  log: FastifyBaseLogger;
+  metrics: StreamMetrics;
+  /** The server's clock: leases and token expiries are reckoned on it, so that tests that move it end streams. */
+  clock: Clock;
+}
+
 interface Subscriber {
   sink: SseStream;
   request: StreamRequest;
@@ -160,17 +174,27 @@ export class StreamHub {
   private again = false;
   private closed = false;
 
-  constructor(
-    private readonly events: EventStore,
-    private readonly remembering: RememberingStore,
-    private readonly feeds: FeedService,
-    private readonly authenticator: Authenticator,
-    private readonly options: StreamOptions,
-    private readonly log: FastifyBaseLogger,
-    private readonly metrics: StreamMetrics,
-    /** The server's clock: leases and token expiries are reckoned on it, so that tests that move it end streams. */
-    private readonly clock: Clock,
-  ) {}
+  private readonly events: EventStore;
+  private readonly remembering: RememberingStore;
+  private readonly feeds: FeedService;
+  private readonly authenticator: Authenticator;
+  private readonly options: StreamOptions;
+  private readonly log: FastifyBaseLogger;
+  private readonly metrics: StreamMetrics;
+  private readonly clock: Clock;
+
+  constructor(parts: StreamHubParts) {
+    ({
+      events: this.events,
+      remembering: this.remembering,
+      feeds: this.feeds,
+      authenticator: this.authenticator,
+      options: this.options,
+      log: this.log,
+      metrics: this.metrics,
+      clock: this.clock,
+    } = parts);
+  }
 
   get enabled(): boolean {
     return this.options.maxPerUser > 0;
