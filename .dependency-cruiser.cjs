@@ -21,7 +21,7 @@ const LAYERS = [
     "API description",
     "^src/server/openapi-description[.]ts$|^src/server/openapi/(?!(route-doc|security)[.]ts$)|^src/server/plugins/openapi[.]ts$",
   ],
-  ["assembly", "^src/server/(app|main|metrics-server)[.]ts$"],
+  ["assembly", "^src/server/(app|composition|main|metrics-server)[.]ts$"],
   ["command line and test double", "^src/(cli|testing)/"],
 ];
 

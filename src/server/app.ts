@@ -1,18 +1,12 @@
 /**
- * buildApp: the Fastify instance with its plugins and routes, registered explicitly and in order.
+ * buildApp: the Fastify instance with its plugins and routes, registered explicitly and in order, from the services
+ * made in one place (./composition.ts), whose background jobs start when the app is ready and stop when it closes.
  * Order matters for hooks: onRequest runs context -> CORS -> version -> auth -> rate limit, and onSend runs
  * conditional (may turn 200 into 304) -> rate limit (refunds 304s) -> response headers.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import cors from "@fastify/cors";
-import type { Config } from "./config.js";
-import type { Store } from "./store/store.js";
-import { RememberingStore } from "./store/remembering-store.js";
 import storeVersion from "./plugins/store-version.js";
-import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
-import { Authenticator } from "./services/authenticator.js";
-import { AuthorizationService } from "./services/authorizations.js";
-import { CredentialRevocationService } from "./services/credential-revocation.js";
 import requestContext from "./plugins/request-context.js";
 import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
@@ -23,43 +17,30 @@ import responseHeaders from "./plugins/response-headers.js";
 import bodyParser from "./plugins/body-parser.js";
 import errorHandler, { frameworkErrors } from "./plugins/error-handler.js";
 import staleIfError, { staleAnswers } from "./plugins/stale-if-error.js";
-import { StalePages } from "./services/stale-pages.js";
 import { loggerOptions } from "./logging.js";
 import { requestId } from "./request-id.js";
 import { sharedSchemaCompilers } from "./compiled-schemas.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { authorizationRoutes } from "./routes/authorizations.js";
 import { personalAccessTokenRoutes } from "./routes/personal-access-tokens.js";
-import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
 import { credentialRoutes } from "./routes/credentials.js";
 import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
-import { EntryPointService } from "./services/entry-points.js";
-import { FeedService } from "./services/feeds.js";
-import { IngestService } from "./services/ingest.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
-import { Metrics } from "./metrics.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
-import { webhooks } from "./webhooks/webhooks.js";
 import { hookRoutes } from "./routes/hooks.js";
-import { HookService } from "./services/hooks.js";
-import { StreamHub } from "./streams/hub.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
-import { loadAssets } from "./console/assets.js";
-import { SessionService } from "./services/sessions.js";
-import { Retention } from "./services/retention.js";
-import { type Clock, ManualClock, wallClock } from "./clock.js";
-import { TestControls } from "./services/test-controls.js";
-import { FaultList } from "./services/faults.js";
+import type { TestControls } from "./services/test-controls.js";
 import faults from "./plugins/faults.js";
 import repeatAnswers from "./plugins/repeat-answers.js";
-import { RepeatedAnswers } from "./repeats/repeated-answers.js";
+import type { RepeatedAnswers } from "./repeats/repeated-answers.js";
 import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.js";
+import { makeServices, type ServiceInputs, type Services } from "./composition.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -70,21 +51,10 @@ declare module "fastify" {
   }
 }
 
-export interface AppDependencies {
-  config: Config;
-  store: Store;
-  /**
-   * The one clock every rule reads; the wall clock by default. A ManualClock (the test double's) also sets the `Date`
-   * header, and its moves wake waiting webhook retries. Under `--test-controls` the app makes one when given none.
-   */
-  clock?: Clock | ManualClock;
-  counters?: WindowCounters;
+/** What the services are made from (./composition.ts), and what only the Fastify instance takes. */
+export interface AppDependencies extends Omit<ServiceInputs, "log" | "listeningOrigin"> {
   /** Overrides the logger built from the config (tests capture log lines through it). */
   logger?: FastifyServerOptions["loggerInstance"];
-  /** Given when `/metrics` is also served elsewhere (`--metrics-port`); otherwise the app makes its own. */
-  metrics?: Metrics;
-  /** false: no answer is repeated (./repeats/), every request takes the whole pipeline; tests compare the two. */
-  repeatAnswers?: boolean;
   /** `--tls-cert`/`--tls-key` as read already (startServer reads them before anything is opened); else read here. */
   tls?: TlsFiles;
 }
@@ -115,40 +85,6 @@ const EXPOSED_HEADERS = [
   "Warning",
 ];
 
-/**
- * Retention (services/retention.ts) runs while the app is ready and stops when it closes; on the database itself, as
- * the dispatcher does (it runs outside requests). A test's clock moving starts a run at once.
- */
-function backgroundRetention(
-  app: FastifyInstance,
-  store: Store,
-  clock: Clock,
-  config: Config,
-  metrics: Metrics,
-  manualClock: ManualClock | undefined,
-): Retention {
-  const retention = new Retention(
-    store.retention,
-    clock,
-    config.retention,
-    {
-      pruned: (kind, count) => metrics.retentionPruned.inc({ kind }, count),
-      ran: (at) => metrics.retentionLastRun.set(at.getTime() / 1000),
-    },
-    app.log,
-  );
-  const stopWatching = manualClock?.onMove(() => retention.wake());
-  app.addHook("onReady", async () => retention.start());
-  app.addHook("onClose", async () => {
-    stopWatching?.();
-    await retention.stop();
-  });
-  return retention;
-}
-
-/** The log levels at which Fastify logs every request. */
-const LOGS_REQUESTS = new Set(["trace", "debug", "info"]);
-
 /** Node refuses a headers timeout longer than the request timeout; 0 turns either off. */
 const requestTimeoutBound = (headersMs: number, requestMs: number) =>
   requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
@@ -163,26 +99,11 @@ function httpsOption(files: TlsFiles | undefined): object {
   return files ? { https: files } : {};
 }
 
-export async function buildApp({
-  config,
-  store: databaseStore,
-  clock: givenClock = wallClock,
-  counters,
-  logger,
-  metrics = new Metrics(databaseStore),
-  tls = readTlsFiles(config.tls),
-  repeatAnswers: repeating = true,
-}: AppDependencies) {
-  const manualClock =
-    givenClock instanceof ManualClock
-      ? givenClock
-      : config.testControls
-        ? new ManualClock(givenClock(), true)
-        : undefined;
-  const clock: Clock = manualClock?.now ?? (givenClock as Clock);
+export async function buildApp({ tls, logger, ...dependencies }: AppDependencies) {
+  const { config } = dependencies;
   const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX]);
   const app = Fastify({
-    ...httpsOption(tls),
+    ...httpsOption(tls ?? readTlsFiles(config.tls)),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
     bodyLimit: config.bodyLimit,
     genReqId: requestId,
@@ -213,19 +134,41 @@ export async function buildApp({
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
     schemaController: sharedSchemaCompilers,
   });
-  const sharedCounters = counters ?? new MemoryWindowCounters();
-  // The services see the store through what it remembers; the plugin below keeps that current, request by request.
-  const remembering = new RememberingStore(databaseStore);
-  const store = remembering.store;
+  const services = makeServices({ ...dependencies, log: app.log, listeningOrigin: () => app.listeningOrigin });
+  app.decorate("repeatedAnswers", services.repeatedAnswers);
+  if (services.testControls) app.decorate("testControls", services.testControls);
 
   // Before any route: it learns which routes stay out of the /api/v3 layout as they are registered.
   await app.register(layout.plugin);
-  await app.register(requestContext, { clock, baseUrl: config.baseUrl, dateHeader: manualClock !== undefined });
-  // Checked before anything else of a request: registered on test instances only.
-  const faultList = config.testControls ? new FaultList() : undefined;
-  if (faultList) await app.register(faults, { faults: faultList });
+  await registerPipeline(app, services);
+  registerRoutes(app, services);
+  await app.register(consolePlugin(consoleServices(services)), { prefix: CONSOLE_PREFIX });
+  if (services.testControls) testControlRoutes(app, services.testControls);
+  // With a port of its own, the API port answers /metrics with the ordinary 404.
+  if (config.metricsPort === undefined) metricsRoutes(app, services.metrics);
+
+  app.addHook("onReady", async () => services.background.start());
+  app.addHook("onClose", async () => services.background.stop());
+  return app;
+}
+
+/**
+ * The plugins every request goes through, in order: its context, the faults a test made (before anything else of a
+ * request), metrics, the store's version, CORS, stale pages, conditional answers, the API version, authentication,
+ * the rate limit, the response headers, repeated answers, the body parser, the error handler, and the OpenAPI
+ * description (before the routes: it is generated from the routes registered after it).
+ */
+async function registerPipeline(app: FastifyInstance, services: Services): Promise<void> {
+  const { config, metrics } = services;
+  await app.register(requestContext, {
+    clock: services.clock,
+    baseUrl: config.baseUrl,
+    dateHeader: services.manualClock !== undefined,
+  });
+  if (services.faults) await app.register(faults, { faults: services.faults });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
-  await app.register(storeVersion, { remembering });
+  // The services see the store through what it remembers; this plugin keeps that current, request by request.
+  await app.register(storeVersion, { remembering: services.remembering });
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "POST", "PATCH", "PUT", "DELETE"],
@@ -244,104 +187,45 @@ export async function buildApp({
     maxAge: 86400,
   });
   // Before the conditional plugin, whose 304s it counts as the database confirming a page (./plugins/stale-if-error.ts).
-  const stalePages = new StalePages(config.feeds.staleIfErrorMs, config.feeds.cacheBytes, clock);
-  await app.register(staleIfError, { pages: stalePages });
+  await app.register(staleIfError, { pages: services.stalePages });
   await app.register(conditional);
   await app.register(version);
-  const authenticator = new Authenticator(store, sharedCounters, config.loginLockout, metrics.loginFailures);
-  await app.register(auth, { authenticator });
-  await app.register(rateLimit, { counters: sharedCounters, ...config.rateLimit, refused: metrics.rateLimited });
+  await app.register(auth, { authenticator: services.authenticator });
+  await app.register(rateLimit, { counters: services.counters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
-  const repeatedAnswers = new RepeatedAnswers(
-    {
-      clock,
-      version: () => remembering.refresh(true),
-      receivedVersion: (userId) => store.events.receivedVersion(userId),
-      counters: sharedCounters,
-      dateHeader: manualClock !== undefined,
-      requestId,
-      duration: metrics.requestDuration,
-      repeated: metrics.repeatedAnswers,
-      bypassed: () => faultList !== undefined && faultList.size > 0,
-    },
-    repeating && !LOGS_REQUESTS.has(app.log.level),
-  ); // a logged request is logged by Fastify: none is answered around it
-  app.decorate("repeatedAnswers", repeatedAnswers);
-  await app.register(repeatAnswers, { answers: repeatedAnswers });
+  await app.register(repeatAnswers, { answers: services.repeatedAnswers });
   await app.register(bodyParser);
-  await app.register(errorHandler, { degrade: staleAnswers(stalePages, metrics.staleResponses) });
-  // Before the routes: the description is generated from the routes registered after it.
+  await app.register(errorHandler, { degrade: staleAnswers(services.stalePages, metrics.staleResponses) });
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
+}
 
-  const expiry = { maxLifetimeMs: config.tokenMaxLifetimeMs };
-  const authorizations = new AuthorizationService(store, clock, expiry);
-  authorizationRoutes(app, authorizations, config.numericIds);
-  const fineGrainedTokens = new FineGrainedTokenService(store, clock, expiry);
-  personalAccessTokenRoutes(app, fineGrainedTokens);
-  credentialRoutes(app, new CredentialRevocationService(store));
-  const feeds = new FeedService(store, config.feeds, clock, () => remembering.version, metrics.feedCacheRequests);
-  const streams = new StreamHub(
-    store.events,
-    remembering,
-    feeds,
-    authenticator,
-    config.streams,
-    app.log,
-    { open: metrics.openStreams, resumed: metrics.streamsResumed, gaps: metrics.streamGaps },
-    clock,
-  );
-  registerStreams(app, streams);
-  eventRoutes(app, feeds, config.numericIds, streams);
-  entryPointRoutes(app, new EntryPointService(store, feeds));
-  // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
-  const hooks = webhooks(
-    app,
-    config,
-    databaseStore,
-    clock,
-    manualClock && ((listener) => manualClock.onMove(listener)),
-    metrics.registry,
-  );
-  const ingest = new IngestService(store, clock, metrics.eventsIngested, () => hooks.dispatcher.wake(), {
-    webhooks: { maxQueue: config.webhooks.maxQueue },
-  });
-  adminRoutes(app, ingest, config.adminBodyLimit);
-  backgroundRetention(app, databaseStore, clock, config, metrics, manualClock);
-  const hookService = new HookService(store, clock, hooks.secrets, hooks.deliveries);
-  hookRoutes(app, hookService);
-  metaRoutes(app, store, sharedCounters);
-  await app.register(
-    consolePlugin({
-      sessions: new SessionService(store, clock),
-      authenticator,
-      authorizations,
-      fineGrainedTokens,
-      assets: loadAssets(),
-      users: store.users,
-      feeds,
-      streams,
-      now: clock,
-      hooks: hookService,
-      tokenCounts: store.authorizations,
-    }),
-    { prefix: CONSOLE_PREFIX },
-  );
-  if (faultList) {
-    const controls = new TestControls({
-      store: databaseStore,
-      clock: manualClock!,
-      counters: sharedCounters,
-      faults: faultList,
-      ingest,
-    });
-    hooks.dispatcher.onAttempt((attempt) => controls.recordAttempt(attempt));
-    testControlRoutes(app, controls);
-    app.decorate("testControls", controls);
-    // What a reset returns to: the database as it stands once the app is ready (a world seeded before it was built).
-    app.addHook("onReady", () => controls.markStart());
-  }
-  // With a port of its own, the API port answers /metrics with the ordinary 404.
-  if (config.metricsPort === undefined) metricsRoutes(app, metrics);
+/** The API's routes, each family from its services. */
+function registerRoutes(app: FastifyInstance, services: Services): void {
+  const { config, store } = services;
+  authorizationRoutes(app, services.authorizations, config.numericIds);
+  personalAccessTokenRoutes(app, services.fineGrainedTokens);
+  credentialRoutes(app, services.credentialRevocation);
+  registerStreams(app, services.streams);
+  eventRoutes(app, services.feeds, config.numericIds, services.streams);
+  entryPointRoutes(app, services.entryPoints);
+  adminRoutes(app, services.ingest, config.adminBodyLimit);
+  hookRoutes(app, services.hooks);
+  metaRoutes(app, store, services.counters);
+}
 
-  return app;
+function consoleServices(services: Services): Parameters<typeof consolePlugin>[0] {
+  const { store } = services;
+  return {
+    sessions: services.sessions,
+    authenticator: services.authenticator,
+    authorizations: services.authorizations,
+    fineGrainedTokens: services.fineGrainedTokens,
+    assets: services.consoleAssets,
+    users: store.users,
+    feeds: services.feeds,
+    streams: services.streams,
+    now: services.clock,
+    hooks: services.hooks,
+    tokenCounts: store.authorizations,
+  };
 }

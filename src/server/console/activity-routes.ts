@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
-import type { StreamFormat } from "../streams/hub.js";
+import type { StreamFormat } from "../streams/registry.js";
 import { readItems, sessionPrincipal, type FeedView } from "./activity-feed.js";
 import { activityItem } from "./activity-item.js";
 import { activityPage } from "./activity-page.js";

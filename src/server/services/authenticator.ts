@@ -47,13 +47,24 @@ const attemptKeys = (login: string): AttemptKeys => ({
 const CHECK_WAIT_MS = 30_000;
 const CHECK_RETRY_MS = 20;
 
+/** What logins are checked against and counted in. */
+export interface AuthenticatorParts {
+  store: Store;
+  /** The login-failure windows (shared with the rate limit's when several instances run). */
+  counters: WindowCounters;
+  lockout: LockoutPolicy;
+  loginFailures?: Counter;
+}
+
 export class Authenticator {
-  constructor(
-    private readonly store: Store,
-    private readonly counters: WindowCounters,
-    private readonly lockout: LockoutPolicy,
-    private readonly loginFailures?: Counter,
-  ) {}
+  private readonly store: Store;
+  private readonly counters: WindowCounters;
+  private readonly lockout: LockoutPolicy;
+  private readonly loginFailures: Counter | undefined;
+
+  constructor(parts: AuthenticatorParts) {
+    ({ store: this.store, counters: this.counters, lockout: this.lockout, loginFailures: this.loginFailures } = parts);
+  }
 
   /** null for anonymous callers. */
   async authenticate(credentials: Credentials, now: Date): Promise<Principal | null> {

@@ -105,24 +105,30 @@ export interface ServedPage extends FeedPage {
   dependence: PageDependence | null;
 }
 
+/** What the feeds read and are bounded by. */
+export interface FeedServiceParts {
+  store: Store;
+  caps: FeedCaps;
+  clock: () => Date;
+  /** The store's version as the current request read it (RememberingStore). */
+  version: () => StoreVersion;
+  /** Counts the page cache's hits and misses. */
+  cacheRequests?: Counter<"result">;
+}
+
 export class FeedService {
+  private readonly store: Store;
+  private readonly caps: FeedCaps;
+  private readonly clock: () => Date;
+  private readonly version: () => StoreVersion;
   private readonly cache: FeedPageCache;
   private readonly totals: FeedTotals;
   private readonly firstPages = new FirstPages();
 
-  /**
-   * @param version the store's version as the current request read it (RememberingStore).
-   * @param cacheRequests counts the page cache's hits and misses.
-   */
-  constructor(
-    private readonly store: Store,
-    private readonly caps: FeedCaps,
-    private readonly clock: () => Date,
-    private readonly version: () => StoreVersion,
-    cacheRequests?: Counter<"result">,
-  ) {
-    this.cache = new FeedPageCache(caps.cacheBytes, cacheRequests);
-    this.totals = new FeedTotals(store.events);
+  constructor(parts: FeedServiceParts) {
+    ({ store: this.store, caps: this.caps, clock: this.clock, version: this.version } = parts);
+    this.cache = new FeedPageCache(parts.caps.cacheBytes, parts.cacheRequests);
+    this.totals = new FeedTotals(parts.store.events);
   }
 
   /**

@@ -111,13 +111,23 @@ const CURSOR_PREFIX = "v1_";
 /** Only hooks named `web` exist on GitHub since services were retired; any other name is its 422. */
 const HOOK_NAME = "web";
 
+/** What the hooks API stores, seals and queues with. */
+export interface HookServiceParts {
+  store: Store;
+  clock: () => Date;
+  secrets: SecretSealer;
+  deliveries: DeliveryQueue;
+}
+
 export class HookService {
-  constructor(
-    private readonly store: Store,
-    private readonly clock: () => Date,
-    private readonly secrets: SecretSealer,
-    private readonly deliveries: DeliveryQueue,
-  ) {}
+  private readonly store: Store;
+  private readonly clock: () => Date;
+  private readonly secrets: SecretSealer;
+  private readonly deliveries: DeliveryQueue;
+
+  constructor(parts: HookServiceParts) {
+    ({ store: this.store, clock: this.clock, secrets: this.secrets, deliveries: this.deliveries } = parts);
+  }
 
   /**
    * The hooks owner the request names, when the caller may manage its hooks: a password, or a token holding one of

@@ -10,20 +10,31 @@ export interface SeedResult extends IngestResult {
   contents: WorldContents;
 }
 
-export class IngestService {
+/** What the serving process adds to an ingest; the CLI and tests ingest without it. */
+export interface IngestWiring {
+  /** Counts the events each ingest actually added. */
+  eventsIngested?: Counter;
   /**
-   * @param eventsIngested counts the events each ingest actually added (the serving process passes it).
-   * @param ingested told after each ingest that queued webhook deliveries: the serving process wakes its dispatcher,
-   * whose every wake-up claims from the outbox in a write transaction.
-   * @param options what the ingests queue for webhooks (`--webhook-max-queue`).
+   * Told after each ingest that queued webhook deliveries: the serving process wakes its dispatcher, whose every
+   * wake-up claims from the outbox in a write transaction.
    */
+  ingested?: () => void;
+  /** What the ingests queue for webhooks (`--webhook-max-queue`). */
+  options?: IngestOptions;
+}
+
+export class IngestService {
+  private readonly eventsIngested: Counter | undefined;
+  private readonly ingested: (() => void) | undefined;
+  private readonly options: IngestOptions | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly clock: () => Date,
-    private readonly eventsIngested?: Counter,
-    private readonly ingested?: () => void,
-    private readonly options?: IngestOptions,
-  ) {}
+    wiring: IngestWiring = {},
+  ) {
+    ({ eventsIngested: this.eventsIngested, ingested: this.ingested, options: this.options } = wiring);
+  }
 
   /** Loads a world document in one transaction: idempotent, and all or nothing. */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {

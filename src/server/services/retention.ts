@@ -49,7 +49,24 @@ interface Log {
   warn(fields: object, message: string): void;
 }
 
+/** What a retention runs on and reports to. */
+export interface RetentionParts {
+  store: RetentionStore;
+  clock: Clock;
+  policy: RetentionPolicy;
+  report: RetentionReport;
+  log: Log;
+  /** When sessions expire (idle and by age); the console's defaults unless given. */
+  sessions?: SessionPolicy;
+}
+
 export class Retention {
+  private readonly store: RetentionStore;
+  private readonly clock: Clock;
+  private readonly policy: RetentionPolicy;
+  private readonly report: RetentionReport;
+  private readonly log: Log;
+  private readonly sessions: SessionPolicy;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   /** Asked for while a run was in progress: one more run follows it. */
@@ -58,14 +75,16 @@ export class Retention {
   /** stop() was called: a run in progress ends after its current batch. */
   private stopping = false;
 
-  constructor(
-    private readonly store: RetentionStore,
-    private readonly clock: Clock,
-    private readonly policy: RetentionPolicy,
-    private readonly report: RetentionReport,
-    private readonly log: Log,
-    private readonly sessions: SessionPolicy = DEFAULT_SESSION_POLICY,
-  ) {}
+  constructor(parts: RetentionParts) {
+    ({
+      store: this.store,
+      clock: this.clock,
+      policy: this.policy,
+      report: this.report,
+      log: this.log,
+      sessions: this.sessions = DEFAULT_SESSION_POLICY,
+    } = parts);
+  }
 
   /** Runs now, then every interval, until stop(). */
   start(): void {

@@ -12,15 +12,32 @@ import type { PayloadBuilder } from "./payload.js";
 import { subscribes } from "../../api/webhook-events.js";
 import { toWireHook, toWireOrgHook } from "../convert/hook.js";
 
+/** What the hooks API's deliveries are built from and queued on. */
+export interface WebhookDeliveryParts {
+  store: Store;
+  payloads: PayloadBuilder;
+  dispatcher: Dispatcher;
+  /** The API's absolute base, for the URLs inside bodies. */
+  baseUrl: () => string;
+  clock: Clock;
+}
+
 export class WebhookDeliveries {
-  /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
-  constructor(
-    private readonly store: Store,
-    private readonly payloads: PayloadBuilder,
-    private readonly dispatcher: Dispatcher,
-    private readonly baseUrl: () => string,
-    private readonly clock: Clock,
-  ) {}
+  private readonly store: Store;
+  private readonly payloads: PayloadBuilder;
+  private readonly dispatcher: Dispatcher;
+  private readonly baseUrl: () => string;
+  private readonly clock: Clock;
+
+  constructor(parts: WebhookDeliveryParts) {
+    ({
+      store: this.store,
+      payloads: this.payloads,
+      dispatcher: this.dispatcher,
+      baseUrl: this.baseUrl,
+      clock: this.clock,
+    } = parts);
+  }
 
   private async queue(delivery: NewQueuedDelivery): Promise<void> {
     await this.store.hooks.enqueue([delivery], this.clock());

@@ -61,6 +61,19 @@ export function backoffMs(attempt: number, maxBackoffMs: number, random = Math.r
 export const signature = (algorithm: "sha1" | "sha256", secret: string, body: Buffer) =>
   `${algorithm}=${createHmac(algorithm, secret).update(body).digest("hex")}`;
 
+/** What the dispatcher claims from, signs with and reports to. */
+export interface DispatcherParts {
+  store: Store;
+  payloads: PayloadBuilder;
+  secrets: SecretBox;
+  settings: DispatchSettings;
+  /** The API's absolute base, for the URLs inside bodies. */
+  baseUrl: () => string;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  metrics?: WebhookMetrics;
+}
+
 export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   /**
@@ -81,18 +94,27 @@ export class Dispatcher {
   /** Hooks' secrets opened, by their sealed value (openSecret). */
   private readonly openedSecrets = new Map<string, string>();
 
-  /** @param baseUrl the API's absolute base, for the URLs inside bodies. */
-  constructor(
-    private readonly store: Store,
-    private readonly payloads: PayloadBuilder,
-    private readonly secrets: SecretBox,
-    private readonly settings: DispatchSettings,
-    private readonly baseUrl: () => string,
-    private readonly log: FastifyBaseLogger,
-    private readonly clock: Clock,
-    private readonly metrics?: WebhookMetrics,
-  ) {
-    this.throttle = new HookThrottle(settings.ratePerSecond);
+  private readonly store: Store;
+  private readonly payloads: PayloadBuilder;
+  private readonly secrets: SecretBox;
+  private readonly settings: DispatchSettings;
+  private readonly baseUrl: () => string;
+  private readonly log: FastifyBaseLogger;
+  private readonly clock: Clock;
+  private readonly metrics: WebhookMetrics | undefined;
+
+  constructor(parts: DispatcherParts) {
+    ({
+      store: this.store,
+      payloads: this.payloads,
+      secrets: this.secrets,
+      settings: this.settings,
+      baseUrl: this.baseUrl,
+      log: this.log,
+      clock: this.clock,
+      metrics: this.metrics,
+    } = parts);
+    this.throttle = new HookThrottle(parts.settings.ratePerSecond);
     // Each attempt in flight listens for the stop (and stops listening when done): up to CONCURRENCY at once, past
     // Node's default of 10, whose warning ("possible memory leak") would be a false alarm in the server's log.
     setMaxListeners(CONCURRENCY, this.stopping.signal);

@@ -1,8 +1,8 @@
 /**
- * The webhooks of one app: the secret box, the dispatcher (started when the app is ready, stopped when it closes)
- * and the deliveries the hooks API queues.
+ * The webhooks of one app: the secret box, the dispatcher (a background job: ../composition.ts starts it when the
+ * app is ready and stops it when it closes) and the deliveries the hooks API queues.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import type { Clock } from "../clock.js";
 import type { Store } from "../store/store.js";
@@ -21,9 +21,9 @@ export function secretBox(config: Config): SecretBox {
 }
 
 /** Where the app listens; before it does (an app only injected into, in tests), GitHub's own local default. */
-function listeningOrigin(app: FastifyInstance): string {
+function originOr(listeningOrigin: () => string): string {
   try {
-    return app.listeningOrigin;
+    return listeningOrigin();
   } catch {
     return "http://localhost";
   }
@@ -31,44 +31,40 @@ function listeningOrigin(app: FastifyInstance): string {
 
 export interface Webhooks {
   secrets: SecretBox;
+  /** Started and stopped with the app's background jobs (../composition.ts). */
   dispatcher: Dispatcher;
   deliveries: WebhookDeliveries;
 }
 
-/**
- * @param clockMoved subscribes to moves of a clock that tests set: a retry it brought due is sent at once.
- * @param registry where the delivery metrics are registered (the app's /metrics).
- */
-export function webhooks(
-  app: FastifyInstance,
-  config: Config,
-  store: Store,
-  clock: Clock,
-  clockMoved?: (listener: () => void) => () => void,
-  registry?: Registry,
-): Webhooks {
-  const baseUrl = () => config.baseUrl ?? listeningOrigin(app);
+export interface WebhookParts {
+  config: Config;
+  /** The database itself: the dispatcher runs outside requests, where remembered answers are not refreshed. */
+  store: Store;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** The app's `listeningOrigin`, which throws until it listens. */
+  listeningOrigin: () => string;
+  /** Where the delivery metrics are registered (the app's /metrics). */
+  registry?: Registry;
+}
+
+export function webhooks({ config, store, clock, log, listeningOrigin, registry }: WebhookParts): Webhooks {
+  const baseUrl = () => config.baseUrl ?? originOr(listeningOrigin);
   const secrets = secretBox(config);
   const payloads = new PayloadBuilder(store);
   const policy = config.webhooks.allowedHosts && new AddressPolicy(config.webhooks.allowedHosts);
   // GitHub makes one attempt; a failure waits for someone to ask for a redelivery.
   const maxAttempts = config.webhooks.retries === "github" ? 1 : config.webhooks.maxAttempts;
   const metrics = registry && new WebhookMetrics(registry, (now) => store.hooks.queueStats(now), clock);
-  const dispatcher = new Dispatcher(
+  const dispatcher = new Dispatcher({
     store,
     payloads,
     secrets,
-    { ...config.webhooks, maxAttempts, policy },
+    settings: { ...config.webhooks, maxAttempts, policy },
     baseUrl,
-    app.log,
+    log,
     clock,
     metrics,
-  );
-  const stopListening = clockMoved?.(() => dispatcher.wake());
-  app.addHook("onReady", async () => dispatcher.start());
-  app.addHook("onClose", async () => {
-    stopListening?.();
-    await dispatcher.stop();
   });
-  return { secrets, dispatcher, deliveries: new WebhookDeliveries(store, payloads, dispatcher, baseUrl, clock) };
+  return { secrets, dispatcher, deliveries: new WebhookDeliveries({ store, payloads, dispatcher, baseUrl, clock }) };
 }

@@ -27,12 +27,7 @@ test(`the dispatcher is woken by an ingest that queued deliveries, not by one th
   const { store, close } = await driver.open();
   try {
     let woken = 0;
-    const ingest = new IngestService(
-      store,
-      () => NOW,
-      undefined,
-      () => woken++,
-    );
+    const ingest = new IngestService(store, () => NOW, { ingested: () => woken++ });
     const first = await ingest.ingestEvents([event("1", "ann/hooked"), event("2", "ann/quiet")]);
     assert.equal(first.deliveriesQueued, undefined);
     assert.equal(woken, 0, "no hook: no delivery queued, nothing to wake");

@@ -41,13 +41,13 @@ describe("the retention loop", () => {
     const batchesSeen: number[] = [];
     const s = backlogStore(95, () => batchesSeen.push(loop.turn));
     const pruned: number[] = [];
-    const retention = new Retention(
-      s.store,
-      () => NOW,
-      POLICY,
-      { pruned: (_kind, n) => pruned.push(n), ran: () => undefined },
-      quiet,
-    );
+    const retention = new Retention({
+      store: s.store,
+      clock: () => NOW,
+      policy: POLICY,
+      report: { pruned: (_kind, n) => pruned.push(n), ran: () => undefined },
+      log: quiet,
+    });
     try {
       const result = await retention.run();
       assert.equal(result.webhook_deliveries, 95);
@@ -71,13 +71,13 @@ describe("the retention loop", () => {
       if (s.cutOffs.length === 3) stopped = retention!.stop();
     });
     const ran: Date[] = [];
-    retention = new Retention(
-      s.store,
-      () => NOW,
-      POLICY,
-      { pruned: () => undefined, ran: (at) => ran.push(at) },
-      quiet,
-    );
+    retention = new Retention({
+      store: s.store,
+      clock: () => NOW,
+      policy: POLICY,
+      report: { pruned: () => undefined, ran: (at) => ran.push(at) },
+      log: quiet,
+    });
     retention.start();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await stopped;
@@ -90,13 +90,13 @@ describe("the retention loop", () => {
 
   test("off keeps everything: no webhook attempt is asked for", async () => {
     const s = backlogStore(5);
-    await new Retention(
-      s.store,
-      () => NOW,
-      { ...POLICY, webhookDeliveriesMs: null },
-      { pruned: () => undefined, ran: () => undefined },
-      quiet,
-    ).run();
+    await new Retention({
+      store: s.store,
+      clock: () => NOW,
+      policy: { ...POLICY, webhookDeliveriesMs: null },
+      report: { pruned: () => undefined, ran: () => undefined },
+      log: quiet,
+    }).run();
     assert.equal(s.cutOffs.length, 0);
   });
 });

@@ -12,7 +12,8 @@ import type { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Gauge } from "prom-client";
 import { pino } from "pino";
-import { StreamHub, STREAMS_PER_TURN } from "../../../src/server/streams/hub.js";
+import { StreamHub } from "../../../src/server/streams/hub.js";
+import { STREAMS_PER_TURN } from "../../../src/server/streams/fan-out.js";
 import { RememberingStore } from "../../../src/server/store/remembering-store.js";
 import { FeedService } from "../../../src/server/services/feeds.js";
 import { Authenticator } from "../../../src/server/services/authenticator.js";
@@ -50,12 +51,12 @@ describe("stream hub", () => {
     s = await testDriver().open();
     const config = loadConfig({ db: s.db }, {});
     const remembering = new RememberingStore(s.store);
-    const feeds = new FeedService(
-      remembering.store,
-      config.feeds,
-      () => NOW,
-      () => remembering.version,
-    );
+    const feeds = new FeedService({
+      store: remembering.store,
+      caps: config.feeds,
+      clock: () => NOW,
+      version: () => remembering.version,
+    });
     const arrivals = feeds.arrivals.bind(feeds);
     feeds.arrivals = async (...args) => {
       reads++;
@@ -66,17 +67,21 @@ describe("stream hub", () => {
       plans++;
       return plan(...args);
     };
-    const authenticator = new Authenticator(remembering.store, new MemoryWindowCounters(), config.loginLockout);
-    hub = new StreamHub(
-      remembering.store.events,
+    const authenticator = new Authenticator({
+      store: remembering.store,
+      counters: new MemoryWindowCounters(),
+      lockout: config.loginLockout,
+    });
+    hub = new StreamHub({
+      events: remembering.store.events,
       remembering,
       feeds,
       authenticator,
-      { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
-      pino({ level: "silent" }),
-      { open, resumed, gaps },
-      () => NOW,
-    );
+      options: { maxPerUser: 2, heartbeatMs: 60_000, replayMax: 1000 },
+      log: pino({ level: "silent" }),
+      metrics: { open, resumed, gaps },
+      clock: () => NOW,
+    });
     ingest = new IngestService(s.store, () => NOW);
     await ingest.seedWorld(
       { repos: [{ full_name: "alice/hello" }, { full_name: "bob/tools" }] },

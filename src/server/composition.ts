@@ -1,0 +1,232 @@
+/**
+ * The composition root: every service of one app, made in one place from the config, the store, the clock and the
+ * counters, with the background jobs they run and one lifecycle for them. buildApp (./app.ts) registers the
+ * pipeline and the routes from this bag and makes nothing itself.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "./config.js";
+import type { Store } from "./store/store.js";
+import { RememberingStore } from "./store/remembering-store.js";
+import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
+import { type Clock, ManualClock, wallClock } from "./clock.js";
+import { Authenticator } from "./services/authenticator.js";
+import { AuthorizationService } from "./services/authorizations.js";
+import { CredentialRevocationService } from "./services/credential-revocation.js";
+import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
+import { EntryPointService } from "./services/entry-points.js";
+import { FeedService } from "./services/feeds.js";
+import { IngestService } from "./services/ingest.js";
+import { HookService } from "./services/hooks.js";
+import { SessionService } from "./services/sessions.js";
+import { Retention } from "./services/retention.js";
+import { StalePages } from "./services/stale-pages.js";
+import { TestControls } from "./services/test-controls.js";
+import { FaultList } from "./services/faults.js";
+import { webhooks, type Webhooks } from "./webhooks/webhooks.js";
+import { StreamHub } from "./streams/hub.js";
+import { Metrics } from "./metrics.js";
+import { requestId } from "./request-id.js";
+import { RepeatedAnswers } from "./repeats/repeated-answers.js";
+import { loadAssets, type ConsoleAssets } from "./console/assets.js";
+
+export interface ServiceInputs {
+  config: Config;
+  /** The database itself; the services see it through what it remembers (`remembering`). */
+  store: Store;
+  /**
+   * The one clock every rule reads; the wall clock by default. A ManualClock (the test double's) also sets the `Date`
+   * header, and its moves wake the background jobs. Under `--test-controls` one is made when none is given.
+   */
+  clock?: Clock | ManualClock;
+  counters?: WindowCounters;
+  /** Given when `/metrics` is also served elsewhere (`--metrics-port`); otherwise made here. */
+  metrics?: Metrics;
+  log: FastifyBaseLogger;
+  /** The app's `listeningOrigin`, which throws until it listens: the base of webhook bodies without `--base-url`. */
+  listeningOrigin: () => string;
+  /** false: no answer is repeated (./repeats/), every request takes the whole pipeline. */
+  repeatAnswers?: boolean;
+}
+
+/** Jobs that run outside requests while the app is ready: started when it is, stopped when it closes. */
+export interface Background {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The services of one app: what its plugins and routes are registered with. */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  /** The test double's clock (or the one `--test-controls` made): tests set and advance it. */
+  manualClock: ManualClock | undefined;
+  /** The database itself, for what runs outside requests. */
+  database: Store;
+  /** Kept current request by request (plugins/store-version.ts). */
+  remembering: RememberingStore;
+  /** The database through what it remembers: what the services read. */
+  store: Store;
+  counters: WindowCounters;
+  metrics: Metrics;
+  /** Present on test instances only (`--test-controls`, `feedgate/testing`), as is `testControls`. */
+  faults: FaultList | undefined;
+  testControls: TestControls | undefined;
+  stalePages: StalePages;
+  repeatedAnswers: RepeatedAnswers;
+  authenticator: Authenticator;
+  authorizations: AuthorizationService;
+  fineGrainedTokens: FineGrainedTokenService;
+  credentialRevocation: CredentialRevocationService;
+  feeds: FeedService;
+  streams: StreamHub;
+  entryPoints: EntryPointService;
+  webhooks: Webhooks;
+  ingest: IngestService;
+  hooks: HookService;
+  sessions: SessionService;
+  consoleAssets: ConsoleAssets;
+  background: Background;
+}
+
+/** The log levels at which Fastify logs every request. */
+const LOGS_REQUESTS = new Set(["trace", "debug", "info"]);
+
+/** The movable clock of a test instance: the one given, or under `--test-controls` one started at the given time. */
+function manualClockOf(config: Config, given: Clock | ManualClock): ManualClock | undefined {
+  if (given instanceof ManualClock) return given;
+  return config.testControls ? new ManualClock(given(), true) : undefined;
+}
+
+export function makeServices({
+  config,
+  store: database,
+  clock: givenClock = wallClock,
+  counters = new MemoryWindowCounters(),
+  metrics = new Metrics(database),
+  log,
+  listeningOrigin,
+  repeatAnswers = true,
+}: ServiceInputs): Services {
+  const manualClock = manualClockOf(config, givenClock);
+  const clock: Clock = manualClock?.now ?? (givenClock as Clock);
+  const remembering = new RememberingStore(database);
+  const store = remembering.store;
+  const faults = config.testControls ? new FaultList() : undefined;
+
+  const stalePages = new StalePages(config.feeds.staleIfErrorMs, config.feeds.cacheBytes, clock);
+  const authenticator = new Authenticator({
+    store,
+    counters,
+    lockout: config.loginLockout,
+    loginFailures: metrics.loginFailures,
+  });
+  const repeatedAnswers = new RepeatedAnswers(
+    {
+      clock,
+      version: () => remembering.refresh(true),
+      receivedVersion: (userId) => store.events.receivedVersion(userId),
+      counters,
+      dateHeader: manualClock !== undefined,
+      requestId,
+      duration: metrics.requestDuration,
+      repeated: metrics.repeatedAnswers,
+      bypassed: () => faults !== undefined && faults.size > 0,
+    },
+    repeatAnswers && !LOGS_REQUESTS.has(log.level),
+  ); // a logged request is logged by Fastify: none is answered around it
+
+  const expiry = { maxLifetimeMs: config.tokenMaxLifetimeMs };
+  const feeds = new FeedService({
+    store,
+    caps: config.feeds,
+    clock,
+    version: () => remembering.version,
+    cacheRequests: metrics.feedCacheRequests,
+  });
+  const streams = new StreamHub({
+    events: store.events,
+    remembering,
+    feeds,
+    authenticator,
+    options: config.streams,
+    log,
+    metrics: { open: metrics.openStreams, resumed: metrics.streamsResumed, gaps: metrics.streamGaps },
+    clock,
+  });
+  // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
+  const hooks = webhooks({ config, store: database, clock, log, listeningOrigin, registry: metrics.registry });
+  const ingest = new IngestService(store, clock, {
+    eventsIngested: metrics.eventsIngested,
+    ingested: () => hooks.dispatcher.wake(),
+    options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+  });
+  // On the database itself, as the dispatcher: retention runs outside requests.
+  const retention = new Retention({
+    store: database.retention,
+    clock,
+    policy: config.retention,
+    report: {
+      pruned: (kind, count) => metrics.retentionPruned.inc({ kind }, count),
+      ran: (at) => metrics.retentionLastRun.set(at.getTime() / 1000),
+    },
+    log,
+  });
+  const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
+  if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
+
+  return {
+    config,
+    clock,
+    manualClock,
+    database,
+    remembering,
+    store,
+    counters,
+    metrics,
+    faults,
+    testControls,
+    stalePages,
+    repeatedAnswers,
+    authenticator,
+    authorizations: new AuthorizationService(store, clock, expiry),
+    fineGrainedTokens: new FineGrainedTokenService(store, clock, expiry),
+    credentialRevocation: new CredentialRevocationService(store),
+    feeds,
+    streams,
+    entryPoints: new EntryPointService(store, feeds),
+    webhooks: hooks,
+    ingest,
+    hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
+    sessions: new SessionService(store, clock),
+    consoleAssets: loadAssets(),
+    background: background([hooks.dispatcher, retention], manualClock, testControls),
+  };
+}
+
+interface Job {
+  start(): void;
+  /** Something may be due: look now rather than at the next interval. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The jobs started in order once the app is ready, and stopped in the reverse order when it closes. A test's clock
+ * moving wakes each (a retry or a prune it brought due runs at once); a test instance then takes the image its
+ * resets return to: the database as it stands once the app is ready (a world seeded before it was built).
+ */
+function background(jobs: Job[], clock: ManualClock | undefined, controls: TestControls | undefined): Background {
+  const stopWaking = clock ? jobs.map((job) => clock.onMove(() => job.wake())) : [];
+  return {
+    async start() {
+      for (const job of jobs) job.start();
+      await controls?.markStart();
+    },
+    async stop() {
+      for (let i = jobs.length - 1; i >= 0; i--) {
+        stopWaking[i]?.();
+        await jobs[i]!.stop();
+      }
+    },
+  };
+}
