@@ -26,6 +26,10 @@ const alice: UserRow = {
   siteAdmin: false,
   suspendedAt: null,
   createdAt: new Date(0),
+  email: null,
+  blog: null,
+  billingEmail: null,
+  updatedAt: new Date(0),
 };
 const token = (expiresAt: Date | null): AuthorizationRow => ({
   id: 1,
