@@ -1,8 +1,7 @@
 /**
  * Fastify's own schema compilers (Ajv for input, fast-json-stringify for output), shared by every app in the process.
  *
- * Fastify compiles each route's schemas again for every instance it builds: about 130 ms of CPU per app here, most of
- * a start. The test double (`feedgate/testing`) starts an instance per test file or per test, and the test suites
+ * Fastify compiles each route's schemas again for every instance it builds, most of an instance's start. The test double (`feedgate/testing`) starts an instance per test file or per test, and the test suites
  * build hundreds; the schemas are the same each time (they come from the endpoint table). So the compiled functions
  * are kept per process, keyed by the schema's JSON and its part of the request or response: an identical schema
  * compiles once, and an instance built later reuses the function. A compiled function holds no state of its own

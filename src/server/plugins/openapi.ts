@@ -58,7 +58,7 @@ export default fp<{ numericIds: boolean; testControls: boolean }>(
 
     // Built at the first start in a process: a route the description cannot handle fails that start, not a request.
     // Every later app of this code registers the same routes, so it builds its document when first asked for it
-    // (12 ms saved from each start of the test double).
+    // (the test double starts an app per test).
     if (!describedOnce) {
       app.addHook("onReady", async () => {
         app.swagger();

@@ -40,7 +40,7 @@ const ID_PATHS: { path: string; feed: FeedName; by: WireIdKind }[] = [
 const rendered = new WeakMap<StoredEvent[], Map<string, { json: Buffer; etag: string }>>();
 
 /**
- * Kept as bytes: encoding a 100 KB page to UTF-8 on every send was a large share of a feed request's CPU.
+ * Kept as bytes: encoding a page of some 100 KB to UTF-8 on every send would be a large share of a feed request's CPU.
  * `integerIds` needs no place in the key: it follows from the app's mode and the feed, and rows belong to one of each.
  */
 function render(rows: StoredEvent[], baseUrl: string, integerIds: boolean): { json: Buffer; etag: string } {

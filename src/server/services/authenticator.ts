@@ -39,10 +39,10 @@ const attemptKeys = (login: string): AttemptKeys => ({
 
 /**
  * How long a login waits for a place among the account's checks in flight before it is refused as locked. Waiting
- * logins are queued at scrypt's pace (about 75 ms a check at the production cost), so thirty-two clients sending
- * the right password at once need seconds: a 2-s wait refused some of them as locked (measured by the bench's
- * POST /authorizations scenario). Guessers gain nothing from the wait: the failures they cause lock the account,
- * and a waiting login sees that at its next try.
+ * logins are queued at scrypt's pace (tens of milliseconds a check at the production cost), so dozens of clients
+ * sending the right password at once need seconds, and a short wait would refuse some of them as locked (the
+ * bench's POST /authorizations scenario measures it). Guessers gain nothing from the wait: the failures they cause
+ * lock the account, and a waiting login sees that at its next try.
  */
 const CHECK_WAIT_MS = 30_000;
 const CHECK_RETRY_MS = 20;

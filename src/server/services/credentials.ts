@@ -15,7 +15,7 @@ const scrypt = promisify(scryptCallback) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
-// OWASP's scrypt minimum (N=2^17, r=8, p=1) costs ~100 ms per Basic-auth request here; 2^15 keeps
+// OWASP's scrypt minimum (N=2^17, r=8, p=1) costs a tenth of a second of CPU on every Basic-auth request; 2^15 keeps
 // password-authenticated calls responsive while remaining memory-hard (32 MiB per hash).
 const SCRYPT = { r: 8, p: 1, keylen: 64 };
 /** log2 of scrypt's N for new hashes unless `--password-cost` says otherwise; a setting's default, kept with the rest. */

@@ -25,8 +25,8 @@ export interface IngestBody {
 }
 
 /**
- * How long the work on a body runs on the event loop before letting it answer what waits (polls, above all): a body
- * of a hundred GH Archive events took 5-10 ms to parse in one go, which every poll arriving meanwhile waited for.
+ * How long the work on a body runs on the event loop before letting it answer what waits (polls, above all): parsing
+ * a body of a hundred GH Archive events in one go would hold every poll arriving meanwhile for several times this.
  */
 const PARSE_SLICE_MS = 2;
 
@@ -86,10 +86,9 @@ export function isNdjsonOfObjects(body: Uint8Array): boolean {
 }
 
 /**
- * The batch of an NDJSON body that isNdjsonOfObjects, its lines split on the bytes and each decoded alone. Decoding a
- * body of a hundred GH Archive events (370 KB) into one string took 3 ms, most of it V8's handling of a string that
- * large (an object of its large-object space, whose garbage only a full collection takes), where its lines one by one
- * took 0.1 ms. A line feed byte is never part of another character.
+ * The batch of an NDJSON body that isNdjsonOfObjects, its lines split on the bytes and each decoded alone: decoding a
+ * whole body into one string makes a string of V8's large-object space, whose garbage only a full collection takes,
+ * and costs far more than its lines one by one. A line feed byte is never part of another character.
  */
 export function* decodingBatch(bytes: Uint8Array, now: Date): Generator<void, IngestBatch, void> {
   // A Buffer as received on the main thread; in the write worker, the Uint8Array a message makes of it.
