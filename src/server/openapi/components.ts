@@ -1,13 +1,12 @@
 /**
  * The document's named schemas and how operations refer to them: the response kinds' shapes (src/api/responses.ts),
- * the error body, and the bodies of the routes outside the table (declared beside those routes). A schema that is one
- * of them, by identity, is written as a `$ref`.
+ * the error body, and the bodies of the routes outside the table (src/api/outside-table-schemas.ts). A schema that is
+ * one of them, by identity, is written as a `$ref`.
  */
 import type { TSchema } from "@sinclair/typebox";
 import { namedResponseSchemas, responseKinds, type ResponseKind } from "../../api/responses.js";
+import { OUTSIDE_TABLE_SCHEMAS } from "../../api/outside-table-schemas.js";
 import { ErrorBody } from "../../api/schemas.js";
-import { ADMIN_SCHEMAS } from "../routes/admin-openapi.js";
-import { PROBE_SCHEMAS } from "../routes/meta-openapi.js";
 import { componentRef } from "./responses.js";
 
 export interface Components {
@@ -22,7 +21,7 @@ export interface Components {
 /** @param numericIds `--numeric-ids`: the ids this server sends, integers or strings. */
 export function components(numericIds: boolean): Components {
   const named = namedResponseSchemas(numericIds);
-  const schemas: Record<string, TSchema> = { ...named, ErrorBody, ...PROBE_SCHEMAS, ...ADMIN_SCHEMAS };
+  const schemas: Record<string, TSchema> = { ...named, ErrorBody, ...OUTSIDE_TABLE_SCHEMAS };
   const names = new Map<unknown, string>(Object.entries(schemas).map(([name, schema]) => [schema, name]));
   const kinds = responseKinds(named);
 

@@ -1,18 +1,7 @@
 /** The admin ingest routes' OpenAPI description (./admin.ts registers them): what they take and what they answer. */
-import { Type } from "@sinclair/typebox";
+import { IngestSummary } from "../../api/outside-table-schemas.js";
 import { Event } from "../../api/schemas.js";
 import { jsonResponse, type RouteDoc } from "../openapi/route-doc.js";
-
-const count = Type.Integer({ minimum: 0 });
-const IngestSummary = Type.Object({
-  events_added: count,
-  events_skipped: count,
-  issue_events_added: count,
-  issue_events_skipped: count,
-});
-
-/** The document's names for the ingest routes' bodies. */
-export const ADMIN_SCHEMAS = { IngestSummary };
 
 export const INGEST_EVENTS: RouteDoc = {
   operationId: "admin.ingestEvents",

@@ -1,16 +1,7 @@
 /** The probes' OpenAPI description (./meta.ts registers them): their bodies and what each answer means. */
-import { Type } from "@sinclair/typebox";
+import { Health, Readiness } from "../../api/outside-table-schemas.js";
 import { ErrorBody } from "../../api/schemas.js";
 import { jsonResponse, type RouteDoc } from "../openapi/route-doc.js";
-
-const Health = Type.Object({ status: Type.Literal("ok") });
-const Readiness = Type.Object({
-  status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
-  checks: Type.Record(Type.String(), Type.String(), { description: '"ok", or what went wrong, by dependency' }),
-});
-
-/** The document's names for the probes' bodies. */
-export const PROBE_SCHEMAS = { Health, Readiness };
 
 export const HEALTHZ: RouteDoc = {
   operationId: "meta.healthz",

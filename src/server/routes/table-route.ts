@@ -72,9 +72,16 @@ const ById = Type.Object({ id: Type.String() });
  * without a route. A number no account or repository has is the resource's own 404, from the service.
  */
 async function numericIdOnly(request: FastifyRequest, reply: FastifyReply) {
-  if (/^[0-9]+$/.test((request.params as { id: string }).id)) return;
+  if (hasNumericId(request.params)) return;
   reply.callNotFound();
   return reply;
+}
+
+/** onRequest runs before the params are validated: they are whatever the router matched. */
+function hasNumericId(params: unknown): boolean {
+  return typeof params === "object" && params !== null && "id" in params && typeof params.id === "string"
+    ? /^[0-9]+$/.test(params.id)
+    : false;
 }
 
 /** Whether an object of this schema, or one inside it, has an optional key before a required one. */
