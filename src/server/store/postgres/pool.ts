@@ -99,10 +99,4 @@ export function transaction<T>(
   });
 }
 
-/**
- * PostgreSQL refuses NUL in text (it is SQLite's ordinary character), so a name holding one can be stored by
- * neither driver's ingest and names nothing: a look-up answers "not found" without asking.
- */
-export const holdsNul = (...texts: string[]) => texts.some((text) => text.includes("\0"));
-
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";

@@ -12,9 +12,10 @@ import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
-import { PostgresUsers } from "./users.js";
+import { Users } from "../users.js";
+import { PostgresExecutor } from "./executor.js";
 import { PostgresAuthorizations } from "./authorizations.js";
-import { PostgresDirectory } from "./directory.js";
+import { Directory } from "../directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
 import { PostgresHooks } from "./hooks.js";
@@ -89,9 +90,10 @@ export class PostgresStore implements Store {
 
   /** Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts). */
   private constructor(private readonly pool: pg.Pool) {
-    this.users = raisingUnavailable(new PostgresUsers(pool), isPostgresOutage);
+    const executor = new PostgresExecutor(pool);
+    this.users = raisingUnavailable(new Users(executor), isPostgresOutage);
     this.authorizations = raisingUnavailable(new PostgresAuthorizations(pool), isPostgresOutage);
-    this.directory = raisingUnavailable(new PostgresDirectory(pool), isPostgresOutage);
+    this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
     this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
     const partitions = new EventPartitions(pool);
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);

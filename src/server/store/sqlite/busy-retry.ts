@@ -10,9 +10,15 @@ import type Database from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 import { wrappingMethods } from "../method-proxy.js";
+import { StoreUnavailableError } from "../../failures.js";
 
-/** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT: a read transaction that cannot become a write one). */
-const isBusy = (error: unknown) => (error as { code?: unknown }).code?.toString().startsWith("SQLITE_BUSY") === true;
+/**
+ * SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT: a read transaction that cannot become a write one), as SQLite
+ * threw it or as the executor mapped it to an outage (its cause).
+ */
+const isBusy = (error: unknown): boolean =>
+  (error as { code?: unknown }).code?.toString().startsWith("SQLITE_BUSY") === true ||
+  (error instanceof StoreUnavailableError && isBusy(error.cause));
 
 /** The longest pause between two tries: a short ingest's length, so the lock is taken soon after it is free. */
 const MAX_PAUSE_MS = 20;

@@ -13,9 +13,10 @@ import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
-import { SqliteUsers } from "./users.js";
+import { Users } from "../users.js";
+import { SqliteExecutor } from "./executor.js";
 import { SqliteAuthorizations } from "./authorizations.js";
-import { SqliteDirectory } from "./directory.js";
+import { Directory } from "../directory.js";
 import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
 import { SqliteHooks } from "./hooks.js";
@@ -90,9 +91,10 @@ export class SqliteStore implements Store {
   ) {
     const part = <T extends object>(made: T): T =>
       raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
-    this.users = part(new SqliteUsers(db));
+    const executor = new SqliteExecutor(db);
+    this.users = part(new Users(executor));
     this.authorizations = part(new SqliteAuthorizations(db));
-    this.directory = part(new SqliteDirectory(db));
+    this.directory = part(new Directory(executor));
     const events = new SqliteEvents(db);
     this.events = part(events);
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
