@@ -15,17 +15,18 @@ import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { Users } from "../users.js";
 import { SqliteExecutor } from "./executor.js";
-import { SqliteAuthorizations } from "./authorizations.js";
+import { Authorizations } from "../authorizations.js";
 import { Directory } from "../directory.js";
 import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
 import { SqliteHooks } from "./hooks.js";
-import { SqliteSessions } from "./sessions.js";
+import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
 import { SqliteState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
-import { SqliteRetention } from "./retention.js";
+import { Retention } from "../retention.js";
+import { sqliteEventRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage, SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 import { WriteWorker } from "./write-worker-client.js";
@@ -93,7 +94,7 @@ export class SqliteStore implements Store {
       raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
     const executor = new SqliteExecutor(db);
     this.users = part(new Users(executor));
-    this.authorizations = part(new SqliteAuthorizations(db));
+    this.authorizations = part(new Authorizations(executor));
     this.directory = part(new Directory(executor));
     const events = new SqliteEvents(db);
     this.events = part(events);
@@ -116,9 +117,9 @@ export class SqliteStore implements Store {
     this.hooks = writer
       ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
       : part(new SqliteHooks(db));
-    this.sessions = part(new SqliteSessions(db));
+    this.sessions = part(new Sessions(executor));
     this.state = part(new SqliteState(db));
-    this.retention = part(new SqliteRetention(db));
+    this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
   }
 
   /**
