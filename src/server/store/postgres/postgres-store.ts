@@ -18,7 +18,7 @@ import { Authorizations } from "../authorizations.js";
 import { Directory } from "../directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
-import { PostgresHooks } from "./hooks.js";
+import { Hooks } from "../hooks.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
@@ -98,7 +98,7 @@ export class PostgresStore implements Store {
     this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
     const partitions = new EventPartitions(pool);
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
-    this.hooks = raisingUnavailable(new PostgresHooks(pool), isPostgresOutage);
+    this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);
     this.sessions = raisingUnavailable(new Sessions(executor), isPostgresOutage);
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);

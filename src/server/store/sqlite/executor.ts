@@ -15,14 +15,18 @@ const ERRORS = {
     error instanceof Database.SqliteError && error.code.startsWith("SQLITE_CONSTRAINT_UNIQUE"),
 };
 
-/** Runs `work` now, its error mapped; a rejected promise, never a throw, as the pg driver's calls do. */
+/** Runs `work` now: a rejected promise, never a throw, as the pg driver's calls do. */
 function settled<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return Promise.reject(mappedError(error, ERRORS));
+    return Promise.reject(error);
   }
 }
+
+/** `settled`, a driver's error mapped (../executor.ts). */
+const mapped = <T>(work: () => T): Promise<T> =>
+  settled(work).catch((error: unknown) => Promise.reject(mappedError(error, ERRORS)));
 
 export class SqliteExecutor implements Executor {
   readonly dialect = "sqlite";
@@ -51,20 +55,27 @@ export class SqliteExecutor implements Executor {
   }
 
   all<R>(sql: string, parameters: Parameters = {}): Promise<R[]> {
-    return this.exclusive(() => this.prepared(sql).all(parameters) as R[]);
+    return this.whenFree(() => this.prepared(sql).all(parameters) as R[], mapped);
   }
 
   get<R>(sql: string, parameters: Parameters = {}): Promise<R | undefined> {
-    return this.exclusive(() => this.prepared(sql).get(parameters) as R | undefined);
+    return this.whenFree(() => this.prepared(sql).get(parameters) as R | undefined, mapped);
   }
 
   run(sql: string, parameters: Parameters = {}): Promise<{ changes: number }> {
-    return this.exclusive(() => ({ changes: this.prepared(sql).run(parameters).changes }));
+    return this.whenFree(() => ({ changes: this.prepared(sql).run(parameters).changes }), mapped);
   }
 
-  /** Runs synchronous `work` on the connection when no transaction holds it: at once when none does. */
+  /**
+   * Runs synchronous `work` on the connection when no transaction holds it (at once when none does), its errors as
+   * SQLite threw them: for the code that uses the connection itself.
+   */
   exclusive<T>(work: () => T): Promise<T> {
-    return this.pending === 0 ? settled(work) : this.inTurn(() => settled(work));
+    return this.whenFree(work, settled);
+  }
+
+  private whenFree<T>(work: () => T, run: (work: () => T) => Promise<T>): Promise<T> {
+    return this.pending === 0 ? run(work) : this.inTurn(() => run(work));
   }
 
   transaction<T>(work: (tx: Executor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -72,9 +83,9 @@ export class SqliteExecutor implements Executor {
       if (options.relaxed) this.db.pragma("synchronous = NORMAL");
       const tx = new SqliteTransaction(this);
       try {
-        await settled(() => this.db.exec(options.write ? "BEGIN IMMEDIATE" : "BEGIN"));
+        this.db.exec(options.write ? "BEGIN IMMEDIATE" : "BEGIN");
         const result = await work(tx);
-        await settled(() => this.db.exec("COMMIT"));
+        this.db.exec("COMMIT");
         return result;
       } catch (error) {
         if (this.db.inTransaction) this.db.exec("ROLLBACK");
@@ -105,7 +116,7 @@ class SqliteTransaction implements Executor {
 
   private now<T>(work: (statement: Database.Statement) => T, sql: string): Promise<T> {
     if (this.ended) return Promise.reject(new Error("the transaction has ended"));
-    return settled(() => work(this.owner.prepared(sql)));
+    return mapped(() => work(this.owner.prepared(sql)));
   }
 
   all<R>(sql: string, parameters: Parameters = {}): Promise<R[]> {

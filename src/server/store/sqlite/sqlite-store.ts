@@ -19,7 +19,7 @@ import { Authorizations } from "../authorizations.js";
 import { Directory } from "../directory.js";
 import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
-import { SqliteHooks } from "./hooks.js";
+import { Hooks } from "../hooks.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
@@ -85,14 +85,16 @@ export class SqliteStore implements Store {
    * no other connection can open (its ingests run on this thread, as every write of both kinds does). With a worker,
    * this connection waits for the worker's lock on timers, not in SQLite (busy-retry.ts).
    */
+  private readonly db: Database.Database;
+
   private constructor(
-    private readonly db: Database.Database,
+    executor: SqliteExecutor,
     readonly migratedAtOpen: MigrationReport,
     private readonly writer?: WriteWorker,
   ) {
+    const db = (this.db = executor.db);
     const part = <T extends object>(made: T): T =>
       raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
-    const executor = new SqliteExecutor(db);
     this.users = part(new Users(executor));
     this.authorizations = part(new Authorizations(executor));
     this.directory = part(new Directory(executor));
@@ -110,13 +112,14 @@ export class SqliteStore implements Store {
               events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
             }
           }),
+        executor.exclusive.bind(executor),
       ),
       isSqliteOutage,
     );
     // With a worker, the dispatcher's claims and records are written there once it runs (outbox-in-worker.ts).
     this.hooks = writer
-      ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
-      : part(new SqliteHooks(db));
+      ? raisingUnavailable(outboxInWorker(retryingBusy(new Hooks(executor)), writer), isSqliteOutage)
+      : part(new Hooks(executor));
     this.sessions = part(new Sessions(executor));
     this.state = part(new SqliteState(db));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
@@ -146,10 +149,12 @@ export class SqliteStore implements Store {
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
     db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
+    const executor = new SqliteExecutor(db);
+    const onThisThread = inThread(db, true, executor.exclusive.bind(executor));
     return new SqliteStore(
-      db,
+      executor,
       migrated,
-      new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)),
+      new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, onThisThread),
     );
   }
 
@@ -162,7 +167,11 @@ export class SqliteStore implements Store {
     }
     const db = new Database(migratedImage);
     db.pragma("foreign_keys = ON");
-    return new SqliteStore(db, { applied: migrations.length, version: migrations.at(-1)!.id, created: true });
+    return new SqliteStore(new SqliteExecutor(db), {
+      applied: migrations.length,
+      version: migrations.at(-1)!.id,
+      created: true,
+    });
   }
 
   /** Resolves once a file's write worker takes the ingests (they run on this thread while it starts); at once for `:memory:`. */

@@ -19,7 +19,7 @@ export interface IngestRequest {
 /** The webhook outbox's writes that the dispatcher makes all the time: its claims, and each run's attempts recorded. */
 export type OutboxOp = "claim" | "finishAll";
 
-/** One of them, run on the worker's connection (sqlite/hooks.ts) as it would have run on the main thread's. */
+/** One of them, run on the worker's connection (../hooks.ts) as it would have run on the main thread's. */
 export type OutboxCall = { [Op in OutboxOp]: { op: Op; args: Parameters<HookStore[Op]> } }[OutboxOp];
 
 export interface OutboxRequest {

@@ -9,7 +9,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { plainBatch } from "../encoded-batch.js";
-import { SqliteHooks } from "./hooks.js";
+import { Hooks } from "../hooks.js";
+import { SqliteExecutor } from "./executor.js";
 import { applyingOn } from "./ingest.js";
 import { carry } from "./worker-errors.js";
 import type { OutboxCall, WriteReply, WriteRequest, WriteWorkerData } from "./write-messages.js";
@@ -21,7 +22,7 @@ db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma("journal_mode = WAL");
 db.pragma("foreign_keys = ON");
 const apply = applyingOn(db);
-const hooks = new SqliteHooks(db);
+const hooks = new Hooks(new SqliteExecutor(db));
 parentPort!.postMessage("open");
 
 /** The requests in arrival order: an ingest still waiting for its decoder's module holds those behind it. */
