@@ -95,7 +95,7 @@ export class PostgresStore implements Store {
     this.users = raisingUnavailable(new Users(executor), isPostgresOutage);
     this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
     this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
-    this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
+    this.events = raisingUnavailable(new PostgresEvents(executor, pool), isPostgresOutage);
     const partitions = new EventPartitions(pool);
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
     this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);

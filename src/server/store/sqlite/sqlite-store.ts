@@ -98,7 +98,7 @@ export class SqliteStore implements Store {
     this.users = part(new Users(executor));
     this.authorizations = part(new Authorizations(executor));
     this.directory = part(new Directory(executor));
-    const events = new SqliteEvents(db);
+    const events = new SqliteEvents(executor);
     this.events = part(events);
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
     this.ingest = raisingUnavailable(
