@@ -28,7 +28,9 @@ async function open(name: "sqlite" | "postgres", database: TestDatabase): Promis
     return {
       db: new SqliteExecutor(connections[0]!),
       other: new SqliteExecutor(connections[1]!),
-      close: async () => connections.forEach((c) => c.close()),
+      close: async () => {
+        for (const c of connections) c.close();
+      },
     };
   }
   const pools = [createPool(database.db), createPool(database.db)];
