@@ -88,7 +88,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
 
   private constructor(
-    executor: SqliteExecutor,
+    private readonly executor: SqliteExecutor,
     readonly migratedAtOpen: MigrationReport,
     private readonly writer?: WriteWorker,
   ) {
@@ -121,7 +121,7 @@ export class SqliteStore implements Store {
       ? raisingUnavailable(outboxInWorker(retryingBusy(new Hooks(executor)), writer), isSqliteOutage)
       : part(new Hooks(executor));
     this.sessions = part(new Sessions(executor));
-    this.state = part(new SqliteState(db));
+    this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
   }
 
@@ -180,7 +180,7 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<MigrationReport> {
-    return waitingForLock(this.db, () => migrateDatabase(this.db));
+    return this.executor.exclusive(() => waitingForLock(this.db, () => migrateDatabase(this.db)));
   }
 
   async ping(): Promise<void> {
@@ -197,6 +197,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.writer?.close();
-    if (this.db.open) this.db.close();
+    // After any transaction still open: it ends as it would have, not with its connection closed under it.
+    await this.executor.exclusive(() => this.db.open && this.db.close());
   }
 }
