@@ -12,7 +12,7 @@ import type { Bool, Time, ValueWriter } from "./sql-values.js";
 export type Parameters = Record<string, unknown>;
 
 export interface TransactionOptions {
-  /** Reads that must agree (a page and its total): PostgreSQL's REPEATABLE READ; a SQLite transaction is one snapshot. */
+  /** Reads that must agree (a page and its total): REPEATABLE READ on PostgreSQL; SQLite's is one snapshot anyway. */
   consistentReads?: boolean;
   /** Takes the write lock at BEGIN (SQLite's BEGIN IMMEDIATE), so a read-then-write cannot fail halfway. */
   write?: boolean;

@@ -2,6 +2,8 @@
  * Applies an ingest program (store/ingest-plan.ts, in the protocol of store/ingest-protocol.ts) on one PostgreSQL
  * client inside one transaction. Bulk operations are one statement each over arrays (unnest), so a batch costs a
  * handful of round trips.
+ *
+ * Not shared: arrays (unnest), COPY, partitions and the ingest lock are PostgreSQL's.
  */
 import type pg from "pg";
 import { ingestProgram } from "../ingest-plan.js";

@@ -1,4 +1,8 @@
-/** The pg pool and the small helpers every PostgreSQL store file uses. */
+/**
+ * The pg pool and the small helpers every PostgreSQL store file uses.
+ *
+ * Not shared: pg's pool, its type parsers and its clients' error events.
+ */
 import pg from "pg";
 
 // int8 (bigint) arrives as text by default; every id here fits a JavaScript number (< 2^53).

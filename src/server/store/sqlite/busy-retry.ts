@@ -5,6 +5,8 @@
  * long. So the main connection has no busy timeout, and a call that meets the lock (SQLITE_BUSY: it wrote nothing,
  * a transaction that met it is rolled back) is tried again after a timer, for up to the busy timeout in all; then
  * it fails as it did when SQLite waited itself.
+ *
+ * Not shared: SQLite's lock is the whole file's; PostgreSQL locks rows and waits in the server.
  */
 import type Database from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";

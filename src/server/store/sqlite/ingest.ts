@@ -3,6 +3,8 @@
  * transaction. better-sqlite3 transactions cannot span an await, so the program's operations are answered
  * synchronously with prepared statements; a bulk operation is a loop over one (in-process, a statement costs
  * microseconds, not a round trip).
+ *
+ * Not shared: better-sqlite3's synchronous statements; PostgreSQL's ingest is arrays, COPY and partitions.
  */
 import type Database from "better-sqlite3";
 import { ingestProgram } from "../ingest-plan.js";

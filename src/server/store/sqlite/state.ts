@@ -1,6 +1,8 @@
 /**
  * Database images in SQLite (../state-store.ts): each kept as tables `<image>__<table>` of one in-memory database
  * attached to the connection, copied with INSERT ... SELECT inside SQLite.
+ *
+ * Not shared: an attached in-memory database and sqlite_sequence; PostgreSQL keeps images in a schema, with sequences.
  */
 import type Database from "better-sqlite3";
 import { checkImageName, NOT_STATE, RAISE_EVERY_VERSION, type StateStore } from "../state-store.js";
@@ -14,7 +16,7 @@ export class SqliteState implements StateStore {
 
   private readonly db: Database.Database;
 
-  /** Each call takes its turn on the connection (SqliteExecutor.exclusive): an image is never of an open transaction. */
+  /** Each call takes its turn on the connection (SqliteExecutor.exclusive): never an image of an open transaction. */
   constructor(private readonly connection: SqliteExecutor) {
     this.db = connection.db;
   }

@@ -2,6 +2,8 @@
  * An ingest's error, carried from the write worker to the caller as the error the caller would have got had the
  * ingest run on its own thread: a structured clone keeps an Error's message but not its class or fields, and the
  * API tells a conflict (422) from an outage (503) from a bug (500) by class and code (sqlite/outage.ts).
+ *
+ * Not shared: only SQLite has a write worker.
  */
 import Database from "better-sqlite3";
 import {

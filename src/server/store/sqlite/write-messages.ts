@@ -1,4 +1,8 @@
-/** What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept. */
+/**
+ * What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept.
+ *
+ * Not shared: only SQLite has a write worker.
+ */
 import type { HookStore } from "../hook-store.js";
 import type { EncodedBatch, IngestBatch, IngestOptions } from "../ingest-store.js";
 import type { CarriedError } from "./worker-errors.js";

@@ -5,6 +5,8 @@
  * their bodies compressed), which in a flood held the loop some 12 ms per run. The main thread's connection reads
  * meanwhile: WAL lets readers and one writer run side by side. The file is open and migrated already
  * (SqliteStore.open on the main thread).
+ *
+ * Not shared: only SQLite has a write worker.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
