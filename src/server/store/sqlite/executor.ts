@@ -88,7 +88,8 @@ export class SqliteExecutor implements Executor {
         this.db.exec("COMMIT");
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        // A rollback that fails too (the disk gone) must not hide why the transaction failed.
+        if (this.db.inTransaction) settled(() => this.db.exec("ROLLBACK")).catch(() => undefined);
         throw mappedError(error, ERRORS);
       } finally {
         tx.ended = true;
