@@ -5,8 +5,6 @@
  */
 import { StoreUnavailableError } from "../failures.js";
 import type { Dialect } from "./feed-sql.js";
-
-export type { Dialect };
 import type { Bool, Time, ValueWriter } from "./sql-values.js";
 
 export type Parameters = Record<string, unknown>;

@@ -6,9 +6,13 @@ import type pg from "pg";
 import { mappedError, type Executor, type Parameters, type TransactionOptions } from "../executor.js";
 import { POSTGRES_VALUES } from "../sql-values.js";
 import { isPostgresOutage } from "./outage.js";
-import { isUniqueViolation, named, transaction } from "./pool.js";
+import { named, transaction } from "./pool.js";
 
-const ERRORS = { isOutage: isPostgresOutage, isUniqueViolation };
+const ERRORS = {
+  isOutage: isPostgresOutage,
+  // SQLSTATE 23505, unique_violation.
+  isUniqueViolation: (error: unknown) => (error as { code?: unknown }).code === "23505",
+};
 
 export class PostgresExecutor implements Executor {
   readonly dialect = "postgres";

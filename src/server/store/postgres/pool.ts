@@ -70,8 +70,6 @@ export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient)
   }
 }
 
-export type Queryable = pg.Pool | pg.PoolClient;
-
 /** `@name` parameters -> `$n`, so the feed SQL shared with SQLite runs here unchanged. */
 export function named(sql: string, parameters: Record<string, unknown>): { text: string; values: unknown[] } {
   const order: string[] = [];
@@ -102,5 +100,3 @@ export function transaction<T>(
     }
   });
 }
-
-export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
