@@ -83,7 +83,7 @@ export type IngestOp =
   | { op: "setPassword"; id: number; passwordHash: string }
   | { op: "setOtpSecret"; id: number; otpSecret: string | null }
   | { op: "setSiteAdmin"; id: number; siteAdmin: boolean }
-  // Fields absent are left as they are; updated_at moves to `now` only when one changes (user-sql.ts's SET_PROFILE).
+  // Fields absent are left as they are; updated_at moves to `now` only when one changes (users.ts's SET_PROFILE).
   | { op: "setProfile"; id: number; email: string | null; blog: string | null; billingEmail: string | null; now: Date }
   | { op: "findRepos"; keys: RepoKey[] } // (RepoRecord | null)[], names matched case-insensitively
   | { op: "insertRepos"; rows: NewRepo[] } // number[] (ids; each repository the root of its own network)

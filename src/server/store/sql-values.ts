@@ -1,6 +1,6 @@
 /**
- * Row values whose type differs by driver, read and written alike by the shared SQL (hook-sql.ts, user-sql.ts,
- * authorization-sql.ts, session-sql.ts): SQLite has no boolean (0/1), keeps times as ISO text and JSON as text;
+ * Row values whose type differs by driver, read and written alike by the shared aggregates (hooks.ts, users.ts,
+ * authorizations.ts, sessions.ts): SQLite has no boolean (0/1), keeps times as ISO text and JSON as text;
  * PostgreSQL has boolean, timestamptz and jsonb, which pg hands back as booleans, Dates and parsed values.
  */
 

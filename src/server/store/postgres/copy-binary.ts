@@ -3,6 +3,8 @@
  * length and its bytes, so a text cell goes out as its UTF-8 with nothing escaped. The text format had every body
  * (a whole event, full of backslashes) scanned and rewritten by a regular expression, then joined into ever longer
  * strings: at a million events that was a quarter of the import's CPU (issue 27's profile).
+ *
+ * Not shared: COPY is PostgreSQL's.
  */
 
 /** The column types feedgate copies into: bigint, text and boolean. */

@@ -4,6 +4,8 @@
  * COPY itself cannot skip a duplicate. That is race-free because every ingest holds the ingest lock
  * (postgres/ingest.ts). Copying through a temporary twin and INSERT ... ON CONFLICT would write, and
  * compress, every body twice.
+ *
+ * Not shared: COPY is PostgreSQL's.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";

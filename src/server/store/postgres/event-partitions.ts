@@ -7,6 +7,8 @@
  * LOCK_TIMEOUT for the lock: queued behind a long feed count, it would hold every later reader up. What times out
  * is tried again at the next run, and meanwhile no insert fails: a month without its partition fills the default one,
  * whose rows move to their month's partition when it is made (`events_month_partition`, in the migration).
+ *
+ * Not shared: partitions are PostgreSQL's; SQLite deletes rows (sqlite/retention.ts).
  */
 import type pg from "pg";
 import { RAISE_GENERATION } from "../feed-sql.js";

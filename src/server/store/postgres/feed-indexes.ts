@@ -8,6 +8,8 @@
  *
  * The primary key stays, as every look-up of an id needs it; so does `events_by_seq`, appended to in order at no
  * cost worth saving.
+ *
+ * Not shared: PostgreSQL's index definitions, foreign keys and VACUUM; SQLite's differ (sqlite/feed-indexes.ts).
  */
 import type pg from "pg";
 import { withClient } from "./pool.js";

@@ -2,6 +2,8 @@
  * Applies an ingest program (store/ingest-plan.ts, in the protocol of store/ingest-protocol.ts) on one PostgreSQL
  * client inside one transaction. Bulk operations are one statement each over arrays (unnest), so a batch costs a
  * handful of round trips.
+ *
+ * Not shared: arrays (unnest), COPY, partitions and the ingest lock are PostgreSQL's.
  */
 import type pg from "pg";
 import { ingestProgram } from "../ingest-plan.js";
@@ -20,7 +22,7 @@ import type { CopyType } from "./copy-binary.js";
 import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
-import { SET_PROFILE } from "../user-sql.js";
+import { SET_PROFILE } from "../users.js";
 
 const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
 

@@ -1,6 +1,8 @@
 /**
  * Which PostgreSQL errors mean "the database is away or too slow right now" rather than a bug: by the SQLSTATE the
  * server gives, the socket's code, or, for pg's own errors that carry no code, their message (pg gives nothing else).
+ *
+ * Not shared: SQLSTATEs and pg's socket errors; the executor maps what this says (postgres/executor.ts).
  */
 
 /**

@@ -1,4 +1,8 @@
-/** The pg pool and the small helpers every PostgreSQL store file uses. */
+/**
+ * The pg pool and the small helpers every PostgreSQL store file uses.
+ *
+ * Not shared: pg's pool, its type parsers and its clients' error events.
+ */
 import pg from "pg";
 
 // int8 (bigint) arrives as text by default; every id here fits a JavaScript number (< 2^53).
@@ -66,8 +70,6 @@ export async function withClient<T>(pool: pg.Pool, work: (client: pg.PoolClient)
   }
 }
 
-export type Queryable = pg.Pool | pg.PoolClient;
-
 /** `@name` parameters -> `$n`, so the feed SQL shared with SQLite runs here unchanged. */
 export function named(sql: string, parameters: Record<string, unknown>): { text: string; values: unknown[] } {
   const order: string[] = [];
@@ -98,11 +100,3 @@ export function transaction<T>(
     }
   });
 }
-
-/**
- * PostgreSQL refuses NUL in text (it is SQLite's ordinary character), so a name holding one can be stored by
- * neither driver's ingest and names nothing: a look-up answers "not found" without asking.
- */
-export const holdsNul = (...texts: string[]) => texts.some((text) => text.includes("\0"));
-
-export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";

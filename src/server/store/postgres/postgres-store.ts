@@ -12,18 +12,20 @@ import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, withClient, type PoolLimits } from "./pool.js";
-import { PostgresUsers } from "./users.js";
-import { PostgresAuthorizations } from "./authorizations.js";
-import { PostgresDirectory } from "./directory.js";
+import { Users } from "../users.js";
+import { PostgresExecutor } from "./executor.js";
+import { Authorizations } from "../authorizations.js";
+import { Directory } from "../directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
-import { PostgresHooks } from "./hooks.js";
-import { PostgresSessions } from "./sessions.js";
+import { Hooks } from "../hooks.js";
+import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
 import { PostgresState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
-import { PostgresRetention } from "./retention.js";
+import { Retention } from "../retention.js";
+import { postgresEventRetention } from "./retention.js";
 import { EventPartitions } from "./event-partitions.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { asUnavailable, raisingUnavailable } from "../unavailable.js";
@@ -89,16 +91,17 @@ export class PostgresStore implements Store {
 
   /** Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts). */
   private constructor(private readonly pool: pg.Pool) {
-    this.users = raisingUnavailable(new PostgresUsers(pool), isPostgresOutage);
-    this.authorizations = raisingUnavailable(new PostgresAuthorizations(pool), isPostgresOutage);
-    this.directory = raisingUnavailable(new PostgresDirectory(pool), isPostgresOutage);
-    this.events = raisingUnavailable(new PostgresEvents(pool), isPostgresOutage);
+    const executor = new PostgresExecutor(pool);
+    this.users = raisingUnavailable(new Users(executor), isPostgresOutage);
+    this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
+    this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
+    this.events = raisingUnavailable(new PostgresEvents(executor, pool), isPostgresOutage);
     const partitions = new EventPartitions(pool);
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
-    this.hooks = raisingUnavailable(new PostgresHooks(pool), isPostgresOutage);
-    this.sessions = raisingUnavailable(new PostgresSessions(pool), isPostgresOutage);
+    this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);
+    this.sessions = raisingUnavailable(new Sessions(executor), isPostgresOutage);
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
-    this.retention = raisingUnavailable(new PostgresRetention(pool, partitions), isPostgresOutage);
+    this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {

@@ -11,6 +11,8 @@
  * for the one in flight and its own. A read in flight that takes too long (a connection the network swallowed, which
  * only the query timeout ends) is not waited for: the queued read starts anyway, so one stuck connection does not
  * hold every request behind it.
+ *
+ * Not shared: only PostgreSQL's reads are round trips worth sharing; SQLite answers at once.
  */
 interface Reading<T> {
   /** The read the callers that came while this one was in flight share; null until one comes. */

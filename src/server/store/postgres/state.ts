@@ -2,6 +2,8 @@
  * Database images in PostgreSQL (../state-store.ts): each kept as tables `<image>__<table>` in a schema of their
  * own beside feedgate's, so every instance sharing the database sees them; the identity counters as rows of
  * `<image>__sequences`. Copied with INSERT ... SELECT inside the server.
+ *
+ * Not shared: a schema of images, TRUNCATE and setval are PostgreSQL's; SQLite attaches an in-memory database.
  */
 import type pg from "pg";
 import { checkImageName, NOT_STATE, RAISE_EVERY_VERSION, type StateStore } from "../state-store.js";

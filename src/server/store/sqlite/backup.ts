@@ -3,6 +3,8 @@
  * way back. The API copies pages under SQLite's own locks, so a server may go on serving, and writing, from the file
  * meanwhile: a copy made with `cp` of a WAL database in use can miss the writes still in `-wal`, or catch a page half
  * written.
+ *
+ * Not shared: SQLite's online backup API copies a file; PostgreSQL's backups are pg_dump's.
  */
 import { existsSync, linkSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";

@@ -5,14 +5,22 @@
  * long. So the main connection has no busy timeout, and a call that meets the lock (SQLITE_BUSY: it wrote nothing,
  * a transaction that met it is rolled back) is tried again after a timer, for up to the busy timeout in all; then
  * it fails as it did when SQLite waited itself.
+ *
+ * Not shared: SQLite's lock is the whole file's; PostgreSQL locks rows and waits in the server.
  */
 import type Database from "better-sqlite3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 import { wrappingMethods } from "../method-proxy.js";
+import { StoreUnavailableError } from "../../failures.js";
 
-/** SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT: a read transaction that cannot become a write one). */
-const isBusy = (error: unknown) => (error as { code?: unknown }).code?.toString().startsWith("SQLITE_BUSY") === true;
+/**
+ * SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT: a read transaction that cannot become a write one), as SQLite
+ * threw it or as the executor mapped it to an outage (its cause).
+ */
+const isBusy = (error: unknown): boolean =>
+  (error as { code?: unknown }).code?.toString().startsWith("SQLITE_BUSY") === true ||
+  (error instanceof StoreUnavailableError && isBusy(error.cause));
 
 /** The longest pause between two tries: a short ingest's length, so the lock is taken soon after it is free. */
 const MAX_PAUSE_MS = 20;

@@ -2,6 +2,8 @@
  * The events table's feed indexes (migration 2 created them, 21 the last; the definitions here are the same, and a test
  * compares them), for imports that defer them: rebuilding an index once, from sorted keys, is far cheaper
  * than updating it for each of millions of rows, and the cost of a per-row update grows with the table.
+ *
+ * Not shared: SQLite's index definitions and pragmas; PostgreSQL's differ (postgres/feed-indexes.ts).
  */
 import type Database from "better-sqlite3";
 

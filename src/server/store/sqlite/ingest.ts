@@ -3,6 +3,8 @@
  * transaction. better-sqlite3 transactions cannot span an await, so the program's operations are answered
  * synchronously with prepared statements; a bulk operation is a loop over one (in-process, a statement costs
  * microseconds, not a round trip).
+ *
+ * Not shared: better-sqlite3's synchronous statements; PostgreSQL's ingest is arrays, COPY and partitions.
  */
 import type Database from "better-sqlite3";
 import { ingestProgram } from "../ingest-plan.js";
@@ -22,7 +24,7 @@ import { dropFeedIndexes, ensureFeedIndexes } from "./feed-indexes.js";
 import { waitingForLock } from "./busy-retry.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
-import { SET_PROFILE } from "../user-sql.js";
+import { SET_PROFILE } from "../users.js";
 
 function prepare(db: Database.Database) {
   return {
@@ -250,12 +252,16 @@ export class SqliteIngest implements IngestStore {
   /** Only with a write worker: on this thread the caller decodes, letting the event loop turn (IngestStore). */
   readonly applyEncoded?: (encoded: EncodedBatch, now: Date, options?: IngestOptions) => Promise<IngestResult>;
 
-  /** @param worker where a file's ingests run (sqlite-store.ts); without one, on this thread. */
+  /**
+   * @param worker where a file's ingests run (sqlite-store.ts); without one, on this thread.
+   * @param inTurn runs a write when no transaction holds the connection (SqliteExecutor.exclusive).
+   */
   constructor(
     private readonly db: Database.Database,
     worker?: IngestWriter,
+    inTurn?: InTurn,
   ) {
-    this.write = worker ?? inThread(db);
+    this.write = worker ?? inThread(db, false, inTurn);
     if (worker) this.applyEncoded = (encoded, now, options) => (this.bulkWriter ?? this.write)(encoded, now, options);
   }
 
@@ -308,14 +314,23 @@ export class SqliteIngest implements IngestStore {
   }
 }
 
+/** Runs synchronous work on a connection once no transaction of another async chain holds it (sqlite/executor.ts). */
+export type InTurn = <T>(work: () => T) => Promise<T>;
+
 /**
  * Ingests on `db`'s thread. `waitForLock`: SQLite waits for another connection's lock itself, sleeping the thread
  * (a file's connection otherwise has no busy timeout: busy-retry.ts); while the write worker starts, and in a bulk load.
  */
-export function inThread(db: Database.Database, waitForLock = false): IngestWriter {
+export function inThread(
+  db: Database.Database,
+  waitForLock = false,
+  inTurn: InTurn = async (work) => work(),
+): IngestWriter {
   const apply = applyingOn(db);
   return async (encoded, now, options) => {
     const batch = await plainBatch(encoded, now);
-    return waitForLock ? waitingForLock(db, () => apply(batch, now, options)) : apply(batch, now, options);
+    return inTurn(() =>
+      waitForLock ? waitingForLock(db, () => apply(batch, now, options)) : apply(batch, now, options),
+    );
   };
 }

@@ -1,4 +1,8 @@
-/** Which SQLite errors mean "the database is unavailable right now" rather than a bug. */
+/**
+ * Which SQLite errors mean "the database is unavailable right now" rather than a bug.
+ *
+ * Not shared: SQLite's result codes; the executor maps what this says (sqlite/executor.ts).
+ */
 import Database from "better-sqlite3";
 
 /** How long a connection waits for another's lock before failing SQLITE_BUSY (a CLI next to a running server). */

@@ -13,18 +13,20 @@ import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
-import { SqliteUsers } from "./users.js";
-import { SqliteAuthorizations } from "./authorizations.js";
-import { SqliteDirectory } from "./directory.js";
+import { Users } from "../users.js";
+import { SqliteExecutor } from "./executor.js";
+import { Authorizations } from "../authorizations.js";
+import { Directory } from "../directory.js";
 import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
-import { SqliteHooks } from "./hooks.js";
-import { SqliteSessions } from "./sessions.js";
+import { Hooks } from "../hooks.js";
+import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
 import { SqliteState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
-import { SqliteRetention } from "./retention.js";
+import { Retention } from "../retention.js";
+import { sqliteEventRetention } from "./retention.js";
 import { ensureFeedIndexes } from "./feed-indexes.js";
 import { isSqliteOutage, SQLITE_BUSY_TIMEOUT_MS } from "./outage.js";
 import { WriteWorker } from "./write-worker-client.js";
@@ -83,17 +85,20 @@ export class SqliteStore implements Store {
    * no other connection can open (its ingests run on this thread, as every write of both kinds does). With a worker,
    * this connection waits for the worker's lock on timers, not in SQLite (busy-retry.ts).
    */
+  private readonly db: Database.Database;
+
   private constructor(
-    private readonly db: Database.Database,
+    private readonly executor: SqliteExecutor,
     readonly migratedAtOpen: MigrationReport,
     private readonly writer?: WriteWorker,
   ) {
+    const db = (this.db = executor.db);
     const part = <T extends object>(made: T): T =>
       raisingUnavailable(writer ? retryingBusy(made) : made, isSqliteOutage);
-    this.users = part(new SqliteUsers(db));
-    this.authorizations = part(new SqliteAuthorizations(db));
-    this.directory = part(new SqliteDirectory(db));
-    const events = new SqliteEvents(db);
+    this.users = part(new Users(executor));
+    this.authorizations = part(new Authorizations(executor));
+    this.directory = part(new Directory(executor));
+    const events = new SqliteEvents(executor);
     this.events = part(events);
     // Not tried again: a bulk load's work is not to be run twice; its ingests wait in the worker, off the loop.
     this.ingest = raisingUnavailable(
@@ -107,16 +112,17 @@ export class SqliteStore implements Store {
               events.committed(); // before the caller hears of it: the version read kept for this turn predates the write
             }
           }),
+        executor.exclusive.bind(executor),
       ),
       isSqliteOutage,
     );
     // With a worker, the dispatcher's claims and records are written there once it runs (outbox-in-worker.ts).
     this.hooks = writer
-      ? raisingUnavailable(outboxInWorker(retryingBusy(new SqliteHooks(db)), writer), isSqliteOutage)
-      : part(new SqliteHooks(db));
-    this.sessions = part(new SqliteSessions(db));
-    this.state = part(new SqliteState(db));
-    this.retention = part(new SqliteRetention(db));
+      ? raisingUnavailable(outboxInWorker(retryingBusy(new Hooks(executor)), writer), isSqliteOutage)
+      : part(new Hooks(executor));
+    this.sessions = part(new Sessions(executor));
+    this.state = part(new SqliteState(executor));
+    this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
   }
 
   /**
@@ -143,10 +149,12 @@ export class SqliteStore implements Store {
     // An import that deferred the feed indexes and was stopped before rebuilding them left them missing.
     ensureFeedIndexes(db);
     db.pragma("busy_timeout = 0"); // from now on, waits are timers (busy-retry.ts)
+    const executor = new SqliteExecutor(db);
+    const onThisThread = inThread(db, true, executor.exclusive.bind(executor));
     return new SqliteStore(
-      db,
+      executor,
       migrated,
-      new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, inThread(db, true)),
+      new WriteWorker({ path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS }, onThisThread),
     );
   }
 
@@ -159,7 +167,11 @@ export class SqliteStore implements Store {
     }
     const db = new Database(migratedImage);
     db.pragma("foreign_keys = ON");
-    return new SqliteStore(db, { applied: migrations.length, version: migrations.at(-1)!.id, created: true });
+    return new SqliteStore(new SqliteExecutor(db), {
+      applied: migrations.length,
+      version: migrations.at(-1)!.id,
+      created: true,
+    });
   }
 
   /** Resolves once a file's write worker takes the ingests (they run on this thread while it starts); at once for `:memory:`. */
@@ -168,7 +180,7 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<MigrationReport> {
-    return waitingForLock(this.db, () => migrateDatabase(this.db));
+    return this.executor.exclusive(() => waitingForLock(this.db, () => migrateDatabase(this.db)));
   }
 
   async ping(): Promise<void> {
@@ -185,6 +197,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.writer?.close();
-    if (this.db.open) this.db.close();
+    // After any transaction still open: it ends as it would have, not with its connection closed under it.
+    await this.executor.exclusive(() => this.db.open && this.db.close());
   }
 }

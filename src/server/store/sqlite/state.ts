@@ -1,9 +1,12 @@
 /**
  * Database images in SQLite (../state-store.ts): each kept as tables `<image>__<table>` of one in-memory database
  * attached to the connection, copied with INSERT ... SELECT inside SQLite.
+ *
+ * Not shared: an attached in-memory database and sqlite_sequence; PostgreSQL keeps images in a schema, with sequences.
  */
 import type Database from "better-sqlite3";
 import { checkImageName, NOT_STATE, RAISE_EVERY_VERSION, type StateStore } from "../state-store.js";
+import type { SqliteExecutor } from "./executor.js";
 
 const IMAGES = "feedgate_images";
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -11,7 +14,12 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export class SqliteState implements StateStore {
   private attached = false;
 
-  constructor(private readonly db: Database.Database) {}
+  private readonly db: Database.Database;
+
+  /** Each call takes its turn on the connection (SqliteExecutor.exclusive): never an image of an open transaction. */
+  constructor(private readonly connection: SqliteExecutor) {
+    this.db = connection.db;
+  }
 
   /** The tables that hold state, in the order they were created (parents before the rows that point at them). */
   private tables(): string[] {
@@ -30,18 +38,24 @@ export class SqliteState implements StateStore {
 
   async capture(name: string): Promise<void> {
     checkImageName(name);
-    this.attach();
-    this.db.transaction(() => {
-      this.drop(name);
-      for (const table of [...this.tables(), "sqlite_sequence"]) {
-        this.db.exec(`CREATE TABLE ${IMAGES}.${quoted(`${name}__${table}`)} AS SELECT * FROM main.${quoted(table)}`);
-      }
-    })();
+    await this.connection.exclusive(() => {
+      this.attach();
+      this.db.transaction(() => {
+        this.drop(name);
+        for (const table of [...this.tables(), "sqlite_sequence"]) {
+          this.db.exec(`CREATE TABLE ${IMAGES}.${quoted(`${name}__${table}`)} AS SELECT * FROM main.${quoted(table)}`);
+        }
+      })();
+    });
   }
 
   async replace(name: string): Promise<void> {
     checkImageName(name);
-    if (!(await this.has(name))) throw new RangeError(`no image named ${name}`);
+    await this.connection.exclusive(() => this.replaceNow(name));
+  }
+
+  private replaceNow(name: string): void {
+    if (!this.holds(name)) throw new RangeError(`no image named ${name}`);
     const tables = this.tables();
     this.db
       .transaction(() => {
@@ -60,11 +74,15 @@ export class SqliteState implements StateStore {
 
   async discard(name: string): Promise<void> {
     checkImageName(name);
-    if (this.attached) this.db.transaction(() => this.drop(name))();
+    await this.connection.exclusive(() => this.attached && this.db.transaction(() => this.drop(name))());
   }
 
   async has(name: string): Promise<boolean> {
     checkImageName(name);
+    return this.connection.exclusive(() => this.holds(name));
+  }
+
+  private holds(name: string): boolean {
     if (!this.attached) return false;
     return (
       this.db.prepare(`SELECT 1 FROM ${IMAGES}.sqlite_master WHERE name = ?`).get(`${name}__sqlite_sequence`) !==

@@ -2,9 +2,17 @@
  * An ingest's error, carried from the write worker to the caller as the error the caller would have got had the
  * ingest run on its own thread: a structured clone keeps an Error's message but not its class or fields, and the
  * API tells a conflict (422) from an outage (503) from a bug (500) by class and code (sqlite/outage.ts).
+ *
+ * Not shared: only SQLite has a write worker.
  */
 import Database from "better-sqlite3";
-import { carriedFailure, FeedgateFailure, uncarriedFailure, type CarriedFailure } from "../../failures.js";
+import {
+  StoreUnavailableError,
+  carriedFailure,
+  FeedgateFailure,
+  uncarriedFailure,
+  type CarriedFailure,
+} from "../../failures.js";
 import { IngestConflictError } from "../ingest-store.js";
 
 export type CarriedError =
@@ -15,6 +23,8 @@ export type CarriedError =
   | { kind: "other"; name: string; message: string; stack: string | undefined };
 
 export function carry(error: unknown): CarriedError {
+  // The executor's outage (sqlite/executor.ts) goes as SQLite's error: the caller's store maps it again.
+  if (error instanceof StoreUnavailableError && error.cause instanceof Database.SqliteError) return carry(error.cause);
   if (error instanceof Database.SqliteError) return { kind: "sqlite", message: error.message, code: error.code };
   if (error instanceof IngestConflictError)
     return { kind: "conflict", field: error.field ?? "", problem: error.problem };

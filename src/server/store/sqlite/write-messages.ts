@@ -1,4 +1,8 @@
-/** What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept. */
+/**
+ * What the main thread and the write worker (write-worker.ts) send each other: structured clones, Dates kept.
+ *
+ * Not shared: only SQLite has a write worker.
+ */
 import type { HookStore } from "../hook-store.js";
 import type { EncodedBatch, IngestBatch, IngestOptions } from "../ingest-store.js";
 import type { CarriedError } from "./worker-errors.js";
@@ -19,7 +23,7 @@ export interface IngestRequest {
 /** The webhook outbox's writes that the dispatcher makes all the time: its claims, and each run's attempts recorded. */
 export type OutboxOp = "claim" | "finishAll";
 
-/** One of them, run on the worker's connection (sqlite/hooks.ts) as it would have run on the main thread's. */
+/** One of them, run on the worker's connection (../hooks.ts) as it would have run on the main thread's. */
 export type OutboxCall = { [Op in OutboxOp]: { op: Op; args: Parameters<HookStore[Op]> } }[OutboxOp];
 
 export interface OutboxRequest {

@@ -5,6 +5,8 @@
  * the process alive only while a request is pending. A worker that dies fails its pending requests as an outage
  * (503, and nothing of them written: SQLite rolls back a transaction its connection never committed); the next
  * ingest starts a new one. Once it runs, the webhook outbox's frequent writes go there too (outbox()).
+ *
+ * Not shared: only SQLite has a write worker: one writer per file, and better-sqlite3 blocks its thread.
  */
 import type { Worker } from "node:worker_threads";
 import { StoreUnavailableError } from "../../failures.js";

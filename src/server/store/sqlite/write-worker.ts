@@ -5,11 +5,14 @@
  * their bodies compressed), which in a flood held the loop some 12 ms per run. The main thread's connection reads
  * meanwhile: WAL lets readers and one writer run side by side. The file is open and migrated already
  * (SqliteStore.open on the main thread).
+ *
+ * Not shared: only SQLite has a write worker.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { plainBatch } from "../encoded-batch.js";
-import { SqliteHooks } from "./hooks.js";
+import { Hooks } from "../hooks.js";
+import { SqliteExecutor } from "./executor.js";
 import { applyingOn } from "./ingest.js";
 import { carry } from "./worker-errors.js";
 import type { OutboxCall, WriteReply, WriteRequest, WriteWorkerData } from "./write-messages.js";
@@ -21,7 +24,7 @@ db.pragma(`busy_timeout = ${busyTimeoutMs}`);
 db.pragma("journal_mode = WAL");
 db.pragma("foreign_keys = ON");
 const apply = applyingOn(db);
-const hooks = new SqliteHooks(db);
+const hooks = new Hooks(new SqliteExecutor(db));
 parentPort!.postMessage("open");
 
 /** The requests in arrival order: an ingest still waiting for its decoder's module holds those behind it. */

@@ -1,22 +1,27 @@
 /**
- * The authorizations' SQL, shared by both drivers (`@name` parameters; PostgreSQL's driver numbers them), and the
- * mapping of their rows, whose column types differ by driver (sql-values.ts): scopes are JSON text in SQLite, jsonb
- * in PostgreSQL.
+ * Authorizations, classic and fine-grained, written once over the executor: their SQL, the mapping of their rows,
+ * whose column types differ by driver (sql-values.ts: scopes are JSON text in SQLite, jsonb in PostgreSQL), and the
+ * store.
  */
 import type { GrantedPermissions, RepositorySelection } from "../../api/permissions.js";
 import type {
   AuthorizationChanges,
   AuthorizationRow,
+  AuthorizationStore,
   FineGrainedGrant,
   NewAuthorization,
+  OwnedAuthorization,
   TokenKind,
 } from "./authorization-store.js";
+import { DuplicateError } from "./duplicate-error.js";
+import { UniqueViolation, type Executor } from "./executor.js";
 import type { Dialect } from "./feed-sql.js";
+import type { Page, PageRequest } from "./page.js";
 import { date, json, type Bool, type Json, type Time, type ValueWriter } from "./sql-values.js";
 
 const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = a.user_id";
 
-export const AUTHORIZATION_SQL = {
+const SQL = {
   insert: `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
       created_at, updated_at, expires_at, resource_owner_id, fine_grained)
     VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now, @expiresAt,
@@ -56,10 +61,9 @@ const IN_HASHES: Record<Dialect, string> = {
   postgres: "hashed_token IN (SELECT jsonb_array_elements_text(CAST(@hashes AS jsonb)))",
 };
 
-export const revokeByHashesSql = (dialect: Dialect) =>
-  `DELETE FROM authorizations WHERE ${IN_HASHES[dialect]} RETURNING *`;
+const revokeByHashesSql = (dialect: Dialect) => `DELETE FROM authorizations WHERE ${IN_HASHES[dialect]} RETURNING *`;
 
-export interface AuthorizationRecord {
+interface AuthorizationRecord {
   id: number;
   user_id: number;
   hashed_token: string;
@@ -98,9 +102,9 @@ const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
   description: grant.description,
 });
 
-export type OwnedRecord = AuthorizationRecord & { login: string };
+type OwnedRecord = AuthorizationRecord & { login: string };
 
-export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
+const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
   id: r.id,
   userId: r.user_id,
   hashedToken: r.hashed_token,
@@ -118,7 +122,7 @@ export const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
       : toGrant(Number(r.resource_owner_id), json(r.fine_grained)),
 });
 
-export const insertParameters = <B extends Bool, T extends Time>(
+const insertParameters = <B extends Bool, T extends Time>(
   a: NewAuthorization,
   now: Date,
   values: ValueWriter<B, T>,
@@ -137,13 +141,13 @@ export const insertParameters = <B extends Bool, T extends Time>(
 });
 
 /** The parameters of `page` and `count`: the user and the kind of token listed. */
-export const kindParameters = <B extends Bool>(userId: number, kind: TokenKind, values: ValueWriter<B>) => ({
+const kindParameters = <B extends Bool>(userId: number, kind: TokenKind, values: ValueWriter<B>) => ({
   userId,
   fineGrained: values.bool(kind === "fine-grained"),
 });
 
 /** The parameters of `update`: each field's flag says whether the changes mention it. */
-export const updateParameters = <B extends Bool, T extends Time>(
+const updateParameters = <B extends Bool, T extends Time>(
   userId: number,
   id: number,
   changes: AuthorizationChanges,
@@ -167,3 +171,76 @@ export const updateParameters = <B extends Bool, T extends Time>(
 
 const nullableTime = <T extends Time>(value: Date | null, values: ValueWriter<Bool, T>): T | null =>
   value === null ? null : values.time(value);
+
+export class Authorizations implements AuthorizationStore {
+  constructor(private readonly db: Executor) {}
+
+  async create(a: NewAuthorization, now: Date): Promise<AuthorizationRow> {
+    try {
+      return toAuthorization(
+        (await this.db.get<AuthorizationRecord>(SQL.insert, insertParameters(a, now, this.db.values)))!,
+      );
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DuplicateError("token");
+      throw error;
+    }
+  }
+
+  async find(userId: number, id: number) {
+    const r = await this.db.get<AuthorizationRecord>(SQL.find, { userId, id });
+    return r ? toAuthorization(r) : null;
+  }
+
+  list(userId: number, { limit, offset }: PageRequest, kind: TokenKind = "classic"): Promise<Page<AuthorizationRow>> {
+    const ofKind = kindParameters(userId, kind, this.db.values);
+    // One snapshot, so the rows and the total agree.
+    return this.db.transaction(
+      async (tx) => ({
+        rows: (await tx.all<AuthorizationRecord>(SQL.page, { ...ofKind, limit, offset })).map(toAuthorization),
+        total: Number((await tx.get<{ n: number }>(SQL.count, ofKind))!.n),
+      }),
+      { consistentReads: true },
+    );
+  }
+
+  async update(userId: number, id: number, changes: AuthorizationChanges, now: Date) {
+    const r = await this.db.get<AuthorizationRecord>(
+      SQL.update,
+      updateParameters(userId, id, changes, now, this.db.values),
+    );
+    return r ? toAuthorization(r) : null;
+  }
+
+  async delete(userId: number, id: number) {
+    return (await this.db.run(SQL.delete, { userId, id })).changes > 0;
+  }
+
+  async findByTokenLastEight(lastEight: string) {
+    return (await this.db.all<AuthorizationRecord>(SQL.byLastEight, { lastEight })).map(toAuthorization);
+  }
+
+  async listAll(userId?: number): Promise<OwnedAuthorization[]> {
+    const records =
+      userId === undefined
+        ? await this.db.all<OwnedRecord>(SQL.everyOwned)
+        : await this.db.all<OwnedRecord>(SQL.ownedBy, { userId });
+    return records.map((r) => ({ ...toAuthorization(r), login: r.login }));
+  }
+
+  async countByUser() {
+    const rows = await this.db.all<{ user_id: number; n: number }>(SQL.countByUser);
+    return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+  }
+
+  async revoke(id: number) {
+    const r = await this.db.get<AuthorizationRecord>(SQL.revoke, { id });
+    return r ? toAuthorization(r) : null;
+  }
+
+  async revokeByHashes(hashedTokens: readonly string[]) {
+    const records = await this.db.all<AuthorizationRecord>(revokeByHashesSql(this.db.dialect), {
+      hashes: JSON.stringify(hashedTokens),
+    });
+    return records.map(toAuthorization);
+  }
+}
