@@ -36,6 +36,7 @@ function exceeded(request: FastifyRequest): ApiError {
   const own = ownLimit(request);
   if (own) {
     return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`, {
+      code: "FEEDGATE_RATE_LIMIT_EXCEEDED",
       documentationUrl: request.routeOptions.config.endpoint!.documentationUrl,
     });
   }
@@ -43,7 +44,7 @@ function exceeded(request: FastifyRequest): ApiError {
     ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
     : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
       "rate limit. Check out the documentation for more details.)";
-  return new ApiError(403, message, { documentationUrl: DOCS });
+  return new ApiError(403, message, { code: "FEEDGATE_RATE_LIMIT_EXCEEDED", documentationUrl: DOCS });
 }
 
 export default fp<RateLimitOptions>(
