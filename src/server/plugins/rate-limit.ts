@@ -61,8 +61,15 @@ export default fp<RateLimitOptions>(
       return request.rateLimit;
     }
 
-    // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
-    app.decorate("rateLimitStatus", (request: FastifyRequest) => rule.status(windowOf(request), request.receivedAt));
+    // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit"),
+    // once: its body and its headers report the same reading.
+    const statuses = new WeakMap<FastifyRequest, Promise<Charge>>();
+    function status(request: FastifyRequest): Promise<Charge> {
+      let reading = statuses.get(request);
+      if (!reading) statuses.set(request, (reading = rule.status(windowOf(request), request.receivedAt)));
+      return reading;
+    }
+    app.decorate("rateLimitStatus", status);
 
     function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: RateLimitState) {
       const { limit, remaining, reset, used } = rateLimitWindow(state);
@@ -75,9 +82,10 @@ export default fp<RateLimitOptions>(
 
     // Runs after the auth hook (registration order), so the window is the caller's.
     const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+    const uncounted = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === "uncounted";
 
     app.addHook("onRequest", async (request) => {
-      if (exempt(request)) return;
+      if (exempt(request) || uncounted(request)) return;
       if (isOver(await charge(request))) {
         options.refused?.inc();
         throw exceeded(request);
@@ -100,6 +108,19 @@ export default fp<RateLimitOptions>(
 
     app.addHook("onSend", (request, reply, payload, done) => {
       if (exempt(request)) return done(null, payload);
+      if (uncounted(request)) {
+        status(request).then(
+          (state) => {
+            writeHeaders(request, reply, state);
+            done(null, payload);
+          },
+          (error: unknown) => {
+            request.log.warn({ err: error }, "rate-limit counters unavailable");
+            done(null, payload);
+          },
+        );
+        return;
+      }
       const charged = request.rateLimit;
       // Charged already and nothing to give back (most responses): no counter to wait for.
       if (charged && !givesHitBack(charged, reply.statusCode)) {
