@@ -7,11 +7,86 @@ import type { ValidationError } from "../api/schemas.js";
 
 export const GENERAL_DOCS = "https://developer.github.com/v3";
 
+/**
+ * What kind of refusal an ApiError is, by a name that stays the same across releases (as Fastify's `FST_ERR_*` and
+ * undici's `UND_ERR_*` codes do), so that code telling errors apart reads it rather than the status (several kinds
+ * share one) or the message (GitHub's wording, which GitHub may change). The error's own kinds first, then the one
+ * each status gets when its constructor names none (statusCodeKind).
+ */
+export type ApiErrorCode =
+  /** 401 "Bad credentials": an unknown, wrong, expired or revoked password or token. */
+  | "FEEDGATE_BAD_CREDENTIALS"
+  /** 401 "Must specify two-factor authentication OTP code.": the password is right, the code missing or wrong. */
+  | "FEEDGATE_OTP_REQUIRED"
+  /** 403: too many failed logins; the account is locked out for a while. */
+  | "FEEDGATE_LOGIN_ATTEMPTS_EXCEEDED"
+  /** 403 "Sorry. Your account was suspended." */
+  | "FEEDGATE_ACCOUNT_SUSPENDED"
+  /** 403: an operation that takes a password (Basic auth) was given a token. */
+  | "FEEDGATE_BASIC_AUTH_ONLY"
+  /** 403: an operation that takes no credentials (credential revocation) was given valid ones. */
+  | "FEEDGATE_CREDENTIALS_NOT_ACCEPTED"
+  /** 403 "Resource not accessible by personal access token": a fine-grained token lacks the permission. */
+  | "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN"
+  /** 403 (or an operation's own status, 422 for credential revocation): the caller's rate-limit window is spent. */
+  | "FEEDGATE_RATE_LIMIT_EXCEEDED"
+  /** 404 naming a method and path no route of feedgate's serves (`X-Feedgate-Unimplemented`). */
+  | "FEEDGATE_UNIMPLEMENTED"
+  /** 400 naming an `X-GitHub-Api-Version` feedgate does not serve. */
+  | "FEEDGATE_UNSUPPORTED_API_VERSION"
+  // The kinds of the statuses, for errors that name no kind of their own.
+  /** 400: the request cannot be read (a body that is not JSON, a URL that does not decode...). */
+  | "FEEDGATE_BAD_REQUEST"
+  /** 401: credentials are needed and none were given. */
+  | "FEEDGATE_REQUIRES_AUTHENTICATION"
+  /** 403: the caller may not do this. */
+  | "FEEDGATE_FORBIDDEN"
+  /** 404: no such resource, or one the caller may not know of (GitHub's 404-not-403). */
+  | "FEEDGATE_NOT_FOUND"
+  /** 413: the body is larger than the route takes. */
+  | "FEEDGATE_BODY_TOO_LARGE"
+  /** 415: a media type or Content-Encoding feedgate does not take. */
+  | "FEEDGATE_UNSUPPORTED_MEDIA_TYPE"
+  /** 422 "Validation Failed" and GitHub's other refusals of a well-formed request's content. */
+  | "FEEDGATE_VALIDATION_FAILED"
+  /** 429: too many at once (live streams per client). */
+  | "FEEDGATE_TOO_MANY_REQUESTS"
+  /** 503: a store this instance depends on cannot be reached, or the server is stopping; retry later. */
+  | "FEEDGATE_UNAVAILABLE"
+  /** Any other 4xx, and any other 5xx. */
+  | "FEEDGATE_CLIENT_ERROR"
+  | "FEEDGATE_SERVER_ERROR";
+
+const STATUS_KINDS: Record<number, ApiErrorCode> = {
+  400: "FEEDGATE_BAD_REQUEST",
+  401: "FEEDGATE_REQUIRES_AUTHENTICATION",
+  403: "FEEDGATE_FORBIDDEN",
+  404: "FEEDGATE_NOT_FOUND",
+  413: "FEEDGATE_BODY_TOO_LARGE",
+  415: "FEEDGATE_UNSUPPORTED_MEDIA_TYPE",
+  422: "FEEDGATE_VALIDATION_FAILED",
+  429: "FEEDGATE_TOO_MANY_REQUESTS",
+  503: "FEEDGATE_UNAVAILABLE",
+};
+
+/** The kind an error of `status` is when it names none of its own. */
+export const statusCodeKind = (status: number): ApiErrorCode =>
+  STATUS_KINDS[status] ?? (status < 500 ? "FEEDGATE_CLIENT_ERROR" : "FEEDGATE_SERVER_ERROR");
+
+/**
+ * An answer that refuses the request: its status, GitHub's message and body fields, and its `code` (ApiErrorCode),
+ * which is feedgate's alone and never sent (GitHub's error bodies have no such field).
+ */
 export class ApiError extends Error {
+  /** What kind of refusal this is: the one field to tell errors apart by. */
+  readonly code: ApiErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly options: {
+      /** The kind of refusal, when the status alone does not say it (statusCodeKind is the default). */
+      code?: ApiErrorCode;
       documentationUrl?: string;
       /** GitHub's validation entries; or, in GitHub's newer errors, one sentence saying what was wrong. */
       errors?: ValidationError[] | string;
@@ -24,6 +99,7 @@ export class ApiError extends Error {
   ) {
     super(message, { cause: options.cause });
     this.name = "ApiError";
+    this.code = options.code ?? statusCodeKind(statusCode);
   }
 
   body(fallbackDocs: string) {
@@ -53,16 +129,19 @@ export const notFound = () => new ApiError(404, "Not Found", { documentationUrl:
  */
 export const unimplemented = (method: string, path: string) =>
   new ApiError(404, `Not Found: feedgate does not implement ${method} ${path}`, {
+    code: "FEEDGATE_UNIMPLEMENTED",
     documentationUrl: GENERAL_DOCS,
     headers: { "X-Feedgate-Unimplemented": "true" },
   });
 
 export const requiresAuthentication = () => new ApiError(401, "Requires authentication");
 
-export const badCredentials = () => new ApiError(401, "Bad credentials", { documentationUrl: GENERAL_DOCS });
+export const badCredentials = () =>
+  new ApiError(401, "Bad credentials", { code: "FEEDGATE_BAD_CREDENTIALS", documentationUrl: GENERAL_DOCS });
 
 export const otpRequired = () =>
   new ApiError(401, "Must specify two-factor authentication OTP code.", {
+    code: "FEEDGATE_OTP_REQUIRED",
     documentationUrl: "https://developer.github.com/v3/auth#working-with-two-factor-authentication",
     // Real clients read GitHub's header name; the spec names its own. Send both.
     headers: { "X-GitHub-OTP": "required; app", "X-Service-OTP": "required; app" },
@@ -70,6 +149,7 @@ export const otpRequired = () =>
 
 export const loginAttemptsExceeded = () =>
   new ApiError(403, "Maximum number of login attempts exceeded. Please try again later.", {
+    code: "FEEDGATE_LOGIN_ATTEMPTS_EXCEEDED",
     documentationUrl: GENERAL_DOCS,
   });
 
@@ -80,10 +160,14 @@ export const loginAttemptsExceeded = () =>
  * documentation_url for it is not recorded anywhere we found: the general one, as for "Bad credentials".
  */
 export const accountSuspended = () =>
-  new ApiError(403, "Sorry. Your account was suspended.", { documentationUrl: GENERAL_DOCS });
+  new ApiError(403, "Sorry. Your account was suspended.", {
+    code: "FEEDGATE_ACCOUNT_SUSPENDED",
+    documentationUrl: GENERAL_DOCS,
+  });
 
 export const basicAuthOnly = () =>
   new ApiError(403, "This API can only be accessed with username and password Basic Auth", {
+    code: "FEEDGATE_BASIC_AUTH_ONLY",
     documentationUrl: "https://developer.github.com/v3/oauth_authorizations/#oauth-authorizations-api",
   });
 
@@ -92,7 +176,10 @@ export const basicAuthOnly = () =>
  * a 403" for credential revocation without recording the message; this one is feedgate's.
  */
 export const authenticatedNotAccepted = (documentationUrl: string) =>
-  new ApiError(403, "This endpoint does not accept authenticated requests; send no credentials.", { documentationUrl });
+  new ApiError(403, "This endpoint does not accept authenticated requests; send no credentials.", {
+    code: "FEEDGATE_CREDENTIALS_NOT_ACCEPTED",
+    documentationUrl,
+  });
 
 /** Seconds a client should wait before retrying a 503: long enough for a pool to reconnect, short for a poller. */
 export const RETRY_AFTER_SECONDS = 5;

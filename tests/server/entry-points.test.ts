@@ -506,15 +506,17 @@ describe("entry-point resources", () => {
     }
   });
 
-  test("GET /rate_limit reports the caller's window from the same counters, is never counted and carries no rate-limit headers", async () => {
+  test("GET /rate_limit reports the caller's window from the same counters, in its body and headers, and is never counted", async () => {
     const before = await get("/users/alice", token("dave"));
     const used = Number(before.headers["x-ratelimit-used"]);
     const reset = Number(before.headers["x-ratelimit-reset"]);
     for (let i = 0; i < 3; i++) {
       const res = await get("/rate_limit", token("dave"));
       assert.equal(res.statusCode, 200);
-      assert.equal(res.headers["x-ratelimit-limit"], undefined);
-      assert.equal(res.headers["x-ratelimit-remaining"], undefined);
+      assert.deepEqual(
+        ["limit", "remaining", "reset", "used", "resource"].map((name) => res.headers[`x-ratelimit-${name}`]),
+        ["5000", String(5000 - used), String(reset), String(used), "core"],
+      );
       const body = res.json();
       assertSchema("rate-limit-overview", body);
       assert.deepEqual(body.resources.core, { limit: 5000, used, remaining: 5000 - used, reset });

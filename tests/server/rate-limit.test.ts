@@ -212,4 +212,26 @@ describe("rate limits", () => {
     assert.equal(res.statusCode, 404);
     assert.deepEqual([rate(res).remaining, rate(res).reset], [1, epoch(WINDOW)]);
   });
+
+  test("GET /rate_limit, never counted, reports a fresh window in its headers and body once the caller's has passed", async () => {
+    const rateLimit = () => call({ method: "GET", url: "/rate_limit" });
+    await anonymous();
+    await anonymous();
+    t.clock.advance(WINDOW * 1000);
+    const fresh = { limit: 2, remaining: 2, reset: epoch(WINDOW), used: 0, resource: "core" };
+    for (let i = 0; i < 2; i++) {
+      const res = await rateLimit();
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(rate(res), fresh, "GitHub's headers, of a window not yet opened");
+      const body = res.json();
+      const { resource: _, ...core } = fresh;
+      assert.deepEqual(body.resources.core, core);
+      assert.deepEqual(body.rate, core);
+      assert.equal(body.resources.search.reset, fresh.reset);
+    }
+    const counted = await anonymous();
+    assert.deepEqual(rate(counted), { ...fresh, remaining: 1, used: 1 }, "the calls to /rate_limit counted nothing");
+    t.clock.advance(60_000);
+    assert.deepEqual(rate(await rateLimit()), { ...fresh, remaining: 1, used: 1 }, "the window the route opened");
+  });
 });

@@ -14,13 +14,19 @@ const INCORRECT = "Incorrect username or password.";
 /** The Authenticator's refusals as the sign-in page words them; null for failures that are not the user's. */
 function refusal(error: unknown): { status: number; message: string } | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.statusCode === 401) return { status: 401, message: INCORRECT };
-  if (error.statusCode === 403) return { status: 403, message: error.message };
-  return null;
+  switch (error.code) {
+    case "FEEDGATE_BAD_CREDENTIALS":
+    case "FEEDGATE_OTP_REQUIRED":
+      return { status: 401, message: INCORRECT };
+    case "FEEDGATE_LOGIN_ATTEMPTS_EXCEEDED":
+    case "FEEDGATE_ACCOUNT_SUSPENDED":
+      return { status: 403, message: error.message };
+    default:
+      return null;
+  }
 }
 
-const isOtpChallenge = (error: unknown) =>
-  error instanceof ApiError && error.options.headers?.["X-GitHub-OTP"] !== undefined;
+const isOtpChallenge = (error: unknown) => error instanceof ApiError && error.code === "FEEDGATE_OTP_REQUIRED";
 
 export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
   const { sessions, authenticator, assets } = services;
@@ -49,7 +55,8 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
         { type: "basic", login, password, otp: undefined },
         request.receivedAt,
       );
-      if (principal?.kind !== "password") throw new ApiError(401, INCORRECT); // a token given as the password
+      // A token given as the password.
+      if (principal?.kind !== "password") throw new ApiError(401, INCORRECT, { code: "FEEDGATE_BAD_CREDENTIALS" });
       await startSession(request, reply, principal.user, true);
       return reply.redirect("/console/", 303);
     } catch (error) {

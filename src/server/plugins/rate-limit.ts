@@ -9,14 +9,19 @@ import { rateLimitWindow } from "../convert/meta.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Counter } from "prom-client";
 import type { WindowCounters } from "../counters/counters.js";
+import {
+  type Charge,
+  type CoreLimits,
+  givesHitBack,
+  isOver,
+  RateLimitRule,
+  windowFor,
+} from "../counters/rate-limit-rule.js";
 import { ApiError } from "../errors.js";
 import type { OwnRateLimit, RateLimitState } from "../../api/rate-limit.js";
 
-export interface RateLimitOptions {
+export interface RateLimitOptions extends CoreLimits {
   counters: WindowCounters;
-  authenticated: number;
-  anonymous: number;
-  windowSeconds: number;
   /** Counts the requests refused for a spent limit. */
   refused?: Counter;
 }
@@ -31,6 +36,7 @@ function exceeded(request: FastifyRequest): ApiError {
   const own = ownLimit(request);
   if (own) {
     return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`, {
+      code: "FEEDGATE_RATE_LIMIT_EXCEEDED",
       documentationUrl: request.routeOptions.config.endpoint!.documentationUrl,
     });
   }
@@ -38,39 +44,32 @@ function exceeded(request: FastifyRequest): ApiError {
     ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
     : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
       "rate limit. Check out the documentation for more details.)";
-  return new ApiError(403, message, { documentationUrl: DOCS });
+  return new ApiError(403, message, { code: "FEEDGATE_RATE_LIMIT_EXCEEDED", documentationUrl: DOCS });
 }
 
 export default fp<RateLimitOptions>(
   async (app, options) => {
-    const { counters, windowSeconds } = options;
+    const rule = new RateLimitRule(options.counters);
 
     /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
-    function windowOf(request: FastifyRequest): { key: string; limit: number; seconds: number } {
-      const own = ownLimit(request);
-      if (own) return { key: `rate:${own.resource}:ip:${request.ip}`, limit: own.limit, seconds: own.windowSeconds };
-      const seconds = windowSeconds;
-      const user = request.principal?.user;
-      return user
-        ? { key: `rate:user:${user.id}`, limit: options.authenticated, seconds }
-        : { key: `rate:ip:${request.ip}`, limit: options.anonymous, seconds };
-    }
+    const windowOf = (request: FastifyRequest) =>
+      windowFor({ userId: request.principal?.user.id ?? null, ip: request.ip, own: ownLimit(request) }, options);
 
     /** Counts this request against its caller's window (once) and remembers the state for the headers. */
-    async function charge(request: FastifyRequest) {
-      if (request.rateLimit) return request.rateLimit;
-      const { key, limit, seconds } = windowOf(request);
-      const window = await counters.hit(key, seconds, request.receivedAt);
-      request.rateLimit = { key, limit, used: window.count, resetAt: window.resetAt, seconds };
+    async function charge(request: FastifyRequest): Promise<Charge> {
+      request.rateLimit ??= await rule.charge(windowOf(request), request.receivedAt);
       return request.rateLimit;
     }
 
-    // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit").
-    app.decorate("rateLimitStatus", async (request: FastifyRequest) => {
-      const { key, limit, seconds } = windowOf(request);
-      const window = await counters.peek(key, seconds, request.receivedAt);
-      return { key, limit, used: window.count, resetAt: window.resetAt };
-    });
+    // `GET /rate_limit` reads the same counters without charging them (GitHub: "does not count against your limit"),
+    // once: its body and its headers report the same reading.
+    const statuses = new WeakMap<FastifyRequest, Promise<Charge>>();
+    function status(request: FastifyRequest): Promise<Charge> {
+      let reading = statuses.get(request);
+      if (!reading) statuses.set(request, (reading = rule.status(windowOf(request), request.receivedAt)));
+      return reading;
+    }
+    app.decorate("rateLimitStatus", status);
 
     function writeHeaders(request: FastifyRequest, reply: FastifyReply, state: RateLimitState) {
       const { limit, remaining, reset, used } = rateLimitWindow(state);
@@ -83,11 +82,11 @@ export default fp<RateLimitOptions>(
 
     // Runs after the auth hook (registration order), so the window is the caller's.
     const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+    const uncounted = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === "uncounted";
 
     app.addHook("onRequest", async (request) => {
-      if (exempt(request)) return;
-      const state = await charge(request);
-      if (state.used > state.limit) {
+      if (exempt(request) || uncounted(request)) return;
+      if (isOver(await charge(request))) {
         options.refused?.inc();
         throw exceeded(request);
       }
@@ -98,12 +97,8 @@ export default fp<RateLimitOptions>(
       // Requests refused before this plugin's onRequest (bad credentials, unsupported version) still count,
       // against the client IP, as GitHub's 401s do.
       try {
-        const state = await charge(request);
-        if (reply.statusCode === 304 && state.used <= state.limit) {
-          await counters.refund(state.key, request.receivedAt);
-          state.used -= 1;
-        }
-        return state;
+        request.rateLimit = await rule.settle(await charge(request), reply.statusCode, request.receivedAt);
+        return request.rateLimit;
       } catch (error) {
         // The counters went away while answering: the response goes out without rate-limit headers.
         request.log.warn({ err: error }, "rate-limit counters unavailable");
@@ -113,9 +108,22 @@ export default fp<RateLimitOptions>(
 
     app.addHook("onSend", (request, reply, payload, done) => {
       if (exempt(request)) return done(null, payload);
+      if (uncounted(request)) {
+        status(request).then(
+          (state) => {
+            writeHeaders(request, reply, state);
+            done(null, payload);
+          },
+          (error: unknown) => {
+            request.log.warn({ err: error }, "rate-limit counters unavailable");
+            done(null, payload);
+          },
+        );
+        return;
+      }
       const charged = request.rateLimit;
       // Charged already and nothing to give back (most responses): no counter to wait for.
-      if (charged && !(reply.statusCode === 304 && charged.used <= charged.limit)) {
+      if (charged && !givesHitBack(charged, reply.statusCode)) {
         writeHeaders(request, reply, charged);
         return done(null, payload);
       }

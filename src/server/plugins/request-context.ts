@@ -15,8 +15,11 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The endpoint-table row a route serves; plugins read its auth rule, scopes and documentation URL. */
     endpoint?: Endpoint;
-    /** false for probes (`/healthz`, `/readyz`) that load balancers poll: they neither count nor get headers. */
-    rateLimit?: boolean;
+    /**
+     * false for probes (`/healthz`, `/readyz`) that load balancers poll: they neither count nor get headers.
+     * "uncounted" (`GET /rate_limit`): not counted, but with the headers of the caller's window as it stands.
+     */
+    rateLimit?: boolean | "uncounted";
   }
   interface FastifyInstance {
     /** The caller's rate-limit window as it stands, without counting this request (`GET /rate_limit`). */

@@ -35,6 +35,7 @@ function sentence(items: string[]): string {
 function unsupportedApiVersion(asked: string): ApiError {
   const supported = API_VERSIONS.map((version, index) => `"${version}"${index === 0 ? " (most recent)" : ""}`);
   return new ApiError(400, "Bad Request", {
+    code: "FEEDGATE_UNSUPPORTED_API_VERSION",
     errors:
       `The version you specified in the "X-GitHub-API-Version" request header, ${JSON.stringify(asked.slice(0, 100))}, is not a ` +
       `supported version. The following versions are currently supported: ${sentence(supported)}.`,

@@ -12,8 +12,8 @@
  *   feed's follows-and-watches number too (services/feeds.ts PageDependence), the same numbers the page cache and the
  *   remembered look-ups rely on;
  * - the time: within the token's lifetime and the age cap's minute, both from the one clock;
- * - the rate limit: charged again exactly as the rate-limit plugin does (a 304 charged and given back), its headers
- *   made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
+ * - the rate limit: charged again by the rate-limit plugin's own rule (../counters/rate-limit-rule.ts: a 304 charged
+ *   and given back), its headers made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
  * - per request: a new request id, the clock's `Date` when the clock is a test's, the duration metric.
  * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from feed routes, which say what
  * their page depends on (request.repeatable). Nothing is repeated while test faults are set, while the server stops,
@@ -32,6 +32,7 @@ import { LRUCache } from "lru-cache";
 import type { Counter, Histogram } from "prom-client";
 import type { Clock } from "../clock.js";
 import type { WindowCounters } from "../counters/counters.js";
+import { isOver, RateLimitRule, type RateWindow } from "../counters/rate-limit-rule.js";
 import { rateLimitWindow } from "../convert/meta.js";
 import type { PageDependence } from "../services/feeds.js";
 import type { StoreVersion } from "../store/store.js";
@@ -68,7 +69,7 @@ interface KeptAnswer {
   dependence: PageDependence;
   /** The token's expiry (ms), Infinity when it has none or the caller is anonymous. */
   expires: number;
-  rate: { key: string; limit: number; seconds: number };
+  rate: RateWindow;
   /** The duration metric's series for this route and status. */
   timed: { observe(seconds: number): void };
   /** What other plugins do again when the answer is repeated (stale-if-error confirms its page). */
@@ -133,12 +134,15 @@ export class RepeatedAnswers {
   /** Keys whose kept answer is being made afresh by a request in the pipeline, with the requests waiting for it. */
   private readonly refreshing = new Map<string, (() => void)[]>();
   private stopped = false;
+  private readonly rule: RateLimitRule;
 
   /** @param enabled false keeps nothing and repeats nothing (requests logged one by one). */
   constructor(
     private readonly parts: RepeatedAnswerParts,
     private readonly enabled = true,
-  ) {}
+  ) {
+    this.rule = new RateLimitRule(parts.counters);
+  }
 
   /** No answer is repeated from now on: the server is stopping, and every answer must go through Fastify's. */
   stop(): void {
@@ -263,7 +267,7 @@ export class RepeatedAnswers {
   /** Sends `answer` again if everything it depends on still stands; false, having sent nothing, when not. */
   private async repeat(answer: KeptAnswer, response: ServerResponse): Promise<boolean> {
     const started = performance.now();
-    const { clock, counters } = this.parts;
+    const { clock } = this.parts;
     const now = clock();
     const ms = now.getTime();
     const { dependence, rate } = answer;
@@ -273,27 +277,19 @@ export class RepeatedAnswers {
     if (version !== answer.version && !sameNumbers(version, answer.version)) return false;
     const received = dependence.received;
     if (received !== null && (await this.parts.receivedVersion(received.userId)) !== received.version) return false;
-    // Charged as the rate-limit plugin charges: a hit, given back for a 304; over the limit, Fastify refuses it.
-    const window = await counters.hit(rate.key, rate.seconds, now);
-    if (window.count > rate.limit) {
-      await counters.refund(rate.key, now);
+    // Charged by the rate-limit plugin's own rule; over the limit, the charge is taken back and Fastify refuses it.
+    const charged = await this.rule.charge(rate, now);
+    if (isOver(charged)) {
+      await this.rule.cancel(charged, now);
       return false;
     }
-    let used = window.count;
-    if (answer.status === 304) {
-      await counters.refund(rate.key, now);
-      used -= 1;
-    }
+    const settled = await this.rule.settle(charged, answer.status, now);
     const headers = answer.headers.slice();
     const { slots } = answer;
-    const {
-      remaining,
-      reset,
-      used: shownUsed,
-    } = rateLimitWindow({ key: rate.key, limit: rate.limit, used, resetAt: window.resetAt });
+    const { remaining, reset, used } = rateLimitWindow(settled);
     headers[slots.remaining] = String(remaining);
     headers[slots.reset] = String(reset);
-    headers[slots.used] = String(shownUsed);
+    headers[slots.used] = String(used);
     headers[slots.requestId] = this.parts.requestId();
     if (slots.date >= 0) headers[slots.date] = now.toUTCString();
     response.writeHead(answer.status, headers);

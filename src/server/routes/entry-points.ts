@@ -21,9 +21,10 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   app.route({ ...tableRoute(meta.root), handler: async (request) => toWireRoot(request.baseUrl, request.apiVersion) });
   app.route({ ...tableRoute(meta.get), handler: async () => toWireApiOverview() });
-  // Never counted, and so without rate-limit headers of its own: it reports the window the other routes count against.
+  // Never counted ("does not count against your REST API rate limit"); its headers, as GitHub's, and its body report
+  // the window the other routes count against, as it stands.
   app.route({
-    ...tableRoute(rateLimit.get, { rateLimit: false }),
+    ...tableRoute(rateLimit.get, { rateLimit: "uncounted" }),
     handler: async (request) => toWireRateLimit(await request.server.rateLimitStatus(request), request.apiVersion),
   });
 

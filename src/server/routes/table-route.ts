@@ -19,8 +19,8 @@ export interface RouteVariant {
   readonly byId?: string;
   /** `--numeric-ids`: the ids the serializer writes; required where the row's kind carries such ids (see below). */
   readonly numericIds?: boolean;
-  /** false: neither counted against the rate limit nor reporting it (`GET /rate_limit`). */
-  readonly rateLimit?: false;
+  /** Not counted against the rate limit: reporting it ("uncounted": `GET /rate_limit`) or not (false). */
+  readonly rateLimit?: false | "uncounted";
 }
 
 type ServedResponses = ReturnType<typeof responseSchemas>;
@@ -117,7 +117,7 @@ export function tableRoute<const E extends Endpoint, const V extends RouteVarian
   return {
     method,
     url: variant?.byId ?? endpoint.path,
-    config: { endpoint, ...(variant?.rateLimit === false ? { rateLimit: false } : {}) },
+    config: { endpoint, ...(variant?.rateLimit === undefined ? {} : { rateLimit: variant.rateLimit }) },
     ...(variant?.byId ? { onRequest: numericIdOnly } : {}),
     ...(CONVERTER_ORDER.has(endpoint.response) ? { serializerCompiler: stringify } : {}),
     schema: {

@@ -14,7 +14,10 @@ import type { Principal } from "./authenticator.js";
 
 /** GitHub's 403 for a fine-grained token; the error handler adds the operation's documentation, as GitHub does. */
 export const notAccessibleByToken = () =>
-  new ApiError(403, "Resource not accessible by personal access token", { statusInBody: true });
+  new ApiError(403, "Resource not accessible by personal access token", {
+    code: "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN",
+    statusInBody: true,
+  });
 
 /** The caller's fine-grained grant, or null for anyone else (anonymous, password, classic token). */
 export function grantOf(principal: Principal | null): FineGrainedGrant | null {
