@@ -14,23 +14,10 @@ import {
   type StreamStanding,
 } from "../../src/server/streams/reauthorization.js";
 import type { Principal } from "../../src/server/services/authenticator.js";
-import type { AuthorizationRow, StoreVersion, UserRow } from "../../src/server/store/store.js";
+import type { AuthorizationRow, StoreVersion } from "../../src/server/store/store.js";
+import { userRow } from "../helpers/user-row.js";
 
-const alice: UserRow = {
-  id: 7,
-  login: "alice",
-  type: "User",
-  wireId: 1007,
-  passwordHash: null,
-  otpSecret: null,
-  siteAdmin: false,
-  suspendedAt: null,
-  createdAt: new Date(0),
-  email: null,
-  blog: null,
-  billingEmail: null,
-  updatedAt: new Date(0),
-};
+const alice = userRow({ id: 7, login: "alice", wireId: 1007 });
 const token = (expiresAt: Date | null): AuthorizationRow => ({
   id: 1,
   userId: alice.id,

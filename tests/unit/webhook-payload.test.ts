@@ -5,24 +5,11 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { ContextCache, PayloadBuilder } from "../../src/server/webhooks/payload.js";
-import type { Store, UserRow } from "../../src/server/store/store.js";
+import type { Store } from "../../src/server/store/store.js";
+import { userRow } from "../helpers/user-row.js";
 
 const BASE = "http://feedgate.test";
-const alice: UserRow = {
-  id: 7,
-  login: "alice",
-  type: "User",
-  wireId: 1007,
-  passwordHash: null,
-  otpSecret: null,
-  siteAdmin: false,
-  suspendedAt: null,
-  createdAt: new Date(0),
-  email: null,
-  blog: null,
-  billingEmail: null,
-  updatedAt: new Date(0),
-};
+const alice = userRow({ id: 7, login: "alice", wireId: 1007 });
 const context = {
   repository: { id: 42, full_name: "acme/app", private: false },
   organization: { login: "acme", id: 9 },
