@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import { BUILD, COMPILED, inRepository, NODE_LOADER } from "../helpers/repository.js";
 
 /** How many processes run at a time. */
-const CONCURRENCY = 4;
+const CONCURRENCY = 5;
 
 /** Files that run in a process of their own, started first, in this order. */
 const RUN_ALONE = [
@@ -93,12 +93,26 @@ function runnable(file: string): string {
   return pathToFileURL(inRepository(compiled ? join(BUILD, file.replace(/\.ts$/, ".js")) : file)).href;
 }
 
+/** One run of files: all of them, or the driver matrix's on PostgreSQL (runs.ts). */
+export interface Run {
+  /** Named in its entries' file names, so that the runner's report says which run a file's tests are of. */
+  name: string;
+  files: string[];
+  /** Set in the environment of the run's processes (and so of the processes they spawn). */
+  env?: Record<string, string>;
+  /**
+   * Its files wait more than they work, whatever their folder (on PostgreSQL: a database created and migrated for
+   * each app, queries answered by the server): its groups start with those of WAITING_FOLDERS.
+   */
+  waits?: boolean;
+}
+
 /**
- * An entry's text: `group` imported in order; with FEEDGATE_TEST_CPU_LOG set to a file, the process adds a line
- * there as it exits (cpu-log.ts). A compiled run registers tsx's hooks only in the process of a file
- * that runs from the sources (RUN_FROM_SOURCES): Node's runner gives every process the same options.
+ * An entry's text: `env` set, then `group` imported in order; with FEEDGATE_TEST_CPU_LOG set to a file, the process
+ * adds a line there as it exits (cpu-log.ts). A compiled run registers tsx's hooks only in the process of a file that
+ * runs from the sources (RUN_FROM_SOURCES): Node's runner gives every process the same options.
  */
-function entryText(group: string[]): string {
+function entryText(group: string[], env: Record<string, string>): string {
   const fromSources = COMPILED && group.some((file) => RUN_FROM_SOURCES.includes(file));
   const tsx = fromSources ? [`(await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})).register();`] : [];
   const log = process.env.FEEDGATE_TEST_CPU_LOG;
@@ -108,44 +122,82 @@ function entryText(group: string[]): string {
         `logCpu(${JSON.stringify(log)}, ${JSON.stringify(group)});`,
       ]
     : [];
-  return [...cpu, ...tsx, ...group.map((file) => `await import(${JSON.stringify(runnable(file))});`), ""].join("\n");
+  return [
+    ...cpu,
+    `Object.assign(process.env, ${JSON.stringify(env)});`,
+    ...tsx,
+    ...group.map((file) => `await import(${JSON.stringify(runnable(file))});`),
+    "",
+  ].join("\n");
+}
+
+/** A process of a run: its files, and when it starts among the others (lower first). */
+interface Process {
+  run: Run;
+  group: string[];
+  rank: number;
 }
 
 /**
- * The runner's entries for `files`, written in `dir`, in the order they start: one for each file of RUN_ALONE and
- * of RUN_FROM_SOURCES, then the files of WAITING_FOLDERS and then the rest, as FILES_PER_PROCESS says. Node's runner
- * starts its files in the order of their names, so the entries are numbered.
+ * A run's processes: one for each file of RUN_ALONE (rank 0, in that order), the files of WAITING_FOLDERS (rank 1,
+ * with every file of a run that waits) and then the rest (rank 2), as FILES_PER_PROCESS says, and one for each file
+ * of RUN_FROM_SOURCES (rank 3).
  */
-function entriesInRunOrder(files: string[], dir: string): string[] {
+function processesOf(run: Run): Process[] {
+  const { files } = run;
   const alone = RUN_ALONE.filter((file) => files.includes(file));
   const fromSources = COMPILED ? RUN_FROM_SOURCES.filter((file) => files.includes(file)) : [];
   const shared = files.filter((file) => !alone.includes(file) && !fromSources.includes(file)).sort();
   shared.forEach(refuseSharedHooks);
-  const waits = (file: string) => WAITING_FOLDERS.some((folder) => file.startsWith(folder));
-  const processes = [
-    ...alone.map((file) => [file]),
-    ...groupsOf(shared.filter(waits), FILES_PER_PROCESS.waiting),
-    ...groupsOf(
-      shared.filter((file) => !waits(file)),
-      FILES_PER_PROCESS.working,
+  const waits = (file: string) => run.waits === true || WAITING_FOLDERS.some((folder) => file.startsWith(folder));
+  const ranked = (rank: number, groups: string[][]) => groups.map((group) => ({ run, group, rank }));
+  return [
+    ...ranked(
+      0,
+      alone.map((file) => [file]),
     ),
-    ...fromSources.map((file) => [file]),
+    ...ranked(1, groupsOf(shared.filter(waits), FILES_PER_PROCESS.waiting)),
+    ...ranked(
+      2,
+      groupsOf(
+        shared.filter((file) => !waits(file)),
+        FILES_PER_PROCESS.working,
+      ),
+    ),
+    ...ranked(
+      3,
+      fromSources.map((file) => [file]),
+    ),
   ];
-  return processes.map((group, index) => {
-    const entry = join(dir, `${String(index + 1).padStart(3, "0")}.test.mjs`);
-    writeFileSync(entry, entryText(group));
+}
+
+/**
+ * The runner's entries for `runs`, written in `dir`, in the order they start: by rank (processesOf), the runs' in
+ * turn within a rank. Node's runner starts its files in the order of their names, so the entries are numbered.
+ */
+function entriesInRunOrder(runs: Run[], dir: string): string[] {
+  const processes = runs.flatMap(processesOf);
+  const ranks = [...new Set(processes.map((process) => process.rank))].sort();
+  const ordered = ranks.flatMap((rank) => {
+    const byRun = runs.map((run) => processes.filter((process) => process.run === run && process.rank === rank));
+    const longest = Math.max(...byRun.map((list) => list.length));
+    return Array.from({ length: longest }, (_, i) => byRun.flatMap((list) => (list[i] ? [list[i]] : [])));
+  });
+  return ordered.flat().map(({ run, group }, index) => {
+    const entry = join(dir, `${String(index + 1).padStart(3, "0")}-${run.name}.test.mjs`);
+    writeFileSync(entry, entryText(group, run.env ?? {}));
     return entry;
   });
 }
 
-/** Runs `files` with `env` added to this process's environment, to their end; returns the runner's exit status. */
-export function runTestFiles(files: string[], env: NodeJS.ProcessEnv = {}): number {
+/** Runs `runs` in one runner, to their end; returns the runner's exit status. */
+export function runTests(runs: Run[]): number {
   const dir = mkdtempSync(join(tmpdir(), "feedgate-test-files-"));
   try {
     const run = spawnSync(
       process.execPath,
-      [...NODE_LOADER, "--test", `--test-concurrency=${CONCURRENCY}`, ...entriesInRunOrder(files, dir)],
-      { stdio: "inherit", env: { ...process.env, ...env }, cwd: inRepository(".") },
+      [...NODE_LOADER, "--test", `--test-concurrency=${CONCURRENCY}`, ...entriesInRunOrder(runs, dir)],
+      { stdio: "inherit", cwd: inRepository(".") },
     );
     return run.status ?? 1;
   } finally {

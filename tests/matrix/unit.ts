@@ -2,6 +2,7 @@
  * The pure cores' tests (tests/unit, tests/api): no database, server or process of their own, as run-files.ts runs
  * them. `npm run test:unit`.
  */
-import { runTestFiles, testFilesUnder } from "./run-files.js";
+import { runTests } from "./run-files.js";
+import { UNIT } from "./runs.js";
 
-process.exit(runTestFiles([...testFilesUnder("tests/unit"), ...testFilesUnder("tests/api")]));
+process.exit(runTests([UNIT]));
