@@ -105,6 +105,7 @@ export async function sharedBuild(clone: string): Promise<void> {
       if (!fresh) build(clone);
       cpSync(fresh ?? join(clone, "dist"), partial, { recursive: true });
       renameSync(partial, cache); // whole or absent, for the runs waiting on it
+      if (fresh) cpSync(fresh, join(clone, "dist"), { recursive: true }); // built in the clone otherwise
       return;
     } finally {
       rmSync(lock, { recursive: true, force: true });
