@@ -102,7 +102,8 @@ export interface Run {
   env?: Record<string, string>;
   /**
    * Its files wait more than they work, whatever their folder (on PostgreSQL: a database created and migrated for
-   * each app, queries answered by the server): its groups start with those of WAITING_FOLDERS.
+   * each app, queries answered by the server): its groups start with those of WAITING_FOLDERS, as large as the
+   * working folders' (a process's start is CPU; the waits overlap with other processes' work).
    */
   waits?: boolean;
 }
@@ -139,9 +140,9 @@ interface Process {
 }
 
 /**
- * A run's processes: one for each file of RUN_ALONE (rank 0, in that order), the files of WAITING_FOLDERS (rank 1,
- * with every file of a run that waits) and then the rest (rank 2), as FILES_PER_PROCESS says, and one for each file
- * of RUN_FROM_SOURCES (rank 3).
+ * A run's processes: one for each file of RUN_ALONE (rank 0, in that order), the files of WAITING_FOLDERS (rank 1)
+ * and then the rest (rank 2; rank 1 in a run that waits), as FILES_PER_PROCESS says, and one for each file of
+ * RUN_FROM_SOURCES (rank 3).
  */
 function processesOf(run: Run): Process[] {
   const { files } = run;
@@ -149,7 +150,7 @@ function processesOf(run: Run): Process[] {
   const fromSources = COMPILED ? RUN_FROM_SOURCES.filter((file) => files.includes(file)) : [];
   const shared = files.filter((file) => !alone.includes(file) && !fromSources.includes(file)).sort();
   shared.forEach(refuseSharedHooks);
-  const waits = (file: string) => run.waits === true || WAITING_FOLDERS.some((folder) => file.startsWith(folder));
+  const waits = (file: string) => WAITING_FOLDERS.some((folder) => file.startsWith(folder));
   const ranked = (rank: number, groups: string[][]) => groups.map((group) => ({ run, group, rank }));
   return [
     ...ranked(
@@ -158,7 +159,7 @@ function processesOf(run: Run): Process[] {
     ),
     ...ranked(1, groupsOf(shared.filter(waits), FILES_PER_PROCESS.waiting)),
     ...ranked(
-      2,
+      run.waits ? 1 : 2,
       groupsOf(
         shared.filter((file) => !waits(file)),
         FILES_PER_PROCESS.working,
