@@ -6,9 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { inRepository } from "../helpers/repository.js";
 
-const ROOT = fileURLToPath(new URL("../../src/", import.meta.url));
+const ROOT = `${inRepository("src")}/`;
 const FOLDERS = ["client", "api"];
 const ALLOWED_PACKAGES = new Set(["@sinclair/typebox"]);
 /** Node globals with no browser equivalent. */

@@ -5,9 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { REPOSITORY } from "../helpers/repository.js";
 
 const require = createRequire(import.meta.url);
-const ROOT = new URL("../../", import.meta.url);
+const ROOT = pathToFileURL(`${REPOSITORY}/`);
 
 /** What each compatibility test runs: the dependency name in package.json and the version it must be. */
 export const PINNED = {

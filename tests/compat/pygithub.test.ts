@@ -7,13 +7,13 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { HELLO_IDS } from "../helpers/client-world.js";
+import { inRepository } from "../helpers/repository.js";
 import { FEEDS } from "./feeds.js";
 import { runCases, skipUnlessClient } from "./debian-clients.js";
 
-const SCRIPT = fileURLToPath(new URL("scripts/pygithub_cases.py", import.meta.url));
+const SCRIPT = inRepository("tests/compat/scripts/pygithub_cases.py");
 const skip = skipUnlessClient("pygithub");
 
 describe("PyGithub 1.55 against feedgate --numeric-ids", { skip }, () => {

@@ -8,9 +8,10 @@ import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import formats from "ajv-formats";
+import { SHARED_DATA } from "../helpers/recorded.js";
 
 /** The shared data folder, found from the repository (../shared next to it), never by an absolute path. */
-const OPENAPI = new URL("../../../shared/data/openapi/", import.meta.url);
+const OPENAPI = new URL("openapi/", SHARED_DATA);
 
 export const SCHEMAS = [
   "event",

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Readable, Writable } from "node:stream";
 import { runCli as runProgram } from "../../src/cli/program.js";
 import { builtTwin } from "../../src/server/built-tree.js";
+import { COMPILED, moduleOfThisTree, NODE_LOADER } from "./repository.js";
 import { TEST_PASSWORD_COST } from "./test-app.js";
 import { eventually } from "./wait.js";
 
@@ -68,15 +69,16 @@ export interface CliRun {
 let command: string[] | undefined;
 
 /**
- * What a spawned `feedgate` runs: the built command (dist/cli/main.js, what an installed `feedgate` runs) when it was
- * built after the last change to the sources, as `npm ci` and `npm run build` leave it; else the sources through tsx
- * (src/server/built-tree.ts). Looked at once, at the first spawn: most files that import this only run commands in
- * their own process.
+ * What a spawned `feedgate` runs: in the compiled tree (npm test), its own build/src/cli/main.js. From the sources,
+ * the built command (dist/cli/main.js, what an installed `feedgate` runs) when it was built after the last change to
+ * the sources, as `npm ci` and `npm run build` leave it; else the sources through tsx (src/server/built-tree.ts).
+ * Looked at once, at the first spawn: most files that import this only run commands in their own process.
  */
 function feedgateCommand(): string[] {
   if (command) return command;
-  const built = builtTwin(new URL("../../src/cli/main.ts", import.meta.url));
-  command = built ? [fileURLToPath(built)] : ["--import", "tsx", "src/cli/main.ts"];
+  const main = moduleOfThisTree("src/cli/main.ts");
+  const built = COMPILED ? main : builtTwin(main);
+  command = built ? [fileURLToPath(built)] : [...NODE_LOADER, fileURLToPath(main)];
   return command;
 }
 

@@ -6,8 +6,9 @@
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { REPOSITORY } from "./repository.js";
 
-export const REPOSITORY = resolve(import.meta.dirname, "../..");
+export { REPOSITORY };
 const SHARED = resolve(REPOSITORY, "../shared");
 const TRACKED = [
   "package.json",

@@ -3,17 +3,15 @@
  * of every ingest-written table, so "nothing was written" and "nothing changed" are one deepEqual.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import pg from "pg";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { inRepository, SHARED_DATA_DIR } from "./repository.js";
 
 /** 800 real events of 2021-07-21, gzip; kept in the repository for the demo world. */
-export const SAMPLE_GZ = `${ROOT}demo/2021-07-21-sample.ndjson.gz`;
+export const SAMPLE_GZ = inRepository("demo/2021-07-21-sample.ndjson.gz");
 /** The same 800 events, plain, from the shared data folder CI places beside the clone. */
-export const SAMPLE = `${ROOT}../shared/data/gharchive/2021-07-21-sample.ndjson`;
+export const SAMPLE = `${SHARED_DATA_DIR}/gharchive/2021-07-21-sample.ndjson`;
 
 /** The sample's lines, exactly as GH Archive wrote them. */
 export function sampleLines(): string[] {

@@ -1,7 +1,9 @@
-/** The real GitHub data beside the repository (`../shared/data`, see its README), found relative to this file. */
+/** The real GitHub data beside the repository (`../shared/data`, see its README). */
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { SHARED_DATA_DIR } from "./repository.js";
 
-export const SHARED_DATA = new URL("../../../shared/data/", import.meta.url);
+export const SHARED_DATA = pathToFileURL(`${SHARED_DATA_DIR}/`);
 
 /** One entry of a recorded `interactions.json`: a request made to api.github.com and GitHub's answer. */
 export interface Interaction {

@@ -1,7 +1,5 @@
-/**
- * Every test file, on the default driver (SQLite; the store contract suites on every driver), as run-files.ts runs
- * them. `npm run test:sqlite`.
- */
-import { runTestFiles, testFilesUnder } from "./run-files.js";
+/** Every test file on the default driver, as run-files.ts runs them (runs.ts). `npm run test:sqlite`. */
+import { runTests } from "./run-files.js";
+import { SQLITE } from "./runs.js";
 
-process.exit(runTestFiles(testFilesUnder("tests")));
+process.exit(runTests([SQLITE]));

@@ -23,6 +23,11 @@ import { sharedBuild } from "../helpers/shared-build.js";
 
 /** The port the examples name; the clone's server listens on a free one instead. */
 const README_URL = "http://127.0.0.1:3000";
+/**
+ * Guards against a hang, not budgets: a page's commands take what a loaded machine gives them, so a run is stopped
+ * only when it is far past any run's time (a page's script gets this much for each of its commands).
+ */
+const HANG_GUARD_MS = { start: 600_000, perCommand: 60_000 };
 /** What npm itself says about the machine's npm configuration is not the example's output. */
 const NPM_NOTICE = /^npm (warn|notice)\b/;
 
@@ -108,8 +113,9 @@ async function startServer(env: NodeJS.ProcessEnv, clone: string, command: strin
   });
   const exportLine = await new Promise<string>((resolvePrinted, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${command.join(" ")} printed no credentials in 120 s:\n${output}`)),
-      120_000,
+      () =>
+        reject(new Error(`${command.join(" ")} printed no credentials in ${HANG_GUARD_MS.start / 1000} s:\n${output}`)),
+      HANG_GUARD_MS.start,
     );
     const look = () => {
       const line = output
@@ -250,7 +256,8 @@ export function describeExamples(page: string, options: PageOptions): void {
       }
       const file = join(dir, "examples.sh");
       writeFileSync(file, script(steps, outputs));
-      const run = spawnSync("bash", [file], { cwd: clone, env, timeout: 300_000, encoding: "utf8" });
+      const timeout = HANG_GUARD_MS.perCommand * steps.length;
+      const run = spawnSync("bash", [file], { cwd: clone, env, timeout, encoding: "utf8" });
       assert.equal(run.error, undefined, `the examples did not finish: ${run.error?.message}`);
     });
 

@@ -20,8 +20,11 @@ import { createTestDatabase, skipUnlessPostgres, type TestDatabase } from "../he
 import { event } from "../helpers/events.js";
 import { basic } from "../helpers/test-app.js";
 import { eventually, sleep } from "../helpers/wait.js";
+import { within } from "../helpers/sse.js";
 
 const skip = await skipUnlessPostgres();
+/** Turns a hang into a failure; no machine takes this long to answer. */
+const HANG_GUARD_MS = 60_000;
 
 describe("an instance whose PostgreSQL fails", { skip }, () => {
   let database: TestDatabase;
@@ -111,31 +114,35 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     }
   });
 
-  test("a blackholed network: requests end in 503 within the configured timeouts instead of hanging", async () => {
+  test("a blackholed network: requests end in 503 through the configured timeouts instead of hanging", async () => {
     await assertServing();
     proxy.cut("blackhole");
-    const started = Date.now();
-    for (const res of await Promise.all(requests())) assertUnavailable(res);
-    assert.ok(Date.now() - started < 8000, `answered after ${Date.now() - started} ms`);
+    // Without the timeouts set above (3 s for a query) these would wait for ever; the guard only turns that into a
+    // failure, far past what any machine takes.
+    for (const res of await within(HANG_GUARD_MS, Promise.all(requests()), "the requests during the blackhole"))
+      assertUnavailable(res);
     proxy.restore();
-    // Pooled connections the blackhole swallowed are found dead on their next use (and dropped): served again
-    // within moments, never later than the query timeout.
-    const restored = Date.now();
-    while (!(await Promise.all(requests())).every((res) => res.statusCode === 200)) {
-      assert.ok(Date.now() - restored < 4000, "not served again within the query timeout after the network came back");
-    }
+    // Pooled connections the blackhole swallowed are found dead on their next use (and dropped): served again,
+    // without a restart. A pool that kept them would never serve again.
+    const served = async () => {
+      while (!(await Promise.all(requests())).every((res) => res.statusCode === 200));
+    };
+    await within(HANG_GUARD_MS, served(), "served again after the network came back");
     await assertServing();
   });
 
   test("load through a 2-second outage: only 200 and 503, and recovery as soon as the database is back", async () => {
     const statuses = new Map<number, number>();
-    let restoredAt = 0;
-    let firstSuccessAfterRestore = 0;
+    let restored = false;
+    let afterRestore: number[] = [];
     const load = (async () => {
-      for (const started = Date.now(); Date.now() - started < 4000; ) {
-        for (const res of await Promise.all(requests())) {
-          statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-          if (restoredAt && !firstSuccessAfterRestore && res.statusCode === 200) firstSuccessAfterRestore = Date.now();
+      for (;;) {
+        const begunAfterRestore = restored;
+        const answers = await Promise.all(requests());
+        for (const res of answers) statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        if (begunAfterRestore) {
+          afterRestore = answers.map((res) => res.statusCode);
+          return;
         }
       }
     })();
@@ -143,16 +150,12 @@ describe("an instance whose PostgreSQL fails", { skip }, () => {
     proxy.cut("reset");
     await sleep(2000);
     proxy.restore();
-    restoredAt = Date.now();
+    restored = true;
     await load;
     assert.deepEqual([...statuses.keys()].sort(), [200, 503], JSON.stringify([...statuses]));
-    assert.ok(firstSuccessAfterRestore > 0, "no request succeeded after the database came back");
-    // Sooner than the statement timeout (2 s) could end a read stuck on a dead connection; 1,135 ms was seen once
-    // while the whole suite shared the two cores.
-    assert.ok(
-      firstSuccessAfterRestore - restoredAt < 1500,
-      `recovered after ${firstSuccessAfterRestore - restoredAt} ms`,
-    );
+    // As soon as the database is back: the first requests sent after it are served, none waits out a read stuck on
+    // a dead connection (the statement timeout's 503), however long the machine takes to answer them.
+    assert.deepEqual(afterRestore, [200, 200, 200], "the first requests after the database came back");
   });
 
   /** Holds `table` locked from a direct connection, so the instance's next read of it waits inside its transaction. */

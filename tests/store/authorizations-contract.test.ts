@@ -12,16 +12,22 @@ import { NOW, LATER, newUser, token, newAuthorization } from "../helpers/store-r
 contractSuite((driver) => {
   describe("authorizations", () => {
     let s: OpenedStore;
-    let alice: number;
-    let bob: number;
     before(async () => {
       s = await driver.open();
-      alice = (await s.store.users.create(newUser("alice"))).id;
-      bob = (await s.store.users.create(newUser("bob"))).id;
     });
     after(() => s.close());
 
+    let made = 0;
+    /** Two users of the calling test's own, so that a test reads only what it wrote (its tokens' numbers are its own too). */
+    async function owners(): Promise<[alice: number, bob: number]> {
+      made++;
+      const alice = await s.store.users.create(newUser(`alice${made}`));
+      const bob = await s.store.users.create(newUser(`bob${made}`));
+      return [alice.id, bob.id];
+    }
+
     test("create stores every field and both times; find returns it only to its owner", async () => {
+      const [alice, bob] = await owners();
       const created = await s.store.authorizations.create(
         {
           ...newAuthorization(alice, 1, { scopes: ["repo", "user"] }),
@@ -53,18 +59,22 @@ contractSuite((driver) => {
     });
 
     test("a token already stored is a DuplicateError, for any user", async () => {
-      await assert.rejects(s.store.authorizations.create(newAuthorization(bob, 1), NOW), DuplicateError);
+      const [alice, bob] = await owners();
+      await s.store.authorizations.create(newAuthorization(alice, 10), NOW);
+      await assert.rejects(s.store.authorizations.create(newAuthorization(alice, 10), NOW), DuplicateError);
+      await assert.rejects(s.store.authorizations.create(newAuthorization(bob, 10), NOW), DuplicateError);
     });
 
     test("list pages oldest first with the user's total", async () => {
-      for (let n = 2; n <= 5; n++)
+      const [alice, bob] = await owners();
+      for (let n = 11; n <= 15; n++)
         await s.store.authorizations.create(newAuthorization(alice, n), new Date(NOW.getTime() + n * 1000));
-      await s.store.authorizations.create(newAuthorization(bob, 6), NOW);
+      await s.store.authorizations.create(newAuthorization(bob, 16), NOW);
       const all = await s.store.authorizations.list(alice, { limit: 100, offset: 0 });
       assert.equal(all.total, 5);
       assert.deepEqual(
         all.rows.map((a) => a.note),
-        ["note 1", "note 2", "note 3", "note 4", "note 5"],
+        ["note 11", "note 12", "note 13", "note 14", "note 15"],
       );
       const second = await s.store.authorizations.list(alice, { limit: 2, offset: 2 });
       assert.deepEqual(second, { rows: all.rows.slice(2, 4), total: 5 });
@@ -76,12 +86,14 @@ contractSuite((driver) => {
       const bobs = await s.store.authorizations.list(bob, { limit: 100, offset: 0 });
       assert.deepEqual(
         bobs.rows.map((a) => a.note),
-        ["note 6"],
+        ["note 16"],
       );
       assert.equal(bobs.total, 1);
     });
 
     test("a fine-grained token keeps its grant whole, and each kind is listed apart from the other", async () => {
+      const [alice, bob] = await owners();
+      const classicRow = await s.store.authorizations.create(newAuthorization(alice, 41), NOW);
       const grant = {
         ownerId: bob,
         repositorySelection: "subset" as const,
@@ -98,33 +110,38 @@ contractSuite((driver) => {
       const fineGrained = await s.store.authorizations.list(alice, { limit: 100, offset: 0 }, "fine-grained");
       assert.deepEqual(fineGrained, { rows: [created], total: 1 });
       const classic = await s.store.authorizations.list(alice, { limit: 100, offset: 0 });
-      assert.ok(classic.rows.every((row) => row.fineGrained === null && row.id !== created.id));
+      assert.deepEqual(classic, { rows: [classicRow], total: 1 });
       assert.ok(await s.store.authorizations.delete(alice, created.id));
     });
 
     test("update sets the fields given (null included), keeps the absent ones, and moves only updatedAt", async () => {
-      const [first] = (await s.store.authorizations.list(alice, { limit: 1, offset: 0 })).rows;
-      const cleared = await s.store.authorizations.update(alice, first!.id, { note: null, scopes: ["gist"] }, LATER);
-      assert.deepEqual(cleared, { ...first!, note: null, scopes: ["gist"], updatedAt: LATER });
+      const [alice, bob] = await owners();
+      const first = await s.store.authorizations.create(
+        { ...newAuthorization(alice, 30), noteUrl: "https://ci.example", fingerprint: "fp" },
+        NOW,
+      );
+      const cleared = await s.store.authorizations.update(alice, first.id, { note: null, scopes: ["gist"] }, LATER);
+      assert.deepEqual(cleared, { ...first, note: null, scopes: ["gist"], updatedAt: LATER });
 
       const later = new Date(LATER.getTime() + 60_000);
-      const untouched = await s.store.authorizations.update(alice, first!.id, {}, later);
+      const untouched = await s.store.authorizations.update(alice, first.id, {}, later);
       assert.deepEqual(untouched, { ...cleared!, updatedAt: later });
 
       const fingerprinted = await s.store.authorizations.update(
         alice,
-        first!.id,
+        first.id,
         { fingerprint: "fp2", noteUrl: null },
         later,
       );
       assert.deepEqual(fingerprinted, { ...untouched!, fingerprint: "fp2", noteUrl: null });
-      assert.deepEqual(await s.store.authorizations.find(alice, first!.id), fingerprinted);
+      assert.deepEqual(await s.store.authorizations.find(alice, first.id), fingerprinted);
 
-      assert.equal(await s.store.authorizations.update(bob, first!.id, { note: "stolen" }, later), null);
-      assert.equal((await s.store.authorizations.find(alice, first!.id))!.note, null);
+      assert.equal(await s.store.authorizations.update(bob, first.id, { note: "stolen" }, later), null);
+      assert.equal((await s.store.authorizations.find(alice, first.id))!.note, null);
     });
 
     test("an expiry is stored, found by the token's last eight, set, kept when unmentioned, and cleared with null", async () => {
+      const [alice] = await owners();
       const expiresAt = new Date(NOW.getTime() + 30 * 86_400_000);
       const created = await s.store.authorizations.create(newAuthorization(alice, 9, { expiresAt }), NOW);
       assert.deepEqual(created.expiresAt, expiresAt);
@@ -143,6 +160,7 @@ contractSuite((driver) => {
     });
 
     test("findByTokenLastEight returns every candidate with those last eight characters", async () => {
+      const [alice, bob] = await owners();
       const shared = "zzzz0000";
       const a = await s.store.authorizations.create(newAuthorization(alice, 7, { lastEight: shared }), NOW);
       const b = await s.store.authorizations.create(newAuthorization(bob, 8, { lastEight: shared }), NOW);
@@ -155,17 +173,20 @@ contractSuite((driver) => {
     });
 
     test("delete removes only the owner's row, once", async () => {
-      const [row] = (await s.store.authorizations.list(alice, { limit: 1, offset: 0 })).rows;
-      assert.equal(await s.store.authorizations.delete(bob, row!.id), false);
-      assert.ok(await s.store.authorizations.find(alice, row!.id));
-      assert.equal(await s.store.authorizations.delete(alice, row!.id), true);
-      assert.equal(await s.store.authorizations.delete(alice, row!.id), false);
-      assert.equal(await s.store.authorizations.find(alice, row!.id), null);
-      assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row!.tokenLastEight), []);
-      assert.equal((await s.store.authorizations.list(alice, { limit: 100, offset: 0 })).total, 5);
+      const [alice, bob] = await owners();
+      const row = await s.store.authorizations.create(newAuthorization(alice, 50), NOW);
+      const kept = await s.store.authorizations.create(newAuthorization(alice, 51), LATER);
+      assert.equal(await s.store.authorizations.delete(bob, row.id), false);
+      assert.ok(await s.store.authorizations.find(alice, row.id));
+      assert.equal(await s.store.authorizations.delete(alice, row.id), true);
+      assert.equal(await s.store.authorizations.delete(alice, row.id), false);
+      assert.equal(await s.store.authorizations.find(alice, row.id), null);
+      assert.deepEqual(await s.store.authorizations.findByTokenLastEight(row.tokenLastEight), []);
+      assert.deepEqual(await s.store.authorizations.list(alice, { limit: 100, offset: 0 }), { rows: [kept], total: 1 });
     });
 
     test("revokeByHashes deletes every listed token of any owner in one go, passes over unknown hashes, and raises the credentials version", async () => {
+      const [alice, bob] = await owners();
       const a = await s.store.authorizations.create(newAuthorization(alice, 20), NOW);
       const b = await s.store.authorizations.create(newAuthorization(bob, 21), NOW);
       const kept = await s.store.authorizations.create(newAuthorization(bob, 22), NOW);

@@ -24,6 +24,7 @@ import { emptyBatch } from "../../src/server/services/event-envelope.js";
 import { NDJSON_DECODER } from "../../src/server/services/ingest-body.js";
 import { THREAD_NAMING_DECODER } from "../helpers/thread-naming-decoder.js";
 import { sampleLines } from "../helpers/ingest-fixtures.js";
+import { moduleOfThisTree, NODE_LOADER } from "../helpers/repository.js";
 
 const NOW = new Date("2026-11-27T12:00:00Z");
 
@@ -331,15 +332,15 @@ describe("SQLite write worker", () => {
 
   test("a process that ingested and closed its store exits by itself, and so does one that never closed it", () => {
     const script = (close: boolean) => `
-      const { SqliteStore } = await import(${JSON.stringify(new URL("../../src/server/store/sqlite/sqlite-store.ts", import.meta.url).href)});
-      const { emptyBatch } = await import(${JSON.stringify(new URL("../../src/server/services/event-envelope.ts", import.meta.url).href)});
+      const { SqliteStore } = await import(${JSON.stringify(moduleOfThisTree("src/server/store/sqlite/sqlite-store.ts").href)});
+      const { emptyBatch } = await import(${JSON.stringify(moduleOfThisTree("src/server/services/event-envelope.ts").href)});
       const store = await SqliteStore.open(${JSON.stringify(join(dir, `exit-${close}.db`))});
       const batch = emptyBatch();
       batch.accounts.push({ source: "accounts[0]", login: "bob", type: "User" });
       console.log((await store.ingest.apply(batch, new Date())).usersAdded);
       ${close ? "await store.close();" : ""}`;
     for (const close of [true, false]) {
-      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(close)], {
+      const child = spawnSync(process.execPath, [...NODE_LOADER, "--input-type=module", "-e", script(close)], {
         encoding: "utf8",
         timeout: 30_000,
       });
