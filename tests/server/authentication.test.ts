@@ -272,9 +272,10 @@ describe("failed-login lockout", () => {
       },
       authorizations: t.store.authorizations,
     } as unknown as Store;
-    const authenticator = new Authenticator(slowLookups, new MemoryWindowCounters(), {
-      maxAttempts: 1,
-      windowSeconds: WINDOW,
+    const authenticator = new Authenticator({
+      store: slowLookups,
+      counters: new MemoryWindowCounters(),
+      lockout: { maxAttempts: 1, windowSeconds: WINDOW },
     });
     const principals = await Promise.all(
       Array.from({ length: 40 }, () =>
