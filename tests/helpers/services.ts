@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { Redis } from "ioredis";
+import { migratedTemplate } from "./migrated-template.js";
 
 /** An administrative connection: trust auth on this machine kind; override for other set-ups. */
 export const POSTGRES_ADMIN_URL =
@@ -72,12 +73,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database with a random name; `drop()` removes it (closing stray connections first). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A new database with a random name; `drop()` removes it (closing stray connections first). Empty, or with
+ * `migrated`, a copy of one migrated to the latest schema, which a store opens without migrating (migrated-template.ts).
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `feedgate_test_${randomBytes(6).toString("hex")}`;
+  const template = options.migrated ? ` TEMPLATE ${await migratedTemplate(POSTGRES_ADMIN_URL)}` : "";
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template}`);
   await admin.end();
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;

@@ -33,13 +33,16 @@ export type DriverName = "sqlite" | "postgres";
 export interface Driver {
   name: DriverName;
   skip: string | false;
+  /** A new database a store opens at the latest schema (on PostgreSQL, a copy of one migrated once). */
   create(): Promise<TestDatabase>;
+  /** A new database without a table, for a test that builds an older schema itself. */
+  createEmpty(): Promise<TestDatabase>;
   /** A new database, opened (and so migrated); `close()` closes the store and drops the database. */
   open(): Promise<OpenedStore>;
   /**
    * A new database for a test of what the store computes, not of the file it keeps: on SQLite `:memory:` (no file,
-   * no write worker: a worker's start costs ~0.2 s of CPU from the build and ~0.75 s through tsx, which tests opening
-   * a store per case paid hundreds of times over), on PostgreSQL a fresh database, as create() makes.
+   * no write worker, whose start tests opening a store per case would pay hundreds of times over), on PostgreSQL a
+   * new database, as create() makes.
    */
   createScratch(): Promise<TestDatabase>;
   /** A scratch database (createScratch), opened; `close()` as open()'s. */
@@ -56,6 +59,7 @@ function driver(
   skip: string | false,
   create: () => Promise<TestDatabase>,
   createScratch = create,
+  createEmpty = create,
 ): Driver {
   const opened = async (database: TestDatabase): Promise<OpenedStore> => {
     const store = await openStore(database.db);
@@ -73,12 +77,18 @@ function driver(
     skip,
     create,
     createScratch,
+    createEmpty,
     open: async () => opened(await create()),
     openScratch: async () => opened(await createScratch()),
   };
 }
 
 export const postgresSkip = await skipUnlessPostgres();
+
+const asTestDatabase = (database: { url: string; drop(): Promise<void> }): TestDatabase => ({
+  db: database.url,
+  drop: () => database.drop(),
+});
 
 export const DRIVERS: Driver[] = [
   driver(
@@ -95,10 +105,13 @@ export const DRIVERS: Driver[] = [
     },
     async () => ({ db: ":memory:", async drop() {} }),
   ),
-  driver("postgres", postgresSkip, async () => {
-    const database = await createTestDatabase();
-    return { db: database.url, drop: () => database.drop() };
-  }),
+  driver(
+    "postgres",
+    postgresSkip,
+    async () => asTestDatabase(await createTestDatabase({ migrated: true })),
+    undefined,
+    async () => asTestDatabase(await createTestDatabase()),
+  ),
 ];
 
 /** The driver FEEDGATE_TEST_STORE names (SQLite unless it says postgres): the one an app or a CLI run uses. */

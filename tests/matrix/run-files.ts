@@ -19,8 +19,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BUILD, COMPILED, inRepository, NODE_LOADER } from "../helpers/repository.js";
 
-/** How many processes run at a time. */
-const CONCURRENCY = 5;
+/** How many processes run at a time (FEEDGATE_TEST_CONCURRENCY overrides it, to measure another). */
+const CONCURRENCY = Number(process.env.FEEDGATE_TEST_CONCURRENCY ?? 5);
 
 /** Files that run in a process of their own, started first, in this order. */
 const RUN_ALONE = [

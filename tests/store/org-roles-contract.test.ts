@@ -71,7 +71,7 @@ contractSuite((driver) => {
 
   describe("migration 14: organization roles", () => {
     test("keeps every membership stored before it a member's", async () => {
-      const database = await driver.create();
+      const database = await driver.createEmpty();
       try {
         const earlier = migrations.filter((m) => m.id < ROLES_MIGRATION);
         const setUp = [
