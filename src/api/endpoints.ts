@@ -8,6 +8,7 @@ import { paging, type ParamSpec } from "./params.js";
 import type { AcceptedPermissions } from "./permissions.js";
 import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
+import { issueEndpoints } from "./issue-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -24,7 +25,7 @@ export type { ResponseKind } from "./responses.js";
 export type AuthRequirement = "password" | "optional" | "required" | "anonymous";
 
 export interface Endpoint {
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** Fastify-style path with `:name` segments. */
   readonly path: string;
   readonly params: Readonly<Record<string, ParamSpec>>;
@@ -748,6 +749,7 @@ export const endpoints = {
       rateLimit: { resource: "credentials_revoke", limit: 60, windowSeconds: 3600, status: 422 },
     },
   },
+  issues: issueEndpoints,
   hooks: {
     ...repoHooks,
     // GitHub's "test the push repository webhook": repositories only, as organizations have no pushes of their own.

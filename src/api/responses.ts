@@ -26,6 +26,7 @@ import {
   servedSchemas,
   WebhookConfig,
 } from "./schemas.js";
+import { Issue } from "./issue-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -47,6 +48,7 @@ const SPEC_SHAPES = {
   Accepted,
   FineGrainedToken,
   HookRedeliveries,
+  Issue,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -92,6 +94,8 @@ export function responseKinds<S extends Shapes>(named: S) {
     HookRedeliveries: shape("HookRedeliveries"),
     FineGrainedToken: shape("FineGrainedToken"),
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
+    Issue: shape("Issue"),
+    "Issue[]": Type.Array(shape("Issue")),
   };
 }
 

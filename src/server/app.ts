@@ -33,6 +33,7 @@ import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 import { hookRoutes } from "./routes/hooks.js";
+import { issueRoutes } from "./routes/issues.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -210,6 +211,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   entryPointRoutes(app, services.entryPoints);
   adminRoutes(app, services.ingest, config.adminBodyLimit);
   hookRoutes(app, services.hooks);
+  issueRoutes(app, services.issues, config.numericIds);
   metaRoutes(app, store, services.counters);
 }
 

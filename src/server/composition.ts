@@ -17,6 +17,7 @@ import { EntryPointService } from "./services/entry-points.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
+import { IssueService } from "./services/actions/issues.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -83,6 +84,7 @@ export interface Services {
   webhooks: Webhooks;
   ingest: IngestService;
   hooks: HookService;
+  issues: IssueService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -197,6 +199,15 @@ export function makeServices({
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
+    issues: new IssueService({
+      store,
+      feeds,
+      clock,
+      payloads: hooks.payloads,
+      baseUrl: hooks.baseUrl,
+      queued: () => hooks.dispatcher.wake(),
+      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+    }),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -26,6 +26,12 @@ export const SCHEMAS = [
   "rate-limit-overview",
   "root",
   "api-overview",
+  // The issue family (issue "activity from actions"), as published.
+  "issue",
+  "label",
+  "milestone",
+  "issue-comment",
+  "reaction",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -595,4 +595,66 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
+  23: {
+    async rows(db, made) {
+      // An issue on alice/widget, labelled, as the issue actions write them.
+      const label = await db.insert("labels", {
+        repo_id: made.widget,
+        name: "bug",
+        color: "d73a4a",
+        description: "Something isn't working",
+        is_default: db.driver === "sqlite" ? 1 : true,
+      });
+      made.issue = await db.insert("issues", {
+        repo_id: made.widget,
+        number: 1,
+        user_id: made.alice,
+        title: "Found a bug",
+        body: "It breaks",
+        state: "open",
+        created_at: AT,
+        updated_at: AT,
+      });
+      await db.insert("issue_labels", { issue_id: made.issue, label_id: label });
+      await db.insert("issue_assignees", { issue_id: made.issue, user_id: made.alice });
+      await db.insert("milestones", {
+        repo_id: made.widget,
+        number: 1,
+        title: "v1.0",
+        state: "open",
+        creator_id: made.alice,
+        created_at: AT,
+        updated_at: AT,
+      });
+      const comment = await db.insert("issue_comments", {
+        repo_id: made.widget,
+        issue_id: made.issue,
+        user_id: made.bob,
+        body: "Me too",
+        created_at: AT,
+        updated_at: AT,
+      });
+      await db.insert("reactions", {
+        subject_type: "comment",
+        subject_id: comment,
+        user_id: made.alice,
+        content: "+1",
+        created_at: AT,
+      });
+    },
+    async check(api) {
+      const issue = await api.get("/repos/alice/widget/issues/1");
+      assert.equal(issue.status, 200, JSON.stringify(issue.body));
+      assert.deepEqual(
+        [
+          issue.body.title,
+          issue.body.state,
+          issue.body.labels.map((l: { name: string }) => l.name),
+          issue.body.assignee.login,
+          issue.body.created_at,
+        ],
+        ["Found a bug", "open", ["bug"], "alice", "2024-03-01T12:00:00Z"],
+      );
+    },
+  },
 };

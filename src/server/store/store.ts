@@ -13,6 +13,8 @@ import type { SessionStore } from "./session-store.js";
 import type { StateStore } from "./state-store.js";
 import type { RetentionStore } from "./retention-store.js";
 import type { UserStore } from "./user-store.js";
+import type { IssueStore } from "./issue-store.js";
+import type { ActionStore } from "./action-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -25,6 +27,8 @@ export { arrivalTableOf } from "./event-store.js";
 export type * from "./ingest-store.js";
 export type * from "./state-store.js";
 export type * from "./retention-store.js";
+export type * from "./issue-store.js";
+export type * from "./action-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -57,6 +61,10 @@ export interface Store {
   readonly state: StateStore;
   /** Background retention's batches (services/retention.ts). */
   readonly retention: RetentionStore;
+  /** Issues and their labels and assignees, as reads; writes go through `actions`. */
+  readonly issues: IssueStore;
+  /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
+  readonly actions: ActionStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */
   migrate(): Promise<MigrationReport>;
   /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */

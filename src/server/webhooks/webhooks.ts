@@ -34,6 +34,10 @@ export interface Webhooks {
   /** Started and stopped with the app's background jobs (../composition.ts). */
   dispatcher: Dispatcher;
   deliveries: WebhookDeliveries;
+  /** What webhook bodies are built from, for the actions that build theirs when they write (services/actions/). */
+  payloads: PayloadBuilder;
+  /** The base of the URLs in webhook bodies: `--base-url`, else where the app listens. */
+  baseUrl: () => string;
 }
 
 export interface WebhookParts {
@@ -66,5 +70,11 @@ export function webhooks({ config, store, clock, log, listeningOrigin, registry 
     clock,
     metrics,
   });
-  return { secrets, dispatcher, deliveries: new WebhookDeliveries({ store, payloads, dispatcher, baseUrl, clock }) };
+  return {
+    secrets,
+    dispatcher,
+    deliveries: new WebhookDeliveries({ store, payloads, dispatcher, baseUrl, clock }),
+    payloads,
+    baseUrl,
+  };
 }

@@ -109,6 +109,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "c175feaa2da72c7f0959446d85ba71d19ce9b899408f83bedd99ca35c72ac146",
     postgres: "5e85cde4d9293a1d0298fe29c9c0ef3f813a35ca4066737694355fa731c21b97",
   },
+  23: {
+    sqlite: "29d7cc04d95503ad0ff8ba6cb0feadf8f0614eda682cc3fc5190d2959e046ab4",
+    postgres: "bba83e34a4ca882a07aea85a375a46f667ff357d19a651beddd75e23cd3632a8",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -25,6 +25,7 @@ import { migration as m019 } from "./019-received-number-for-everyone.js";
 import { migration as m020 } from "./020-postgres-statement-triggers.js";
 import { migration as m021 } from "./021-sqlite-feed-indexes-covering-visibility.js";
 import { migration as m022 } from "./022-account-profiles.js";
+import { migration as m023 } from "./023-issues.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   m020,
   m021,
   m022,
+  m023,
 ];

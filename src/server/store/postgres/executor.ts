@@ -14,6 +14,12 @@ const ERRORS = {
   isUniqueViolation: (error: unknown) => (error as { code?: unknown }).code === "23505",
 };
 
+/** The client a transaction's executor runs on: for the code that speaks to it directly (postgres/actions.ts). */
+export function clientOf(tx: Executor): pg.PoolClient {
+  if (!(tx instanceof PostgresExecutor) || !tx.client) throw new Error("not a PostgreSQL transaction's executor");
+  return tx.client;
+}
+
 export class PostgresExecutor implements Executor {
   readonly dialect = "postgres";
   readonly values = POSTGRES_VALUES;
@@ -21,7 +27,7 @@ export class PostgresExecutor implements Executor {
   /** @param client the client of the transaction this executor runs in; none for the pool's own calls. */
   constructor(
     private readonly pool: pg.Pool,
-    private readonly client?: pg.PoolClient,
+    readonly client?: pg.PoolClient,
   ) {}
 
   private async query<R extends pg.QueryResultRow>(sql: string, parameters: Parameters): Promise<pg.QueryResult<R>> {

@@ -65,8 +65,8 @@ async function update(client: pg.PoolClient, set: string, where: string, pairs: 
   ]);
 }
 
-/** The ingest operations as statements on one client, inside the caller's transaction. */
-function driver(client: pg.PoolClient): AsyncIngestDriver {
+/** The ingest operations as statements on one client, inside the caller's transaction (an ingest's, an action's). */
+export function driver(client: pg.PoolClient): AsyncIngestDriver {
   const q = (text: string, values: unknown[]) => client.query(text, values);
   const run = async (text: string, values: unknown[]) => void (await q(text, values));
   return {
@@ -195,6 +195,9 @@ function driver(client: pg.PoolClient): AsyncIngestDriver {
   };
 }
 
+/** Held by every ingest and every action (postgres/actions.ts) until it commits: they write one after another. */
+export const INGEST_LOCK = "SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))";
+
 export class PostgresIngest implements IngestStore {
   constructor(
     private readonly pool: pg.Pool,
@@ -230,7 +233,7 @@ export class PostgresIngest implements IngestStore {
       .catch(() => undefined);
     return transaction(this.pool, async (client) => {
       // Concurrent ingests serialize: each batch sees the accounts and repositories the previous one created.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))");
+      await client.query(INGEST_LOCK);
       // Before the events table is touched: retention takes this lock, exclusive, before it locks the table to drop a
       // month (postgres/event-partitions.ts), so the two never wait for each other the other way round.
       await client.query(SHARE_PARTITIONS);

@@ -19,6 +19,11 @@ import { Directory } from "../directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
+import { Issues } from "../issues.js";
+import type { IssueStore } from "../issue-store.js";
+import { Actions } from "../actions.js";
+import type { ActionStore } from "../action-store.js";
+import { postgresActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
@@ -86,6 +91,8 @@ export class PostgresStore implements Store {
   readonly sessions: SessionStore;
   readonly state: StateStore;
   readonly retention: RetentionStore;
+  readonly issues: IssueStore;
+  readonly actions: ActionStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -102,6 +109,8 @@ export class PostgresStore implements Store {
     this.sessions = raisingUnavailable(new Sessions(executor), isPostgresOutage);
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
+    this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
+    this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 
   static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {

@@ -20,6 +20,11 @@ import { Directory } from "../directory.js";
 import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
+import { Issues } from "../issues.js";
+import type { IssueStore } from "../issue-store.js";
+import { Actions } from "../actions.js";
+import type { ActionStore } from "../action-store.js";
+import { sqliteActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
 import type { StateStore } from "../state-store.js";
@@ -78,6 +83,8 @@ export class SqliteStore implements Store {
   readonly sessions: SessionStore;
   readonly state: StateStore;
   readonly retention: RetentionStore;
+  readonly issues: IssueStore;
+  readonly actions: ActionStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -123,6 +130,14 @@ export class SqliteStore implements Store {
     this.sessions = part(new Sessions(executor));
     this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
+    this.issues = part(new Issues(executor));
+    // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
+    this.actions = part(
+      new Actions(
+        executor,
+        sqliteActionDriver(db, () => events.committed()),
+      ),
+    );
   }
 
   /**

@@ -1,0 +1,49 @@
+/**
+ * What an issue object shows beyond its row, read for a whole page at once: its author, labels, assignees, who
+ * closed it and what its author is to the repository. Read through the store, or through an action's transaction
+ * (whose parts are the same contracts) when the action's events and webhooks show the issue as it wrote it.
+ */
+import type { Static } from "@sinclair/typebox";
+import type { AuthorAssociation } from "../../../api/issue-schemas.js";
+import type { IssueFacts } from "../../convert/issue.js";
+import type { DirectoryStore, IssueRow, IssueStore, RepoRole, RepoRow, UserRow, UserStore } from "../../store/store.js";
+
+export interface FactSources {
+  issues: IssueStore;
+  users: Pick<UserStore, "findById">;
+  directory: Pick<DirectoryStore, "repoRole">;
+}
+
+const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
+  owner: "OWNER",
+  member: "MEMBER",
+  collaborator: "COLLABORATOR",
+};
+
+export async function issueFacts(sources: FactSources, repo: RepoRow, rows: IssueRow[]): Promise<IssueFacts[]> {
+  const ids = rows.map((r) => r.id);
+  const [labels, assignees] = await Promise.all([sources.issues.labelsOf(ids), sources.issues.assigneesOf(ids)]);
+  const users = new Map<number, UserRow>();
+  const roles = new Map<number, RepoRole | null>();
+  const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
+  for (const list of assignees.values()) for (const id of list) wanted.add(id);
+  // One after another: inside an action's SQLite transaction every read is a statement on the one connection.
+  for (const id of wanted) {
+    const user = await sources.users.findById(id);
+    if (user) users.set(id, user);
+  }
+  for (const id of new Set(rows.map((r) => r.userId))) roles.set(id, await sources.directory.repoRole(id, repo.id));
+  return rows.map((issue) => {
+    const role = roles.get(issue.userId) ?? null;
+    return {
+      issue,
+      repoFullName: repo.fullName,
+      author: users.get(issue.userId)!,
+      labels: labels.get(issue.id) ?? [],
+      assignees: (assignees.get(issue.id) ?? []).flatMap((id) => users.get(id) ?? []),
+      closedBy: issue.closedById === null ? null : (users.get(issue.closedById) ?? null),
+      reactions: {},
+      association: role ? ASSOCIATION[role] : "NONE",
+    };
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Who may write to a repository's issues, as GitHub decides: the repository must be one the caller sees (else 404,
+ * as every repository resource); a classic token must hold one of the row's scopes, `public_repo` counting on public
+ * repositories only (else 404, GitHub's answer to a token that may not know of the resource); a fine-grained token
+ * must cover the repository with the row's permission (403). What the caller may then change is by its role: anyone
+ * who sees a repository may open issues and comment, its author may edit and close an issue, and only those with push
+ * access (the owner, a collaborator, a site administrator) set labels, assignees and milestones, or lock.
+ */
+import type { AcceptedPermissions } from "../../../api/permissions.js";
+import { satisfies } from "../../../api/scopes.js";
+import { ApiError, notFound, requiresAuthentication } from "../../errors.js";
+import type { RepoRole, RepoRow, Store } from "../../store/store.js";
+import type { Principal } from "../authenticator.js";
+import { checkRepository, grantOf } from "../fine-grained-access.js";
+import type { FeedParams, FeedService } from "../feeds.js";
+
+/** The caller and what the operation's row accepts. */
+export interface ActionAccess {
+  principal: Principal | null;
+  acceptedScopes: readonly string[];
+  permissions: AcceptedPermissions;
+}
+
+export interface WritableRepository {
+  repo: RepoRow;
+  principal: Principal;
+  /** Owner, collaborator or a member of the owning organization; null for anyone else who sees it. */
+  role: RepoRole | null;
+  /** Push access: labels, assignees, milestones, locks and other people's issues. */
+  pushes: boolean;
+}
+
+/** GitHub's 403 for a change that needs push access the caller lacks. */
+export const mustHavePushAccess = () => new ApiError(403, "Must have push access to repository");
+
+export async function writableRepository(
+  store: Store,
+  feeds: FeedService,
+  params: FeedParams,
+  access: ActionAccess,
+): Promise<WritableRepository> {
+  const { principal } = access;
+  if (!principal) throw requiresAuthentication();
+  const { repo } = await feeds.repository(params, principal, access.permissions);
+  const grant = grantOf(principal);
+  if (grant) checkRepository(grant, repo, access.permissions);
+  else if (principal.kind === "token") {
+    const scopes = principal.authorization.scopes;
+    const fully = access.acceptedScopes.filter((scope) => scope !== "public_repo");
+    if (!satisfies(scopes, access.acceptedScopes) || (repo.private && !satisfies(scopes, fully))) throw notFound();
+  }
+  const role = await store.directory.repoRole(principal.user.id, repo.id);
+  const pushes = principal.user.siteAdmin || role === "owner" || role === "collaborator";
+  return { repo, principal, role, pushes };
+}

@@ -1,0 +1,96 @@
+/**
+ * The action log's contract: a write made through GitHub's REST API (open an issue, label it, comment) is one
+ * transaction holding the resource's state, the Events API events and issue events it makes, the webhook deliveries
+ * it queues and the numbers that caches and ETags key on. A write that fails writes none of them. Made events go
+ * through the ingest's own rules (ingest-plan.ts) in that transaction, so they are ordinary events: numbered on
+ * arrival, delivered to hooks, paged, streamed and retained as ingested ones.
+ */
+import type { Executor } from "./executor.js";
+import type { EventInsert, IngestBatch, IngestOptions, IssueEventInsert } from "./ingest-store.js";
+import type { IssueStore } from "./issue-store.js";
+import type { DirectoryStore } from "./directory-store.js";
+import type { UserStore } from "./user-store.js";
+
+/** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
+export interface MadeWebhook {
+  /** The repository whose hooks (and whose owning organization's) receive it. */
+  repoId: number;
+  /** `X-GitHub-Event`: `issues`, `label`, `star`... */
+  event: string;
+  action: string | null;
+  body: string;
+}
+
+/** An issue event an action made, with the issue it is about (the per-issue feed reads it). */
+export interface MadeIssueEvent extends IssueEventInsert {
+  issueNumber: number;
+}
+
+/** What an action's work answers: its own value, and what the log writes beside the state the work wrote. */
+export interface Action<T> {
+  value: T;
+  events?: EventInsert[];
+  issueEvents?: MadeIssueEvent[];
+  webhooks?: MadeWebhook[];
+}
+
+/** The store as an action's work sees it: every part bound to the action's transaction. */
+export interface ActionTransaction {
+  readonly issues: IssueStore;
+  readonly users: UserStore;
+  readonly directory: DirectoryStore;
+  /** The id the next Events API event takes: after the highest stored, and after those this action took. */
+  nextEventId(): Promise<string>;
+  /** The same for issue events, which are numbered apart. */
+  nextIssueEventId(): Promise<string>;
+}
+
+export interface Performed<T> {
+  value: T;
+  /** Webhook deliveries queued: the action's webhooks, to each hook subscribed (made events queue none of their own). */
+  deliveriesQueued: number;
+}
+
+export interface ActionStore {
+  /**
+   * Runs `work` in one write transaction and writes what it made in the same one. `work` may be run again when the
+   * database was busy (SQLite), so it must do nothing outside the transaction.
+   */
+  perform<T>(
+    work: (tx: ActionTransaction) => Promise<Action<T>>,
+    now: Date,
+    options?: IngestOptions,
+  ): Promise<Performed<T>>;
+}
+
+/** What differs by driver: how an action's transaction is made safe for events, and how they are ingested in it. */
+export interface ActionDriver {
+  /** Before the transaction, outside it (PostgreSQL makes the month's event partition). */
+  prepare(now: Date): Promise<void>;
+  /** First thing inside the transaction: the locks an ingest takes, so that actions and ingests serialize. */
+  lock(tx: Executor): Promise<void>;
+  /** The ingest program of `events` and `issueEvents`, run on the transaction's own connection. */
+  ingest(
+    tx: Executor,
+    made: { events: EventInsert[]; issueEvents: IssueEventInsert[] },
+    now: Date,
+    options: IngestOptions,
+  ): Promise<unknown>;
+  /** After the commit: what the driver keeps of the database's version is read afresh. */
+  committed(): void;
+}
+
+/** The ingest batch of an action's events and issue events: nothing else, as the action wrote its state itself. */
+export function madeBatch(made: { events: EventInsert[]; issueEvents: IssueEventInsert[] }): IngestBatch {
+  return {
+    accounts: [],
+    memberships: [],
+    repos: [],
+    collaborators: [],
+    follows: [],
+    watches: [],
+    tokens: [],
+    events: made.events,
+    issueEvents: made.issueEvents,
+  };
+}

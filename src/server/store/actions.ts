@@ -1,0 +1,111 @@
+/**
+ * The action log (action-store.ts), written once over the executor: the work's state writes, then the events and
+ * issue events it made through the ingest program on the same transaction's connection (the driver's part), then the
+ * webhooks it made that no event carries. Ids continue after the highest stored, read under the ingest's lock.
+ */
+import { randomUUID } from "node:crypto";
+import { subscribes } from "../../api/webhook-events.js";
+import type { Action, ActionDriver, ActionStore, ActionTransaction, MadeWebhook, Performed } from "./action-store.js";
+import type { Executor } from "./executor.js";
+import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "./hook-sql.js";
+import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "./ingest-store.js";
+import { Issues } from "./issues.js";
+import { Users } from "./users.js";
+import { Directory } from "./directory.js";
+
+/** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
+const ONE_REPO: Record<Executor["dialect"], string> = {
+  sqlite: hookTargetsSql("SELECT @repoId"),
+  postgres: hookTargetsSql("SELECT @repoId::int8"),
+};
+
+/** Hands out ids after the highest stored one of a table, and after those it handed out already. */
+class IdsAfterHighest {
+  private next: bigint | null = null;
+
+  constructor(
+    private readonly tx: Executor,
+    private readonly table: "events" | "issue_events",
+  ) {}
+
+  async take(): Promise<string> {
+    if (this.next === null) {
+      const row = await this.tx.get<{ id: string | number | null }>(`SELECT max(id) AS id FROM ${this.table}`);
+      this.next = BigInt(row?.id ?? 0) + 1n;
+    }
+    return String(this.next++);
+  }
+}
+
+export class Actions implements ActionStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly driver: ActionDriver,
+  ) {}
+
+  async perform<T>(
+    work: (tx: ActionTransaction) => Promise<Action<T>>,
+    now: Date,
+    options: IngestOptions = DEFAULT_INGEST_OPTIONS,
+  ): Promise<Performed<T>> {
+    await this.driver.prepare(now);
+    const performed = await this.db.transaction(
+      async (tx) => {
+        await this.driver.lock(tx);
+        const eventIds = new IdsAfterHighest(tx, "events");
+        const issueEventIds = new IdsAfterHighest(tx, "issue_events");
+        const action = await work({
+          issues: new Issues(tx),
+          users: new Users(tx),
+          directory: new Directory(tx),
+          nextEventId: () => eventIds.take(),
+          nextIssueEventId: () => issueEventIds.take(),
+        });
+        const issueEvents = action.issueEvents ?? [];
+        // Always, even with nothing made: the ingest raises the generation, which every cache keys on. Without its
+        // webhooks: an action's are its own (`webhooks`), built from the state it wrote, not from the event's payload
+        // (an Events API payload lacks what webhooks carry, `author_association`, `changes`).
+        await this.driver.ingest(tx, { events: action.events ?? [], issueEvents }, now, { webhooks: null });
+        for (const e of issueEvents)
+          await tx.run("UPDATE issue_events SET issue_number = @number WHERE id = @id", {
+            id: e.id,
+            number: e.issueNumber,
+          });
+        const queued = options.webhooks
+          ? await this.queue(tx, action.webhooks ?? [], now, options.webhooks.maxQueue)
+          : 0;
+        return { value: action.value, deliveriesQueued: queued };
+      },
+      { write: true },
+    );
+    this.driver.committed();
+    return performed;
+  }
+
+  /** Queues each webhook to every active hook of its repository (or owning organization) subscribed to its event. */
+  private async queue(tx: Executor, webhooks: MadeWebhook[], now: Date, maxQueue: number): Promise<number> {
+    let queued = 0;
+    for (const webhook of webhooks) {
+      const targets = (
+        await tx.all<HookTargetRecord>(ONE_REPO[tx.dialect], { active: tx.values.bool(true), repoId: webhook.repoId })
+      ).map(toHookTarget);
+      const guid = randomUUID();
+      for (const target of targets) {
+        if (!subscribes(target.events, webhook.event) || target.queued >= maxQueue) continue;
+        await tx.run(HOOK_SQL.enqueue, {
+          hookId: target.hookId,
+          guid,
+          event: webhook.event,
+          action: webhook.action,
+          eventId: null,
+          body: webhook.body,
+          redelivery: tx.values.bool(false),
+          due: now.getTime(),
+          now: tx.values.time(now),
+        });
+        queued++;
+      }
+    }
+    return queued;
+  }
+}
