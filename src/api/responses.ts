@@ -16,6 +16,7 @@ import {
   HookDeliveryItem,
   HookRedeliveries,
   IssueEvent,
+  IssueEventOfIssue,
   Organization,
   OrgHook,
   PrivateUser,
@@ -49,6 +50,7 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  IssueEventOfIssue,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -72,6 +74,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Authorization[]": Type.Array(shape("Authorization")),
     "Event[]": Type.Array(shape("Event")),
     "IssueEvent[]": Type.Array(shape("IssueEvent")),
+    "IssueEventOfIssue[]": Type.Array(shape("IssueEventOfIssue")),
     /** 204 No Content. */
     empty: Empty,
     /** 202 with an empty object: GitHub's answer to a redelivery. */

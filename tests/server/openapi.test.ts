@@ -230,7 +230,19 @@ describe("the OpenAPI description", () => {
     for (const hook of [repoHook, orgHook]) await recordAttempt(t.store, hook);
     const [delivery] = await t.store.hooks.deliveries(repoHook.id, 1, null);
     const [orgDelivery] = await t.store.hooks.deliveries(orgHook.id, 1, null);
-    const values: Record<string, string> = { user: "alice", repo: "hello", org: "acme" };
+    // An issue opened through the API, labelled (which makes its first issue event): what the issue routes show.
+    const opened = await fetch(`${t.url}/repos/alice/hello/issues`, {
+      method: "POST",
+      headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Documented", labels: ["docs"] }),
+    });
+    const issue = (await opened.json()) as { number: number };
+    const values: Record<string, string> = {
+      user: "alice",
+      repo: "hello",
+      org: "acme",
+      issue_number: String(issue.number),
+    };
     const hookValues = (path: string): Record<string, string> =>
       path.startsWith("/orgs/")
         ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
