@@ -39,6 +39,12 @@ export const TAGS = [
     name: "hooks",
     description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them",
   },
+  {
+    name: "issues",
+    description:
+      "Issues of a repository: opened, edited, closed, labelled, assigned and locked as actions, each making GitHub's " +
+      "issue events, Events API event and webhooks at once",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",
