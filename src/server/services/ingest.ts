@@ -4,6 +4,7 @@ import type { EventText, IngestOptions, IngestResult, Store } from "../store/sto
 import { drained } from "../store/encoded-batch.js";
 import { batchOfEvents, decodingBatch, inSlices, NDJSON_DECODER } from "./ingest-body.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
+import { storeWorldIssues } from "./world-issues.js";
 
 /** A seeded world: what was added, and what the document held. */
 export interface SeedResult extends IngestResult {
@@ -36,10 +37,16 @@ export class IngestService {
     ({ eventsIngested: this.eventsIngested, ingested: this.ingested, options: this.options } = wiring);
   }
 
-  /** Loads a world document in one transaction: idempotent, and all or nothing. */
+  /**
+   * Loads a world document: its batch in one transaction, then its issues in another (nothing in them can be refused
+   * once the document is checked: world-issues.ts); idempotent.
+   */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
-    const { batch, contents } = await loadWorld(this.store, doc, options);
-    return { ...this.counted(await this.store.ingest.apply(batch, this.clock(), this.options)), contents };
+    const { batch, issues, contents } = await loadWorld(this.store, doc, options, this.clock());
+    const result = this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
+    if (issues.length)
+      await this.store.actions.perform(async (tx) => ({ value: await storeWorldIssues(tx, issues) }), this.clock());
+    return { ...result, contents };
   }
 
   /**

@@ -11,8 +11,9 @@ import { fail, isObject, REPO_NAME, validScopes, type Json } from "./input-check
 import { ndjsonFromFile } from "./ndjson.js";
 import { parseLine } from "./event-import.js";
 import { checkLogin } from "./users.js";
+import { worldIssues, type WorldIssue } from "./world-issues.js";
 
-const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events"];
+const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events", "issues"];
 
 function list(doc: Json, key: string): unknown[] {
   const value = doc[key];
@@ -79,6 +80,7 @@ export interface WorldContents {
   tokens: number;
   events: number;
   issueEvents: number;
+  issues: number;
 }
 
 /** Checks a world document and builds its batch. A password is re-hashed only when it changed, so seeding is idempotent. */
@@ -91,7 +93,8 @@ export async function loadWorld(
   store: Store,
   doc: unknown,
   options: WorldOptions,
-): Promise<{ batch: IngestBatch; contents: WorldContents }> {
+  now: Date = new Date(),
+): Promise<{ batch: IngestBatch; issues: WorldIssue[]; contents: WorldContents }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
@@ -197,8 +200,10 @@ export async function loadWorld(
 
   for (const [i, value] of list(doc, "issue_events").entries())
     batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
+  const issues = await worldIssues(store, list(doc, "issues"), batch, now);
   return {
     batch,
+    issues,
     contents: {
       users: list(doc, "users").length,
       organizations: list(doc, "orgs").length,
@@ -206,6 +211,7 @@ export async function loadWorld(
       tokens: batch.tokens.length,
       events: batch.events.length,
       issueEvents: batch.issueEvents.length,
+      issues: issues.length,
     },
   };
 }

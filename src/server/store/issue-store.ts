@@ -28,6 +28,8 @@ export interface IssueRow {
 
 export interface NewIssue {
   repoId: number;
+  /** The repository's next when left out; a world file gives its own. */
+  number?: number;
   userId: number;
   title: string;
   body: string | null;

@@ -112,11 +112,12 @@ export class Issues implements IssueStore {
     const at = this.db.values.time(issue.at);
     const row = await this.db.get<IssueRecord>(
       `INSERT INTO issues (repo_id, number, user_id, title, body, state, milestone_id, created_at, updated_at)
-       VALUES (@repo, (SELECT coalesce(max(number), 0) + 1 FROM issues WHERE repo_id = @repo), @user, @title, @body,
+       VALUES (@repo, coalesce(@number, (SELECT coalesce(max(number), 0) + 1 FROM issues WHERE repo_id = @repo)), @user, @title, @body,
          'open', @milestone, @at, @at)
        RETURNING *`,
       {
         repo: issue.repoId,
+        number: issue.number ?? null,
         user: issue.userId,
         title: issue.title,
         body: issue.body,
