@@ -96,3 +96,11 @@ export const Issue = Type.Object({
   state_reason: NullableString,
 });
 export type Issue = Static<typeof Issue>;
+
+/** `GET /search/issues`: GitHub's issue-search-result-item is the issue with its `score`. */
+export const IssueSearchResult = Type.Object({
+  total_count: Type.Integer(),
+  incomplete_results: Type.Boolean(),
+  items: Type.Array(Type.Object({ ...Issue.properties, score: Type.Number() })),
+});
+export type IssueSearchResult = Static<typeof IssueSearchResult>;

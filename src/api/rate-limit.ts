@@ -19,4 +19,10 @@ export interface OwnRateLimit {
   readonly windowSeconds: number;
   /** The status of a request over the limit. */
   readonly status: 403 | 422;
+  /**
+   * Whose window: the client IP's (the default), or the user's when authenticated (GitHub's search: 30 a minute for a
+   * user, `anonymousLimit` for an anonymous caller's IP).
+   */
+  readonly per?: "ip" | "user";
+  readonly anonymousLimit?: number;
 }

@@ -27,7 +27,7 @@ import {
   servedSchemas,
   WebhookConfig,
 } from "./schemas.js";
-import { Issue } from "./issue-schemas.js";
+import { Issue, IssueSearchResult } from "./issue-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -51,6 +51,7 @@ const SPEC_SHAPES = {
   HookRedeliveries,
   Issue,
   IssueEventOfIssue,
+  IssueSearchResult,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -99,6 +100,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    IssueSearchResult: shape("IssueSearchResult"),
   };
 }
 

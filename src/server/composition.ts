@@ -18,6 +18,7 @@ import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { IssueService } from "./services/actions/issues.js";
+import { IssueSearchService } from "./services/search/issue-search.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -85,6 +86,7 @@ export interface Services {
   ingest: IngestService;
   hooks: HookService;
   issues: IssueService;
+  issueSearch: IssueSearchService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -208,6 +210,7 @@ export function makeServices({
       queued: () => hooks.dispatcher.wake(),
       options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
     }),
+    issueSearch: new IssueSearchService(store, feeds),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -32,6 +32,7 @@ export const SCHEMAS = [
   "milestone",
   "issue-comment",
   "reaction",
+  "issue-search-result-item",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -34,10 +34,20 @@ export interface RateWindow {
 /** A window after a request was charged to it: the hits counted so far (this one too) and when it ends. */
 export type Charge = RateLimitState & { seconds: number };
 
-/** The caller's window: the operation's own per client IP, else the core one per user when authenticated, per IP. */
+/**
+ * The caller's window: the operation's own (per client IP, or per user when it says so), else the core one per user
+ * when authenticated, per IP otherwise.
+ */
 export function windowFor(caller: Caller, limits: CoreLimits): RateWindow {
   const { own } = caller;
-  if (own) return { key: `rate:${own.resource}:ip:${caller.ip}`, limit: own.limit, seconds: own.windowSeconds };
+  if (own?.per === "user" && caller.userId !== null)
+    return { key: `rate:${own.resource}:user:${caller.userId}`, limit: own.limit, seconds: own.windowSeconds };
+  if (own)
+    return {
+      key: `rate:${own.resource}:ip:${caller.ip}`,
+      limit: (own.per === "user" ? own.anonymousLimit : undefined) ?? own.limit,
+      seconds: own.windowSeconds,
+    };
   const seconds = limits.windowSeconds;
   return caller.userId !== null
     ? { key: `rate:user:${caller.userId}`, limit: limits.authenticated, seconds }

@@ -35,7 +35,8 @@ const ownLimit = (request: FastifyRequest): OwnRateLimit | undefined =>
 function exceeded(request: FastifyRequest): ApiError {
   const own = ownLimit(request);
   if (own) {
-    return new ApiError(own.status, `API rate limit exceeded for ${request.ip}.`, {
+    const who = own.per === "user" && request.principal ? `user ID ${request.principal.user.id}` : request.ip;
+    return new ApiError(own.status, `API rate limit exceeded for ${who}.`, {
       code: "FEEDGATE_RATE_LIMIT_EXCEEDED",
       documentationUrl: request.routeOptions.config.endpoint!.documentationUrl,
     });

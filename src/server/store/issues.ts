@@ -183,14 +183,13 @@ export class Issues implements IssueStore {
     }
     const direction = filter.direction === "asc" ? "ASC" : "DESC";
     const condition = where.join(" AND ");
-    const [rows, count] = await Promise.all([
-      this.db.all<IssueRecord>(
-        `SELECT i.* FROM issues i WHERE ${condition}
-         ORDER BY i.${ORDER[filter.sort]} ${direction}, i.number ${direction} LIMIT @limit OFFSET @offset`,
-        parameters,
-      ),
-      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${condition}`, parameters),
-    ]);
+    // One after another: on a transaction's executor the two would overlap on its one connection.
+    const rows = await this.db.all<IssueRecord>(
+      `SELECT i.* FROM issues i WHERE ${condition}
+       ORDER BY i.${ORDER[filter.sort]} ${direction}, i.number ${direction} LIMIT @limit OFFSET @offset`,
+      parameters,
+    );
+    const count = await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM issues i WHERE ${condition}`, parameters);
     return { rows: rows.map(toIssue), total: Number(count!.n) };
   }
 

@@ -15,6 +15,7 @@ import type { RetentionStore } from "./retention-store.js";
 import type { UserStore } from "./user-store.js";
 import type { IssueStore } from "./issue-store.js";
 import type { ActionStore } from "./action-store.js";
+import type { IssueSearchStore } from "./issue-search.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -29,6 +30,7 @@ export type * from "./state-store.js";
 export type * from "./retention-store.js";
 export type * from "./issue-store.js";
 export type * from "./action-store.js";
+export type { IssueSearch, IssueSearchStore, SearchReader } from "./issue-search.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -65,6 +67,8 @@ export interface Store {
   readonly issues: IssueStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
+  /** `GET /search/issues`. */
+  readonly issueSearch: IssueSearchStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */
   migrate(): Promise<MigrationReport>;
   /** What opening the store applied: every driver migrates as it opens (SQLite must, before preparing statements). */

@@ -22,12 +22,13 @@ const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
 
 export async function issueFacts(sources: FactSources, repo: RepoRow, rows: IssueRow[]): Promise<IssueFacts[]> {
   const ids = rows.map((r) => r.id);
-  const [labels, assignees] = await Promise.all([sources.issues.labelsOf(ids), sources.issues.assigneesOf(ids)]);
+  // One after another: in an action's transaction the reads share one connection (pg queues, and warns of, overlaps).
+  const labels = await sources.issues.labelsOf(ids);
+  const assignees = await sources.issues.assigneesOf(ids);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
   const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
   for (const list of assignees.values()) for (const id of list) wanted.add(id);
-  // One after another: inside an action's SQLite transaction every read is a statement on the one connection.
   for (const id of wanted) {
     const user = await sources.users.findById(id);
     if (user) users.set(id, user);

@@ -20,6 +20,7 @@ import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
+import { IssueSearches, type IssueSearchStore } from "../issue-search.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
@@ -93,6 +94,7 @@ export class PostgresStore implements Store {
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
   readonly actions: ActionStore;
+  readonly issueSearch: IssueSearchStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -110,6 +112,7 @@ export class PostgresStore implements Store {
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
+    this.issueSearch = raisingUnavailable(new IssueSearches(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

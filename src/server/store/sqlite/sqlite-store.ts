@@ -21,6 +21,7 @@ import { SqliteEvents } from "./events.js";
 import { inThread, SqliteIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
+import { IssueSearches, type IssueSearchStore } from "../issue-search.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
@@ -85,6 +86,7 @@ export class SqliteStore implements Store {
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
   readonly actions: ActionStore;
+  readonly issueSearch: IssueSearchStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -131,6 +133,7 @@ export class SqliteStore implements Store {
     this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
+    this.issueSearch = part(new IssueSearches(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(

@@ -1,0 +1,28 @@
+/** GitHub's issue search (`GET /search/issues`): parse -> service -> convert -> reply. */
+import type { FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { endpoints } from "../../api/endpoints.js";
+import { toWireIssue } from "../convert/issue.js";
+import { readPage, writeLinkHeader } from "../plugins/pagination.js";
+import type { IssueSearchService } from "../services/search/issue-search.js";
+import { tableRoute } from "./table-route.js";
+
+/** Every match scores the same: feedgate ranks by the sort asked for, or by the last update. */
+const SCORE = 1;
+
+export function searchRoutes(untyped: FastifyInstance, service: IssueSearchService): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  app.route({
+    ...tableRoute(endpoints.search.issuesAndPullRequests),
+    handler: async (request, reply) => {
+      const window = readPage(request.query);
+      const { total, items } = await service.search(request.query, request.principal, window);
+      writeLinkHeader(request, reply, window, total);
+      return {
+        total_count: total,
+        incomplete_results: false,
+        items: items.map((facts) => ({ ...toWireIssue(facts, request.baseUrl), score: SCORE })),
+      };
+    },
+  });
+}
