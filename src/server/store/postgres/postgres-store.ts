@@ -21,6 +21,8 @@ import { PostgresIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
+import { Comments, Reactions } from "../comments.js";
+import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -92,6 +94,8 @@ export class PostgresStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   readonly actions: ActionStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -110,6 +114,8 @@ export class PostgresStore implements Store {
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
+    this.comments = raisingUnavailable(new Comments(executor), isPostgresOutage);
+    this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

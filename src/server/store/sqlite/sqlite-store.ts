@@ -22,6 +22,8 @@ import { inThread, SqliteIngest } from "./ingest.js";
 import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
+import { Comments, Reactions } from "../comments.js";
+import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -84,6 +86,8 @@ export class SqliteStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   readonly actions: ActionStore;
 
   /**
@@ -131,6 +135,8 @@ export class SqliteStore implements Store {
     this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
+    this.comments = part(new Comments(executor));
+    this.reactions = part(new Reactions(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
