@@ -27,6 +27,7 @@ import {
   WebhookConfig,
 } from "./schemas.js";
 import { Issue } from "./issue-schemas.js";
+import { IssueComment, Reaction } from "./comment-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -49,6 +50,8 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  IssueComment,
+  Reaction,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -96,6 +99,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    IssueComment: shape("IssueComment"),
+    "IssueComment[]": Type.Array(shape("IssueComment")),
+    Reaction: shape("Reaction"),
+    "Reaction[]": Type.Array(shape("Reaction")),
   };
 }
 
