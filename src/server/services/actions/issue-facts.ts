@@ -33,11 +33,8 @@ export const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
 
 export async function issueFacts(sources: FactSources, repo: RepoRow, rows: IssueRow[]): Promise<IssueFacts[]> {
   const ids = rows.map((r) => r.id);
-  const [labels, assignees, reactions] = await Promise.all([
-    sources.issues.labelsOf(ids),
-    sources.issues.assigneesOf(ids),
-    sources.reactions.countsOf("issue", ids),
-  ]);
+  const [labels, assignees] = await Promise.all([sources.issues.labelsOf(ids), sources.issues.assigneesOf(ids)]);
+  const reactions = await sources.reactions.countsOf("issue", ids);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
   const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
