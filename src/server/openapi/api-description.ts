@@ -36,6 +36,10 @@ export const TAGS = [
     description: "Repositories, as GitHub's repository objects, by name or id; private ones only to their readers",
   },
   {
+    name: "issues",
+    description: "Issues, their comments and reactions; each write one action: its state, events and webhooks",
+  },
+  {
     name: "hooks",
     description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them",
   },
