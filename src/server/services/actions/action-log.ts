@@ -1,8 +1,8 @@
 /**
  * The action log as a service sees it: the scene of an action (where, who, when, what webhook bodies carry), the
  * Making collector of what its work makes, and perform(), which runs the work in one transaction of the log
- * (store/action-store.ts) and wakes the dispatcher when deliveries were queued. IssueService keeps its own copy of
- * these from before this file; comments and reactions use this one.
+ * (store/action-store.ts) and wakes the dispatcher when deliveries were queued. Shared by the action services;
+ * IssueService's private Making, scene() and perform() are the same and can give way to these.
  */
 import type { ActionTransaction, EventInsert, IngestOptions, MadeIssueEvent, MadeWebhook } from "../../store/store.js";
 import type { RepoRow, Store, UserRow } from "../../store/store.js";
