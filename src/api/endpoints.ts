@@ -10,6 +10,7 @@ import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 import { issueEndpoints } from "./issue-endpoints.js";
 import { searchEndpoints } from "./search-endpoints.js";
+import { commentEndpoints } from "./comment-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -752,6 +753,7 @@ export const endpoints = {
   },
   issues: issueEndpoints,
   search: searchEndpoints,
+  comments: commentEndpoints,
   hooks: {
     ...repoHooks,
     // GitHub's "test the push repository webhook": repositories only, as organizations have no pushes of their own.

@@ -28,6 +28,7 @@ import {
   WebhookConfig,
 } from "./schemas.js";
 import { Issue, IssueSearchResult } from "./issue-schemas.js";
+import { IssueComment, Reaction } from "./comment-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -52,6 +53,8 @@ const SPEC_SHAPES = {
   Issue,
   IssueEventOfIssue,
   IssueSearchResult,
+  IssueComment,
+  Reaction,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -101,6 +104,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
     IssueSearchResult: shape("IssueSearchResult"),
+    IssueComment: shape("IssueComment"),
+    "IssueComment[]": Type.Array(shape("IssueComment")),
+    Reaction: shape("Reaction"),
+    "Reaction[]": Type.Array(shape("Reaction")),
   };
 }
 

@@ -35,6 +35,7 @@ import openapi from "./plugins/openapi.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { issueRoutes } from "./routes/issues.js";
 import { searchRoutes } from "./routes/search.js";
+import { commentRoutes } from "./routes/comments.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -214,6 +215,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   hookRoutes(app, services.hooks);
   issueRoutes(app, services.issues, config.numericIds);
   searchRoutes(app, services.issueSearch);
+  commentRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }
 

@@ -19,6 +19,8 @@ import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { IssueService } from "./services/actions/issues.js";
 import { IssueSearchService } from "./services/search/issue-search.js";
+import { CommentService } from "./services/actions/comments.js";
+import { ReactionService } from "./services/actions/reactions.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -87,6 +89,8 @@ export interface Services {
   hooks: HookService;
   issues: IssueService;
   issueSearch: IssueSearchService;
+  comments: CommentService;
+  reactions: ReactionService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -177,6 +181,16 @@ export function makeServices({
   });
   const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
+  // What the action services beside the issues' write through: the action log and the webhooks it queues.
+  const actionParts = {
+    store,
+    feeds,
+    clock,
+    payloads: hooks.payloads,
+    baseUrl: hooks.baseUrl,
+    queued: () => hooks.dispatcher.wake(),
+    options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+  };
 
   return {
     config,
@@ -211,6 +225,8 @@ export function makeServices({
       options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
     }),
     issueSearch: new IssueSearchService(store, feeds),
+    comments: new CommentService(actionParts),
+    reactions: new ReactionService(actionParts),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

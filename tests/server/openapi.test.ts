@@ -237,12 +237,24 @@ describe("the OpenAPI description", () => {
       body: JSON.stringify({ title: "Documented", labels: ["docs"] }),
     });
     const issue = (await opened.json()) as { number: number };
+    const write = (path: string, body: object) =>
+      fetch(`${t.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((res) => res.json() as Promise<{ id: number }>);
+    const comment = await write(`/repos/alice/hello/issues/${issue.number}/comments`, { body: "Documented too" });
+    await write(`/repos/alice/hello/issues/${issue.number}/reactions`, { content: "+1" });
+    await write(`/repos/alice/hello/issues/comments/${comment.id}/reactions`, { content: "heart" });
     const values: Record<string, string> = {
       user: "alice",
       repo: "hello",
       org: "acme",
       issue_number: String(issue.number),
+      comment_id: String(comment.id),
     };
+    /** The query a GET needs to answer 200 (its required parameters). */
+    const queries: Record<string, string> = { "/search/issues": "?q=documented" };
     const hookValues = (path: string): Record<string, string> =>
       path.startsWith("/orgs/")
         ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
@@ -265,7 +277,8 @@ describe("the OpenAPI description", () => {
       // Hooks with the password too: organization hooks need `admin:org_hook`, which alice's token lacks.
       const authorization =
         passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
-      const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
+      const query = queries[path] ?? "";
+      const res = await fetch(`${t.url}${url}${query}`, { headers: { authorization } });
       assert.equal(res.status, 200, `GET ${url}`);
       if (authorization.startsWith("token "))
         assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);
@@ -275,7 +288,7 @@ describe("the OpenAPI description", () => {
 
       assert.ok(etag, `GET ${url} has no ETag`);
       if (!operation.responses?.["304"]) continue;
-      const again = await fetch(`${t.url}${url}`, { headers: { authorization, "if-none-match": etag } });
+      const again = await fetch(`${t.url}${url}${query}`, { headers: { authorization, "if-none-match": etag } });
       assert.equal(again.status, 304, `GET ${url} with If-None-Match`);
       await assertDocumented(operation, `GET ${url} (conditional)`, again);
     }

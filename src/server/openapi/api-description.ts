@@ -42,8 +42,8 @@ export const TAGS = [
   {
     name: "issues",
     description:
-      "Issues of a repository: opened, edited, closed, labelled, assigned and locked as actions, each making GitHub's " +
-      "issue events, Events API event and webhooks at once",
+      "Issues of a repository, their comments and reactions: each write one action, making its state, GitHub's issue " +
+      "events, Events API event and webhooks at once",
   },
   { name: "search", description: "GitHub's issue search, with a rate-limit window of its own (30 a minute)" },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },

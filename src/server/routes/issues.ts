@@ -13,7 +13,8 @@ import { tableRoute } from "./table-route.js";
 
 const { issues } = endpoints;
 
-function access(request: FastifyRequest): ActionAccess {
+/** The caller and what the route's row accepts, as the actions check them. */
+export function access(request: FastifyRequest): ActionAccess {
   const endpoint: Endpoint | undefined = request.routeOptions.config.endpoint;
   return {
     principal: request.principal,

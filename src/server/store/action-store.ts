@@ -10,6 +10,7 @@ import type { EventInsert, IngestBatch, IngestOptions, IssueEventInsert } from "
 import type { IssueStore } from "./issue-store.js";
 import type { DirectoryStore } from "./directory-store.js";
 import type { UserStore } from "./user-store.js";
+import type { CommentStore, ReactionStore } from "./comment-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -37,6 +38,8 @@ export interface Action<T> {
 /** The store as an action's work sees it: every part bound to the action's transaction. */
 export interface ActionTransaction {
   readonly issues: IssueStore;
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   readonly users: UserStore;
   readonly directory: DirectoryStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */

@@ -12,6 +12,7 @@ import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "./ingest-store.js";
 import { Issues } from "./issues.js";
 import { Users } from "./users.js";
 import { Directory } from "./directory.js";
+import { Comments, Reactions } from "./comments.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -56,6 +57,8 @@ export class Actions implements ActionStore {
         const issueEventIds = new IdsAfterHighest(tx, "issue_events");
         const action = await work({
           issues: new Issues(tx),
+          comments: new Comments(tx),
+          reactions: new Reactions(tx),
           users: new Users(tx),
           directory: new Directory(tx),
           nextEventId: () => eventIds.take(),

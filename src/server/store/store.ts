@@ -16,6 +16,7 @@ import type { UserStore } from "./user-store.js";
 import type { IssueStore } from "./issue-store.js";
 import type { ActionStore } from "./action-store.js";
 import type { IssueSearchStore } from "./issue-search.js";
+import type { CommentStore, ReactionStore } from "./comment-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -31,6 +32,7 @@ export type * from "./retention-store.js";
 export type * from "./issue-store.js";
 export type * from "./action-store.js";
 export type { IssueSearch, IssueSearchStore, SearchReader } from "./issue-search.js";
+export type * from "./comment-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -65,6 +67,9 @@ export interface Store {
   readonly retention: RetentionStore;
   /** Issues and their labels and assignees, as reads; writes go through `actions`. */
   readonly issues: IssueStore;
+  /** Issue comments and reactions, as reads; writes go through `actions`. */
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** `GET /search/issues`. */

@@ -1,20 +1,31 @@
 /**
  * What an issue object shows beyond its row, read for a whole page at once: its author, labels, assignees, who
- * closed it and what its author is to the repository. Read through the store, or through an action's transaction
+ * closed it, its reactions and what its author is to the repository. Read through the store, or through an action's transaction
  * (whose parts are the same contracts) when the action's events and webhooks show the issue as it wrote it.
  */
 import type { Static } from "@sinclair/typebox";
 import type { AuthorAssociation } from "../../../api/issue-schemas.js";
 import type { IssueFacts } from "../../convert/issue.js";
-import type { DirectoryStore, IssueRow, IssueStore, RepoRole, RepoRow, UserRow, UserStore } from "../../store/store.js";
+import type {
+  DirectoryStore,
+  IssueRow,
+  IssueStore,
+  ReactionStore,
+  RepoRole,
+  RepoRow,
+  UserRow,
+  UserStore,
+} from "../../store/store.js";
 
 export interface FactSources {
   issues: IssueStore;
   users: Pick<UserStore, "findById">;
   directory: Pick<DirectoryStore, "repoRole">;
+  reactions: Pick<ReactionStore, "countsOf">;
 }
 
-const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
+/** What a role is as GitHub's `author_association` (comments show theirs too). */
+export const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
   owner: "OWNER",
   member: "MEMBER",
   collaborator: "COLLABORATOR",
@@ -25,6 +36,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
   // One after another: in an action's transaction the reads share one connection (pg queues, and warns of, overlaps).
   const labels = await sources.issues.labelsOf(ids);
   const assignees = await sources.issues.assigneesOf(ids);
+  const reactions = await sources.reactions.countsOf("issue", ids);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
   const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
@@ -43,7 +55,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
       labels: labels.get(issue.id) ?? [],
       assignees: (assignees.get(issue.id) ?? []).flatMap((id) => users.get(id) ?? []),
       closedBy: issue.closedById === null ? null : (users.get(issue.closedById) ?? null),
-      reactions: {},
+      reactions: reactions.get(issue.id) ?? {},
       association: role ? ASSOCIATION[role] : "NONE",
     };
   });

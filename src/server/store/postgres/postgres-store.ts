@@ -22,6 +22,8 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import { IssueSearches, type IssueSearchStore } from "../issue-search.js";
 import type { IssueStore } from "../issue-store.js";
+import { Comments, Reactions } from "../comments.js";
+import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -93,6 +95,8 @@ export class PostgresStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   /** Set by open(), which migrates before handing the store out. */
@@ -113,6 +117,8 @@ export class PostgresStore implements Store {
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
     this.issueSearch = raisingUnavailable(new IssueSearches(executor), isPostgresOutage);
+    this.comments = raisingUnavailable(new Comments(executor), isPostgresOutage);
+    this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

@@ -23,6 +23,8 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import { IssueSearches, type IssueSearchStore } from "../issue-search.js";
 import type { IssueStore } from "../issue-store.js";
+import { Comments, Reactions } from "../comments.js";
+import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import type { ActionStore } from "../action-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -85,6 +87,8 @@ export class SqliteStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly comments: CommentStore;
+  readonly reactions: ReactionStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
 
@@ -134,6 +138,8 @@ export class SqliteStore implements Store {
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
     this.issueSearch = part(new IssueSearches(executor));
+    this.comments = part(new Comments(executor));
+    this.reactions = part(new Reactions(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
