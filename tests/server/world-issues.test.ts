@@ -104,4 +104,24 @@ describe("world files: issues", () => {
     }
     assert.equal(await t.store.users.findByLogin("newcomer"), null, "nothing of the refused world was written");
   });
+
+  test("deleting accounts: an issue's author stays as history, one that only reacted and was assigned goes", async () => {
+    const fan = await t.createUser("fan", "fan-password");
+    const token = (await t.createToken(fan, ["public_repo"])).token;
+    const reacted = await t.app.inject({
+      method: "POST",
+      url: "/repos/octocat/hello/issues/7/reactions",
+      headers: { authorization: `token ${token}` },
+      payload: { content: "heart" },
+    });
+    assert.equal(reacted.statusCode, 201, reacted.body);
+    const hubot = (await t.store.users.findByLogin("hubot"))!;
+    assert.deepEqual(await t.store.users.delete(hubot.id), { authorizationsDeleted: 0, rowKept: true });
+    assert.deepEqual(await t.store.users.delete(fan.id), { authorizationsDeleted: 1, rowKept: false });
+    const issue = (await t.app.inject({ method: "GET", url: "/repos/octocat/hello/issues/7" })).json() as {
+      user: { login: string };
+      reactions: { total_count: number };
+    };
+    assert.deepEqual([issue.user.login, issue.reactions.total_count], ["hubot", 0]);
+  });
 });

@@ -5,7 +5,7 @@
  * Relations go: a token must stop working, and follows, watches, memberships and collaborations of an account
  * that no longer logs in would only keep feeding other users' received feeds and widening what it could read if
  * the login were added again. History stays: events and issue events are what happened, other users' feeds show
- * them, and repositories carry their events. While history names the account, its row stays without
+ * them, repositories carry their events, and issues, comments and milestones their authors. While history names the account, its row stays without
  * credentials (like an actor known only from imported events) instead of taking the events with it.
  */
 export const DELETE_AUTHORIZATIONS = "DELETE FROM authorizations WHERE user_id = @id";
@@ -16,6 +16,9 @@ export const DELETE_RELATIONS = [
   "DELETE FROM watches WHERE user_id = @id",
   "DELETE FROM org_members WHERE user_id = @id",
   "DELETE FROM collaborators WHERE user_id = @id",
+  // What an account did to issues that is no record of history: its reactions, and its assignments.
+  "DELETE FROM reactions WHERE user_id = @id",
+  "DELETE FROM issue_assignees WHERE user_id = @id",
 ];
 
 /** 1 when stored history names the account. Separate EXISTS, so each uses its own index. */
@@ -24,6 +27,10 @@ export const NAMED_BY_HISTORY = `SELECT CASE WHEN
     OR EXISTS (SELECT 1 FROM events WHERE org_id = @id)
     OR EXISTS (SELECT 1 FROM issue_events WHERE actor_id = @id)
     OR EXISTS (SELECT 1 FROM repos WHERE owner_id = @id)
+    OR EXISTS (SELECT 1 FROM issues WHERE user_id = @id)
+    OR EXISTS (SELECT 1 FROM issues WHERE closed_by_id = @id)
+    OR EXISTS (SELECT 1 FROM issue_comments WHERE user_id = @id)
+    OR EXISTS (SELECT 1 FROM milestones WHERE creator_id = @id)
   THEN 1 ELSE 0 END AS named`;
 
 /** The row kept for history loses everything that made it a login user; `user add` may claim it again. */
