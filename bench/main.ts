@@ -23,6 +23,7 @@ import {
   type ImportOutcome,
 } from "./import-runner.js";
 import { measureTestDouble, renderTestDouble } from "./test-double.js";
+import { measureActions, renderActions } from "./actions.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
 import { busiestRepos, measureDeliveries, type DeliveryMeasurement } from "./webhooks.js";
@@ -516,6 +517,12 @@ async function main(): Promise<void> {
   if (options.only === null || options.only.includes("test-double")) {
     say("test double: start, reset, restore, fg.fetch against fg.url");
     testDouble = renderTestDouble(await measureTestDouble());
+  }
+  // Servers of their own, on a SQLite file of their own: the writes change no feed the rows above read.
+  if (options.only === null || options.only.includes("actions")) {
+    say("actions: opening issues and commenting, each against its own ceiling");
+    const rows = renderActions(await measureActions(options, options.dataDir, options.logLevel));
+    testDouble = testDouble ? `${testDouble}\n${rows}` : rows;
   }
 
   let profile: string | null = null;

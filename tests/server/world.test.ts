@@ -84,7 +84,7 @@ describe("seeding a world", () => {
       organizationsAdded: accounts("Organization"),
       reposAdded: rows.repos!.length,
       tokensAdded: 3,
-      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
+      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1, issues: 0 },
     });
     // More than the file lists: the accounts and repositories only events name are added too.
     assert.ok(result.usersAdded > 3 && result.organizationsAdded > 1 && result.reposAdded > 3);
@@ -209,7 +209,7 @@ describe("seeding a world", () => {
       organizationsAdded: 0,
       reposAdded: 0,
       tokensAdded: 0,
-      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1 },
+      contents: { users: 3, organizations: 1, repos: 3, tokens: 3, events: 803, issueEvents: 1, issues: 0 },
     });
     const after = await snapshot(t.dbPath);
     assert.deepEqual(after, before);
