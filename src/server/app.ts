@@ -34,6 +34,7 @@ import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { issueRoutes } from "./routes/issues.js";
+import { repositoryIdForms } from "./routes/repository-id-forms.js";
 import { searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
 import { registerStreams } from "./streams/lifecycle.js";
@@ -202,6 +203,9 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 }
 
+/** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts). */
+const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues"]);
+
 /** The API's routes, each family from its services. */
 function registerRoutes(app: FastifyInstance, services: Services): void {
   const { config, store } = services;
@@ -213,6 +217,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   entryPointRoutes(app, services.entryPoints);
   adminRoutes(app, services.ingest, config.adminBodyLimit);
   hookRoutes(app, services.hooks);
+  // Before the families it serves in GitHub's `/repositories/{id}/...` form: it learns their routes as they are added.
+  repositoryIdForms(app, ID_FORM_TAGS, (id) => services.feeds.paramsByWireId("repo", id));
   issueRoutes(app, services.issues, config.numericIds);
   searchRoutes(app, services.issueSearch);
   commentRoutes(app, services);

@@ -128,7 +128,10 @@ export function tableOperation(
           : "Anonymous callers see public data; credentials, when sent, must be valid.",
     endpoint.rateLimit
       ? `Limited to ${endpoint.rateLimit.limit} requests per ${endpoint.rateLimit.windowSeconds} seconds per ` +
-        `client IP, a window of its own (\`X-RateLimit-Resource: ${endpoint.rateLimit.resource}\`), not the core one; a spent ` +
+        (endpoint.rateLimit.per === "user"
+          ? `user (${endpoint.rateLimit.anonymousLimit ?? endpoint.rateLimit.limit} per client IP for anonymous callers)`
+          : "client IP") +
+        `, a window of its own (\`X-RateLimit-Resource: ${endpoint.rateLimit.resource}\`), not the core one; a spent ` +
         `window answers ${endpoint.rateLimit.status}.`
       : "",
     endpoint.acceptedScopes.length > 0 ? scopesText(endpoint) : "",
