@@ -10,6 +10,7 @@ import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 import { issueEndpoints } from "./issue-endpoints.js";
 import { searchEndpoints } from "./search-endpoints.js";
+import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
@@ -753,6 +754,7 @@ export const endpoints = {
   },
   issues: issueEndpoints,
   search: searchEndpoints,
+  issueLists: issueListEndpoints,
   comments: commentEndpoints,
   hooks: {
     ...repoHooks,

@@ -35,7 +35,7 @@ import openapi from "./plugins/openapi.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { issueRoutes } from "./routes/issues.js";
 import { repositoryIdForms } from "./routes/repository-id-forms.js";
-import { searchRoutes } from "./routes/search.js";
+import { callerIssueRoutes, searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
@@ -221,6 +221,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   repositoryIdForms(app, ID_FORM_TAGS, (id) => services.feeds.paramsByWireId("repo", id));
   issueRoutes(app, services.issues, config.numericIds);
   searchRoutes(app, services.issueSearch);
+  callerIssueRoutes(app, services.callerIssues);
   commentRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }

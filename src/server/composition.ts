@@ -19,6 +19,7 @@ import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { IssueService } from "./services/actions/issues.js";
 import { IssueSearchService } from "./services/search/issue-search.js";
+import { CallerIssueService } from "./services/search/caller-issues.js";
 import { CommentService } from "./services/actions/comments.js";
 import { ReactionService } from "./services/actions/reactions.js";
 import { SessionService } from "./services/sessions.js";
@@ -89,6 +90,7 @@ export interface Services {
   hooks: HookService;
   issues: IssueService;
   issueSearch: IssueSearchService;
+  callerIssues: CallerIssueService;
   comments: CommentService;
   reactions: ReactionService;
   sessions: SessionService;
@@ -225,6 +227,7 @@ export function makeServices({
       options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
     }),
     issueSearch: new IssueSearchService(store, feeds),
+    callerIssues: new CallerIssueService(store, feeds),
     comments: new CommentService(actionParts),
     reactions: new ReactionService(actionParts),
     sessions: new SessionService(store, clock),

@@ -234,7 +234,7 @@ describe("the OpenAPI description", () => {
     const opened = await fetch(`${t.url}/repos/alice/hello/issues`, {
       method: "POST",
       headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ title: "Documented", labels: ["docs"] }),
+      body: JSON.stringify({ title: "Documented", labels: ["docs"], assignees: ["alice"] }),
     });
     const issue = (await opened.json()) as { number: number };
     const write = (path: string, body: object) =>
@@ -244,6 +244,8 @@ describe("the OpenAPI description", () => {
         body: JSON.stringify(body),
       }).then((res) => res.json() as Promise<{ id: number }>);
     const comment = await write(`/repos/alice/hello/issues/${issue.number}/comments`, { body: "Documented too" });
+    // And one in an organization's repository, for the organization's issue list.
+    await write("/repos/acme/site/issues", { title: "Documented for acme", assignees: ["alice"] });
     await write(`/repos/alice/hello/issues/${issue.number}/reactions`, { content: "+1" });
     await write(`/repos/alice/hello/issues/comments/${comment.id}/reactions`, { content: "heart" });
     const values: Record<string, string> = {

@@ -1,10 +1,11 @@
-/** GitHub's issue search (`GET /search/issues`): parse -> service -> convert -> reply. */
+/** GitHub's issue search (`GET /search/issues`) and the caller's issues: parse -> service -> convert -> reply. */
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import { toWireIssue } from "../convert/issue.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { IssueSearchService } from "../services/search/issue-search.js";
+import type { CallerIssueService } from "../services/search/caller-issues.js";
 import { tableRoute } from "./table-route.js";
 
 /** Every match scores the same: feedgate ranks by the sort asked for, or by the last update. */
@@ -23,6 +24,37 @@ export function searchRoutes(untyped: FastifyInstance, service: IssueSearchServi
         incomplete_results: false,
         items: items.map((facts) => ({ ...toWireIssue(facts, request.baseUrl), score: SCORE })),
       };
+    },
+  });
+}
+
+/** The caller's issues across repositories (`GET /issues`, `/user/issues`, `/orgs/:org/issues`). */
+export function callerIssueRoutes(untyped: FastifyInstance, service: CallerIssueService): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  const { issueLists } = endpoints;
+  const rows = [
+    { row: issueLists.listForAuthenticatedUser, scope: () => ({ kind: "all" }) as const },
+    { row: issueLists.listForOwnedAndMemberRepos, scope: () => ({ kind: "own" }) as const },
+  ];
+  for (const { row, scope } of rows) {
+    app.route({
+      ...tableRoute(row),
+      handler: async (request, reply) => {
+        const window = readPage(request.query);
+        const { total, items } = await service.list(scope(), request.query, request.principal!, window);
+        writeLinkHeader(request, reply, window, total);
+        return items.map((facts) => toWireIssue(facts, request.baseUrl));
+      },
+    });
+  }
+  app.route({
+    ...tableRoute(issueLists.listForOrg),
+    handler: async (request, reply) => {
+      const window = readPage(request.query);
+      const scope = { kind: "org", org: request.params.org } as const;
+      const { total, items } = await service.list(scope, request.query, request.principal!, window);
+      writeLinkHeader(request, reply, window, total);
+      return items.map((facts) => toWireIssue(facts, request.baseUrl));
     },
   });
 }

@@ -14,6 +14,13 @@ export interface IssueSearch {
   repoIds?: number[];
   /** Only repositories these accounts own (`org:`, `user:`). */
   ownerIds?: number[];
+  /**
+   * Only repositories this user owns or collaborates on, and with `organizations` those of the organizations the user
+   * belongs to (`GET /issues` and `/user/issues`).
+   */
+  relatedTo?: { userId: number; organizations: boolean };
+  /** Only issues this user is in: authored, assigned, mentioned in, or commented on (`filter=subscribed`). */
+  involves?: { userId: number; login: string };
   /** Pull requests are issues too on GitHub; none are stored yet, so `is:pr` matches nothing. */
   kind: "issue" | "pr" | null;
   state: "open" | "closed" | null;
@@ -80,6 +87,20 @@ export class IssueSearches implements IssueSearchStore {
       LIST[dialect](column).replace("@{}", bind(dialect === "sqlite" ? JSON.stringify(ids) : ids));
     if (query.repoIds) where.push(list("i.repo_id", query.repoIds));
     if (query.ownerIds) where.push(list("r.owner_id", query.ownerIds));
+    if (query.relatedTo) {
+      const user = bind(query.relatedTo.userId);
+      where.push(`(r.owner_id = ${user}
+        OR EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = ${user})
+        ${query.relatedTo.organizations ? `OR EXISTS (SELECT 1 FROM org_members m WHERE m.org_id = r.owner_id AND m.user_id = ${user})` : ""})`);
+    }
+    if (query.involves) {
+      const user = bind(query.involves.userId);
+      const mention = bind(`%@${query.involves.login.toLowerCase()}%`);
+      where.push(`(i.user_id = ${user}
+        OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = i.id AND a.user_id = ${user})
+        OR lower(coalesce(i.body, '')) LIKE ${mention}
+        OR EXISTS (SELECT 1 FROM issue_comments ic WHERE ic.issue_id = i.id AND (ic.user_id = ${user} OR lower(ic.body) LIKE ${mention})))`);
+    }
     if (query.kind === "pr") where.push("1 = 0");
     if (query.state) where.push(`i.state = ${bind(query.state)}`);
     if (query.locked !== null) where.push(`i.locked = ${bind(this.db.values.bool(query.locked))}`);

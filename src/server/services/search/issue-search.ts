@@ -98,7 +98,7 @@ const cannotSearch = () => new InvalidInputError(CANNOT_SEARCH, { field: "q", co
  * Private repositories are searched for a password, or a classic token with `repo`; a fine-grained token, like an
  * anonymous caller, searches public ones (as its feeds do across owners).
  */
-function readerOf(principal: Principal | null) {
+export function readerOf(principal: Principal | null) {
   if (!principal) return { userId: null, private: false };
   const reads =
     principal.kind === "password" ||
