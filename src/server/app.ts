@@ -239,6 +239,7 @@ function consoleServices(services: Services): Parameters<typeof consolePlugin>[0
     streams: services.streams,
     now: services.clock,
     hooks: services.hooks,
+    issues: services.issues,
     tokenCounts: store.authorizations,
   };
 }

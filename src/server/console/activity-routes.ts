@@ -16,6 +16,7 @@ import { activityItem } from "./activity-item.js";
 import { activityPage } from "./activity-page.js";
 import { pageContext, pageOf, sendPage, signedIn, type ConsoleServices } from "./context.js";
 import { EVENT_TYPES } from "./event-sentence.js";
+import { issuesPath } from "./issue-routes.js";
 
 const SIGNED_IN = { config: { consoleAccess: "signed-in" as const } };
 
@@ -79,14 +80,16 @@ const VIEWS: ViewSpec[] = [
           () => true,
           () => false,
         );
+      const issues = { href: issuesPath(p.owner!, p.repo!), text: "Issues" };
       return manages
         ? [
+            issues,
             {
               href: `/console/repos/${encodeURIComponent(p.owner!)}/${encodeURIComponent(p.repo!)}/hooks`,
               text: "Webhooks",
             },
           ]
-        : [];
+        : [issues];
     },
   },
   {

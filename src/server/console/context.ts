@@ -5,6 +5,7 @@ import type { AuthorizationService } from "../services/authorizations.js";
 import type { FeedService } from "../services/feeds.js";
 import type { FineGrainedTokenService } from "../services/fine-grained-tokens.js";
 import type { HookService } from "../services/hooks.js";
+import type { IssueService } from "../services/actions/issues.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
 import type { StreamHub } from "../streams/hub.js";
 import type { AuthorizationStore, UserStore } from "../store/store.js";
@@ -25,6 +26,8 @@ export interface ConsoleServices {
   now: () => Date;
   /** The API's own hook rules: the Webhooks page manages exactly what the hooks API would let the user manage. */
   hooks: HookService;
+  /** The API's issue rules: the Issues page lists what `GET /repos/:o/:r/issues` would. */
+  issues: IssueService;
   /** Token counts for the Users page. */
   tokenCounts: Pick<AuthorizationStore, "countByUser">;
 }

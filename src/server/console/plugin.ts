@@ -13,6 +13,7 @@ import type { ConsoleServices } from "./context.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
 import { hookRoutes } from "./hook-routes.js";
+import { issueRoutes } from "./issue-routes.js";
 import { errorPage } from "./sign-in-page.js";
 import { signInRoutes } from "./sign-in-routes.js";
 import { tokenRoutes } from "./token-routes.js";
@@ -121,6 +122,7 @@ export function consolePlugin(services: ConsoleServices) {
     fineGrainedTokenRoutes(app, services);
     activityRoutes(app, services);
     hookRoutes(app, services);
+    issueRoutes(app, services);
     userRoutes(app, services);
   };
 }
