@@ -22,7 +22,9 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
+import { Relations } from "../relations.js";
 import type { ActionStore } from "../action-store.js";
+import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
@@ -92,6 +94,7 @@ export class PostgresStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly relations: RelationStore;
   readonly actions: ActionStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -110,6 +113,7 @@ export class PostgresStore implements Store {
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
+    this.relations = raisingUnavailable(new Relations(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

@@ -23,7 +23,9 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
+import { Relations } from "../relations.js";
 import type { ActionStore } from "../action-store.js";
+import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
@@ -84,6 +86,7 @@ export class SqliteStore implements Store {
   readonly state: StateStore;
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
+  readonly relations: RelationStore;
   readonly actions: ActionStore;
 
   /**
@@ -131,6 +134,7 @@ export class SqliteStore implements Store {
     this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
+    this.relations = part(new Relations(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
