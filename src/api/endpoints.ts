@@ -9,6 +9,7 @@ import type { AcceptedPermissions } from "./permissions.js";
 import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 import { issueEndpoints } from "./issue-endpoints.js";
+import { activityEndpoints } from "./activity-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -778,6 +779,7 @@ export const endpoints = {
       tag: "hooks",
     },
   },
+  activity: activityEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

@@ -18,15 +18,18 @@ import {
   IssueEvent,
   Organization,
   OrgHook,
+  ParentRepository,
   PrivateUser,
   PublicUser,
   RateLimit,
   Repository,
   Root,
   servedSchemas,
+  SimpleUser,
   WebhookConfig,
 } from "./schemas.js";
 import { Issue } from "./issue-schemas.js";
+import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -49,6 +52,9 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  Stargazer,
+  StarredRepository,
+  RepositorySubscription,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -96,6 +102,15 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    /** Accounts as simple users: stargazers, subscribers, followers, the followed. */
+    "SimpleUser[]": Type.Array(SimpleUser),
+    /** Stargazers: simple users, or with `application/vnd.github.star+json` each with when it starred. */
+    Stargazers: Type.Union([Type.Array(SimpleUser), Type.Array(shape("Stargazer"))]),
+    /** Starred repositories: repositories, or with `application/vnd.github.star+json` each with when it was starred. */
+    StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(shape("StarredRepository"))]),
+    /** The repositories watched: GitHub's minimal-repository, of which feedgate's repository object is a superset. */
+    "MinimalRepository[]": Type.Array(ParentRepository),
+    RepositorySubscription: shape("RepositorySubscription"),
   };
 }
 

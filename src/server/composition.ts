@@ -18,6 +18,7 @@ import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { IssueService } from "./services/actions/issues.js";
+import { ActivityService } from "./services/actions/activity.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -85,6 +86,7 @@ export interface Services {
   ingest: IngestService;
   hooks: HookService;
   issues: IssueService;
+  activity: ActivityService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -200,6 +202,15 @@ export function makeServices({
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
     issues: new IssueService({
+      store,
+      feeds,
+      clock,
+      payloads: hooks.payloads,
+      baseUrl: hooks.baseUrl,
+      queued: () => hooks.dispatcher.wake(),
+      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+    }),
+    activity: new ActivityService({
       store,
       feeds,
       clock,

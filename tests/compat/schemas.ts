@@ -32,6 +32,9 @@ export const SCHEMAS = [
   "milestone",
   "issue-comment",
   "reaction",
+  // The activity family (starring, watching, following), as published.
+  "stargazer",
+  "minimal-repository",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

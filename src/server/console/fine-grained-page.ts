@@ -32,6 +32,7 @@ const SELECTIONS = [
 const GROUP_TITLES: Record<PermissionGroup, string> = {
   repository: "Repository permissions",
   organization: "Organization permissions",
+  other: "Account permissions",
 };
 const LEVEL_LABELS = { read: "Read-only", write: "Read and write" } as const;
 

@@ -39,6 +39,10 @@ export const TAGS = [
     name: "hooks",
     description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them",
   },
+  {
+    name: "activity",
+    description: "Starring, watching and following: the caller's own relations, and anyone's as lists",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",
