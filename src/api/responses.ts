@@ -55,6 +55,13 @@ const SPEC_SHAPES = {
   Stargazer,
   StarredRepository,
   RepositorySubscription,
+  SimpleUser,
+  /** GitHub's minimal-repository, of which feedgate's repository object (a fork's `parent`) is a superset. */
+  MinimalRepository: ParentRepository,
+  /** Stargazers: simple users, or with `application/vnd.github.star+json` each with when it starred. */
+  Stargazers: Type.Union([Type.Array(SimpleUser), Type.Array(Stargazer)]),
+  /** Starred repositories: repositories, or with `application/vnd.github.star+json` each with when it was starred. */
+  StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -103,13 +110,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
     /** Accounts as simple users: stargazers, subscribers, followers, the followed. */
-    "SimpleUser[]": Type.Array(SimpleUser),
-    /** Stargazers: simple users, or with `application/vnd.github.star+json` each with when it starred. */
-    Stargazers: Type.Union([Type.Array(SimpleUser), Type.Array(shape("Stargazer"))]),
-    /** Starred repositories: repositories, or with `application/vnd.github.star+json` each with when it was starred. */
-    StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(shape("StarredRepository"))]),
-    /** The repositories watched: GitHub's minimal-repository, of which feedgate's repository object is a superset. */
-    "MinimalRepository[]": Type.Array(ParentRepository),
+    "SimpleUser[]": Type.Array(shape("SimpleUser")),
+    Stargazers: shape("Stargazers"),
+    StarredRepositories: shape("StarredRepositories"),
+    /** The repositories watched. */
+    "MinimalRepository[]": Type.Array(shape("MinimalRepository")),
     RepositorySubscription: shape("RepositorySubscription"),
   };
 }
