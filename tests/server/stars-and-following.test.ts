@@ -6,7 +6,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startTestApp, type TestApp } from "../helpers/test-app.js";
+import { basic, startTestApp, type TestApp } from "../helpers/test-app.js";
 import { ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { isoSeconds } from "../../src/server/convert/time.js";
@@ -36,7 +36,8 @@ describe("stars, subscriptions and follows", { timeout: 8000 }, () => {
       headers: token === null ? {} : { authorization: `token ${token}` },
       ...(payload ? { payload } : {}),
     });
-  const get = async (url: string, token: string | null = null, accept?: string) =>
+  // Alice's token by default: anonymous callers have GitHub's 60 requests an hour, which this file would spend.
+  const get = async (url: string, token: string | null = ALICE_TOKEN, accept?: string) =>
     (
       await t.app.inject({
         method: "GET",
@@ -271,8 +272,38 @@ describe("stars, subscriptions and follows", { timeout: 8000 }, () => {
     assert.match(String(res.headers.link), /page=2>; rel="next"/);
   });
 
+  test("fine-grained tokens need the account's starring, watching or followers permission: 403 without", async () => {
+    const pat = async (permissions: Record<string, string>) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/user/personal-access-tokens",
+        headers: { authorization: basic("bob", "bob-password") },
+        payload: { name: "activity", permissions: { other: permissions } },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const token = res.json() as Json;
+      assert.deepEqual(token.permissions.other, permissions, "the account's own group, as GitHub's grants call it");
+      return token.token as string;
+    };
+    const reader = await pat({ starring: "read" });
+    const before = await written();
+    const refused = await send("PUT", "/user/starred/alice/hello", reader);
+    assert.equal(refused.statusCode, 403, refused.body);
+    assert.equal(refused.headers["x-accepted-github-permissions"], "starring=write");
+    assert.equal((await send("PUT", "/user/following/alice", reader)).statusCode, 403);
+    assert.equal(await written(), before, "nothing written");
+    assert.equal((await send("GET", "/user/starred", reader)).statusCode, 200);
+
+    const writer = await pat({ starring: "write", followers: "write" });
+    assert.equal((await send("PUT", "/user/starred/alice/hello", writer)).statusCode, 204);
+    assert.equal((await get("/repos/alice/hello")).stargazers_count, 1);
+    assert.equal((await send("DELETE", "/user/starred/alice/hello", writer)).statusCode, 204);
+    assert.equal((await send("PUT", "/repos/alice/hello/subscription", writer, {})).statusCode, 403, "no watching");
+    await delivered(5); // the star's two and its removal's one
+  });
+
   test("who may: anonymous 401, a token without the scope 404, a private repository not seen 404; nothing written", async () => {
-    await delivered(3);
+    await delivered(6);
     const before = await written();
     const refused: [method: "PUT" | "DELETE", url: string, token: string | null, status: number][] = [
       ["PUT", "/user/starred/alice/hello", null, 401],
