@@ -157,6 +157,9 @@ describe("stars, subscriptions and follows", { timeout: 8000 }, () => {
     );
     assertSchema("minimal-repository", own[0]!.repo);
     assert.match(own[0]!.starred_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const byUpdate = await send("GET", "/users/alice/starred?sort=updated&direction=asc");
+    assert.equal(byUpdate.statusCode, 200, byUpdate.body);
+    assertSchema("minimal-repository", byUpdate.json());
     const bad = await send("GET", "/user/starred?sort=stars");
     assert.equal(bad.statusCode, 422, bad.body);
     assert.equal((await send("GET", "/user/starred", null)).statusCode, 401);
