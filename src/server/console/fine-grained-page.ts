@@ -127,7 +127,7 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <textarea id="repositories" name="repositories" rows="3" aria-describedby="repositories-hint">${values.repositories}</textarea>
   <span class="hint" id="repositories-hint">With "Only select repositories": one per line, <code>owner/name</code>.</span></div>
   </fieldset>
-  ${(["repository", "organization"] as const).map(
+  ${(["repository", "organization", "other"] as const).map(
     (group) => html`<fieldset><legend>${GROUP_TITLES[group]}</legend>
     ${names.filter((name) => PERMISSIONS[name].group === group).map((name) => permissionField(name, values.permissions[name]))}
   </fieldset>`,
