@@ -12,6 +12,7 @@ import { issueEndpoints } from "./issue-endpoints.js";
 import { searchEndpoints } from "./search-endpoints.js";
 import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
+import { activityEndpoints } from "./activity-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -784,6 +785,7 @@ export const endpoints = {
       tag: "hooks",
     },
   },
+  activity: activityEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

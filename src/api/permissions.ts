@@ -9,10 +9,11 @@
 export type AccessLevel = "read" | "write";
 
 /**
- * Two of the three groups GitHub's token page shows: the repositories' and the organization's. The third, the
- * account's own, has nothing feedgate serves: GitHub lets the user and received feeds be read without a permission.
+ * The three groups GitHub's token page shows: the repositories', the organization's, and the account's own ("Account
+ * permissions"), which GitHub's grant objects call `other`. GitHub lets the user and received feeds be read without
+ * a permission; starring, watching and following need the account's.
  */
-export type PermissionGroup = "repository" | "organization";
+export type PermissionGroup = "repository" | "organization" | "other";
 
 export interface PermissionSpec {
   readonly group: PermissionGroup;
@@ -29,6 +30,9 @@ export const PERMISSIONS = {
   repository_hooks: { group: "repository", title: "Webhooks", levels: ["read", "write"] },
   organization_hooks: { group: "organization", title: "Webhooks", levels: ["read", "write"] },
   organization_events: { group: "organization", title: "Events", levels: ["read"] },
+  starring: { group: "other", title: "Starring", levels: ["read", "write"] },
+  watching: { group: "other", title: "Watching", levels: ["read", "write"] },
+  followers: { group: "other", title: "Followers", levels: ["read", "write"] },
 } as const satisfies Record<string, PermissionSpec>;
 
 export type PermissionName = keyof typeof PERMISSIONS;

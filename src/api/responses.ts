@@ -19,16 +19,19 @@ import {
   IssueEventOfIssue,
   Organization,
   OrgHook,
+  ParentRepository,
   PrivateUser,
   PublicUser,
   RateLimit,
   Repository,
   Root,
   servedSchemas,
+  SimpleUser,
   WebhookConfig,
 } from "./schemas.js";
 import { Issue, IssueSearchResult } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
+import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -55,6 +58,16 @@ const SPEC_SHAPES = {
   IssueSearchResult,
   IssueComment,
   Reaction,
+  Stargazer,
+  StarredRepository,
+  RepositorySubscription,
+  SimpleUser,
+  /** GitHub's minimal-repository, of which feedgate's repository object (a fork's `parent`) is a superset. */
+  MinimalRepository: ParentRepository,
+  /** Stargazers: simple users, or with `application/vnd.github.star+json` each with when it starred. */
+  Stargazers: Type.Union([Type.Array(SimpleUser), Type.Array(Stargazer)]),
+  /** Starred repositories: repositories, or with `application/vnd.github.star+json` each with when it was starred. */
+  StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -108,6 +121,13 @@ export function responseKinds<S extends Shapes>(named: S) {
     "IssueComment[]": Type.Array(shape("IssueComment")),
     Reaction: shape("Reaction"),
     "Reaction[]": Type.Array(shape("Reaction")),
+    /** Accounts as simple users: stargazers, subscribers, followers, the followed. */
+    "SimpleUser[]": Type.Array(shape("SimpleUser")),
+    Stargazers: shape("Stargazers"),
+    StarredRepositories: shape("StarredRepositories"),
+    /** The repositories watched. */
+    "MinimalRepository[]": Type.Array(shape("MinimalRepository")),
+    RepositorySubscription: shape("RepositorySubscription"),
   };
 }
 

@@ -700,7 +700,12 @@ export const FineGrainedToken = Type.Object({
   repositories: Type.Array(
     Type.Object({ id: Type.Integer(), name: Type.String(), full_name: Type.String(), private: Type.Boolean() }),
   ),
-  permissions: Type.Object({ repository: PermissionMap, organization: PermissionMap }),
+  permissions: Type.Object({
+    repository: PermissionMap,
+    organization: PermissionMap,
+    /** The account's own (starring, watching, followers), when the token holds one. */
+    other: Type.Optional(PermissionMap),
+  }),
   created_at: Type.String(),
   token_expired: Type.Boolean(),
   token_expires_at: NullableString,

@@ -31,7 +31,7 @@ export interface FineGrainedFlags {
 
 /** `webhooks:write` -> the repository group's `repository_hooks: write`; the level is the service's to check. */
 function permissionsOf(flags: readonly string[]): Record<PermissionGroup, Record<string, string>> {
-  const permissions: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {} };
+  const permissions: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {}, other: {} };
   for (const flag of flags) {
     const [given = "", level = ""] = flag.split(":", 2);
     const name = NAMES.get(given.trim().toLowerCase());

@@ -37,6 +37,7 @@ import { issueRoutes } from "./routes/issues.js";
 import { repositoryIdForms } from "./routes/repository-id-forms.js";
 import { callerIssueRoutes, searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
+import { activityRoutes } from "./routes/activity.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -223,6 +224,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   searchRoutes(app, services.issueSearch);
   callerIssueRoutes(app, services.callerIssues);
   commentRoutes(app, services);
+  activityRoutes(app, services.activity);
   metaRoutes(app, store, services.counters);
 }
 

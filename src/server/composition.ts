@@ -22,6 +22,7 @@ import { IssueSearchService } from "./services/search/issue-search.js";
 import { CallerIssueService } from "./services/search/caller-issues.js";
 import { CommentService } from "./services/actions/comments.js";
 import { ReactionService } from "./services/actions/reactions.js";
+import { ActivityService } from "./services/actions/activity.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -93,6 +94,7 @@ export interface Services {
   callerIssues: CallerIssueService;
   comments: CommentService;
   reactions: ReactionService;
+  activity: ActivityService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -230,6 +232,15 @@ export function makeServices({
     callerIssues: new CallerIssueService(store, feeds),
     comments: new CommentService(actionParts),
     reactions: new ReactionService(actionParts),
+    activity: new ActivityService({
+      store,
+      feeds,
+      clock,
+      payloads: hooks.payloads,
+      baseUrl: hooks.baseUrl,
+      queued: () => hooks.dispatcher.wake(),
+      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+    }),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -185,7 +185,7 @@ function feedgateOf(
       if (!user)
         throw new RangeError(`fineGrainedToken: no user "${login}"; add it to the world, or call token() once`);
       const { repositories = "public", permissions = {} } = grant;
-      const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {} };
+      const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {}, other: {} };
       for (const [name, level] of Object.entries(permissions)) {
         if (isPermissionName(name)) groups[PERMISSIONS[name].group][name] = level;
         else groups.repository[name] = level; // refused by the service, naming it

@@ -33,6 +33,9 @@ export const SCHEMAS = [
   "issue-comment",
   "reaction",
   "issue-search-result-item",
+  // The activity family (starring, watching, following), as published.
+  "stargazer",
+  "minimal-repository",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -657,4 +657,32 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
+  24: {
+    async rows(db, made) {
+      // A star made through the API (with its time), and a subscription, which is not a star.
+      await db.insert("watches", { user_id: made.alice, repo_id: made.fork, starred_at: AT });
+      await db.insert("subscriptions", {
+        user_id: made.bob,
+        repo_id: made.widget,
+        subscribed: db.driver === "sqlite" ? 1 : true,
+        ignored: db.driver === "sqlite" ? 0 : false,
+        created_at: AT,
+      });
+    },
+    async check(api, made) {
+      const starred = await api.get("/users/alice/starred", undefined, { accept: "application/vnd.github.star+json" });
+      assert.equal(starred.status, 200, JSON.stringify(starred.body));
+      assert.deepEqual(
+        starred.body.map((s: { starred_at: string; repo: { full_name: string } }) => [s.starred_at, s.repo.full_name]),
+        [["2024-03-01T12:00:00Z", "bob/widget"]],
+      );
+      const widget = await api.get("/repos/alice/widget");
+      assert.deepEqual([widget.body.stargazers_count, widget.body.subscribers_count], [2, 1], "carol and bob star it");
+      const subscription = await api.get("/repos/alice/widget/subscription", token(made.bobToken!));
+      assert.deepEqual(
+        [subscription.status, subscription.body.subscribed, subscription.body.created_at],
+        [200, true, "2024-03-01T12:00:00Z"],
+      );
+    },
+  },
 };

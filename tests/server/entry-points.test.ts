@@ -236,8 +236,9 @@ describe("entry-point resources", () => {
     assertSchema("simple-user", body.owner);
     assert.equal(body.url, `${BASE}/repos/alice/hello`);
     assert.equal(body.clone_url, "https://feedgate.example/alice/hello.git");
-    // bob and carol watch it; bob/hello forks it, and dave/hello forks bob/hello.
-    assert.deepEqual([body.stargazers_count, body.watchers_count, body.watchers, body.subscribers_count], [2, 2, 2, 2]);
+    // bob and carol star it (a world's watching is GitHub's star), none subscribes; bob/hello forks it, and dave/hello
+    // forks bob/hello.
+    assert.deepEqual([body.stargazers_count, body.watchers_count, body.watchers, body.subscribers_count], [2, 2, 2, 0]);
     assert.deepEqual([body.forks_count, body.forks, body.network_count], [1, 1, 2]);
     assert.deepEqual([body.created_at, body.pushed_at, body.updated_at], [at(1), at(5), at(9)]);
     assert.equal("permissions" in body, false, "no permissions for anonymous callers");

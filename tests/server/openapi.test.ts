@@ -230,6 +230,14 @@ describe("the OpenAPI description", () => {
     for (const hook of [repoHook, orgHook]) await recordAttempt(t.store, hook);
     const [delivery] = await t.store.hooks.deliveries(repoHook.id, 1, null);
     const [orgDelivery] = await t.store.hooks.deliveries(orgHook.id, 1, null);
+    // A star, a subscription and a follow each way, for the activity routes to show.
+    const as = (authorization: string) => ({ method: "PUT", headers: { authorization } });
+    for (const [url, authorization] of [
+      ["/user/starred/alice/hello", `token ${ALICE_TOKEN}`],
+      ["/repos/alice/hello/subscription", `token ${ALICE_TOKEN}`],
+      ["/user/following/alice", basic("bob", "bob-password")],
+    ] as const)
+      assert.ok((await fetch(`${t.url}${url}`, as(authorization))).ok, url);
     // An issue opened through the API, labelled (which makes its first issue event): what the issue routes show.
     const opened = await fetch(`${t.url}/repos/alice/hello/issues`, {
       method: "POST",
@@ -254,6 +262,7 @@ describe("the OpenAPI description", () => {
       org: "acme",
       issue_number: String(issue.number),
       comment_id: String(comment.id),
+      target: "bob",
     };
     /** The query a GET needs to answer 200 (its required parameters). */
     const queries: Record<string, string> = { "/search/issues": "?q=documented" };
@@ -268,7 +277,9 @@ describe("the OpenAPI description", () => {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
         // The family an `{id}` belongs to: the path's first segment, or its second under `/user/`.
         const family = path.startsWith("/user/personal-access-tokens") ? "personal-access-tokens" : path.split("/")[1]!;
-        const value = name === "id" ? ids[family] : (values[name] ?? hookValues(path)[name]);
+        // Whom alice follows: not herself.
+        const followed = path.startsWith("/user/following/") ? "bob" : undefined;
+        const value = name === "id" ? ids[family] : (followed ?? values[name] ?? hookValues(path)[name]);
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;
       });
@@ -281,6 +292,11 @@ describe("the OpenAPI description", () => {
         passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
       const query = queries[path] ?? "";
       const res = await fetch(`${t.url}${url}${query}`, { headers: { authorization } });
+      // A yes-or-no check (`GET /user/starred/{owner}/{repo}`) answers yes with 204 and no body.
+      if (!operation.responses?.["200"] && operation.responses?.["204"]) {
+        assert.equal(res.status, 204, `GET ${url}`);
+        continue;
+      }
       assert.equal(res.status, 200, `GET ${url}`);
       if (authorization.startsWith("token "))
         assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);

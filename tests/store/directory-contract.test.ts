@@ -109,6 +109,7 @@ contractSuite((driver) => {
           await s.store.directory.repoStats((await repo(full_name)).id),
           {
             watchers: Object.values(WATCHES).filter((repos) => repos.includes(full_name)).length,
+            subscribers: 0,
             forks: REPOS.filter((r) => r.fork_of === full_name).length,
             networkForks: REPOS.filter(
               (r) => r.full_name !== full_name && networkRoot(r.full_name) === networkRoot(full_name),

@@ -32,6 +32,7 @@ const SELECTIONS = [
 const GROUP_TITLES: Record<PermissionGroup, string> = {
   repository: "Repository permissions",
   organization: "Organization permissions",
+  other: "Account permissions",
 };
 const LEVEL_LABELS = { read: "Read-only", write: "Read and write" } as const;
 
@@ -126,7 +127,7 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
   <textarea id="repositories" name="repositories" rows="3" aria-describedby="repositories-hint">${values.repositories}</textarea>
   <span class="hint" id="repositories-hint">With "Only select repositories": one per line, <code>owner/name</code>.</span></div>
   </fieldset>
-  ${(["repository", "organization"] as const).map(
+  ${(["repository", "organization", "other"] as const).map(
     (group) => html`<fieldset><legend>${GROUP_TITLES[group]}</legend>
     ${names.filter((name) => PERMISSIONS[name].group === group).map((name) => permissionField(name, values.permissions[name]))}
   </fieldset>`,

@@ -38,7 +38,7 @@ function formValues(body: URLSearchParams): FineGrainedFormValues {
 
 /** The form's choices as the API's body groups them. */
 function permissionGroups(chosen: FineGrainedFormValues["permissions"]) {
-  const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {} };
+  const groups: Record<PermissionGroup, Record<string, string>> = { repository: {}, organization: {}, other: {} };
   for (const [name, level] of Object.entries(chosen)) {
     if (isPermissionName(name)) groups[PERMISSIONS[name].group][name] = level;
   }

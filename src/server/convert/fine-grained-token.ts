@@ -1,5 +1,5 @@
 /** Fine-grained tokens -> the wire object. The only place that shapes a fine-grained token response. */
-import { PERMISSIONS, type AccessLevel, type PermissionName } from "../../api/permissions.js";
+import { PERMISSIONS, type AccessLevel, type PermissionGroup, type PermissionName } from "../../api/permissions.js";
 import type { FineGrainedToken } from "../../api/schemas.js";
 import type { AuthorizationRow, FineGrainedGrant, RepoRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
@@ -21,10 +21,17 @@ export function toWireFineGrainedToken(
   baseUrl: string,
   token = "",
 ): FineGrainedToken {
-  const permissions: FineGrainedToken["permissions"] = { repository: {}, organization: {} };
+  const groups = { repository: {}, organization: {}, other: {} } as Record<
+    PermissionGroup,
+    Record<string, AccessLevel>
+  >;
   for (const [name, level] of Object.entries(row.fineGrained.permissions) as [PermissionName, AccessLevel][]) {
-    permissions[PERMISSIONS[name].group][name] = level;
+    groups[PERMISSIONS[name].group][name] = level;
   }
+  // The account's own (`other`) only when it holds one: tokens made before it existed answer as they did.
+  const { other, ...held } = groups;
+  const permissions: FineGrainedToken["permissions"] = held;
+  if (Object.keys(other).length) permissions.other = other;
   return {
     id: row.id,
     url: `${baseUrl}/user/personal-access-tokens/${row.id}`,

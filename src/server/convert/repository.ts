@@ -1,8 +1,8 @@
 /**
  * Stored repositories -> GitHub's full-repository object (and the repository objects of a fork's `parent` and
- * `source`). Counts are the stored relations: watchers (feedgate's one watch relation, which WatchEvent, GitHub's
- * star, creates, so it is both stargazers and subscribers), direct forks, the fork network. Times come from the
- * repository's stored events; what feedgate does not store is GitHub's neutral value.
+ * `source`). Counts are the stored relations: stargazers (`watches`, which WatchEvent, GitHub's star, creates: GitHub's
+ * `watchers_count` is its stars), subscribers (watching, the notifications subscription), direct forks, the fork
+ * network. Times come from the repository's stored events; what feedgate does not store is GitHub's neutral value.
  */
 import type { REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
@@ -194,7 +194,7 @@ export function toWireRepository(
       ...(context.parent ? { parent: related(context.parent) } : {}),
       ...(context.source ? { source: related(context.source) } : {}),
       network_count: stats.networkForks,
-      subscribers_count: stats.watchers,
+      subscribers_count: stats.subscribers,
     },
     version,
   );

@@ -46,6 +46,10 @@ export const TAGS = [
       "events, Events API event and webhooks at once",
   },
   { name: "search", description: "GitHub's issue search, with a rate-limit window of its own (30 a minute)" },
+  {
+    name: "activity",
+    description: "Starring, watching and following: the caller's own relations, and anyone's as lists",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",

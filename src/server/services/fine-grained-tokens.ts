@@ -184,7 +184,7 @@ function selection(raw: string | undefined): RepositorySelection {
   return raw as RepositorySelection;
 }
 
-const GROUPS: readonly PermissionGroup[] = ["repository", "organization"];
+const GROUPS: readonly PermissionGroup[] = ["repository", "organization", "other"];
 
 /**
  * The permissions asked for, by group, checked as GitHub's token page allows them: known names at levels they offer,

@@ -14,6 +14,7 @@ export const DELETE_RELATIONS = [
   "DELETE FROM follows WHERE follower_id = @id",
   "DELETE FROM follows WHERE followee_id = @id",
   "DELETE FROM watches WHERE user_id = @id",
+  "DELETE FROM subscriptions WHERE user_id = @id",
   "DELETE FROM org_members WHERE user_id = @id",
   "DELETE FROM collaborators WHERE user_id = @id",
   // What an account did to issues that is no record of history: its reactions, and its assignments.

@@ -11,6 +11,7 @@ import type { IssueStore } from "./issue-store.js";
 import type { DirectoryStore } from "./directory-store.js";
 import type { UserStore } from "./user-store.js";
 import type { CommentStore, ReactionStore } from "./comment-store.js";
+import type { RelationStore } from "./relation-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -42,6 +43,7 @@ export interface ActionTransaction {
   readonly reactions: ReactionStore;
   readonly users: UserStore;
   readonly directory: DirectoryStore;
+  readonly relations: RelationStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -13,6 +13,7 @@ import { Issues } from "./issues.js";
 import { Users } from "./users.js";
 import { Directory } from "./directory.js";
 import { Comments, Reactions } from "./comments.js";
+import { Relations } from "./relations.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -61,6 +62,7 @@ export class Actions implements ActionStore {
           reactions: new Reactions(tx),
           users: new Users(tx),
           directory: new Directory(tx),
+          relations: new Relations(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

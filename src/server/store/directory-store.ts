@@ -26,7 +26,10 @@ export interface AccountCounts {
 
 /** Counts and times a repository shows (`/repos/:owner/:repo`), from its relations and stored events. */
 export interface RepoStats {
+  /** Stargazers: GitHub's `watchers_count` is its stars, as WatchEvent is its star. */
   watchers: number;
+  /** Those watching it (subscribed to its notifications): `subscribers_count`. */
+  subscribers: number;
   /** Direct forks. */
   forks: number;
   /** Every other repository of its fork network. */

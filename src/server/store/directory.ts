@@ -20,7 +20,7 @@ const REPO_NAMED: Record<Dialect, string> = {
   postgres: "lower(u.login) = lower(@owner) AND lower(r.name) = lower(@name)",
 };
 
-interface RepoRecord {
+export interface RepoRecord {
   id: number;
   owner_id: number;
   owner_login: string;
@@ -31,7 +31,7 @@ interface RepoRecord {
   parent_id: number | null;
 }
 
-const toRepo = (r: RepoRecord): RepoRow => ({
+export const toRepo = (r: RepoRecord): RepoRow => ({
   id: r.id,
   ownerId: r.owner_id,
   fullName: `${r.owner_login}/${r.name}`,
@@ -50,11 +50,13 @@ const ACCOUNT_COUNTS = `SELECT
     (SELECT count(*) FROM org_members WHERE org_id = @id) AS members`;
 
 /**
- * Watchers, direct forks, the other repositories of the fork network, and the times of the repository's stored
- * events (first, last, last push): min and max read the events_by_repo index's ends.
+ * Stargazers (`watches`), subscribers (watching, the notifications subscription), direct forks, the other repositories
+ * of the fork network, and the times of the repository's stored events (first, last, last push): min and max read the
+ * events_by_repo index's ends.
  */
 const REPO_STATS = `SELECT
     (SELECT count(*) FROM watches WHERE repo_id = @id) AS watchers,
+    (SELECT count(*) FROM subscriptions WHERE repo_id = @id AND subscribed) AS subscribers,
     (SELECT count(*) FROM repos WHERE parent_id = @id) AS forks,
     (SELECT count(*) FROM repos WHERE network_id = (SELECT network_id FROM repos WHERE id = @id) AND id <> @id) AS network_forks,
     (SELECT min(created_at) FROM events WHERE repo_id = @id) AS first_event,
@@ -84,6 +86,7 @@ interface AccountCountsRecord {
 }
 interface RepoStatsRecord {
   watchers: number;
+  subscribers: number;
   forks: number;
   network_forks: number;
   first_event: number | null;
@@ -104,6 +107,7 @@ const toAccountCounts = (r: AccountCountsRecord) => ({
 
 const toRepoStats = (r: RepoStatsRecord) => ({
   watchers: Number(r.watchers),
+  subscribers: Number(r.subscribers),
   forks: Number(r.forks),
   networkForks: Number(r.network_forks),
   firstEventAt: time(r.first_event),

@@ -17,6 +17,7 @@ import type { IssueStore } from "./issue-store.js";
 import type { ActionStore } from "./action-store.js";
 import type { IssueSearchStore } from "./issue-search.js";
 import type { CommentStore, ReactionStore } from "./comment-store.js";
+import type { RelationStore } from "./relation-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -33,6 +34,7 @@ export type * from "./issue-store.js";
 export type * from "./action-store.js";
 export type { IssueSearch, IssueSearchStore, SearchReader } from "./issue-search.js";
 export type * from "./comment-store.js";
+export type * from "./relation-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -70,6 +72,8 @@ export interface Store {
   /** Issue comments and reactions, as reads; writes go through `actions`. */
   readonly comments: CommentStore;
   readonly reactions: ReactionStore;
+  /** Stars, subscriptions (watching) and follows, as reads; writes go through `actions`. */
+  readonly relations: RelationStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** `GET /search/issues`. */

@@ -43,7 +43,7 @@ function userSql(dialect: Dialect) {
   };
 }
 
-interface UserRecord {
+export interface UserRecord {
   id: number;
   login: string;
   password_hash: string | null;
@@ -59,7 +59,7 @@ interface UserRecord {
   updated_at: Time | null;
 }
 
-const toUser = (r: UserRecord): UserRow => ({
+export const toUser = (r: UserRecord): UserRow => ({
   id: r.id,
   login: r.login,
   type: r.type,

@@ -113,6 +113,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "29d7cc04d95503ad0ff8ba6cb0feadf8f0614eda682cc3fc5190d2959e046ab4",
     postgres: "bba83e34a4ca882a07aea85a375a46f667ff357d19a651beddd75e23cd3632a8",
   },
+  24: {
+    sqlite: "c055e727dfeaeaa717a19687ee60208f386fc8f9402c93dfabdcb6992b958b1c",
+    postgres: "7399aeb2c12fe3a896393741330e3c201d55aac65b492c069c1ca365cbff1d7f",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -26,6 +26,7 @@ import { migration as m020 } from "./020-postgres-statement-triggers.js";
 import { migration as m021 } from "./021-sqlite-feed-indexes-covering-visibility.js";
 import { migration as m022 } from "./022-account-profiles.js";
 import { migration as m023 } from "./023-issues.js";
+import { migration as m024 } from "./024-stars-and-subscriptions.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   m021,
   m022,
   m023,
+  m024,
 ];

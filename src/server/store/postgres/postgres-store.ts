@@ -25,7 +25,9 @@ import type { IssueStore } from "../issue-store.js";
 import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
+import { Relations } from "../relations.js";
 import type { ActionStore } from "../action-store.js";
+import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
@@ -97,6 +99,7 @@ export class PostgresStore implements Store {
   readonly issues: IssueStore;
   readonly comments: CommentStore;
   readonly reactions: ReactionStore;
+  readonly relations: RelationStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   /** Set by open(), which migrates before handing the store out. */
@@ -119,6 +122,7 @@ export class PostgresStore implements Store {
     this.issueSearch = raisingUnavailable(new IssueSearches(executor), isPostgresOutage);
     this.comments = raisingUnavailable(new Comments(executor), isPostgresOutage);
     this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
+    this.relations = raisingUnavailable(new Relations(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

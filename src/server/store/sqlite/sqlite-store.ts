@@ -26,7 +26,9 @@ import type { IssueStore } from "../issue-store.js";
 import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
+import { Relations } from "../relations.js";
 import type { ActionStore } from "../action-store.js";
+import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
@@ -89,6 +91,7 @@ export class SqliteStore implements Store {
   readonly issues: IssueStore;
   readonly comments: CommentStore;
   readonly reactions: ReactionStore;
+  readonly relations: RelationStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
 
@@ -140,6 +143,7 @@ export class SqliteStore implements Store {
     this.issueSearch = part(new IssueSearches(executor));
     this.comments = part(new Comments(executor));
     this.reactions = part(new Reactions(executor));
+    this.relations = part(new Relations(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
