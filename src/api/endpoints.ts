@@ -9,6 +9,7 @@ import type { AcceptedPermissions } from "./permissions.js";
 import type { OwnRateLimit } from "./rate-limit.js";
 import type { ResponseKind } from "./responses.js";
 import { issueEndpoints } from "./issue-endpoints.js";
+import { labelEndpoints } from "./label-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -749,6 +750,7 @@ export const endpoints = {
       rateLimit: { resource: "credentials_revoke", limit: 60, windowSeconds: 3600, status: 422 },
     },
   },
+  labels: labelEndpoints,
   issues: issueEndpoints,
   hooks: {
     ...repoHooks,

@@ -24,9 +24,10 @@ import {
   Repository,
   Root,
   servedSchemas,
+  SimpleUser,
   WebhookConfig,
 } from "./schemas.js";
-import { Issue } from "./issue-schemas.js";
+import { Issue, Label, Milestone } from "./issue-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -49,6 +50,9 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  Label,
+  Milestone,
+  SimpleUser,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -96,6 +100,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    Label: shape("Label"),
+    "Label[]": Type.Array(shape("Label")),
+    Milestone: shape("Milestone"),
+    "Milestone[]": Type.Array(shape("Milestone")),
+    "SimpleUser[]": Type.Array(shape("SimpleUser")),
   };
 }
 
@@ -122,11 +131,12 @@ interface Answering {
 
 /**
  * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`), 201 when
- * a POST row creates, 200 else.
+ * a POST row creates, 200 else. A POST answering a list made no one resource (adding labels answers the issue's
+ * labels): GitHub answers it 200.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
   if (row.response === "accepted" || row.response === "HookRedeliveries") return 202;
-  return row.method === "POST" ? 201 : 200;
+  return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

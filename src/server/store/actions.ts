@@ -12,6 +12,8 @@ import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "./ingest-store.js";
 import { Issues } from "./issues.js";
 import { Users } from "./users.js";
 import { Directory } from "./directory.js";
+import { Labels } from "./labels.js";
+import { Milestones } from "./milestones.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -58,6 +60,8 @@ export class Actions implements ActionStore {
           issues: new Issues(tx),
           users: new Users(tx),
           directory: new Directory(tx),
+          labels: new Labels(tx),
+          milestones: new Milestones(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

@@ -15,6 +15,9 @@ import type { RetentionStore } from "./retention-store.js";
 import type { UserStore } from "./user-store.js";
 import type { IssueStore } from "./issue-store.js";
 import type { ActionStore } from "./action-store.js";
+import type { LabelStore } from "./label-store.js";
+import type { MilestoneStore } from "./milestone-store.js";
+import type { AssigneeStore } from "./assignee-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -29,6 +32,9 @@ export type * from "./state-store.js";
 export type * from "./retention-store.js";
 export type * from "./issue-store.js";
 export type * from "./action-store.js";
+export type * from "./label-store.js";
+export type * from "./milestone-store.js";
+export type * from "./assignee-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -63,6 +69,10 @@ export interface Store {
   readonly retention: RetentionStore;
   /** Issues and their labels and assignees, as reads; writes go through `actions`. */
   readonly issues: IssueStore;
+  /** A repository's labels, milestones and assignable users, as reads; writes go through `actions`. */
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */

@@ -59,7 +59,7 @@ interface UserRecord {
   updated_at: Time | null;
 }
 
-const toUser = (r: UserRecord): UserRow => ({
+export const toUser = (r: UserRecord): UserRow => ({
   id: r.id,
   login: r.login,
   type: r.type,

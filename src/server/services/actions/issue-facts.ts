@@ -1,17 +1,27 @@
 /**
  * What an issue object shows beyond its row, read for a whole page at once: its author, labels, assignees, who
- * closed it and what its author is to the repository. Read through the store, or through an action's transaction
+ * closed it, its milestone and what its author is to the repository. Read through the store, or through an action's transaction
  * (whose parts are the same contracts) when the action's events and webhooks show the issue as it wrote it.
  */
 import type { Static } from "@sinclair/typebox";
 import type { AuthorAssociation } from "../../../api/issue-schemas.js";
 import type { IssueFacts } from "../../convert/issue.js";
-import type { DirectoryStore, IssueRow, IssueStore, RepoRole, RepoRow, UserRow, UserStore } from "../../store/store.js";
+import type {
+  DirectoryStore,
+  IssueRow,
+  IssueStore,
+  MilestoneStore,
+  RepoRole,
+  RepoRow,
+  UserRow,
+  UserStore,
+} from "../../store/store.js";
 
 export interface FactSources {
   issues: IssueStore;
   users: Pick<UserStore, "findById">;
   directory: Pick<DirectoryStore, "repoRole">;
+  milestones: Pick<MilestoneStore, "byIds">;
 }
 
 const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
@@ -25,7 +35,11 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
   const [labels, assignees] = await Promise.all([sources.issues.labelsOf(ids), sources.issues.assigneesOf(ids)]);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
+  const milestones = await sources.milestones.byIds(
+    rows.flatMap((r) => (r.milestoneId === null ? [] : [r.milestoneId])),
+  );
   const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
+  for (const m of milestones.values()) wanted.add(m.creatorId);
   for (const list of assignees.values()) for (const id of list) wanted.add(id);
   // One after another: inside an action's SQLite transaction every read is a statement on the one connection.
   for (const id of wanted) {
@@ -33,6 +47,10 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
     if (user) users.set(id, user);
   }
   for (const id of new Set(rows.map((r) => r.userId))) roles.set(id, await sources.directory.repoRole(id, repo.id));
+  const milestoneOf = (id: number | null) => {
+    const milestone = id === null ? undefined : milestones.get(id);
+    return milestone ? { milestone, creator: users.get(milestone.creatorId) ?? null } : null;
+  };
   return rows.map((issue) => {
     const role = roles.get(issue.userId) ?? null;
     return {
@@ -42,6 +60,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
       labels: labels.get(issue.id) ?? [],
       assignees: (assignees.get(issue.id) ?? []).flatMap((id) => users.get(id) ?? []),
       closedBy: issue.closedById === null ? null : (users.get(issue.closedById) ?? null),
+      milestone: milestoneOf(issue.milestoneId),
       reactions: {},
       association: role ? ASSOCIATION[role] : "NONE",
     };

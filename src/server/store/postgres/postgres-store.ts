@@ -22,6 +22,10 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
+import { Labels } from "../labels.js";
+import { Milestones } from "../milestones.js";
+import { Assignees } from "../assignees.js";
+import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import { postgresActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
@@ -93,6 +97,9 @@ export class PostgresStore implements Store {
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
   readonly actions: ActionStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -110,6 +117,9 @@ export class PostgresStore implements Store {
     this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
+    this.labels = raisingUnavailable(new Labels(executor), isPostgresOutage);
+    this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
+    this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

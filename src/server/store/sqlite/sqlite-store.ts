@@ -23,6 +23,10 @@ import { Hooks } from "../hooks.js";
 import { Issues } from "../issues.js";
 import type { IssueStore } from "../issue-store.js";
 import { Actions } from "../actions.js";
+import { Labels } from "../labels.js";
+import { Milestones } from "../milestones.js";
+import { Assignees } from "../assignees.js";
+import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import { sqliteActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
@@ -85,6 +89,9 @@ export class SqliteStore implements Store {
   readonly retention: RetentionStore;
   readonly issues: IssueStore;
   readonly actions: ActionStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -131,6 +138,9 @@ export class SqliteStore implements Store {
     this.state = part(new SqliteState(executor));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
+    this.labels = part(new Labels(executor));
+    this.milestones = part(new Milestones(executor));
+    this.assignees = part(new Assignees(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
