@@ -34,6 +34,7 @@ import { readTlsFiles, type TlsFiles } from "./tls.js";
 import openapi from "./plugins/openapi.js";
 import { hookRoutes } from "./routes/hooks.js";
 import { issueRoutes } from "./routes/issues.js";
+import { labelRoutes } from "./routes/labels.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -212,6 +213,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   adminRoutes(app, services.ingest, config.adminBodyLimit);
   hookRoutes(app, services.hooks);
   issueRoutes(app, services.issues, config.numericIds);
+  labelRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }
 

@@ -18,6 +18,9 @@ import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { IssueService } from "./services/actions/issues.js";
+import { LabelService } from "./services/actions/labels.js";
+import { MilestoneService } from "./services/actions/milestones.js";
+import { AssigneeService } from "./services/actions/assignees.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -85,6 +88,9 @@ export interface Services {
   ingest: IngestService;
   hooks: HookService;
   issues: IssueService;
+  labels: LabelService;
+  milestones: MilestoneService;
+  assignees: AssigneeService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -173,6 +179,16 @@ export function makeServices({
     },
     log,
   });
+  // What every action service shares (services/actions/acting.ts): one set for issues, labels, milestones, assignees.
+  const actionParts = {
+    store,
+    feeds,
+    clock,
+    payloads: hooks.payloads,
+    baseUrl: hooks.baseUrl,
+    queued: () => hooks.dispatcher.wake(),
+    options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
+  };
   const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
@@ -199,15 +215,10 @@ export function makeServices({
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
-    issues: new IssueService({
-      store,
-      feeds,
-      clock,
-      payloads: hooks.payloads,
-      baseUrl: hooks.baseUrl,
-      queued: () => hooks.dispatcher.wake(),
-      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
-    }),
+    issues: new IssueService(actionParts),
+    labels: new LabelService(actionParts),
+    milestones: new MilestoneService(actionParts),
+    assignees: new AssigneeService(actionParts),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),
