@@ -230,7 +230,29 @@ describe("the OpenAPI description", () => {
     for (const hook of [repoHook, orgHook]) await recordAttempt(t.store, hook);
     const [delivery] = await t.store.hooks.deliveries(repoHook.id, 1, null);
     const [orgDelivery] = await t.store.hooks.deliveries(orgHook.id, 1, null);
-    const values: Record<string, string> = { user: "alice", repo: "hello", org: "acme" };
+    // An issue, labelled, assigned and in a milestone: what the issue family's routes show.
+    const write = (url: string, body: object) =>
+      fetch(`${t.url}${url}`, {
+        method: "POST",
+        headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await write("/repos/alice/hello/milestones", { title: "v1.0" });
+    await write("/repos/alice/hello/issues", {
+      title: "Documented",
+      labels: ["bug"],
+      assignees: ["alice"],
+      milestone: 1,
+    });
+    const values: Record<string, string> = {
+      user: "alice",
+      repo: "hello",
+      org: "acme",
+      issue_number: "1",
+      name: "bug",
+      milestone_number: "1",
+      assignee: "alice",
+    };
     const hookValues = (path: string): Record<string, string> =>
       path.startsWith("/orgs/")
         ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
@@ -254,7 +276,9 @@ describe("the OpenAPI description", () => {
       const authorization =
         passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
       const res = await fetch(`${t.url}${url}`, { headers: { authorization } });
-      assert.equal(res.status, 200, `GET ${url}`);
+      // A check answers 204 where it holds (`GET /repos/{o}/{r}/assignees/{assignee}`).
+      assert.equal(res.status, operation.responses?.["200"] ? 200 : 204, `GET ${url}`);
+      if (res.status === 204) continue; // no body, nothing to cache
       if (authorization.startsWith("token "))
         assert.ok(res.headers.get("github-authentication-token-expiration"), `GET ${url}`);
       const etag = res.headers.get("etag");

@@ -39,6 +39,11 @@ export const TAGS = [
     name: "hooks",
     description: "Repository and organization webhooks and their deliveries; 404 for anyone who may not manage them",
   },
+  {
+    name: "issues",
+    description:
+      "Issues and what hangs on them (labels, milestones, assignees); each write makes its issue events and webhooks",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",
