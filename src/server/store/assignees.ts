@@ -6,6 +6,7 @@ import type { AssigneeStore } from "./assignee-store.js";
 import type { Executor } from "./executor.js";
 import type { PageRequest } from "./page.js";
 import { toUser } from "./users.js";
+import { BY_NAME } from "./name-order.js";
 
 const ASSIGNABLE = `FROM users u JOIN repos r ON r.id = @repo WHERE u.type = 'User' AND (
     u.id = r.owner_id
@@ -19,7 +20,7 @@ export class Assignees implements AssigneeStore {
     const parameters = { repo: repoId, ...window };
     const [rows, count] = await Promise.all([
       this.db.all<Parameters<typeof toUser>[0]>(
-        `SELECT u.* ${ASSIGNABLE} ORDER BY lower(u.login), u.id LIMIT @limit OFFSET @offset`,
+        `SELECT u.* ${ASSIGNABLE} ORDER BY ${BY_NAME[this.db.dialect]("u.login")}, u.id LIMIT @limit OFFSET @offset`,
         parameters,
       ),
       this.db.get<{ n: number }>(`SELECT count(*) AS n ${ASSIGNABLE}`, parameters),

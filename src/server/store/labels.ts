@@ -7,6 +7,7 @@ import type { Dialect } from "./feed-sql.js";
 import { Issues, toLabel } from "./issues.js";
 import type { LabelRow } from "./issue-store.js";
 import type { LabelChanges, LabelStore } from "./label-store.js";
+import { BY_NAME } from "./name-order.js";
 import { holdsNul } from "./nul.js";
 import type { PageRequest } from "./page.js";
 
@@ -21,7 +22,8 @@ export class Labels implements LabelStore {
   async page(repoId: number, window: PageRequest) {
     const [rows, count] = await Promise.all([
       this.db.all<LabelRecord>(
-        "SELECT * FROM labels WHERE repo_id = @repo ORDER BY lower(name), id LIMIT @limit OFFSET @offset",
+        `SELECT * FROM labels WHERE repo_id = @repo ORDER BY ${BY_NAME[this.db.dialect]("name")}, id
+         LIMIT @limit OFFSET @offset`,
         { repo: repoId, ...window },
       ),
       this.db.get<{ n: number }>("SELECT count(*) AS n FROM labels WHERE repo_id = @repo", { repo: repoId }),
