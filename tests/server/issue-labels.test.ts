@@ -299,4 +299,13 @@ describe("labels and assignees", () => {
     const [webhook] = (await s.delivered(from + 1)).slice(from);
     assert.deepEqual([webhook!.action, webhook!.body.assignee.login], ["unassigned", "zoe"]);
   });
+
+  test("the new name may come as `name`, as Octokit 16's updateLabel sends it (GitHub's older form)", async () => {
+    const from = s.deliveries();
+    const res = await s.send("PATCH", "/repos/alice/hello/labels/needs%20triage", ALICE_TOKEN, { name: "triage" });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((res.json() as Json).name, "triage");
+    const [edited] = (await s.delivered(from + 1)).slice(from);
+    assert.deepEqual(edited!.body.changes, { name: { from: "needs triage" } });
+  });
 });

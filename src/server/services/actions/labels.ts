@@ -129,7 +129,10 @@ export class LabelService {
   async update(path: LabelPath, input: UpdateInput, access: ActionAccess): Promise<LabelView> {
     const w = await this.pushable(path, access);
     const before = await this.label(w.repo, path.name);
-    const name = input.new_name === undefined ? undefined : labelName(input.new_name, "new_name");
+    // Before `new_name`, GitHub took the new name as `name` (Octokit 16's updateLabel sends it so); it still does.
+    const older = (input as { name?: unknown }).name;
+    const renamed = input.new_name ?? (typeof older === "string" ? older : undefined);
+    const name = renamed === undefined ? undefined : labelName(renamed, "new_name");
     const asked: LabelChanges = { name, color: color(input.color), description: description(input.description) };
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const label = await this.acting.perform(scene, async (making) => {
