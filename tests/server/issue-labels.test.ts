@@ -213,6 +213,7 @@ describe("labels and assignees", () => {
     assert.equal((await s.send("POST", "/repos/alice/hello/issues/1/labels", BOB_TOKEN, ["x"])).statusCode, 403);
     assert.equal((await s.send("POST", "/repos/alice/hello/issues/1/labels", ALICE_TOKEN, [])).statusCode, 422);
     assert.equal((await s.send("POST", "/repos/alice/hello/issues/9/labels", ALICE_TOKEN, ["x"])).statusCode, 404);
+    assert.equal((await s.send("GET", "/repos/alice/hello/issues/99999999999/labels", null)).statusCode, 404);
     assert.equal(await s.written(), before);
 
     const cleared = await s.send("DELETE", "/repos/alice/hello/issues/1/labels", ALICE_TOKEN);

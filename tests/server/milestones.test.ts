@@ -78,6 +78,8 @@ describe("milestones", () => {
     assert.equal((await s.send("DELETE", "/repos/alice/hello/milestones/1", BOB_TOKEN)).statusCode, 403);
     assert.equal((await s.send("POST", "/repos/alice/secret/milestones", BOB_TOKEN, { title: "x" })).statusCode, 404);
     assert.equal((await s.send("GET", "/repos/alice/hello/milestones/9", null)).statusCode, 404);
+    // Past what an integer column holds: nothing has it (PostgreSQL failed the look-up, a 500).
+    assert.equal((await s.send("GET", "/repos/alice/hello/milestones/99999999999", null)).statusCode, 404);
     assert.equal(
       (await s.send("PATCH", "/repos/alice/hello/milestones/9", ALICE_TOKEN, { title: "x" })).statusCode,
       404,
@@ -118,11 +120,12 @@ describe("milestones", () => {
 
   test("an unknown milestone is 422 invalid on milestone, for create and update, writing nothing", async () => {
     const before = await s.written();
-    for (const [method, url] of [
-      ["POST", "/repos/alice/hello/issues"],
-      ["PATCH", "/repos/alice/hello/issues/1"],
+    for (const [method, url, milestone] of [
+      ["POST", "/repos/alice/hello/issues", 99],
+      ["PATCH", "/repos/alice/hello/issues/1", "99"],
+      ["POST", "/repos/alice/hello/issues", 99999999999],
     ] as const) {
-      const res = await s.send(method, url, ALICE_TOKEN, { title: "t", milestone: 99 });
+      const res = await s.send(method, url, ALICE_TOKEN, { title: "t", milestone });
       assert.equal(res.statusCode, 422, res.body);
       assert.deepEqual(
         (res.json() as Json).errors.map((e: Json) => [e.resource, e.field, e.code]),
@@ -174,6 +177,7 @@ describe("milestones", () => {
     assert.deepEqual(await numbers("milestone=none"), [2]);
     assert.deepEqual(await numbers("milestone=*"), [3, 1]);
     assert.deepEqual(await numbers("milestone=7"), [], "a number the repository lacks matches nothing");
+    assert.deepEqual(await numbers("milestone=99999999999"), []);
   });
 
   test("milestones list by state, due date or completeness, and page with Link", async () => {

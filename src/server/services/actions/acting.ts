@@ -69,10 +69,19 @@ export class Making {
   }
 }
 
+/**
+ * An issue's or a milestone's number, as a request writes it; null for one nothing can have: not a whole number
+ * from 1, or past the `integer` columns hold (PostgreSQL would fail the look-up rather than find nothing).
+ */
+export function numberOf(value: string | number): number | null {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 2 ** 31 - 1 ? n : null;
+}
+
 /** The issue number of a path; 404 for one no issue can have. */
 export const issueNumberOf = (path: IssuePath): number => {
-  const n = Number(path.issue_number);
-  if (!Number.isSafeInteger(n) || n < 1) throw notFound();
+  const n = numberOf(path.issue_number);
+  if (n === null) throw notFound();
   return n;
 };
 

@@ -9,7 +9,7 @@ import { toWireMilestone } from "../../convert/milestone.js";
 import { toWireSimpleUser } from "../../convert/user.js";
 import { InvalidInputError } from "../../failures.js";
 import type { ActionTransaction, LabelRow, MilestoneRow, RepoRow, UserRow } from "../../store/store.js";
-import type { IssueAbout, Making } from "./acting.js";
+import { numberOf, type IssueAbout, type Making } from "./acting.js";
 
 /** The colour GitHub gives a label made without one: by naming it on an issue, or creating it with no `color`. */
 export const NEW_LABEL_COLOR = "ededed";
@@ -96,8 +96,8 @@ export async function milestoneNamed(
   value: string | number | null | undefined,
 ): Promise<MilestoneRow | null | undefined> {
   if (value === undefined || value === null) return value;
-  const number = Number(value);
-  const found = Number.isSafeInteger(number) && number > 0 ? await tx.milestones.find(repo.id, number) : null;
+  const number = numberOf(value);
+  const found = number === null ? null : await tx.milestones.find(repo.id, number);
   if (!found)
     throw new InvalidInputError(`milestone ${JSON.stringify(value)} does not exist`, {
       field: "milestone",

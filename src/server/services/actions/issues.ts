@@ -11,7 +11,7 @@ import { InvalidInputError } from "../../failures.js";
 import type { IssueChanges, IssueFilter, IssueRow, Page, PageRequest, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { Acting, type ActionParts, type IssuePath } from "./acting.js";
+import { Acting, numberOf, type ActionParts, type IssuePath } from "./acting.js";
 import {
   assignable,
   assigned,
@@ -283,8 +283,10 @@ export class IssueService {
     const filter: IssueFilter = { repoId: repo.id, state, sort, direction };
     // A login that names nobody matches nothing, as on GitHub (an empty list, not a 404).
     const userId = async (login: string) => (await this.store.users.findByLogin(login))?.id ?? -1;
-    const milestoneId = async (number: string) =>
-      /^[0-9]+$/.test(number) ? ((await this.store.milestones.find(repo.id, Number(number)))?.id ?? -1) : -1;
+    const milestoneId = async (given: string) => {
+      const number = /^[0-9]+$/.test(given) ? numberOf(given) : null;
+      return number === null ? -1 : ((await this.store.milestones.find(repo.id, number))?.id ?? -1);
+    };
     if (query.creator !== undefined) filter.creatorId = await userId(query.creator);
     if (query.assignee !== undefined)
       filter.assignee =

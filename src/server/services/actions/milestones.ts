@@ -22,7 +22,7 @@ import type {
 } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { Acting, type ActionParts, type Making } from "./acting.js";
+import { Acting, numberOf, type ActionParts, type Making } from "./acting.js";
 import {
   mustHavePushAccess,
   writableRepository,
@@ -71,8 +71,8 @@ async function titleFree(making: Making, repo: RepoRow, wanted: string, except?:
 }
 
 const milestoneNumberOf = (path: MilestonePath): number => {
-  const n = Number(path.milestone_number);
-  if (!Number.isSafeInteger(n) || n < 1) throw notFound();
+  const n = numberOf(path.milestone_number);
+  if (n === null) throw notFound();
   return n;
 };
 
