@@ -122,7 +122,7 @@ export const issueEndpoints = {
       "GET",
       "/repos/:user/:repo/issues/:issue_number/events",
       { ...issuePath, ...paging },
-      "IssueEvent[]",
+      "IssueEventOfIssue[]",
       "list-issue-events",
       "List issue events",
     ),

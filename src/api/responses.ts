@@ -16,6 +16,7 @@ import {
   HookDeliveryItem,
   HookRedeliveries,
   IssueEvent,
+  IssueEventOfIssue,
   Organization,
   OrgHook,
   PrivateUser,
@@ -33,6 +34,7 @@ import { Issue, Label, Milestone } from "./issue-schemas.js";
 const SPEC_SHAPES = {
   Authorization,
   IssueEvent,
+  IssueEventOfIssue,
   Event,
   PrivateUser,
   PublicUser,
@@ -76,6 +78,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Authorization[]": Type.Array(shape("Authorization")),
     "Event[]": Type.Array(shape("Event")),
     "IssueEvent[]": Type.Array(shape("IssueEvent")),
+    "IssueEventOfIssue[]": Type.Array(shape("IssueEventOfIssue")),
     /** 204 No Content. */
     empty: Empty,
     /** 202 with an empty object: GitHub's answer to a redelivery. */

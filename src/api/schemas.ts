@@ -198,6 +198,10 @@ const issueEventSchema = <I extends TSchema>(id: I) =>
 /** An issue event as the spec has it (`id` a string), and as feedgate/client returns it whatever the server's mode. */
 export const IssueEvent = issueEventSchema(Type.String());
 export type IssueEvent = Static<typeof IssueEvent>;
+/** An issue event as one issue's list shows it: without the `issue` the repository-wide list carries (wire notes 2.4). */
+const issueEventOfIssueSchema = <I extends TSchema>(id: I) => Type.Omit(issueEventSchema(id), ["issue"]);
+export const IssueEventOfIssue = issueEventOfIssueSchema(Type.String());
+export type IssueEventOfIssue = Static<typeof IssueEventOfIssue>;
 
 // ---------------------------------------------------------------------------------------------------------
 // The entry-point resources (`/user`, `/users/:user`, `/orgs/:org`, `/repos/:user/:repo`, `/rate_limit`, `/`,
@@ -724,7 +728,11 @@ export type Accepted = Static<typeof Accepted>;
  */
 export function servedSchemas(numericIds: boolean) {
   const id = wireIdSchema(numericIds);
-  return { Authorization: authorizationSchema(id), IssueEvent: issueEventSchema(id) };
+  return {
+    Authorization: authorizationSchema(id),
+    IssueEvent: issueEventSchema(id),
+    IssueEventOfIssue: issueEventOfIssueSchema(id),
+  };
 }
 /** An authorization as a server in either mode sends it. */
 export type ServedAuthorization = Static<ReturnType<typeof servedSchemas>["Authorization"]>;
