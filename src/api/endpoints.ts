@@ -13,6 +13,7 @@ import { searchEndpoints } from "./search-endpoints.js";
 import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
+import { labelEndpoints } from "./label-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -753,6 +754,7 @@ export const endpoints = {
       rateLimit: { resource: "credentials_revoke", limit: 60, windowSeconds: 3600, status: 422 },
     },
   },
+  labels: labelEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,
   issueLists: issueListEndpoints,

@@ -14,11 +14,11 @@ const DOCS = "https://docs.github.com/rest/issues/issues";
  */
 export const ISSUE_SCOPES = ["public_repo", "repo"] as const;
 
-const repoPath = {
+export const repoPath = {
   user: { in: "path", type: "string", required: true },
   repo: { in: "path", type: "string", required: true },
 } as const satisfies Record<string, ParamSpec>;
-const issuePath = {
+export const issuePath = {
   ...repoPath,
   issue_number: { in: "path", type: "string", required: true, pattern: DIGITS },
 } as const;
@@ -46,10 +46,10 @@ const listQuery = {
   ...paging,
 } as const satisfies Record<string, ParamSpec>;
 
-const READ: AcceptedPermissions = [{ issues: "read" }];
-const WRITE: AcceptedPermissions = [{ issues: "write" }];
+export const READ: AcceptedPermissions = [{ issues: "read" }];
+export const WRITE: AcceptedPermissions = [{ issues: "write" }];
 
-function issueRow<
+export function issueRow<
   const M extends "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
   const P extends Readonly<Record<string, ParamSpec>>,
   const R extends ResponseKind,

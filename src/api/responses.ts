@@ -29,7 +29,7 @@ import {
   SimpleUser,
   WebhookConfig,
 } from "./schemas.js";
-import { Issue, IssueSearchResult } from "./issue-schemas.js";
+import { Issue, IssueSearchResult, Label, Milestone } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 
@@ -68,6 +68,8 @@ const SPEC_SHAPES = {
   Stargazers: Type.Union([Type.Array(SimpleUser), Type.Array(Stargazer)]),
   /** Starred repositories: repositories, or with `application/vnd.github.star+json` each with when it was starred. */
   StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
+  Label,
+  Milestone,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -128,6 +130,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     /** The repositories watched. */
     "MinimalRepository[]": Type.Array(shape("MinimalRepository")),
     RepositorySubscription: shape("RepositorySubscription"),
+    Label: shape("Label"),
+    "Label[]": Type.Array(shape("Label")),
+    Milestone: shape("Milestone"),
+    "Milestone[]": Type.Array(shape("Milestone")),
   };
 }
 
@@ -154,11 +160,12 @@ interface Answering {
 
 /**
  * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`), 201 when
- * a POST row creates, 200 else.
+ * a POST row creates, 200 else. A POST answering a list made no one resource (adding labels answers the issue's
+ * labels): GitHub answers it 200.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
   if (row.response === "accepted" || row.response === "HookRedeliveries") return 202;
-  return row.method === "POST" ? 201 : 200;
+  return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

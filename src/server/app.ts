@@ -38,6 +38,7 @@ import { repositoryIdForms } from "./routes/repository-id-forms.js";
 import { callerIssueRoutes, searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
 import { activityRoutes } from "./routes/activity.js";
+import { labelRoutes } from "./routes/labels.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -225,6 +226,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   callerIssueRoutes(app, services.callerIssues);
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
+  labelRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }
 

@@ -23,6 +23,9 @@ import { CallerIssueService } from "./services/search/caller-issues.js";
 import { CommentService } from "./services/actions/comments.js";
 import { ReactionService } from "./services/actions/reactions.js";
 import { ActivityService } from "./services/actions/activity.js";
+import { LabelService } from "./services/actions/labels.js";
+import { MilestoneService } from "./services/actions/milestones.js";
+import { AssigneeService } from "./services/actions/assignees.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -95,6 +98,9 @@ export interface Services {
   comments: CommentService;
   reactions: ReactionService;
   activity: ActivityService;
+  labels: LabelService;
+  milestones: MilestoneService;
+  assignees: AssigneeService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -183,9 +189,7 @@ export function makeServices({
     },
     log,
   });
-  const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
-  if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
-  // What the action services beside the issues' write through: the action log and the webhooks it queues.
+  // What every action service shares: the action log, the webhooks it queues, the base of what it makes.
   const actionParts = {
     store,
     feeds,
@@ -195,6 +199,8 @@ export function makeServices({
     queued: () => hooks.dispatcher.wake(),
     options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
   };
+  const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
+  if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
   return {
     config,
@@ -219,28 +225,15 @@ export function makeServices({
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
-    issues: new IssueService({
-      store,
-      feeds,
-      clock,
-      payloads: hooks.payloads,
-      baseUrl: hooks.baseUrl,
-      queued: () => hooks.dispatcher.wake(),
-      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
-    }),
     issueSearch: new IssueSearchService(store, feeds),
     callerIssues: new CallerIssueService(store, feeds),
     comments: new CommentService(actionParts),
     reactions: new ReactionService(actionParts),
-    activity: new ActivityService({
-      store,
-      feeds,
-      clock,
-      payloads: hooks.payloads,
-      baseUrl: hooks.baseUrl,
-      queued: () => hooks.dispatcher.wake(),
-      options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
-    }),
+    activity: new ActivityService(actionParts),
+    issues: new IssueService(actionParts),
+    labels: new LabelService(actionParts),
+    milestones: new MilestoneService(actionParts),
+    assignees: new AssigneeService(actionParts),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -9,6 +9,7 @@ import type { IssueRow, LabelRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
 import { toWireSimpleUser } from "./user.js";
+import { toWireMilestone, type MilestoneFacts } from "./milestone.js";
 
 /** Reactions by content; a content nobody reacted with may be left out. */
 export type ReactionCounts = Partial<Record<Exclude<keyof ReactionRollup, "url" | "total_count">, number>>;
@@ -21,6 +22,8 @@ export interface IssueFacts {
   labels: LabelRow[];
   assignees: UserRow[];
   closedBy: UserRow | null;
+  /** Its milestone, when it has one. */
+  milestone: MilestoneFacts | null;
   reactions: ReactionCounts;
   association: Static<typeof AuthorAssociation>;
 }
@@ -79,7 +82,7 @@ export function toWireIssue(facts: IssueFacts, baseUrl: string): Issue {
     locked: issue.locked,
     assignee: assignees[0] ?? null,
     assignees,
-    milestone: null,
+    milestone: facts.milestone && toWireMilestone(facts.milestone, facts.repoFullName, baseUrl),
     comments: issue.comments,
     created_at: isoSeconds(issue.createdAt),
     updated_at: isoSeconds(issue.updatedAt),

@@ -42,7 +42,7 @@ export const TAGS = [
   {
     name: "issues",
     description:
-      "Issues of a repository, their comments and reactions: each write one action, making its state, GitHub's issue " +
+      "Issues of a repository, their labels, milestones, assignees, comments and reactions: each write one action, making its state, GitHub's issue " +
       "events, Events API event and webhooks at once",
   },
   { name: "search", description: "GitHub's issue search, with a rate-limit window of its own (30 a minute)" },

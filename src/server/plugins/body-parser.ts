@@ -1,12 +1,21 @@
 /**
  * Request bodies are JSON whatever their Content-Type, as on GitHub: `curl -d '{...}'` sends
  * application/x-www-form-urlencoded and still works. Prototype-poisoning keys are refused as bad JSON.
- * A JSON value that is not an object is refused here, before any handler sees it.
+ * A JSON value that is not an object is refused here, before any handler sees it; a bare array only where a route
+ * says what it stands for (`arrayBody`: GitHub takes an issue's labels as `["bug"]` as well as `{labels: ["bug"]}`).
  */
 import { isUtf8 } from "node:buffer";
 import fp from "fastify-plugin";
+import type { FastifyRequest } from "fastify";
 import sjson from "secure-json-parse";
 import { ApiError } from "../errors.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The body key a bare JSON array sent to this route stands for; without one, an array is refused. */
+    arrayBody?: string;
+  }
+}
 
 /** `fatal`: a malformed sequence is an error, not U+FFFD quietly stored in a note (RFC 8259 8.1: JSON is UTF-8). */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -26,7 +35,7 @@ export function checkedUtf8(body: Buffer): Buffer {
   return body;
 }
 
-export function parseJsonBody(text: string): unknown {
+export function parseJsonBody(text: string, arrayBody?: string): unknown {
   if (text.trim() === "") return {}; // an empty body means "all defaults", as it does on GitHub
   let value: unknown;
   try {
@@ -34,6 +43,7 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw new ApiError(400, "Problems parsing JSON");
   }
+  if (arrayBody !== undefined && Array.isArray(value)) return { [arrayBody]: value };
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ApiError(400, "Body should be a JSON object");
   }
@@ -43,8 +53,8 @@ export function parseJsonBody(text: string): unknown {
 export default fp(
   async (app) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", { parseAs: "buffer" }, async (_request: unknown, body: Buffer) =>
-      parseJsonBody(decodeBody(body)),
+    app.addContentTypeParser("*", { parseAs: "buffer" }, async (request: FastifyRequest, body: Buffer) =>
+      parseJsonBody(decodeBody(body), request.routeOptions.config?.arrayBody),
     );
     // A write sent with no body at all never reaches a parser: it means "all defaults" too.
     app.addHook("preValidation", async (request) => {

@@ -9,7 +9,7 @@ import { toWireComment, toWireReaction } from "../convert/comment.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { CommentService } from "../services/actions/comments.js";
 import type { ReactionService, ReactionView } from "../services/actions/reactions.js";
-import { access } from "./issues.js";
+import { actionAccess as access } from "./issues.js";
 import { tableRoute } from "./table-route.js";
 
 const { comments } = endpoints;

@@ -13,8 +13,8 @@ import { tableRoute } from "./table-route.js";
 
 const { issues } = endpoints;
 
-/** The caller and what the route's row accepts, as the actions check them. */
-export function access(request: FastifyRequest): ActionAccess {
+/** The caller and what the route's row accepts, as the action services check them. */
+export function actionAccess(request: FastifyRequest): ActionAccess {
   const endpoint: Endpoint | undefined = request.routeOptions.config.endpoint;
   return {
     principal: request.principal,
@@ -39,7 +39,7 @@ export function issueRoutes(untyped: FastifyInstance, service: IssueService, num
   app.route({
     ...tableRoute(issues.create),
     handler: async (request, reply) => {
-      const { facts } = await service.create(request.params, request.body, access(request));
+      const { facts } = await service.create(request.params, request.body, actionAccess(request));
       const body = toWireIssue(facts, request.baseUrl);
       return reply.code(201).header("Location", body.url).send(body);
     },
@@ -59,14 +59,14 @@ export function issueRoutes(untyped: FastifyInstance, service: IssueService, num
     app.route({
       ...tableRoute(issues.update, { method }),
       handler: async (request) =>
-        toWireIssue((await service.update(request.params, request.body, access(request))).facts, request.baseUrl),
+        toWireIssue((await service.update(request.params, request.body, actionAccess(request))).facts, request.baseUrl),
     });
   }
 
   app.route({
     ...tableRoute(issues.lock),
     handler: async (request, reply) => {
-      await service.setLocked(request.params, request.body ?? {}, access(request));
+      await service.setLocked(request.params, request.body ?? {}, actionAccess(request));
       return reply.code(204).send();
     },
   });
@@ -74,7 +74,7 @@ export function issueRoutes(untyped: FastifyInstance, service: IssueService, num
   app.route({
     ...tableRoute(issues.unlock),
     handler: async (request, reply) => {
-      await service.setLocked(request.params, null, access(request));
+      await service.setLocked(request.params, null, actionAccess(request));
       return reply.code(204).send();
     },
   });

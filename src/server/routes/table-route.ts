@@ -29,7 +29,9 @@ type ServedResponses = ReturnType<typeof responseSchemas>;
 type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries"
   ? 202
   : E["method"] extends "POST"
-    ? 201
+    ? E["response"] extends `${string}[]`
+      ? 200
+      : 201
     : 200;
 
 /** A route's response schemas: its kind's at its success status; none for `empty` (204: nothing to serialize). */

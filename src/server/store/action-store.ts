@@ -12,6 +12,8 @@ import type { DirectoryStore } from "./directory-store.js";
 import type { UserStore } from "./user-store.js";
 import type { CommentStore, ReactionStore } from "./comment-store.js";
 import type { RelationStore } from "./relation-store.js";
+import type { LabelStore } from "./label-store.js";
+import type { MilestoneStore } from "./milestone-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -44,6 +46,8 @@ export interface ActionTransaction {
   readonly users: UserStore;
   readonly directory: DirectoryStore;
   readonly relations: RelationStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -14,6 +14,8 @@ import { Users } from "./users.js";
 import { Directory } from "./directory.js";
 import { Comments, Reactions } from "./comments.js";
 import { Relations } from "./relations.js";
+import { Labels } from "./labels.js";
+import { Milestones } from "./milestones.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -63,6 +65,8 @@ export class Actions implements ActionStore {
           users: new Users(tx),
           directory: new Directory(tx),
           relations: new Relations(tx),
+          labels: new Labels(tx),
+          milestones: new Milestones(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

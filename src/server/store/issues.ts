@@ -5,6 +5,7 @@
 import type { Executor } from "./executor.js";
 import type { Dialect } from "./feed-sql.js";
 import type { IssueChanges, IssueFilter, IssueRow, IssueStore, LabelRow, NewIssue } from "./issue-store.js";
+import { BY_NAME } from "./name-order.js";
 import { date, type Bool, type Time } from "./sql-values.js";
 
 interface IssueRecord {
@@ -219,7 +220,7 @@ export class Issues implements IssueStore {
     if (!issueIds.length) return byIssue;
     const rows = await this.db.all<LabelRecord & { issue_id: number }>(
       `SELECT il.issue_id, l.* FROM issue_labels il JOIN labels l ON l.id = il.label_id
-       WHERE ${this.listed("il.issue_id", "int8")} ORDER BY l.name, l.id`,
+       WHERE ${this.listed("il.issue_id", "int8")} ORDER BY ${BY_NAME[this.db.dialect]("l.name")}, l.id`,
       { list: listParameter(this.db.dialect, issueIds) },
     );
     for (const row of rows) byIssue.get(Number(row.issue_id))?.push(toLabel(row));

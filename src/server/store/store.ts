@@ -18,6 +18,9 @@ import type { ActionStore } from "./action-store.js";
 import type { IssueSearchStore } from "./issue-search.js";
 import type { CommentStore, ReactionStore } from "./comment-store.js";
 import type { RelationStore } from "./relation-store.js";
+import type { LabelStore } from "./label-store.js";
+import type { MilestoneStore } from "./milestone-store.js";
+import type { AssigneeStore } from "./assignee-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -35,6 +38,9 @@ export type * from "./action-store.js";
 export type { IssueSearch, IssueSearchStore, SearchReader } from "./issue-search.js";
 export type * from "./comment-store.js";
 export type * from "./relation-store.js";
+export type * from "./label-store.js";
+export type * from "./milestone-store.js";
+export type * from "./assignee-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -74,6 +80,10 @@ export interface Store {
   readonly reactions: ReactionStore;
   /** Stars, subscriptions (watching) and follows, as reads; writes go through `actions`. */
   readonly relations: RelationStore;
+  /** A repository's labels, milestones and assignable users, as reads; writes go through `actions`. */
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** `GET /search/issues`. */

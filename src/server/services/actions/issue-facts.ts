@@ -1,6 +1,6 @@
 /**
  * What an issue object shows beyond its row, read for a whole page at once: its author, labels, assignees, who
- * closed it, its reactions and what its author is to the repository. Read through the store, or through an action's transaction
+ * closed it, its milestone, its reactions and what its author is to the repository. Read through the store, or through an action's transaction
  * (whose parts are the same contracts) when the action's events and webhooks show the issue as it wrote it.
  */
 import type { Static } from "@sinclair/typebox";
@@ -11,6 +11,7 @@ import type {
   IssueRow,
   IssueStore,
   ReactionStore,
+  MilestoneStore,
   RepoRole,
   RepoRow,
   UserRow,
@@ -22,6 +23,7 @@ export interface FactSources {
   users: Pick<UserStore, "findById">;
   directory: Pick<DirectoryStore, "repoRole">;
   reactions: Pick<ReactionStore, "countsOf">;
+  milestones: Pick<MilestoneStore, "byIds">;
 }
 
 /** What a role is as GitHub's `author_association` (comments show theirs too). */
@@ -39,13 +41,21 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
   const reactions = await sources.reactions.countsOf("issue", ids);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
+  const milestones = await sources.milestones.byIds(
+    rows.flatMap((r) => (r.milestoneId === null ? [] : [r.milestoneId])),
+  );
   const wanted = new Set(rows.flatMap((r) => [r.userId, ...(r.closedById === null ? [] : [r.closedById])]));
+  for (const m of milestones.values()) wanted.add(m.creatorId);
   for (const list of assignees.values()) for (const id of list) wanted.add(id);
   for (const id of wanted) {
     const user = await sources.users.findById(id);
     if (user) users.set(id, user);
   }
   for (const id of new Set(rows.map((r) => r.userId))) roles.set(id, await sources.directory.repoRole(id, repo.id));
+  const milestoneOf = (id: number | null) => {
+    const milestone = id === null ? undefined : milestones.get(id);
+    return milestone ? { milestone, creator: users.get(milestone.creatorId) ?? null } : null;
+  };
   return rows.map((issue) => {
     const role = roles.get(issue.userId) ?? null;
     return {
@@ -55,6 +65,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
       labels: labels.get(issue.id) ?? [],
       assignees: (assignees.get(issue.id) ?? []).flatMap((id) => users.get(id) ?? []),
       closedBy: issue.closedById === null ? null : (users.get(issue.closedById) ?? null),
+      milestone: milestoneOf(issue.milestoneId),
       reactions: reactions.get(issue.id) ?? {},
       association: role ? ASSOCIATION[role] : "NONE",
     };

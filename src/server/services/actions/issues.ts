@@ -6,31 +6,24 @@
  */
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
-import { toWireIssue, toWireLabel, type IssueFacts } from "../../convert/issue.js";
-import { toWireSimpleUser } from "../../convert/user.js";
-import { notFound } from "../../errors.js";
+import type { IssueFacts } from "../../convert/issue.js";
 import { InvalidInputError } from "../../failures.js";
-import type {
-  ActionTransaction,
-  EventInsert,
-  IngestOptions,
-  IssueChanges,
-  IssueFilter,
-  IssueRow,
-  LabelRow,
-  MadeIssueEvent,
-  MadeWebhook,
-  Page,
-  PageRequest,
-  RepoRow,
-  Store,
-  UserRow,
-} from "../../store/store.js";
-import type { PayloadBuilder } from "../../webhooks/payload.js";
+import type { IssueChanges, IssueFilter, IssueRow, Page, PageRequest, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
+import { Acting, numberOf, type ActionParts, type IssuePath } from "./acting.js";
+import {
+  assignable,
+  assigned,
+  labelDiff,
+  labeled,
+  labelNames,
+  labelsMade,
+  loginsOf,
+  milestoned,
+  milestoneNamed,
+} from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
-import { madeEvent, madeIssueEvent, madeWebhook, type ActionScene } from "./made.js";
 import {
   mustHavePushAccess,
   writableRepository,
@@ -41,52 +34,13 @@ import {
 type CreateInput = RequestOf<Endpoints["issues"]["create"], "body">;
 type UpdateInput = RequestOf<Endpoints["issues"]["update"], "body">;
 type ListQuery = RequestOf<Endpoints["issues"]["listForRepo"], "query">;
-export type IssuePath = FeedParams & { issue_number: string };
+export type { IssuePath };
 
-/** The colour GitHub gives a label an issue names that the repository does not have yet. */
-const NEW_LABEL_COLOR = "ededed";
 const LOCK_REASONS = ["off-topic", "too heated", "resolved", "spam"];
 const STATE_REASONS = { closed: ["completed", "not_planned"], open: ["reopened"] } as const;
 
-export interface IssueServiceParts {
-  store: Store;
-  feeds: FeedService;
-  clock: () => Date;
-  payloads: PayloadBuilder;
-  /** The base of the URLs in what actions make: the webhooks' (webhooks/webhooks.ts). */
-  baseUrl: () => string;
-  /** Told after an action queued webhook deliveries: wakes the dispatcher. */
-  queued: () => void;
-  options: IngestOptions;
-}
-
-/** What an action's work collects as it goes, for the log to write with its state. */
-class Making {
-  readonly events: EventInsert[] = [];
-  readonly issueEvents: MadeIssueEvent[] = [];
-  readonly webhooks: MadeWebhook[] = [];
-
-  constructor(
-    readonly tx: ActionTransaction,
-    readonly scene: ActionScene,
-  ) {}
-
-  async event(type: string, payload: Record<string, unknown>) {
-    this.events.push(madeEvent(this.scene, await this.tx.nextEventId(), type, payload));
-  }
-
-  async issueEvent(issue: { number: number; wire: Record<string, unknown> }, event: string, fields = {}) {
-    this.issueEvents.push(madeIssueEvent(this.scene, await this.tx.nextIssueEventId(), issue, event, fields));
-  }
-
-  webhook(event: string, action: string, payload: Record<string, unknown>) {
-    this.webhooks.push(madeWebhook(this.scene, event, action, payload));
-  }
-
-  done<T>(value: T) {
-    return { value, events: this.events, issueEvents: this.issueEvents, webhooks: this.webhooks };
-  }
-}
+/** The parts of every action service (acting.ts). */
+export type IssueServiceParts = ActionParts;
 
 /** The Events API's issue: the webhook's without `author_association`, which it no longer sends (CL25). */
 function eventIssue(wire: Record<string, unknown>): Record<string, unknown> {
@@ -94,123 +48,15 @@ function eventIssue(wire: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-const issueNumberOf = (path: IssuePath): number => {
-  const n = Number(path.issue_number);
-  if (!Number.isSafeInteger(n) || n < 1) throw notFound();
-  return n;
-};
-
-/** Label names as create and update take them: strings, or objects with a `name` (Octokit's older form). */
-function labelNames(labels: unknown[] | undefined): string[] | undefined {
-  if (labels === undefined) return undefined;
-  return labels.map((label, i) => {
-    const name = typeof label === "object" && label !== null ? (label as { name?: unknown }).name : label;
-    if (typeof name !== "string" || name.trim() === "")
-      throw new InvalidInputError(`labels[${i}] must be a label name`, { field: "labels" });
-    return name.trim();
-  });
-}
-
-function loginsOf(assignees: unknown[] | undefined, assignee: string | null | undefined): string[] | undefined {
-  if (assignees !== undefined) {
-    return assignees.map((login, i) => {
-      if (typeof login !== "string")
-        throw new InvalidInputError(`assignees[${i}] must be a login`, { field: "assignees" });
-      return login;
-    });
-  }
-  if (assignee === undefined) return undefined;
-  return assignee === null ? [] : [assignee];
-}
-
 export class IssueService {
   private readonly store: Store;
   private readonly feeds: FeedService;
-  private readonly clock: () => Date;
-  private readonly payloads: PayloadBuilder;
-  private readonly baseUrl: () => string;
-  private readonly queued: () => void;
-  private readonly options: IngestOptions;
+  private readonly acting: Acting;
 
   constructor(parts: IssueServiceParts) {
-    ({
-      store: this.store,
-      feeds: this.feeds,
-      clock: this.clock,
-      payloads: this.payloads,
-      baseUrl: this.baseUrl,
-      queued: this.queued,
-      options: this.options,
-    } = parts);
-  }
-
-  private async scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
-    const baseUrl = this.baseUrl();
-    const owner = await this.store.users.findById(repo.ownerId);
-    return {
-      repo,
-      org: owner?.type === "Organization" ? owner : null,
-      actor,
-      context: await this.payloads.context(repo.id, baseUrl),
-      baseUrl,
-      at: this.clock(),
-    };
-  }
-
-  /** Runs an action's work in the log, and wakes the dispatcher when it queued deliveries. */
-  private async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>): Promise<T> {
-    const performed = await this.store.actions.perform(
-      async (tx) => {
-        const making = new Making(tx, scene);
-        return making.done(await work(making));
-      },
-      scene.at,
-      this.options,
-    );
-    if (performed.deliveriesQueued) this.queued();
-    return performed.value;
-  }
-
-  /** The issue as webhooks and events show it, read in the action's transaction. */
-  private async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow) {
-    const [facts] = await issueFacts(tx, scene.repo, [issue]);
-    return toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown>;
-  }
-
-  /** The repository's labels of these names, made (grey, as GitHub makes them) where missing. */
-  private async labels(tx: ActionTransaction, repo: RepoRow, names: string[]): Promise<LabelRow[]> {
-    const found = await tx.issues.labelsNamed(repo.id, names);
-    const byName = new Map(found.map((l) => [l.name.toLowerCase(), l]));
-    for (const name of names) {
-      if (byName.has(name.toLowerCase())) continue;
-      byName.set(
-        name.toLowerCase(),
-        await tx.issues.insertLabel({
-          repoId: repo.id,
-          name,
-          color: NEW_LABEL_COLOR,
-          description: null,
-          isDefault: false,
-        }),
-      );
-    }
-    return [...new Set(names.map((n) => n.toLowerCase()))].map((n) => byName.get(n)!);
-  }
-
-  /** The accounts of these logins, each one GitHub lets be assigned here (who has push access); else 422. */
-  private async assignable(tx: ActionTransaction, repo: RepoRow, logins: string[]): Promise<UserRow[]> {
-    const users: UserRow[] = [];
-    for (const login of new Set(logins.map((l) => l.toLowerCase()))) {
-      const user = await tx.users.findByLogin(login);
-      const role = user && (await tx.directory.repoRole(user.id, repo.id));
-      if (user?.type !== "User" || !(role === "owner" || role === "collaborator" || role === "member"))
-        throw new InvalidInputError(`${login} cannot be assigned to issues of ${repo.fullName}`, {
-          field: "assignees",
-          code: "invalid",
-        });
-      users.push(user);
-    }
-    return users;
+    this.store = parts.store;
+    this.feeds = parts.feeds;
+    this.acting = new Acting(parts);
   }
 
   async create(params: FeedParams, input: CreateInput, access: ActionAccess): Promise<IssueView> {
@@ -220,24 +66,20 @@ export class IssueService {
     // GitHub drops what only those with push access may set, silently, for everyone else.
     const names = w.pushes ? (labelNames(input.labels) ?? []) : [];
     const logins = w.pushes ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
-    if (w.pushes && input.milestone !== undefined && input.milestone !== null)
-      throw new InvalidInputError(`milestone ${String(input.milestone)} does not exist`, {
-        field: "milestone",
-        code: "invalid",
-      });
-    const scene = await this.scene(w.repo, w.principal.user);
-    const issue = await this.perform(scene, async (making) => {
+    const scene = await this.acting.scene(w.repo, w.principal.user);
+    const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
-      const assignees = await this.assignable(tx, w.repo, logins);
+      const assignees = await assignable(tx, w.repo, logins);
+      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : null;
       const created = await tx.issues.insert({
         repoId: w.repo.id,
         userId: w.principal.user.id,
         title,
         body: input.body ?? null,
-        milestoneId: null,
+        milestoneId: milestone?.id ?? null,
         at: scene.at,
       });
-      const labels = await this.labels(tx, w.repo, names);
+      const labels = await labelsMade(tx, w.repo, names);
       await tx.issues.addLabels(
         created.id,
         labels.map((l) => l.id),
@@ -246,52 +88,20 @@ export class IssueService {
         created.id,
         assignees.map((u) => u.id),
       );
-      const wire = await this.wire(tx, scene, created);
-      await making.event("IssuesEvent", { action: "opened", issue: eventIssue(wire) });
-      making.webhook("issues", "opened", { issue: wire });
-      const about = { number: created.number, wire };
-      for (const label of labels) await this.labeled(making, about, label, "labeled");
-      for (const user of assignees) await this.assigned(making, about, user, "assigned");
+      const about = await this.acting.wire(tx, scene, created);
+      await making.event("IssuesEvent", { action: "opened", issue: eventIssue(about.wire) });
+      making.webhook("issues", "opened", { issue: about.wire });
+      for (const label of labels) await labeled(making, about, label, "labeled");
+      for (const user of assignees) await assigned(making, about, user, "assigned");
+      if (milestone) await milestoned(making, about, milestone, "milestoned");
       return created;
     });
     return this.view(w.repo, issue);
   }
 
-  private async labeled(
-    making: Making,
-    issue: { number: number; wire: Record<string, unknown> },
-    label: LabelRow,
-    event: "labeled" | "unlabeled",
-  ) {
-    await making.issueEvent(issue, event, { label: { name: label.name, color: label.color } });
-    making.webhook("issues", event, {
-      issue: issue.wire,
-      label: toWireLabel(label, making.scene.repo.fullName, making.scene.baseUrl),
-    });
-  }
-
-  private async assigned(
-    making: Making,
-    issue: { number: number; wire: Record<string, unknown> },
-    user: UserRow,
-    event: "assigned" | "unassigned",
-  ) {
-    const { baseUrl, actor } = making.scene;
-    const assignee = toWireSimpleUser(user, baseUrl);
-    await making.issueEvent(issue, event, { assignee, assigner: toWireSimpleUser(actor, baseUrl) });
-    making.webhook("issues", event, { issue: issue.wire, assignee });
-  }
-
-  /** The issue the path names in a repository the caller sees; 404 for anything else. */
-  private async found(w: { repo: RepoRow }, path: IssuePath): Promise<IssueRow> {
-    const issue = await this.store.issues.find(w.repo.id, issueNumberOf(path));
-    if (!issue) throw notFound();
-    return issue;
-  }
-
   async update(path: IssuePath, input: UpdateInput, access: ActionAccess): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, path, access);
-    const before = await this.found(w, path);
+    const before = await this.acting.issue(w.repo, path);
     if (!w.pushes && before.userId !== w.principal.user.id) throw mustHavePushAccess();
     const state = input.state;
     if (state !== undefined && state !== "open" && state !== "closed")
@@ -310,13 +120,8 @@ export class IssueService {
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
     const names = w.pushes ? labelNames(input.labels) : undefined;
     const logins = w.pushes ? loginsOf(input.assignees, input.assignee) : undefined;
-    if (w.pushes && input.milestone !== undefined && input.milestone !== null)
-      throw new InvalidInputError(`milestone ${String(input.milestone)} does not exist`, {
-        field: "milestone",
-        code: "invalid",
-      });
-    const scene = await this.scene(w.repo, w.principal.user);
-    const issue = await this.perform(scene, async (making) => {
+    const scene = await this.acting.scene(w.repo, w.principal.user);
+    const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
       const current = (await tx.issues.findById(before.id))!;
       const changes: IssueChanges = { updatedAt: scene.at };
@@ -341,17 +146,24 @@ export class IssueService {
       if (reopening) Object.assign(changes, { state, stateReason: "reopened", closedAt: null, closedById: null });
       if (!closing && !reopening && reason !== undefined && reason !== current.stateReason)
         changes.stateReason = reason;
+      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : undefined;
+      const moves = milestone !== undefined && (milestone?.id ?? null) !== current.milestoneId;
+      if (moves) changes.milestoneId = milestone?.id ?? null;
+      const left =
+        moves && current.milestoneId !== null
+          ? (await tx.milestones.byIds([current.milestoneId])).get(current.milestoneId)
+          : undefined;
       const [labelsBefore] = (await tx.issues.labelsOf([current.id])).values();
-      const labels = names === undefined ? undefined : await this.labels(tx, w.repo, names);
-      const added = labels?.filter((l) => !labelsBefore!.some((b) => b.id === l.id)) ?? [];
-      const removed = labels === undefined ? [] : labelsBefore!.filter((b) => !labels.some((l) => l.id === b.id));
+      const labels = names === undefined ? undefined : await labelsMade(tx, w.repo, names);
+      const { added, removed } = labels === undefined ? { added: [], removed: [] } : labelDiff(labelsBefore!, labels);
       const [assigneesBefore] = (await tx.issues.assigneesOf([current.id])).values();
-      const assignees = logins === undefined ? undefined : await this.assignable(tx, w.repo, logins);
-      const assigned = assignees?.filter((u) => !assigneesBefore!.includes(u.id)) ?? [];
+      const assignees = logins === undefined ? undefined : await assignable(tx, w.repo, logins);
+      const newlyAssigned = assignees?.filter((u) => !assigneesBefore!.includes(u.id)) ?? [];
       const unassignedIds =
         assignees === undefined ? [] : assigneesBefore!.filter((id) => !assignees.some((u) => u.id === id));
       const changed =
-        Object.keys(changes).length > 1 || added.length + removed.length + assigned.length + unassignedIds.length > 0;
+        Object.keys(changes).length > 1 ||
+        added.length + removed.length + newlyAssigned.length + unassignedIds.length > 0;
       if (!changed) return current;
       const updated = await tx.issues.update(current.id, changes);
       await tx.issues.addLabels(
@@ -364,11 +176,11 @@ export class IssueService {
       );
       await tx.issues.addAssignees(
         current.id,
-        assigned.map((u) => u.id),
+        newlyAssigned.map((u) => u.id),
       );
       await tx.issues.removeAssignees(current.id, unassignedIds);
-      const wire = await this.wire(tx, scene, updated);
-      const about = { number: updated.number, wire };
+      const about = await this.acting.wire(tx, scene, updated);
+      const { wire } = about;
       if (edited.title)
         await making.issueEvent(about, "renamed", { rename: { from: edited.title.from, to: updated.title } });
       if (Object.keys(edited).length) making.webhook("issues", "edited", { issue: wire, changes: edited });
@@ -378,10 +190,12 @@ export class IssueService {
         await making.event("IssuesEvent", { action, issue: eventIssue(wire) });
         making.webhook("issues", action, { issue: wire });
       }
-      for (const label of added) await this.labeled(making, about, label, "labeled");
-      for (const label of removed) await this.labeled(making, about, label, "unlabeled");
-      for (const user of assigned) await this.assigned(making, about, user, "assigned");
-      for (const id of unassignedIds) await this.assigned(making, about, (await tx.users.findById(id))!, "unassigned");
+      for (const label of added) await labeled(making, about, label, "labeled");
+      for (const label of removed) await labeled(making, about, label, "unlabeled");
+      for (const user of newlyAssigned) await assigned(making, about, user, "assigned");
+      for (const id of unassignedIds) await assigned(making, about, (await tx.users.findById(id))!, "unassigned");
+      if (left) await milestoned(making, about, left, "demilestoned");
+      if (moves && milestone) await milestoned(making, about, milestone, "milestoned");
       return updated;
     });
     return this.view(w.repo, issue);
@@ -390,7 +204,7 @@ export class IssueService {
   /** Locks (`lock_reason` one of GitHub's four) or unlocks; those with push access only. */
   async setLocked(path: IssuePath, lock: { lock_reason?: string } | null, access: ActionAccess): Promise<void> {
     const w = await writableRepository(this.store, this.feeds, path, access);
-    const before = await this.found(w, path);
+    const before = await this.acting.issue(w.repo, path);
     if (!w.pushes) throw mustHavePushAccess();
     const reason = lock?.lock_reason;
     if (reason !== undefined && !LOCK_REASONS.includes(reason))
@@ -402,19 +216,19 @@ export class IssueService {
         },
       );
     if (before.locked === (lock !== null)) return; // GitHub answers 204 and makes nothing
-    const scene = await this.scene(w.repo, w.principal.user);
-    await this.perform(scene, async (making) => {
+    const scene = await this.acting.scene(w.repo, w.principal.user);
+    await this.acting.perform(scene, async (making) => {
       const updated = await making.tx.issues.update(before.id, {
         locked: lock !== null,
         lockReason: lock === null ? null : (reason ?? null),
         updatedAt: scene.at,
       });
-      const wire = await this.wire(making.tx, scene, updated);
+      const about = await this.acting.wire(making.tx, scene, updated);
       const action = lock === null ? "unlocked" : "locked";
-      await making.issueEvent({ number: updated.number, wire }, action, {
+      await making.issueEvent(about, action, {
         lock_reason: lock === null ? null : (reason ?? null),
       });
-      making.webhook("issues", action, { issue: wire });
+      making.webhook("issues", action, { issue: about.wire });
     });
   }
 
@@ -425,7 +239,7 @@ export class IssueService {
 
   async get(path: IssuePath, principal: Principal | null): Promise<IssueView> {
     const repo = await this.readable(path, principal);
-    return this.view(repo, await this.found({ repo }, path));
+    return this.view(repo, await this.acting.issue(repo, path));
   }
 
   async list(
@@ -443,7 +257,7 @@ export class IssueService {
   /** The per-issue events feed: the issue events made on it, oldest first, without the issue (GitHub's). */
   async events(path: IssuePath, principal: Principal | null, window: PageRequest): Promise<Page<string>> {
     const repo = await this.readable(path, principal);
-    const issue = await this.found({ repo }, path);
+    const issue = await this.acting.issue(repo, path);
     return this.store.issues.issueEventsOf(repo.id, issue.number, window);
   }
 
@@ -469,12 +283,18 @@ export class IssueService {
     const filter: IssueFilter = { repoId: repo.id, state, sort, direction };
     // A login that names nobody matches nothing, as on GitHub (an empty list, not a 404).
     const userId = async (login: string) => (await this.store.users.findByLogin(login))?.id ?? -1;
+    const milestoneId = async (given: string) => {
+      const number = /^[0-9]+$/.test(given) ? numberOf(given) : null;
+      return number === null ? -1 : ((await this.store.milestones.find(repo.id, number))?.id ?? -1);
+    };
     if (query.creator !== undefined) filter.creatorId = await userId(query.creator);
     if (query.assignee !== undefined)
       filter.assignee =
         query.assignee === "none" || query.assignee === "*" ? query.assignee : await userId(query.assignee);
+    // A milestone is named by its number; one the repository lacks matches nothing, as a login that names nobody.
     if (query.milestone !== undefined)
-      filter.milestone = query.milestone === "none" || query.milestone === "*" ? query.milestone : -1;
+      filter.milestone =
+        query.milestone === "none" || query.milestone === "*" ? query.milestone : await milestoneId(query.milestone);
     if (query.labels !== undefined)
       filter.labels = query.labels
         .split(",")

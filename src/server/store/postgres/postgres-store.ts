@@ -26,6 +26,10 @@ import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
+import { Labels } from "../labels.js";
+import { Milestones } from "../milestones.js";
+import { Assignees } from "../assignees.js";
+import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -102,6 +106,9 @@ export class PostgresStore implements Store {
   readonly relations: RelationStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -123,6 +130,9 @@ export class PostgresStore implements Store {
     this.comments = raisingUnavailable(new Comments(executor), isPostgresOutage);
     this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
     this.relations = raisingUnavailable(new Relations(executor), isPostgresOutage);
+    this.labels = raisingUnavailable(new Labels(executor), isPostgresOutage);
+    this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
+    this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

@@ -27,6 +27,10 @@ import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
+import { Labels } from "../labels.js";
+import { Milestones } from "../milestones.js";
+import { Assignees } from "../assignees.js";
+import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -94,6 +98,9 @@ export class SqliteStore implements Store {
   readonly relations: RelationStore;
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
+  readonly labels: LabelStore;
+  readonly milestones: MilestoneStore;
+  readonly assignees: AssigneeStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -144,6 +151,9 @@ export class SqliteStore implements Store {
     this.comments = part(new Comments(executor));
     this.reactions = part(new Reactions(executor));
     this.relations = part(new Relations(executor));
+    this.labels = part(new Labels(executor));
+    this.milestones = part(new Milestones(executor));
+    this.assignees = part(new Assignees(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(

@@ -1,0 +1,130 @@
+/**
+ * What every service of the action log shares (issues, labels, milestones, assignees): the scene an action happens
+ * in, one run of its work in the log (store/action-store.ts) with what it makes collected as it goes, and the issue
+ * as its events and webhooks show it, read in the action's own transaction.
+ */
+import { toWireIssue } from "../../convert/issue.js";
+import { notFound } from "../../errors.js";
+import type {
+  ActionTransaction,
+  EventInsert,
+  IngestOptions,
+  IssueRow,
+  MadeIssueEvent,
+  MadeWebhook,
+  RepoRow,
+  Store,
+  UserRow,
+} from "../../store/store.js";
+import type { PayloadBuilder } from "../../webhooks/payload.js";
+import type { FeedParams, FeedService } from "../feeds.js";
+import { issueFacts } from "./issue-facts.js";
+import { madeEvent, madeIssueEvent, madeWebhook, type ActionScene } from "./made.js";
+
+export interface ActionParts {
+  store: Store;
+  feeds: FeedService;
+  clock: () => Date;
+  payloads: PayloadBuilder;
+  /** The base of the URLs in what actions make: the webhooks' (webhooks/webhooks.ts). */
+  baseUrl: () => string;
+  /** Told after an action queued webhook deliveries: wakes the dispatcher. */
+  queued: () => void;
+  options: IngestOptions;
+}
+
+export type IssuePath = FeedParams & { issue_number: string };
+
+/** An issue as an action's events carry it: its number (the per-issue feed's key) and its wire object. */
+export interface IssueAbout {
+  number: number;
+  wire: Record<string, unknown>;
+}
+
+/** What an action's work collects as it goes, for the log to write with its state. */
+export class Making {
+  readonly events: EventInsert[] = [];
+  readonly issueEvents: MadeIssueEvent[] = [];
+  readonly webhooks: MadeWebhook[] = [];
+
+  constructor(
+    readonly tx: ActionTransaction,
+    readonly scene: ActionScene,
+  ) {}
+
+  async event(type: string, payload: Record<string, unknown>) {
+    this.events.push(madeEvent(this.scene, await this.tx.nextEventId(), type, payload));
+  }
+
+  async issueEvent(issue: IssueAbout, event: string, fields = {}) {
+    this.issueEvents.push(madeIssueEvent(this.scene, await this.tx.nextIssueEventId(), issue, event, fields));
+  }
+
+  webhook(event: string, action: string, payload: Record<string, unknown>) {
+    this.webhooks.push(madeWebhook(this.scene, event, action, payload));
+  }
+
+  done<T>(value: T) {
+    return { value, events: this.events, issueEvents: this.issueEvents, webhooks: this.webhooks };
+  }
+}
+
+/**
+ * An issue's or a milestone's number, as a request writes it; null for one nothing can have: not a whole number
+ * from 1, or past the `integer` columns hold (PostgreSQL would fail the look-up rather than find nothing).
+ */
+export function numberOf(value: string | number): number | null {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 2 ** 31 - 1 ? n : null;
+}
+
+/** The issue number of a path; 404 for one no issue can have. */
+export const issueNumberOf = (path: IssuePath): number => {
+  const n = numberOf(path.issue_number);
+  if (n === null) throw notFound();
+  return n;
+};
+
+export class Acting {
+  constructor(readonly parts: ActionParts) {}
+
+  async scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
+    const baseUrl = this.parts.baseUrl();
+    const owner = await this.parts.store.users.findById(repo.ownerId);
+    return {
+      repo,
+      org: owner?.type === "Organization" ? owner : null,
+      actor,
+      context: await this.parts.payloads.context(repo.id, baseUrl),
+      baseUrl,
+      at: this.parts.clock(),
+    };
+  }
+
+  /** Runs an action's work in the log, and wakes the dispatcher when it queued deliveries. */
+  async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>): Promise<T> {
+    const performed = await this.parts.store.actions.perform(
+      async (tx) => {
+        const making = new Making(tx, scene);
+        return making.done(await work(making));
+      },
+      scene.at,
+      this.parts.options,
+    );
+    if (performed.deliveriesQueued) this.parts.queued();
+    return performed.value;
+  }
+
+  /** The issue as webhooks and events show it, read in the action's transaction. */
+  async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow): Promise<IssueAbout> {
+    const [facts] = await issueFacts(tx, scene.repo, [issue]);
+    return { number: issue.number, wire: toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown> };
+  }
+
+  /** The issue the path names in a repository the caller sees; 404 for anything else. */
+  async issue(repo: RepoRow, path: IssuePath): Promise<IssueRow> {
+    const issue = await this.parts.store.issues.find(repo.id, issueNumberOf(path));
+    if (!issue) throw notFound();
+    return issue;
+  }
+}
