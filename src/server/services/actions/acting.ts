@@ -85,6 +85,12 @@ export const issueNumberOf = (path: IssuePath): number => {
   return n;
 };
 
+/** An object as the Events API carries it: without `author_association`, which it no longer sends (CL25). */
+export function withoutAssociation(wire: Record<string, unknown>): Record<string, unknown> {
+  const { author_association: _, ...rest } = wire;
+  return rest;
+}
+
 export class Acting {
   constructor(readonly parts: ActionParts) {}
 

@@ -25,27 +25,18 @@ import type {
   SubscriptionRow,
   UserRow,
 } from "../../store/store.js";
-import type { PayloadBuilder } from "../../webhooks/payload.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { accountCaller, mayActOnRepository, privateReader } from "./account-access.js";
+import { Acting, type ActionParts } from "./acting.js";
 import { madeEvent, madeWebhook, type ActionScene } from "./made.js";
 import type { ActionAccess } from "./repository-access.js";
 
 type StarredQuery = RequestOf<Endpoints["activity"]["listStarred"], "query">;
 type SubscriptionInput = RequestOf<Endpoints["activity"]["setSubscription"], "body">;
 
-export interface ActivityServiceParts {
-  store: Store;
-  feeds: FeedService;
-  clock: () => Date;
-  payloads: PayloadBuilder;
-  /** The base of the URLs in what actions make: the webhooks' (webhooks/webhooks.ts). */
-  baseUrl: () => string;
-  /** Told after an action queued webhook deliveries: wakes the dispatcher. */
-  queued: () => void;
-  options: IngestOptions;
-}
+/** What the activity actions write through: the action log's parts (./acting.ts). */
+export type ActivityServiceParts = ActionParts;
 
 /** A starred repository with what its object shows. */
 export interface StarredView {
@@ -66,34 +57,15 @@ export class ActivityService {
   private readonly store: Store;
   private readonly feeds: FeedService;
   private readonly clock: () => Date;
-  private readonly payloads: PayloadBuilder;
-  private readonly baseUrl: () => string;
   private readonly queued: () => void;
   private readonly options: IngestOptions;
 
-  constructor(parts: ActivityServiceParts) {
-    ({
-      store: this.store,
-      feeds: this.feeds,
-      clock: this.clock,
-      payloads: this.payloads,
-      baseUrl: this.baseUrl,
-      queued: this.queued,
-      options: this.options,
-    } = parts);
+  constructor(private readonly parts: ActivityServiceParts) {
+    ({ store: this.store, feeds: this.feeds, clock: this.clock, queued: this.queued, options: this.options } = parts);
   }
 
-  private async scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
-    const baseUrl = this.baseUrl();
-    const owner = await this.store.users.findById(repo.ownerId);
-    return {
-      repo,
-      org: owner?.type === "Organization" ? owner : null,
-      actor,
-      context: await this.payloads.context(repo.id, baseUrl),
-      baseUrl,
-      at: this.clock(),
-    };
+  private scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
+    return new Acting(this.parts).scene(repo, actor);
   }
 
   /** The repository the path names, for the caller to act on: one it sees, with a token allowed to (404 else). */

@@ -22,7 +22,7 @@ import type {
 } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { ActionLog, withoutAssociation, type ActionLogParts } from "./action-log.js";
+import { Acting, withoutAssociation, type ActionParts } from "./acting.js";
 import { commentFacts } from "./comment-facts.js";
 import { issueFacts } from "./issue-facts.js";
 import type { ActionScene } from "./made.js";
@@ -33,7 +33,7 @@ type BodyInput = RequestOf<Endpoints["comments"]["create"], "body">;
 type IssueListQuery = RequestOf<Endpoints["comments"]["listForIssue"], "query">;
 type RepoListQuery = RequestOf<Endpoints["comments"]["listForRepo"], "query">;
 
-export interface CommentServiceParts extends ActionLogParts {
+export interface CommentServiceParts extends ActionParts {
   feeds: FeedService;
 }
 
@@ -61,10 +61,10 @@ function sinceOf(since: string | undefined): Date | undefined {
 }
 
 export class CommentService {
-  private readonly log: ActionLog;
+  private readonly log: Acting;
 
   constructor(private readonly parts: CommentServiceParts) {
-    this.log = new ActionLog(parts);
+    this.log = new Acting(parts);
   }
 
   private get store() {

@@ -11,7 +11,7 @@ import { InvalidInputError } from "../../failures.js";
 import type { IssueChanges, IssueFilter, IssueRow, Page, PageRequest, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { Acting, numberOf, type ActionParts, type IssuePath } from "./acting.js";
+import { Acting, numberOf, withoutAssociation, type ActionParts, type IssuePath } from "./acting.js";
 import {
   assignable,
   assigned,
@@ -41,12 +41,6 @@ const STATE_REASONS = { closed: ["completed", "not_planned"], open: ["reopened"]
 
 /** The parts of every action service (acting.ts). */
 export type IssueServiceParts = ActionParts;
-
-/** The Events API's issue: the webhook's without `author_association`, which it no longer sends (CL25). */
-function eventIssue(wire: Record<string, unknown>): Record<string, unknown> {
-  const { author_association: _, ...rest } = wire;
-  return rest;
-}
 
 export class IssueService {
   private readonly store: Store;
@@ -89,7 +83,7 @@ export class IssueService {
         assignees.map((u) => u.id),
       );
       const about = await this.acting.wire(tx, scene, created);
-      await making.event("IssuesEvent", { action: "opened", issue: eventIssue(about.wire) });
+      await making.event("IssuesEvent", { action: "opened", issue: withoutAssociation(about.wire) });
       making.webhook("issues", "opened", { issue: about.wire });
       for (const label of labels) await labeled(making, about, label, "labeled");
       for (const user of assignees) await assigned(making, about, user, "assigned");
@@ -187,7 +181,7 @@ export class IssueService {
       if (closing || reopening) {
         const action = closing ? "closed" : "reopened";
         await making.issueEvent(about, action);
-        await making.event("IssuesEvent", { action, issue: eventIssue(wire) });
+        await making.event("IssuesEvent", { action, issue: withoutAssociation(wire) });
         making.webhook("issues", action, { issue: wire });
       }
       for (const label of added) await labeled(making, about, label, "labeled");

@@ -12,7 +12,7 @@ import { InvalidInputError } from "../../failures.js";
 import type { Page, PageRequest, ReactionRow, ReactionSubject, RepoRow, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { ActionLog, type ActionLogParts } from "./action-log.js";
+import { Acting, type ActionParts } from "./acting.js";
 import { writableRepository, type ActionAccess } from "./repository-access.js";
 import { foundComment, foundIssue, numberIn, type CommentPath, type IssuePath } from "./subjects.js";
 
@@ -22,7 +22,7 @@ type ListQuery = RequestOf<Endpoints["comments"]["listReactionsForIssue"], "quer
 /** Which subject a path names: an issue's (`issue_number`) or an issue comment's (`comment_id`). */
 export type SubjectPath = IssuePath | CommentPath;
 
-export interface ReactionServiceParts extends ActionLogParts {
+export interface ReactionServiceParts extends ActionParts {
   feeds: FeedService;
 }
 
@@ -44,10 +44,10 @@ function contentOf(value: string, field: string): ReactionContent {
 }
 
 export class ReactionService {
-  private readonly log: ActionLog;
+  private readonly log: Acting;
 
   constructor(private readonly parts: ReactionServiceParts) {
-    this.log = new ActionLog(parts);
+    this.log = new Acting(parts);
   }
 
   private async subject(repo: RepoRow, path: SubjectPath): Promise<ReactionSubject> {
