@@ -20,7 +20,7 @@ type Json = Record<string, any>;
 
 const STAR_JSON = "application/vnd.github.star+json";
 
-describe("stars, subscriptions and follows", { timeout: 8000 }, () => {
+describe("stars, subscriptions and follows", () => {
   let t: TestApp;
   const hook = receiver();
   /** The deliveries the hook received, once there are `count` of them. */
