@@ -85,15 +85,16 @@ export interface WorldContents {
 
 /** Checks a world document and builds its batch. A password is re-hashed only when it changed, so seeding is idempotent. */
 export async function worldBatch(store: Store, doc: unknown, options: WorldOptions): Promise<IngestBatch> {
-  return (await loadWorld(store, doc, options)).batch;
+  // The time only dates the issues a world leaves undated, and the batch holds no issue.
+  return (await loadWorld(store, doc, options, new Date(0))).batch;
 }
 
-/** worldBatch, and what the document held. */
+/** worldBatch, its issues (those without a `created_at` made at `now`, the caller's clock), and what it held. */
 export async function loadWorld(
   store: Store,
   doc: unknown,
   options: WorldOptions,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<{ batch: IngestBatch; issues: WorldIssue[]; contents: WorldContents }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
