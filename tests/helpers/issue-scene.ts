@@ -6,7 +6,7 @@
 import { startTestApp, type TestApp } from "./test-app.js";
 import { ALICE_TOKEN, WORLD } from "./client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
-import { receiver } from "./webhook-receiver.js";
+import { hookedReceiver } from "./webhook-receiver.js";
 import type { LightMyRequestResponse } from "fastify";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read as asserted
@@ -46,19 +46,9 @@ export interface IssueScene {
 
 export async function issueScene(): Promise<IssueScene> {
   const t = await startTestApp();
-  const hook = receiver();
   await new IngestService(t.store, t.clock.now).seedWorld(ISSUE_WORLD, { baseDir: undefined });
+  const hook = await hookedReceiver(t, "alice/hello");
   const repo = (await t.store.directory.findRepo("alice", "hello"))!;
-  await t.store.hooks.create(
-    {
-      owner: { kind: "repo", repoId: repo.id },
-      name: "web",
-      active: true,
-      events: ["*"],
-      config: { url: await hook.listen(), contentType: "json", insecureSsl: "0", sealedSecret: null },
-    },
-    t.clock.now(),
-  );
   const window = { limit: 100, offset: 0 };
   return {
     t,

@@ -1,5 +1,6 @@
 /** A webhook receiver on a real socket: answers each request with `status()` and keeps what it received. */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { Store } from "../../src/server/store/store.js";
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -50,3 +51,21 @@ export function receiver(status: () => number = () => 200): Receiver {
 
 // The console tests (tests/console) import it from here.
 export { eventually } from "./wait.js";
+
+/** A receiver listening, and an active repository hook of every event sending to it (JSON, no secret). */
+export async function hookedReceiver(t: { store: Store; clock: { now(): Date } }, fullName: string): Promise<Receiver> {
+  const hook = receiver();
+  const [owner, name] = fullName.split("/") as [string, string];
+  const repo = (await t.store.directory.findRepo(owner, name))!;
+  await t.store.hooks.create(
+    {
+      owner: { kind: "repo", repoId: repo.id },
+      name: "web",
+      active: true,
+      events: ["*"],
+      config: { url: await hook.listen(), contentType: "json", insecureSsl: "0", sealedSecret: null },
+    },
+    t.clock.now(),
+  );
+  return hook;
+}

@@ -9,14 +9,14 @@ import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { assertSchema } from "../compat/schemas.js";
-import { receiver } from "../helpers/webhook-receiver.js";
+import { hookedReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read as asserted
 type Json = Record<string, any>;
 
 describe("issue actions", () => {
   let t: TestApp;
-  const hook = receiver();
+  let hook: Receiver;
   /** The deliveries the hook received, once there are `count` of them: [event, action, body]. */
   const delivered = async (count: number) => {
     await hook.until(count);
@@ -48,18 +48,7 @@ describe("issue actions", () => {
   before(async () => {
     t = await startTestApp();
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
-    const repo = (await t.store.directory.findRepo("alice", "hello"))!;
-    const url = await hook.listen();
-    await t.store.hooks.create(
-      {
-        owner: { kind: "repo", repoId: repo.id },
-        name: "web",
-        active: true,
-        events: ["*"],
-        config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
-      },
-      t.clock.now(),
-    );
+    hook = await hookedReceiver(t, "alice/hello");
   });
   after(async () => {
     await t.close();

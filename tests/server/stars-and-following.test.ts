@@ -11,7 +11,7 @@ import { ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, WORLD } from "../helpers/cl
 import { IngestService } from "../../src/server/services/ingest.js";
 import { isoSeconds } from "../../src/server/convert/time.js";
 import { assertSchema } from "../compat/schemas.js";
-import { receiver } from "../helpers/webhook-receiver.js";
+import { hookedReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 import { SHARED_DATA } from "../helpers/recorded.js";
 import { readFileSync } from "node:fs";
 
@@ -22,7 +22,7 @@ const STAR_JSON = "application/vnd.github.star+json";
 
 describe("stars, subscriptions and follows", () => {
   let t: TestApp;
-  const hook = receiver();
+  let hook: Receiver;
   /** The deliveries the hook received, once there are `count` of them. */
   const delivered = async (count: number) => {
     await hook.until(count);
@@ -68,18 +68,7 @@ describe("stars, subscriptions and follows", () => {
   before(async () => {
     t = await startTestApp();
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
-    const repo = (await t.store.directory.findRepo("alice", "hello"))!;
-    const url = await hook.listen();
-    await t.store.hooks.create(
-      {
-        owner: { kind: "repo", repoId: repo.id },
-        name: "web",
-        active: true,
-        events: ["*"],
-        config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
-      },
-      t.clock.now(),
-    );
+    hook = await hookedReceiver(t, "alice/hello");
   });
   after(async () => {
     await t.close();
