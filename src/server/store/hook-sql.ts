@@ -84,6 +84,10 @@ export const HOOK_SQL = {
     (SELECT min(q.next_attempt_at) FROM hook_queue q JOIN hooks h ON h.id = q.hook_id
       WHERE h.active = @active AND q.next_attempt_at <= @now) AS oldest`,
   eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
+  /** Whether an active hook of the repository, or of the organization owning it, would receive its webhooks. */
+  anyActiveHook: `SELECT 1 AS ok FROM repos r WHERE r.id = @repoId AND (
+      EXISTS (SELECT 1 FROM hooks h WHERE h.repo_id = r.id AND h.active = @active)
+      OR EXISTS (SELECT 1 FROM hooks h WHERE h.org_id = r.owner_id AND h.active = @active))`,
   latestPush:
     "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,

@@ -211,6 +211,11 @@ export interface HookStore {
 
   /** A stored event as a delivery announces it: its JSON and the rows it names; null when there is no such event. */
   eventSource(eventId: string): Promise<EventSource | null>;
+  /**
+   * Whether an active hook of the repository or of its owning organization exists: when none does, an action makes
+   * no webhook body at all (building one reads the repository's whole object).
+   */
+  hasActiveHook(repoId: number): Promise<boolean>;
   /** The repository's newest PushEvent (`POST .../hooks/:id/tests` delivers it). */
   latestPush(repoId: number): Promise<string | null>;
 

@@ -313,6 +313,10 @@ export class Hooks implements HookStore {
     return r ? { body: r.body, repoId: r.repo_id, actorId: r.actor_id } : null;
   }
 
+  async hasActiveHook(repoId: number): Promise<boolean> {
+    return (await this.db.get(HOOK_SQL.anyActiveHook, { repoId, active: this.db.values.bool(true) })) !== undefined;
+  }
+
   async latestPush(repoId: number): Promise<string | null> {
     const r = await this.db.get<{ id: number }>(HOOK_SQL.latestPush, { repoId });
     return r ? String(r.id) : null;

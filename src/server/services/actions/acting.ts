@@ -60,8 +60,9 @@ export class Making {
     this.issueEvents.push(madeIssueEvent(this.scene, await this.tx.nextIssueEventId(), issue, event, fields));
   }
 
+  /** A webhook of the action; none when no hook would receive it (the scene has no webhook context). */
   webhook(event: string, action: string, payload: Record<string, unknown>) {
-    this.webhooks.push(madeWebhook(this.scene, event, action, payload));
+    if (this.scene.context !== null) this.webhooks.push(madeWebhook(this.scene, event, action, payload));
   }
 
   done<T>(value: T) {
@@ -94,14 +95,19 @@ export function withoutAssociation(wire: Record<string, unknown>): Record<string
 export class Acting {
   constructor(readonly parts: ActionParts) {}
 
+  /**
+   * Where the action happens. The webhook context (the repository's whole object, its counts read) is built only
+   * when an active hook would receive the action's webhooks.
+   */
   async scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
     const baseUrl = this.parts.baseUrl();
-    const owner = await this.parts.store.users.findById(repo.ownerId);
+    const { store, payloads } = this.parts;
+    const owner = await store.users.findById(repo.ownerId);
     return {
       repo,
       org: owner?.type === "Organization" ? owner : null,
       actor,
-      context: await this.parts.payloads.context(repo.id, baseUrl),
+      context: (await store.hooks.hasActiveHook(repo.id)) ? await payloads.context(repo.id, baseUrl) : null,
       baseUrl,
       at: this.parts.clock(),
     };

@@ -15,7 +15,6 @@ import { notFound } from "../../errors.js";
 import { InvalidInputError } from "../../failures.js";
 import type {
   ActionTransaction,
-  IngestOptions,
   Page,
   PageRequest,
   RepoRow,
@@ -29,7 +28,6 @@ import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { accountCaller, mayActOnRepository, privateReader } from "./account-access.js";
 import { Acting, type ActionParts } from "./acting.js";
-import { madeEvent, madeWebhook, type ActionScene } from "./made.js";
 import type { ActionAccess } from "./repository-access.js";
 
 type StarredQuery = RequestOf<Endpoints["activity"]["listStarred"], "query">;
@@ -57,16 +55,13 @@ export class ActivityService {
   private readonly store: Store;
   private readonly feeds: FeedService;
   private readonly clock: () => Date;
-  private readonly queued: () => void;
-  private readonly options: IngestOptions;
 
-  constructor(private readonly parts: ActivityServiceParts) {
-    ({ store: this.store, feeds: this.feeds, clock: this.clock, queued: this.queued, options: this.options } = parts);
+  constructor(parts: ActivityServiceParts) {
+    ({ store: this.store, feeds: this.feeds, clock: this.clock } = parts);
+    this.acting = new Acting(parts);
   }
 
-  private scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
-    return new Acting(this.parts).scene(repo, actor);
-  }
+  private readonly acting: Acting;
 
   /** The repository the path names, for the caller to act on: one it sees, with a token allowed to (404 else). */
   private async actedOn(params: FeedParams, access: ActionAccess): Promise<{ principal: Principal; repo: RepoRow }> {
@@ -85,39 +80,23 @@ export class ActivityService {
   async star(params: FeedParams, access: ActionAccess): Promise<void> {
     const { principal, repo } = await this.actedOn(params, access);
     if (await this.store.relations.hasStarred(principal.user.id, repo.id)) return; // 204, and nothing made
-    const scene = await this.scene(repo, principal.user);
-    const performed = await this.store.actions.perform(
-      async (tx) => {
-        if (!(await tx.relations.star(principal.user.id, repo.id, scene.at))) return { value: undefined };
-        const starredAt = isoSeconds(scene.at);
-        return {
-          value: undefined,
-          events: [madeEvent(scene, await tx.nextEventId(), "WatchEvent", { action: "started" })],
-          webhooks: [
-            madeWebhook(scene, "star", "created", { starred_at: starredAt }),
-            madeWebhook(scene, "watch", "started", {}),
-          ],
-        };
-      },
-      scene.at,
-      this.options,
-    );
-    if (performed.deliveriesQueued) this.queued();
+    const scene = await this.acting.scene(repo, principal.user);
+    await this.acting.perform(scene, async (making) => {
+      if (!(await making.tx.relations.star(principal.user.id, repo.id, scene.at))) return;
+      await making.event("WatchEvent", { action: "started" });
+      making.webhook("star", "created", { starred_at: isoSeconds(scene.at) });
+      making.webhook("watch", "started", {});
+    });
   }
 
   async unstar(params: FeedParams, access: ActionAccess): Promise<void> {
     const { principal, repo } = await this.actedOn(params, access);
     if (!(await this.store.relations.hasStarred(principal.user.id, repo.id))) return;
-    const scene = await this.scene(repo, principal.user);
-    const performed = await this.store.actions.perform(
-      async (tx) =>
-        (await tx.relations.unstar(principal.user.id, repo.id))
-          ? { value: undefined, webhooks: [madeWebhook(scene, "star", "deleted", { starred_at: null })] }
-          : { value: undefined },
-      scene.at,
-      this.options,
-    );
-    if (performed.deliveriesQueued) this.queued();
+    const scene = await this.acting.scene(repo, principal.user);
+    await this.acting.perform(scene, async (making) => {
+      if (await making.tx.relations.unstar(principal.user.id, repo.id))
+        making.webhook("star", "deleted", { starred_at: null });
+    });
   }
 
   /** 204 when the caller starred it; 404 otherwise, as for a repository the caller does not see. */

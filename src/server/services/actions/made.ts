@@ -23,8 +23,11 @@ export interface ActionScene {
   /** The repository's owner, when it is an organization (the event's `org`). */
   org: UserRow | null;
   actor: UserRow;
-  /** `repository` and, for an organization's repository, `organization`, as webhook bodies carry them. */
-  context: Record<string, unknown>;
+  /**
+   * `repository` and, for an organization's repository, `organization`, as webhook bodies carry them; null when no
+   * active hook would receive the action's webhooks, which are then not made.
+   */
+  context: Record<string, unknown> | null;
   /** The base of the URLs in what the action makes (the webhooks' base URL). */
   baseUrl: string;
   at: Date;
