@@ -50,6 +50,10 @@ export const TAGS = [
     name: "activity",
     description: "Starring, watching and following: the caller's own relations, and anyone's as lists",
   },
+  {
+    name: "graphql",
+    description: "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/graphql.md)",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",
