@@ -29,7 +29,7 @@ import {
   SimpleUser,
   WebhookConfig,
 } from "./schemas.js";
-import { Issue, IssueSearchResult, Label, Milestone } from "./issue-schemas.js";
+import { Issue, IssueSearchResult, IssueWithRepository, Label, Milestone } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 
@@ -54,6 +54,7 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  IssueWithRepository,
   IssueEventOfIssue,
   IssueSearchResult,
   IssueComment,
@@ -118,6 +119,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    "IssueWithRepository[]": Type.Array(shape("IssueWithRepository")),
     IssueSearchResult: shape("IssueSearchResult"),
     IssueComment: shape("IssueComment"),
     "IssueComment[]": Type.Array(shape("IssueComment")),
