@@ -184,7 +184,6 @@ describe("issue actions", () => {
     const before = await written();
     for (const [url, method, payload] of [
       ["/repos/alice/hello/issues", "POST", { title: "" }],
-      ["/repos/alice/hello/issues", "POST", { body: "no title" }],
       ["/repos/alice/hello/issues/1", "PATCH", { state: "shut" }],
       ["/repos/alice/hello/issues/1", "PATCH", { state: "closed", state_reason: "reopened" }],
       ["/repos/alice/hello/issues", "POST", { title: "t", assignees: ["nobody-at-all"] }],
@@ -194,6 +193,23 @@ describe("issue actions", () => {
       assert.equal(res.statusCode, 422, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
       assert.equal((res.json() as Json).message, "Validation Failed");
     }
+    assert.equal(await written(), before);
+  });
+
+  test("an issue without a title is GitHub's `Invalid request.` naming it, and writes nothing", async () => {
+    const before = await written();
+    for (const payload of [{ body: "no title" }, {}, { labels: ["bug"], assignees: ["alice"] }]) {
+      const res = await send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, payload);
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`);
+      assert.deepEqual(res.json(), {
+        message: 'Invalid request.\n\n"title" wasn\'t supplied.',
+        documentation_url: "https://docs.github.com/rest/issues/issues#create-an-issue",
+      });
+    }
+    const blank = await send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, { title: " " });
+    assert.deepEqual((blank.json() as Json).errors, [
+      { resource: "Issue", field: "title", code: "missing_field", message: "title must not be blank" },
+    ]);
     assert.equal(await written(), before);
   });
 
