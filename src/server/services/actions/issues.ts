@@ -20,6 +20,7 @@ import {
   labelNames,
   labelsMade,
   loginsOf,
+  MAX_ASSIGNEES,
   milestoned,
   milestoneNamed,
 } from "./issue-changes.js";
@@ -63,7 +64,7 @@ export class IssueService {
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
-      const assignees = await assignable(tx, w.repo, logins);
+      const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
       const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : null;
       const created = await tx.issues.insert({
         repoId: w.repo.id,
@@ -151,7 +152,8 @@ export class IssueService {
       const labels = names === undefined ? undefined : await labelsMade(tx, w.repo, names);
       const { added, removed } = labels === undefined ? { added: [], removed: [] } : labelDiff(labelsBefore!, labels);
       const [assigneesBefore] = (await tx.issues.assigneesOf([current.id])).values();
-      const assignees = logins === undefined ? undefined : await assignable(tx, w.repo, logins);
+      const assignees =
+        logins === undefined ? undefined : (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
       const newlyAssigned = assignees?.filter((u) => !assigneesBefore!.includes(u.id)) ?? [];
       const unassignedIds =
         assignees === undefined ? [] : assigneesBefore!.filter((id) => !assignees.some((u) => u.id === id));
