@@ -132,4 +132,15 @@ export const issueEndpoints = {
     ),
     documentationUrl: "https://docs.github.com/rest/issues/events#list-issue-events",
   },
+  listEventsForTimeline: {
+    ...issueRow(
+      "GET",
+      "/repos/:user/:repo/issues/:issue_number/timeline",
+      { ...issuePath, ...paging },
+      "TimelineItem[]",
+      "list-timeline-events-for-an-issue",
+      "List timeline events for an issue",
+    ),
+    documentationUrl: "https://docs.github.com/rest/issues/timeline#list-timeline-events-for-an-issue",
+  },
 } as const;

@@ -25,6 +25,8 @@ import {
   milestoneNamed,
 } from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
+import { mentionsMade } from "./mentions.js";
+import { issueTimeline, type TimelineEntry } from "./timeline.js";
 import {
   mustHavePushAccess,
   writableRepository,
@@ -89,6 +91,7 @@ export class IssueService {
       for (const label of labels) await labeled(making, about, label, "labeled");
       for (const user of assignees) await assigned(making, about, user, "assigned");
       if (milestone) await milestoned(making, about, milestone, "milestoned");
+      await mentionsMade(making, about, created.body);
       return created;
     });
     return this.view(w.repo, issue);
@@ -255,6 +258,12 @@ export class IssueService {
     const repo = await this.readable(path, principal);
     const issue = await this.acting.issue(repo, path);
     return this.store.issues.issueEventsOf(repo.id, issue.number, window);
+  }
+
+  /** The issue's timeline: its issue events and comments in the order they happened (./timeline.ts). */
+  async timeline(path: IssuePath, principal: Principal | null, window: PageRequest): Promise<Page<TimelineEntry>> {
+    const repo = await this.readable(path, principal);
+    return issueTimeline(this.store, repo, await this.acting.issue(repo, path), window);
   }
 
   private async filter(repo: RepoRow, query: ListQuery): Promise<IssueFilter> {
