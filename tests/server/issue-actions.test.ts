@@ -121,9 +121,11 @@ describe("issue actions", () => {
     const events = (await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/1/events" })).json() as Json[];
     assert.deepEqual(
       events.map((e) => e.event),
-      ["labeled", "renamed", "closed"],
+      // The body's "@bob" made the mentioned and subscribed pair as the issue was opened.
+      ["labeled", "mentioned", "subscribed", "renamed", "closed"],
     );
-    assert.deepEqual(events[1]!.rename, { from: "Found a bug", to: "A bug" });
+    assert.deepEqual([events[1]!.actor.login, events[2]!.actor.login], ["bob", "bob"]);
+    assert.deepEqual(events[3]!.rename, { from: "Found a bug", to: "A bug" });
     assert.equal(events[0]!.issue, undefined, "the per-issue list carries no issue");
     const repoWide = (await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/events" })).json() as Json[];
     assert.equal(repoWide[0]!.event, "closed");
