@@ -187,6 +187,17 @@ describe("mentions", () => {
     assert.equal(await s.written(), before);
   });
 
+  test("a private repository's issue mentions only those who may read it", async () => {
+    const opened = await s.send("POST", "/repos/alice/secret/issues", ALICE_TOKEN, {
+      title: "Hush",
+      body: "@bob @zoe",
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const number = (opened.json() as Json).number;
+    const events = await s.send("GET", `/repos/alice/secret/issues/${number}/events`, ALICE_TOKEN);
+    assert.deepEqual(events.json(), [], "neither bob nor zoe may read alice/secret");
+  });
+
   test("in the default mode, issue event ids are strings and comment ids integers; a second's comment first", async () => {
     s.t.clock.advance(MINUTE);
     await s.send("POST", "/repos/alice/hello/issues/1/comments", ZOE_TOKEN, { body: "cc @bob" });
