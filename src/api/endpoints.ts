@@ -54,6 +54,12 @@ export interface Endpoint {
   readonly tag: string;
   /** A rate-limit window of the operation's own instead of the caller's core window. */
   readonly rateLimit?: OwnRateLimit;
+  /**
+   * GitHub checks this operation's body against a JSON schema before anything else, and answers a required field
+   * left out with its schema-validation words (`Invalid request.` + `"title" wasn't supplied.`, wire notes 3.4)
+   * rather than `Validation Failed`.
+   */
+  readonly schemaChecked?: boolean;
 }
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";

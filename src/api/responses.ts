@@ -28,10 +28,12 @@ import {
   servedSchemas,
   SimpleUser,
   WebhookConfig,
+  wireIdSchema,
 } from "./schemas.js";
-import { Issue, IssueSearchResult, Label, Milestone } from "./issue-schemas.js";
+import { Issue, IssueSearchResult, IssueWithRepository, Label, Milestone } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
+import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -54,7 +56,9 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  IssueWithRepository,
   IssueEventOfIssue,
+  TimelineItem,
   IssueSearchResult,
   IssueComment,
   Reaction,
@@ -78,7 +82,7 @@ type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
  * The OpenAPI document's components, which response kinds refer to by these names.
  */
 export function namedResponseSchemas(numericIds: boolean) {
-  return { ...SPEC_SHAPES, ...servedSchemas(numericIds) };
+  return { ...SPEC_SHAPES, ...servedSchemas(numericIds), TimelineItem: timelineItemSchema(wireIdSchema(numericIds)) };
 }
 
 /** No body: a 204. Never serialized nor sent; its static type is the SDK's `data` for such operations. */
@@ -94,6 +98,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Event[]": Type.Array(shape("Event")),
     "IssueEvent[]": Type.Array(shape("IssueEvent")),
     "IssueEventOfIssue[]": Type.Array(shape("IssueEventOfIssue")),
+    "TimelineItem[]": Type.Array(shape("TimelineItem")),
     /** 204 No Content. */
     empty: Empty,
     /** 202 with an empty object: GitHub's answer to a redelivery. */
@@ -118,6 +123,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    "IssueWithRepository[]": Type.Array(shape("IssueWithRepository")),
     IssueSearchResult: shape("IssueSearchResult"),
     IssueComment: shape("IssueComment"),
     "IssueComment[]": Type.Array(shape("IssueComment")),

@@ -33,6 +33,8 @@ export const SCHEMAS = [
   "issue-comment",
   "reaction",
   "issue-search-result-item",
+  // An issue's timeline: its issue events and `commented` comments, as published (ids as `--numeric-ids` sends them).
+  "timeline-issue-events",
   // The activity family (starring, watching, following), as published.
   "stargazer",
   "minimal-repository",

@@ -20,10 +20,13 @@ import {
   labelNames,
   labelsMade,
   loginsOf,
+  MAX_ASSIGNEES,
   milestoned,
   milestoneNamed,
 } from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
+import { mentionsMade } from "./mentions.js";
+import { issueTimeline, type TimelineEntry } from "./timeline.js";
 import {
   mustHavePushAccess,
   writableRepository,
@@ -63,7 +66,7 @@ export class IssueService {
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
-      const assignees = await assignable(tx, w.repo, logins);
+      const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
       const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : null;
       const created = await tx.issues.insert({
         repoId: w.repo.id,
@@ -88,6 +91,7 @@ export class IssueService {
       for (const label of labels) await labeled(making, about, label, "labeled");
       for (const user of assignees) await assigned(making, about, user, "assigned");
       if (milestone) await milestoned(making, about, milestone, "milestoned");
+      await mentionsMade(making, about, created.body);
       return created;
     });
     return this.view(w.repo, issue);
@@ -151,7 +155,8 @@ export class IssueService {
       const labels = names === undefined ? undefined : await labelsMade(tx, w.repo, names);
       const { added, removed } = labels === undefined ? { added: [], removed: [] } : labelDiff(labelsBefore!, labels);
       const [assigneesBefore] = (await tx.issues.assigneesOf([current.id])).values();
-      const assignees = logins === undefined ? undefined : await assignable(tx, w.repo, logins);
+      const assignees =
+        logins === undefined ? undefined : (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
       const newlyAssigned = assignees?.filter((u) => !assigneesBefore!.includes(u.id)) ?? [];
       const unassignedIds =
         assignees === undefined ? [] : assigneesBefore!.filter((id) => !assignees.some((u) => u.id === id));
@@ -253,6 +258,12 @@ export class IssueService {
     const repo = await this.readable(path, principal);
     const issue = await this.acting.issue(repo, path);
     return this.store.issues.issueEventsOf(repo.id, issue.number, window);
+  }
+
+  /** The issue's timeline: its issue events and comments in the order they happened (./timeline.ts). */
+  async timeline(path: IssuePath, principal: Principal | null, window: PageRequest): Promise<Page<TimelineEntry>> {
+    const repo = await this.readable(path, principal);
+    return issueTimeline(this.store, repo, await this.acting.issue(repo, path), window);
   }
 
   private async filter(repo: RepoRow, query: ListQuery): Promise<IssueFilter> {
