@@ -28,6 +28,7 @@ import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { collaboratorRoutes } from "./routes/collaborators.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
@@ -227,6 +228,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
+  collaboratorRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }
 
