@@ -39,8 +39,8 @@ export interface CollaboratorScene {
     token?: string | null,
     payload?: unknown,
   ): Promise<LightMyRequestResponse>;
-  /** GET as `token`, the answer's JSON. */
-  json(url: string, token?: string | null): Promise<Json>;
+  /** GET as `token`, the answer's JSON (an object or a list). */
+  json(url: string, token?: string | null): Promise<Json & Json[]>;
   /** The deliveries of the hook on `repo` (alice/hello or acme/site), once there are `count`. */
   delivered(repo: "alice/hello" | "acme/site", count: number): Promise<Delivery[]>;
   /** What a write can leave behind, as one string: compare it before and after a refused write. */
@@ -62,7 +62,8 @@ export async function collaboratorScene(): Promise<CollaboratorScene> {
       headers: token === null ? {} : { authorization: `token ${token}` },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-  const json = async (url: string, token: string | null = ALICE_TOKEN) => (await send("GET", url, token)).json() as Json;
+  const json = async (url: string, token: string | null = ALICE_TOKEN) =>
+    (await send("GET", url, token)).json() as Json & Json[];
   const window = { limit: 100, offset: 0 };
   return {
     t,
