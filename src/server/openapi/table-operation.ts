@@ -27,6 +27,8 @@ const PATH_PARAMETERS: Record<string, string> = {
   id: "The authorization's id",
   hook_id: "The hook's id",
   delivery_id: "The delivery's id",
+  username: "A user's login",
+  invitation_id: "The invitation's id",
 };
 /** GitHub's id-based paths (`/repositories/:id/events`) name what the id is by their first segment. */
 const ID_KINDS: Record<string, string> = { repositories: "repository", organizations: "organization", user: "user" };
@@ -56,6 +58,8 @@ function withDescriptions(schema: unknown, describe: (name: string) => Json): un
 /** What the row's accepted scopes are for: private events in feeds, hooks otherwise. */
 function scopesText(endpoint: Endpoint): string {
   const scopes = `\`${endpoint.acceptedScopes.join("` or `")}\``;
+  if (endpoint.tag === "collaborators")
+    return `With a password or a token with ${scopes}; managing is the repository's administrators', reading needs push access.`;
   if (endpoint.resource !== "Hook")
     return `Private events are included for a caller who may read them, with a password or a token with ${scopes}.`;
   return (
