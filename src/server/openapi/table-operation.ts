@@ -59,7 +59,10 @@ function withDescriptions(schema: unknown, describe: (name: string) => Json): un
 function scopesText(endpoint: Endpoint): string {
   const scopes = `\`${endpoint.acceptedScopes.join("` or `")}\``;
   if (endpoint.tag === "collaborators")
-    return `With a password or a token with ${scopes}; managing is the repository's administrators', reading needs push access.`;
+    return (
+      `With a password or a token with ${scopes}: a repository's collaborators and invitations are its ` +
+      "administrators' to manage and readable with push access; the invitee's own invitations are the invitee's."
+    );
   if (endpoint.resource !== "Hook")
     return `Private events are included for a caller who may read them, with a password or a token with ${scopes}.`;
   return (
