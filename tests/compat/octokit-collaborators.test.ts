@@ -72,12 +72,12 @@ describe("@octokit/rest 22 adding a collaborator who accepts, its webhooks verif
     assert.equal(hello.data.permissions?.push, true);
 
     const feed = await alice().activity.listRepoEvents({ owner: "alice", repo: "hello", per_page: 1 });
-    assert.equal(feed.data[0]?.type, "MemberEvent");
-    assert.deepEqual(feed.data[0]?.payload, {
-      member: (feed.data[0]?.payload as { member: object }).member,
-      action: "added",
-    });
-    assert.equal(feed.data[0]?.actor.login, "alice");
+    const [event] = feed.data;
+    const payload = event!.payload as { member: { login: string }; action: string };
+    assert.deepEqual(
+      [event!.type, event!.actor.login, payload.action, payload.member.login],
+      ["MemberEvent", "alice", "added", "bob"],
+    );
 
     const removed = await alice().repos.removeCollaborator({ owner: "alice", repo: "hello", username: "bob" });
     assert.equal(removed.status, 204);
