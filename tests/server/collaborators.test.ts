@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { assertSchema } from "../compat/schemas.js";
 import { SHARED_DATA } from "../helpers/recorded.js";
 import { eventually } from "../helpers/wait.js";
+import { basic } from "../helpers/test-app.js";
 import {
   ALICE_TOKEN,
   BOB_TOKEN,
@@ -87,6 +88,31 @@ describe("collaborators", () => {
     assert.equal((await s.send("GET", "/repos/alice/hello/collaborators", ZOE_TOKEN)).statusCode, 403);
     assert.equal((await s.send("GET", "/repos/alice/hello/invitations", BOB_TOKEN)).statusCode, 403);
     assert.equal(await s.written(), before);
+  });
+
+  test("a fine-grained token manages collaborators with administration: write, and is refused 403 without", async () => {
+    const pat = async (permissions: Record<string, string>) => {
+      const res = await s.t.app.inject({
+        method: "POST",
+        url: "/user/personal-access-tokens",
+        headers: { authorization: basic("alice", "alice-password") },
+        payload: { name: "t", repository_selection: "all", permissions: { repository: permissions } },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return (res.json() as Json).token as string;
+    };
+    const before = await s.written();
+    const issuesOnly = await s.send("PUT", "/repos/alice/hello/collaborators/zoe", await pat({ issues: "write" }));
+    assert.equal(issuesOnly.statusCode, 403, issuesOnly.body);
+    assert.equal(issuesOnly.headers["x-accepted-github-permissions"], "administration=write");
+    assert.equal(await s.written(), before);
+    const admin = await pat({ administration: "write" });
+    const res = await s.send("PUT", "/repos/alice/hello/collaborators/zoe", admin);
+    assert.equal(res.statusCode, 201, res.body);
+    const withdrawn = await s.send("DELETE", `/repos/alice/hello/invitations/${(res.json() as Json).id}`, admin);
+    assert.equal(withdrawn.statusCode, 204, withdrawn.body);
+    const read = await s.send("GET", "/repos/alice/hello/collaborators", await pat({}));
+    assert.equal(read.statusCode, 200, `metadata, which every token has, reads: ${read.body}`);
   });
 
   test("a member of the owning organization is added at once: 204, MemberEvent added and member.added", async () => {

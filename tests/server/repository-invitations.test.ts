@@ -65,7 +65,10 @@ describe("repository invitations", () => {
     assert.equal(again.statusCode, 404);
   });
 
-  test("an admin collaborator manages collaborators too", async () => {
+  test("an admin collaborator manages collaborators and hooks too", async () => {
+    const hooks = await s.send("GET", "/repos/alice/hello/hooks", BOB_TOKEN);
+    assert.equal(hooks.statusCode, 200, hooks.body);
+    assert.equal((await s.send("GET", "/repos/alice/hello/hooks", ZOE_TOKEN)).statusCode, 404);
     const res = await s.send("PUT", "/repos/alice/hello/collaborators/olga", BOB_TOKEN);
     assert.equal(res.statusCode, 201, res.body);
     assert.equal((res.json() as Json).inviter.login, "bob");
