@@ -116,5 +116,15 @@ contractSuite((driver) => {
       assert.equal(await collaborators.deleteInvitation(made.id), true);
       assert.equal(await collaborators.deleteInvitation(made.id), false);
     });
+
+    test("deleting an account withdraws the invitations it sent and those it was sent", async () => {
+      const { collaborators } = s.store;
+      const pub = await ids.repo("alice/pub");
+      const [alice, zed] = [await ids.userId("alice"), await ids.userId("zed")];
+      const sent = { repoId: pub.id, inviterId: alice, permission: "push", createdAt: at(1) } as const;
+      const invitation = await collaborators.invite({ ...sent, inviteeId: zed });
+      await s.store.users.delete(zed);
+      assert.equal(await collaborators.invitation(invitation.id), null);
+    });
   });
 });
