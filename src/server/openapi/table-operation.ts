@@ -93,6 +93,8 @@ function tableResponses(route: RouteOptions, endpoint: Endpoint, components: Com
   };
   return {
     [status]: success,
+    // A row that creates without a POST may also create nothing (`PUT .../collaborators/{u}`: an added collaborator).
+    ...(endpoint.creates ? { 204: { description: "No Content", headers: headers(commonHeaders(route)) } } : {}),
     ...(method === "GET" ? { 304: notModified(successHeaders) } : {}),
     ...errorResponses(route, {
       notFound: false,
