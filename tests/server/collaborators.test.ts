@@ -11,6 +11,7 @@ import { assertSchema } from "../compat/schemas.js";
 import { SHARED_DATA } from "../helpers/recorded.js";
 import { eventually } from "../helpers/wait.js";
 import { basic } from "../helpers/test-app.js";
+import { assertWebhook } from "../helpers/webhook-schemas.js";
 import {
   ALICE_TOKEN,
   BOB_TOKEN,
@@ -128,6 +129,7 @@ describe("collaborators", () => {
     const [added] = await s.delivered("acme/site", 1);
     assert.deepEqual([added!.event, added!.action, added!.body.member.login], ["member", "added", "olga"]);
     assert.deepEqual(added!.body.changes, { permission: { to: "read" }, role_name: { to: "triage" } });
+    assertWebhook("member", "added", added!.body);
     assert.deepEqual([added!.body.sender.login, added!.body.organization.login], ["alice", "acme"]);
     const [example] = JSON.parse(readFileSync(new URL("webhooks/examples/member.json", SHARED_DATA), "utf8")) as Json[];
     for (const key of Object.keys(example!)) assert.ok(key in added!.body, `member.added has ${key}`);
@@ -141,6 +143,7 @@ describe("collaborators", () => {
     assert.equal(res.statusCode, 204, res.body);
     const [, edited] = await s.delivered("acme/site", 2);
     assert.deepEqual([edited!.event, edited!.action, edited!.body.member.login], ["member", "edited", "olga"]);
+    assertWebhook("member", "edited", edited!.body);
     assert.deepEqual(edited!.body.changes, {
       old_permission: { from: "read" },
       permission: { from: "read", to: "write" },
@@ -277,6 +280,7 @@ describe("collaborators", () => {
     const removed = deliveries.find((d) => d.event === "member" && d.action === "removed");
     assert.deepEqual([removed!.event, removed!.action, removed!.body.member.login], ["member", "removed", "olga"]);
     assert.equal(removed!.body.sender.login, "olga");
+    assertWebhook("member", "removed", removed!.body);
     assert.equal((await s.json("/repos/acme/site/events")).length, events);
     const site = await s.json("/repos/acme/site", OLGA_TOKEN);
     assert.deepEqual(site.permissions.triage, false, "back to the organization's base role, read");

@@ -7,6 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { assertSchema } from "../compat/schemas.js";
+import { assertWebhook } from "../helpers/webhook-schemas.js";
 import {
   ALICE_TOKEN,
   BOB_TOKEN,
@@ -58,6 +59,7 @@ describe("repository invitations", () => {
       ["member", "added", "bob", "bob"],
     );
     assert.deepEqual(added!.body.changes, { permission: { to: "admin" }, role_name: { to: "admin" } });
+    assertWebhook("member", "added", added!.body);
     assert.equal((await s.send("GET", "/repos/alice/hello/collaborators/bob")).statusCode, 204);
     assert.deepEqual((await s.json("/repos/alice/hello", BOB_TOKEN)).permissions.admin, true);
     assert.deepEqual(await s.json("/repos/alice/hello/invitations"), [], "accepting uses the invitation up");
