@@ -29,6 +29,7 @@ import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
+import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
@@ -229,6 +230,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
   collaboratorRoutes(app, services);
+  graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }
 

@@ -14,6 +14,7 @@ import { AuthorizationService } from "./services/authorizations.js";
 import { CredentialRevocationService } from "./services/credential-revocation.js";
 import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
 import { EntryPointService } from "./services/entry-points.js";
+import { GraphqlService } from "./graphql/graphql-service.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
@@ -91,6 +92,7 @@ export interface Services {
   feeds: FeedService;
   streams: StreamHub;
   entryPoints: EntryPointService;
+  graphql: GraphqlService;
   webhooks: Webhooks;
   ingest: IngestService;
   hooks: HookService;
@@ -165,6 +167,7 @@ export function makeServices({
     version: () => remembering.version,
     cacheRequests: metrics.feedCacheRequests,
   });
+  const entryPoints = new EntryPointService(store, feeds);
   const streams = new StreamHub({
     events: store.events,
     remembering,
@@ -225,7 +228,8 @@ export function makeServices({
     credentialRevocation: new CredentialRevocationService(store),
     feeds,
     streams,
-    entryPoints: new EntryPointService(store, feeds),
+    entryPoints,
+    graphql: new GraphqlService(entryPoints),
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),

@@ -56,6 +56,10 @@ export const TAGS = [
       "A repository's collaborators with their roles, and the invitations that make them; accepting one makes " +
       "MemberEvent and the member webhook",
   },
+  {
+    name: "graphql",
+    description: "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/graphql.md)",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",

@@ -52,6 +52,11 @@ export class EntryPointService {
     return { ...(await this.view(org)), asMember };
   }
 
+  /** Whether the caller is a member of the organization, its owners included. */
+  isMember(org: UserRow, principal: Principal): Promise<boolean> {
+    return this.store.directory.isMember(org.id, principal.user.id);
+  }
+
   /** The named parameters an id-based path stands for (`/user/:id`, `/organizations/:id`, `/repositories/:id`). */
   byWireId(kind: WireIdKind, id: string): Promise<FeedParams> {
     return this.feeds.paramsByWireId(kind, id);
