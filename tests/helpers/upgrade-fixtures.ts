@@ -685,7 +685,7 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
-  25: {
+  26: {
     async rows(db, made) {
       // carol, an admin collaborator of alice/widget, has invited dave to it with read only; version 2's bob keeps
       // the role every collaborator had before (push).

@@ -2,7 +2,7 @@
 import type { Migration } from "./migration.js";
 
 export const migration: Migration = {
-  id: 25,
+  id: 26,
   name: "a collaborator's permission, and repository invitations",
   // A collaborator holds one of GitHub's five roles; those a world or an import made are `push`, the role feedgate
   // gave every collaborator until now. An invitation is one pending offer per invitee and repository, with the role
