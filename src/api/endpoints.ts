@@ -14,6 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
+import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -60,6 +61,8 @@ export interface Endpoint {
    * rather than `Validation Failed`.
    */
   readonly schemaChecked?: boolean;
+  /** Answers 201 though its method is not POST (./responses.ts successStatus). */
+  readonly creates?: true;
 }
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
@@ -794,6 +797,7 @@ export const endpoints = {
     },
   },
   activity: activityEndpoints,
+  collaborators: collaboratorEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

@@ -34,6 +34,7 @@ import { Issue, IssueSearchResult, IssueWithRepository, Label, Milestone } from 
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
+import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -74,6 +75,9 @@ const SPEC_SHAPES = {
   StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
   Label,
   Milestone,
+  Collaborator,
+  RepositoryInvitation,
+  RepositoryCollaboratorPermission,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -140,6 +144,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Label[]": Type.Array(shape("Label")),
     Milestone: shape("Milestone"),
     "Milestone[]": Type.Array(shape("Milestone")),
+    "Collaborator[]": Type.Array(shape("Collaborator")),
+    RepositoryInvitation: shape("RepositoryInvitation"),
+    "RepositoryInvitation[]": Type.Array(shape("RepositoryInvitation")),
+    RepositoryCollaboratorPermission: shape("RepositoryCollaboratorPermission"),
   };
 }
 
@@ -162,6 +170,8 @@ export const hasBody = (kind: ResponseKind): boolean => kind !== "empty";
 interface Answering {
   readonly method: string;
   readonly response: ResponseKind;
+  /** A row that creates without a POST (`PUT .../collaborators/{u}` making an invitation): 201. */
+  readonly creates?: true;
 }
 
 /**
@@ -173,5 +183,6 @@ interface Answering {
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
   if (row.response === "accepted" || row.response === "HookRedeliveries") return 202;
+  if (row.creates) return 201;
   return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

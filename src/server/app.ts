@@ -28,6 +28,7 @@ import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
@@ -228,6 +229,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
+  collaboratorRoutes(app, services);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }

@@ -27,6 +27,8 @@ import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
+import { CollaboratorService } from "./services/actions/collaborators.js";
+import { InvitationService } from "./services/actions/invitations.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -101,6 +103,8 @@ export interface Services {
   reactions: ReactionService;
   activity: ActivityService;
   labels: LabelService;
+  collaborators: CollaboratorService;
+  invitations: InvitationService;
   milestones: MilestoneService;
   assignees: AssigneeService;
   sessions: SessionService;
@@ -238,6 +242,8 @@ export function makeServices({
     labels: new LabelService(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
+    collaborators: new CollaboratorService(actionParts),
+    invitations: new InvitationService(actionParts),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -38,6 +38,10 @@ export const SCHEMAS = [
   // The activity family (starring, watching, following), as published.
   "stargazer",
   "minimal-repository",
+  // Collaborators and their invitations, as published.
+  "collaborator",
+  "repository-invitation",
+  "repository-collaborator-permission",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -51,6 +51,12 @@ export const TAGS = [
     description: "Starring, watching and following: the caller's own relations, and anyone's as lists",
   },
   {
+    name: "collaborators",
+    description:
+      "A repository's collaborators with their roles, and the invitations that make them; accepting one makes " +
+      "MemberEvent and the member webhook",
+  },
+  {
     name: "graphql",
     description: "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/graphql.md)",
   },

@@ -117,6 +117,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "c055e727dfeaeaa717a19687ee60208f386fc8f9402c93dfabdcb6992b958b1c",
     postgres: "7399aeb2c12fe3a896393741330e3c201d55aac65b492c069c1ca365cbff1d7f",
   },
+  25: {
+    sqlite: "59764fddf67564c0da0d09b6731dbf1067553a0cba17c3a6e867457d8c0feb23",
+    postgres: "5d5b4e0c82e09c186279a1ab87fa95bbb741f9160b4bb3bbd62f516f235e7d8a",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -84,7 +84,7 @@ export class AssigneeService {
   ): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, path, access);
     const issue = await this.acting.issue(w.repo, path);
-    if (!w.pushes) return this.view(w.repo, issue);
+    if (!w.triages) return this.view(w.repo, issue); // GitHub's triage role assigns
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const after = await this.acting.perform(scene, async (making) => {
       const { tx } = making;

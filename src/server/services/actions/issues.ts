@@ -60,14 +60,14 @@ export class IssueService {
     const w = await writableRepository(this.store, this.feeds, params, access);
     const title = String(input.title).trim();
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
-    // GitHub drops what only those with push access may set, silently, for everyone else.
-    const names = w.pushes ? (labelNames(input.labels) ?? []) : [];
-    const logins = w.pushes ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
+    // GitHub drops what only those with triage access (or more) may set, silently, for everyone else.
+    const names = w.triages ? (labelNames(input.labels) ?? []) : [];
+    const logins = w.triages ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
       const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
-      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : null;
+      const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : null;
       const created = await tx.issues.insert({
         repoId: w.repo.id,
         userId: w.principal.user.id,
@@ -100,7 +100,10 @@ export class IssueService {
   async update(path: IssuePath, input: UpdateInput, access: ActionAccess): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, path, access);
     const before = await this.acting.issue(w.repo, path);
-    if (!w.pushes && before.userId !== w.principal.user.id) throw mustHavePushAccess();
+    // Its author edits an issue; triage closes, reopens, labels and assigns anyone's; editing anyone's is write's.
+    const own = before.userId === w.principal.user.id;
+    if (!own && !w.triages) throw mustHavePushAccess();
+    if (!own && !w.pushes && (input.title !== undefined || input.body !== undefined)) throw mustHavePushAccess();
     const state = input.state;
     if (state !== undefined && state !== "open" && state !== "closed")
       throw new InvalidInputError(`state must be open or closed, got ${JSON.stringify(state)}`, {
@@ -116,8 +119,8 @@ export class IssueService {
       });
     const title = input.title === undefined ? undefined : String(input.title).trim();
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
-    const names = w.pushes ? labelNames(input.labels) : undefined;
-    const logins = w.pushes ? loginsOf(input.assignees, input.assignee) : undefined;
+    const names = w.triages ? labelNames(input.labels) : undefined;
+    const logins = w.triages ? loginsOf(input.assignees, input.assignee) : undefined;
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
@@ -144,7 +147,7 @@ export class IssueService {
       if (reopening) Object.assign(changes, { state, stateReason: "reopened", closedAt: null, closedById: null });
       if (!closing && !reopening && reason !== undefined && reason !== current.stateReason)
         changes.stateReason = reason;
-      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : undefined;
+      const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : undefined;
       const moves = milestone !== undefined && (milestone?.id ?? null) !== current.milestoneId;
       if (moves) changes.milestoneId = milestone?.id ?? null;
       const left =
