@@ -150,12 +150,12 @@ describe("GraphQL", () => {
     assert.deepEqual(body.errors[0].locations, [{ line: 1, column: 15 }]);
   });
 
-  test("a request without a query, or with variables that are not an object", async () => {
-    assert.deepEqual((await ask({})).body, {
-      errors: [{ message: "A query attribute must be specified and must be a string." }],
-    });
-    assert.deepEqual((await ask({ query: "{viewer{login}}", variables: [1] })).body, {
-      errors: [{ message: "Variables are invalid JSON." }],
-    });
+  test("a request without a query, or with variables that are not an object: 400, nothing run", async () => {
+    const none = await ask({ note: "no query" });
+    assert.equal(none.status, 400);
+    assert.deepEqual(none.body, { errors: [{ message: "A query attribute must be specified and must be a string." }] });
+    const variables = await ask({ query: "{viewer{login}}", variables: [1] });
+    assert.equal(variables.status, 400);
+    assert.deepEqual(variables.body, { errors: [{ message: "Variables are invalid JSON." }] });
   });
 });

@@ -23,12 +23,23 @@ export interface GraphAnswer {
   errors?: WireGraphError[];
 }
 
-const refused = (message: string): GraphAnswer => ({ errors: [{ message }] });
+/**
+ * What a request answers: 200 for every query that could be read as one (its errors included, as GitHub answers
+ * them), 400 for a request that is not one (no query, variables that are not an object), as the GraphQL-over-HTTP
+ * spec has it: nothing is run for it.
+ */
+export interface GraphReply {
+  status: 200 | 400;
+  body: GraphAnswer;
+}
+
+const refused = (message: string): GraphReply => ({ status: 400, body: { errors: [{ message }] } });
+const answered = (body: GraphAnswer): GraphReply => ({ status: 200, body });
 
 export class GraphqlService {
   constructor(private readonly entryPoints: EntryPointService) {}
 
-  async run(request: GraphRequest, principal: Principal, baseUrl: string): Promise<GraphAnswer> {
+  async run(request: GraphRequest, principal: Principal, baseUrl: string): Promise<GraphReply> {
     const { query, variables, operationName } = request;
     if (typeof query !== "string" || query.trim() === "")
       return refused("A query attribute must be specified and must be a string.");
@@ -40,10 +51,10 @@ export class GraphqlService {
     try {
       document = parse(query);
     } catch (error) {
-      return { errors: [toWireGraphError(error as Parameters<typeof toWireGraphError>[0])] };
+      return answered({ errors: [toWireGraphError(error as Parameters<typeof toWireGraphError>[0])] });
     }
     const invalid = validate(SCHEMA, document, RULES);
-    if (invalid.length) return { errors: invalid.map(toWireGraphError) };
+    if (invalid.length) return answered({ errors: invalid.map(toWireGraphError) });
     const context: GraphContext = { principal, baseUrl, entryPoints: this.entryPoints };
     const result = await execute({
       schema: SCHEMA,
@@ -53,9 +64,9 @@ export class GraphqlService {
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: (operationName ?? undefined) as string | undefined,
     });
-    return {
+    return answered({
       ...(result.data !== undefined ? { data: result.data } : {}),
       ...(result.errors?.length ? { errors: result.errors.map(toWireGraphError) } : {}),
-    };
+    });
   }
 }

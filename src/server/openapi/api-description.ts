@@ -58,7 +58,8 @@ export const TAGS = [
   },
   {
     name: "graphql",
-    description: "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/graphql.md)",
+    description:
+      "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",
   },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {

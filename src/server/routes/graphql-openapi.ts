@@ -14,7 +14,8 @@ export const GRAPHQL: RouteDoc = {
   security: "required",
   description:
     "GitHub's GraphQL interface (`{query, variables, operationName}`), over the part of GitHub's schema served " +
-    "(docs/graphql.md). Errors are answered with 200 and `errors`, as GitHub answers them.",
+    "(docs/api.md#graphql). A query's errors are answered with 200 and `errors`, as GitHub answers them; a request " +
+    "that is no query (none given, variables not an object) with 400.",
   body: {
     required: true,
     content: {
@@ -26,7 +27,10 @@ export const GRAPHQL: RouteDoc = {
       },
     },
   },
-  success: { 200: jsonResponse(GRAPH_ANSWER, "The query's data and errors") },
+  success: {
+    200: jsonResponse(GRAPH_ANSWER, "The query's data and errors"),
+    400: jsonResponse(GRAPH_ANSWER, "Not a query: nothing run"),
+  },
 };
 
 /** The same at GitHub Enterprise Server's path. */
