@@ -16,6 +16,7 @@ import { Comments, Reactions } from "./comments.js";
 import { Relations } from "./relations.js";
 import { Labels } from "./labels.js";
 import { Milestones } from "./milestones.js";
+import { Repositories } from "./repositories.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -67,6 +68,7 @@ export class Actions implements ActionStore {
           relations: new Relations(tx),
           labels: new Labels(tx),
           milestones: new Milestones(tx),
+          repositories: new Repositories(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

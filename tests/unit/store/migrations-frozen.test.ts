@@ -117,6 +117,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "c055e727dfeaeaa717a19687ee60208f386fc8f9402c93dfabdcb6992b958b1c",
     postgres: "7399aeb2c12fe3a896393741330e3c201d55aac65b492c069c1ca365cbff1d7f",
   },
+  25: {
+    sqlite: "af0b90070d6151ebec25a8ea66b7ce7380ee23788ae1e457bfadac550e4596da",
+    postgres: "234f6a58fac760889576033f57a07c5c9a53a4a73c67eac9ea5960c01c51419b",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -27,9 +27,10 @@ import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Labels } from "../labels.js";
+import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AssigneeStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -107,6 +108,7 @@ export class PostgresStore implements Store {
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   readonly labels: LabelStore;
+  readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   /** Set by open(), which migrates before handing the store out. */
@@ -131,6 +133,7 @@ export class PostgresStore implements Store {
     this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
     this.relations = raisingUnavailable(new Relations(executor), isPostgresOutage);
     this.labels = raisingUnavailable(new Labels(executor), isPostgresOutage);
+    this.repositories = raisingUnavailable(new Repositories(executor), isPostgresOutage);
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);

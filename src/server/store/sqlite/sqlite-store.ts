@@ -28,9 +28,10 @@ import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Labels } from "../labels.js";
+import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AssigneeStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -99,6 +100,7 @@ export class SqliteStore implements Store {
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   readonly labels: LabelStore;
+  readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
 
@@ -152,6 +154,7 @@ export class SqliteStore implements Store {
     this.reactions = part(new Reactions(executor));
     this.relations = part(new Relations(executor));
     this.labels = part(new Labels(executor));
+    this.repositories = part(new Repositories(executor));
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
