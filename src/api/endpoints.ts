@@ -14,6 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
+import { repositoryEndpoints } from "./repository-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -713,6 +714,7 @@ export const endpoints = {
       "optional",
       [{ metadata: "read" }],
     ),
+    ...repositoryEndpoints,
   },
   rateLimit: {
     get: resource("/rate_limit", [], "RateLimit", {

@@ -39,6 +39,7 @@ import { callerIssueRoutes, searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
 import { activityRoutes } from "./routes/activity.js";
 import { labelRoutes } from "./routes/labels.js";
+import { repositoryRoutes } from "./routes/repositories.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -206,7 +207,7 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
 }
 
 /** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts). */
-const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues"]);
+const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues", "repos"]);
 
 /** The API's routes, each family from its services. */
 function registerRoutes(app: FastifyInstance, services: Services): void {
@@ -227,6 +228,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
+  repositoryRoutes(app, services);
   metaRoutes(app, store, services.counters);
 }
 

@@ -26,6 +26,9 @@ import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
+import { RepositoryService } from "./services/actions/repositories.js";
+import { ForkService } from "./services/actions/forks.js";
+import { RepositoryListService } from "./services/actions/repository-lists.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -101,6 +104,9 @@ export interface Services {
   labels: LabelService;
   milestones: MilestoneService;
   assignees: AssigneeService;
+  repositories: RepositoryService;
+  forks: ForkService;
+  repositoryLists: RepositoryListService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -234,6 +240,9 @@ export function makeServices({
     labels: new LabelService(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
+    repositories: new RepositoryService(actionParts),
+    forks: new ForkService(actionParts),
+    repositoryLists: new RepositoryListService(store, feeds),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -20,6 +20,8 @@ import type { RepositoryStore } from "./repository-store.js";
 export interface MadeWebhook {
   /** The repository whose hooks (and whose owning organization's) receive it. */
   repoId: number;
+  /** Only this organization's hooks receive it, not the repository's own (`repository.deleted`). */
+  toOrganization?: number;
   /** `X-GitHub-Event`: `issues`, `label`, `star`... */
   event: string;
   action: string | null;

@@ -158,7 +158,10 @@ export class Repositories implements RepositoryStore {
   async rename(repo: RepoRow, name: string, at: Date): Promise<RepoRow> {
     const old = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
     const owner = { owner: repo.ownerId };
-    await this.db.run(`DELETE FROM repo_renames WHERE owner_id = @owner AND ${this.nameIs("name")}`, { ...owner, name });
+    await this.db.run(`DELETE FROM repo_renames WHERE owner_id = @owner AND ${this.nameIs("name")}`, {
+      ...owner,
+      name,
+    });
     if (old.toLowerCase() !== name.toLowerCase())
       await this.db.run("INSERT INTO repo_renames (owner_id, name, repo_id) VALUES (@owner, @name, @repo)", {
         ...owner,
@@ -226,7 +229,11 @@ export class Repositories implements RepositoryStore {
       `(${query.affiliations.map((a) => AFFILIATED[a]).join(" OR ")})`,
       visibleTo(query.reader),
       ...(query.visibility === "public" ? ["NOT r.private"] : query.visibility === "private" ? ["r.private"] : []),
-      ...(query.forks === "forks" ? ["r.parent_id IS NOT NULL"] : query.forks === "sources" ? ["r.parent_id IS NULL"] : []),
+      ...(query.forks === "forks"
+        ? ["r.parent_id IS NOT NULL"]
+        : query.forks === "sources"
+          ? ["r.parent_id IS NULL"]
+          : []),
       ...(query.since ? ["r.updated_at >= @since"] : []),
       ...(query.before ? ["r.updated_at < @before"] : []),
     ];
@@ -249,4 +256,3 @@ export class Repositories implements RepositoryStore {
     return { rows: rows.map(toRepo), total: Number(count!.n) };
   }
 }
-

@@ -4,7 +4,8 @@
  * repositories only (else 404, GitHub's answer to a token that may not know of the resource); a fine-grained token
  * must cover the repository with the row's permission (403). What the caller may then change is by its role: anyone
  * who sees a repository may open issues and comment, its author may edit and close an issue, and only those with push
- * access (the owner, a collaborator, a site administrator) set labels, assignees and milestones, or lock.
+ * access (the owner, a collaborator, a site administrator) set labels, assignees and milestones, or lock. An archived
+ * repository takes no write at all (GitHub's 403).
  */
 import type { AcceptedPermissions } from "../../../api/permissions.js";
 import { satisfies } from "../../../api/scopes.js";
@@ -30,6 +31,15 @@ export interface WritableRepository {
   pushes: boolean;
 }
 
+/** GitHub's 403 for any write to an archived repository, its issues, labels, comments and milestones. */
+export const archivedReadOnly = () => new ApiError(403, "Repository was archived so is read-only.");
+
+/** GitHub's 410 on the issue routes of a repository whose issues are turned off (`has_issues: false`). */
+export function issuesEnabled(repo: RepoRow): RepoRow {
+  if (!repo.settings.hasIssues) throw new ApiError(410, "Issues are disabled for this repo");
+  return repo;
+}
+
 /** GitHub's 403 for a change that needs push access the caller lacks. */
 export const mustHavePushAccess = () => new ApiError(403, "Must have push access to repository");
 
@@ -38,6 +48,8 @@ export async function writableRepository(
   feeds: FeedService,
   params: FeedParams,
   access: ActionAccess,
+  /** The repository's own settings and its deletion are writes an archived repository takes (GitHub's unarchiving). */
+  archived: "refused" | "allowed" = "refused",
 ): Promise<WritableRepository> {
   const { principal } = access;
   if (!principal) throw requiresAuthentication();
@@ -49,6 +61,7 @@ export async function writableRepository(
     const fully = access.acceptedScopes.filter((scope) => scope !== "public_repo");
     if (!satisfies(scopes, access.acceptedScopes) || (repo.private && !satisfies(scopes, fully))) throw notFound();
   }
+  if (repo.settings.archived && archived === "refused") throw archivedReadOnly();
   const role = await store.directory.repoRole(principal.user.id, repo.id);
   const pushes = principal.user.siteAdmin || role === "owner" || role === "collaborator";
   return { repo, principal, role, pushes };
