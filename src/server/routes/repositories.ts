@@ -14,6 +14,7 @@ import type { EntryPointService } from "../services/entry-points.js";
 import type { ForkService } from "../services/actions/forks.js";
 import type { RepositoryListService } from "../services/actions/repository-lists.js";
 import type { RepositoryService } from "../services/actions/repositories.js";
+import type { RememberingStore } from "../store/remembering-store.js";
 import type { Page, RepoRow, Store } from "../store/store.js";
 import { actionAccess as access } from "./issues.js";
 import { tableRoute } from "./table-route.js";
@@ -26,6 +27,7 @@ export interface RepositoryServices {
   repositoryLists: RepositoryListService;
   entryPoints: EntryPointService;
   store: Store;
+  remembering: RememberingStore;
 }
 
 /** The id-based form of the rows on the repository itself (GitHub's `/repositories/{id}`, where renames redirect). */
@@ -33,9 +35,9 @@ const BY_ID = { byId: "/repositories/:id" } as const;
 
 export function repositoryRoutes(untyped: FastifyInstance, services: RepositoryServices): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-  const { repositories, forks, repositoryLists: lists, entryPoints, store } = services;
+  const { repositories, forks, repositoryLists: lists, entryPoints, store, remembering } = services;
 
-  /** The repository as `GET /repos/:user/:repo` shows it to the caller. */
+  /** The repository as `GET /repos/:user/:repo` shows it to the caller, read afresh after the request's write. */
   const view = async (
     repo: RepoRow,
     request: FastifyRequest & { apiVersion: ApiVersion },
@@ -44,6 +46,7 @@ export function repositoryRoutes(untyped: FastifyInstance, services: RepositoryS
       repo.fullName.slice(0, repo.fullName.indexOf("/")),
       repo.fullName.slice(repo.fullName.indexOf("/") + 1),
     ];
+    await remembering.refresh();
     const { facts, ...context } = await entryPoints.repository({ user, repo: name }, request.principal);
     return toWireRepository(facts, context, request.baseUrl, request.apiVersion);
   };
