@@ -206,8 +206,8 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 }
 
-/** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts). */
-const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues", "repos"]);
+/** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts), where renames redirect. */
+const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues", "repos", "activity"]);
 
 /** The API's routes, each family from its services. */
 function registerRoutes(app: FastifyInstance, services: Services): void {

@@ -174,6 +174,9 @@ describe("repository actions", () => {
     const write = await s.send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, { title: "t" });
     assert.equal(write.statusCode, 307);
     assert.equal(write.headers.location, `http://localhost:80/repositories/${repo.id}/issues`);
+    const stargazers = await s.send("GET", "/repos/alice/hello/stargazers", null);
+    assert.equal(stargazers.statusCode, 301);
+    assert.equal((await s.t.app.inject({ method: "GET", url: stargazers.headers.location as string })).statusCode, 200);
     const byId = s.json(await s.send("GET", `/repositories/${repo.id}`, null), 200);
     assert.deepEqual([byId.full_name, byId.description], ["alice/hello-world", "Hello, world"]);
     // A private repository's old name is no redirect to those who cannot see it.
