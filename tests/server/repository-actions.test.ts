@@ -145,6 +145,11 @@ describe("repository actions", () => {
       [name.message, name.errors[0].message],
       ["Validation Failed", "name already exists on this account"],
     );
+    const branch = s.json(await s.send("PATCH", "/repos/alice/hello", ALICE_TOKEN, { default_branch: " " }), 422);
+    assert.deepEqual(
+      branch.errors.map((e: Json) => [e.resource, e.field, e.code]),
+      [["Repository", "default_branch", "invalid"]],
+    );
     assert.equal(await s.written(), before);
   });
 

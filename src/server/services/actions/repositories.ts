@@ -23,6 +23,7 @@ import {
   nameTaken,
   NEW_DEFAULT_BRANCH,
   privacyOf,
+  refused,
   repositoryName,
 } from "./repository-input.js";
 import { NEW_REPO_STATS, placeOf, repositoryScene, type RepositoryPlace } from "./repository-scene.js";
@@ -48,6 +49,8 @@ function mayMakePrivate(access: ActionAccess): void {
 
 /** What the edit changes, against what the repository has: only what differs. */
 function settingChanges(repo: RepoRow, input: UpdateInput): RepoChanges {
+  if (input.default_branch !== undefined && input.default_branch.trim() === "")
+    throw refused(VALIDATION_FAILED, { code: "invalid", field: "default_branch" });
   const asked: RepoChanges = {
     private: privacyOf(input, VALIDATION_FAILED),
     description: input.description,
