@@ -253,6 +253,29 @@ describe("repository actions", () => {
     assert.equal((await s.send("GET", "/repos/alice/hello-world/issues", null)).statusCode, 200);
   });
 
+  test("a fine-grained token creates with the account's administration permission, else GitHub's 403", async () => {
+    const pat = async (permissions: Record<string, Record<string, string>>) => {
+      const res = await s.t.app.inject({
+        method: "POST",
+        url: "/user/personal-access-tokens",
+        headers: { authorization: `Basic ${Buffer.from("alice:alice-password").toString("base64")}` },
+        payload: {
+          name: `t${Object.keys(permissions.repository ?? {}).join()}`,
+          repository_selection: "all",
+          permissions,
+        },
+      });
+      return (s.json(res, 201) as { token: string }).token;
+    };
+    const admin = await pat({ repository: { administration: "write" } });
+    const issues = await pat({ repository: { issues: "write" } });
+    const refused = s.json(await s.send("POST", "/user/repos", issues, { name: "by-token" }), 403);
+    assert.equal(refused.message, "Resource not accessible by personal access token");
+    assert.equal((await s.send("POST", "/orgs/acme/repos", admin, { name: "by-token" })).statusCode, 403);
+    const made = s.json(await s.send("POST", "/user/repos", admin, { name: "by-token", private: true }), 201);
+    assert.equal(made.full_name, "alice/by-token");
+  });
+
   test("DELETE needs delete_repo and admin rights; it answers 204 and tells the organization's hooks only", async () => {
     const before = s.orgDeliveries();
     const refused = s.json(await s.send("DELETE", "/repos/acme/internal-tools", ALICE_TOKEN), 403);
