@@ -16,8 +16,7 @@ import { accountCaller, mayActOnRepository, privateReader } from "./account-acce
 import { Acting, type ActionParts } from "./acting.js";
 import type { ActionAccess } from "./repository-access.js";
 import { nameTaken, oneOf, repositoryName } from "./repository-input.js";
-import { repositoryObject } from "./repository-scene.js";
-import { NEW_REPO_STATS } from "./repository-scene.js";
+import { NEW_REPO_STATS, repositoryObject } from "./repository-scene.js";
 
 type ForkInput = RequestOf<Endpoints["repos"]["createFork"], "body">;
 
@@ -56,11 +55,16 @@ export class ForkService {
         fork: { parentId: source.id, networkId: source.networkId },
         settings: { ...source.settings, hasIssues: false, archived: false, createdAt: scene.at, updatedAt: scene.at },
       });
-      const place = { owner, stats: NEW_REPO_STATS, baseUrl: scene.baseUrl };
-      const forkee = {
-        ...repositoryObject(fork, { ...place, organization: null, actor: principal.user, at: scene.at }),
-        public: !fork.private,
+      // As ForkEvent and the `fork` webhook carry it: the new repository's object, with GitHub's `public`.
+      const place = {
+        owner,
+        organization: null,
+        actor: scene.actor,
+        stats: NEW_REPO_STATS,
+        baseUrl: scene.baseUrl,
+        at: scene.at,
       };
+      const forkee = { ...repositoryObject(fork, place), public: !fork.private };
       await making.event("ForkEvent", { forkee });
       making.webhook("fork", null, { forkee });
       return fork;
