@@ -15,6 +15,7 @@ import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
+import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -55,6 +56,14 @@ export interface Endpoint {
   readonly tag: string;
   /** A rate-limit window of the operation's own instead of the caller's core window. */
   readonly rateLimit?: OwnRateLimit;
+  /**
+   * GitHub checks this operation's body against a JSON schema before anything else, and answers a required field
+   * left out with its schema-validation words (`Invalid request.` + `"title" wasn't supplied.`, wire notes 3.4)
+   * rather than `Validation Failed`.
+   */
+  readonly schemaChecked?: boolean;
+  /** Answers 201 though its method is not POST (./responses.ts successStatus). */
+  readonly creates?: true;
 }
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
@@ -790,6 +799,7 @@ export const endpoints = {
     },
   },
   activity: activityEndpoints,
+  collaborators: collaboratorEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

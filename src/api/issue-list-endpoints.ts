@@ -33,7 +33,7 @@ function listRow<const P extends Readonly<Record<string, ParamSpec>>>(
     auth: "required",
     acceptedScopes: [],
     permissions: [{ issues: "read" }],
-    response: "Issue[]",
+    response: "IssueWithRepository[]",
     resource: "Issue",
     documentationUrl: `${DOCS}#${anchor}`,
     summary,

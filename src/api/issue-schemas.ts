@@ -3,7 +3,7 @@
  * its examples): issues, labels, milestones and the reaction roll-up. Ids are GitHub's integers. No Node-only imports.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { SimpleUser } from "./schemas.js";
+import { ParentRepository, SimpleUser } from "./schemas.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableUser = Type.Union([SimpleUser, Type.Null()]);
@@ -96,6 +96,13 @@ export const Issue = Type.Object({
   state_reason: NullableString,
 });
 export type Issue = Static<typeof Issue>;
+
+/**
+ * An issue as the caller's lists across repositories show it (`GET /issues`, `/user/issues`, `/orgs/{org}/issues`):
+ * with its `repository`, which GitHub adds there since the items come from many (issue schema's `repository`).
+ */
+export const IssueWithRepository = Type.Object({ ...Issue.properties, repository: ParentRepository });
+export type IssueWithRepository = Static<typeof IssueWithRepository>;
 
 /** `GET /search/issues`: GitHub's issue-search-result-item is the issue with its `score`. */
 export const IssueSearchResult = Type.Object({

@@ -28,10 +28,13 @@ import {
   servedSchemas,
   SimpleUser,
   WebhookConfig,
+  wireIdSchema,
 } from "./schemas.js";
-import { Issue, IssueSearchResult, Label, Milestone } from "./issue-schemas.js";
+import { Issue, IssueSearchResult, IssueWithRepository, Label, Milestone } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
+import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
+import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -54,7 +57,9 @@ const SPEC_SHAPES = {
   FineGrainedToken,
   HookRedeliveries,
   Issue,
+  IssueWithRepository,
   IssueEventOfIssue,
+  TimelineItem,
   IssueSearchResult,
   IssueComment,
   Reaction,
@@ -70,6 +75,9 @@ const SPEC_SHAPES = {
   StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
   Label,
   Milestone,
+  Collaborator,
+  RepositoryInvitation,
+  RepositoryCollaboratorPermission,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -78,7 +86,7 @@ type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
  * The OpenAPI document's components, which response kinds refer to by these names.
  */
 export function namedResponseSchemas(numericIds: boolean) {
-  return { ...SPEC_SHAPES, ...servedSchemas(numericIds) };
+  return { ...SPEC_SHAPES, ...servedSchemas(numericIds), TimelineItem: timelineItemSchema(wireIdSchema(numericIds)) };
 }
 
 /** No body: a 204. Never serialized nor sent; its static type is the SDK's `data` for such operations. */
@@ -94,6 +102,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Event[]": Type.Array(shape("Event")),
     "IssueEvent[]": Type.Array(shape("IssueEvent")),
     "IssueEventOfIssue[]": Type.Array(shape("IssueEventOfIssue")),
+    "TimelineItem[]": Type.Array(shape("TimelineItem")),
     /** 204 No Content. */
     empty: Empty,
     /** 202 with an empty object: GitHub's answer to a redelivery. */
@@ -120,6 +129,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "FineGrainedToken[]": Type.Array(shape("FineGrainedToken")),
     Issue: shape("Issue"),
     "Issue[]": Type.Array(shape("Issue")),
+    "IssueWithRepository[]": Type.Array(shape("IssueWithRepository")),
     IssueSearchResult: shape("IssueSearchResult"),
     IssueComment: shape("IssueComment"),
     "IssueComment[]": Type.Array(shape("IssueComment")),
@@ -136,6 +146,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Label[]": Type.Array(shape("Label")),
     Milestone: shape("Milestone"),
     "Milestone[]": Type.Array(shape("Milestone")),
+    "Collaborator[]": Type.Array(shape("Collaborator")),
+    RepositoryInvitation: shape("RepositoryInvitation"),
+    "RepositoryInvitation[]": Type.Array(shape("RepositoryInvitation")),
+    RepositoryCollaboratorPermission: shape("RepositoryCollaboratorPermission"),
   };
 }
 
@@ -158,6 +172,8 @@ export const hasBody = (kind: ResponseKind): boolean => kind !== "empty";
 interface Answering {
   readonly method: string;
   readonly response: ResponseKind;
+  /** A row that creates without a POST (`PUT .../collaborators/{u}` making an invitation): 201. */
+  readonly creates?: true;
 }
 
 /**
@@ -169,5 +185,6 @@ interface Answering {
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
   if (row.response === "accepted" || row.response === "HookRedeliveries" || row.response === "Fork") return 202;
+  if (row.creates) return 201;
   return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

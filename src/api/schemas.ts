@@ -25,7 +25,7 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
  * server started with `--numeric-ids`, a JSON integer as GitHub sent it (wire notes 1.2, 2.4). Event ids are strings
  * in both modes. feedgate/client reads either and hands its callers strings (src/client/ids.ts).
  */
-const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Type.String());
+export const wireIdSchema = (numericIds: boolean) => (numericIds ? Type.Integer() : Type.String());
 
 /**
  * The authorization object, keys in the order github.com sent them in 2018 (wire notes 1.2), then `expires_at`,
@@ -199,7 +199,7 @@ const issueEventSchema = <I extends TSchema>(id: I) =>
 export const IssueEvent = issueEventSchema(Type.String());
 export type IssueEvent = Static<typeof IssueEvent>;
 /** An issue event as one issue's list shows it: without the `issue`, which the list is of (wire notes 2.4). */
-const issueEventOfIssueSchema = <I extends TSchema>(id: I) => Type.Omit(issueEventSchema(id), ["issue"]);
+export const issueEventOfIssueSchema = <I extends TSchema>(id: I) => Type.Omit(issueEventSchema(id), ["issue"]);
 export const IssueEventOfIssue = issueEventOfIssueSchema(Type.String());
 export type IssueEventOfIssue = Static<typeof IssueEventOfIssue>;
 

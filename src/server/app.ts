@@ -28,6 +28,8 @@ import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { collaboratorRoutes } from "./routes/collaborators.js";
+import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
 import { metricsRoutes } from "./routes/metrics.js";
 import { readTlsFiles, type TlsFiles } from "./tls.js";
@@ -229,6 +231,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
   repositoryRoutes(app, services);
+  collaboratorRoutes(app, services);
+  graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }
 

@@ -14,6 +14,7 @@ import { AuthorizationService } from "./services/authorizations.js";
 import { CredentialRevocationService } from "./services/credential-revocation.js";
 import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
 import { EntryPointService } from "./services/entry-points.js";
+import { GraphqlService } from "./graphql/graphql-service.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
@@ -29,6 +30,8 @@ import { AssigneeService } from "./services/actions/assignees.js";
 import { RepositoryService } from "./services/actions/repositories.js";
 import { ForkService } from "./services/actions/forks.js";
 import { RepositoryListService } from "./services/actions/repository-lists.js";
+import { CollaboratorService } from "./services/actions/collaborators.js";
+import { InvitationService } from "./services/actions/invitations.js";
 import { SessionService } from "./services/sessions.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
@@ -92,6 +95,7 @@ export interface Services {
   feeds: FeedService;
   streams: StreamHub;
   entryPoints: EntryPointService;
+  graphql: GraphqlService;
   webhooks: Webhooks;
   ingest: IngestService;
   hooks: HookService;
@@ -102,6 +106,8 @@ export interface Services {
   reactions: ReactionService;
   activity: ActivityService;
   labels: LabelService;
+  collaborators: CollaboratorService;
+  invitations: InvitationService;
   milestones: MilestoneService;
   assignees: AssigneeService;
   repositories: RepositoryService;
@@ -167,6 +173,7 @@ export function makeServices({
     version: () => remembering.version,
     cacheRequests: metrics.feedCacheRequests,
   });
+  const entryPoints = new EntryPointService(store, feeds);
   const streams = new StreamHub({
     events: store.events,
     remembering,
@@ -227,7 +234,8 @@ export function makeServices({
     credentialRevocation: new CredentialRevocationService(store),
     feeds,
     streams,
-    entryPoints: new EntryPointService(store, feeds),
+    entryPoints,
+    graphql: new GraphqlService(entryPoints),
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
@@ -243,6 +251,8 @@ export function makeServices({
     repositories: new RepositoryService(actionParts),
     forks: new ForkService(actionParts),
     repositoryLists: new RepositoryListService(store, feeds),
+    collaborators: new CollaboratorService(actionParts),
+    invitations: new InvitationService(actionParts),
     sessions: new SessionService(store, clock),
     consoleAssets: loadAssets(),
     background: background([hooks.dispatcher, retention], manualClock, testControls),

@@ -3,7 +3,7 @@
  * but github.com as GitHub Enterprise Server: `https://HOST/api/v3/<path>`, with GH_ENTERPRISE_TOKEN. The server's
  * throw-away certificate is trusted through SSL_CERT_FILE, as a user would trust their own. Covered: the feeds
  * with `--paginate` (which follows Link, so the URLs must keep /api/v3), a private feed with the token, `GET /user`,
- * and the authorizations API, which refuses tokens as GitHub does.
+ * GraphQL at `/api/graphql`, and the authorizations API, which refuses tokens as GitHub does.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -102,6 +102,16 @@ describe("gh 2.23 against feedgate's Enterprise layout over TLS", { skip }, () =
 
   test("gh api user: the token's account", async () => {
     assert.deepEqual(await gh("user", "--jq", ".login"), ["alice"]);
+  });
+
+  test("gh api graphql: GitHub Enterprise's /api/graphql answers the viewer, and a field GitHub lacks as GitHub does", async () => {
+    assert.deepEqual(
+      await gh("graphql", "-f", "query=query UserCurrent{viewer{login}}", "--jq", ".data.viewer.login"),
+      ["alice"],
+    );
+    const run = await runScript("gh", ["api", "graphql", "-f", "query={viewer{login nope}}"], env);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /Field 'nope' doesn't exist on type 'User'/);
   });
 
   test("the authorizations API refuses a token with 403, as GitHub does, and gh says so", async () => {

@@ -33,9 +33,15 @@ export const SCHEMAS = [
   "issue-comment",
   "reaction",
   "issue-search-result-item",
+  // An issue's timeline: its issue events and `commented` comments, as published (ids as `--numeric-ids` sends them).
+  "timeline-issue-events",
   // The activity family (starring, watching, following), as published.
   "stargazer",
   "minimal-repository",
+  // Collaborators and their invitations, as published.
+  "collaborator",
+  "repository-invitation",
+  "repository-collaborator-permission",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

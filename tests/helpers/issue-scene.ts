@@ -44,8 +44,9 @@ export interface IssueScene {
   close(): Promise<void>;
 }
 
-export async function issueScene(): Promise<IssueScene> {
-  const t = await startTestApp();
+/** @param config the app's settings beyond the test defaults (`numericIds`, for GitHub's integer ids). */
+export async function issueScene(config: Parameters<typeof startTestApp>[0] = {}): Promise<IssueScene> {
+  const t = await startTestApp(config);
   await new IngestService(t.store, t.clock.now).seedWorld(ISSUE_WORLD, { baseDir: undefined });
   const hook = await hookedReceiver(t, "alice/hello");
   const repo = (await t.store.directory.findRepo("alice", "hello"))!;

@@ -687,6 +687,43 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
   },
   25: {
     async rows(db, made) {
+      // carol, an admin collaborator of alice/widget, has invited dave to it with read only; version 2's bob keeps
+      // the role every collaborator had before (push).
+      await db.insert("collaborators", { repo_id: made.widget, user_id: made.carol, permission: "admin" });
+      await db.insert("repository_invitations", {
+        repo_id: made.widget,
+        invitee_id: made.dave,
+        inviter_id: made.carol,
+        permission: "pull",
+        created_at: AT,
+      });
+    },
+    async check(api, made) {
+      const bob = await api.get("/repos/acme/secret/collaborators/bob/permission", token(made.bobToken!));
+      assert.equal(bob.status, 200, JSON.stringify(bob.body));
+      assert.deepEqual([bob.body.permission, bob.body.role_name], ["write", "write"]);
+      const invitations = await api.get("/repos/alice/widget/invitations", token(made.aliceToken!));
+      assert.equal(invitations.status, 200, JSON.stringify(invitations.body));
+      assert.deepEqual(
+        invitations.body.map(
+          (i: { invitee: { login: string }; inviter: { login: string }; permissions: string; expired: boolean }) => [
+            i.invitee.login,
+            i.inviter.login,
+            i.permissions,
+            i.expired,
+          ],
+        ),
+        [["dave", "carol", "read", true]],
+      );
+      const carol = await api.get("/repos/alice/widget/collaborators?affiliation=direct", token(made.aliceToken!));
+      assert.deepEqual(
+        carol.body.map((c: { login: string; role_name: string }) => [c.login, c.role_name]),
+        [["carol", "admin"]],
+      );
+    },
+  },
+  26: {
+    async rows(db, made) {
       // Settings a repository keeps once edited through the API, and an old name a rename left.
       await db.run(
         "UPDATE repos SET description = ?, homepage = ?, default_branch = ?, created_at = ?, updated_at = ? WHERE id = ?",

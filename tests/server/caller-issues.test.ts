@@ -7,6 +7,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { IngestService } from "../../src/server/services/ingest.js";
+import { assertSchema } from "../compat/schemas.js";
 
 const WORLD = {
   users: [{ login: "mona" }, { login: "hubot" }, { login: "stranger" }],
@@ -106,6 +107,26 @@ describe("the caller's issues: GET /issues, /user/issues, /orgs/{org}/issues", (
     assert.deepEqual(await titles("/orgs/acme/issues"), ["Org work"]);
     const token = (await t.createToken((await t.store.users.findByLogin("stranger"))!, ["repo"])).token;
     assert.deepEqual(await titles("/orgs/acme/issues?filter=all", token), [], "a private repository it cannot read");
+  });
+
+  test("each item carries its repository's object, as GitHub adds it to these lists", async () => {
+    for (const url of ["/issues?filter=all&state=all", "/user/issues?filter=all", "/orgs/acme/issues?filter=all"]) {
+      const res = await t.app.inject({ method: "GET", url, headers: { authorization: `token ${mona}` } });
+      const items = res.json() as { title: string; repository_url: string; repository: Record<string, unknown> }[];
+      assert.ok(items.length > 0, url);
+      assertSchema("issue", items, url);
+      for (const item of items) {
+        assert.equal(item.repository.url, item.repository_url, `${url} ${item.title}`);
+        assertSchema("minimal-repository", item.repository, `${url} ${item.title}: repository`);
+      }
+    }
+    const [org] = (
+      await t.app.inject({ method: "GET", url: "/orgs/acme/issues", headers: { authorization: `token ${mona}` } })
+    ).json() as { repository: { full_name: string; private: boolean; owner: { login: string } } }[];
+    assert.deepEqual(
+      [org!.repository.full_name, org!.repository.private, org!.repository.owner.login],
+      ["acme/site", true, "acme"],
+    );
   });
 
   test("401 without credentials, 404 for an organization that does not exist, 422 for a bad filter", async () => {

@@ -121,9 +121,11 @@ describe("issue actions", () => {
     const events = (await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/1/events" })).json() as Json[];
     assert.deepEqual(
       events.map((e) => e.event),
-      ["labeled", "renamed", "closed"],
+      // The body's "@bob" made the mentioned and subscribed pair as the issue was opened.
+      ["labeled", "mentioned", "subscribed", "renamed", "closed"],
     );
-    assert.deepEqual(events[1]!.rename, { from: "Found a bug", to: "A bug" });
+    assert.deepEqual([events[1]!.actor.login, events[2]!.actor.login], ["bob", "bob"]);
+    assert.deepEqual(events[3]!.rename, { from: "Found a bug", to: "A bug" });
     assert.equal(events[0]!.issue, undefined, "the per-issue list carries no issue");
     const repoWide = (await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/events" })).json() as Json[];
     assert.equal(repoWide[0]!.event, "closed");
@@ -184,7 +186,6 @@ describe("issue actions", () => {
     const before = await written();
     for (const [url, method, payload] of [
       ["/repos/alice/hello/issues", "POST", { title: "" }],
-      ["/repos/alice/hello/issues", "POST", { body: "no title" }],
       ["/repos/alice/hello/issues/1", "PATCH", { state: "shut" }],
       ["/repos/alice/hello/issues/1", "PATCH", { state: "closed", state_reason: "reopened" }],
       ["/repos/alice/hello/issues", "POST", { title: "t", assignees: ["nobody-at-all"] }],
@@ -194,6 +195,23 @@ describe("issue actions", () => {
       assert.equal(res.statusCode, 422, `${method} ${url} ${JSON.stringify(payload)}: ${res.body}`);
       assert.equal((res.json() as Json).message, "Validation Failed");
     }
+    assert.equal(await written(), before);
+  });
+
+  test("an issue without a title is GitHub's `Invalid request.` naming it, and writes nothing", async () => {
+    const before = await written();
+    for (const payload of [{ body: "no title" }, {}, { labels: ["bug"], assignees: ["alice"] }]) {
+      const res = await send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, payload);
+      assert.equal(res.statusCode, 422, `${JSON.stringify(payload)}: ${res.body}`);
+      assert.deepEqual(res.json(), {
+        message: 'Invalid request.\n\n"title" wasn\'t supplied.',
+        documentation_url: "https://docs.github.com/rest/issues/issues#create-an-issue",
+      });
+    }
+    const blank = await send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, { title: " " });
+    assert.deepEqual((blank.json() as Json).errors, [
+      { resource: "Issue", field: "title", code: "missing_field", message: "title must not be blank" },
+    ]);
     assert.equal(await written(), before);
   });
 

@@ -5,7 +5,9 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
+import { ALICE_TOKEN, BOB_TOKEN, WORLD } from "../helpers/client-world.js";
+import { startTestApp, type TestApp } from "../helpers/test-app.js";
+import { IngestService } from "../../src/server/services/ingest.js";
 import { assertSchema } from "../compat/schemas.js";
 import { issueScene, ZOE_TOKEN, type IssueScene, type Json } from "../helpers/issue-scene.js";
 
@@ -308,5 +310,54 @@ describe("labels and assignees", () => {
     assert.equal((res.json() as Json).name, "triage");
     const [edited] = (await s.delivered(from + 1)).slice(from);
     assert.deepEqual(edited!.body.changes, { name: { from: "needs triage" } });
+  });
+});
+
+describe("the ten assignees an issue keeps", () => {
+  let t: TestApp;
+  const crew = Array.from({ length: 12 }, (_, i) => `crew${String(i + 1).padStart(2, "0")}`);
+  const send = (method: "POST" | "PATCH", url: string, payload: object) =>
+    t.app.inject({ method, url, headers: { authorization: `token ${ALICE_TOKEN}` }, payload });
+  const logins = (res: { json(): unknown }) => ((res.json() as Json).assignees as Json[]).map((u) => u.login);
+  const assignedEvents = async (number: number) =>
+    ((await t.app.inject({ method: "GET", url: `/repos/alice/crewed/issues/${number}/events` })).json() as Json[])
+      .filter((e) => e.event === "assigned")
+      .map((e) => e.assignee.login);
+
+  before(async () => {
+    t = await startTestApp();
+    const world = {
+      ...WORLD,
+      users: [...WORLD.users, ...crew.map((login) => ({ login }))],
+      repos: [...WORLD.repos, { full_name: "alice/crewed", collaborators: crew }],
+    };
+    await new IngestService(t.store, t.clock.now).seedWorld(world, { baseDir: undefined });
+  });
+  after(() => t.close());
+
+  test("creating with twelve keeps the first ten, silently, and makes ten assigned events", async () => {
+    const res = await send("POST", "/repos/alice/crewed/issues", { title: "Everyone", assignees: crew });
+    assert.equal(res.statusCode, 201, res.body);
+    assertSchema("issue", res.json());
+    assert.deepEqual(logins(res), crew.slice(0, 10));
+    assert.deepEqual(await assignedEvents(1), crew.slice(0, 10));
+  });
+
+  test("adding past ten adds what fits and drops the rest; an issue with ten adds none", async () => {
+    const opened = await send("POST", "/repos/alice/crewed/issues", { title: "Some", assignees: crew.slice(0, 8) });
+    const added = await send("POST", "/repos/alice/crewed/issues/2/assignees", { assignees: crew.slice(8) });
+    assert.equal(added.statusCode, 201, added.body);
+    assert.equal(opened.statusCode, 201, opened.body);
+    assert.deepEqual(logins(added), crew.slice(0, 10));
+    const full = await send("POST", "/repos/alice/crewed/issues/1/assignees", { assignees: ["crew12", "alice"] });
+    assert.equal(full.statusCode, 201, full.body);
+    assert.deepEqual(logins(full), crew.slice(0, 10));
+    assert.deepEqual(await assignedEvents(1), crew.slice(0, 10), "no event for those dropped");
+  });
+
+  test("an update naming twelve keeps the first ten of them", async () => {
+    const res = await send("PATCH", "/repos/alice/crewed/issues/1", { assignees: ["alice", ...crew.slice(1)] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(logins(res), ["alice", ...crew.slice(1, 10)]);
   });
 });

@@ -7,7 +7,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import type { FastifyInstance } from "fastify";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { startTestApp, basic, type TestApp } from "../helpers/test-app.js";
-import { ALICE, ALICE_TOKEN } from "../helpers/client-world.js";
+import { ALICE, ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
 
 type Document = OpenAPIV3_1.Document;
@@ -261,7 +261,21 @@ describe("the OpenAPI description", () => {
     await write("/repos/acme/site/issues", { title: "Documented for acme", assignees: ["alice"] });
     await write(`/repos/alice/hello/issues/${issue.number}/reactions`, { content: "+1" });
     await write(`/repos/alice/hello/issues/comments/${comment.id}/reactions`, { content: "heart" });
+    // bob a collaborator of alice/hello (invited, then accepting), olga invited there, and alice invited to bob/tools.
+    const put = (path: string, token: string) =>
+      fetch(`${t.url}${path}`, { method: "PUT", headers: { authorization: `token ${token}` } }).then(
+        (res) => res.json() as Promise<{ id: number }>,
+      );
+    const invitation = await put("/repos/alice/hello/collaborators/bob", ALICE_TOKEN);
+    const accepted = await fetch(`${t.url}/user/repository_invitations/${invitation.id}`, {
+      method: "PATCH",
+      headers: { authorization: `token ${BOB_TOKEN}` },
+    });
+    assert.equal(accepted.status, 204);
+    await put("/repos/alice/hello/collaborators/olga", ALICE_TOKEN);
+    await put("/repos/bob/tools/collaborators/alice", BOB_TOKEN);
     const values: Record<string, string> = {
+      username: "bob",
       user: "alice",
       repo: "hello",
       org: "acme",

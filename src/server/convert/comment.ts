@@ -6,6 +6,7 @@
 import type { Static } from "@sinclair/typebox";
 import type { IssueComment, Reaction } from "../../api/comment-schemas.js";
 import type { AuthorAssociation } from "../../api/issue-schemas.js";
+import type { TimelineComment } from "../../api/timeline-schemas.js";
 import type { CommentRow, ReactionRow, UserRow } from "../store/store.js";
 import { toWireReactions, type ReactionCounts } from "./issue.js";
 import { isoSeconds } from "./time.js";
@@ -42,6 +43,12 @@ export function toWireComment(facts: CommentFacts, baseUrl: string): IssueCommen
     reactions: toWireReactions(facts.reactions, `${url}/reactions`),
     performed_via_github_app: null,
   };
+}
+
+/** A comment as an issue's timeline shows it: `event: "commented"`, its author again as the `actor`. */
+export function toWireTimelineComment(facts: CommentFacts, baseUrl: string): TimelineComment {
+  const comment = toWireComment(facts, baseUrl);
+  return { ...comment, event: "commented", actor: comment.user };
 }
 
 export function toWireReaction(reaction: ReactionRow, user: UserRow, baseUrl: string): Reaction {

@@ -3,13 +3,14 @@
  * its row (its author, labels, assignees, who closed it, its reactions, what its author is to the repository) comes
  * in IssueFacts, read once for a whole page (services/actions/issue-facts.ts).
  */
-import type { AuthorAssociation, Issue, Label, ReactionRollup } from "../../api/issue-schemas.js";
+import type { AuthorAssociation, Issue, IssueWithRepository, Label, ReactionRollup } from "../../api/issue-schemas.js";
 import type { Static } from "@sinclair/typebox";
 import type { IssueRow, LabelRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
 import { toWireSimpleUser } from "./user.js";
 import { toWireMilestone, type MilestoneFacts } from "./milestone.js";
+import { toWireParentRepository, type RepositoryFacts } from "./repository.js";
 
 /** Reactions by content; a content nobody reacted with may be left out. */
 export type ReactionCounts = Partial<Record<Exclude<keyof ReactionRollup, "url" | "total_count">, number>>;
@@ -96,6 +97,15 @@ export function toWireIssue(facts: IssueFacts, baseUrl: string): Issue {
     performed_via_github_app: null,
     state_reason: issue.stateReason,
   };
+}
+
+/** An issue of the caller's lists across repositories: with its repository's object, as GitHub sends them. */
+export function toWireIssueWithRepository(
+  facts: IssueFacts,
+  repository: RepositoryFacts,
+  baseUrl: string,
+): IssueWithRepository {
+  return { ...toWireIssue(facts, baseUrl), repository: toWireParentRepository(repository, baseUrl) };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Stored repositories -> GitHub's full-repository object (and the repository objects of a fork's `parent` and
  * `source`). Counts are the stored relations: stargazers (`watches`, which WatchEvent, GitHub's star, creates: GitHub's
  * `watchers_count` is its stars), subscribers (watching, the notifications subscription), direct forks, the fork
- * network. Settings are the stored ones (migration 25); times are the stored ones, else the repository's stored events';
+ * network. Settings are the stored ones (migration 26); times are the stored ones, else the repository's stored events';
  * what feedgate does not store is GitHub's neutral value.
  */
 import type { REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions } from "../../api/schemas.js";

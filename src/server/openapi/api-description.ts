@@ -50,6 +50,16 @@ export const TAGS = [
     name: "activity",
     description: "Starring, watching and following: the caller's own relations, and anyone's as lists",
   },
+  {
+    name: "collaborators",
+    description:
+      "A repository's collaborators with their roles, and the invitations that make them; accepting one makes " +
+      "MemberEvent and the member webhook",
+  },
+  {
+    name: "graphql",
+    description: "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/graphql.md)",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",

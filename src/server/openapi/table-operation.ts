@@ -27,6 +27,8 @@ const PATH_PARAMETERS: Record<string, string> = {
   id: "The authorization's id",
   hook_id: "The hook's id",
   delivery_id: "The delivery's id",
+  username: "A user's login",
+  invitation_id: "The invitation's id",
 };
 /** GitHub's id-based paths (`/repositories/:id/events`) name what the id is by their first segment. */
 const ID_KINDS: Record<string, string> = { repositories: "repository", organizations: "organization", user: "user" };
@@ -56,6 +58,11 @@ function withDescriptions(schema: unknown, describe: (name: string) => Json): un
 /** What the row's accepted scopes are for: private events in feeds, hooks otherwise. */
 function scopesText(endpoint: Endpoint): string {
   const scopes = `\`${endpoint.acceptedScopes.join("` or `")}\``;
+  if (endpoint.tag === "collaborators")
+    return (
+      `With a password or a token with ${scopes}: a repository's collaborators and invitations are its ` +
+      "administrators' to manage and readable with push access; the invitee's own invitations are the invitee's."
+    );
   if (endpoint.resource !== "Hook")
     return `Private events are included for a caller who may read them, with a password or a token with ${scopes}.`;
   return (
@@ -86,6 +93,8 @@ function tableResponses(route: RouteOptions, endpoint: Endpoint, components: Com
   };
   return {
     [status]: success,
+    // A row that creates without a POST may also create nothing (`PUT .../collaborators/{u}`: an added collaborator).
+    ...(endpoint.creates ? { 204: { description: "No Content", headers: headers(commonHeaders(route)) } } : {}),
     ...(method === "GET" ? { 304: notModified(successHeaders) } : {}),
     ...errorResponses(route, {
       notFound: false,

@@ -42,8 +42,29 @@ function shown(value: unknown): string | undefined {
   return text !== undefined && text.length > 100 ? `${text.slice(0, 100)}...` : text;
 }
 
+/**
+ * A body left without required fields, on an operation GitHub checks against a JSON schema first: its words,
+ * `Invalid request.\n\n"title" wasn't supplied.` (`"a", "b" weren't supplied.` for more), with no `errors`.
+ */
+function unsupplied(request: FastifyRequest, error: FastifyError): ApiError | null {
+  if (!request.routeOptions.config?.endpoint?.schemaChecked || error.validationContext !== "body") return null;
+  const missing = (error.validation ?? []).flatMap((issue) =>
+    issue.keyword === "required" && issue.instancePath === ""
+      ? [String((issue.params as { missingProperty?: string }).missingProperty)]
+      : [],
+  );
+  if (!missing.length) return null;
+  const names = [...new Set(missing)].map((name) => `"${name}"`);
+  const verb = names.length > 1 ? "weren't" : "wasn't";
+  return new ApiError(422, `Invalid request.\n\n${names.join(", ")} ${verb} supplied.`, {
+    documentationUrl: docsFor(request),
+  });
+}
+
 /** Ajv's complaints -> GitHub's `errors` entries, naming the field. */
 function fromSchemaErrors(request: FastifyRequest, error: FastifyError): ApiError {
+  const unsuppliedFields = unsupplied(request, error);
+  if (unsuppliedFields) return unsuppliedFields;
   const context = error.validationContext;
   const errors: ValidationError[] = (error.validation ?? []).map((issue) => {
     const field =

@@ -8,7 +8,7 @@ import { endpoints } from "../../api/endpoints.js";
 import { toWireComment, toWireReaction } from "../convert/comment.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { CommentService } from "../services/actions/comments.js";
-import type { ReactionService, ReactionView } from "../services/actions/reactions.js";
+import type { ReactionService, ReactionView, SubjectPath } from "../services/actions/reactions.js";
 import { actionAccess as access } from "./issues.js";
 import { tableRoute } from "./table-route.js";
 
@@ -78,7 +78,26 @@ export function commentRoutes(
   reactionRoutes(app, services.reactions);
 }
 
-/** The same three operations on either subject: an issue's reactions and an issue comment's. */
+/** An issue's reactions and an issue comment's: the same three operations on either subject, from their rows. */
+const REACTION_ROWS = [
+  {
+    list: comments.listReactionsForIssue,
+    create: comments.createReactionForIssue,
+    remove: comments.deleteReactionForIssue,
+  },
+  {
+    list: comments.listReactionsForComment,
+    create: comments.createReactionForComment,
+    remove: comments.deleteReactionForComment,
+  },
+] as const;
+
+/**
+ * A reaction route's params: the loop's rows are a union, which the type provider folds to the keys both share,
+ * while each row's own schema has validated its subject's key.
+ */
+const path = <P extends SubjectPath = SubjectPath>(request: { params: unknown }) => request.params as P;
+
 function reactionRoutes(untyped: FastifyInstance, service: ReactionService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const wire = (view: ReactionView, baseUrl: string) => toWireReaction(view.reaction, view.user, baseUrl);
@@ -87,47 +106,27 @@ function reactionRoutes(untyped: FastifyInstance, service: ReactionService): voi
   const created = (reply: FastifyReply, made: ReactionView & { created: boolean }, baseUrl: string) =>
     reply.code(made.created ? 201 : 200).send(wire(made, baseUrl));
 
-  app.route({
-    ...tableRoute(comments.listReactionsForIssue),
-    handler: async (request, reply) => {
-      const window = readPage(request.query);
-      const page = await service.list(request.params, request.query, request.principal, window);
-      writeLinkHeader(request, reply, window, page.total);
-      return page.rows.map((view) => wire(view, request.baseUrl));
-    },
-  });
-  app.route({
-    ...tableRoute(comments.createReactionForIssue),
-    handler: async (request, reply) =>
-      created(reply, await service.create(request.params, request.body, access(request)), request.baseUrl),
-  });
-  app.route({
-    ...tableRoute(comments.deleteReactionForIssue),
-    handler: async (request, reply) => {
-      await service.delete(request.params, access(request));
-      return reply.code(204).send();
-    },
-  });
-
-  app.route({
-    ...tableRoute(comments.listReactionsForComment),
-    handler: async (request, reply) => {
-      const window = readPage(request.query);
-      const page = await service.list(request.params, request.query, request.principal, window);
-      writeLinkHeader(request, reply, window, page.total);
-      return page.rows.map((view) => wire(view, request.baseUrl));
-    },
-  });
-  app.route({
-    ...tableRoute(comments.createReactionForComment),
-    handler: async (request, reply) =>
-      created(reply, await service.create(request.params, request.body, access(request)), request.baseUrl),
-  });
-  app.route({
-    ...tableRoute(comments.deleteReactionForComment),
-    handler: async (request, reply) => {
-      await service.delete(request.params, access(request));
-      return reply.code(204).send();
-    },
-  });
+  for (const rows of REACTION_ROWS) {
+    app.route({
+      ...tableRoute(rows.list),
+      handler: async (request, reply) => {
+        const window = readPage(request.query);
+        const page = await service.list(path(request), request.query, request.principal, window);
+        writeLinkHeader(request, reply, window, page.total);
+        return page.rows.map((view) => wire(view, request.baseUrl));
+      },
+    });
+    app.route({
+      ...tableRoute(rows.create),
+      handler: async (request, reply) =>
+        created(reply, await service.create(path(request), request.body, access(request)), request.baseUrl),
+    });
+    app.route({
+      ...tableRoute(rows.remove),
+      handler: async (request, reply) => {
+        await service.delete(path<SubjectPath & { reaction_id: string }>(request), access(request));
+        return reply.code(204).send();
+      },
+    });
+  }
 }

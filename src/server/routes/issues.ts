@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints, type Endpoint } from "../../api/endpoints.js";
+import { toWireTimelineComment } from "../convert/comment.js";
 import { issueEventOfIssue, toWireIssue } from "../convert/issue.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { ActionAccess } from "../services/actions/repository-access.js";
@@ -88,6 +89,22 @@ export function issueRoutes(untyped: FastifyInstance, service: IssueService, num
       // As the other issue-event lists: the stored JSON, written whole rather than through the schema's few keys.
       const json = JSON.stringify(page.rows.map((body) => issueEventOfIssue(body, numericIds)));
       return (reply as FastifyReply).type("application/json; charset=utf-8").send(Buffer.from(json));
+    },
+  });
+
+  app.route({
+    ...tableRoute(issues.listEventsForTimeline, { numericIds }),
+    handler: async (request, reply) => {
+      const window = readPage(request.query);
+      const page = await service.timeline(request.params, request.principal, window);
+      writeLinkHeader(request, reply, window, page.total);
+      // Its issue events as the issue's events list writes them: the stored JSON whole, not the schema's few keys.
+      const items = page.rows.map((entry) =>
+        entry.kind === "event"
+          ? issueEventOfIssue(entry.body, numericIds)
+          : toWireTimelineComment(entry.facts, request.baseUrl),
+      );
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(Buffer.from(JSON.stringify(items)));
     },
   });
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
-import { toWireIssue } from "../convert/issue.js";
+import { toWireIssue, toWireIssueWithRepository } from "../convert/issue.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { IssueSearchService } from "../services/search/issue-search.js";
 import type { CallerIssueService } from "../services/search/caller-issues.js";
@@ -43,7 +43,7 @@ export function callerIssueRoutes(untyped: FastifyInstance, service: CallerIssue
         const window = readPage(request.query);
         const { total, items } = await service.list(scope(), request.query, request.principal!, window);
         writeLinkHeader(request, reply, window, total);
-        return items.map((facts) => toWireIssue(facts, request.baseUrl));
+        return items.map(({ facts, repository }) => toWireIssueWithRepository(facts, repository, request.baseUrl));
       },
     });
   }
@@ -54,7 +54,7 @@ export function callerIssueRoutes(untyped: FastifyInstance, service: CallerIssue
       const scope = { kind: "org", org: request.params.org } as const;
       const { total, items } = await service.list(scope, request.query, request.principal!, window);
       writeLinkHeader(request, reply, window, total);
-      return items.map((facts) => toWireIssue(facts, request.baseUrl));
+      return items.map(({ facts, repository }) => toWireIssueWithRepository(facts, repository, request.baseUrl));
     },
   });
 }

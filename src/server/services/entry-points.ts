@@ -4,10 +4,10 @@
  * repository. Visibility and GitHub's id-based paths are the feeds' own (services/feeds.ts): a repository whose
  * feeds are 404 to a caller is 404 here too. No Fastify and no SQL; unknown things are 404.
  */
-import type { RepositoryPermissions } from "../../api/schemas.js";
+import { permissionSwitches } from "../../api/collaborator-schemas.js";
 import { satisfies } from "../../api/scopes.js";
 import type { RepositoryContext, RepositoryFacts } from "../convert/repository.js";
-import type { AccountCounts, RepoRole, RepoRow, Store, UserRow } from "../store/store.js";
+import type { AccountCounts, RepoRow, Store, UserRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import type { FeedParams, FeedService, WireIdKind } from "./feeds.js";
 
@@ -19,19 +19,6 @@ export interface AccountView {
 export interface RepositoryView extends RepositoryContext {
   facts: RepositoryFacts;
 }
-
-/**
- * GitHub's roles, from what feedgate stores: an owner (of the repository, or of the organization that owns it)
- * administers; a collaborator on a personal repository has
- * write access (push, triage, pull); a member of the owning organization has the organization's default base
- * permission, read; any other signed-in caller may pull a repository it can see.
- */
-const PERMISSIONS: Record<RepoRole | "reader", RepositoryPermissions> = {
-  owner: { admin: true, maintain: true, push: true, triage: true, pull: true },
-  collaborator: { admin: false, maintain: false, push: true, triage: true, pull: true },
-  member: { admin: false, maintain: false, push: false, triage: false, pull: true },
-  reader: { admin: false, maintain: false, push: false, triage: false, pull: true },
-};
 
 export class EntryPointService {
   constructor(
@@ -65,6 +52,11 @@ export class EntryPointService {
     return { ...(await this.view(org)), asMember };
   }
 
+  /** Whether the caller is a member of the organization, its owners included. */
+  isMember(org: UserRow, principal: Principal): Promise<boolean> {
+    return this.store.directory.isMember(org.id, principal.user.id);
+  }
+
   /** The named parameters an id-based path stands for (`/user/:id`, `/organizations/:id`, `/repositories/:id`). */
   byWireId(kind: WireIdKind, id: string): Promise<FeedParams> {
     return this.feeds.paramsByWireId(kind, id);
@@ -88,16 +80,19 @@ export class EntryPointService {
   async repository(params: FeedParams, principal: Principal | null): Promise<RepositoryView> {
     const { repo } = await this.feeds.repository(params, principal);
     const fork = repo.parentId !== null;
-    const [facts, role, parent] = await Promise.all([
+    // GitHub's roles, from what feedgate stores (store/directory.ts repoAccess): an owner administers, a collaborator
+    // has the role stored for them, a member of the owning organization its base role (read); any other signed-in
+    // caller may pull a repository it can see.
+    const [facts, access, parent] = await Promise.all([
       this.facts(repo),
-      principal ? this.store.directory.repoRole(principal.user.id, repo.id) : null,
+      principal ? this.store.directory.repoAccess(principal.user.id, repo.id) : null,
       fork ? this.related(repo.parentId, principal) : undefined,
     ]);
     // A direct fork's parent is its network's root: read once.
     const source = fork && repo.networkId !== repo.parentId ? await this.related(repo.networkId, principal) : parent;
     return {
       facts,
-      ...(principal ? { permissions: PERMISSIONS[role ?? "reader"] } : {}),
+      ...(principal ? { permissions: permissionSwitches(access?.permission ?? "pull") } : {}),
       ...(parent ? { parent } : {}),
       ...(source ? { source } : {}),
     };

@@ -158,9 +158,10 @@ export class HookService {
         acceptedScopes.filter((scope) => scope !== "public_repo"),
       );
     if (publicOnly && repo.private) throw notFound();
-    // A collaborator may push, but hooks are the administrators' (GitHub: admin access to the repository).
-    const role = user.siteAdmin ? "owner" : await this.store.directory.repoRole(user.id, repo.id);
-    if (role !== "owner") throw notFound(); // the repository's administrators: its owner, or its organization's owners
+    // Hooks are the administrators' (GitHub: admin access to the repository): its owner, its organization's owners, an
+    // admin collaborator. A collaborator with less may push, but not see its hooks.
+    const held = user.siteAdmin ? null : await this.store.directory.repoAccess(user.id, repo.id);
+    if (!user.siteAdmin && held?.permission !== "admin") throw notFound();
     if (grant) checkRepository(grant, repo, permissions);
     return { owner: { kind: "repo", repoId: repo.id }, path: `repos/${repo.fullName}` };
   }

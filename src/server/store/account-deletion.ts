@@ -17,6 +17,7 @@ export const DELETE_RELATIONS = [
   "DELETE FROM subscriptions WHERE user_id = @id",
   "DELETE FROM org_members WHERE user_id = @id",
   "DELETE FROM collaborators WHERE user_id = @id",
+  "DELETE FROM repository_invitations WHERE invitee_id = @id OR inviter_id = @id",
   // What an account did to issues that is no record of history: its reactions, and its assignments.
   "DELETE FROM reactions WHERE user_id = @id",
   "DELETE FROM issue_assignees WHERE user_id = @id",

@@ -15,6 +15,7 @@ import type { RelationStore } from "./relation-store.js";
 import type { LabelStore } from "./label-store.js";
 import type { MilestoneStore } from "./milestone-store.js";
 import type { RepositoryStore } from "./repository-store.js";
+import type { CollaboratorStore } from "./collaborator-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -52,6 +53,7 @@ export interface ActionTransaction {
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
   readonly repositories: RepositoryStore;
+  readonly collaborators: CollaboratorStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -17,6 +17,7 @@ import { Relations } from "./relations.js";
 import { Labels } from "./labels.js";
 import { Milestones } from "./milestones.js";
 import { Repositories } from "./repositories.js";
+import { Collaborators } from "./collaborators.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -74,6 +75,7 @@ export class Actions implements ActionStore {
           labels: new Labels(tx),
           milestones: new Milestones(tx),
           repositories: new Repositories(tx),
+          collaborators: new Collaborators(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

@@ -1,3 +1,5 @@
+import type { RepositoryPermission } from "../../api/collaborator-schemas.js";
+
 /** Repositories, who may read them, and the counts the entry points (`/users/:user`, `/repos/:owner/:repo`) show. */
 
 export interface RepoRow {
@@ -15,7 +17,7 @@ export interface RepoRow {
 }
 
 /**
- * What a repository keeps of its own (migration 25), as made or edited through the API. A repository of a world file
+ * What a repository keeps of its own (migration 26), as made or edited through the API. A repository of a world file
  * or an import has stored none: no description, no default branch, and no times (its events' are its times).
  */
 export interface RepoSettings {
@@ -66,6 +68,15 @@ export interface RepoStats {
  */
 export type RepoRole = "owner" | "collaborator" | "member";
 
+/**
+ * A reader's relation to a repository and the role it gives: an owner administers; a collaborator has the role
+ * stored for them; a member of the owning organization has the organization's base role, read.
+ */
+export interface RepoAccess {
+  role: RepoRole;
+  permission: RepositoryPermission;
+}
+
 /** GitHub's roles in an organization, as its API names them: `admin` is an owner. */
 export type OrgRole = "admin" | "member";
 
@@ -86,4 +97,6 @@ export interface DirectoryStore {
   repoStats(repoId: number): Promise<RepoStats>;
   /** The user's strongest relation to the repository; null exactly when `canRead` is false. */
   repoRole(userId: number, repoId: number): Promise<RepoRole | null>;
+  /** The same with the role's permission; null exactly when `canRead` is false. */
+  repoAccess(userId: number, repoId: number): Promise<RepoAccess | null>;
 }

@@ -3,7 +3,8 @@
  * written once over the executor so that both drivers answer alike. `private` is 0/1 in SQLite and a boolean in
  * PostgreSQL, and `NOT private` / `private` read the same in both.
  */
-import type { DirectoryStore, OrgRole, RepoRole, RepoRow } from "./directory-store.js";
+import type { RepositoryPermission } from "../../api/collaborator-schemas.js";
+import type { DirectoryStore, OrgRole, RepoAccess, RepoRole, RepoRow } from "./directory-store.js";
 import type { Executor } from "./executor.js";
 import { BY_WIRE_ID, READABLE_REPOS, type Dialect } from "./feed-sql.js";
 import { holdsNul } from "./nul.js";
@@ -86,14 +87,17 @@ const REPO_STATS = `SELECT
 
 /**
  * What makes a user a reader of a repository (READABLE_REPOS in feed-sql.ts), named: the strongest relation wins. An
- * owner of the organization that owns the repository administers it, as the repository's owner does.
+ * owner of the organization that owns the repository administers it, as the repository's owner does. With it, the
+ * role stored for a collaborator (an organization's member may be one too).
  */
 const REPO_ROLE = `SELECT CASE
     WHEN r.owner_id = @user THEN 'owner'
     WHEN EXISTS (SELECT 1 FROM org_members m WHERE m.org_id = r.owner_id AND m.user_id = @user AND m.role = 'admin') THEN 'owner'
     WHEN EXISTS (SELECT 1 FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = @user) THEN 'collaborator'
     WHEN EXISTS (SELECT 1 FROM org_members m WHERE m.org_id = r.owner_id AND m.user_id = @user) THEN 'member'
-  END AS role FROM repos r WHERE r.id = @repo`;
+  END AS role,
+  (SELECT c.permission FROM collaborators c WHERE c.repo_id = r.id AND c.user_id = @user) AS permission
+  FROM repos r WHERE r.id = @repo`;
 
 /** A user's role in an organization: no row when not a member. */
 const ORG_ROLE = "SELECT role FROM org_members WHERE org_id = @org AND user_id = @user";
@@ -181,6 +185,16 @@ export class Directory implements DirectoryStore {
   }
 
   async repoRole(userId: number, repoId: number) {
-    return (await this.db.get<{ role: RepoRole | null }>(REPO_ROLE, { user: userId, repo: repoId }))?.role ?? null;
+    return (await this.repoAccess(userId, repoId))?.role ?? null;
+  }
+
+  async repoAccess(userId: number, repoId: number): Promise<RepoAccess | null> {
+    const r = await this.db.get<{ role: RepoRole | null; permission: RepositoryPermission | null }>(REPO_ROLE, {
+      user: userId,
+      repo: repoId,
+    });
+    if (!r?.role) return null;
+    const permission = r.role === "owner" ? "admin" : (r.permission ?? "pull");
+    return { role: r.role, permission };
   }
 }

@@ -6,7 +6,7 @@
 import type { Executor } from "./executor.js";
 import type { Dialect } from "./feed-sql.js";
 import type { IssueRow } from "./issue-store.js";
-import { Issues } from "./issues.js";
+import { toIssue, type IssueRecord } from "./issues.js";
 import type { Page } from "./page.js";
 
 export interface IssueSearch {
@@ -146,17 +146,14 @@ export class IssueSearches implements IssueSearchStore {
     const from = "FROM issues i JOIN repos r ON r.id = i.repo_id";
     // GitHub's "best match" without a sort: the most recently updated first, here.
     const order = `${SORT_COLUMNS[query.sort ?? "updated"]} ${query.order === "asc" ? "ASC" : "DESC"}, i.id DESC`;
-    const [ids, count] = await Promise.all([
-      this.db.all<{ id: number }>(
-        `SELECT i.id ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    const [rows, count] = await Promise.all([
+      this.db.all<IssueRecord>(
+        `SELECT i.* ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         parameters,
       ),
       this.db.get<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${condition}`, parameters),
     ]);
-    const issues = new Issues(this.db);
-    const rows: IssueRow[] = [];
-    for (const { id } of ids) rows.push((await issues.findById(Number(id)))!);
-    return { rows, total: Number(count!.n) };
+    return { rows: rows.map(toIssue), total: Number(count!.n) };
   }
 }
 

@@ -8,7 +8,7 @@ import type { IssueChanges, IssueFilter, IssueRow, IssueStore, LabelRow, NewIssu
 import { BY_NAME } from "./name-order.js";
 import { date, type Bool, type Time } from "./sql-values.js";
 
-interface IssueRecord {
+export interface IssueRecord {
   id: number;
   repo_id: number;
   number: number;
@@ -36,7 +36,7 @@ interface LabelRecord {
   is_default: Bool;
 }
 
-const toIssue = (r: IssueRecord): IssueRow => ({
+export const toIssue = (r: IssueRecord): IssueRow => ({
   id: Number(r.id),
   repoId: Number(r.repo_id),
   number: Number(r.number),

@@ -12,7 +12,7 @@ import { holdsNul } from "./nul.js";
 import type { PageRequest } from "./page.js";
 import type { PrivateReader } from "./relation-store.js";
 import type {
-  Affiliation,
+  RepoAffiliation,
   ForkSort,
   NewRepository,
   RepoChanges,
@@ -22,7 +22,7 @@ import type {
 } from "./repository-store.js";
 
 /** The repositories `@user` is related to by each affiliation (an organization's own: `owner`). */
-const AFFILIATED: Record<Affiliation, string> = {
+const AFFILIATED: Record<RepoAffiliation, string> = {
   owner: "r.owner_id = @user",
   collaborator: "r.id IN (SELECT repo_id FROM collaborators WHERE user_id = @user)",
   organization_member: "r.owner_id IN (SELECT org_id FROM org_members WHERE user_id = @user)",
@@ -82,6 +82,7 @@ const DELETE_HELD = [
   "DELETE FROM watches WHERE repo_id = @id",
   "DELETE FROM subscriptions WHERE repo_id = @id",
   "DELETE FROM collaborators WHERE repo_id = @id",
+  "DELETE FROM repository_invitations WHERE repo_id = @id",
   "DELETE FROM hooks WHERE repo_id = @id",
   "DELETE FROM repo_renames WHERE repo_id = @id",
   "UPDATE repos SET parent_id = NULL WHERE parent_id = @id",

@@ -19,14 +19,14 @@ export interface NewRepository {
 export type RepoChanges = Partial<Omit<RepoSettings, "createdAt">> & { private?: boolean };
 
 /** How GitHub relates a user to a repository in `GET /user/repos`'s `affiliation`. */
-export type Affiliation = "owner" | "collaborator" | "organization_member";
+export type RepoAffiliation = "owner" | "collaborator" | "organization_member";
 
 export type RepoSort = "created" | "updated" | "pushed" | "full_name";
 
 export interface RepoListQuery {
   /** The account whose repositories these are, by the affiliations named (an organization's: `owner`). */
   accountId: number;
-  affiliations: readonly Affiliation[];
+  affiliations: readonly RepoAffiliation[];
   visibility: "all" | "public" | "private";
   /** Forks only, or those that are no fork. */
   forks?: "forks" | "sources";

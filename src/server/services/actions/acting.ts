@@ -56,8 +56,10 @@ export class Making {
     this.events.push(madeEvent(this.scene, await this.tx.nextEventId(), type, payload));
   }
 
-  async issueEvent(issue: IssueAbout, event: string, fields = {}) {
-    this.issueEvents.push(madeIssueEvent(this.scene, await this.tx.nextIssueEventId(), issue, event, fields));
+  /** An issue event; its `actor` is the scene's, or another's where GitHub names someone else (`mentioned`). */
+  async issueEvent(issue: IssueAbout, event: string, fields = {}, actor = this.scene.actor) {
+    const id = await this.tx.nextIssueEventId();
+    this.issueEvents.push(madeIssueEvent({ ...this.scene, actor }, id, issue, event, fields));
   }
 
   /**

@@ -2,7 +2,8 @@
  * GitHub's assignees API: who may be assigned to a repository's issues (the owner, collaborators and members of the
  * owning organization: issue-changes.ts's rule), and adding or removing an issue's assignees as actions, each change
  * making its `assigned` / `unassigned` issue event and `issues` webhook. As GitHub documents, logins that cannot be
- * assigned, and the whole request of a caller without push access, are silently ignored: the answer is the issue.
+ * assigned, those past the ten an issue keeps, and the whole request of a caller without push access, are silently
+ * ignored: the answer is the issue.
  */
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
@@ -12,7 +13,7 @@ import type { IssueRow, Page, PageRequest, RepoRow, Store, UserRow } from "../..
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { Acting, type ActionParts, type IssuePath } from "./acting.js";
-import { assignable, assigned, canBeAssigned, loginsOf } from "./issue-changes.js";
+import { assignable, assigned, canBeAssigned, loginsOf, MAX_ASSIGNEES } from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
 import type { IssueView } from "./issues.js";
 import { writableRepository, type ActionAccess } from "./repository-access.js";
@@ -50,7 +51,8 @@ export class AssigneeService {
     const logins = loginsOf(input.assignees) ?? [];
     return this.reassign(path, access, async (tx, repo, before) => {
       const users = await assignable(tx, repo, logins, { dropping: true });
-      return { assign: users.filter((u) => !before.includes(u.id)), unassign: [] };
+      const room = Math.max(0, MAX_ASSIGNEES - before.length);
+      return { assign: users.filter((u) => !before.includes(u.id)).slice(0, room), unassign: [] };
     });
   }
 
@@ -82,7 +84,7 @@ export class AssigneeService {
   ): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, path, access);
     const issue = await this.acting.issue(w.repo, path);
-    if (!w.pushes) return this.view(w.repo, issue);
+    if (!w.triages) return this.view(w.repo, issue); // GitHub's triage role assigns
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const after = await this.acting.perform(scene, async (making) => {
       const { tx } = making;

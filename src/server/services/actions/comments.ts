@@ -25,6 +25,7 @@ import type { FeedParams, FeedService } from "../feeds.js";
 import { Acting, withoutAssociation, type ActionParts } from "./acting.js";
 import { commentFacts } from "./comment-facts.js";
 import { issueFacts } from "./issue-facts.js";
+import { mentionsMade } from "./mentions.js";
 import type { ActionScene } from "./made.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess, issuesEnabled } from "./repository-access.js";
 import { foundComment, foundIssue, type CommentPath, type IssuePath } from "./subjects.js";
@@ -106,6 +107,7 @@ export class CommentService {
         comment: withoutAssociation(wire.comment),
       });
       making.webhook("issue_comment", "created", wire);
+      await mentionsMade(making, { number: updated.number, wire: wire.issue }, body);
       return created;
     });
     return this.view(w.repo, comment);

@@ -59,6 +59,13 @@ export async function labelsMade(tx: ActionTransaction, repo: RepoRow, names: st
   return [...new Set(names.map((n) => n.toLowerCase()))].map((n) => byName.get(n)!);
 }
 
+/**
+ * How many assignees GitHub keeps on an issue ("Adds up to 10 assignees"): those past it are dropped without a word,
+ * on create, update and add alike, as bots assigning a large team find (trstringer/manual-approval#94,
+ * kubernetes/test-infra#10391).
+ */
+export const MAX_ASSIGNEES = 10;
+
 /** Whether GitHub lets this account be assigned here: a user who is the owner, a collaborator or a member. */
 export async function canBeAssigned(tx: Pick<ActionTransaction, "directory">, user: UserRow | null, repo: RepoRow) {
   if (user?.type !== "User") return false;

@@ -20,10 +20,13 @@ import {
   labelNames,
   labelsMade,
   loginsOf,
+  MAX_ASSIGNEES,
   milestoned,
   milestoneNamed,
 } from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
+import { mentionsMade } from "./mentions.js";
+import { issueTimeline, type TimelineEntry } from "./timeline.js";
 import {
   mustHavePushAccess,
   writableRepository,
@@ -59,14 +62,14 @@ export class IssueService {
     issuesEnabled(w.repo);
     const title = String(input.title).trim();
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
-    // GitHub drops what only those with push access may set, silently, for everyone else.
-    const names = w.pushes ? (labelNames(input.labels) ?? []) : [];
-    const logins = w.pushes ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
+    // GitHub drops what only those with triage access (or more) may set, silently, for everyone else.
+    const names = w.triages ? (labelNames(input.labels) ?? []) : [];
+    const logins = w.triages ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
-      const assignees = await assignable(tx, w.repo, logins);
-      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : null;
+      const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
+      const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : null;
       const created = await tx.issues.insert({
         repoId: w.repo.id,
         userId: w.principal.user.id,
@@ -90,6 +93,7 @@ export class IssueService {
       for (const label of labels) await labeled(making, about, label, "labeled");
       for (const user of assignees) await assigned(making, about, user, "assigned");
       if (milestone) await milestoned(making, about, milestone, "milestoned");
+      await mentionsMade(making, about, created.body);
       return created;
     });
     return this.view(w.repo, issue);
@@ -99,7 +103,10 @@ export class IssueService {
     const w = await writableRepository(this.store, this.feeds, path, access);
     issuesEnabled(w.repo);
     const before = await this.acting.issue(w.repo, path);
-    if (!w.pushes && before.userId !== w.principal.user.id) throw mustHavePushAccess();
+    // Its author edits an issue; triage closes, reopens, labels and assigns anyone's; editing anyone's is write's.
+    const own = before.userId === w.principal.user.id;
+    if (!own && !w.triages) throw mustHavePushAccess();
+    if (!own && !w.pushes && (input.title !== undefined || input.body !== undefined)) throw mustHavePushAccess();
     const state = input.state;
     if (state !== undefined && state !== "open" && state !== "closed")
       throw new InvalidInputError(`state must be open or closed, got ${JSON.stringify(state)}`, {
@@ -115,8 +122,8 @@ export class IssueService {
       });
     const title = input.title === undefined ? undefined : String(input.title).trim();
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
-    const names = w.pushes ? labelNames(input.labels) : undefined;
-    const logins = w.pushes ? loginsOf(input.assignees, input.assignee) : undefined;
+    const names = w.triages ? labelNames(input.labels) : undefined;
+    const logins = w.triages ? loginsOf(input.assignees, input.assignee) : undefined;
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
@@ -143,7 +150,7 @@ export class IssueService {
       if (reopening) Object.assign(changes, { state, stateReason: "reopened", closedAt: null, closedById: null });
       if (!closing && !reopening && reason !== undefined && reason !== current.stateReason)
         changes.stateReason = reason;
-      const milestone = w.pushes ? await milestoneNamed(tx, w.repo, input.milestone) : undefined;
+      const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : undefined;
       const moves = milestone !== undefined && (milestone?.id ?? null) !== current.milestoneId;
       if (moves) changes.milestoneId = milestone?.id ?? null;
       const left =
@@ -154,7 +161,8 @@ export class IssueService {
       const labels = names === undefined ? undefined : await labelsMade(tx, w.repo, names);
       const { added, removed } = labels === undefined ? { added: [], removed: [] } : labelDiff(labelsBefore!, labels);
       const [assigneesBefore] = (await tx.issues.assigneesOf([current.id])).values();
-      const assignees = logins === undefined ? undefined : await assignable(tx, w.repo, logins);
+      const assignees =
+        logins === undefined ? undefined : (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
       const newlyAssigned = assignees?.filter((u) => !assigneesBefore!.includes(u.id)) ?? [];
       const unassignedIds =
         assignees === undefined ? [] : assigneesBefore!.filter((id) => !assignees.some((u) => u.id === id));
@@ -257,6 +265,12 @@ export class IssueService {
     const repo = await this.readable(path, principal);
     const issue = await this.acting.issue(repo, path);
     return this.store.issues.issueEventsOf(repo.id, issue.number, window);
+  }
+
+  /** The issue's timeline: its issue events and comments in the order they happened (./timeline.ts). */
+  async timeline(path: IssuePath, principal: Principal | null, window: PageRequest): Promise<Page<TimelineEntry>> {
+    const repo = await this.readable(path, principal);
+    return issueTimeline(this.store, repo, await this.acting.issue(repo, path), window);
   }
 
   private async filter(repo: RepoRow, query: ListQuery): Promise<IssueFilter> {

@@ -212,7 +212,9 @@ export class LabelService {
     access: ActionAccess,
     next: (making: Making, repo: RepoRow, before: LabelRow[]) => Promise<LabelRow[]>,
   ): Promise<LabelPage> {
-    const w = await this.pushable(path, access);
+    // GitHub's triage role applies and dismisses labels; creating and changing a repository's labels is write's.
+    const w = await writableRepository(this.store, this.feeds, path, access);
+    if (!w.triages) throw mustHavePushAccess();
     const issue = await this.acting.issue(w.repo, path);
     const scene = await this.acting.scene(w.repo, w.principal.user);
     const labels = await this.acting.perform(scene, async (making) => {

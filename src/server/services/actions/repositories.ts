@@ -4,7 +4,8 @@
  * old name to redirect from and sends `repository.renamed`; made public, PublicEvent and the `public` and
  * `repository.publicized` webhooks; made private, `repository.privatized`; archived and unarchived; any other edit
  * `repository.edited` with its `changes`) and deleting one (`repository.deleted`, to its organization's hooks only:
- * its own go with it). Only its administrators edit or delete it (GitHub's 403 for anyone else who sees it).
+ * its own go with it). Only its administrators (the `admin` role) edit or delete it (GitHub's 403 for anyone else who
+ * sees it).
  */
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
@@ -157,7 +158,7 @@ export class RepositoryService {
   /** A repository its administrator may change: 404 when not seen, 403 for anyone else. */
   private async administered(params: FeedParams, access: ActionAccess) {
     const w = await writableRepository(this.parts.store, this.parts.feeds, params, access, "allowed");
-    if (w.role !== "owner" && !w.principal.user.siteAdmin) throw mustBeAdmin();
+    if (!w.administers) throw mustBeAdmin();
     const owner = (await this.parts.store.users.findById(w.repo.ownerId))!;
     return { ...w, owner };
   }

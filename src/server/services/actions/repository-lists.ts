@@ -6,7 +6,7 @@
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
 import { InvalidInputError } from "../../failures.js";
-import type { Affiliation, Page, PageRequest, RepoListQuery, RepoRow, RepoSort, Store } from "../../store/store.js";
+import type { RepoAffiliation, Page, PageRequest, RepoListQuery, RepoRow, RepoSort, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedService } from "../feeds.js";
 import { privateReader } from "./account-access.js";
@@ -17,7 +17,7 @@ type UserQuery = RequestOf<Endpoints["repos"]["listForUser"], "query">;
 type OrgQuery = RequestOf<Endpoints["repos"]["listForOrg"], "query">;
 
 const SORTS: readonly RepoSort[] = ["created", "updated", "pushed", "full_name"];
-const AFFILIATIONS: readonly Affiliation[] = ["owner", "collaborator", "organization_member"];
+const AFFILIATIONS: readonly RepoAffiliation[] = ["owner", "collaborator", "organization_member"];
 
 /** GitHub's order: `direction` defaults to asc for `full_name`, desc otherwise. */
 function order(query: { sort?: string; direction?: string }, fallback: RepoSort) {
@@ -43,7 +43,7 @@ function time(field: string, value: string | undefined): Date | undefined {
 }
 
 /** `affiliation` as GitHub takes it: a comma-separated list of the three. */
-function affiliations(value: string | undefined): readonly Affiliation[] {
+function affiliations(value: string | undefined): readonly RepoAffiliation[] {
   if (value === undefined) return AFFILIATIONS;
   return value.split(",").map((one) => oneOf("affiliation", one.trim(), AFFILIATIONS, "owner"));
 }
@@ -91,7 +91,7 @@ export class RepositoryListService {
   async ofUser(login: string, query: UserQuery, window: PageRequest): Promise<Page<RepoRow>> {
     const account = await this.feeds.account(login);
     const type = oneOf("type", query.type, ["all", "owner", "member"] as const, "owner");
-    const chosen: Record<typeof type, readonly Affiliation[]> = {
+    const chosen: Record<typeof type, readonly RepoAffiliation[]> = {
       all: ["owner", "collaborator"],
       owner: ["owner"],
       member: ["collaborator"],

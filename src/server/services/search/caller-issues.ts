@@ -7,11 +7,12 @@
  */
 import { InvalidInputError } from "../../failures.js";
 import type { IssueFacts } from "../../convert/issue.js";
+import type { RepositoryFacts } from "../../convert/repository.js";
 import { notFound } from "../../errors.js";
 import type { IssueSearch, PageRequest, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
-import { issueFacts } from "../actions/issue-facts.js";
 import type { FeedService } from "../feeds.js";
+import { hitFacts, hitRepositories } from "./hit-facts.js";
 import { readerOf } from "./issue-search.js";
 
 export type CallerScope = { kind: "all" } | { kind: "own" } | { kind: "org"; org: string };
@@ -23,6 +24,12 @@ export interface CallerIssuesQuery {
   sort?: string;
   direction?: string;
   since?: string;
+}
+
+/** An issue of the caller's, with the repository object GitHub adds to each item of these lists. */
+export interface CallerIssue {
+  facts: IssueFacts;
+  repository: RepositoryFacts;
 }
 
 const FILTERS = ["assigned", "created", "mentioned", "subscribed", "repos", "all"] as const;
@@ -53,7 +60,7 @@ export class CallerIssueService {
     input: CallerIssuesQuery,
     principal: Principal,
     window: PageRequest,
-  ): Promise<{ total: number; items: IssueFacts[] }> {
+  ): Promise<{ total: number; items: CallerIssue[] }> {
     const filter = oneOf(input.filter, FILTERS, "filter", "assigned");
     const state = oneOf(input.state, ["open", "closed", "all"] as const, "state", "open");
     const sort = oneOf(input.sort, ["created", "updated", "comments"] as const, "sort", "created");
@@ -94,11 +101,11 @@ export class CallerIssueService {
       query.times.push({ field: "updated", from: { at: since, inclusive: true } });
     }
     const page = await this.store.issueSearch.search(query, readerOf(principal), window);
-    const items: IssueFacts[] = [];
-    for (const issue of page.rows) {
-      const repo = (await this.store.directory.findRepoById(issue.repoId))!;
-      items.push(...(await issueFacts(this.store, repo, [issue])));
-    }
-    return { total: page.total, items };
+    const hits = await hitFacts(this.store, page.rows);
+    const repositories = await hitRepositories(this.store, hits);
+    return {
+      total: page.total,
+      items: hits.map(({ facts, repo }) => ({ facts, repository: repositories.get(repo.id)! })),
+    };
   }
 }

@@ -8,8 +8,8 @@ import type { IssueFacts } from "../../convert/issue.js";
 import { InvalidInputError } from "../../failures.js";
 import type { IssueSearch, PageRequest, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
-import { issueFacts } from "../actions/issue-facts.js";
 import type { FeedService } from "../feeds.js";
+import { hitFacts } from "./hit-facts.js";
 import { parseIssueQuery } from "./issue-query.js";
 
 /** GitHub's words for a `repo:`, `org:` or `user:` the caller cannot search. */
@@ -83,12 +83,7 @@ export class IssueSearchService {
     if (parsed.mentions !== null) query.mentions = parsed.mentions;
     if (parsed.milestone !== null) query.milestone = parsed.milestone;
     const page = await this.store.issueSearch.search(query, readerOf(principal), window);
-    const items: IssueFacts[] = [];
-    for (const issue of page.rows) {
-      const repo = (await this.store.directory.findRepoById(issue.repoId))!;
-      items.push(...(await issueFacts(this.store, repo, [issue])));
-    }
-    return { total: page.total, items };
+    return { total: page.total, items: (await hitFacts(this.store, page.rows)).map((hit) => hit.facts) };
   }
 }
 

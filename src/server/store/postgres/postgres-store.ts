@@ -26,11 +26,12 @@ import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
+import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
+import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -111,6 +112,7 @@ export class PostgresStore implements Store {
   readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
+  readonly collaborators: CollaboratorStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -136,6 +138,7 @@ export class PostgresStore implements Store {
     this.repositories = raisingUnavailable(new Repositories(executor), isPostgresOutage);
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
+    this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

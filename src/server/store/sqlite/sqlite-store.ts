@@ -27,11 +27,12 @@ import { Comments, Reactions } from "../comments.js";
 import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
+import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
+import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -103,6 +104,7 @@ export class SqliteStore implements Store {
   readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
+  readonly collaborators: CollaboratorStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -157,6 +159,7 @@ export class SqliteStore implements Store {
     this.repositories = part(new Repositories(executor));
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
+    this.collaborators = part(new Collaborators(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(

@@ -2,7 +2,7 @@
 import type { Migration } from "./migration.js";
 
 export const migration: Migration = {
-  id: 25,
+  id: 26,
   name: "repository settings, and the names a rename leaves",
   // What a repository made or edited through the API keeps (POST /user/repos, PATCH /repos/{o}/{r}). A repository made
   // by a world file or an import keeps answering as it did: a null description and homepage, no default branch (no
