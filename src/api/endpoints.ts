@@ -14,6 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
+import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
@@ -722,6 +723,7 @@ export const endpoints = {
       "optional",
       [{ metadata: "read" }],
     ),
+    ...repositoryEndpoints,
   },
   rateLimit: {
     get: resource("/rate_limit", [], "RateLimit", {

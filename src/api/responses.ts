@@ -111,6 +111,8 @@ export function responseKinds<S extends Shapes>(named: S) {
     PublicUser: shape("PublicUser"),
     Organization: shape("Organization"),
     Repository: shape("Repository"),
+    /** 202: the fork, made at once (GitHub makes it asynchronously and answers it as it will be). */
+    Fork: shape("Repository"),
     RateLimit: shape("RateLimit"),
     Root: shape("Root"),
     ApiOverview: shape("ApiOverview"),
@@ -175,14 +177,14 @@ interface Answering {
 }
 
 /**
- * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`), 201 when
+ * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`, `Fork`), 201 when
  * a POST row creates, 200 else. A POST answering a list made no one resource (adding labels answers the issue's
  * labels): GitHub answers it 200.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
-  if (row.response === "accepted" || row.response === "HookRedeliveries") return 202;
+  if (row.response === "accepted" || row.response === "HookRedeliveries" || row.response === "Fork") return 202;
   if (row.creates) return 201;
   return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

@@ -41,6 +41,7 @@ import { callerIssueRoutes, searchRoutes } from "./routes/search.js";
 import { commentRoutes } from "./routes/comments.js";
 import { activityRoutes } from "./routes/activity.js";
 import { labelRoutes } from "./routes/labels.js";
+import { repositoryRoutes } from "./routes/repositories.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
 import type { TestControls } from "./services/test-controls.js";
@@ -207,8 +208,8 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   await app.register(openapi, { numericIds: config.numericIds, testControls: config.testControls });
 }
 
-/** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts). */
-const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues"]);
+/** The families also served at `/repositories/{id}/...` (./routes/repository-id-forms.ts), where renames redirect. */
+const ID_FORM_TAGS: ReadonlySet<string> = new Set(["issues", "repos", "activity"]);
 
 /** The API's routes, each family from its services. */
 function registerRoutes(app: FastifyInstance, services: Services): void {
@@ -229,6 +230,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
+  repositoryRoutes(app, services);
   collaboratorRoutes(app, services);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);

@@ -27,6 +27,9 @@ import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
+import { RepositoryService } from "./services/actions/repositories.js";
+import { ForkService } from "./services/actions/forks.js";
+import { RepositoryListService } from "./services/actions/repository-lists.js";
 import { CollaboratorService } from "./services/actions/collaborators.js";
 import { InvitationService } from "./services/actions/invitations.js";
 import { SessionService } from "./services/sessions.js";
@@ -107,6 +110,9 @@ export interface Services {
   invitations: InvitationService;
   milestones: MilestoneService;
   assignees: AssigneeService;
+  repositories: RepositoryService;
+  forks: ForkService;
+  repositoryLists: RepositoryListService;
   sessions: SessionService;
   consoleAssets: ConsoleAssets;
   background: Background;
@@ -242,6 +248,9 @@ export function makeServices({
     labels: new LabelService(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
+    repositories: new RepositoryService(actionParts),
+    forks: new ForkService(actionParts),
+    repositoryLists: new RepositoryListService(store, feeds),
     collaborators: new CollaboratorService(actionParts),
     invitations: new InvitationService(actionParts),
     sessions: new SessionService(store, clock),

@@ -92,6 +92,8 @@ export class ApiError extends Error {
       errors?: ValidationError[] | string;
       /** GitHub's newer errors repeat the status in the body, as a string (`"status": "400"`). */
       statusInBody?: boolean;
+      /** Where the resource is now (a redirect's body names it, after the message). */
+      url?: string;
       headers?: Record<string, string>;
       /** What went wrong underneath, for the log; never shown to the client. */
       cause?: unknown;
@@ -113,6 +115,7 @@ export class ApiError extends Error {
     }
     return {
       message: this.message,
+      ...(this.options.url ? { url: this.options.url } : {}),
       documentation_url: this.options.documentationUrl ?? fallbackDocs,
       ...(this.options.errors ? { errors: this.options.errors } : {}),
       ...(this.options.statusInBody ? { status: String(this.statusCode) } : {}),
@@ -121,6 +124,30 @@ export class ApiError extends Error {
 }
 
 export const notFound = () => new ApiError(404, "Not Found", { documentationUrl: GENERAL_DOCS });
+
+/**
+ * A request naming a repository by a name it was renamed from: GitHub redirects to the repository's id-based path,
+ * 301 for GET and HEAD, 307 for other methods (so that a client following it repeats the write), with this body
+ * (octokit/fixtures' rename-repository scenario; 18F/charlie#85 records a POST's 307). `at` makes the answer for
+ * the request: the rest of its path and its query after the repository's name, under `/repositories/{id}`.
+ */
+export class RepositoryMoved extends ApiError {
+  constructor(readonly wireId: number) {
+    super(301, "Moved Permanently", { documentationUrl: REDIRECT_DOCS });
+  }
+
+  at(method: string, url: string, baseUrl: string): ApiError {
+    const rest = /\/repos\/[^/?#]+\/[^/?#]+(.*)$/.exec(url)?.[1] ?? "";
+    const location = `${baseUrl}/repositories/${this.wireId}${rest}`;
+    return new ApiError(method === "GET" || method === "HEAD" ? 301 : 307, "Moved Permanently", {
+      documentationUrl: REDIRECT_DOCS,
+      url: location,
+      headers: { Location: location },
+    });
+  }
+}
+
+const REDIRECT_DOCS = "https://docs.github.com/v3/#http-redirects";
 
 /**
  * A method and path no route of feedgate's serves (`GET /repos/{owner}/{repo}/pulls`): GitHub's 404 and body shape,

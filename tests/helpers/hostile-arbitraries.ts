@@ -101,7 +101,23 @@ function namesExisting(text: string): boolean {
  */
 export function deletesNothing(method: string, url: string): boolean {
   if (method.toUpperCase() !== "DELETE") return true;
+  if (REPOSITORY_ITSELF.test(url)) return false;
   return ![...url.matchAll(/authorizations\/([^/?#]*)/gi)].some((m) => namesExisting(m[1]!));
+}
+
+/** A repository's own path (`/repos/{o}/{r}`, `/repositories/{id}`), at `/` or under `/api/v3`. */
+const REPOSITORY_ITSELF = /^(\/api\/v3)?\/(repos\/[^/?#]+\/[^/?#]+|repositories\/[^/?#]+)\/?([?#].*)?$/i;
+
+/**
+ * False for the repository writes whose every field is optional and whose unknown keys are ignored, as GitHub's are:
+ * an edit (`PATCH`, or GitHub's POST alias) and a fork. Whatever flawed body arrives may make a legitimate answer.
+ */
+export function takesAnyBody(method: string, url: string): boolean {
+  const verb = method.toUpperCase();
+  if ((verb === "PATCH" || verb === "POST") && REPOSITORY_ITSELF.test(url)) return true;
+  return (
+    verb === "POST" && /^(\/api\/v3)?\/(repos\/[^/?#]+\/[^/?#]+|repositories\/[^/?#]+)\/forks\/?([?#].*)?$/i.test(url)
+  );
 }
 
 /**

@@ -722,4 +722,29 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
+  26: {
+    async rows(db, made) {
+      // Settings a repository keeps once edited through the API, and an old name a rename left.
+      await db.run(
+        "UPDATE repos SET description = ?, homepage = ?, default_branch = ?, created_at = ?, updated_at = ? WHERE id = ?",
+        "Widgets, made",
+        "https://widget.example",
+        "trunk",
+        AT,
+        AT,
+        made.widget,
+      );
+      await db.insert("repo_renames", { owner_id: made.alice, name: "gadget", repo_id: made.widget });
+    },
+    async check(api) {
+      const widget = await api.get("/repos/alice/widget");
+      assert.deepEqual(
+        [widget.body.description, widget.body.homepage, widget.body.default_branch, widget.body.created_at],
+        ["Widgets, made", "https://widget.example", "trunk", "2024-03-01T12:00:00Z"],
+      );
+      const moved = await api.get("/repos/alice/gadget/events");
+      assert.equal(moved.status, 301);
+      assert.match(moved.body.url, /\/repositories\/7001\/events$/);
+    },
+  },
 };

@@ -35,6 +35,7 @@ import {
   createsNothing,
   credentialArb,
   deletesNothing,
+  takesAnyBody,
   encodedBody,
   flawedJson,
   header,
@@ -330,7 +331,7 @@ describe("hostile input: no 5xx, no crash, stored accounts unchanged", () => {
     await unchanged(t, () =>
       fc.assert(
         fc.asyncProperty(
-          request.filter((req) => deletesNothing(req.method, req.url)),
+          request.filter((req) => deletesNothing(req.method, req.url) && !takesAnyBody(req.method, req.url)),
           async (req) => {
             const res = await send(world.t.app, req);
             assertBelow500(req, res);

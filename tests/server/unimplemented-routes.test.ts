@@ -34,8 +34,8 @@ describe("routes feedgate does not implement", () => {
 
   test("answer 404 in GitHub's shape, saying feedgate does not implement the method and path, with a header", async () => {
     await unimplemented("GET", "/repos/octocat/hello/pulls", "/repos/octocat/hello/pulls");
-    await unimplemented("GET", "/user/repos", "/user/repos");
-    await unimplemented("POST", "/user/repos", "/user/repos");
+    await unimplemented("GET", "/user/keys", "/user/keys");
+    await unimplemented("POST", "/user/keys", "/user/keys");
     await unimplemented("DELETE", "/events", "/events");
   });
 
@@ -45,7 +45,7 @@ describe("routes feedgate does not implement", () => {
     await unimplemented("GET", "/api/v3x/events", "/api/v3x/events");
   });
 
-  test("GitHub's routes that share a prefix with an id-based path (/user/repos next to /user/:id) are unimplemented too", async () => {
+  test("GitHub's routes that share a prefix with an id-based path (/user/orgs next to /user/:id) are unimplemented too", async () => {
     await unimplemented("GET", "/user/orgs", "/user/orgs");
     await unimplemented("GET", "/user/abc/events", "/user/abc/events");
     await unimplemented("GET", "/repositories/octocat/events", "/repositories/octocat/events");
@@ -53,7 +53,7 @@ describe("routes feedgate does not implement", () => {
   });
 
   test("the path is repeated without its query and cut to 100 characters; bytes outside printable ASCII are escaped", async () => {
-    await unimplemented("GET", "/user/repos?visibility=all&token=not-repeated", "/user/repos");
+    await unimplemented("GET", "/user/keys?per_page=1&token=not-repeated", "/user/keys");
     const long = `/repos/a/b/${"x".repeat(5000)}`;
     await unimplemented("GET", long, `${long.slice(0, 100)}...`);
     // What Node's parser lets through of a raw request line; fetch would percent-encode it first.

@@ -2,7 +2,8 @@
  * Stored repositories -> GitHub's full-repository object (and the repository objects of a fork's `parent` and
  * `source`). Counts are the stored relations: stargazers (`watches`, which WatchEvent, GitHub's star, creates: GitHub's
  * `watchers_count` is its stars), subscribers (watching, the notifications subscription), direct forks, the fork
- * network. Times come from the repository's stored events; what feedgate does not store is GitHub's neutral value.
+ * network. Settings are the stored ones (migration 26); times are the stored ones, else the repository's stored events';
+ * what feedgate does not store is GitHub's neutral value.
  */
 import type { REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions } from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
@@ -27,14 +28,25 @@ export interface RepositoryContext {
 }
 
 /**
- * A repository's creation is not stored: its first stored event (a CreateEvent, when history has it) is the
- * best record of it; with no event at all, the epoch, which full-repository allows where null it does not.
+ * A repository made otherwise than through the API has no creation stored: its first stored event (a CreateEvent,
+ * when history has it) is the best record of it; with no event at all, the epoch, which full-repository allows where
+ * null it does not.
  */
 const UNKNOWN_TIME = new Date(0);
 
-/** A repository's `updated_at`, which GitHub also sends as its `Last-Modified`: its newest stored event's time. */
-export const repositoryUpdatedAt = ({ stats }: RepositoryFacts): Date =>
-  stats.lastEventAt ?? stats.firstEventAt ?? UNKNOWN_TIME;
+const createdAt = ({ repo, stats }: RepositoryFacts): Date =>
+  repo.settings.createdAt ?? stats.firstEventAt ?? UNKNOWN_TIME;
+
+/**
+ * A repository's `updated_at`, which GitHub also sends as its `Last-Modified`: its last edit or its newest stored
+ * event, whichever is later.
+ */
+export function repositoryUpdatedAt(facts: RepositoryFacts): Date {
+  const { settings } = facts.repo;
+  const last = facts.stats.lastEventAt;
+  if (settings.updatedAt && (!last || settings.updatedAt > last)) return settings.updatedAt;
+  return last ?? createdAt(facts);
+}
 
 function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOSITORY_URL_KEYS)[number], string> {
   const api = `${baseUrl}/repos/${fullName}`;
@@ -86,7 +98,8 @@ function repositoryUrls(fullName: string, baseUrl: string): Record<(typeof REPOS
 /** The repository object GitHub nests as a fork's `parent` and `source`. */
 export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string): ParentRepository {
   const { repo, owner, stats } = facts;
-  const created = stats.firstEventAt ?? UNKNOWN_TIME;
+  const { settings } = repo;
+  const created = createdAt(facts);
   return {
     id: repo.wireId,
     node_id: "",
@@ -95,29 +108,29 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
     owner: toWireSimpleUser(owner, baseUrl),
     private: repo.private,
     html_url: `${webOrigin(baseUrl)}/${repo.fullName}`,
-    description: null,
+    description: settings.description,
     fork: repo.parentId !== null,
     ...repositoryUrls(repo.fullName, baseUrl),
     mirror_url: null,
     hooks_url: `${baseUrl}/repos/${repo.fullName}/hooks`,
     svn_url: `${webOrigin(baseUrl)}/${repo.fullName}`,
-    homepage: null,
+    homepage: settings.homepage,
     language: null,
     forks_count: stats.forks,
     stargazers_count: stats.watchers,
     watchers_count: stats.watchers,
     size: 0,
-    default_branch: "",
+    default_branch: settings.defaultBranch ?? "",
     open_issues_count: 0,
     is_template: false,
     topics: [],
-    has_issues: false,
-    has_projects: false,
-    has_wiki: false,
+    has_issues: settings.hasIssues,
+    has_projects: settings.hasProjects,
+    has_wiki: settings.hasWiki,
     has_pages: false,
     has_downloads: false,
     has_discussions: false,
-    archived: false,
+    archived: settings.archived,
     disabled: false,
     visibility: repo.private ? "private" : "public",
     // GitHub's pushed_at of a repository never pushed to is its creation time.

@@ -5,7 +5,15 @@
  */
 import fp from "fastify-plugin";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, GENERAL_DOCS, notFound, serviceUnavailable, unimplemented, validationFailed } from "../errors.js";
+import {
+  ApiError,
+  GENERAL_DOCS,
+  notFound,
+  RepositoryMoved,
+  serviceUnavailable,
+  unimplemented,
+  validationFailed,
+} from "../errors.js";
 import { FeedgateFailure, StoreUnavailableError } from "../failures.js";
 import { NO_NUL_PATTERN, type ValidationError } from "../../api/schemas.js";
 import type { StaleIfError } from "./stale-if-error.js";
@@ -161,13 +169,15 @@ export default fp<{ degrade?: StaleIfError }>(
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
       if (error instanceof StoreUnavailableError && degrade?.answer(request, reply, error)) return reply;
       const apiError =
-        error instanceof ApiError
-          ? error
-          : error instanceof FeedgateFailure
-            ? fromFailure(request, error)
-            : error instanceof StoreUnavailableError
-              ? serviceUnavailable(error.store, error.cause)
-              : fromFastifyError(request, error);
+        error instanceof RepositoryMoved
+          ? error.at(request.method, request.url, request.baseUrl)
+          : error instanceof ApiError
+            ? error
+            : error instanceof FeedgateFailure
+              ? fromFailure(request, error)
+              : error instanceof StoreUnavailableError
+                ? serviceUnavailable(error.store, error.cause)
+                : fromFastifyError(request, error);
       if (!apiError) {
         request.log.error({ err: error }, "unhandled error");
         return reply.code(500).send({ message: "Server Error", documentation_url: GENERAL_DOCS });

@@ -26,7 +26,7 @@ export interface RouteVariant {
 type ServedResponses = ReturnType<typeof responseSchemas>;
 
 /** The success status of a row, as successStatus computes it, for the types. */
-type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries"
+type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries" | "Fork"
   ? 202
   : E["creates"] extends true
     ? 201

@@ -8,7 +8,7 @@ import { satisfies } from "../../api/scopes.js";
 import { endpoints, PRIVATE_FEED_SCOPES, type Endpoint, type Endpoints } from "../../api/endpoints.js";
 import type { AcceptedPermissions } from "../../api/permissions.js";
 import type { RequestOf } from "../../api/schemas.js";
-import { ApiError, notFound } from "../errors.js";
+import { ApiError, notFound, RepositoryMoved } from "../errors.js";
 import type {
   ArrivedEvent,
   FeedPage,
@@ -179,7 +179,7 @@ export class FeedService {
     needs = METADATA,
   ): Promise<{ repo: RepoRow; readable: boolean }> {
     const repo = params.user && params.repo ? await this.store.directory.findRepo(params.user, params.repo) : null;
-    if (!repo) throw notFound();
+    if (!repo) return this.moved(params, principal);
     const readable = await this.readsPrivate(repo, principal, needs);
     if (repo.private && !readable) {
       const grant = grantOf(principal);
@@ -193,6 +193,15 @@ export class FeedService {
       throw notFound();
     }
     return { repo, readable };
+  }
+
+  /** A name a repository was renamed from redirects to it (GitHub's 301), for a caller who may see it; else 404. */
+  private async moved(params: FeedParams, principal: Principal | null): Promise<never> {
+    const renamed = params.user && params.repo && (await this.store.repositories.renamedFrom(params.user, params.repo));
+    if (renamed && (!renamed.private || (await this.readsPrivate(renamed, principal)))) {
+      throw new RepositoryMoved(renamed.wireId);
+    }
+    throw notFound();
   }
 
   /** Whether the caller is `account` and may see its private events. */

@@ -14,12 +14,15 @@ import type { CommentStore, ReactionStore } from "./comment-store.js";
 import type { RelationStore } from "./relation-store.js";
 import type { LabelStore } from "./label-store.js";
 import type { MilestoneStore } from "./milestone-store.js";
+import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
   /** The repository whose hooks (and whose owning organization's) receive it. */
   repoId: number;
+  /** Only this organization's hooks receive it, not the repository's own (`repository.deleted`). */
+  toOrganization?: number;
   /** `X-GitHub-Event`: `issues`, `label`, `star`... */
   event: string;
   action: string | null;
@@ -49,6 +52,7 @@ export interface ActionTransaction {
   readonly relations: RelationStore;
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
+  readonly repositories: RepositoryStore;
   readonly collaborators: CollaboratorStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;

@@ -16,6 +16,7 @@ import { Comments, Reactions } from "./comments.js";
 import { Relations } from "./relations.js";
 import { Labels } from "./labels.js";
 import { Milestones } from "./milestones.js";
+import { Repositories } from "./repositories.js";
 import { Collaborators } from "./collaborators.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
@@ -23,6 +24,11 @@ const ONE_REPO: Record<Executor["dialect"], string> = {
   sqlite: hookTargetsSql("SELECT @repoId"),
   postgres: hookTargetsSql("SELECT @repoId::int8"),
 };
+
+/** The hooks of one organization only, for a webhook its repository's own hooks must not receive. */
+const ONE_ORG = `SELECT h.id AS hook_id, h.events AS events,
+    (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued
+  FROM hooks h WHERE h.active = @active AND h.org_id = @orgId`;
 
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
 class IdsAfterHighest {
@@ -68,6 +74,7 @@ export class Actions implements ActionStore {
           relations: new Relations(tx),
           labels: new Labels(tx),
           milestones: new Milestones(tx),
+          repositories: new Repositories(tx),
           collaborators: new Collaborators(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
@@ -97,9 +104,12 @@ export class Actions implements ActionStore {
   private async queue(tx: Executor, webhooks: MadeWebhook[], now: Date, maxQueue: number): Promise<number> {
     let queued = 0;
     for (const webhook of webhooks) {
-      const targets = (
-        await tx.all<HookTargetRecord>(ONE_REPO[tx.dialect], { active: tx.values.bool(true), repoId: webhook.repoId })
-      ).map(toHookTarget);
+      const active = tx.values.bool(true);
+      const records =
+        webhook.toOrganization === undefined
+          ? await tx.all<HookTargetRecord>(ONE_REPO[tx.dialect], { active, repoId: webhook.repoId })
+          : await tx.all<HookTargetRecord>(ONE_ORG, { active, orgId: webhook.toOrganization });
+      const targets = records.map(toHookTarget);
       const guid = randomUUID();
       for (const target of targets) {
         if (!subscribes(target.events, webhook.event) || target.queued >= maxQueue) continue;

@@ -13,6 +13,26 @@ export interface RepoRow {
   wireId: number;
   /** The repository this one was forked from; null for a network's root. */
   parentId: number | null;
+  settings: RepoSettings;
+}
+
+/**
+ * What a repository keeps of its own (migration 26), as made or edited through the API. A repository of a world file
+ * or an import has stored none: no description, no default branch, and no times (its events' are its times).
+ */
+export interface RepoSettings {
+  description: string | null;
+  homepage: string | null;
+  hasIssues: boolean;
+  hasProjects: boolean;
+  hasWiki: boolean;
+  /** Null where no branch was ever named (no git data): GitHub's object then says "". */
+  defaultBranch: string | null;
+  /** Read-only: every write to it or its issues is GitHub's 403. */
+  archived: boolean;
+  /** When it was made through the API, and last edited there; null for a repository made otherwise. */
+  createdAt: Date | null;
+  updatedAt: Date | null;
 }
 
 /** Counts an account shows (`/users/:user`). */

@@ -8,9 +8,10 @@ import type { DirectoryStore, OrgRole, RepoAccess, RepoRole, RepoRow } from "./d
 import type { Executor } from "./executor.js";
 import { BY_WIRE_ID, READABLE_REPOS, type Dialect } from "./feed-sql.js";
 import { holdsNul } from "./nul.js";
+import { date, type Bool, type Time } from "./sql-values.js";
 
 /** A repository with its owner's login. */
-const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
+export const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
 
 /**
  * Owner and name match case-insensitively, as on GitHub: SQLite's columns are COLLATE NOCASE; PostgreSQL's indexes
@@ -30,6 +31,15 @@ export interface RepoRecord {
   network_id: number;
   external_id: number | null;
   parent_id: number | null;
+  description: string | null;
+  homepage: string | null;
+  has_issues: Bool;
+  has_projects: Bool;
+  has_wiki: Bool;
+  default_branch: string | null;
+  archived: Bool;
+  created_at: Time | null;
+  updated_at: Time | null;
 }
 
 export const toRepo = (r: RepoRecord): RepoRow => ({
@@ -40,6 +50,17 @@ export const toRepo = (r: RepoRecord): RepoRow => ({
   networkId: r.network_id,
   wireId: r.external_id ?? r.id,
   parentId: r.parent_id,
+  settings: {
+    description: r.description,
+    homepage: r.homepage,
+    hasIssues: Boolean(r.has_issues),
+    hasProjects: Boolean(r.has_projects),
+    hasWiki: Boolean(r.has_wiki),
+    defaultBranch: r.default_branch,
+    archived: Boolean(r.archived),
+    createdAt: r.created_at === null ? null : date(r.created_at),
+    updatedAt: r.updated_at === null ? null : date(r.updated_at),
+  },
 });
 
 /** Followers, following, the repositories the account owns, public and private, and an organization's members. */

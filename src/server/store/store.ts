@@ -21,6 +21,7 @@ import type { RelationStore } from "./relation-store.js";
 import type { LabelStore } from "./label-store.js";
 import type { MilestoneStore } from "./milestone-store.js";
 import type { AssigneeStore } from "./assignee-store.js";
+import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
@@ -42,6 +43,7 @@ export type * from "./relation-store.js";
 export type * from "./label-store.js";
 export type * from "./milestone-store.js";
 export type * from "./assignee-store.js";
+export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
@@ -86,6 +88,8 @@ export interface Store {
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
+  /** Repositories made, edited, forked and deleted through the API, and the lists of them; writes go through `actions`. */
+  readonly repositories: RepositoryStore;
   /** Collaborators and repository invitations, as reads; writes go through `actions`. */
   readonly collaborators: CollaboratorStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */

@@ -121,6 +121,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "59764fddf67564c0da0d09b6731dbf1067553a0cba17c3a6e867457d8c0feb23",
     postgres: "5d5b4e0c82e09c186279a1ab87fa95bbb741f9160b4bb3bbd62f516f235e7d8a",
   },
+  26: {
+    sqlite: "af0b90070d6151ebec25a8ea66b7ce7380ee23788ae1e457bfadac550e4596da",
+    postgres: "234f6a58fac760889576033f57a07c5c9a53a4a73c67eac9ea5960c01c51419b",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

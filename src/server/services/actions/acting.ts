@@ -62,8 +62,11 @@ export class Making {
     this.issueEvents.push(madeIssueEvent({ ...this.scene, actor }, id, issue, event, fields));
   }
 
-  /** A webhook of the action; none when no hook would receive it (the scene has no webhook context). */
-  webhook(event: string, action: string, payload: Record<string, unknown>) {
+  /**
+   * A webhook of the action (`action` null for an event that has none: `fork`, `public`); none when no hook would
+   * receive it (the scene has no webhook context).
+   */
+  webhook(event: string, action: string | null, payload: Record<string, unknown>) {
     if (this.scene.context !== null) this.webhooks.push(madeWebhook(this.scene, event, action, payload));
   }
 

@@ -27,7 +27,7 @@ import { commentFacts } from "./comment-facts.js";
 import { issueFacts } from "./issue-facts.js";
 import { mentionsMade } from "./mentions.js";
 import type { ActionScene } from "./made.js";
-import { mustHavePushAccess, writableRepository, type ActionAccess } from "./repository-access.js";
+import { mustHavePushAccess, writableRepository, type ActionAccess, issuesEnabled } from "./repository-access.js";
 import { foundComment, foundIssue, type CommentPath, type IssuePath } from "./subjects.js";
 
 type BodyInput = RequestOf<Endpoints["comments"]["create"], "body">;
@@ -84,6 +84,7 @@ export class CommentService {
 
   async create(path: IssuePath, input: BodyInput, access: ActionAccess): Promise<CommentFacts> {
     const w = await writableRepository(this.store, this.parts.feeds, path, access);
+    issuesEnabled(w.repo);
     const issue = await foundIssue(this.store, w.repo, path);
     const body = bodyOf(input);
     if (issue.locked && !w.pushes) throw issueLocked();
@@ -115,6 +116,7 @@ export class CommentService {
   /** Its author or someone with push access may edit or delete a comment (GitHub's 403 for anyone else). */
   private async editable(path: CommentPath, access: ActionAccess) {
     const w = await writableRepository(this.store, this.parts.feeds, path, access);
+    issuesEnabled(w.repo);
     const comment = await foundComment(this.store, w.repo, path);
     if (!w.pushes && comment.userId !== w.principal.user.id) throw mustHavePushAccess();
     return { w, comment };
@@ -162,7 +164,7 @@ export class CommentService {
 
   /** A repository the caller sees, for the reads: 404 otherwise, as every repository resource. */
   private async readable(params: FeedParams, principal: Principal | null): Promise<RepoRow> {
-    return (await this.parts.feeds.repository(params, principal)).repo;
+    return issuesEnabled((await this.parts.feeds.repository(params, principal)).repo);
   }
 
   async get(path: CommentPath, principal: Principal | null): Promise<CommentFacts> {

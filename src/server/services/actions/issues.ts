@@ -32,6 +32,7 @@ import {
   writableRepository,
   type ActionAccess,
   type WritableRepository,
+  issuesEnabled,
 } from "./repository-access.js";
 
 type CreateInput = RequestOf<Endpoints["issues"]["create"], "body">;
@@ -58,6 +59,7 @@ export class IssueService {
 
   async create(params: FeedParams, input: CreateInput, access: ActionAccess): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, params, access);
+    issuesEnabled(w.repo);
     const title = String(input.title).trim();
     if (title === "") throw new InvalidInputError("title must not be blank", { field: "title", code: "missing_field" });
     // GitHub drops what only those with triage access (or more) may set, silently, for everyone else.
@@ -99,6 +101,7 @@ export class IssueService {
 
   async update(path: IssuePath, input: UpdateInput, access: ActionAccess): Promise<IssueView> {
     const w = await writableRepository(this.store, this.feeds, path, access);
+    issuesEnabled(w.repo);
     const before = await this.acting.issue(w.repo, path);
     // Its author edits an issue; triage closes, reopens, labels and assigns anyone's; editing anyone's is write's.
     const own = before.userId === w.principal.user.id;
@@ -206,6 +209,7 @@ export class IssueService {
   /** Locks (`lock_reason` one of GitHub's four) or unlocks; those with push access only. */
   async setLocked(path: IssuePath, lock: { lock_reason?: string } | null, access: ActionAccess): Promise<void> {
     const w = await writableRepository(this.store, this.feeds, path, access);
+    issuesEnabled(w.repo);
     const before = await this.acting.issue(w.repo, path);
     if (!w.pushes) throw mustHavePushAccess();
     const reason = lock?.lock_reason;
@@ -236,7 +240,7 @@ export class IssueService {
 
   /** A repository the caller sees, for the reads: 404 otherwise, as every repository resource. */
   private async readable(params: FeedParams, principal: Principal | null): Promise<RepoRow> {
-    return (await this.feeds.repository(params, principal)).repo;
+    return issuesEnabled((await this.feeds.repository(params, principal)).repo);
   }
 
   async get(path: IssuePath, principal: Principal | null): Promise<IssueView> {

@@ -8,6 +8,7 @@
  * above) also labels, assigns, sets milestones on and closes or reopens anyone's issues; `push` (write: the owner, a
  * collaborator with write or more, a site administrator) also edits anyone's issues and comments, manages labels and
  * milestones, and locks; `admin` (the owner, an organization's owner, an admin collaborator) manages collaborators.
+ * An archived repository takes no write at all (GitHub's 403), but for its own unarchiving and deletion.
  */
 import { atLeast, type RepositoryPermission } from "../../../api/collaborator-schemas.js";
 import type { AcceptedPermissions } from "../../../api/permissions.js";
@@ -40,6 +41,15 @@ export interface WritableRepository {
   administers: boolean;
 }
 
+/** GitHub's 403 for any write to an archived repository, its issues, labels, comments and milestones. */
+export const archivedReadOnly = () => new ApiError(403, "Repository was archived so is read-only.");
+
+/** GitHub's 410 on the issue routes of a repository whose issues are turned off (`has_issues: false`). */
+export function issuesEnabled(repo: RepoRow): RepoRow {
+  if (!repo.settings.hasIssues) throw new ApiError(410, "Issues are disabled for this repo");
+  return repo;
+}
+
 /** GitHub's 403 for a change that needs push access the caller lacks. */
 export const mustHavePushAccess = () => new ApiError(403, "Must have push access to repository");
 
@@ -51,6 +61,8 @@ export async function writableRepository(
   feeds: FeedService,
   params: FeedParams,
   access: ActionAccess,
+  /** The repository's own settings and its deletion are writes an archived repository takes (GitHub's unarchiving). */
+  archived: "refused" | "allowed" = "refused",
 ): Promise<WritableRepository> {
   const { principal } = access;
   if (!principal) throw requiresAuthentication();
@@ -62,6 +74,7 @@ export async function writableRepository(
     const fully = access.acceptedScopes.filter((scope) => scope !== "public_repo");
     if (!satisfies(scopes, access.acceptedScopes) || (repo.private && !satisfies(scopes, fully))) throw notFound();
   }
+  if (repo.settings.archived && archived === "refused") throw archivedReadOnly();
   const held = await store.directory.repoAccess(principal.user.id, repo.id);
   const permission = held?.permission ?? null;
   const has = (needed: RepositoryPermission) =>

@@ -28,6 +28,7 @@ import { migration as m022 } from "./022-account-profiles.js";
 import { migration as m023 } from "./023-issues.js";
 import { migration as m024 } from "./024-stars-and-subscriptions.js";
 import { migration as m025 } from "./025-collaborator-invitations.js";
+import { migration as m026 } from "./026-repository-settings.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   m023,
   m024,
   m025,
+  m026,
 ];

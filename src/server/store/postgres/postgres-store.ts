@@ -28,9 +28,10 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
+import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -108,6 +109,7 @@ export class PostgresStore implements Store {
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   readonly labels: LabelStore;
+  readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
@@ -133,6 +135,7 @@ export class PostgresStore implements Store {
     this.reactions = raisingUnavailable(new Reactions(executor), isPostgresOutage);
     this.relations = raisingUnavailable(new Relations(executor), isPostgresOutage);
     this.labels = raisingUnavailable(new Labels(executor), isPostgresOutage);
+    this.repositories = raisingUnavailable(new Repositories(executor), isPostgresOutage);
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);

@@ -29,9 +29,10 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
+import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -100,6 +101,7 @@ export class SqliteStore implements Store {
   readonly actions: ActionStore;
   readonly issueSearch: IssueSearchStore;
   readonly labels: LabelStore;
+  readonly repositories: RepositoryStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
@@ -154,6 +156,7 @@ export class SqliteStore implements Store {
     this.reactions = part(new Reactions(executor));
     this.relations = part(new Relations(executor));
     this.labels = part(new Labels(executor));
+    this.repositories = part(new Repositories(executor));
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
     this.collaborators = part(new Collaborators(executor));
