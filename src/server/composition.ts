@@ -28,6 +28,7 @@ import { LabelService } from "./services/actions/labels.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
 import { SessionService } from "./services/sessions.js";
+import { oauthServices, type OAuthServices } from "./services/oauth/oauth.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
 import { TestControls } from "./services/test-controls.js";
@@ -104,6 +105,8 @@ export interface Services {
   milestones: MilestoneService;
   assignees: AssigneeService;
   sessions: SessionService;
+  /** OAuth apps: registration, the web flow, the device flow. */
+  oauth: OAuthServices;
   consoleAssets: ConsoleAssets;
   background: Background;
 }
@@ -202,6 +205,7 @@ export function makeServices({
     queued: () => hooks.dispatcher.wake(),
     options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
   };
+  const oauth = oauthServices(store, clock);
   const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
@@ -239,8 +243,11 @@ export function makeServices({
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     sessions: new SessionService(store, clock),
+    oauth,
     consoleAssets: loadAssets(),
-    background: background([hooks.dispatcher, retention], manualClock, testControls),
+    background: background([hooks.dispatcher, retention], manualClock, testControls, () =>
+      oauth.apps.ensureGitHubCli(),
+    ),
   };
 }
 
@@ -254,12 +261,20 @@ interface Job {
 /**
  * The jobs started in order once the app is ready, and stopped in the reverse order when it closes. A test's clock
  * moving wakes each (a retry or a prune it brought due runs at once); a test instance then takes the image its
- * resets return to: the database as it stands once the app is ready (a world seeded before it was built).
+ * resets return to: the database as it stands once the app is ready (a world seeded before it was built, and the
+ * registrations every installation has).
  */
-function background(jobs: Job[], clock: ManualClock | undefined, controls: TestControls | undefined): Background {
+function background(
+  jobs: Job[],
+  clock: ManualClock | undefined,
+  controls: TestControls | undefined,
+  registerDefaults: () => Promise<void>,
+): Background {
   const stopWaking = clock ? jobs.map((job) => clock.onMove(() => job.wake())) : [];
   return {
     async start() {
+      // What every installation has (GitHub CLI's OAuth app), before the image a test double's resets return to.
+      await registerDefaults();
       for (const job of jobs) job.start();
       await controls?.markStart();
     },
