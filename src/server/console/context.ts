@@ -46,11 +46,20 @@ export interface ConsoleSession extends SignedIn {
 declare module "fastify" {
   interface FastifyContextConfig {
     consoleAccess?: ConsoleAccess;
+    /** A signed-out visitor is sent to the sign-in with the page's URL, and back to it once signed in. */
+    returnAfterSignIn?: boolean;
   }
   interface FastifyRequest {
     consoleSession: ConsoleSession | null;
   }
 }
+
+/** The sign-in's field (and query) naming the console page to go back to. */
+export const RETURN_TO = "return_to";
+
+/** A page to go back to after the sign-in: a console path only, never another site (`//evil` or `/\\evil`). */
+export const returnPath = (value: string | null | undefined) =>
+  value && /^\/console\/[^/\\]/.test(value) ? value : "/console/";
 
 /** Console forms arrive as application/x-www-form-urlencoded. */
 export type FormRequest = FastifyRequest<{ Body: URLSearchParams }>;

@@ -9,7 +9,8 @@ export type OAuthFields = Record<string, string | number>;
 
 export function oauthAnswer(accept: string | undefined, fields: OAuthFields): { type: string; body: string } {
   const wants = accept ?? "";
-  if (/application\/json/i.test(wants)) return { type: "application/json; charset=utf-8", body: JSON.stringify(fields) };
+  if (/application\/json/i.test(wants))
+    return { type: "application/json; charset=utf-8", body: JSON.stringify(fields) };
   if (/application\/xml/i.test(wants)) {
     const elements = Object.entries(fields).map(([name, value]) => `<${name}>${escapeXml(String(value))}</${name}>`);
     return { type: "application/xml; charset=utf-8", body: `<OAuth>${elements.join("")}</OAuth>` };

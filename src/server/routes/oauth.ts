@@ -71,21 +71,28 @@ export function oauthRoutes(web: WebFlow, device: DeviceFlow) {
       { parseAs: "string", bodyLimit: 64 * 1024 },
       async (_request: FastifyRequest, body: string) => Object.fromEntries(new URLSearchParams(body)),
     );
-    app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: 64 * 1024 }, async (_request: FastifyRequest, body: Buffer) =>
-      parseJsonBody(decodeBody(body)),
+    app.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: 64 * 1024 },
+      async (_request: FastifyRequest, body: Buffer) => parseJsonBody(decodeBody(body)),
     );
 
     // The person's pages are the console's; the query goes along as it came.
     app.get("/oauth/authorize", async (request, reply) =>
       reply.redirect(`${CONSOLE_AUTHORIZE}?${queryOf(request.url)}`, 302),
     );
-    app.get("/device", async (request, reply) => reply.redirect(CONSOLE_DEVICE, 302));
+    app.get("/device", async (_request, reply) => reply.redirect(CONSOLE_DEVICE, 302));
 
     app.post("/device/code", async (request, reply) =>
-      answer(request, reply, async () => {
-        const fields = fieldsOf(request);
-        return { ...(await device.start(fields.client_id, fields.scope, `${request.baseUrl}/login/device`)) };
-      }, 400),
+      answer(
+        request,
+        reply,
+        async () => {
+          const fields = fieldsOf(request);
+          return { ...(await device.start(fields.client_id, fields.scope, `${request.baseUrl}/login/device`)) };
+        },
+        400,
+      ),
     );
 
     app.post("/oauth/access_token", async (request, reply) =>

@@ -40,7 +40,10 @@ export interface AuthorizationRow {
   oauthAppId: number | null;
 }
 
-export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt" | "fineGrained" | "oauthAppId"> & {
+export type NewAuthorization = Omit<
+  AuthorizationRow,
+  "id" | "createdAt" | "updatedAt" | "fineGrained" | "oauthAppId"
+> & {
   fineGrained?: FineGrainedGrant | null;
   oauthAppId?: number | null;
 };

@@ -75,7 +75,7 @@ export class DeviceFlow {
   /** The pending code a person typed, with its app, for the authorize page; null when none is pending. */
   async pending(typed: string): Promise<{ code: DeviceCodeRow; app: OAuthAppRow } | null> {
     const code = await this.store.oauthApps.findUserCode(normalUserCode(typed));
-    if (!code || code.state !== "pending" || code.expiresAt <= this.clock()) return null;
+    if (code?.state !== "pending" || code.expiresAt <= this.clock()) return null;
     const app = await this.store.oauthApps.findById(code.appId);
     return app ? { code, app } : null;
   }

@@ -47,6 +47,11 @@ export class OAuthError extends Error {
   /** The answer's fields, in GitHub's order. */
   fields(): Record<string, string | number> {
     const [description, uri] = OAUTH_ERRORS[this.error];
-    return { error: WIRE_NAME[this.error] ?? this.error, error_description: description, error_uri: uri, ...this.extra };
+    return {
+      error: WIRE_NAME[this.error] ?? this.error,
+      error_description: description,
+      error_uri: uri,
+      ...this.extra,
+    };
   }
 }

@@ -101,7 +101,8 @@ export class WebFlow {
       return withQuery(request.redirectTo, {
         error: "access_denied",
         error_description: "The user has denied your application access.",
-        error_uri: "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors#access-denied",
+        error_uri:
+          "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors#access-denied",
         state: request.state,
       });
     const code = randomHex(10);
