@@ -48,6 +48,7 @@ import repeatAnswers from "./plugins/repeat-answers.js";
 import type { RepeatedAnswers } from "./repeats/repeated-answers.js";
 import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.js";
 import { OAUTH_PREFIX, oauthRoutes } from "./routes/oauth.js";
+import { applicationRoutes } from "./routes/applications.js";
 import { makeServices, type ServiceInputs, type Services } from "./composition.js";
 
 declare module "fastify" {
@@ -216,6 +217,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   const { config, store } = services;
   authorizationRoutes(app, services.authorizations, config.numericIds);
   personalAccessTokenRoutes(app, services.fineGrainedTokens);
+  applicationRoutes(app, services.oauth.tokens, config.numericIds);
   credentialRoutes(app, services.credentialRevocation);
   registerStreams(app, services.streams);
   eventRoutes(app, services.feeds, config.numericIds, services.streams);

@@ -58,7 +58,7 @@ export default fp<{ authenticator: Authenticator }>(
     app.decorateRequest("principal", null);
 
     app.addHook("onRequest", async (request, reply) => {
-      if (request.routeOptions.config.clientCredentials) return;
+      if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "app") return;
       const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
       request.principal = principal;
       const endpoint = request.routeOptions.config.endpoint;
