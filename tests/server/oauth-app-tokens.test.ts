@@ -114,6 +114,39 @@ describe("OAuth app token management", () => {
     assert.equal(await works(elsewhere), 200, "another app's grant stays");
   });
 
+  test("a world file's oauth_apps keep their client id and secret; seeding again changes nothing", async () => {
+    const world = {
+      oauth_apps: [
+        {
+          client_id: "Ov23liAbCdEf0123456789",
+          client_secret: "0123456789abcdef0123456789abcdef01234567",
+          name: "Web Sign-in",
+          owner: "alice",
+          callback_url: "http://127.0.0.1:9000/callback",
+          device_flow: true,
+        },
+      ],
+    };
+    const ingest = new IngestService(t.store, t.clock.now);
+    await ingest.seedWorld(world, { baseDir: undefined });
+    await ingest.seedWorld(world, { baseDir: undefined });
+    const seeded = (await t.store.oauthApps.list()).filter((a) => a.clientId === "Ov23liAbCdEf0123456789");
+    assert.equal(seeded.length, 1);
+    assert.equal(seeded[0]!.deviceFlow, true);
+    assert.notEqual(seeded[0]!.clientSecretHash, world.oauth_apps[0]!.client_secret, "the secret is kept hashed");
+    const worldApp = {
+      ...world.oauth_apps[0]!,
+      clientId: world.oauth_apps[0]!.client_id,
+      clientSecret: world.oauth_apps[0]!.client_secret,
+      callbackUrl: world.oauth_apps[0]!.callback_url,
+    };
+    assert.match(await tokenOf(worldApp), /^gho_/);
+    await assert.rejects(
+      ingest.seedWorld({ oauth_apps: [{ name: "x" }] }, { baseDir: undefined }),
+      /oauth_apps\[0\]\.callback_url: must be a non-empty string/,
+    );
+  });
+
   test("at most ten tokens per user, app and scope set: the oldest goes", async () => {
     const tokens: string[] = [];
     for (let i = 0; i < 11; i++) tokens.push(await tokenOf(other, "read:org"));
