@@ -81,7 +81,9 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
         const user = await services.users.findByLogin(login);
         if (user) {
           await startSession(request, reply, user, false);
-          return reply.redirect(`/console/two-factor?${RETURN_TO}=${encodeURIComponent(backTo(request))}`, 303);
+          const back = backTo(request);
+          const query = back === "/console/" ? "" : `?${RETURN_TO}=${encodeURIComponent(back)}`;
+          return reply.redirect(`/console/two-factor${query}`, 303);
         }
       }
       const refused = refusal(error);
