@@ -117,6 +117,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "c055e727dfeaeaa717a19687ee60208f386fc8f9402c93dfabdcb6992b958b1c",
     postgres: "7399aeb2c12fe3a896393741330e3c201d55aac65b492c069c1ca365cbff1d7f",
   },
+  27: {
+    sqlite: "3f72f7363eba539b3f2b9af4046de9a8ee41a3c1283de1092ac57ecabc64ee2e",
+    postgres: "6f28e703df1b0ea154c035fdeb249fc373e485648df19dd5a583e1c1d4b1419d",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;
