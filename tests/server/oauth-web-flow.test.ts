@@ -253,6 +253,30 @@ describe("OAuth web flow", () => {
     assert.equal(forged.statusCode, 403);
   });
 
+  test("the console lists the authorized apps; Revoke ends every token of the app", async () => {
+    const body = (await exchange({ code: (await consent({})).searchParams.get("code")! })).json() as {
+      access_token: string;
+    };
+    const page = await t.app.inject({ method: "GET", url: "/console/applications", headers: cookie() });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<td>Web Sign-in<\/td>/);
+    const revoked = await t.app.inject({
+      method: "POST",
+      url: "/console/applications/revoke",
+      headers: { ...FORM, ...cookie() },
+      payload: form({ csrf: csrfOf(page.body), client_id: app.clientId }),
+    });
+    assert.equal(revoked.statusCode, 303);
+    const user = await t.app.inject({
+      method: "GET",
+      url: "/user",
+      headers: { authorization: `token ${body.access_token}` },
+    });
+    assert.equal(user.statusCode, 401);
+    const after = await t.app.inject({ method: "GET", url: "/console/applications", headers: cookie() });
+    assert.match(after.body, /You have not authorized any OAuth app\./);
+  });
+
   test("/login/... is served at the root only, never under /api/v3", async () => {
     const res = await t.app.inject({ method: "POST", url: "/api/v3/login/oauth/access_token", payload: {} });
     assert.equal(res.statusCode, 404);

@@ -74,3 +74,24 @@ export function deviceDonePage(context: PageContext, approved: boolean) {
         html`<h1>Access denied</h1><p>The device was not given access to your account.</p>`,
       );
 }
+
+/** The OAuth apps the user has tokens of, each with a button that revokes its grant (every token of it). */
+export function authorizedAppsPage(context: PageContext, apps: readonly OAuthAppRow[]) {
+  const rows = apps.map(
+    (app) => html`<tr><td>${app.name}</td><td><code>${app.clientId}</code></td><td>
+  <form method="post" action="/console/applications/revoke">${csrfField(context)}
+    <input type="hidden" name="client_id" value="${app.clientId}">
+    <button type="submit">Revoke</button></form></td></tr>`,
+  );
+  return page(
+    context,
+    "Authorized OAuth Apps",
+    html`<h1>Authorized OAuth Apps</h1>
+${
+  apps.length === 0
+    ? html`<p>You have not authorized any OAuth app.</p>`
+    : html`<table><thead><tr><th scope="col">App</th><th scope="col">Client id</th><th scope="col"></th></tr></thead>
+<tbody>${rows}</tbody></table>`
+}`,
+  );
+}

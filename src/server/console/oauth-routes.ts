@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CONTENT_SECURITY_POLICY_FOR } from "./security-policy.js";
 import type { AuthorizeQuery } from "../services/oauth/web-flow.js";
 import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
-import { authorizePage, deviceCodePage, deviceConsentPage, deviceDonePage } from "./oauth-pages.js";
+import { authorizedAppsPage, authorizePage, deviceCodePage, deviceConsentPage, deviceDonePage } from "./oauth-pages.js";
 import { errorPage } from "./sign-in-page.js";
 
 const SIGNED_IN = { consoleAccess: "signed-in", returnAfterSignIn: true } as const;
@@ -80,5 +80,18 @@ export function oauthRoutes(app: FastifyInstance, services: ConsoleServices) {
     if (!decided)
       return sendPage(reply, 422, deviceCodePage(render(request), "Invalid or expired code. Check it and try again."));
     return sendPage(reply, 200, deviceDonePage(render(request), approved));
+  });
+
+  app.get("/applications", { config: { consoleAccess: "signed-in" } }, async (request, reply) =>
+    sendPage(
+      reply,
+      200,
+      authorizedAppsPage(render(request), await services.oauth.apps.authorizedBy(signedIn(request).user)),
+    ),
+  );
+
+  app.post("/applications/revoke", { config: { consoleAccess: "signed-in" } }, async (request: FormRequest, reply) => {
+    await services.oauth.apps.revokeGrant(request.body.get("client_id") ?? "", signedIn(request).user);
+    return reply.redirect("/console/applications", 303);
   });
 }

@@ -2,7 +2,7 @@
  * Registering OAuth apps (world files, `feedgate oauth-app create`, the test double) and finding them by client id.
  * The client secret is shown once, to whoever registers the app, and kept as its SHA-256.
  */
-import { DuplicateError, type OAuthAppRow, type Store } from "../../store/store.js";
+import { DuplicateError, type OAuthAppRow, type Store, type UserRow } from "../../store/store.js";
 import { InvalidInputError } from "../../failures.js";
 import { hashesEqual, hashToken, randomHex } from "../credentials.js";
 
@@ -87,5 +87,16 @@ export class OAuthAppService {
   async withSecret(clientId: string, clientSecret: string): Promise<OAuthAppRow | null> {
     const app = await this.find(clientId);
     return app && hashesEqual(app.clientSecretHash, hashToken(clientSecret)) ? app : null;
+  }
+
+  /** The apps the user has tokens of (the console's "Authorized OAuth Apps"). */
+  authorizedBy(user: UserRow): Promise<OAuthAppRow[]> {
+    return this.store.oauthApps.authorizedBy(user.id);
+  }
+
+  /** Revokes every token of the app the user holds; nothing when the user holds none or there is no such app. */
+  async revokeGrant(clientId: string, user: UserRow): Promise<number> {
+    const app = await this.find(clientId);
+    return app ? this.store.oauthApps.revokeGrant(app.id, user.id) : 0;
   }
 }
