@@ -149,6 +149,13 @@ describe("OAuth device flow", () => {
     assert.match((await poll(code.device_code!)).access_token!, /^gho_/);
   });
 
+  test("device codes and codes sent in the query are masked in the request log", async () => {
+    const { redactUrl } = await import("../../src/server/logging.js");
+    const masked = redactUrl("/login/oauth/access_token?client_id=x&device_code=abc&code=def&code_verifier=ghi");
+    assert.doesNotMatch(masked, /abc|def|ghi/);
+    assert.match(masked, /client_id=x/);
+  });
+
   test("the device page asks a signed-out visitor to sign in and come back", async () => {
     const res = await t.app.inject({ method: "GET", url: "/console/login/device" });
     assert.equal(res.statusCode, 303);
