@@ -16,6 +16,7 @@ import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
+import { applicationEndpoints } from "./application-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -28,8 +29,9 @@ export type { ResponseKind } from "./responses.js";
  * - `required`: any valid credential, password or token; anonymous callers get 401 "Requires authentication".
  * - `anonymous`: no credential at all; a valid one is refused with 403 (GitHub's credential revocation: "Any
  *   authenticated requests will return a 403"). Invalid ones are the usual 401.
+ * - `client`: Basic auth with an OAuth app's client id and secret, which the route checks: they are not a login.
  */
-export type AuthRequirement = "password" | "optional" | "required" | "anonymous";
+export type AuthRequirement = "password" | "optional" | "required" | "anonymous" | "client";
 
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -766,6 +768,7 @@ export const endpoints = {
     },
   },
   labels: labelEndpoints,
+  applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,
   issueLists: issueListEndpoints,

@@ -49,6 +49,8 @@ import faults from "./plugins/faults.js";
 import repeatAnswers from "./plugins/repeat-answers.js";
 import type { RepeatedAnswers } from "./repeats/repeated-answers.js";
 import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.js";
+import { OAUTH_PREFIX, oauthRoutes } from "./routes/oauth.js";
+import { applicationRoutes } from "./routes/applications.js";
 import { makeServices, type ServiceInputs, type Services } from "./composition.js";
 
 declare module "fastify" {
@@ -110,7 +112,7 @@ function httpsOption(files: TlsFiles | undefined): object {
 
 export async function buildApp({ tls, logger, ...dependencies }: AppDependencies) {
   const { config } = dependencies;
-  const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX]);
+  const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX, OAUTH_PREFIX]);
   const app = Fastify({
     ...httpsOption(tls ?? readTlsFiles(config.tls)),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
@@ -152,6 +154,7 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
   await registerPipeline(app, services);
   registerRoutes(app, services);
   await app.register(consolePlugin(consoleServices(services)), { prefix: CONSOLE_PREFIX });
+  await app.register(oauthRoutes(services.oauth.web, services.oauth.device), { prefix: OAUTH_PREFIX });
   if (services.testControls) testControlRoutes(app, services.testControls);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, services.metrics);
@@ -216,6 +219,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   const { config, store } = services;
   authorizationRoutes(app, services.authorizations, config.numericIds);
   personalAccessTokenRoutes(app, services.fineGrainedTokens);
+  applicationRoutes(app, services.oauth.tokens, config.numericIds);
   credentialRoutes(app, services.credentialRevocation);
   registerStreams(app, services.streams);
   eventRoutes(app, services.feeds, config.numericIds, services.streams);
@@ -251,5 +255,6 @@ function consoleServices(services: Services): Parameters<typeof consolePlugin>[0
     hooks: services.hooks,
     issues: services.issues,
     tokenCounts: store.authorizations,
+    oauth: services.oauth,
   };
 }

@@ -33,6 +33,7 @@ import { RepositoryListService } from "./services/actions/repository-lists.js";
 import { CollaboratorService } from "./services/actions/collaborators.js";
 import { InvitationService } from "./services/actions/invitations.js";
 import { SessionService } from "./services/sessions.js";
+import { oauthServices, type OAuthServices } from "./services/oauth/oauth.js";
 import { Retention } from "./services/retention.js";
 import { StalePages } from "./services/stale-pages.js";
 import { TestControls } from "./services/test-controls.js";
@@ -114,6 +115,8 @@ export interface Services {
   forks: ForkService;
   repositoryLists: RepositoryListService;
   sessions: SessionService;
+  /** OAuth apps: registration, the web flow, the device flow. */
+  oauth: OAuthServices;
   consoleAssets: ConsoleAssets;
   background: Background;
 }
@@ -212,6 +215,7 @@ export function makeServices({
     queued: () => hooks.dispatcher.wake(),
     options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
   };
+  const oauth = oauthServices(store, clock);
   const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
@@ -254,8 +258,11 @@ export function makeServices({
     collaborators: new CollaboratorService(actionParts),
     invitations: new InvitationService(actionParts),
     sessions: new SessionService(store, clock),
+    oauth,
     consoleAssets: loadAssets(),
-    background: background([hooks.dispatcher, retention], manualClock, testControls),
+    background: background([hooks.dispatcher, retention], manualClock, testControls, () =>
+      oauth.apps.ensureGitHubCli(),
+    ),
   };
 }
 
@@ -269,12 +276,20 @@ interface Job {
 /**
  * The jobs started in order once the app is ready, and stopped in the reverse order when it closes. A test's clock
  * moving wakes each (a retry or a prune it brought due runs at once); a test instance then takes the image its
- * resets return to: the database as it stands once the app is ready (a world seeded before it was built).
+ * resets return to: the database as it stands once the app is ready (a world seeded before it was built, and the
+ * registrations every installation has).
  */
-function background(jobs: Job[], clock: ManualClock | undefined, controls: TestControls | undefined): Background {
+function background(
+  jobs: Job[],
+  clock: ManualClock | undefined,
+  controls: TestControls | undefined,
+  registerDefaults: () => Promise<void>,
+): Background {
   const stopWaking = clock ? jobs.map((job) => clock.onMove(() => job.wake())) : [];
   return {
     async start() {
+      // What every installation has (GitHub CLI's OAuth app), before the image a test double's resets return to.
+      await registerDefaults();
       for (const job of jobs) job.start();
       await controls?.markStart();
     },

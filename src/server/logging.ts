@@ -7,8 +7,11 @@ import pino from "pino";
 import pretty from "pino-pretty";
 import type { LogFormat } from "./config.js";
 
-/** Query parameters that carry credentials: node-github's `access_token`, and GitHub's app `client_secret`. */
-const SECRET_PARAMETERS = new Set(["access_token", "client_secret"]);
+/**
+ * Query parameters that carry credentials: node-github's `access_token`, an OAuth app's `client_secret`, and the
+ * OAuth flows' codes (`/login/oauth/access_token` reads its query too).
+ */
+const SECRET_PARAMETERS = new Set(["access_token", "client_secret", "code", "code_verifier", "device_code"]);
 
 /**
  * Compares the name as the query parser reads it: it percent-decodes names, so `access%5Ftoken=` is the same

@@ -15,4 +15,5 @@ export {
 export type { DeliveryFilter, ReceivedDelivery, Receiver } from "./receiver.js";
 export type { Fetch } from "./in-process-fetch.js";
 export type { Interception } from "./intercept.js";
+export type { OAuthAppOptions, TestOAuthApp } from "./oauth.js";
 export type { Fault, FaultSpec } from "../server/services/faults.js";

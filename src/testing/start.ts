@@ -23,6 +23,7 @@ import { inProcessFetch, type Fetch } from "./in-process-fetch.js";
 import { interceptFetch, type Interception } from "./intercept.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { readWorldFile } from "../cli/world-file.js";
+import { oauthHelpers, type OAuthHelpers } from "./oauth.js";
 
 export interface FeedgateOptions {
   /** A world document (users, orgs, repos, tokens, events, as `feedgate seed` reads it), or the path of one. */
@@ -51,7 +52,8 @@ export interface Faults {
   clear(): void;
 }
 
-export interface Feedgate extends AsyncDisposable {
+/** `oauthApp()`, `authorize()` and `approveDevice()` come from ./oauth.ts. */
+export interface Feedgate extends AsyncDisposable, OAuthHelpers {
   /** `http://127.0.0.1:PORT`: a real socket, for any client in any language. */
   readonly url: string;
   /** A fetch answered in this process, without a socket. */
@@ -166,6 +168,7 @@ function feedgateOf(
     client: new Client({ baseUrl: url, version: VERSION }),
     clock: controls.clock,
     faults: controls.faults,
+    ...oauthHelpers(store, controls.clock.now),
     async token(login, scopes = DEFAULT_SCOPES) {
       let user = await store.users.findByLogin(login);
       if (!user) {

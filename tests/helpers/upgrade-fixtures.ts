@@ -747,4 +747,70 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.match(moved.body.url, /\/repositories\/7001\/events$/);
     },
   },
+  27: {
+    async rows(db, made) {
+      // An OAuth app of alice's, and a token bob granted it through the web flow.
+      const app = await db.insert("oauth_apps", {
+        client_id: "Ov23liUpgrade000000000",
+        client_secret_hash: hashToken("upgrade-secret"),
+        name: "Upgrade Sign-in",
+        owner_id: made.alice,
+        url: "https://sign-in.example",
+        callback_url: "https://sign-in.example/callback",
+        device_flow: true,
+        created_at: AT,
+      });
+      made.bobAppToken = await classicToken(db, made.bob, ["read:user"], "", { oauth_app_id: app });
+      // A web-flow code bob's consent made and a device code he approved, neither exchanged yet.
+      await db.insert("oauth_codes", {
+        code_hash: hashToken("upgrade-code"),
+        app_id: app,
+        user_id: made.bob,
+        redirect_uri: null,
+        scopes: JSON.stringify(["repo"]),
+        code_challenge: null,
+        expires_at: "2999-01-01T00:00:00.000Z",
+      });
+      await db.insert("oauth_device_codes", {
+        device_code_hash: hashToken("upgrade-device-code"),
+        user_code: "UPGR-ADE1",
+        app_id: app,
+        scopes: JSON.stringify(["gist"]),
+        interval_seconds: 5,
+        expires_at: "2999-01-01T00:00:00.000Z",
+        last_polled_at: null,
+        state: "approved",
+        user_id: made.bob,
+      });
+    },
+    async check(api, made) {
+      const listed = await api.get("/authorizations", basic("bob"));
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const granted = listed.body.filter(
+        (a: { app: { client_id: string } }) => a.app.client_id === "Ov23liUpgrade000000000",
+      );
+      assert.deepEqual(
+        granted.map((a: { app: { name: string; url: string }; scopes: string[] }) => [a.app.name, a.app.url, a.scopes]),
+        [["Upgrade Sign-in", "https://sign-in.example", ["read:user"]]],
+      );
+      const user = await api.get("/user", token(made.bobAppToken!));
+      assert.equal(user.body.login, "bob");
+      const exchange = async (grant: Record<string, string>) => {
+        const answer = await api.app.inject({
+          method: "POST",
+          url: "/login/oauth/access_token",
+          headers: { accept: "application/json" },
+          payload: { client_id: "Ov23liUpgrade000000000", ...grant },
+        });
+        return answer.json() as { access_token?: string; scope?: string; error?: string };
+      };
+      const web = await exchange({ client_secret: "upgrade-secret", code: "upgrade-code" });
+      assert.equal(web.scope, "repo", JSON.stringify(web));
+      const device = await exchange({
+        device_code: "upgrade-device-code",
+        grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      });
+      assert.equal(device.scope, "gist", JSON.stringify(device));
+    },
+  },
 };

@@ -40,6 +40,7 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
     for (const method of methods.split(", ").filter(Boolean)) {
       if (!["GET", "POST", "PATCH", "DELETE"].includes(method) || url === "/docs" || url.startsWith("/docs/")) continue;
       if (url === "/console" || url.startsWith("/console/")) continue; // web pages, not API (tests/server/console-*.test.ts)
+      if (url.startsWith("/login/")) continue; // OAuth's host-root endpoints, not REST (tests/server/oauth-*.test.ts)
       routes.push({ method, url });
     }
   }

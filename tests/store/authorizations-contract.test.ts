@@ -51,6 +51,7 @@ contractSuite((driver) => {
           updatedAt: NOW,
           expiresAt: null,
           fineGrained: null,
+          oauthAppId: null,
         },
       );
       assert.deepEqual(await s.store.authorizations.find(alice, created.id), created);
@@ -206,6 +207,30 @@ contractSuite((driver) => {
       assert.ok((await s.store.events.version()).credentials > before.credentials);
       assert.deepEqual(await s.store.authorizations.revokeByHashes([hashToken(token(20))]), []);
       assert.deepEqual(await s.store.authorizations.revokeByHashes([]), []);
+    });
+
+    test("a token of an OAuth app keeps its app; the app's grant revocation deletes only the user's tokens of it", async () => {
+      const [alice, bob] = await owners();
+      const app = await s.store.oauthApps.create(
+        {
+          clientId: `client${made}`,
+          clientSecretHash: hashToken("secret"),
+          name: "App",
+          ownerId: null,
+          url: "http://127.0.0.1/",
+          callbackUrl: "http://127.0.0.1/cb",
+          deviceFlow: false,
+          suspended: false,
+        },
+        NOW,
+      );
+      const mine = await s.store.authorizations.create({ ...newAuthorization(alice, 9030), oauthAppId: app.id }, NOW);
+      await s.store.authorizations.create({ ...newAuthorization(bob, 9031), oauthAppId: app.id }, NOW);
+      assert.equal(mine.oauthAppId, app.id);
+      assert.deepEqual(await s.store.oauthApps.tokensOf(app.id, alice), [{ id: mine.id, scopes: mine.scopes }]);
+      assert.equal(await s.store.oauthApps.revokeGrant(app.id, alice), 1);
+      assert.equal(await s.store.authorizations.find(alice, mine.id), null);
+      assert.equal((await s.store.oauthApps.tokensOf(app.id, bob)).length, 1);
     });
   });
 });

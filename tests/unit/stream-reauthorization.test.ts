@@ -31,6 +31,7 @@ const token = (expiresAt: Date | null): AuthorizationRow => ({
   updatedAt: new Date(0),
   expiresAt,
   fineGrained: null,
+  oauthAppId: null,
 });
 const byPassword: Principal = { kind: "password", user: alice };
 const byToken = (expiresAt: Date | null = null): Principal => ({

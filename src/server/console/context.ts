@@ -7,6 +7,7 @@ import type { FineGrainedTokenService } from "../services/fine-grained-tokens.js
 import type { HookService } from "../services/hooks.js";
 import type { IssueService } from "../services/actions/issues.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
+import type { OAuthServices } from "../services/oauth/oauth.js";
 import type { StreamHub } from "../streams/hub.js";
 import type { AuthorizationStore, UserStore } from "../store/store.js";
 import type { ConsoleAssets } from "./assets.js";
@@ -30,6 +31,8 @@ export interface ConsoleServices {
   issues: IssueService;
   /** Token counts for the Users page. */
   tokenCounts: Pick<AuthorizationStore, "countByUser">;
+  /** The OAuth apps' consent and device pages go through the flows' own rules. */
+  oauth: OAuthServices;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */
@@ -43,11 +46,20 @@ export interface ConsoleSession extends SignedIn {
 declare module "fastify" {
   interface FastifyContextConfig {
     consoleAccess?: ConsoleAccess;
+    /** A signed-out visitor is sent to the sign-in with the page's URL, and back to it once signed in. */
+    returnAfterSignIn?: boolean;
   }
   interface FastifyRequest {
     consoleSession: ConsoleSession | null;
   }
 }
+
+/** The sign-in's field (and query) naming the console page to go back to. */
+export const RETURN_TO = "return_to";
+
+/** A page to go back to after the sign-in: a console path only, never another site (`//evil` or `/\\evil`). */
+export const returnPath = (value: string | null | undefined) =>
+  value && /^\/console\/[^/\\]/.test(value) ? value : "/console/";
 
 /** Console forms arrive as application/x-www-form-urlencoded. */
 export type FormRequest = FastifyRequest<{ Body: URLSearchParams }>;

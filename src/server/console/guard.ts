@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import { readCookie, SESSION_COOKIE } from "./cookies.js";
-import type { ConsoleServices } from "./context.js";
+import { RETURN_TO, type ConsoleServices } from "./context.js";
 
 const forbidden = (message: string) => new ApiError(403, message);
 
@@ -44,6 +44,10 @@ export function consoleGuard(services: ConsoleServices) {
       (access === "pending" ? session?.session.verified === false : session?.session.verified === true);
     if (allowed) return;
     if (write) throw forbidden("Sign in to continue.");
-    return reply.redirect("/console/sign-in", 303);
+    // An OAuth app's page comes back after the sign-in, with its query: the app's request is not lost.
+    const back = request.routeOptions.config.returnAfterSignIn
+      ? `?${RETURN_TO}=${encodeURIComponent(request.url)}`
+      : "";
+    return reply.redirect(`/console/sign-in${back}`, 303);
   };
 }

@@ -21,6 +21,7 @@ function navigation(context: PageContext): Html | string {
       <li><a href="/console/activity">Activity</a></li>
       <li><a href="/console/fine-grained-tokens">Fine-grained tokens</a></li>
       <li><a href="/console/tokens">Tokens (classic)</a></li>
+      <li><a href="/console/applications">Applications</a></li>
       ${user.siteAdmin ? html`<li><a href="/console/users">Users</a></li>` : ""}
     </ul></nav>
     <form method="post" action="/console/sign-out">${csrfField(context)}

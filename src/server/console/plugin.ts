@@ -20,22 +20,10 @@ import { tokenRoutes } from "./token-routes.js";
 import { fineGrainedTokenRoutes } from "./fine-grained-routes.js";
 import { activityRoutes } from "./activity-routes.js";
 import { userRoutes } from "./user-routes.js";
+import { oauthRoutes } from "./oauth-routes.js";
+import { CONTENT_SECURITY_POLICY } from "./security-policy.js";
 
-/**
- * No inline script or style, nothing from another origin; forms post only here; no page may frame the console.
- * `connect-src 'self'` is what the activity page's EventSource needs.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "object-src 'none'",
-].join("; ");
+export { CONTENT_SECURITY_POLICY };
 
 /** Where the console is mounted: registered under it, and kept out of the `/api/v3` layout (app.ts). */
 export const CONSOLE_PREFIX = "/console";
@@ -66,7 +54,8 @@ export function consolePlugin(services: ConsoleServices) {
 
     // After the API's own onSend hooks (this context's run after its parent's): the console's headers win.
     app.addHook("onSend", async (request, reply, payload) => {
-      reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+      // A page that posts to another origin (an OAuth app's consent) has set a policy of its own.
+      if (!reply.hasHeader("Content-Security-Policy")) reply.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
       reply.header("X-Frame-Options", "DENY");
       reply.header("Referrer-Policy", "same-origin");
       reply.header("Cross-Origin-Opener-Policy", "same-origin");
@@ -124,5 +113,6 @@ export function consolePlugin(services: ConsoleServices) {
     hookRoutes(app, services);
     issueRoutes(app, services);
     userRoutes(app, services);
+    oauthRoutes(app, services);
   };
 }

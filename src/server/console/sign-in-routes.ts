@@ -6,7 +6,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 import type { UserRow } from "../store/store.js";
 import { clearCookie, SESSION_COOKIE, writeCookie } from "./cookies.js";
-import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
+import {
+  pageContext,
+  RETURN_TO,
+  returnPath,
+  sendPage,
+  signedIn,
+  type ConsoleServices,
+  type FormRequest,
+} from "./context.js";
 import { signInPage, twoFactorPage } from "./sign-in-page.js";
 
 const INCORRECT = "Incorrect username or password.";
@@ -42,9 +50,17 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
     reply.redirect(request.consoleSession?.session.verified ? "/console/activity" : "/console/sign-in", 303),
   );
 
+  /** Where a sign-in (or its second step) goes once done: the page it was asked for, given in the query or form. */
+  const backTo = (request: FastifyRequest) =>
+    returnPath(
+      request.body instanceof URLSearchParams
+        ? request.body.get(RETURN_TO)
+        : (request.query as Record<string, string | undefined>)[RETURN_TO],
+    );
+
   app.get("/sign-in", async (request, reply) => {
-    if (request.consoleSession?.session.verified) return reply.redirect("/console/", 303);
-    return sendPage(reply, 200, signInPage(render(request), null));
+    if (request.consoleSession?.session.verified) return reply.redirect(backTo(request), 303);
+    return sendPage(reply, 200, signInPage(render(request), null, "", backTo(request)));
   });
 
   app.post("/sign-in", async (request: FormRequest, reply) => {
@@ -58,24 +74,26 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
       // A token given as the password.
       if (principal?.kind !== "password") throw new ApiError(401, INCORRECT, { code: "FEEDGATE_BAD_CREDENTIALS" });
       await startSession(request, reply, principal.user, true);
-      return reply.redirect("/console/", 303);
+      return reply.redirect(backTo(request), 303);
     } catch (error) {
       if (isOtpChallenge(error)) {
         // The password is proven; the session stays unverified until the code is.
         const user = await services.users.findByLogin(login);
         if (user) {
           await startSession(request, reply, user, false);
-          return reply.redirect("/console/two-factor", 303);
+          const back = backTo(request);
+          const query = back === "/console/" ? "" : `?${RETURN_TO}=${encodeURIComponent(back)}`;
+          return reply.redirect(`/console/two-factor${query}`, 303);
         }
       }
       const refused = refusal(error);
       if (!refused) throw error;
-      return sendPage(reply, refused.status, signInPage(render(request), refused.message, login));
+      return sendPage(reply, refused.status, signInPage(render(request), refused.message, login, backTo(request)));
     }
   });
 
   app.get("/two-factor", { config: { consoleAccess: "pending" } }, async (request, reply) =>
-    sendPage(reply, 200, twoFactorPage(render(request), null)),
+    sendPage(reply, 200, twoFactorPage(render(request), null, backTo(request))),
   );
 
   app.post("/two-factor", { config: { consoleAccess: "pending" } }, async (request: FormRequest, reply) => {
@@ -87,12 +105,12 @@ export function signInRoutes(app: FastifyInstance, services: ConsoleServices) {
         request.receivedAt,
       );
       await startSession(request, reply, principal.user, true);
-      return reply.redirect("/console/", 303);
+      return reply.redirect(backTo(request), 303);
     } catch (error) {
       const refused = refusal(error);
       if (!refused) throw error;
       const message = refused.status === 401 ? "Incorrect authentication code." : refused.message;
-      return sendPage(reply, refused.status, twoFactorPage(render(request), message));
+      return sendPage(reply, refused.status, twoFactorPage(render(request), message, backTo(request)));
     }
   });
 

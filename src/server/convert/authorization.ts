@@ -14,18 +14,29 @@ export interface WireOptions {
   numericIds: boolean;
 }
 
+/** The OAuth app a token was granted to, as `app` shows it. */
+export interface GrantingApp {
+  name: string;
+  url: string;
+  clientId: string;
+}
+
 /**
  * @param token the full token, only for the response to its creation; every other response shows "".
+ * @param grantedTo the OAuth app of a `gho_` token; a personal token shows GitHub's pseudo-app.
  */
 export function toWireAuthorization(
   row: AuthorizationRow,
   { baseUrl, numericIds }: WireOptions,
   token = "",
+  grantedTo?: GrantingApp,
 ): ServedAuthorization {
   return {
     id: numericIds ? row.id : String(row.id),
     url: `${baseUrl}/authorizations/${row.id}`,
-    app: { name: row.note ?? "Personal access token", url: PERSONAL_TOKEN_APP_URL, client_id: NO_CLIENT_ID },
+    app: grantedTo
+      ? { name: grantedTo.name, url: grantedTo.url, client_id: grantedTo.clientId }
+      : { name: row.note ?? "Personal access token", url: PERSONAL_TOKEN_APP_URL, client_id: NO_CLIENT_ID },
     token,
     hashed_token: row.hashedToken,
     token_last_eight: row.tokenLastEight,

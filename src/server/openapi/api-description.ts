@@ -27,6 +27,10 @@ export const TAGS = [
     name: "credentials",
     description: "Revoking tokens found exposed: anonymous callers only, a rate limit of its own",
   },
+  {
+    name: "apps",
+    description: "An OAuth app managing the tokens it was granted, with its client id and secret as Basic auth",
+  },
   { name: "events", description: "Activity feeds, newest first, paged" },
   { name: "admin", description: "Ingest for site administrators; 404 for everyone else" },
   { name: "users", description: "Accounts, as GitHub's user objects: the caller's own, or any by login or id" },

@@ -39,6 +39,8 @@ export const SECURITY = {
   siteAdmin: [...PASSWORD, ...TOKEN(["site_admin"])],
   // Callers must not authenticate (credential revocation): only the empty requirement.
   anonymous: [{}],
+  // An OAuth app's client id and secret as Basic auth's user name and password.
+  client: [{ basicAuth: [] }],
   // No credentials are read at all (the test controls).
   none: [],
 } satisfies Record<string, Security>;

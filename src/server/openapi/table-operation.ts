@@ -134,7 +134,9 @@ export function tableOperation(
         ? 'Any valid credential, password or token; anonymous callers get 401 "Requires authentication".'
         : endpoint.auth === "anonymous"
           ? "Send no credentials: an authenticated request is refused with 403, as on GitHub."
-          : "Anonymous callers see public data; credentials, when sent, must be valid.",
+          : endpoint.auth === "client"
+            ? "Basic authentication with the OAuth app's client id and client secret."
+            : "Anonymous callers see public data; credentials, when sent, must be valid.",
     endpoint.rateLimit
       ? `Limited to ${endpoint.rateLimit.limit} requests per ${endpoint.rateLimit.windowSeconds} seconds per ` +
         (endpoint.rateLimit.per === "user"

@@ -43,11 +43,23 @@ export function readCredentials(request: FastifyRequest): Credentials {
   return { type: "none" };
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route reads an OAuth app's client id and secret itself (Basic or in its body): they are not a login and
+     * must not count toward one's lockout, so no credential is read here.
+     */
+    clientCredentials?: boolean;
+  }
+}
+
 export default fp<{ authenticator: Authenticator }>(
   async (app, { authenticator }) => {
     app.decorateRequest("principal", null);
 
     app.addHook("onRequest", async (request, reply) => {
+      if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "client")
+        return;
       const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
       request.principal = principal;
       const endpoint = request.routeOptions.config.endpoint;

@@ -9,7 +9,12 @@ import { tableRoute } from "./table-route.js";
 import { toWireAuthorization, type WireOptions } from "../convert/authorization.js";
 import type { AuthorizationService } from "../services/authorizations.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
-import type { UserRow } from "../store/store.js";
+import type { AuthorizationRow, OAuthAppRow, UserRow } from "../store/store.js";
+
+const grantingApp = (apps: Map<number, OAuthAppRow>, row: AuthorizationRow) => {
+  const app = row.oauthAppId === null ? undefined : apps.get(row.oauthAppId);
+  return app && { name: app.name, url: app.url, clientId: app.clientId };
+};
 
 /** The password-authenticated user; the auth plugin guarantees one on these routes. */
 function caller(request: FastifyRequest): UserRow {
@@ -27,6 +32,11 @@ export function authorizationRoutes(
   // `numericIds` in every route: responses are serialized through their kind's schema, whose id must be the type this
   // mode sends, or fast-json-stringify would turn it into the other.
   const wire = (request: FastifyRequest): WireOptions => ({ baseUrl: request.baseUrl, numericIds });
+  /** The rows as the wire shows them, each with the OAuth app it was granted to, if any. */
+  const shown = async (request: FastifyRequest, rows: AuthorizationRow[]) => {
+    const apps = await service.appsOf(rows);
+    return rows.map((row) => toWireAuthorization(row, wire(request), "", grantingApp(apps, row)));
+  };
 
   app.route({
     ...tableRoute(getAll, { numericIds }),
@@ -34,7 +44,7 @@ export function authorizationRoutes(
       const window = readPage(request.query);
       const { rows, total } = await service.list(caller(request), window);
       writeLinkHeader(request, reply, window, total);
-      return rows.map((row) => toWireAuthorization(row, wire(request)));
+      return shown(request, rows);
     },
   });
 
@@ -43,7 +53,7 @@ export function authorizationRoutes(
     handler: async (request) => {
       const row = await service.get(caller(request), request.params.id);
       request.lastModified = row.updatedAt;
-      return toWireAuthorization(row, wire(request));
+      return (await shown(request, [row]))[0];
     },
   });
 
@@ -61,7 +71,7 @@ export function authorizationRoutes(
     app.route({
       ...tableRoute(update, { numericIds, method }),
       handler: async (request) =>
-        toWireAuthorization(await service.update(caller(request), request.params.id, request.body), wire(request)),
+        (await shown(request, [await service.update(caller(request), request.params.id, request.body)]))[0],
     });
   }
 

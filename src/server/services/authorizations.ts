@@ -8,7 +8,15 @@ import type { endpoints } from "../../api/endpoints.js";
 import { ApiError, notFound } from "../errors.js";
 import { InvalidInputError } from "../failures.js";
 import { parseId, validScopes } from "./input-checks.js";
-import type { AuthorizationChanges, AuthorizationRow, Page, PageRequest, Store, UserRow } from "../store/store.js";
+import type {
+  AuthorizationChanges,
+  AuthorizationRow,
+  OAuthAppRow,
+  Page,
+  PageRequest,
+  Store,
+  UserRow,
+} from "../store/store.js";
 import { hashToken, mintToken } from "./credentials.js";
 import { defaultExpiry, hasExpired, NO_MAX_LIFETIME, requestedExpiry, type ExpiryPolicy } from "./token-expiry.js";
 
@@ -112,6 +120,16 @@ export class AuthorizationService {
     const updated = await this.store.authorizations.update(user.id, current.id, changes, now);
     if (!updated) throw notFound(); // deleted between the read and the write
     return updated;
+  }
+
+  /** The OAuth apps of these tokens, by app id: what their `app` fields show. */
+  async appsOf(rows: readonly AuthorizationRow[]): Promise<Map<number, OAuthAppRow>> {
+    const apps = new Map<number, OAuthAppRow>();
+    for (const id of new Set(rows.map((row) => row.oauthAppId).filter((id) => id !== null))) {
+      const app = await this.store.oauthApps.findById(id);
+      if (app) apps.set(id, app);
+    }
+    return apps;
   }
 
   async delete(user: UserRow, id: string): Promise<void> {

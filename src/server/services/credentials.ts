@@ -91,10 +91,18 @@ function base62(n: number, width: number): string {
  * them (40 characters in all, like GitHub's `ghp_` tokens). The checksum lets secret scanners and this
  * server reject mistyped tokens without a database look-up; the prefix makes leaked tokens greppable.
  */
-export function mintToken(): string {
+export function mintToken(prefix: string = TOKEN_PREFIX): string {
   const body = randomBase62(BODY_LENGTH);
-  return TOKEN_PREFIX + body + base62(crc32(body), CHECKSUM_LENGTH);
+  return prefix + body + base62(crc32(body), CHECKSUM_LENGTH);
 }
+
+/** OAuth apps' tokens carry GitHub's own prefix for them, which clients and secret scanners recognise. */
+export const OAUTH_TOKEN_PREFIX = "gho_";
+
+export const mintOAuthToken = () => mintToken(OAUTH_TOKEN_PREFIX);
+
+/** A random secret of `bytes` bytes as lowercase hex: client secrets (20 bytes, 40 characters as GitHub's), codes. */
+export const randomHex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 function randomBase62(length: number): string {
   let out = "";
@@ -114,7 +122,9 @@ export function mintFineGrainedToken(): string {
   return `${FINE_GRAINED_TOKEN_PREFIX}${first}_${second}${base62(crc32(first! + second!), CHECKSUM_LENGTH)}`;
 }
 
-const FEEDGATE_TOKEN = new RegExp(`^${TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
+const FEEDGATE_TOKEN = new RegExp(
+  `^(?:${TOKEN_PREFIX}|${OAUTH_TOKEN_PREFIX})([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
 const FINE_GRAINED_TOKEN = new RegExp(
   `^${FINE_GRAINED_TOKEN_PREFIX}([0-9A-Za-z]{${FINE_GRAINED_PARTS[0]}})_` +
     `([0-9A-Za-z]{${FINE_GRAINED_PARTS[1]}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
@@ -122,8 +132,8 @@ const FINE_GRAINED_TOKEN = new RegExp(
 const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
 
 /**
- * True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or one of feedgate's two with a valid
- * checksum.
+ * True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or one of feedgate's (personal, OAuth,
+ * fine-grained) with a valid checksum.
  */
 export function isTokenShaped(value: string): boolean {
   if (LEGACY_TOKEN.test(value)) return true;

@@ -12,8 +12,20 @@ import { ndjsonFromFile } from "./ndjson.js";
 import { parseLine } from "./event-import.js";
 import { checkLogin } from "./users.js";
 import { worldIssues, type WorldIssue } from "./world-issues.js";
+import { worldOAuthApps } from "./world-oauth-apps.js";
+import type { OAuthAppRegistration } from "./oauth/oauth-apps.js";
 
-const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events", "issues"];
+const WORLD_KEYS = [
+  "users",
+  "orgs",
+  "repos",
+  "tokens",
+  "events",
+  "events_files",
+  "issue_events",
+  "issues",
+  "oauth_apps",
+];
 
 function list(doc: Json, key: string): unknown[] {
   const value = doc[key];
@@ -95,7 +107,12 @@ export async function loadWorld(
   doc: unknown,
   options: WorldOptions,
   now: Date,
-): Promise<{ batch: IngestBatch; issues: WorldIssue[]; contents: WorldContents }> {
+): Promise<{
+  batch: IngestBatch;
+  issues: WorldIssue[];
+  oauthApps: OAuthAppRegistration[];
+  contents: WorldContents;
+}> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
@@ -205,6 +222,7 @@ export async function loadWorld(
   return {
     batch,
     issues,
+    oauthApps: worldOAuthApps(list(doc, "oauth_apps")),
     contents: {
       users: list(doc, "users").length,
       organizations: list(doc, "orgs").length,

@@ -36,10 +36,16 @@ export interface AuthorizationRow {
   expiresAt: Date | null;
   /** A fine-grained token's limits; null for a classic token, which its scopes limit instead. */
   fineGrained: FineGrainedGrant | null;
+  /** The OAuth app whose token this is (a `gho_` token); null for a personal token. */
+  oauthAppId: number | null;
 }
 
-export type NewAuthorization = Omit<AuthorizationRow, "id" | "createdAt" | "updatedAt" | "fineGrained"> & {
+export type NewAuthorization = Omit<
+  AuthorizationRow,
+  "id" | "createdAt" | "updatedAt" | "fineGrained" | "oauthAppId"
+> & {
   fineGrained?: FineGrainedGrant | null;
+  oauthAppId?: number | null;
 };
 
 /** An authorization with its owner's login, for administrators' listings. */

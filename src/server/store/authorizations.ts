@@ -23,9 +23,9 @@ const OWNED = "SELECT a.*, u.login FROM authorizations a JOIN users u ON u.id = 
 
 const SQL = {
   insert: `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
-      created_at, updated_at, expires_at, resource_owner_id, fine_grained)
+      created_at, updated_at, expires_at, resource_owner_id, fine_grained, oauth_app_id)
     VALUES (@userId, @hashedToken, @tokenLastEight, @scopes, @note, @noteUrl, @fingerprint, @now, @now, @expiresAt,
-      @resourceOwnerId, @fineGrained) RETURNING *`,
+      @resourceOwnerId, @fineGrained, @oauthAppId) RETURNING *`,
   find: "SELECT * FROM authorizations WHERE user_id = @userId AND id = @id",
   // `@fineGrained` says which kind: the two are listed apart, as GitHub's token pages list them.
   page: `SELECT * FROM authorizations WHERE user_id = @userId AND (resource_owner_id IS NOT NULL) = @fineGrained
@@ -77,6 +77,7 @@ interface AuthorizationRecord {
   expires_at: Time | null;
   resource_owner_id: number | null;
   fine_grained: Json<StoredGrant> | null;
+  oauth_app_id: number | null;
 }
 
 /** A fine-grained token's grant as its JSON column keeps it (the owner has a column of its own, for its foreign key). */
@@ -120,6 +121,7 @@ const toAuthorization = (r: AuthorizationRecord): AuthorizationRow => ({
     r.resource_owner_id === null || r.fine_grained === null
       ? null
       : toGrant(Number(r.resource_owner_id), json(r.fine_grained)),
+  oauthAppId: r.oauth_app_id === null ? null : Number(r.oauth_app_id),
 });
 
 const insertParameters = <B extends Bool, T extends Time>(
@@ -138,6 +140,7 @@ const insertParameters = <B extends Bool, T extends Time>(
   expiresAt: nullableTime(a.expiresAt, values),
   resourceOwnerId: a.fineGrained?.ownerId ?? null,
   fineGrained: a.fineGrained ? JSON.stringify(storedGrant(a.fineGrained)) : null,
+  oauthAppId: a.oauthAppId ?? null,
 });
 
 /** The parameters of `page` and `count`: the user and the kind of token listed. */

@@ -23,6 +23,7 @@ import type { MilestoneStore } from "./milestone-store.js";
 import type { AssigneeStore } from "./assignee-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
+import type { OAuthAppStore } from "./oauth-app-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -45,6 +46,7 @@ export type * from "./milestone-store.js";
 export type * from "./assignee-store.js";
 export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
+export type * from "./oauth-app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -94,6 +96,8 @@ export interface Store {
   readonly collaborators: CollaboratorStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
+  /** OAuth apps, their web-flow codes and device codes. */
+  readonly oauthApps: OAuthAppStore;
   /** `GET /search/issues`. */
   readonly issueSearch: IssueSearchStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */

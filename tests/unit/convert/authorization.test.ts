@@ -46,6 +46,7 @@ const rowOf = (github: GitHubAuthorization): AuthorizationRow => ({
   updatedAt: new Date(github.updated_at),
   expiresAt: null,
   fineGrained: null,
+  oauthAppId: null,
 });
 
 describe("toWireAuthorization", () => {

@@ -125,6 +125,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "af0b90070d6151ebec25a8ea66b7ce7380ee23788ae1e457bfadac550e4596da",
     postgres: "234f6a58fac760889576033f57a07c5c9a53a4a73c67eac9ea5960c01c51419b",
   },
+  27: {
+    sqlite: "3f72f7363eba539b3f2b9af4046de9a8ee41a3c1283de1092ac57ecabc64ee2e",
+    postgres: "6f28e703df1b0ea154c035fdeb249fc373e485648df19dd5a583e1c1d4b1419d",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -29,6 +29,7 @@ import { migration as m023 } from "./023-issues.js";
 import { migration as m024 } from "./024-stars-and-subscriptions.js";
 import { migration as m025 } from "./025-collaborator-invitations.js";
 import { migration as m026 } from "./026-repository-settings.js";
+import { migration as m027 } from "./027-oauth-apps.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   m024,
   m025,
   m026,
+  m027,
 ];

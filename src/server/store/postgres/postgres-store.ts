@@ -5,6 +5,7 @@
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
 import type { AuthorizationStore } from "../authorization-store.js";
+import type { OAuthAppStore } from "../oauth-app-store.js";
 import type { DirectoryStore } from "../directory-store.js";
 import type { EventStore } from "../event-store.js";
 import type { IngestStore } from "../ingest-store.js";
@@ -15,6 +16,7 @@ import { createPool, withClient, type PoolLimits } from "./pool.js";
 import { Users } from "../users.js";
 import { PostgresExecutor } from "./executor.js";
 import { Authorizations } from "../authorizations.js";
+import { OAuthApps } from "../oauth-apps.js";
 import { Directory } from "../directory.js";
 import { PostgresEvents } from "./events.js";
 import { PostgresIngest } from "./ingest.js";
@@ -95,6 +97,7 @@ export async function migratePostgres(client: pg.ClientBase, upTo = LATEST_SCHEM
 export class PostgresStore implements Store {
   readonly users: UserStore;
   readonly authorizations: AuthorizationStore;
+  readonly oauthApps: OAuthAppStore;
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly ingest: IngestStore;
@@ -121,6 +124,7 @@ export class PostgresStore implements Store {
     const executor = new PostgresExecutor(pool);
     this.users = raisingUnavailable(new Users(executor), isPostgresOutage);
     this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
+    this.oauthApps = raisingUnavailable(new OAuthApps(executor), isPostgresOutage);
     this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
     this.events = raisingUnavailable(new PostgresEvents(executor, pool), isPostgresOutage);
     const partitions = new EventPartitions(pool);
