@@ -21,6 +21,7 @@ import type { RelationStore } from "./relation-store.js";
 import type { LabelStore } from "./label-store.js";
 import type { MilestoneStore } from "./milestone-store.js";
 import type { AssigneeStore } from "./assignee-store.js";
+import type { AppStore } from "./app-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -41,6 +42,7 @@ export type * from "./relation-store.js";
 export type * from "./label-store.js";
 export type * from "./milestone-store.js";
 export type * from "./assignee-store.js";
+export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -86,6 +88,8 @@ export interface Store {
   readonly assignees: AssigneeStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
+  /** GitHub Apps and their installations. */
+  readonly apps: AppStore;
   /** `GET /search/issues`. */
   readonly issueSearch: IssueSearchStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */

@@ -28,8 +28,9 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Labels } from "../labels.js";
 import { Milestones } from "../milestones.js";
+import { Apps } from "../apps.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AppStore, AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -109,6 +110,7 @@ export class PostgresStore implements Store {
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
+  readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -133,6 +135,7 @@ export class PostgresStore implements Store {
     this.labels = raisingUnavailable(new Labels(executor), isPostgresOutage);
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
+    this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

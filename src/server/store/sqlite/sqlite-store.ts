@@ -29,8 +29,9 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Labels } from "../labels.js";
 import { Milestones } from "../milestones.js";
+import { Apps } from "../apps.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
+import type { AppStore, AssigneeStore, LabelStore, MilestoneStore } from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -101,6 +102,7 @@ export class SqliteStore implements Store {
   readonly labels: LabelStore;
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
+  readonly apps: AppStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -154,6 +156,7 @@ export class SqliteStore implements Store {
     this.labels = part(new Labels(executor));
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
+    this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(
