@@ -14,6 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
+import { appEndpoints } from "./app-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -26,8 +27,10 @@ export type { ResponseKind } from "./responses.js";
  * - `required`: any valid credential, password or token; anonymous callers get 401 "Requires authentication".
  * - `anonymous`: no credential at all; a valid one is refused with 403 (GitHub's credential revocation: "Any
  *   authenticated requests will return a 403"). Invalid ones are the usual 401.
+ * - `app`: a GitHub App's JWT (`Bearer`), and nothing else: any other credential is GitHub's 401 "A JSON web token
+ *   could not be decoded".
  */
-export type AuthRequirement = "password" | "optional" | "required" | "anonymous";
+export type AuthRequirement = "password" | "optional" | "required" | "anonymous" | "app";
 
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -788,6 +791,7 @@ export const endpoints = {
     },
   },
   activity: activityEndpoints,
+  apps: appEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

@@ -32,6 +32,7 @@ import {
 import { Issue, IssueSearchResult, Label, Milestone } from "./issue-schemas.js";
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
+import { Installation, InstallationRepositories, InstallationToken, Integration } from "./app-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -70,6 +71,10 @@ const SPEC_SHAPES = {
   StarredRepositories: Type.Union([Type.Array(ParentRepository), Type.Array(StarredRepository)]),
   Label,
   Milestone,
+  Integration,
+  Installation,
+  InstallationToken,
+  InstallationRepositories,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -134,6 +139,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Label[]": Type.Array(shape("Label")),
     Milestone: shape("Milestone"),
     "Milestone[]": Type.Array(shape("Milestone")),
+    Integration: shape("Integration"),
+    Installation: shape("Installation"),
+    "Installation[]": Type.Array(shape("Installation")),
+    InstallationToken: shape("InstallationToken"),
+    InstallationRepositories: shape("InstallationRepositories"),
   };
 }
 

@@ -10,6 +10,7 @@ import storeVersion from "./plugins/store-version.js";
 import requestContext from "./plugins/request-context.js";
 import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
+import { appRoutes } from "./routes/apps.js";
 import auth from "./plugins/auth.js";
 import rateLimit from "./plugins/rate-limit.js";
 import conditional from "./plugins/conditional.js";
@@ -197,7 +198,7 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   await app.register(staleIfError, { pages: services.stalePages });
   await app.register(conditional);
   await app.register(version);
-  await app.register(auth, { authenticator: services.authenticator });
+  await app.register(auth, { authenticator: services.authenticator, appJwt: services.appJwt });
   await app.register(rateLimit, { counters: services.counters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(repeatAnswers, { answers: services.repeatedAnswers });
@@ -228,6 +229,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   commentRoutes(app, services);
   activityRoutes(app, services.activity);
   labelRoutes(app, services);
+  appRoutes(app, services.apps);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }

@@ -36,6 +36,10 @@ export const SCHEMAS = [
   // The activity family (starring, watching, following), as published.
   "stargazer",
   "minimal-repository",
+  // GitHub Apps, as published.
+  "integration",
+  "installation",
+  "installation-token",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

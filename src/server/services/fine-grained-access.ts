@@ -12,9 +12,16 @@ import { ApiError, notFound } from "../errors.js";
 import type { FineGrainedGrant, RepoRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 
+/** GitHub's 403 for a GitHub App (its JWT, or an installation token) where its permissions do not reach. */
+export const notAccessibleByIntegration = () =>
+  new ApiError(403, "Resource not accessible by integration", {
+    code: "FEEDGATE_NOT_ACCESSIBLE_BY_INTEGRATION",
+    statusInBody: true,
+  });
+
 /**
- * GitHub's 403 for a fine-grained token, or for an installation token (a GitHub App's, whose grant names its
- * installation) "by integration"; the error handler adds the operation's documentation, as GitHub does.
+ * GitHub's 403 for a fine-grained token, or "by integration" for an installation token (whose grant names its
+ * installation); the error handler adds the operation's documentation, as GitHub does.
  */
 export const notAccessibleByToken = (grant?: FineGrainedGrant) =>
   grant?.installationId === undefined
@@ -22,10 +29,7 @@ export const notAccessibleByToken = (grant?: FineGrainedGrant) =>
         code: "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN",
         statusInBody: true,
       })
-    : new ApiError(403, "Resource not accessible by integration", {
-        code: "FEEDGATE_NOT_ACCESSIBLE_BY_INTEGRATION",
-        statusInBody: true,
-      });
+    : notAccessibleByIntegration();
 
 /** The caller's fine-grained grant, or null for anyone else (anonymous, password, classic token). */
 export function grantOf(principal: Principal | null): FineGrainedGrant | null {

@@ -56,6 +56,8 @@ export interface AppStore {
   setSuspended(id: number, suspendedAt: Date | null, now: Date): Promise<InstallationRow | null>;
   /** Removes the installation and revokes every token minted for it. */
   uninstall(id: number): Promise<void>;
+  /** The ids of the account's repositories, in id order: what an installation on all of them covers. */
+  repositoryIdsOf(accountId: number): Promise<number[]>;
   /** Records that the authorization is a token of the installation. */
   linkToken(authorizationId: number, installationId: number): Promise<void>;
 }

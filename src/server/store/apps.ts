@@ -160,10 +160,9 @@ export class Apps implements AppStore {
   }
 
   async installations(appId: number) {
-    const rows = await this.db.all<InstallationRecord>(
-      "SELECT * FROM installations WHERE app_id = @app ORDER BY id",
-      { app: appId },
-    );
+    const rows = await this.db.all<InstallationRecord>("SELECT * FROM installations WHERE app_id = @app ORDER BY id", {
+      app: appId,
+    });
     return rows.map(toInstallation);
   }
 
@@ -192,6 +191,16 @@ export class Apps implements AppStore {
       );
       await tx.run("DELETE FROM installations WHERE id = @id", { id });
     });
+  }
+
+  async repositoryIdsOf(accountId: number): Promise<number[]> {
+    const rows = await this.db.all<{ id: number | string }>(
+      "SELECT id FROM repos WHERE owner_id = @owner ORDER BY id",
+      {
+        owner: accountId,
+      },
+    );
+    return rows.map((row) => Number(row.id));
   }
 
   async linkToken(authorizationId: number, installationId: number): Promise<void> {

@@ -17,6 +17,9 @@ const LONGEST_SECONDS = 600;
 const refused = (message: string) =>
   new ApiError(401, message, { code: "FEEDGATE_BAD_APP_JWT", documentationUrl: DOCS, statusInBody: true });
 
+/** GitHub's 401 for a credential that is not the JWT a route needs. */
+export const refusedJwt = (why: keyof typeof MESSAGES) => refused(MESSAGES[why]);
+
 export const MESSAGES = {
   undecodable: "A JSON web token could not be decoded",
   iat: "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued",
