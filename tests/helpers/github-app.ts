@@ -1,6 +1,6 @@
 /** A GitHub App registered on a test app, with the private key its tests sign JWTs with. */
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { SignJWT } from "jose";
+import { SignJWT, type JWTPayload } from "jose";
 import { AppRegistry, type AppRegistration } from "../../src/server/services/apps/app-registry.js";
 import type { AppRow } from "../../src/server/store/store.js";
 import type { TestApp } from "./test-app.js";
@@ -34,7 +34,8 @@ export async function registerApp(
     pem,
     async jwt(claims = {}, key = privateKey) {
       const now = Math.floor(t.clock.now().getTime() / 1000);
-      return new SignJWT({ iat: now - 30, exp: now + 570, iss: app.id, ...claims })
+      // Octokit sends `iss` as the number it was given; jose types it as a string.
+      return new SignJWT({ iat: now - 30, exp: now + 570, iss: app.id, ...claims } as unknown as JWTPayload)
         .setProtectedHeader({ alg: "RS256", typ: "JWT" })
         .sign(key);
     },

@@ -1,10 +1,33 @@
 /** GitHub Apps' rows -> GitHub's wire objects: the app (`integration`), an installation and an installation token. */
 import type { Installation, InstallationToken, Integration } from "../../api/app-schemas.js";
-import type { AppFacts, InstallationFacts } from "../services/apps/app-service.js";
-import type { MintedToken } from "../services/apps/installation-tokens.js";
+import type { GrantedPermissions } from "../../api/permissions.js";
+import type { AppRow, InstallationRow, RepoRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
 import { toWireSimpleUser } from "./user.js";
+
+/** What `GET /app` shows. */
+export interface AppFacts {
+  app: AppRow;
+  owner: UserRow;
+  installationsCount: number;
+}
+
+export interface InstallationFacts {
+  installation: InstallationRow;
+  app: AppRow;
+  account: UserRow;
+}
+
+/** A freshly minted installation token (services/apps/installation-tokens.ts). */
+export interface MintedToken {
+  token: string;
+  expiresAt: Date;
+  permissions: GrantedPermissions;
+  repositorySelection: "all" | "selected";
+  /** The repositories named, when the token is narrowed to them (or the installation's selection). */
+  repositories: RepoRow[] | null;
+}
 
 /** GitHub's legacy node id form (`base64("0NN:TypeID")`), which its app and installation objects still carry. */
 const legacyNodeId = (type: string, id: number) =>

@@ -2,23 +2,13 @@
  * What a GitHub App does with its JWT (the app, its installations, minting tokens) and what an installation token
  * does as its installation (its repositories, revoking itself). No Fastify, no SQL.
  */
+import type { AppFacts, InstallationFacts } from "../../convert/app.js";
 import type { RepositoryFacts } from "../../convert/repository.js";
 import { ApiError, notFound } from "../../errors.js";
-import type { AppRow, InstallationRow, RepoRow, Store, UserRow } from "../../store/store.js";
+import type { AppRow, InstallationRow, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
-import { InstallationTokens, type MintedToken, type Narrowing } from "./installation-tokens.js";
-
-export interface AppFacts {
-  app: AppRow;
-  owner: UserRow;
-  installationsCount: number;
-}
-
-export interface InstallationFacts {
-  installation: InstallationRow;
-  app: AppRow;
-  account: UserRow;
-}
+import type { MintedToken } from "../../convert/app.js";
+import { InstallationTokens, type Narrowing } from "./installation-tokens.js";
 
 /** GitHub's 403 for an installation route called with another kind of token. */
 const notInstallationToken = () =>

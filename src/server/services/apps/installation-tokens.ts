@@ -5,6 +5,7 @@
  * tokens, by the endpoint table's permission column, and what they write is the bot's.
  */
 import type { AccessLevel, GrantedPermissions, RepositorySelection } from "../../../api/permissions.js";
+import type { MintedToken } from "../../convert/app.js";
 import { notFound, validationFailed } from "../../errors.js";
 import type { AppRow, InstallationRow, RepoRow, Store } from "../../store/store.js";
 import { hashToken, mintInstallationToken } from "../credentials.js";
@@ -17,15 +18,6 @@ export interface Narrowing {
   repositories?: string[];
   repository_ids?: number[];
   permissions?: GrantedPermissions;
-}
-
-export interface MintedToken {
-  token: string;
-  expiresAt: Date;
-  permissions: GrantedPermissions;
-  repositorySelection: "all" | "selected";
-  /** The repositories named, when the token is narrowed to them (or the installation's selection). */
-  repositories: RepoRow[] | null;
 }
 
 const invalid = (field: string) => validationFailed([{ resource: "Installation", code: "invalid", field }], DOCS);
