@@ -136,3 +136,54 @@ describe("app installations", () => {
     assert.equal(issue.data.user?.login, "issue-bot[bot]");
   });
 });
+
+describe("apps in a world file", () => {
+  test("registers apps and installations with their ids as given, keeping only the public key", async () => {
+    const t = await startTestApp();
+    try {
+      const { generateKeyPairSync } = await import("node:crypto");
+      const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+      const world = {
+        ...WORLD,
+        apps: [
+          {
+            id: 1001,
+            slug: "issue-bot",
+            name: "Issue Bot",
+            owner: "acme",
+            client_id: "Iv23liAbCdEf0123456789",
+            client_secret: "0123456789abcdef0123456789abcdef01234567",
+            private_key: pem,
+            permissions: { issues: "write" },
+            events: ["issues", "issue_comment"],
+            installations: [
+              { id: 2001, account: "acme", repositories: "all" },
+              { id: 2002, account: "alice", repositories: ["alice/hello"] },
+            ],
+          },
+        ],
+      };
+      const ingest = new IngestService(t.store, t.clock.now);
+      await ingest.seedWorld(world, { baseDir: undefined });
+      await ingest.seedWorld(world, { baseDir: undefined }); // idempotent
+      const app = (await t.store.apps.byId(1001))!;
+      assert.equal(app.clientId, "Iv23liAbCdEf0123456789");
+      assert.match(app.publicKey, /^-----BEGIN PUBLIC KEY-----/);
+      assert.ok(!JSON.stringify(app).includes("0123456789abcdef0123456789abcdef01234567"));
+      assert.deepEqual(
+        (await t.store.apps.installations(1001)).map((i) => [i.id, i.repositorySelection, i.repositoryIds.length]),
+        [
+          [2001, "all", 0],
+          [2002, "selected", 1],
+        ],
+      );
+      await assert.rejects(
+        ingest.seedWorld({ apps: [{ name: "x", owner: "acme", public_key: "not a key" }] }, { baseDir: undefined }),
+        /apps\[0\]\.public_key: must be an RSA key in PEM/,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});

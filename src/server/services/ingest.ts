@@ -3,6 +3,7 @@ import type { Counter } from "prom-client";
 import type { EventText, IngestOptions, IngestResult, Store } from "../store/store.js";
 import { drained } from "../store/encoded-batch.js";
 import { batchOfEvents, decodingBatch, inSlices, NDJSON_DECODER } from "./ingest-body.js";
+import { storeWorldApps } from "./world-apps.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 import { storeWorldIssues } from "./world-issues.js";
 
@@ -42,10 +43,11 @@ export class IngestService {
    * once the document is checked: world-issues.ts); idempotent.
    */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
-    const { batch, issues, contents } = await loadWorld(this.store, doc, options, this.clock());
+    const { batch, issues, apps, contents } = await loadWorld(this.store, doc, options, this.clock());
     const result = this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
     if (issues.length)
       await this.store.actions.perform(async (tx) => ({ value: await storeWorldIssues(tx, issues) }), this.clock());
+    await storeWorldApps(this.store, apps, this.clock);
     return { ...result, contents };
   }
 

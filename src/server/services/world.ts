@@ -12,8 +12,9 @@ import { ndjsonFromFile } from "./ndjson.js";
 import { parseLine } from "./event-import.js";
 import { checkLogin } from "./users.js";
 import { worldIssues, type WorldIssue } from "./world-issues.js";
+import { worldApps, type WorldApp } from "./world-apps.js";
 
-const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events", "issues"];
+const WORLD_KEYS = ["users", "orgs", "repos", "tokens", "events", "events_files", "issue_events", "issues", "apps"];
 
 function list(doc: Json, key: string): unknown[] {
   const value = doc[key];
@@ -95,7 +96,7 @@ export async function loadWorld(
   doc: unknown,
   options: WorldOptions,
   now: Date,
-): Promise<{ batch: IngestBatch; issues: WorldIssue[]; contents: WorldContents }> {
+): Promise<{ batch: IngestBatch; issues: WorldIssue[]; apps: WorldApp[]; contents: WorldContents }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
@@ -202,9 +203,11 @@ export async function loadWorld(
   for (const [i, value] of list(doc, "issue_events").entries())
     batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
   const issues = await worldIssues(store, list(doc, "issues"), batch, now);
+  const apps = worldApps(list(doc, "apps"));
   return {
     batch,
     issues,
+    apps,
     contents: {
       users: list(doc, "users").length,
       organizations: list(doc, "orgs").length,
