@@ -15,6 +15,7 @@ import { eventsCommand } from "./events.js";
 import { hooksCommand } from "./hooks.js";
 import { keysCommand } from "./keys.js";
 import { orgCommand } from "./org.js";
+import { appCommand } from "./app.js";
 import { backupCommand } from "./backup.js";
 import { restoreCommand } from "./restore.js";
 
@@ -42,6 +43,7 @@ export function buildProgram(io: CliIo): Command {
   hooksCommand(program, io);
   keysCommand(program, io);
   orgCommand(program, io);
+  appCommand(program, io);
   return program;
 }
 
