@@ -189,3 +189,28 @@ describe("apps in a world file", () => {
     }
   });
 });
+
+describe("app routes and hostile input", () => {
+  test("installation ids past any integer and narrowings of the wrong types are 404 and 422, never 500", async () => {
+    const t = await startTestApp();
+    try {
+      await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
+      const bot = await registerApp(t, { owner: "alice" });
+      const { id } = await bot.install("alice");
+      const send = async (url: string, payload?: object) =>
+        t.app.inject({ method: "POST", url, headers: { authorization: `Bearer ${await bot.jwt()}` }, payload });
+      assert.equal((await send("/app/installations/99999999999999999999999/access_tokens")).statusCode, 404);
+      for (const body of [
+        { repositories: [123] },
+        { repository_ids: ["1e400"] },
+        { repository_ids: [-1] },
+        { permissions: { issues: 5 } },
+      ]) {
+        const res = await send(`/app/installations/${id}/access_tokens`, body);
+        assert.equal(res.statusCode, 422, `${JSON.stringify(body)}: ${res.body}`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

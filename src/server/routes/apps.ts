@@ -62,7 +62,7 @@ export function appRoutes(untyped: FastifyInstance, service: AppService): void {
       const body = request.body ?? {};
       const minted = await service.mint(appOf(request), request.params.installation_id, {
         repositories: body.repositories,
-        repository_ids: body.repository_ids?.map(Number),
+        repository_ids: body.repository_ids?.map((id) => Number(id)),
         permissions: body.permissions as Narrowing["permissions"],
       });
       const repos = minted.repositories && (await repositories(request, minted.repositories));

@@ -43,7 +43,8 @@ export class AppService {
   }
 
   async installation(app: AppRow, id: string): Promise<InstallationFacts> {
-    const installation = await this.store.apps.installation(Number(id));
+    // Past a bigint names nothing (and PostgreSQL would refuse the parameter).
+    const installation = Number.isSafeInteger(Number(id)) ? await this.store.apps.installation(Number(id)) : null;
     if (!installation || installation.appId !== app.id) throw notFound();
     return this.facts(app, installation);
   }

@@ -77,11 +77,13 @@ export class InstallationTokens {
     const account = await this.store.users.findById(installation.accountId);
     const found: RepoRow[] = [];
     for (const name of names) {
+      if (typeof name !== "string") throw invalid("repositories");
       const repo = await this.store.directory.findRepo(account!.login, name.split("/").pop()!);
       if (!repo || !this.covers(installation, repo)) throw invalid("repositories");
       found.push(repo);
     }
     for (const id of ids) {
+      if (!Number.isSafeInteger(id) || id <= 0) throw invalid("repository_ids");
       const repo = await this.store.directory.findRepoById(id);
       if (!repo || !this.covers(installation, repo)) throw invalid("repository_ids");
       found.push(repo);
@@ -107,6 +109,7 @@ export class InstallationTokens {
 /** The installation's permissions, or those asked for when none is past what the installation has. */
 function narrowedPermissions(held: GrantedPermissions, asked: GrantedPermissions | undefined): GrantedPermissions {
   if (asked === undefined) return held;
+  if (typeof asked !== "object" || asked === null || Array.isArray(asked)) throw invalid("permissions");
   for (const [name, level] of Object.entries(asked)) {
     const has = held[name as keyof GrantedPermissions];
     if (!has || !(level in RANK) || RANK[level as AccessLevel] > RANK[has]) throw invalid("permissions");
