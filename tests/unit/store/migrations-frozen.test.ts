@@ -117,7 +117,7 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "c055e727dfeaeaa717a19687ee60208f386fc8f9402c93dfabdcb6992b958b1c",
     postgres: "7399aeb2c12fe3a896393741330e3c201d55aac65b492c069c1ca365cbff1d7f",
   },
-  25: {
+  28: {
     sqlite: "751c884c8e04a21d4e631a199423729f9158dfc524d0eb6aa32148f30ed821fd",
     postgres: "7a7c6dd153c1c29edd9d6ba1bbbe810d017aee951ba2ad1d7e3fecaeb05252d3",
   },

@@ -27,7 +27,7 @@ import { migration as m021 } from "./021-sqlite-feed-indexes-covering-visibility
 import { migration as m022 } from "./022-account-profiles.js";
 import { migration as m023 } from "./023-issues.js";
 import { migration as m024 } from "./024-stars-and-subscriptions.js";
-import { migration as m025 } from "./025-github-apps.js";
+import { migration as m028 } from "./028-github-apps.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -58,5 +58,5 @@ export const migrations: readonly Migration[] = [
   m022,
   m023,
   m024,
-  m025,
+  m028,
 ];

@@ -2,7 +2,7 @@
 import type { Migration } from "./migration.js";
 
 export const migration: Migration = {
-  id: 25,
+  id: 28,
   name: "github apps",
   // A GitHub App: its ids as registered (kept as given), its owner, its bot account (`SLUG[bot]`, type Bot, whose
   // writes are the app's), its client secret as SHA-256 and its public key only (the private key is the app's),
