@@ -17,6 +17,7 @@ import { labelEndpoints } from "./label-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
+import { appEndpoints } from "./app-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -30,8 +31,10 @@ export type { ResponseKind } from "./responses.js";
  * - `anonymous`: no credential at all; a valid one is refused with 403 (GitHub's credential revocation: "Any
  *   authenticated requests will return a 403"). Invalid ones are the usual 401.
  * - `client`: Basic auth with an OAuth app's client id and secret, which the route checks: they are not a login.
+ * - `app`: a GitHub App's JWT (`Bearer`), and nothing else: any other credential is GitHub's 401 "A JSON web token
+ *   could not be decoded".
  */
-export type AuthRequirement = "password" | "optional" | "required" | "anonymous" | "client";
+export type AuthRequirement = "password" | "optional" | "required" | "anonymous" | "client" | "app";
 
 export interface Endpoint {
   readonly method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -803,6 +806,7 @@ export const endpoints = {
   },
   activity: activityEndpoints,
   collaborators: collaboratorEndpoints,
+  apps: appEndpoints,
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

@@ -35,6 +35,7 @@ import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
 import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
+import { Installation, InstallationRepositories, InstallationToken, Integration } from "./app-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -78,6 +79,10 @@ const SPEC_SHAPES = {
   Collaborator,
   RepositoryInvitation,
   RepositoryCollaboratorPermission,
+  Integration,
+  Installation,
+  InstallationToken,
+  InstallationRepositories,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -150,6 +155,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     RepositoryInvitation: shape("RepositoryInvitation"),
     "RepositoryInvitation[]": Type.Array(shape("RepositoryInvitation")),
     RepositoryCollaboratorPermission: shape("RepositoryCollaboratorPermission"),
+    Integration: shape("Integration"),
+    Installation: shape("Installation"),
+    "Installation[]": Type.Array(shape("Installation")),
+    InstallationToken: shape("InstallationToken"),
+    InstallationRepositories: shape("InstallationRepositories"),
   };
 }
 

@@ -16,6 +16,7 @@ import { hooksCommand } from "./hooks.js";
 import { keysCommand } from "./keys.js";
 import { orgCommand } from "./org.js";
 import { oauthAppCommand } from "./oauth-app.js";
+import { appCommand } from "./app.js";
 import { backupCommand } from "./backup.js";
 import { restoreCommand } from "./restore.js";
 
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo): Command {
   keysCommand(program, io);
   orgCommand(program, io);
   oauthAppCommand(program, io);
+  appCommand(program, io);
   return program;
 }
 

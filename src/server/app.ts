@@ -10,6 +10,7 @@ import storeVersion from "./plugins/store-version.js";
 import requestContext from "./plugins/request-context.js";
 import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
+import { appRoutes } from "./routes/apps.js";
 import auth from "./plugins/auth.js";
 import rateLimit from "./plugins/rate-limit.js";
 import conditional from "./plugins/conditional.js";
@@ -202,7 +203,7 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   await app.register(staleIfError, { pages: services.stalePages });
   await app.register(conditional);
   await app.register(version);
-  await app.register(auth, { authenticator: services.authenticator });
+  await app.register(auth, { authenticator: services.authenticator, appJwt: services.appJwt });
   await app.register(rateLimit, { counters: services.counters, ...config.rateLimit, refused: metrics.rateLimited });
   await app.register(responseHeaders);
   await app.register(repeatAnswers, { answers: services.repeatedAnswers });
@@ -236,6 +237,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   labelRoutes(app, services);
   repositoryRoutes(app, services);
   collaboratorRoutes(app, services);
+  appRoutes(app, services.apps);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }

@@ -9,6 +9,8 @@ import type { Store } from "./store/store.js";
 import { RememberingStore } from "./store/remembering-store.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
+import { AppJwtVerifier } from "./services/apps/app-jwt.js";
+import { AppService } from "./services/apps/app-service.js";
 import { Authenticator } from "./services/authenticator.js";
 import { AuthorizationService } from "./services/authorizations.js";
 import { CredentialRevocationService } from "./services/credential-revocation.js";
@@ -90,6 +92,9 @@ export interface Services {
   stalePages: StalePages;
   repeatedAnswers: RepeatedAnswers;
   authenticator: Authenticator;
+  /** GitHub Apps' JWTs, verified once per token until it expires. */
+  appJwt: AppJwtVerifier;
+  apps: AppService;
   authorizations: AuthorizationService;
   fineGrainedTokens: FineGrainedTokenService;
   credentialRevocation: CredentialRevocationService;
@@ -233,6 +238,8 @@ export function makeServices({
     stalePages,
     repeatedAnswers,
     authenticator,
+    appJwt: new AppJwtVerifier(store.apps),
+    apps: new AppService(store, clock),
     authorizations: new AuthorizationService(store, clock, expiry),
     fineGrainedTokens: new FineGrainedTokenService(store, clock, expiry),
     credentialRevocation: new CredentialRevocationService(store),

@@ -28,6 +28,8 @@ export type ApiErrorCode =
   | "FEEDGATE_CREDENTIALS_NOT_ACCEPTED"
   /** 403 "Resource not accessible by personal access token": a fine-grained token lacks the permission. */
   | "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN"
+  | "FEEDGATE_BAD_APP_JWT"
+  | "FEEDGATE_NOT_ACCESSIBLE_BY_INTEGRATION"
   /** 403 (or an operation's own status, 422 for credential revocation): the caller's rate-limit window is spent. */
   | "FEEDGATE_RATE_LIMIT_EXCEEDED"
   /** 404 naming a method and path no route of feedgate's serves (`X-Feedgate-Unimplemented`). */
@@ -165,6 +167,14 @@ export const requiresAuthentication = () => new ApiError(401, "Requires authenti
 
 export const badCredentials = () =>
   new ApiError(401, "Bad credentials", { code: "FEEDGATE_BAD_CREDENTIALS", documentationUrl: GENERAL_DOCS });
+
+/** GitHub's answer to a token of a suspended installation. */
+export const installationSuspended = () =>
+  new ApiError(403, "This installation has been suspended", {
+    code: "FEEDGATE_ACCOUNT_SUSPENDED",
+    documentationUrl: "https://docs.github.com/rest/apps/apps#suspend-an-app-installation",
+    statusInBody: true,
+  });
 
 export const otpRequired = () =>
   new ApiError(401, "Must specify two-factor authentication OTP code.", {

@@ -12,6 +12,7 @@ export {
   type FineGrainedTokenOptions,
   type Snapshot,
 } from "./start.js";
+export type { AppOptions, TestApp } from "./apps.js";
 export type { DeliveryFilter, ReceivedDelivery, Receiver } from "./receiver.js";
 export type { Fetch } from "./in-process-fetch.js";
 export type { Interception } from "./intercept.js";

@@ -24,6 +24,7 @@ import { interceptFetch, type Interception } from "./intercept.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 import { readWorldFile } from "../cli/world-file.js";
 import { oauthHelpers, type OAuthHelpers } from "./oauth.js";
+import { registerTestApp, type AppOptions, type TestApp } from "./apps.js";
 
 export interface FeedgateOptions {
   /** A world document (users, orgs, repos, tokens, events, as `feedgate seed` reads it), or the path of one. */
@@ -69,6 +70,11 @@ export interface Feedgate extends AsyncDisposable, OAuthHelpers {
    * (default: the user), its `repositories` (`"public"`, the default, `"all"`, or full names) and `permissions`.
    */
   fineGrainedToken(login: string, grant?: FineGrainedTokenOptions): Promise<string>;
+  /**
+   * Registers a GitHub App (docs/apps-and-sign-in.md): its ids, its private key, and `install()`. Issue 44 named it
+   * `app()`, which is the Fastify app here already.
+   */
+  githubApp(options: AppOptions): Promise<TestApp>;
   /** Ingests events as `POST /admin/events` does: webhooks are queued and streams told. */
   ingest(events: object[]): Promise<IngestResult>;
   /** A webhook receiver on 127.0.0.1; closed with the double. */
@@ -203,6 +209,7 @@ function feedgateOf(
       });
       return token;
     },
+    githubApp: (appOptions) => registerTestApp(store, controls.clock.now, appOptions),
     ingest: (events) => controls.ingest.ingestEvents(events),
     async receiver(receiverOptions) {
       const receiver = await startReceiver(receiverOptions);

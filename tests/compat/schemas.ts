@@ -42,6 +42,10 @@ export const SCHEMAS = [
   "collaborator",
   "repository-invitation",
   "repository-collaborator-permission",
+  // GitHub Apps, as published.
+  "integration",
+  "installation",
+  "installation-token",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -8,7 +8,9 @@
  * (an index, a trigger, a compression setting), `none` saying why. A migration without an entry fails the tests.
  */
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import { SignJWT } from "jose";
 import type { FastifyInstance } from "fastify";
 import { hashPassword, hashToken, mintFineGrainedToken, mintToken } from "../../src/server/services/credentials.js";
 
@@ -811,6 +813,79 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
         grant_type: "urn:ietf:params:oauth:grant-type:device_code",
       });
       assert.equal(device.scope, "gist", JSON.stringify(device));
+    },
+  },
+  28: {
+    async rows(db, made) {
+      // alice's GitHub App, its bot account, an installation on her account and a token the installation was given.
+      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      made.appKey = privateKey;
+      const bot = await db.insert("users", {
+        login: "upgrade-bot[bot]",
+        type: "Bot",
+        site_admin: false,
+        created_at: AT,
+      });
+      await db.insert("apps", {
+        id: 9001,
+        slug: "upgrade-bot",
+        name: "Upgrade Bot",
+        owner_id: made.alice,
+        bot_id: bot,
+        client_id: "Iv23liUpgrade000000000",
+        client_secret_hash: hashToken("upgrade-app-secret"),
+        public_key: publicKey.export({ type: "spki", format: "pem" }).toString(),
+        webhook_url: null,
+        webhook_secret: null,
+        permissions: JSON.stringify({ issues: "write", metadata: "read" }),
+        events: JSON.stringify(["issues"]),
+        created_at: AT,
+        updated_at: AT,
+      });
+      await db.insert("installations", {
+        id: 9101,
+        app_id: 9001,
+        account_id: made.alice,
+        repository_selection: "all",
+        repository_ids: JSON.stringify([]),
+        permissions: JSON.stringify({ issues: "write", metadata: "read" }),
+        events: JSON.stringify(["issues"]),
+        suspended_at: null,
+        created_at: AT,
+        updated_at: AT,
+      });
+      const value = mintToken();
+      const authorization = await db.insert("authorizations", {
+        user_id: bot,
+        hashed_token: hashToken(value),
+        token_last_eight: value.slice(-8),
+        scopes: JSON.stringify([]),
+        note: "",
+        note_url: null,
+        fingerprint: null,
+        created_at: AT,
+        updated_at: AT,
+      });
+      await db.insert("installation_tokens", { authorization_id: authorization, installation_id: 9101 });
+    },
+    async check(api, made) {
+      // A JWT of the app, by the wall clock the upgraded server reads.
+      const now = Math.floor(Date.now() / 1000);
+      const jwt = await new SignJWT({ iat: now - 30, exp: now + 540, iss: "9001" })
+        .setProtectedHeader({ alg: "RS256", typ: "JWT" })
+        .sign(made.appKey);
+      const app = await api.get("/app", `Bearer ${jwt}`);
+      assert.equal(app.status, 200, JSON.stringify(app.body));
+      assert.deepEqual([app.body.id, app.body.slug, app.body.owner.login], [9001, "upgrade-bot", "alice"]);
+      const installations = await api.get("/app/installations", `Bearer ${jwt}`);
+      assert.deepEqual(
+        installations.body.map((i: { id: number; account: { login: string }; repository_selection: string }) => [
+          i.id,
+          i.account.login,
+          i.repository_selection,
+        ]),
+        [[9101, "alice", "all"]],
+      );
     },
   },
 };

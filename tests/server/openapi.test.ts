@@ -9,6 +9,7 @@ import { startListeningApp, type ListeningApp } from "../helpers/listening-app.j
 import { startTestApp, basic, type TestApp } from "../helpers/test-app.js";
 import { ALICE, ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
+import { registerApp } from "../helpers/github-app.js";
 
 type Document = OpenAPIV3_1.Document;
 type Operation = OpenAPIV3_1.OperationObject;
@@ -275,8 +276,18 @@ describe("the OpenAPI description", () => {
     assert.equal(accepted.status, 204);
     await put("/repos/alice/hello/collaborators/olga", ALICE_TOKEN);
     await put("/repos/bob/tools/collaborators/alice", BOB_TOKEN);
+    // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
+    const bot = await registerApp(t, { owner: "alice" });
+    const installation = await bot.install("alice");
+    await bot.install("acme");
+    const minted = await fetch(`${t.url}/app/installations/${installation.id}/access_tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await bot.jwt()}` },
+    });
+    const installationToken = ((await minted.json()) as { token: string }).token;
     const values: Record<string, string> = {
       username: "bob",
+      installation_id: String(installation.id),
       user: "alice",
       repo: "hello",
       org: "acme",
@@ -311,8 +322,14 @@ describe("the OpenAPI description", () => {
         (requirement) => Object.keys(requirement).length === 0 || "tokenAuth" in requirement,
       );
       // Hooks with the password too: organization hooks need `admin:org_hook`, which alice's token lacks.
-      const authorization =
-        passwordOnly || operation.tags?.includes("hooks") ? basic(ALICE.login, ALICE.password) : `token ${ALICE_TOKEN}`;
+      const appOnly = operation.security?.some((requirement) => "appJwt" in requirement);
+      const authorization = appOnly
+        ? `Bearer ${await bot.jwt()}`
+        : path.startsWith("/installation/")
+          ? `token ${installationToken}`
+          : passwordOnly || operation.tags?.includes("hooks")
+            ? basic(ALICE.login, ALICE.password)
+            : `token ${ALICE_TOKEN}`;
       const query = queries[path] ?? "";
       const res = await fetch(`${t.url}${url}${query}`, { headers: { authorization } });
       // A check answers 204 where it holds (`GET /user/starred/{owner}/{repo}`, `.../assignees/{assignee}`).

@@ -65,6 +65,11 @@ export const TAGS = [
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",
   },
+  {
+    name: "apps",
+    description:
+      "GitHub Apps: the app and its installations with its JWT, installation tokens (`ghs_`, an hour) minted for them, and what those tokens reach",
+  },
   { name: "rateLimit", description: "The caller's rate-limit window; not counted against it" },
   {
     name: "testControls",

@@ -23,6 +23,12 @@ export const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> 
     description: "A token, as `Authorization: token <token>` (enter the whole value, `token ...`).",
   },
   bearerAuth: { type: "http", scheme: "bearer", description: "A token, as `Authorization: Bearer <token>`." },
+  appJwt: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "A GitHub App's JWT (RS256, `iss` the app's id or client id), as `Authorization: Bearer <jwt>`.",
+  },
   accessToken: { type: "apiKey", in: "query", name: "access_token", description: "A token in the query string." },
 };
 
@@ -41,6 +47,7 @@ export const SECURITY = {
   anonymous: [{}],
   // An OAuth app's client id and secret as Basic auth's user name and password.
   client: [{ basicAuth: [] }],
+  app: [{ appJwt: [] }],
   // No credentials are read at all (the test controls).
   none: [],
 } satisfies Record<string, Security>;

@@ -136,7 +136,9 @@ export function tableOperation(
           ? "Send no credentials: an authenticated request is refused with 403, as on GitHub."
           : endpoint.auth === "client"
             ? "Basic authentication with the OAuth app's client id and client secret."
-            : "Anonymous callers see public data; credentials, when sent, must be valid.",
+            : endpoint.auth === "app"
+              ? "A GitHub App's JWT (`Authorization: Bearer`), signed RS256 with the app's private key; nothing else."
+              : "Anonymous callers see public data; credentials, when sent, must be valid.",
     endpoint.rateLimit
       ? `Limited to ${endpoint.rateLimit.limit} requests per ${endpoint.rateLimit.windowSeconds} seconds per ` +
         (endpoint.rateLimit.per === "user"

@@ -5,6 +5,16 @@
 import fp from "fastify-plugin";
 import type { FastifyRequest } from "fastify";
 import type { Authenticator, Credentials } from "../services/authenticator.js";
+import { isJwtShaped, refusedJwt, type AppJwtVerifier } from "../services/apps/app-jwt.js";
+import { notAccessibleByIntegration } from "../services/fine-grained-access.js";
+import type { AppRow } from "../store/store.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The GitHub App whose JWT authenticated the request: JWT routes only (`auth: "app"`). */
+    githubApp: AppRow | null;
+  }
+}
 import { authenticatedNotAccepted, badCredentials, basicAuthOnly, requiresAuthentication } from "../errors.js";
 import { tokenExpirationHeader } from "../convert/time.js";
 import { acceptedPermissionsHeader } from "../../api/permissions.js";
@@ -53,21 +63,42 @@ declare module "fastify" {
   }
 }
 
-export default fp<{ authenticator: Authenticator }>(
-  async (app, { authenticator }) => {
+/**
+ * A JWT route takes a GitHub App's JWT and nothing else (GitHub: any other credential "could not be decoded"); a valid
+ * JWT elsewhere is the app, which reaches no resource of the ordinary routes (GitHub's 403 "by integration").
+ */
+async function appOnly(credentials: Credentials, jwt: AppJwtVerifier, now: Date): Promise<AppRow> {
+  if (credentials.type !== "token" || !isJwtShaped(credentials.token)) throw refusedJwt("undecodable");
+  return jwt.verify(credentials.token, now);
+}
+
+export default fp<{ authenticator: Authenticator; appJwt: AppJwtVerifier }>(
+  async (app, { authenticator, appJwt }) => {
     app.decorateRequest("principal", null);
+    app.decorateRequest("githubApp", null);
 
     app.addHook("onRequest", async (request, reply) => {
       if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "client")
         return;
-      const principal = await authenticator.authenticate(readCredentials(request), request.receivedAt);
-      request.principal = principal;
       const endpoint = request.routeOptions.config.endpoint;
+      const credentials = readCredentials(request);
+      if (endpoint?.auth === "app") {
+        request.githubApp = await appOnly(credentials, appJwt, request.receivedAt);
+        return;
+      }
+      if (credentials.type === "token" && isJwtShaped(credentials.token)) {
+        await appJwt.verify(credentials.token, request.receivedAt);
+        throw notAccessibleByIntegration();
+      }
+      const principal = await authenticator.authenticate(credentials, request.receivedAt);
+      request.principal = principal;
       if (principal?.kind === "token") {
         // GitHub reports these on token-authenticated responses only (wire notes 3.3): scopes to a classic token, the
         // permissions the operation accepts to a fine-grained one (and no scopes, which it has none of).
         if (principal.authorization.fineGrained) {
           reply.header("X-Accepted-GitHub-Permissions", acceptedPermissionsHeader(endpoint?.permissions ?? []));
+          // gh reads an empty X-OAuth-Scopes as an integration's token and skips its scope check (spec section 10).
+          if (principal.authorization.fineGrained.installationId !== undefined) reply.header("X-OAuth-Scopes", "");
         } else {
           reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
           reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));

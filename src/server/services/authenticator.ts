@@ -7,7 +7,13 @@ import { setTimeout } from "node:timers/promises";
 import type { Counter } from "prom-client";
 import type { AuthorizationRow, Store, UserRow } from "../store/store.js";
 import type { WindowCounters } from "../counters/counters.js";
-import { accountSuspended, badCredentials, loginAttemptsExceeded, otpRequired } from "../errors.js";
+import {
+  accountSuspended,
+  badCredentials,
+  installationSuspended,
+  loginAttemptsExceeded,
+  otpRequired,
+} from "../errors.js";
 import { hashesEqual, hashToken, isTokenShaped, verifyOtp, verifyPassword } from "./credentials.js";
 import { hasExpired } from "./token-expiry.js";
 
@@ -110,6 +116,13 @@ export class Authenticator {
     const authorization = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
     if (!authorization) return null;
     if (hasExpired(authorization.expiresAt, now)) throw badCredentials();
+    const installationId = authorization.fineGrained?.installationId;
+    if (installationId !== undefined) {
+      // An installation token lives only as long as its installation, and rests while it is suspended.
+      const installation = await this.store.apps.installation(installationId);
+      if (!installation) throw badCredentials();
+      if (installation.suspendedAt) throw installationSuspended();
+    }
     const user = await this.store.users.findById(authorization.userId);
     if (user?.suspendedAt) throw accountSuspended();
     return user ? { kind: "token", user, authorization } : null;

@@ -131,13 +131,24 @@ const FINE_GRAINED_TOKEN = new RegExp(
 );
 const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
 
+/** A GitHub App's installation token: GitHub's own prefix (`ghs_`, spec section 4), with the classic layout. */
+export const INSTALLATION_TOKEN_PREFIX = "ghs_";
+const INSTALLATION_TOKEN = new RegExp(
+  `^${INSTALLATION_TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
+
+export function mintInstallationToken(): string {
+  const body = randomBase62(BODY_LENGTH);
+  return INSTALLATION_TOKEN_PREFIX + body + base62(crc32(body), CHECKSUM_LENGTH);
+}
+
 /**
  * True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or one of feedgate's (personal, OAuth,
  * fine-grained) with a valid checksum.
  */
 export function isTokenShaped(value: string): boolean {
   if (LEGACY_TOKEN.test(value)) return true;
-  const classic = FEEDGATE_TOKEN.exec(value);
+  const classic = FEEDGATE_TOKEN.exec(value) ?? INSTALLATION_TOKEN.exec(value);
   if (classic) return base62(crc32(classic[1]!), CHECKSUM_LENGTH) === classic[2];
   const fineGrained = FINE_GRAINED_TOKEN.exec(value);
   return fineGrained !== null && base62(crc32(fineGrained[1]! + fineGrained[2]!), CHECKSUM_LENGTH) === fineGrained[3];

@@ -188,7 +188,7 @@ export class FeedService {
         reachesRepository(grant, repo) &&
         (await this.store.directory.canRead(principal!.user.id, repo.id))
       ) {
-        throw notAccessibleByToken();
+        throw notAccessibleByToken(grant);
       }
       throw notFound();
     }

@@ -12,12 +12,24 @@ import { ApiError, notFound } from "../errors.js";
 import type { FineGrainedGrant, RepoRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 
-/** GitHub's 403 for a fine-grained token; the error handler adds the operation's documentation, as GitHub does. */
-export const notAccessibleByToken = () =>
-  new ApiError(403, "Resource not accessible by personal access token", {
-    code: "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN",
+/** GitHub's 403 for a GitHub App (its JWT, or an installation token) where its permissions do not reach. */
+export const notAccessibleByIntegration = () =>
+  new ApiError(403, "Resource not accessible by integration", {
+    code: "FEEDGATE_NOT_ACCESSIBLE_BY_INTEGRATION",
     statusInBody: true,
   });
+
+/**
+ * GitHub's 403 for a fine-grained token, or "by integration" for an installation token (whose grant names its
+ * installation); the error handler adds the operation's documentation, as GitHub does.
+ */
+export const notAccessibleByToken = (grant?: FineGrainedGrant) =>
+  grant?.installationId === undefined
+    ? new ApiError(403, "Resource not accessible by personal access token", {
+        code: "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN",
+        statusInBody: true,
+      })
+    : notAccessibleByIntegration();
 
 /** The caller's fine-grained grant, or null for anyone else (anonymous, password, classic token). */
 export function grantOf(principal: Principal | null): FineGrainedGrant | null {
@@ -42,12 +54,12 @@ export function checkRepository(grant: FineGrainedGrant, repo: RepoRow, needs: A
   const covered = reachesRepository(grant, repo);
   if (covered && grants(grant.permissions, needs)) return;
   if (!covered && repo.private) throw notFound();
-  throw notAccessibleByToken();
+  throw notAccessibleByToken(grant);
 }
 
 /** The same for an organization's own resources (its hooks, its dashboard): the token must be the organization's. */
 export function checkOrganization(grant: FineGrainedGrant, orgId: number, needs: AcceptedPermissions): void {
-  if (grant.ownerId !== orgId || !grants(grant.permissions, needs)) throw notAccessibleByToken();
+  if (grant.ownerId !== orgId || !grants(grant.permissions, needs)) throw notAccessibleByToken(grant);
 }
 
 /**

@@ -25,7 +25,9 @@ const WORLD_KEYS = [
   "issue_events",
   "issues",
   "oauth_apps",
+  "apps",
 ];
+import { worldApps, type WorldApp } from "./world-apps.js";
 
 function list(doc: Json, key: string): unknown[] {
   const value = doc[key];
@@ -111,6 +113,7 @@ export async function loadWorld(
   batch: IngestBatch;
   issues: WorldIssue[];
   oauthApps: OAuthAppRegistration[];
+  apps: WorldApp[];
   contents: WorldContents;
 }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
@@ -219,10 +222,12 @@ export async function loadWorld(
   for (const [i, value] of list(doc, "issue_events").entries())
     batch.issueEvents.push(parseIssueEvent(value, `issue_events[${i}]`));
   const issues = await worldIssues(store, list(doc, "issues"), batch, now);
+  const apps = worldApps(list(doc, "apps"));
   return {
     batch,
     issues,
     oauthApps: worldOAuthApps(list(doc, "oauth_apps")),
+    apps,
     contents: {
       users: list(doc, "users").length,
       organizations: list(doc, "orgs").length,

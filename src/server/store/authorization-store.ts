@@ -15,6 +15,8 @@ export interface FineGrainedGrant {
   /** Every permission held, `metadata: "read"` included. */
   permissions: GrantedPermissions;
   description: string | null;
+  /** Set for an installation token (a GitHub App's): the installation it acts for; GitHub words its 403 apart. */
+  installationId?: number;
 }
 
 /** The two kinds of personal access token, which GitHub lists and manages apart. */

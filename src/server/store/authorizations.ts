@@ -86,6 +86,7 @@ interface StoredGrant {
   repository_ids: number[];
   permissions: GrantedPermissions;
   description: string | null;
+  installation_id?: number;
 }
 
 const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
@@ -94,6 +95,7 @@ const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
   repositoryIds: stored.repository_ids,
   permissions: stored.permissions,
   description: stored.description,
+  ...(stored.installation_id === undefined ? {} : { installationId: stored.installation_id }),
 });
 
 const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
@@ -101,6 +103,7 @@ const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
   repository_ids: grant.repositoryIds,
   permissions: grant.permissions,
   description: grant.description,
+  ...(grant.installationId === undefined ? {} : { installation_id: grant.installationId }),
 });
 
 type OwnedRecord = AuthorizationRecord & { login: string };

@@ -24,6 +24,7 @@ import type { AssigneeStore } from "./assignee-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
+import type { AppStore } from "./app-store.js";
 
 // The parts' names, so that code outside the store keeps importing them from here.
 export type * from "./page.js";
@@ -47,6 +48,7 @@ export type * from "./assignee-store.js";
 export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export type * from "./oauth-app-store.js";
+export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
@@ -98,6 +100,8 @@ export interface Store {
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */
   readonly oauthApps: OAuthAppStore;
+  /** GitHub Apps and their installations. */
+  readonly apps: AppStore;
   /** `GET /search/issues`. */
   readonly issueSearch: IssueSearchStore;
   /** Applies pending migrations and reports what it did; safe to call on every start. */

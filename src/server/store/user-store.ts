@@ -1,6 +1,7 @@
 /** Accounts: users (who may log in when they have a password) and organizations. */
 
-export type AccountType = "User" | "Organization";
+/** `Bot`: a GitHub App's account (`SLUG[bot]`), whose writes are the app's. */
+export type AccountType = "User" | "Organization" | "Bot";
 
 /** An account: a user (who may log in when it has a password) or an organization. */
 export interface UserRow {

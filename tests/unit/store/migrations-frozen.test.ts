@@ -129,6 +129,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "3f72f7363eba539b3f2b9af4046de9a8ee41a3c1283de1092ac57ecabc64ee2e",
     postgres: "6f28e703df1b0ea154c035fdeb249fc373e485648df19dd5a583e1c1d4b1419d",
   },
+  28: {
+    sqlite: "751c884c8e04a21d4e631a199423729f9158dfc524d0eb6aa32148f30ed821fd",
+    postgres: "7a7c6dd153c1c29edd9d6ba1bbbe810d017aee951ba2ad1d7e3fecaeb05252d3",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

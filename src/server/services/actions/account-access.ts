@@ -21,7 +21,7 @@ export function accountCaller(access: ActionAccess): Principal {
   if (!principal) throw requiresAuthentication();
   const grant = grantOf(principal);
   if (grant) {
-    if (!grants(grant.permissions, access.permissions)) throw notAccessibleByToken();
+    if (!grants(grant.permissions, access.permissions)) throw notAccessibleByToken(grant);
   } else if (principal.kind === "token" && !satisfies(principal.authorization.scopes, access.acceptedScopes)) {
     throw notFound();
   }

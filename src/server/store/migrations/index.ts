@@ -30,6 +30,7 @@ import { migration as m024 } from "./024-stars-and-subscriptions.js";
 import { migration as m025 } from "./025-collaborator-invitations.js";
 import { migration as m026 } from "./026-repository-settings.js";
 import { migration as m027 } from "./027-oauth-apps.js";
+import { migration as m028 } from "./028-github-apps.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   m025,
   m026,
   m027,
+  m028,
 ];

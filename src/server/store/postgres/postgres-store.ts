@@ -32,8 +32,16 @@ import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
+import { Apps } from "../apps.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
+import type {
+  AppStore,
+  AssigneeStore,
+  CollaboratorStore,
+  LabelStore,
+  MilestoneStore,
+  RepositoryStore,
+} from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
@@ -116,6 +124,7 @@ export class PostgresStore implements Store {
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
+  readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
@@ -143,6 +152,7 @@ export class PostgresStore implements Store {
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
+    this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 

@@ -33,8 +33,16 @@ import { Collaborators } from "../collaborators.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
+import { Apps } from "../apps.js";
 import { Assignees } from "../assignees.js";
-import type { AssigneeStore, CollaboratorStore, LabelStore, MilestoneStore, RepositoryStore } from "../store.js";
+import type {
+  AppStore,
+  AssigneeStore,
+  CollaboratorStore,
+  LabelStore,
+  MilestoneStore,
+  RepositoryStore,
+} from "../store.js";
 import type { ActionStore } from "../action-store.js";
 import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
@@ -108,6 +116,7 @@ export class SqliteStore implements Store {
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
+  readonly apps: AppStore;
 
   /**
    * Each part raises StoreUnavailableError when the file is locked too long or the disk fails (sqlite/outage.ts).
@@ -164,6 +173,7 @@ export class SqliteStore implements Store {
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
     this.collaborators = part(new Collaborators(executor));
+    this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
       new Actions(

@@ -1,0 +1,108 @@
+/**
+ * GitHub Apps (`/app...`, `/repos|orgs|users/.../installation`, `/installation/...`): parse -> service -> convert ->
+ * reply. The JWT routes read the app the auth plugin verified (`request.githubApp`); the installation routes read
+ * the installation token's principal.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { endpoints } from "../../api/endpoints.js";
+import { toWireInstallation, toWireInstallationToken, toWireIntegration } from "../convert/app.js";
+import { toWireRepository } from "../convert/repository.js";
+import type { AppService } from "../services/apps/app-service.js";
+import type { Narrowing } from "../services/apps/installation-tokens.js";
+import type { RepoRow } from "../store/store.js";
+import { tableRoute } from "./table-route.js";
+
+const { apps } = endpoints;
+
+const noContent = (reply: FastifyReply) => reply.code(204).send();
+const appOf = (request: FastifyRequest) => request.githubApp!;
+
+export function appRoutes(untyped: FastifyInstance, service: AppService): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  const repositories = async (request: FastifyRequest, repos: RepoRow[]) =>
+    (await service.repositoryFacts(repos)).map((facts) => toWireRepository(facts, {}, request.baseUrl));
+
+  app.route({
+    ...tableRoute(apps.getAuthenticated),
+    handler: async (request) => toWireIntegration(await service.app(appOf(request)), request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(apps.listInstallations),
+    handler: async (request) =>
+      (await service.installations(appOf(request))).map((facts) => toWireInstallation(facts, request.baseUrl)),
+  });
+  app.route({
+    ...tableRoute(apps.getInstallation),
+    handler: async (request) =>
+      toWireInstallation(await service.installation(appOf(request), request.params.installation_id), request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(apps.deleteInstallation),
+    handler: async (request, reply) => {
+      await service.uninstall(appOf(request), request.params.installation_id);
+      return noContent(reply);
+    },
+  });
+  for (const [row, suspend] of [
+    [apps.suspendInstallation, true],
+    [apps.unsuspendInstallation, false],
+  ] as const) {
+    app.route({
+      ...tableRoute(row),
+      handler: async (request, reply) => {
+        await service.suspend(appOf(request), request.params.installation_id, suspend);
+        return noContent(reply);
+      },
+    });
+  }
+  app.route({
+    ...tableRoute(apps.createInstallationAccessToken),
+    handler: async (request, reply) => {
+      const body = request.body ?? {};
+      const minted = await service.mint(appOf(request), request.params.installation_id, {
+        repositories: body.repositories,
+        repository_ids: body.repository_ids?.map((id) => Number(id)),
+        permissions: body.permissions as Narrowing["permissions"],
+      });
+      const repos = minted.repositories && (await repositories(request, minted.repositories));
+      return reply.code(201).send(toWireInstallationToken(minted, repos ?? undefined));
+    },
+  });
+  app.route({
+    ...tableRoute(apps.getRepoInstallation),
+    handler: async (request) =>
+      toWireInstallation(
+        await service.installationOn(appOf(request), request.params.user, request.params.repo),
+        request.baseUrl,
+      ),
+  });
+  app.route({
+    ...tableRoute(apps.getOrgInstallation),
+    handler: async (request) =>
+      toWireInstallation(await service.installationOn(appOf(request), request.params.org), request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(apps.getUserInstallation),
+    handler: async (request) =>
+      toWireInstallation(await service.installationOn(appOf(request), request.params.user), request.baseUrl),
+  });
+  app.route({
+    ...tableRoute(apps.listReposAccessibleToInstallation),
+    handler: async (request) => {
+      const { selection, repos } = await service.repositories(request.principal);
+      return {
+        total_count: repos.length,
+        repository_selection: selection,
+        repositories: await repositories(request, repos),
+      };
+    },
+  });
+  app.route({
+    ...tableRoute(apps.revokeInstallationAccessToken),
+    handler: async (request, reply) => {
+      await service.revoke(request.principal);
+      return noContent(reply);
+    },
+  });
+}

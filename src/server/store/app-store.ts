@@ -1,0 +1,63 @@
+/** GitHub Apps, their installations and the installation tokens they mint (services/apps/*.ts keep the rules). */
+import type { GrantedPermissions } from "../../api/permissions.js";
+
+export interface AppRow {
+  id: number;
+  slug: string;
+  name: string;
+  ownerId: number;
+  /** The app's account, `SLUG[bot]` of type Bot: the author of what its installation tokens write. */
+  botId: number;
+  clientId: string;
+  /** SHA-256 of the client secret; null when none was made. */
+  clientSecretHash: string | null;
+  /** SPKI PEM: the private key is the app's alone. */
+  publicKey: string;
+  webhookUrl: string | null;
+  /** Sealed as repository hooks' secrets are (webhooks/secret-box.ts). */
+  webhookSecret: string | null;
+  permissions: GrantedPermissions;
+  events: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewApp = Omit<AppRow, "createdAt" | "updatedAt" | "botId"> & { botLogin: string };
+
+export interface InstallationRow {
+  id: number;
+  appId: number;
+  accountId: number;
+  repositorySelection: "all" | "selected";
+  /** The selected repositories; empty when the selection is `all`. */
+  repositoryIds: number[];
+  permissions: GrantedPermissions;
+  events: string[];
+  suspendedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewInstallation = Omit<InstallationRow, "createdAt" | "updatedAt" | "suspendedAt">;
+
+export interface AppStore {
+  /** Registers the app and makes its bot account; a taken id, slug or client id is a DuplicateError. */
+  insert(app: NewApp, now: Date): Promise<AppRow>;
+  byId(id: number): Promise<AppRow | null>;
+  byClientId(clientId: string): Promise<AppRow | null>;
+  /** The highest app id, so that new ones follow those a world gave. */
+  lastId(): Promise<number>;
+  install(installation: NewInstallation, now: Date): Promise<InstallationRow>;
+  installation(id: number): Promise<InstallationRow | null>;
+  /** The app's installation on the account, if any. */
+  installationOn(appId: number, accountId: number): Promise<InstallationRow | null>;
+  installations(appId: number): Promise<InstallationRow[]>;
+  lastInstallationId(): Promise<number>;
+  setSuspended(id: number, suspendedAt: Date | null, now: Date): Promise<InstallationRow | null>;
+  /** Removes the installation and revokes every token minted for it. */
+  uninstall(id: number): Promise<void>;
+  /** The ids of the account's repositories, in id order: what an installation on all of them covers. */
+  repositoryIdsOf(accountId: number): Promise<number[]>;
+  /** Records that the authorization is a token of the installation. */
+  linkToken(authorizationId: number, installationId: number): Promise<void>;
+}

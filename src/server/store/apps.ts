@@ -1,0 +1,212 @@
+/** GitHub Apps and their installations, written once over the executor (app-store.ts says what each method does). */
+import type { GrantedPermissions } from "../../api/permissions.js";
+import type { AppRow, AppStore, InstallationRow, NewApp, NewInstallation } from "./app-store.js";
+import { DuplicateError } from "./duplicate-error.js";
+import { UniqueViolation, type Executor } from "./executor.js";
+import { date, json, type Json, type Time } from "./sql-values.js";
+
+interface AppRecord {
+  id: number | string;
+  slug: string;
+  name: string;
+  owner_id: number | string;
+  bot_id: number | string;
+  client_id: string;
+  client_secret_hash: string | null;
+  public_key: string;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  permissions: Json<GrantedPermissions>;
+  events: Json<string[]>;
+  created_at: Time;
+  updated_at: Time;
+}
+
+interface InstallationRecord {
+  id: number | string;
+  app_id: number | string;
+  account_id: number | string;
+  repository_selection: "all" | "selected";
+  repository_ids: Json<number[]>;
+  permissions: Json<GrantedPermissions>;
+  events: Json<string[]>;
+  suspended_at: Time | null;
+  created_at: Time;
+  updated_at: Time;
+}
+
+const toApp = (r: AppRecord): AppRow => ({
+  id: Number(r.id),
+  slug: r.slug,
+  name: r.name,
+  ownerId: Number(r.owner_id),
+  botId: Number(r.bot_id),
+  clientId: r.client_id,
+  clientSecretHash: r.client_secret_hash,
+  publicKey: r.public_key,
+  webhookUrl: r.webhook_url,
+  webhookSecret: r.webhook_secret,
+  permissions: json(r.permissions),
+  events: json(r.events),
+  createdAt: date(r.created_at),
+  updatedAt: date(r.updated_at),
+});
+
+const toInstallation = (r: InstallationRecord): InstallationRow => ({
+  id: Number(r.id),
+  appId: Number(r.app_id),
+  accountId: Number(r.account_id),
+  repositorySelection: r.repository_selection,
+  repositoryIds: json(r.repository_ids),
+  permissions: json(r.permissions),
+  events: json(r.events),
+  suspendedAt: r.suspended_at === null ? null : date(r.suspended_at),
+  createdAt: date(r.created_at),
+  updatedAt: date(r.updated_at),
+});
+
+export class Apps implements AppStore {
+  constructor(private readonly db: Executor) {}
+
+  async insert(app: NewApp, now: Date): Promise<AppRow> {
+    const at = this.db.values.time(now);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const bot = await tx.get<{ id: number }>(
+          `INSERT INTO users (login, type, password_hash, otp_secret, site_admin, created_at)
+           VALUES (@login, 'Bot', NULL, NULL, @admin, @now) RETURNING id`,
+          { login: app.botLogin, admin: tx.values.bool(false), now: at },
+        );
+        const row = await tx.get<AppRecord>(
+          `INSERT INTO apps (id, slug, name, owner_id, bot_id, client_id, client_secret_hash, public_key, webhook_url,
+             webhook_secret, permissions, events, created_at, updated_at)
+           VALUES (@id, @slug, @name, @owner, @bot, @client_id, @secret, @key, @url, @hook_secret, @permissions,
+             @events, @now, @now) RETURNING *`,
+          {
+            id: app.id,
+            slug: app.slug,
+            name: app.name,
+            owner: app.ownerId,
+            bot: bot!.id,
+            client_id: app.clientId,
+            secret: app.clientSecretHash,
+            key: app.publicKey,
+            url: app.webhookUrl,
+            hook_secret: app.webhookSecret,
+            permissions: JSON.stringify(app.permissions),
+            events: JSON.stringify(app.events),
+            now: at,
+          },
+        );
+        return toApp(row!);
+      });
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DuplicateError(`app ${app.slug}`);
+      throw error;
+    }
+  }
+
+  async byId(id: number) {
+    const row = await this.db.get<AppRecord>("SELECT * FROM apps WHERE id = @id", { id });
+    return row ? toApp(row) : null;
+  }
+
+  async byClientId(clientId: string) {
+    const row = await this.db.get<AppRecord>("SELECT * FROM apps WHERE client_id = @client_id", {
+      client_id: clientId,
+    });
+    return row ? toApp(row) : null;
+  }
+
+  async lastId() {
+    return Number((await this.db.get<{ n: number | null }>("SELECT max(id) AS n FROM apps"))?.n ?? 0);
+  }
+
+  async install(installation: NewInstallation, now: Date): Promise<InstallationRow> {
+    try {
+      const row = await this.db.get<InstallationRecord>(
+        `INSERT INTO installations (id, app_id, account_id, repository_selection, repository_ids, permissions, events,
+           created_at, updated_at)
+         VALUES (@id, @app, @account, @selection, @repository_ids, @permissions, @events, @now, @now) RETURNING *`,
+        {
+          id: installation.id,
+          app: installation.appId,
+          account: installation.accountId,
+          selection: installation.repositorySelection,
+          repository_ids: JSON.stringify(installation.repositoryIds),
+          permissions: JSON.stringify(installation.permissions),
+          events: JSON.stringify(installation.events),
+          now: this.db.values.time(now),
+        },
+      );
+      return toInstallation(row!);
+    } catch (error) {
+      if (error instanceof UniqueViolation) throw new DuplicateError(`installation ${installation.id}`);
+      throw error;
+    }
+  }
+
+  async installation(id: number) {
+    const row = await this.db.get<InstallationRecord>("SELECT * FROM installations WHERE id = @id", { id });
+    return row ? toInstallation(row) : null;
+  }
+
+  async installationOn(appId: number, accountId: number) {
+    const row = await this.db.get<InstallationRecord>(
+      "SELECT * FROM installations WHERE app_id = @app AND account_id = @account",
+      { app: appId, account: accountId },
+    );
+    return row ? toInstallation(row) : null;
+  }
+
+  async installations(appId: number) {
+    const rows = await this.db.all<InstallationRecord>("SELECT * FROM installations WHERE app_id = @app ORDER BY id", {
+      app: appId,
+    });
+    return rows.map(toInstallation);
+  }
+
+  async lastInstallationId() {
+    return Number((await this.db.get<{ n: number | null }>("SELECT max(id) AS n FROM installations"))?.n ?? 0);
+  }
+
+  async setSuspended(id: number, suspendedAt: Date | null, now: Date) {
+    const row = await this.db.get<InstallationRecord>(
+      "UPDATE installations SET suspended_at = @suspended, updated_at = @now WHERE id = @id RETURNING *",
+      {
+        id,
+        suspended: suspendedAt === null ? null : this.db.values.time(suspendedAt),
+        now: this.db.values.time(now),
+      },
+    );
+    return row ? toInstallation(row) : null;
+  }
+
+  async uninstall(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(
+        `DELETE FROM authorizations WHERE id IN
+           (SELECT authorization_id FROM installation_tokens WHERE installation_id = @id)`,
+        { id },
+      );
+      await tx.run("DELETE FROM installations WHERE id = @id", { id });
+    });
+  }
+
+  async repositoryIdsOf(accountId: number): Promise<number[]> {
+    const rows = await this.db.all<{ id: number | string }>(
+      "SELECT id FROM repos WHERE owner_id = @owner ORDER BY id",
+      {
+        owner: accountId,
+      },
+    );
+    return rows.map((row) => Number(row.id));
+  }
+
+  async linkToken(authorizationId: number, installationId: number): Promise<void> {
+    await this.db.run(
+      "INSERT INTO installation_tokens (authorization_id, installation_id) VALUES (@authorization, @installation)",
+      { authorization: authorizationId, installation: installationId },
+    );
+  }
+}
