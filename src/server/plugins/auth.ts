@@ -78,8 +78,11 @@ export default fp<{ authenticator: Authenticator; appJwt: AppJwtVerifier }>(
     app.decorateRequest("githubApp", null);
 
     app.addHook("onRequest", async (request, reply) => {
-      if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "client")
+      if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "client") {
+        // Read, not authenticated: a malformed header is the 401 every route answers, before any body is read.
+        readCredentials(request);
         return;
+      }
       const endpoint = request.routeOptions.config.endpoint;
       const credentials = readCredentials(request);
       if (endpoint?.auth === "app") {
