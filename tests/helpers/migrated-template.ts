@@ -5,9 +5,9 @@
  * makes a new template; processes running at once agree on who builds it through an advisory lock.
  */
 import { createHash } from "node:crypto";
-import pg from "pg";
 import { migrations } from "../../src/server/store/migrations/index.js";
 import { PostgresStore } from "../../src/server/store/postgres/postgres-store.js";
+import { adminClient } from "./services.js";
 
 const schemaHash = createHash("sha256")
   .update(JSON.stringify(migrations.map((m) => [m.id, m.postgres])))
@@ -21,7 +21,7 @@ let built: Promise<string> | undefined;
 export const migratedTemplate = (adminUrl: string): Promise<string> => (built ??= build(adminUrl));
 
 async function build(adminUrl: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = adminClient(adminUrl);
   await admin.connect();
   try {
     // Session-level: held until this connection ends or unlocks, whatever the building does.

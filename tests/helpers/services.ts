@@ -11,6 +11,14 @@ import { migratedTemplate } from "./migrated-template.js";
 /** An administrative connection: trust auth on this machine kind; override for other set-ups. */
 export const POSTGRES_ADMIN_URL =
   process.env.FEEDGATE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/**
+ * An administrative client that cannot wait for ever: a server too loaded to answer, or a CREATE or DROP DATABASE
+ * stuck behind another session, fails the test that asked, naming the statement, instead of hanging the run.
+ */
+export function adminClient(url = POSTGRES_ADMIN_URL): pg.Client {
+  return new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: 120_000 });
+}
+
 export const REDIS_URL = process.env.FEEDGATE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
@@ -80,7 +88,7 @@ export interface TestDatabase {
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `feedgate_test_${randomBytes(6).toString("hex")}`;
   const template = options.migrated ? ` TEMPLATE ${await migratedTemplate(POSTGRES_ADMIN_URL)}` : "";
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const admin = adminClient();
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}${template}`);
   await admin.end();
@@ -89,7 +97,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   return {
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const client = adminClient();
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();

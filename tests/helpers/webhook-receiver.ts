@@ -10,8 +10,11 @@ export interface Received {
 export interface Receiver {
   server: Server;
   received: Received[];
-  /** Resolves once `count` requests have arrived. */
-  until(count: number): Promise<void>;
+  /**
+   * Resolves once `count` requests have arrived; rejects, saying what did arrive, when `ms` pass first (a delivery
+   * that failed is retried by the app's clock, which a test's stands still: waiting longer would wait for ever).
+   */
+  until(count: number, ms?: number): Promise<void>;
   /** Listens on 127.0.0.1 (a free port, or `port`); resolves with the hook URL. */
   listen(port?: number): Promise<string>;
   close(): Promise<void>;
@@ -20,22 +23,37 @@ export interface Receiver {
 export function receiver(status: () => number = () => 200): Receiver {
   const received: Received[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
+  const arrived = () => received.map((r) => `${r.headers["x-github-event"]}`).join(", ") || "none";
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
       response.writeHead(status(), { "content-type": "text/plain" }).end("thanks");
-      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
+      for (const w of waiting.filter((w) => received.length >= w.count)) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.resolve();
+      }
     });
   });
   return {
     server,
     received,
-    until: (count) =>
-      new Promise<void>((resolve) => {
-        if (received.length >= count) resolve();
-        else waiting.push({ count, resolve });
+    until: (count, ms = 30_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (received.length >= count) return resolve();
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(entry), 1);
+          reject(new Error(`${count} deliveries did not arrive in ${ms} ms; ${received.length} did: ${arrived()}`));
+        }, ms);
+        const entry = {
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+        waiting.push(entry);
       }),
     async listen(port = 0) {
       await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
@@ -57,7 +75,7 @@ export async function hookedReceiver(t: { store: Store; clock: { now(): Date } }
   const hook = receiver();
   const [owner, name] = fullName.split("/") as [string, string];
   const repo = (await t.store.directory.findRepo(owner, name))!;
-  await t.store.hooks.create(
+  const made = await t.store.hooks.create(
     {
       owner: { kind: "repo", repoId: repo.id },
       name: "web",
@@ -67,5 +85,14 @@ export async function hookedReceiver(t: { store: Store; clock: { now(): Date } }
     },
     t.clock.now(),
   );
+  const until = hook.until;
+  // What the app recorded of its attempts and still has queued, said with a timeout: why a delivery never came.
+  hook.until = (count, ms) =>
+    until(count, ms).catch(async (error: Error) => {
+      const attempts = await t.store.hooks.deliveries(made.id, 10, null);
+      const queued = await t.store.hooks.queued(made.id);
+      const said = attempts.map((a) => `${a.event} ${a.status}`).join("; ");
+      throw new Error(`${error.message}; ${queued} still queued; the latest attempts: ${said || "none"}`);
+    });
   return hook;
 }

@@ -22,6 +22,18 @@ import { BUILD, COMPILED, inRepository, NODE_LOADER } from "../helpers/repositor
 /** How many processes run at a time (FEEDGATE_TEST_CONCURRENCY overrides it, to measure another). */
 const CONCURRENCY = Number(process.env.FEEDGATE_TEST_CONCURRENCY ?? 5);
 
+/**
+ * How long a process may run before the runner stops it and fails it: far past the slowest (a few minutes), so that
+ * only a hang reaches it, and the run then goes on and says which process it was instead of waiting for ever.
+ */
+const PROCESS_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * How long a process may stay alive after its tests ended before it names what kept it (a server, a socket, a timer
+ * left open) and exits failing: otherwise it would hang until PROCESS_TIMEOUT_MS without saying why.
+ */
+const LINGER_MS = 60_000;
+
 /** Files that run in a process of their own, started first, in this order. */
 const RUN_ALONE = [
   "tests/server/stale-if-error.test.ts",
@@ -123,10 +135,19 @@ function entryText(group: string[], env: Record<string, string>): string {
         `logCpu(${JSON.stringify(log)}, ${JSON.stringify(group)});`,
       ]
     : [];
+  // An unref'd timer fires only if something else keeps the process alive once its tests are over.
+  const lingering = [
+    `(await import("node:test")).after(() => setTimeout(() => {`,
+    `  const kept = JSON.stringify(process.getActiveResourcesInfo());`,
+    `  process.stderr.write(\`the tests ended, but ${LINGER_MS} ms later the process still kept \${kept} open\\n\`);`,
+    `  process.exit(1);`,
+    `}, ${LINGER_MS}).unref());`,
+  ];
   return [
     ...cpu,
     `Object.assign(process.env, ${JSON.stringify(env)});`,
     ...tsx,
+    ...lingering,
     ...group.map((file) => `await import(${JSON.stringify(runnable(file))});`),
     "",
   ].join("\n");
@@ -197,7 +218,13 @@ export function runTests(runs: Run[]): number {
   try {
     const run = spawnSync(
       process.execPath,
-      [...NODE_LOADER, "--test", `--test-concurrency=${CONCURRENCY}`, ...entriesInRunOrder(runs, dir)],
+      [
+        ...NODE_LOADER,
+        "--test",
+        `--test-concurrency=${CONCURRENCY}`,
+        `--test-timeout=${PROCESS_TIMEOUT_MS}`,
+        ...entriesInRunOrder(runs, dir),
+      ],
       { stdio: "inherit", cwd: inRepository(".") },
     );
     return run.status ?? 1;
