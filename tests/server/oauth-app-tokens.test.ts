@@ -82,6 +82,22 @@ describe("OAuth app token management", () => {
     assert.equal(await works(token), 200, "nothing refused changed the token");
   });
 
+  test("a token nobody holds is 401 Bad credentials before the body is read; a user's own token is 404", async () => {
+    const send = (authorization: string, payload: string) =>
+      t.app.inject({
+        method: "PATCH",
+        url: `/applications/${app.clientId}/token`,
+        headers: { authorization, "content-type": "application/json" },
+        payload,
+      });
+    for (const payload of ["{not json", '{"access_token": "x"}']) {
+      const unknown = await send(`token ${"0".repeat(40)}`, payload);
+      assert.equal(unknown.statusCode, 401, unknown.body);
+      assert.equal(unknown.json().message, "Bad credentials");
+    }
+    const own = await send(`token ${await tokenOf(app)}`, '{"access_token": "x"}');
+    assert.equal(own.statusCode, 404, own.body);
+  });
   test("reset gives a new token for the same grant; the old one stops working", async () => {
     const token = await tokenOf(app);
     const res = await manage("PATCH", "token", { access_token: token });

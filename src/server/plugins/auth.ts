@@ -79,8 +79,10 @@ export default fp<{ authenticator: Authenticator; appJwt: AppJwtVerifier }>(
 
     app.addHook("onRequest", async (request, reply) => {
       if (request.routeOptions.config.clientCredentials || request.routeOptions.config.endpoint?.auth === "client") {
-        // Read, not authenticated: a malformed header is the 401 every route answers, before any body is read.
-        readCredentials(request);
+        // A malformed header, or a token nobody holds, is the 401 every route answers, before any body is read. A
+        // password is not checked here: Basic carries the app's client id and secret, which the route checks itself.
+        const credentials = readCredentials(request);
+        if (credentials.type === "token") await authenticator.authenticate(credentials, request.receivedAt);
         return;
       }
       const endpoint = request.routeOptions.config.endpoint;
