@@ -221,7 +221,16 @@ export function makeServices({
     options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
   };
   const oauth = oauthServices(store, clock);
-  const testControls = faults && new TestControls({ store: database, clock: manualClock!, counters, faults, ingest });
+  const testControls =
+    faults &&
+    new TestControls({
+      store: database,
+      clock: manualClock!,
+      counters,
+      faults,
+      ingest,
+      sealSecret: (secret) => hooks.secrets.seal(secret),
+    });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
   return {

@@ -2,6 +2,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { GrantedPermissions } from "../api/permissions.js";
 import { AppRegistry } from "../server/services/apps/app-registry.js";
+import type { TestControls } from "../server/services/test-controls.js";
 import type { Store } from "../server/store/store.js";
 
 export interface AppOptions {
@@ -27,8 +28,9 @@ export interface TestApp {
 
 let made = 0;
 
-export async function registerTestApp(store: Store, clock: () => Date, options: AppOptions): Promise<TestApp> {
-  const registry = new AppRegistry(store, clock);
+export async function registerTestApp(store: Store, controls: TestControls, options: AppOptions): Promise<TestApp> {
+  const registry = new AppRegistry(store, controls.clock.now);
+  const webhookSecret = randomBytes(20).toString("hex");
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const clientSecret = randomBytes(20).toString("hex");
@@ -39,6 +41,7 @@ export async function registerTestApp(store: Store, clock: () => Date, options: 
     key: pem,
     clientSecret,
     webhookUrl: options.webhookUrl ?? null,
+    sealedWebhookSecret: controls.sealSecret(webhookSecret),
     permissions: options.permissions,
     events: options.events,
   });
@@ -48,7 +51,7 @@ export async function registerTestApp(store: Store, clock: () => Date, options: 
     clientId: app.clientId,
     clientSecret,
     privateKey: pem,
-    webhookSecret: randomBytes(20).toString("hex"),
+    webhookSecret,
     install: async (account, repositories) => ({ id: (await registry.install(app, account, repositories)).id }),
   };
 }

@@ -209,7 +209,7 @@ function feedgateOf(
       });
       return token;
     },
-    githubApp: (appOptions) => registerTestApp(store, controls.clock.now, appOptions),
+    githubApp: (appOptions) => registerTestApp(store, controls, appOptions),
     ingest: (events) => controls.ingest.ingestEvents(events),
     async receiver(receiverOptions) {
       const receiver = await startReceiver(receiverOptions);

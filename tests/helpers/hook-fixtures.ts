@@ -37,6 +37,7 @@ export async function recordAttempt(
       body: null,
       redelivery: false,
       attempts: 0,
+      installationId: null,
     },
     {
       hookId: hook.id,

@@ -12,6 +12,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
 import type { FastifyInstance } from "fastify";
+import type { Store } from "../../src/server/store/store.js";
 import { hashPassword, hashToken, mintFineGrainedToken, mintToken } from "../../src/server/services/credentials.js";
 
 /** A database under construction, either driver: `?` placeholders, values as the driver's code wrote them. */
@@ -39,6 +40,8 @@ export interface NoFixture {
 
 export interface Api {
   app: FastifyInstance;
+  /** The upgraded database, for what no route reads back (an app's own hook). */
+  store: Store;
   /** GET `url` with an Authorization header (or none); the answer's status and JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: the API's JSON, which the checks read as they assert on it
   get(url: string, authorization?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
@@ -835,7 +838,7 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
         client_id: "Iv23liUpgrade000000000",
         client_secret_hash: hashToken("upgrade-app-secret"),
         public_key: publicKey.export({ type: "spki", format: "pem" }).toString(),
-        webhook_url: null,
+        webhook_url: "https://upgrade-bot.example/hook",
         webhook_secret: null,
         permissions: JSON.stringify({ issues: "write", metadata: "read" }),
         events: JSON.stringify(["issues"]),
@@ -886,6 +889,51 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
         ]),
         [[9101, "alice", "all"]],
       );
+    },
+  },
+  29: {
+    async rows(db, made) {
+      // A delivery queued to an app's hook, naming its installation (the column this version added).
+      made.appHook = await db
+        .insert("hooks", {
+          app_id: 9001,
+          name: "web",
+          active: true,
+          events: JSON.stringify(["issues"]),
+          url: "https://upgrade-bot.example/second",
+          content_type: "json",
+          insecure_ssl: "0",
+          secret: null,
+          created_at: AT,
+          updated_at: AT,
+        })
+        .catch(() => undefined);
+      await db.insert("hook_queue", {
+        hook_id: made.repoHook,
+        guid: "00000000-0000-4000-8000-000000000029",
+        event: "issues",
+        action: "opened",
+        event_id: null,
+        body: JSON.stringify({ action: "opened" }),
+        redelivery: false,
+        attempts: 0,
+        next_attempt_at: Date.parse("2099-01-01"),
+        claimed_until: null,
+        created_at: AT,
+        installation_id: 9101,
+      });
+    },
+    async check(api, made) {
+      // Migration 29 moved the app's webhook of version 28 into `hooks`, as the app's; one hook an app.
+      const hooks = await api.store.hooks.list({ kind: "app", appId: 9001 }, { limit: 10, offset: 0 });
+      assert.deepEqual(
+        hooks.rows.map((h) => [h.config.url, h.events, h.active]),
+        [["https://upgrade-bot.example/hook", ["issues"], true]],
+      );
+      assert.equal(made.appHook, undefined, "a second hook for the same app is refused");
+      // The repository hooks of version 8, their queue and record kept their ids through the rebuild.
+      assert.equal((await api.store.hooks.get(made.repoHook))?.config.url, "https://receiver.example/repo");
+      assert.equal(await api.store.hooks.queued(made.repoHook), 2);
     },
   },
 };

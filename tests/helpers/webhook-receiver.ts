@@ -24,7 +24,10 @@ export function receiver(status: () => number = () => 200): Receiver {
   const received: Received[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
   const arrived = () => received.map((r) => `${r.headers["x-github-event"]}`).join(", ") || "none";
+  // Counted to tell, when a delivery never comes, whether it never connected or stopped part way.
+  const seen = { connections: 0, requests: 0 };
   const server = createServer((request, response) => {
+    seen.requests++;
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -36,6 +39,7 @@ export function receiver(status: () => number = () => 200): Receiver {
       }
     });
   });
+  server.on("connection", () => seen.connections++);
   return {
     server,
     received,
@@ -44,7 +48,10 @@ export function receiver(status: () => number = () => 200): Receiver {
         if (received.length >= count) return resolve();
         const timer = setTimeout(() => {
           waiting.splice(waiting.indexOf(entry), 1);
-          reject(new Error(`${count} deliveries did not arrive in ${ms} ms; ${received.length} did: ${arrived()}`));
+          const so = `${seen.connections} connections, ${seen.requests} requests begun`;
+          reject(
+            new Error(`${count} deliveries did not arrive in ${ms} ms; ${received.length} did (${so}): ${arrived()}`),
+          );
         }, ms);
         const entry = {
           count,

@@ -153,6 +153,7 @@ async function apiOver(db: string, store: Store): Promise<Api & { close(): Promi
   });
   return {
     app,
+    store,
     async get(url, authorization, headers = {}) {
       const response = await app.inject({ url, headers: { ...headers, ...(authorization ? { authorization } : {}) } });
       let body: unknown = response.body;

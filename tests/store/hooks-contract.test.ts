@@ -11,6 +11,8 @@ import type { IngestBatch } from "../../src/server/store/store.js";
 import { event } from "../helpers/events.js";
 import type { DeliveryAttempt, HookOwner, NewHook, QueuedDelivery } from "../../src/server/store/hook-store.js";
 import { DRIVERS, type OpenedStore } from "../helpers/store-drivers.js";
+import { generateKeyPairSync } from "node:crypto";
+import { AppRegistry } from "../../src/server/services/apps/app-registry.js";
 
 const NOW = new Date("2026-01-15T10:00:00Z");
 const T = NOW.getTime();
@@ -32,6 +34,7 @@ const queued = (hookId: number, guid: string) => ({
   eventId: null,
   body: `{"zen":"${guid}"}`,
   redelivery: false,
+  installationId: null,
 });
 
 /** A batch of events, each given as [id, type, repository], by alice, or with an `org` when the repository's owner is acme. */
@@ -493,6 +496,41 @@ for (const driver of DRIVERS) {
       } finally {
         await s.store.hooks.delete(repo, h.id);
       }
+    });
+
+    // Last: the app and its hook stay.
+    test("an app's hook gets the events of the repositories its installation selected, naming the installation", async () => {
+      const registry = new AppRegistry(s.store, () => NOW);
+      const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const app = await registry.register({
+        name: "Contract Bot",
+        owner: "alice",
+        key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        webhookUrl: "http://a.test/app",
+        permissions: { issues: "read" },
+        events: ["push"],
+      });
+      const installation = await registry.install(app, "alice", ["other"]);
+      const [appHook] = (await s.store.hooks.list({ kind: "app", appId: app.id }, { limit: 10, offset: 0 })).rows;
+      assert.deepEqual([appHook!.config.url, appHook!.events], ["http://a.test/app", ["push"]]);
+      assert.equal(await s.store.hooks.hasActiveHook((otherRepo as { repoId: number }).repoId), true);
+
+      await s.store.ingest.apply(
+        eventsBatch([
+          ["991", "PushEvent", "alice/tools"],
+          ["992", "PushEvent", "alice/other"],
+          ["993", "IssuesEvent", "alice/other"],
+        ]),
+        NOW,
+      );
+      const claimed = await s.store.hooks.claim(T, 1, 100, 10);
+      const toApp = claimed.filter((d) => d.hookId === appHook!.id);
+      assert.deepEqual(
+        toApp.map((d) => [d.event, d.eventId, d.installationId]),
+        [["push", "992", installation.id]],
+        "alice/tools is not selected, and the installation did not subscribe to issues",
+      );
+      for (const d of claimed) await s.store.hooks.finish(d, attempt(d, 200), { kind: "done" });
     });
   });
 }

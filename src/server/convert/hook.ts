@@ -75,6 +75,20 @@ export function toWireOrgHook(hook: HookRow, ownerPath: string, baseUrl: string)
   };
 }
 
+/**
+ * A GitHub App's hook as its `ping` describes it (the app's webhook has no URL of its own in the API: it is
+ * `/app/hook/config`). `appId`: the app it belongs to.
+ */
+export function toWireAppHook(hook: HookRow, appId: number, baseUrl: string) {
+  return {
+    type: "App",
+    id: hook.id,
+    ...common(hook),
+    app_id: appId,
+    deliveries_url: `${baseUrl}/app/hook/deliveries`,
+  };
+}
+
 export function toWireDeliveryItem(delivery: DeliveryAttempt & { id: number }): HookDeliveryItem {
   return {
     id: delivery.id,

@@ -28,12 +28,15 @@ export interface TestControlParts {
   faults: FaultList;
   /** The app's own ingest, so that what a test ingests reaches webhooks and streams as an admin ingest does. */
   ingest: IngestService;
+  /** Seals a webhook secret as the app's hooks keep theirs: a test's app signs its deliveries with it. */
+  sealSecret: (secret: string) => string;
 }
 
 export class TestControls {
   readonly clock: ManualClock;
   readonly faults: FaultList;
   readonly ingest: IngestService;
+  readonly sealSecret: (secret: string) => string;
   private readonly store: Store;
   private readonly counters: WindowCounters;
   private readonly attempts: DeliveryRow[] = [];
@@ -49,6 +52,7 @@ export class TestControls {
       counters: this.counters,
       faults: this.faults,
       ingest: this.ingest,
+      sealSecret: this.sealSecret,
     } = parts);
   }
 

@@ -21,8 +21,8 @@ import { Collaborators } from "./collaborators.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
-  sqlite: hookTargetsSql("SELECT @repoId"),
-  postgres: hookTargetsSql("SELECT @repoId::int8"),
+  sqlite: hookTargetsSql("SELECT @repoId", "sqlite"),
+  postgres: hookTargetsSql("SELECT @repoId::int8", "postgres"),
 };
 
 /** The hooks of one organization only, for a webhook its repository's own hooks must not receive. */
@@ -123,6 +123,7 @@ export class Actions implements ActionStore {
           redelivery: tx.values.bool(false),
           due: now.getTime(),
           now: tx.values.time(now),
+          installationId: target.installationId,
         });
         queued++;
       }

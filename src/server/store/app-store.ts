@@ -13,16 +13,20 @@ export interface AppRow {
   clientSecretHash: string | null;
   /** SPKI PEM: the private key is the app's alone. */
   publicKey: string;
-  webhookUrl: string | null;
-  /** Sealed as repository hooks' secrets are (webhooks/secret-box.ts). */
-  webhookSecret: string | null;
   permissions: GrantedPermissions;
   events: string[];
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type NewApp = Omit<AppRow, "createdAt" | "updatedAt" | "botId"> & { botLogin: string };
+/**
+ * An app to register; `webhook`, when it has one, becomes its hook (owner kind `app`: hook-store.ts), delivered to
+ * as repository hooks are, with the secret sealed as theirs are (webhooks/secret-box.ts).
+ */
+export type NewApp = Omit<AppRow, "createdAt" | "updatedAt" | "botId"> & {
+  botLogin: string;
+  webhook: { url: string; sealedSecret: string | null } | null;
+};
 
 export interface InstallationRow {
   id: number;

@@ -4,6 +4,8 @@ import type { AppRow, AppStore, InstallationRow, NewApp, NewInstallation } from 
 import { DuplicateError } from "./duplicate-error.js";
 import { UniqueViolation, type Executor } from "./executor.js";
 import { date, json, type Json, type Time } from "./sql-values.js";
+import type { NewHook } from "./hook-store.js";
+import { HOOK_SQL, hookInsertParameters } from "./hook-sql.js";
 
 interface AppRecord {
   id: number | string;
@@ -14,8 +16,6 @@ interface AppRecord {
   client_id: string;
   client_secret_hash: string | null;
   public_key: string;
-  webhook_url: string | null;
-  webhook_secret: string | null;
   permissions: Json<GrantedPermissions>;
   events: Json<string[]>;
   created_at: Time;
@@ -44,8 +44,6 @@ const toApp = (r: AppRecord): AppRow => ({
   clientId: r.client_id,
   clientSecretHash: r.client_secret_hash,
   publicKey: r.public_key,
-  webhookUrl: r.webhook_url,
-  webhookSecret: r.webhook_secret,
   permissions: json(r.permissions),
   events: json(r.events),
   createdAt: date(r.created_at),
@@ -78,10 +76,10 @@ export class Apps implements AppStore {
           { login: app.botLogin, admin: tx.values.bool(false), now: at },
         );
         const row = await tx.get<AppRecord>(
-          `INSERT INTO apps (id, slug, name, owner_id, bot_id, client_id, client_secret_hash, public_key, webhook_url,
-             webhook_secret, permissions, events, created_at, updated_at)
-           VALUES (@id, @slug, @name, @owner, @bot, @client_id, @secret, @key, @url, @hook_secret, @permissions,
-             @events, @now, @now) RETURNING *`,
+          `INSERT INTO apps (id, slug, name, owner_id, bot_id, client_id, client_secret_hash, public_key, permissions,
+             events, created_at, updated_at)
+           VALUES (@id, @slug, @name, @owner, @bot, @client_id, @secret, @key, @permissions, @events, @now, @now)
+           RETURNING *`,
           {
             id: app.id,
             slug: app.slug,
@@ -91,13 +89,26 @@ export class Apps implements AppStore {
             client_id: app.clientId,
             secret: app.clientSecretHash,
             key: app.publicKey,
-            url: app.webhookUrl,
-            hook_secret: app.webhookSecret,
             permissions: JSON.stringify(app.permissions),
             events: JSON.stringify(app.events),
             now: at,
           },
         );
+        if (app.webhook) {
+          const hook: NewHook = {
+            owner: { kind: "app", appId: app.id },
+            name: "web",
+            active: true,
+            events: app.events,
+            config: {
+              url: app.webhook.url,
+              contentType: "json",
+              insecureSsl: "0",
+              sealedSecret: app.webhook.sealedSecret,
+            },
+          };
+          await tx.get(HOOK_SQL.insert, hookInsertParameters(hook, tx.values, now));
+        }
         return toApp(row!);
       });
     } catch (error) {

@@ -15,18 +15,27 @@ import type {
   RedeliveryScope,
 } from "./hook-store.js";
 import { date, json, type Bool, type Json } from "./sql-values.js";
+import type { Executor } from "./executor.js";
 import { unpackBody } from "./delivery-bodies.js";
 
 /** The owner's column and value: every statement on one hook names its owner, so another owner's id is not found. */
-export type OwnerColumn = "repo_id" | "org_id";
+export type OwnerColumn = "repo_id" | "org_id" | "app_id";
 
 export function ownerWhere(owner: HookOwner): { column: OwnerColumn; value: number } {
-  return owner.kind === "repo" ? { column: "repo_id", value: owner.repoId } : { column: "org_id", value: owner.orgId };
+  switch (owner.kind) {
+    case "repo":
+      return { column: "repo_id", value: owner.repoId };
+    case "org":
+      return { column: "org_id", value: owner.orgId };
+    case "app":
+      return { column: "app_id", value: owner.appId };
+  }
 }
 
 export const HOOK_SQL = {
-  insert: `INSERT INTO hooks (repo_id, org_id, name, active, events, url, content_type, insecure_ssl, secret, created_at, updated_at)
-    VALUES (@repo, @org, @name, @active, @events, @url, @contentType, @insecureSsl, @secret, @now, @now) RETURNING *`,
+  insert: `INSERT INTO hooks (repo_id, org_id, app_id, name, active, events, url, content_type, insecure_ssl, secret,
+      created_at, updated_at)
+    VALUES (@repo, @org, @app, @name, @active, @events, @url, @contentType, @insecureSsl, @secret, @now, @now) RETURNING *`,
   find: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner AND id = @id`,
   get: "SELECT * FROM hooks WHERE id = @id",
   page: (column: string) => `SELECT * FROM hooks WHERE ${column} = @owner ORDER BY id LIMIT @limit OFFSET @offset`,
@@ -45,8 +54,9 @@ export const HOOK_SQL = {
   sealedSecrets: "SELECT id, secret FROM hooks WHERE secret IS NOT NULL AND id > @after ORDER BY id LIMIT @limit",
   reseal: "UPDATE hooks SET secret = @to WHERE id = @id AND secret = @from",
 
-  enqueue: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at, created_at)
-    VALUES (@hookId, @guid, @event, @action, @eventId, @body, @redelivery, @due, @now)`,
+  enqueue: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at, created_at,
+      installation_id)
+    VALUES (@hookId, @guid, @event, @action, @eventId, @body, @redelivery, @due, @now, @installationId)`,
   /**
    * The head of each active hook's queue, when it is due and nobody holds it: one index read per hook, however long
    * its queue (an import can queue thousands). A later delivery of the same hook waits for its head.
@@ -84,26 +94,43 @@ export const HOOK_SQL = {
     (SELECT min(q.next_attempt_at) FROM hook_queue q JOIN hooks h ON h.id = q.hook_id
       WHERE h.active = @active AND q.next_attempt_at <= @now) AS oldest`,
   eventSource: "SELECT body, repo_id, actor_id FROM events WHERE id = @id",
-  /** Whether an active hook of the repository, or of the organization owning it, would receive its webhooks. */
+  /**
+   * Whether an active hook of the repository, of the organization owning it, or of an app installed on its owner
+   * would receive its webhooks (an app's installation may leave the repository out: then a body is made for nothing).
+   */
   anyActiveHook: `SELECT 1 AS ok FROM repos r WHERE r.id = @repoId AND (
       EXISTS (SELECT 1 FROM hooks h WHERE h.repo_id = r.id AND h.active = @active)
-      OR EXISTS (SELECT 1 FROM hooks h WHERE h.org_id = r.owner_id AND h.active = @active))`,
+      OR EXISTS (SELECT 1 FROM hooks h WHERE h.org_id = r.owner_id AND h.active = @active)
+      OR EXISTS (SELECT 1 FROM installations i JOIN hooks h ON h.app_id = i.app_id
+        WHERE i.account_id = r.owner_id AND i.suspended_at IS NULL AND h.active = @active))`,
   latestPush:
     "SELECT id FROM events WHERE repo_id = @repoId AND type = 'PushEvent' ORDER BY created_at DESC, id DESC LIMIT 1",
   deliveries: `SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id < @before ORDER BY id DESC LIMIT @limit`,
   delivery: "SELECT * FROM hook_deliveries WHERE hook_id = @hookId AND id = @id",
 };
 
+/** Whether an installation (`i`) covers the repository `r`: all of its account's, or `r` among those selected. */
+const INSTALLATION_COVERS = {
+  sqlite: "(i.repository_selection = 'all' OR EXISTS (SELECT 1 FROM json_each(i.repository_ids) WHERE value = r.id))",
+  postgres: "(i.repository_selection = 'all' OR i.repository_ids @> to_jsonb(r.id))",
+};
+
 /**
- * The active hooks an event in one of `@repoIds` goes to: the repository's own, and its owning organization's; each
- * with its queue's length (`--webhook-max-queue`). Two joins, so that each reads an index. `ids` is the dialect's
- * "in this list" (SQLite: a JSON array; PostgreSQL: an array parameter).
+ * The active hooks an event in one of `@repoIds` goes to: the repository's own, its owning organization's, and those
+ * of the apps installed on it (with the installation, whose accepted events are the ones it gets); each with its
+ * queue's length (`--webhook-max-queue`). One join per kind, so that each reads an index. `ids` is the dialect's "in
+ * this list" (SQLite: a JSON array; PostgreSQL: an array parameter).
  */
-export function hookTargetsSql(ids: string): string {
-  const part = (join: string) => `SELECT r.id AS repo_id, h.id AS hook_id, h.events AS events,
-      (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued
+export function hookTargetsSql(ids: string, dialect: "sqlite" | "postgres"): string {
+  const queued = "(SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued";
+  const part = (join: string) => `SELECT r.id AS repo_id, h.id AS hook_id, h.events AS events, ${queued},
+      CAST(NULL AS BIGINT) AS installation_id
     FROM repos r JOIN hooks h ON ${join} WHERE h.active = @active AND r.id IN (${ids})`;
-  return `${part("h.repo_id = r.id")} UNION ALL ${part("h.org_id = r.owner_id")}`;
+  const apps = `SELECT r.id AS repo_id, h.id AS hook_id, i.events AS events, ${queued}, i.id AS installation_id
+    FROM repos r JOIN installations i ON i.account_id = r.owner_id AND i.suspended_at IS NULL
+      AND ${INSTALLATION_COVERS[dialect]}
+    JOIN hooks h ON h.app_id = i.app_id WHERE h.active = @active AND r.id IN (${ids})`;
+  return `${part("h.repo_id = r.id")} UNION ALL ${part("h.org_id = r.owner_id")} UNION ALL ${apps}`;
 }
 
 export interface HookTargetRecord {
@@ -111,6 +138,7 @@ export interface HookTargetRecord {
   hook_id: number;
   events: Json<string[]>;
   queued: number;
+  installation_id: number | string | null;
 }
 
 export const toHookTarget = (r: HookTargetRecord) => ({
@@ -118,6 +146,7 @@ export const toHookTarget = (r: HookTargetRecord) => ({
   hookId: r.hook_id,
   events: json(r.events),
   queued: Number(r.queued),
+  installationId: r.installation_id === null ? null : Number(r.installation_id),
 });
 
 /**
@@ -137,8 +166,7 @@ export function failedSinceSql(scope: RedeliveryScope): string {
 }
 
 /** The owner a scope names (`@owner`), when it names one. */
-export const scopeOwner = (scope: RedeliveryScope) =>
-  scope.kind === "all" ? {} : { owner: scope.kind === "repo" ? scope.repoId : scope.orgId };
+export const scopeOwner = (scope: RedeliveryScope) => (scope.kind === "all" ? {} : { owner: ownerWhere(scope).value });
 
 /** A failed attempt queued again: a redelivery of the same GUID and `body` (its request body as sent), due now. */
 export const redeliveryOf = (r: DeliveryRecord, body: string): NewQueuedDelivery => ({
@@ -158,6 +186,7 @@ export interface HookRecord {
   id: number;
   repo_id: number | null;
   org_id: number | null;
+  app_id: number | null;
   name: string;
   active: Bool;
   events: Json<string[]>;
@@ -178,7 +207,12 @@ export interface HookRecord {
 export function toHook(r: HookRecord): HookRow {
   return {
     id: r.id,
-    owner: r.repo_id !== null ? { kind: "repo", repoId: r.repo_id } : { kind: "org", orgId: r.org_id! },
+    owner:
+      r.repo_id !== null
+        ? { kind: "repo", repoId: r.repo_id }
+        : r.org_id !== null
+          ? { kind: "org", orgId: r.org_id }
+          : { kind: "app", appId: Number(r.app_id) },
     name: r.name,
     active: Boolean(r.active),
     events: json(r.events),
@@ -216,6 +250,19 @@ export function hookParameters<B extends Bool>(
   };
 }
 
+/** HOOK_SQL.insert's parameters: the hook's, its owner in the column of its kind, and its creation time. */
+export function hookInsertParameters(hook: NewHook, values: Executor["values"], now: Date) {
+  const { column, value } = ownerWhere(hook.owner);
+  return {
+    ...hookParameters(hook, {}, values.bool),
+    repo: column === "repo_id" ? value : null,
+    org: column === "org_id" ? value : null,
+    app: column === "app_id" ? value : null,
+    name: hook.name,
+    now: values.time(now),
+  };
+}
+
 export interface QueueRecord {
   id: number;
   hook_id: number;
@@ -228,6 +275,7 @@ export interface QueueRecord {
   attempts: number;
   next_attempt_at: number | string;
   claimed_until: number | string | null;
+  installation_id: number | string | null;
 }
 
 /**
@@ -251,6 +299,7 @@ export const toQueued = (r: QueueRecord): QueuedDelivery => ({
   body: r.body,
   redelivery: Boolean(r.redelivery),
   attempts: r.attempts,
+  installationId: r.installation_id === null ? null : Number(r.installation_id),
 });
 
 export interface DeliveryRecord {

@@ -4,8 +4,14 @@
  */
 import type { Page, PageRequest } from "./page.js";
 
-/** A hook belongs to one repository or one organization. */
-export type HookOwner = { kind: "repo"; repoId: number } | { kind: "org"; orgId: number };
+/**
+ * A hook belongs to one repository, one organization, or one GitHub App (its webhook, receiving what its
+ * installations subscribe to).
+ */
+export type HookOwner =
+  | { kind: "repo"; repoId: number }
+  | { kind: "org"; orgId: number }
+  | { kind: "app"; appId: number };
 
 export type ContentType = "json" | "form";
 
@@ -73,9 +79,14 @@ export interface QueuedDelivery {
   redelivery: boolean;
   /** Attempts made so far. */
   attempts: number;
+  /** To an app's hook: the installation it is for, which the payload names (`installation`); null otherwise. */
+  installationId: number | null;
 }
 
-export type NewQueuedDelivery = Omit<QueuedDelivery, "id" | "attempts">;
+/** A delivery to queue; `installationId` only for an app's hook. */
+export type NewQueuedDelivery = Omit<QueuedDelivery, "id" | "attempts" | "installationId"> & {
+  installationId?: number | null;
+};
 
 /** One attempt, as GitHub's hook-delivery object shows it. */
 export interface DeliveryAttempt {

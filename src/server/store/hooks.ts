@@ -29,6 +29,7 @@ import {
   delivered,
   failedSinceSql,
   HOOK_SQL,
+  hookInsertParameters,
   hookParameters,
   lastResponse,
   NO_CURSOR,
@@ -87,14 +88,7 @@ export class Hooks implements HookStore {
   }
 
   async create(hook: NewHook, now: Date): Promise<HookRow> {
-    const { column, value } = ownerWhere(hook.owner);
-    const record = await this.db.get<HookRecord>(HOOK_SQL.insert, {
-      ...hookParameters(hook, {}, this.bool),
-      repo: column === "repo_id" ? value : null,
-      org: column === "org_id" ? value : null,
-      name: hook.name,
-      now: this.db.values.time(now),
-    });
+    const record = await this.db.get<HookRecord>(HOOK_SQL.insert, hookInsertParameters(hook, this.db.values, now));
     return toHook(record!);
   }
 
@@ -174,6 +168,7 @@ export class Hooks implements HookStore {
         redelivery: this.bool(d.redelivery),
         due: now.getTime(),
         now: tx.values.time(now),
+        installationId: d.installationId ?? null,
       });
     }
   }

@@ -1,6 +1,6 @@
 /**
- * The webhook fan-out of an ingest: each event the ingest added goes to every active hook of its repository, or of
- * the organization owning it, that subscribes to the event's webhook name (or `*`), with one GUID an event shared by
+ * The webhook fan-out of an ingest: each event the ingest added goes to every active hook of its repository, of
+ * the organization owning it, or of an app installed on it, that subscribes to the event's webhook name (or `*`), with one GUID an event shared by
  * its deliveries, as GitHub's. It runs in the events' own transaction, so a delivery is recorded if and only if its
  * event is.
  */
@@ -49,7 +49,7 @@ export function fanOut(
         continue;
       }
       queued.set(target.hookId, length + 1);
-      rows.push({ hookId: target.hookId, guid, event, eventId: e.id });
+      rows.push({ hookId: target.hookId, guid, event, eventId: e.id, installationId: target.installationId });
     }
   }
   return { rows, full: [...full] };

@@ -56,12 +56,15 @@ export interface HookTarget {
   hookId: number;
   events: string[];
   queued: number;
+  /** An app's hook: the installation the repository's deliveries are for; null for repository and organization hooks. */
+  installationId: number | null;
 }
 export interface QueuedEventDelivery {
   hookId: number;
   guid: string;
   event: string;
   eventId: string;
+  installationId: number | null;
 }
 
 export interface IssueEventRow {

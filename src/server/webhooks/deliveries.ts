@@ -10,7 +10,7 @@ import type { Store, UserRow } from "../store/store.js";
 import type { Dispatcher } from "./dispatcher.js";
 import type { PayloadBuilder } from "./payload.js";
 import { subscribes } from "../../api/webhook-events.js";
-import { toWireHook, toWireOrgHook } from "../convert/hook.js";
+import { toWireAppHook, toWireHook, toWireOrgHook } from "../convert/hook.js";
 
 /** What the hooks API's deliveries are built from and queued on. */
 export interface WebhookDeliveryParts {
@@ -52,6 +52,9 @@ export class WebhookDeliveries {
     if (hook.owner.kind === "repo") {
       where = await this.payloads.context(hook.owner.repoId, baseUrl);
       described = toWireHook(hook, `repos/${(where.repository as { full_name: string }).full_name}`, baseUrl);
+    } else if (hook.owner.kind === "app") {
+      where = {};
+      described = toWireAppHook(hook, hook.owner.appId, baseUrl);
     } else {
       const org = (await this.store.users.findById(hook.owner.orgId))!;
       where = { organization: await this.payloads.organization(org, baseUrl) };

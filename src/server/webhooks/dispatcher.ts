@@ -15,7 +15,7 @@ import type { DeliveryAttempt, DisableRule, FinishedAttempt, HookRow, QueuedDeli
 import type { Store } from "../store/store.js";
 import type { AddressPolicy } from "./address-policy.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { ContextCache, type PayloadBuilder } from "./payload.js";
+import { ContextCache, type PayloadBuilder, withInstallation } from "./payload.js";
 import type { SecretBox } from "./secret-box.js";
 import { ReceiverAgents, send, type SendOutcome } from "./send.js";
 import { HookThrottle } from "./throttle.js";
@@ -270,6 +270,9 @@ export class Dispatcher {
       const built = (await this.payloads.forEvent(delivery.eventId!, baseUrl, contexts))!;
       ({ body, action, repositoryId } = built); // kept by finish() for the retries
     } else repositoryId = repositoryIdOf(body);
+    // Once: the body a retry sends is the one this attempt sent, installation included (finish() keeps it).
+    if (delivery.installationId !== null && delivery.attempts === 0 && !delivery.redelivery)
+      body = withInstallation(body, delivery.installationId);
     const sent = { delivery, body, action, repositoryId };
     let secret: string | null;
     try {
@@ -326,10 +329,13 @@ export class Dispatcher {
     bytes: Buffer,
     secret: string | null,
   ): Record<string, string> {
+    // An app's deliveries name the app (`integration`), as GitHub's to apps do.
     const target =
       hook.owner.kind === "repo"
         ? { type: "repository", id: repositoryId ?? hook.owner.repoId }
-        : { type: "organization", id: hook.owner.orgId };
+        : hook.owner.kind === "org"
+          ? { type: "organization", id: hook.owner.orgId }
+          : { type: "integration", id: hook.owner.appId };
     return {
       Accept: "*/*",
       "Content-Type": hook.config.contentType === "json" ? "application/json" : "application/x-www-form-urlencoded",

@@ -5,6 +5,7 @@
  * only what follows from the event itself is filled in: a push's `after` is its `head`, a commit comment's
  * action is "created" (the only one its webhook has).
  */
+import { installationNodeId } from "../convert/app.js";
 import { toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWireSimpleUser } from "../convert/user.js";
 import type { Store, UserRow } from "../store/store.js";
@@ -63,6 +64,18 @@ const part = (objects: Record<string, unknown>): Part => ({ objects, json: JSON.
  * For the deliveries a dispatcher sends to one hook in one go: each repository's `context()` and each actor's `sender`
  * are read (and turned into JSON) once for all of them (as they are when the first is built, every event already stored).
  */
+/**
+ * A payload to an app's hook, with the installation it is for (`installation: {id, node_id}`, last, as GitHub's
+ * deliveries to apps have it). Spliced into the text, so the rest of the bytes stay exactly as they were made.
+ */
+export function withInstallation(body: string, installationId: number): string {
+  const object = body.trimEnd();
+  if (!object.endsWith("}")) return body;
+  const installation = `"installation":${JSON.stringify({ id: installationId, node_id: installationNodeId(installationId) })}`;
+  const empty = /^\{\s*\}$/.test(object);
+  return `${object.slice(0, -1)}${empty ? "" : ","}${installation}}`;
+}
+
 export class ContextCache {
   readonly repos = new Map<number, Promise<Part>>();
   readonly senders = new Map<number, Promise<Part>>();

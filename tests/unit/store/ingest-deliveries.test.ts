@@ -11,6 +11,7 @@ const hook = (hookId: number, events: string[], repoId = 10, queued = 0): HookTa
   hookId,
   events,
   queued,
+  installationId: null,
 });
 
 /** GUIDs in the order asked: g1, g2, ... */
@@ -23,10 +24,22 @@ describe("fanOut", () => {
   test("delivers an event to every hook of its repository that subscribes to its webhook name, with one GUID shared", () => {
     const { rows, full } = fanOut([push("1")], [hook(1, ["push"]), hook(2, ["*"]), hook(3, ["issues"])], 100, guids());
     assert.deepEqual(rows, [
-      { hookId: 1, guid: "g1", event: "push", eventId: "1" },
-      { hookId: 2, guid: "g1", event: "push", eventId: "1" },
+      { hookId: 1, guid: "g1", event: "push", eventId: "1", installationId: null },
+      { hookId: 2, guid: "g1", event: "push", eventId: "1", installationId: null },
     ]);
     assert.deepEqual(full, []);
+  });
+
+  test("a delivery to an app's hook names the installation it is for", () => {
+    const installed = { ...hook(4, ["push"]), installationId: 77 };
+    const { rows } = fanOut([push("1")], [hook(1, ["push"]), installed], 100, guids());
+    assert.deepEqual(
+      rows.map((r) => [r.hookId, r.installationId]),
+      [
+        [1, null],
+        [4, 77],
+      ],
+    );
   });
 
   test("gives each event its own GUID, and keeps the events' order", () => {

@@ -206,8 +206,8 @@ describe("ingest plan: writes", () => {
     const a = memory.account("a");
     const repo = memory.repo(a, "x");
     memory.hooks = [
-      { repoId: repo, hookId: 7, events: ["push"], queued: 0 },
-      { repoId: repo, hookId: 8, events: ["push"], queued: 1 },
+      { repoId: repo, hookId: 7, events: ["push"], queued: 0, installationId: null },
+      { repoId: repo, hookId: 8, events: ["push"], queued: 1, installationId: null },
     ];
     const result = apply(memory, { events: [event("1", "a", "a/x")] }, { webhooks: { maxQueue: 1 } });
     assert.deepEqual(

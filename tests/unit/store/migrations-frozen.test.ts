@@ -133,6 +133,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "751c884c8e04a21d4e631a199423729f9158dfc524d0eb6aa32148f30ed821fd",
     postgres: "7a7c6dd153c1c29edd9d6ba1bbbe810d017aee951ba2ad1d7e3fecaeb05252d3",
   },
+  29: {
+    sqlite: "b4522607ccc627c1f253025e98037dd3e9290398e69aeed50f8686fe8f1e14fa",
+    postgres: "513c04617a85e1fadfc3966d2f2f97bdc5f1774ca39b46d55b3e5da45fc712e0",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -53,8 +53,9 @@ export class AppRegistry {
         clientId: registration.clientId ?? newClientId(),
         clientSecretHash: registration.clientSecret === undefined ? null : hashToken(registration.clientSecret),
         publicKey: createPublicKey(registration.key).export({ type: "spki", format: "pem" }).toString(),
-        webhookUrl: registration.webhookUrl ?? null,
-        webhookSecret: registration.sealedWebhookSecret ?? null,
+        webhook: registration.webhookUrl
+          ? { url: registration.webhookUrl, sealedSecret: registration.sealedWebhookSecret ?? null }
+          : null,
         permissions: { ...registration.permissions, metadata: "read" },
         events: registration.events,
       },

@@ -31,6 +31,7 @@ import { migration as m025 } from "./025-collaborator-invitations.js";
 import { migration as m026 } from "./026-repository-settings.js";
 import { migration as m027 } from "./027-oauth-apps.js";
 import { migration as m028 } from "./028-github-apps.js";
+import { migration as m029 } from "./029-app-webhooks.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -65,4 +66,5 @@ export const migrations: readonly Migration[] = [
   m026,
   m027,
   m028,
+  m029,
 ];

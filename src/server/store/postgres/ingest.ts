@@ -24,7 +24,7 @@ import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 import { SET_PROFILE } from "../users.js";
 
-const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])");
+const HOOK_TARGETS = hookTargetsSql("SELECT unnest(@repoIds::int8[])", "postgres");
 
 const EVENT_COLUMNS: [string, CopyType][] = [
   ["id", "int8"],
@@ -180,14 +180,16 @@ export function driver(client: pg.PoolClient): AsyncIngestDriver {
       ),
     queueDeliveries: (o) =>
       run(
-        `INSERT INTO hook_queue (hook_id, guid, event, event_id, next_attempt_at, created_at)
-        SELECT d.hook_id, d.guid, d.event, d.event_id, $5, $6 FROM unnest($1::int8[], $2::text[], $3::text[], $4::int8[])
-          AS d(hook_id, guid, event, event_id)`,
+        `INSERT INTO hook_queue (hook_id, guid, event, event_id, installation_id, next_attempt_at, created_at)
+        SELECT d.hook_id, d.guid, d.event, d.event_id, d.installation_id, $6, $7
+          FROM unnest($1::int8[], $2::text[], $3::text[], $4::int8[], $5::int8[])
+          AS d(hook_id, guid, event, event_id, installation_id)`,
         [
           o.rows.map((d) => d.hookId),
           o.rows.map((d) => d.guid),
           o.rows.map((d) => d.event),
           o.rows.map((d) => d.eventId),
+          o.rows.map((d) => d.installationId),
           o.now.getTime(),
           o.now,
         ],

@@ -87,7 +87,7 @@ function prepare(db: Database.Database) {
     ),
     raiseGeneration: db.prepare(RAISE_GENERATION),
     hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(
-      hookTargetsSql("SELECT value FROM json_each(@repoIds)"),
+      hookTargetsSql("SELECT value FROM json_each(@repoIds)", "sqlite"),
     ),
     enqueue: db.prepare(HOOK_SQL.enqueue),
     logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
@@ -203,6 +203,7 @@ function driver(s: Statements): IngestDriver {
           redelivery: 0,
           due: o.now.getTime(),
           now: o.now.toISOString(),
+          installationId: d.installationId,
         });
       }
     },

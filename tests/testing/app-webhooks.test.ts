@@ -1,0 +1,140 @@
+/**
+ * A GitHub App's webhook: what happens on the repositories its installations cover is delivered to the app's URL,
+ * signed with its secret, with `installation` in the payload and the app named in GitHub's target headers; and the
+ * loop a Probot-style app runs (a delivery in, an installation token, a comment out) works through @octokit/app.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { App, createNodeMiddleware } from "@octokit/app";
+import { Octokit } from "@octokit/core";
+import { Webhooks } from "@octokit/webhooks";
+import { startFeedgate } from "../../src/testing/index.js";
+import { installationNodeId } from "../../src/server/convert/app.js";
+import { until } from "../helpers/wait.js";
+
+const WORLD = {
+  users: [{ login: "alice" }, { login: "bob" }],
+  repos: [{ full_name: "alice/hello" }, { full_name: "alice/other" }, { full_name: "bob/elsewhere" }],
+};
+
+interface Arrived {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function listening(handle: Parameters<typeof createServer>[1]) {
+  const server = createServer(handle);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+test("an app's webhook gets its installation's events, signed, with installation and the app's target headers", async () => {
+  await using fg = await startFeedgate({ world: WORLD });
+  const arrived: Arrived[] = [];
+  const { server, url } = await listening((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      arrived.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.end("ok");
+    });
+  });
+  try {
+    const bot = await fg.githubApp({
+      name: "Triage",
+      owner: "alice",
+      permissions: { issues: "write" },
+      events: ["issues"],
+      webhookUrl: `${url}/hook`,
+    });
+    const installation = await bot.install("alice", ["hello"]);
+    const alice = await fg.token("alice");
+    const bob = await fg.token("bob");
+    const open = (repo: string, token: string, title: string) =>
+      fetch(`${fg.url}/repos/${repo}/issues`, {
+        method: "POST",
+        headers: { authorization: `token ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ title }),
+      });
+    // Outside the installation: another repository of alice's, and bob's. Then one it covers.
+    assert.equal((await open("alice/other", alice, "Not selected")).status, 201);
+    assert.equal((await open("bob/elsewhere", bob, "Not installed")).status, 201);
+    assert.equal((await open("alice/hello", alice, "Covered")).status, 201);
+    await until(() => arrived.length >= 1, "the app's delivery");
+
+    const [delivery] = arrived;
+    assert.equal(delivery!.headers["x-github-event"], "issues");
+    assert.equal(delivery!.headers["x-github-hook-installation-target-type"], "integration");
+    assert.equal(delivery!.headers["x-github-hook-installation-target-id"], String(bot.id));
+    const payload = JSON.parse(delivery!.body);
+    assert.equal(payload.action, "opened");
+    assert.equal(payload.issue.title, "Covered");
+    assert.deepEqual(payload.installation, { id: installation.id, node_id: installationNodeId(installation.id) });
+    assert.deepEqual(Object.keys(payload).slice(-1), ["installation"]);
+    const webhooks = new Webhooks({ secret: bot.webhookSecret });
+    assert.ok(await webhooks.verify(delivery!.body, String(delivery!.headers["x-hub-signature-256"])));
+
+    // A little later nothing else came: the two repositories outside the installation made no delivery.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(
+      arrived.map((a) => JSON.parse(a.body).issue?.title),
+      ["Covered"],
+    );
+  } finally {
+    server.close();
+  }
+});
+
+test("@octokit/app answers issues.opened with a comment, as its bot, through the delivery's installation", async () => {
+  await using fg = await startFeedgate({ world: WORLD });
+  let middleware: ReturnType<typeof createNodeMiddleware> | undefined;
+  const { server, url } = await listening((request, response) => void middleware!(request, response));
+  try {
+    const bot = await fg.githubApp({
+      name: "Greeter",
+      owner: "alice",
+      permissions: { issues: "write" },
+      events: ["issues"],
+      webhookUrl: `${url}/api/github/webhooks`,
+    });
+    const app = new App({
+      appId: bot.id,
+      privateKey: bot.privateKey,
+      oauth: { clientId: bot.clientId, clientSecret: bot.clientSecret },
+      webhooks: { secret: bot.webhookSecret },
+      Octokit: Octokit.defaults({ baseUrl: fg.url }),
+    });
+    middleware = createNodeMiddleware(app);
+    app.webhooks.on("issues.opened", async ({ octokit, payload }) => {
+      await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        owner: payload.repository.owner.login,
+        repo: payload.repository.name,
+        issue_number: payload.issue.number,
+        body: `Thanks for opening this, @${payload.sender.login}!`,
+      });
+    });
+    await bot.install("alice");
+    const alice = await fg.token("alice");
+    const opened = await fetch(`${fg.url}/repos/alice/hello/issues`, {
+      method: "POST",
+      headers: { authorization: `token ${alice}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Hello" }),
+    });
+    const issue = (await opened.json()) as { number: number };
+    const comments = async () =>
+      (await (await fetch(`${fg.url}/repos/alice/hello/issues/${issue.number}/comments`)).json()) as {
+        body: string;
+        user: { login: string; type: string };
+      }[];
+    await until(async () => (await comments()).length > 0, "the app's comment");
+    const [comment] = await comments();
+    assert.equal(comment!.body, "Thanks for opening this, @alice!");
+    assert.deepEqual([comment!.user.login, comment!.user.type], ["greeter[bot]", "Bot"]);
+  } finally {
+    server.close();
+  }
+});
