@@ -27,7 +27,7 @@ const ONE_REPO: Record<Executor["dialect"], string> = {
 
 /** The hooks of one organization only, for a webhook its repository's own hooks must not receive. */
 const ONE_ORG = `SELECT h.id AS hook_id, h.events AS events,
-    (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued
+    (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued, NULL AS installation_id
   FROM hooks h WHERE h.active = @active AND h.org_id = @orgId`;
 
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
