@@ -221,6 +221,33 @@ interface HookNeed {
   readonly permissions: AcceptedPermissions;
 }
 
+/** The delivery an app's hook operation names. */
+const APP_DELIVERY = { delivery_id: { in: "path", type: "string", required: true } } as const satisfies Record<
+  string,
+  ParamSpec
+>;
+
+/** An operation on a GitHub App's own webhook: the app's JWT (`auth: "app"`), as GitHub's `/app/hook/...`. */
+function appHookRow<
+  const M extends Endpoint["method"],
+  const P extends Readonly<Record<string, ParamSpec>>,
+  const R extends ResponseKind,
+>(method: M, path: string, params: P, response: R, anchor: string, summary: string) {
+  return {
+    method,
+    path,
+    params,
+    auth: "app",
+    acceptedScopes: [],
+    permissions: [],
+    response,
+    resource: HOOK,
+    documentationUrl: `https://docs.github.com/rest/apps/webhooks#${anchor}`,
+    summary,
+    tag: "apps",
+  } as const;
+}
+
 /** One hook operation: callers without access get 404 (services/hooks.ts), so anonymous ones are let through to it. */
 function hookRow<
   const M extends Endpoint["method"],
@@ -807,6 +834,48 @@ export const endpoints = {
   activity: activityEndpoints,
   collaborators: collaboratorEndpoints,
   apps: appEndpoints,
+  appHook: {
+    getConfig: appHookRow(
+      "GET",
+      "/app/hook/config",
+      {},
+      "WebhookConfig",
+      "get-a-webhook-configuration-for-an-app",
+      "Get a webhook configuration for an app",
+    ),
+    updateConfig: appHookRow(
+      "PATCH",
+      "/app/hook/config",
+      configBody,
+      "WebhookConfig",
+      "update-a-webhook-configuration-for-an-app",
+      "Update a webhook configuration for an app",
+    ),
+    listDeliveries: appHookRow(
+      "GET",
+      "/app/hook/deliveries",
+      deliveryPaging,
+      "HookDeliveryItem[]",
+      "list-deliveries-for-an-app-webhook",
+      "List deliveries for an app webhook",
+    ),
+    getDelivery: appHookRow(
+      "GET",
+      "/app/hook/deliveries/:delivery_id",
+      APP_DELIVERY,
+      "HookDelivery",
+      "get-a-delivery-for-an-app-webhook",
+      "Get a delivery for an app webhook",
+    ),
+    redeliver: appHookRow(
+      "POST",
+      "/app/hook/deliveries/:delivery_id/attempts",
+      APP_DELIVERY,
+      "accepted",
+      "redeliver-a-delivery-for-an-app-webhook",
+      "Redeliver a delivery for an app webhook",
+    ),
+  },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export type Endpoints = typeof endpoints;

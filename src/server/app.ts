@@ -11,6 +11,7 @@ import requestContext from "./plugins/request-context.js";
 import { apiPrefixLayout } from "./plugins/api-prefix.js";
 import version from "./plugins/version.js";
 import { appRoutes } from "./routes/apps.js";
+import { appHookRoutes } from "./routes/app-hook.js";
 import auth from "./plugins/auth.js";
 import rateLimit from "./plugins/rate-limit.js";
 import conditional from "./plugins/conditional.js";
@@ -238,6 +239,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   repositoryRoutes(app, services);
   collaboratorRoutes(app, services);
   appRoutes(app, services.apps);
+  appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
 }

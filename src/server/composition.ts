@@ -20,6 +20,7 @@ import { GraphqlService } from "./graphql/graphql-service.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
+import { AppHookService } from "./services/apps/app-hook.js";
 import { IssueService } from "./services/actions/issues.js";
 import { IssueSearchService } from "./services/search/issue-search.js";
 import { CallerIssueService } from "./services/search/caller-issues.js";
@@ -105,6 +106,7 @@ export interface Services {
   webhooks: Webhooks;
   ingest: IngestService;
   hooks: HookService;
+  appHook: AppHookService;
   issues: IssueService;
   issueSearch: IssueSearchService;
   callerIssues: CallerIssueService;
@@ -259,6 +261,7 @@ export function makeServices({
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
+    appHook: new AppHookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
     issueSearch: new IssueSearchService(store, feeds),
     callerIssues: new CallerIssueService(store, feeds),
     comments: new CommentService(actionParts),

@@ -277,7 +277,10 @@ describe("the OpenAPI description", () => {
     await put("/repos/alice/hello/collaborators/olga", ALICE_TOKEN);
     await put("/repos/bob/tools/collaborators/alice", BOB_TOKEN);
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
-    const bot = await registerApp(t, { owner: "alice" });
+    const bot = await registerApp(t, { owner: "alice", webhookUrl: "https://bot.example/hook" });
+    const [appHook] = (await t.store.hooks.list({ kind: "app", appId: bot.app.id }, { limit: 1, offset: 0 })).rows;
+    await recordAttempt(t.store, appHook!);
+    const [appDelivery] = await t.store.hooks.deliveries(appHook!.id, 1, null);
     const installation = await bot.install("alice");
     await bot.install("acme");
     const minted = await fetch(`${t.url}/app/installations/${installation.id}/access_tokens`, {
@@ -303,7 +306,9 @@ describe("the OpenAPI description", () => {
     const hookValues = (path: string): Record<string, string> =>
       path.startsWith("/orgs/")
         ? { hook_id: String(orgHook.id), delivery_id: String(orgDelivery!.id) }
-        : { hook_id: String(repoHook.id), delivery_id: String(delivery!.id) };
+        : path.startsWith("/app/")
+          ? { delivery_id: String(appDelivery!.id) }
+          : { hook_id: String(repoHook.id), delivery_id: String(delivery!.id) };
 
     const gets = operations(resolved).filter(({ method }) => method === "get");
     assert.ok(gets.length >= 23, `${gets.length} GET operations`);

@@ -21,6 +21,7 @@ const WORLD = {
 };
 
 interface Arrived {
+  url: string | undefined;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -39,7 +40,7 @@ test("an app's webhook gets its installation's events, signed, with installation
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      arrived.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      arrived.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
       response.end("ok");
     });
   });
@@ -84,6 +85,45 @@ test("an app's webhook gets its installation's events, signed, with installation
       arrived.map((a) => JSON.parse(a.body).issue?.title),
       ["Covered"],
     );
+
+    // The app sees its webhook with its JWT: the config (the secret masked), the delivery, and a redelivery of it.
+    const app = new App({ appId: bot.id, privateKey: bot.privateKey, Octokit: Octokit.defaults({ baseUrl: fg.url }) });
+    const { data: config } = await app.octokit.request("GET /app/hook/config");
+    assert.deepEqual(config, { content_type: "json", insecure_ssl: "0", url: `${url}/hook`, secret: "********" });
+    const { data: deliveries } = await app.octokit.request("GET /app/hook/deliveries");
+    assert.deepEqual(
+      deliveries.map((d) => [d.event, d.action, d.status_code, d.guid]),
+      [["issues", "opened", 200, delivery!.headers["x-github-delivery"]]],
+    );
+    const deliveryId = Number(deliveries[0]!.id);
+    const { data: shown } = await app.octokit.request("GET /app/hook/deliveries/{delivery_id}", {
+      delivery_id: deliveryId,
+    });
+    assert.equal((shown.request.payload as { installation: { id: number } }).installation.id, installation.id);
+    const again = await app.octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", {
+      delivery_id: deliveryId,
+    });
+    assert.equal(again.status, 202);
+    await until(() => arrived.length >= 2, "the redelivery");
+    assert.equal(arrived[1]!.headers["x-github-delivery"], delivery!.headers["x-github-delivery"]);
+    assert.equal(arrived[1]!.body, delivery!.body, "the same bytes, installation included once");
+
+    // A new URL takes the next delivery; a token is not the app, and bob's own app has no webhook at all.
+    // `data`: Octokit would take a `url` parameter for the request's own URL.
+    const { data: moved } = await app.octokit.request("PATCH /app/hook/config", { data: { url: `${url}/moved` } });
+    assert.equal(moved.url, `${url}/moved`);
+    assert.equal((await open("alice/hello", alice, "Moved")).status, 201);
+    await until(() => arrived.length >= 3, "the delivery to the new URL");
+    assert.equal(arrived[2]!.url, "/moved");
+    const asToken = await fetch(`${fg.url}/app/hook/config`, { headers: { authorization: `token ${alice}` } });
+    assert.equal(asToken.status, 401);
+    const silent = await fg.githubApp({ name: "Silent", owner: "bob", permissions: { issues: "read" }, events: [] });
+    const silentApp = new App({
+      appId: silent.id,
+      privateKey: silent.privateKey,
+      Octokit: Octokit.defaults({ baseUrl: fg.url }),
+    });
+    await assert.rejects(silentApp.octokit.request("GET /app/hook/config"), { status: 404 });
   } finally {
     server.close();
   }

@@ -112,6 +112,26 @@ const CURSOR_PREFIX = "v1_";
 const HOOK_NAME = "web";
 
 /** What the hooks API stores, seals and queues with. */
+/** A page of a hook's attempts, newest first, from GitHub's cursor (`v1_` and an id; the route's schema checked it). */
+export async function deliveryPage(
+  store: Store,
+  hook: HookRow,
+  limit: number,
+  cursor: string | undefined,
+): Promise<DeliveryPage> {
+  const before = cursor === undefined ? null : Number(cursor.slice(CURSOR_PREFIX.length));
+  const rows = await store.hooks.deliveries(hook.id, limit + 1, before);
+  const page = rows.slice(0, limit);
+  return { rows: page, next: rows.length > limit ? `${CURSOR_PREFIX}${page[page.length - 1]!.id}` : null };
+}
+
+/** One attempt of the hook's, by the id in the path; 404 when the hook has none of that id. */
+export async function deliveryOf(store: Store, hook: HookRow, id: string): Promise<DeliveryRow> {
+  const delivery = await store.hooks.delivery(hook.id, parseId(id));
+  if (!delivery) throw notFound();
+  return delivery;
+}
+
 export interface HookServiceParts {
   store: Store;
   clock: () => Date;
@@ -258,18 +278,12 @@ export class HookService {
     cursor: string | undefined,
   ): Promise<DeliveryPage> {
     const { hook } = await this.get(path, access);
-    // The route's schema let only `v1_` and digits through.
-    const before = cursor === undefined ? null : Number(cursor.slice(CURSOR_PREFIX.length));
-    const rows = await this.store.hooks.deliveries(hook.id, limit + 1, before);
-    const page = rows.slice(0, limit);
-    return { rows: page, next: rows.length > limit ? `${CURSOR_PREFIX}${page[page.length - 1]!.id}` : null };
+    return deliveryPage(this.store, hook, limit, cursor);
   }
 
   async delivery(path: DeliveryPath, access: HookAccess): Promise<{ hook: HookRow; delivery: DeliveryRow }> {
     const { hook } = await this.get(path, access);
-    const delivery = await this.store.hooks.delivery(hook.id, parseId(path.delivery_id));
-    if (!delivery) throw notFound();
-    return { hook, delivery };
+    return { hook, delivery: await deliveryOf(this.store, hook, path.delivery_id) };
   }
 
   async redeliver(path: DeliveryPath, access: HookAccess): Promise<void> {
