@@ -2,6 +2,7 @@
  * examples/testing/: one small GitHub integration (examples/testing/bot.mjs) tested against feedgate/testing with
  * node:test (over fg.url), Vitest (through fg.fetch) and Jest (intercepting https://api.github.com), each run by its
  * own runner as a user's project would run it: `feedgate` imported by its package name from a node_modules entry.
+ * A Probot app (examples/testing/probot/) answers the webhooks the double delivers to it.
  * And from Python: PyGithub against `feedgate serve --ephemeral --test-controls`, through the HTTP controls.
  */
 import assert from "node:assert/strict";
@@ -47,6 +48,12 @@ describe("examples/testing, run by each framework", () => {
   it("node:test", async () => {
     const output = await run(["--test", "examples/testing/node-test/"]);
     assert.match(output, /^# pass 3$/m);
+    assert.match(output, /^# fail 0$/m);
+  });
+
+  it("Probot: an unmodified Probot 14 app, its webhooks delivered by the double to Probot's own middleware", async () => {
+    const output = await run(["--test", "examples/testing/probot/"]);
+    assert.match(output, /^# pass 1$/m);
     assert.match(output, /^# fail 0$/m);
   });
 
