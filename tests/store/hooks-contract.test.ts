@@ -526,9 +526,13 @@ for (const driver of DRIVERS) {
       const claimed = await s.store.hooks.claim(T, 1, 100, 10);
       const toApp = claimed.filter((d) => d.hookId === appHook!.id);
       assert.deepEqual(
-        toApp.map((d) => [d.event, d.eventId, d.installationId]),
-        [["push", "992", installation.id]],
-        "alice/tools is not selected, and the installation did not subscribe to issues",
+        toApp.map((d) => [d.event, d.action, d.eventId, d.installationId]),
+        [
+          ["installation", "created", null, installation.id],
+          ["push", null, "992", installation.id],
+        ],
+        "installation.created was queued with the installation; alice/tools is not selected, and the installation " +
+          "did not subscribe to issues",
       );
       for (const d of claimed) await s.store.hooks.finish(d, attempt(d, 200), { kind: "done" });
     });

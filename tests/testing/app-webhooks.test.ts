@@ -33,7 +33,7 @@ async function listening(handle: Parameters<typeof createServer>[1]) {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-test("an app's webhook gets its installation's events, signed, with installation and the app's target headers", async () => {
+test("an app's webhook gets installation.created, then its installation's events, signed, with installation and the app's target headers", async () => {
   await using fg = await startFeedgate({ world: WORLD });
   const arrived: Arrived[] = [];
   const { server, url } = await listening((request, response) => {
@@ -53,6 +53,22 @@ test("an app's webhook gets its installation's events, signed, with installation
       webhookUrl: `${url}/hook`,
     });
     const installation = await bot.install("alice", ["hello"]);
+    // First GitHub's installation.created, made from the installation at its first attempt.
+    await until(() => arrived.length >= 1, "the installation webhook");
+    const webhooks = new Webhooks({ secret: bot.webhookSecret });
+    const [installed] = arrived;
+    assert.equal(installed!.headers["x-github-event"], "installation");
+    assert.ok(await webhooks.verify(installed!.body, String(installed!.headers["x-hub-signature-256"])));
+    const created = JSON.parse(installed!.body);
+    assert.deepEqual(
+      [created.action, created.installation.id, created.installation.account.login, created.installation.app_id],
+      ["created", installation.id, "alice", bot.id],
+    );
+    assert.deepEqual(
+      created.repositories.map((r: { full_name: string; private: boolean }) => [r.full_name, r.private]),
+      [["alice/hello", false]],
+    );
+    assert.deepEqual([created.requester, created.sender.login], [null, "alice"]);
     const alice = await fg.token("alice");
     const bob = await fg.token("bob");
     const open = (repo: string, token: string, title: string) =>
@@ -65,9 +81,9 @@ test("an app's webhook gets its installation's events, signed, with installation
     assert.equal((await open("alice/other", alice, "Not selected")).status, 201);
     assert.equal((await open("bob/elsewhere", bob, "Not installed")).status, 201);
     assert.equal((await open("alice/hello", alice, "Covered")).status, 201);
-    await until(() => arrived.length >= 1, "the app's delivery");
+    await until(() => arrived.length >= 2, "the app's delivery");
 
-    const [delivery] = arrived;
+    const delivery = arrived[1];
     assert.equal(delivery!.headers["x-github-event"], "issues");
     assert.equal(delivery!.headers["x-github-hook-installation-target-type"], "integration");
     assert.equal(delivery!.headers["x-github-hook-installation-target-id"], String(bot.id));
@@ -76,14 +92,13 @@ test("an app's webhook gets its installation's events, signed, with installation
     assert.equal(payload.issue.title, "Covered");
     assert.deepEqual(payload.installation, { id: installation.id, node_id: installationNodeId(installation.id) });
     assert.deepEqual(Object.keys(payload).slice(-1), ["installation"]);
-    const webhooks = new Webhooks({ secret: bot.webhookSecret });
     assert.ok(await webhooks.verify(delivery!.body, String(delivery!.headers["x-hub-signature-256"])));
 
     // A little later nothing else came: the two repositories outside the installation made no delivery.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(
       arrived.map((a) => JSON.parse(a.body).issue?.title),
-      ["Covered"],
+      [undefined, "Covered"],
     );
 
     // The app sees its webhook with its JWT: the config (the secret masked), the delivery, and a redelivery of it.
@@ -93,7 +108,10 @@ test("an app's webhook gets its installation's events, signed, with installation
     const { data: deliveries } = await app.octokit.request("GET /app/hook/deliveries");
     assert.deepEqual(
       deliveries.map((d) => [d.event, d.action, d.status_code, d.guid]),
-      [["issues", "opened", 200, delivery!.headers["x-github-delivery"]]],
+      [
+        ["issues", "opened", 200, delivery!.headers["x-github-delivery"]],
+        ["installation", "created", 200, installed!.headers["x-github-delivery"]],
+      ],
     );
     const deliveryId = Number(deliveries[0]!.id);
     const { data: shown } = await app.octokit.request("GET /app/hook/deliveries/{delivery_id}", {
@@ -104,17 +122,17 @@ test("an app's webhook gets its installation's events, signed, with installation
       delivery_id: deliveryId,
     });
     assert.equal(again.status, 202);
-    await until(() => arrived.length >= 2, "the redelivery");
-    assert.equal(arrived[1]!.headers["x-github-delivery"], delivery!.headers["x-github-delivery"]);
-    assert.equal(arrived[1]!.body, delivery!.body, "the same bytes, installation included once");
+    await until(() => arrived.length >= 3, "the redelivery");
+    assert.equal(arrived[2]!.headers["x-github-delivery"], delivery!.headers["x-github-delivery"]);
+    assert.equal(arrived[2]!.body, delivery!.body, "the same bytes, installation included once");
 
     // A new URL takes the next delivery; a token is not the app, and bob's own app has no webhook at all.
     // `data`: Octokit would take a `url` parameter for the request's own URL.
     const { data: moved } = await app.octokit.request("PATCH /app/hook/config", { data: { url: `${url}/moved` } });
     assert.equal(moved.url, `${url}/moved`);
     assert.equal((await open("alice/hello", alice, "Moved")).status, 201);
-    await until(() => arrived.length >= 3, "the delivery to the new URL");
-    assert.equal(arrived[2]!.url, "/moved");
+    await until(() => arrived.length >= 4, "the delivery to the new URL");
+    assert.equal(arrived[3]!.url, "/moved");
     const asToken = await fetch(`${fg.url}/app/hook/config`, { headers: { authorization: `token ${alice}` } });
     assert.equal(asToken.status, 401);
     const silent = await fg.githubApp({ name: "Silent", owner: "bob", permissions: { issues: "read" }, events: [] });

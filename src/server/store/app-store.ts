@@ -51,6 +51,10 @@ export interface AppStore {
   byClientId(clientId: string): Promise<AppRow | null>;
   /** The highest app id, so that new ones follow those a world gave. */
   lastId(): Promise<number>;
+  /**
+   * Installs the app, and queues GitHub's `installation` `created` webhook to the app's hook (when it has an active
+   * one) in the same transaction; its body is made at the first attempt (webhooks/payload.ts forInstallation).
+   */
   install(installation: NewInstallation, now: Date): Promise<InstallationRow>;
   installation(id: number): Promise<InstallationRow | null>;
   /** The app's installation on the account, if any. */

@@ -1,4 +1,5 @@
 /** GitHub Apps and their installations, written once over the executor (app-store.ts says what each method does). */
+import { randomUUID } from "node:crypto";
 import type { GrantedPermissions } from "../../api/permissions.js";
 import type { AppRow, AppStore, InstallationRow, NewApp, NewInstallation } from "./app-store.js";
 import { DuplicateError } from "./duplicate-error.js";
@@ -135,22 +136,39 @@ export class Apps implements AppStore {
 
   async install(installation: NewInstallation, now: Date): Promise<InstallationRow> {
     try {
-      const row = await this.db.get<InstallationRecord>(
-        `INSERT INTO installations (id, app_id, account_id, repository_selection, repository_ids, permissions, events,
+      return await this.db.transaction(async (tx) => {
+        const row = await tx.get<InstallationRecord>(
+          `INSERT INTO installations (id, app_id, account_id, repository_selection, repository_ids, permissions, events,
            created_at, updated_at)
          VALUES (@id, @app, @account, @selection, @repository_ids, @permissions, @events, @now, @now) RETURNING *`,
-        {
-          id: installation.id,
-          app: installation.appId,
-          account: installation.accountId,
-          selection: installation.repositorySelection,
-          repository_ids: JSON.stringify(installation.repositoryIds),
-          permissions: JSON.stringify(installation.permissions),
-          events: JSON.stringify(installation.events),
-          now: this.db.values.time(now),
-        },
-      );
-      return toInstallation(row!);
+          {
+            id: installation.id,
+            app: installation.appId,
+            account: installation.accountId,
+            selection: installation.repositorySelection,
+            repository_ids: JSON.stringify(installation.repositoryIds),
+            permissions: JSON.stringify(installation.permissions),
+            events: JSON.stringify(installation.events),
+            now: tx.values.time(now),
+          },
+        );
+        await tx.run(
+          `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at,
+             created_at, installation_id)
+           SELECT h.id, @guid, 'installation', 'created', NULL, NULL, @redelivery, @due, @now, @installation
+           FROM hooks h WHERE h.app_id = @app AND h.active = @active`,
+          {
+            guid: randomUUID(),
+            redelivery: tx.values.bool(false),
+            due: now.getTime(),
+            now: tx.values.time(now),
+            installation: installation.id,
+            app: installation.appId,
+            active: tx.values.bool(true),
+          },
+        );
+        return toInstallation(row!);
+      });
     } catch (error) {
       if (error instanceof UniqueViolation) throw new DuplicateError(`installation ${installation.id}`);
       throw error;

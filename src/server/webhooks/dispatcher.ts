@@ -265,14 +265,25 @@ export class Dispatcher {
   ): Promise<Sent | "cancelled"> {
     let { body, action } = delivery;
     let repositoryId: number | null;
-    if (body === null) {
+    const { installationId } = delivery;
+    if (body === null && delivery.eventId === null && installationId !== null) {
+      // An app's `installation` webhook, made now from the installation; one removed meanwhile is named only.
+      const built = await this.payloads.forInstallation(installationId, action ?? "created", baseUrl);
+      ({ body, repositoryId } = built ?? {
+        body: withInstallation(JSON.stringify({ action }), installationId),
+        repositoryId: null,
+      });
+    } else if (body === null) {
       // Events are never deleted, so an event delivery always has its event.
       const built = (await this.payloads.forEvent(delivery.eventId!, baseUrl, contexts))!;
       ({ body, action, repositoryId } = built); // kept by finish() for the retries
-    } else repositoryId = repositoryIdOf(body);
-    // Once: the body a retry sends is the one this attempt sent, installation included (finish() keeps it).
-    if (delivery.installationId !== null && delivery.attempts === 0 && !delivery.redelivery)
-      body = withInstallation(body, delivery.installationId);
+      if (installationId !== null) body = withInstallation(body, installationId);
+    } else {
+      repositoryId = repositoryIdOf(body);
+      // Once: the body a retry sends is the one the first attempt sent, installation included (finish() keeps it).
+      if (installationId !== null && delivery.attempts === 0 && !delivery.redelivery)
+        body = withInstallation(body, installationId);
+    }
     const sent = { delivery, body, action, repositoryId };
     let secret: string | null;
     try {

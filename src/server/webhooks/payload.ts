@@ -5,7 +5,7 @@
  * only what follows from the event itself is filled in: a push's `after` is its `head`, a commit comment's
  * action is "created" (the only one its webhook has).
  */
-import { installationNodeId } from "../convert/app.js";
+import { installationNodeId, toWireInstallation } from "../convert/app.js";
 import { toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWireSimpleUser } from "../convert/user.js";
 import type { Store, UserRow } from "../store/store.js";
@@ -155,6 +155,45 @@ export class PayloadBuilder {
       action: typeof payload.action === "string" ? payload.action : null,
       repositoryId: typeof id === "number" ? id : null,
     };
+  }
+
+  /**
+   * GitHub's `installation` webhook to an app (`created`): the installation, the repositories it covers (`id`,
+   * `node_id`, `name`, `full_name`, `private`), no requester, and as sender the account installed on (the app's
+   * owner for an organization: feedgate records no installing user). Null when the installation is gone.
+   */
+  async forInstallation(installationId: number, action: string, baseUrl: string): Promise<BuiltPayload | null> {
+    const installation = await this.store.apps.installation(installationId);
+    const app = installation && (await this.store.apps.byId(installation.appId));
+    const account = installation && (await this.store.users.findById(installation.accountId));
+    if (!installation || !app || !account) return null;
+    const ids =
+      installation.repositorySelection === "all"
+        ? await this.store.apps.repositoryIdsOf(account.id)
+        : installation.repositoryIds;
+    const repositories = [];
+    for (const id of ids) {
+      const repo = await this.store.directory.findRepoById(id);
+      if (!repo) continue;
+      const stats = await this.store.directory.repoStats(repo.id);
+      const wire = toWireRepository({ repo, owner: account, stats }, {}, baseUrl);
+      repositories.push({
+        id: wire.id,
+        node_id: wire.node_id,
+        name: wire.name,
+        full_name: wire.full_name,
+        private: wire.private,
+      });
+    }
+    const sender = account.type === "Organization" ? await this.store.users.findById(app.ownerId) : account;
+    const body = JSON.stringify({
+      action,
+      installation: toWireInstallation({ installation, app, account }, baseUrl),
+      repositories,
+      requester: null,
+      sender: sender ? toWireSimpleUser(sender, baseUrl) : null,
+    });
+    return { body, action, repositoryId: null };
   }
 
   /** GitHub's `ping`: a zen phrase, the hook, where it lives, and who asked. */
