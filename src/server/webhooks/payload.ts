@@ -61,10 +61,6 @@ interface Part {
 const part = (objects: Record<string, unknown>): Part => ({ objects, json: JSON.stringify(objects) });
 
 /**
- * For the deliveries a dispatcher sends to one hook in one go: each repository's `context()` and each actor's `sender`
- * are read (and turned into JSON) once for all of them (as they are when the first is built, every event already stored).
- */
-/**
  * A payload to an app's hook, with the installation it is for (`installation: {id, node_id}`, last, as GitHub's
  * deliveries to apps have it). Spliced into the text, so the rest of the bytes stay exactly as they were made.
  */
@@ -76,6 +72,10 @@ export function withInstallation(body: string, installationId: number): string {
   return `${object.slice(0, -1)}${empty ? "" : ","}${installation}}`;
 }
 
+/**
+ * For the deliveries a dispatcher sends to one hook in one go: each repository's `context()` and each actor's `sender`
+ * are read (and turned into JSON) once for all of them (as they are when the first is built, every event already stored).
+ */
 export class ContextCache {
   readonly repos = new Map<number, Promise<Part>>();
   readonly senders = new Map<number, Promise<Part>>();
