@@ -7,6 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
+import { until } from "../helpers/wait.js";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
@@ -25,6 +26,7 @@ const iso = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
 describe("issue comments and reactions", () => {
   let t: TestApp;
   let carol: string;
+  let hookId: number;
   const hook = receiver();
   const deliveries = () =>
     hook.received.map((r) => {
@@ -58,7 +60,8 @@ describe("issue comments and reactions", () => {
   const feedHead = async () => (await json("GET", "/repos/alice/hello/events", null))[0] as Json;
   /** What a write can leave behind: comments, issues, reactions, events, and the deliveries once all arrived. */
   const written = async () => {
-    await sleep(50);
+    // Once what earlier writes queued has been delivered (and recorded), so that it is not counted as this write's.
+    await until(async () => (await t.store.hooks.queued(hookId)) === 0, "the queued deliveries", { every: 10 });
     const repo = (await t.store.directory.findRepo("alice", "hello"))!;
     const window = { limit: 100, offset: 0 };
     const [comments, issues, feed] = await Promise.all([
@@ -84,7 +87,7 @@ describe("issue comments and reactions", () => {
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
     const repo = (await t.store.directory.findRepo("alice", "hello"))!;
     const url = await hook.listen();
-    await t.store.hooks.create(
+    ({ id: hookId } = await t.store.hooks.create(
       {
         owner: { kind: "repo", repoId: repo.id },
         name: "web",
@@ -93,7 +96,7 @@ describe("issue comments and reactions", () => {
         config: { url, contentType: "json", insecureSsl: "0", sealedSecret: null },
       },
       t.clock.now(),
-    );
+    ));
     carol = (await t.createToken(await t.createUser("carol", "carol-password"), ["repo"])).token;
   });
   after(async () => {

@@ -6,7 +6,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { Retention, type RetentionPolicy } from "../../../src/server/services/retention.js";
 import type { EventsPruned, RetentionStore } from "../../../src/server/store/store.js";
-import { turnCounter } from "../../helpers/wait.js";
+import { turnCounter, until } from "../../helpers/wait.js";
 
 const NOW = new Date("2026-01-15T10:00:00Z");
 const POLICY: RetentionPolicy = {
@@ -79,7 +79,8 @@ describe("the retention loop", () => {
       log: quiet,
     });
     retention.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // However loaded the machine: the third batch asks for the stop.
+    await until(() => stopped !== undefined, "the third batch", { every: 5 });
     await stopped;
     assert.equal(s.cutOffs.length, 3, "three batches, the third finished");
     assert.equal(s.left(), 970);
