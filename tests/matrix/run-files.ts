@@ -30,9 +30,10 @@ const PROCESS_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * How long a process may stay alive after its tests ended before it names what kept it (a server, a socket, a timer
- * left open) and exits failing: otherwise it would hang until PROCESS_TIMEOUT_MS without saying why.
+ * left open) and exits failing: otherwise it would hang until PROCESS_TIMEOUT_MS without saying why. Minutes, not
+ * seconds: a file whose last sockets close on their own timers (a cut network's, a pool's) ends within a minute or two.
  */
-const LINGER_MS = 60_000;
+const LINGER_MS = 5 * 60_000;
 
 /** Files that run in a process of their own, started first, in this order. */
 const RUN_ALONE = [
