@@ -175,15 +175,9 @@ export class PayloadBuilder {
     for (const id of ids) {
       const repo = await this.store.directory.findRepoById(id);
       if (!repo) continue;
-      const stats = await this.store.directory.repoStats(repo.id);
-      const wire = toWireRepository({ repo, owner: account, stats }, {}, baseUrl);
-      repositories.push({
-        id: wire.id,
-        node_id: wire.node_id,
-        name: wire.name,
-        full_name: wire.full_name,
-        private: wire.private,
-      });
+      // What a repository's wire object says of these, without the counts it would read for the rest.
+      const name = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
+      repositories.push({ id: repo.wireId, node_id: "", name, full_name: repo.fullName, private: repo.private });
     }
     const sender = account.type === "Organization" ? await this.store.users.findById(app.ownerId) : account;
     const body = JSON.stringify({
