@@ -7,31 +7,12 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput } from "../helpers/cli.js";
-import { selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
+import { https, selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
 
 const skip = skipUnlessOpenssl();
-
-/** One HTTPS exchange that trusts `ca` only. */
-function https(
-  url: string,
-  ca: Buffer,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? "GET", headers: options.headers, ca }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on("error", reject);
-    req.end(options.body);
-  });
-}
 
 describe("feedgate serve over TLS", { skip }, () => {
   let dir: string;

@@ -43,12 +43,16 @@ export interface ScriptRun {
   stderr: string;
 }
 
-/** Runs a client's script to its end without blocking this process, whose server it talks to. */
+/**
+ * Runs a client's script to its end without blocking this process, whose server it talks to; `onOutput` sees what it
+ * has written so far, each time it writes (a prompt to answer while it runs).
+ */
 export function runScript(
   command: string,
   args: string[],
   env: Record<string, string>,
   ms = 120_000,
+  onOutput?: (output: { stdout: string; stderr: string }) => void,
 ): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env } });
@@ -56,9 +60,11 @@ export function runScript(
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
+      onOutput?.({ stdout, stderr });
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
+      onOutput?.({ stdout, stderr });
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), ms);
     child.once("error", reject);
