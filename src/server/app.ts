@@ -156,7 +156,7 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
   await registerPipeline(app, services);
   registerRoutes(app, services);
   await app.register(consolePlugin(consoleServices(services)), { prefix: CONSOLE_PREFIX });
-  await app.register(oauthRoutes(services.oauth.web, services.oauth.device), { prefix: OAUTH_PREFIX });
+  await app.register(oauthRoutes(services.oauth), { prefix: OAUTH_PREFIX });
   if (services.testControls) testControlRoutes(app, services.testControls);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, services.metrics);

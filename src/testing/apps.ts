@@ -12,6 +12,10 @@ export interface AppOptions {
   permissions: GrantedPermissions;
   events: string[];
   webhookUrl?: string;
+  /** Where the web flow sends users back when they sign in to the app (its user tokens); none: no web flow. */
+  callbackUrl?: string;
+  /** Whether users may sign in to the app by the device flow. */
+  deviceFlow?: boolean;
 }
 
 export interface TestApp {
@@ -44,6 +48,8 @@ export async function registerTestApp(store: Store, controls: TestControls, opti
     sealedWebhookSecret: controls.sealSecret(webhookSecret),
     permissions: options.permissions,
     events: options.events,
+    callbackUrls: options.callbackUrl === undefined ? [] : [options.callbackUrl],
+    deviceFlow: options.deviceFlow,
   });
   return {
     id: app.id,

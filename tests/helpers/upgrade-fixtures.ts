@@ -13,7 +13,14 @@ import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
 import type { FastifyInstance } from "fastify";
 import type { Store } from "../../src/server/store/store.js";
-import { hashPassword, hashToken, mintFineGrainedToken, mintToken } from "../../src/server/services/credentials.js";
+import {
+  hashPassword,
+  hashToken,
+  mintFineGrainedToken,
+  mintRefreshToken,
+  mintToken,
+  mintUserToken,
+} from "../../src/server/services/credentials.js";
 
 /** A database under construction, either driver: `?` placeholders, values as the driver's code wrote them. */
 export interface FixtureDb {
@@ -934,6 +941,47 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       // The repository hooks of version 8, their queue and record kept their ids through the rebuild.
       assert.equal((await api.store.hooks.get(made.repoHook))?.config.url, "https://receiver.example/repo");
       assert.equal(await api.store.hooks.queued(made.repoHook), 2);
+    },
+  },
+  30: {
+    async rows(db, made) {
+      // A user token of the app of version 28, through the client migration 30 made for it, and its refresh token.
+      made.userToken = mintUserToken();
+      made.refreshToken = mintRefreshToken();
+      await db.run(
+        `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
+           created_at, updated_at, expires_at, oauth_app_id)
+         SELECT ?, ?, ?, '[]', NULL, NULL, NULL, ?, ?, ?, id FROM oauth_apps WHERE github_app_id = 9001`,
+        made.alice,
+        hashToken(made.userToken),
+        made.userToken.slice(-8),
+        AT,
+        AT,
+        "2999-01-01T00:00:00.000Z",
+      );
+      await db.run(
+        `INSERT INTO app_refresh_tokens (refresh_token_hash, authorization_id, from_device, expires_at)
+         SELECT ?, id, ?, ? FROM authorizations WHERE hashed_token = ?`,
+        hashToken(made.refreshToken),
+        true,
+        "2999-01-01T00:00:00.000Z",
+        hashToken(made.userToken),
+      );
+    },
+    async check(api, made) {
+      const me = await api.get("/user", token(made.userToken));
+      assert.equal(me.body.login, "alice");
+      // A token of the device flow renews without the client secret; the old one stops working.
+      const renewed = await api.app.inject({
+        method: "POST",
+        url: "/login/oauth/access_token",
+        headers: { accept: "application/json" },
+        payload: { client_id: "Iv23liUpgrade000000000", grant_type: "refresh_token", refresh_token: made.refreshToken },
+      });
+      const answer = renewed.json() as { access_token?: string; error?: string };
+      assert.match(answer.access_token ?? "", /^ghu_/, renewed.body);
+      assert.equal((await api.get("/user", token(answer.access_token!))).body.login, "alice");
+      assert.equal((await api.get("/user", token(made.userToken))).status, 401);
     },
   },
 };

@@ -103,7 +103,8 @@ export default fp<{ authenticator: Authenticator; appJwt: AppJwtVerifier }>(
         if (principal.authorization.fineGrained) {
           reply.header("X-Accepted-GitHub-Permissions", acceptedPermissionsHeader(endpoint?.permissions ?? []));
           // gh reads an empty X-OAuth-Scopes as an integration's token and skips its scope check (spec section 10).
-          if (principal.authorization.fineGrained.installationId !== undefined) reply.header("X-OAuth-Scopes", "");
+          const { installationId, userOfApp } = principal.authorization.fineGrained;
+          if (installationId !== undefined || userOfApp !== undefined) reply.header("X-OAuth-Scopes", "");
         } else {
           reply.header("X-OAuth-Scopes", principal.authorization.scopes.join(", "));
           reply.header("X-Accepted-OAuth-Scopes", (endpoint?.acceptedScopes ?? []).join(", "));

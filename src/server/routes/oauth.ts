@@ -7,9 +7,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { oauthAnswer, type OAuthFields } from "../convert/oauth-answer.js";
 import { parseJsonBody, decodeBody } from "../plugins/body-parser.js";
-import { DEVICE_GRANT_TYPE, type DeviceFlow } from "../services/oauth/device-flow.js";
+import { DEVICE_GRANT_TYPE } from "../services/oauth/device-flow.js";
 import { OAuthError } from "../services/oauth/oauth-error.js";
-import type { WebFlow } from "../services/oauth/web-flow.js";
+import type { OAuthServices } from "../services/oauth/oauth.js";
 
 /** Mounted here, root only (app.ts keeps it out of the `/api/v3` layout). */
 export const OAUTH_PREFIX = "/login";
@@ -58,7 +58,7 @@ async function answer(
 
 const queryOf = (url: string) => url.slice(url.indexOf("?") + 1 || url.length);
 
-export function oauthRoutes(web: WebFlow, device: DeviceFlow) {
+export function oauthRoutes({ web, device, refresh }: OAuthServices) {
   return async (app: FastifyInstance) => {
     app.addHook("onRoute", (route) => {
       // Not the API: no API rate limit, no API credentials (a client id and secret are not a login), not described.
@@ -99,6 +99,7 @@ export function oauthRoutes(web: WebFlow, device: DeviceFlow) {
       answer(request, reply, async () => {
         const fields = fieldsOf(request);
         if (fields.grant_type === DEVICE_GRANT_TYPE) return { ...(await device.poll(fields)) };
+        if (fields.grant_type === "refresh_token") return { ...(await refresh.refresh(fields)) };
         if (fields.grant_type !== undefined && fields.grant_type !== "authorization_code")
           throw new OAuthError("unsupported_grant_type");
         return { ...(await web.exchange(fields)) };

@@ -99,7 +99,7 @@ export class Authenticator {
       return user.passwordHash === principal.user.passwordHash ? { kind: "password", user } : null;
     const authorization = await this.store.authorizations.find(user.id, principal.authorization.id);
     return authorization?.hashedToken === principal.authorization.hashedToken
-      ? { kind: "token", user, authorization }
+      ? { kind: "token", user, authorization: await this.withAppGrant(authorization) }
       : null;
   }
 
@@ -113,9 +113,10 @@ export class Authenticator {
     if (!isTokenShaped(token)) return null;
     const hashed = hashToken(token);
     const candidates = await this.store.authorizations.findByTokenLastEight(token.slice(-8));
-    const authorization = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
-    if (!authorization) return null;
-    if (hasExpired(authorization.expiresAt, now)) throw badCredentials();
+    const found = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
+    if (!found) return null;
+    if (hasExpired(found.expiresAt, now)) throw badCredentials();
+    const authorization = await this.withAppGrant(found);
     const installationId = authorization.fineGrained?.installationId;
     if (installationId !== undefined) {
       // An installation token lives only as long as its installation, and rests while it is suspended.
@@ -126,6 +127,37 @@ export class Authenticator {
     const user = await this.store.users.findById(authorization.userId);
     if (user?.suspendedAt) throw accountSuspended();
     return user ? { kind: "token", user, authorization } : null;
+  }
+
+  /**
+   * A GitHub App's user token (a token of the app's OAuth client) gets its grant here, from the app's installations
+   * as they are now (FineGrainedGrant.userOfApp): an installation added, narrowed or suspended counts at once.
+   */
+  private async withAppGrant(authorization: AuthorizationRow): Promise<AuthorizationRow> {
+    if (authorization.oauthAppId === null) return authorization;
+    const client = await this.store.oauthApps.findById(authorization.oauthAppId);
+    const app = client?.githubAppId == null ? null : await this.store.apps.byId(client.githubAppId);
+    if (!app) return authorization;
+    const installations = (await this.store.apps.installations(app.id)).filter((i) => i.suspendedAt === null);
+    return {
+      ...authorization,
+      fineGrained: {
+        ownerId: authorization.userId,
+        repositorySelection: "subset",
+        repositoryIds: [],
+        permissions: app.permissions,
+        description: null,
+        userOfApp: {
+          appId: app.id,
+          installations: installations.map((i) => ({
+            ownerId: i.accountId,
+            repositorySelection: i.repositorySelection === "all" ? "all" : "subset",
+            repositoryIds: i.repositoryIds,
+            permissions: { ...i.permissions, metadata: "read" },
+          })),
+        },
+      },
+    };
   }
 
   private async byPassword(credentials: { login: string; password: string; otp: string | undefined }, now: Date) {

@@ -133,22 +133,24 @@ const LEGACY_TOKEN = /^[0-9a-f]{40}$/;
 
 /** A GitHub App's installation token: GitHub's own prefix (`ghs_`, spec section 4), with the classic layout. */
 export const INSTALLATION_TOKEN_PREFIX = "ghs_";
-const INSTALLATION_TOKEN = new RegExp(
-  `^${INSTALLATION_TOKEN_PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+/** A GitHub App's user token (`ghu_`, eight hours) and the refresh token that renews it (`ghr_`, not a credential). */
+export const USER_TOKEN_PREFIX = "ghu_";
+export const REFRESH_TOKEN_PREFIX = "ghr_";
+const APP_TOKEN = new RegExp(
+  `^(?:${INSTALLATION_TOKEN_PREFIX}|${USER_TOKEN_PREFIX})([0-9A-Za-z]{${BODY_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
 );
 
-export function mintInstallationToken(): string {
-  const body = randomBase62(BODY_LENGTH);
-  return INSTALLATION_TOKEN_PREFIX + body + base62(crc32(body), CHECKSUM_LENGTH);
-}
+export const mintInstallationToken = () => mintToken(INSTALLATION_TOKEN_PREFIX);
+export const mintUserToken = () => mintToken(USER_TOKEN_PREFIX);
+export const mintRefreshToken = () => mintToken(REFRESH_TOKEN_PREFIX);
 
 /**
  * True for the shapes a token may take: GitHub's legacy 40 lowercase hex, or one of feedgate's (personal, OAuth,
- * fine-grained) with a valid checksum.
+ * fine-grained, an app's installation or user token) with a valid checksum. A refresh token is none of them.
  */
 export function isTokenShaped(value: string): boolean {
   if (LEGACY_TOKEN.test(value)) return true;
-  const classic = FEEDGATE_TOKEN.exec(value) ?? INSTALLATION_TOKEN.exec(value);
+  const classic = FEEDGATE_TOKEN.exec(value) ?? APP_TOKEN.exec(value);
   if (classic) return base62(crc32(classic[1]!), CHECKSUM_LENGTH) === classic[2];
   const fineGrained = FINE_GRAINED_TOKEN.exec(value);
   return fineGrained !== null && base62(crc32(fineGrained[1]! + fineGrained[2]!), CHECKSUM_LENGTH) === fineGrained[3];

@@ -9,7 +9,7 @@
  */
 import { grants, type AcceptedPermissions } from "../../api/permissions.js";
 import { ApiError, notFound } from "../errors.js";
-import type { FineGrainedGrant, RepoRow } from "../store/store.js";
+import type { FineGrainedGrant, GrantReach, RepoRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 
 /** GitHub's 403 for a GitHub App (its JWT, or an installation token) where its permissions do not reach. */
@@ -24,7 +24,7 @@ export const notAccessibleByIntegration = () =>
  * installation); the error handler adds the operation's documentation, as GitHub does.
  */
 export const notAccessibleByToken = (grant?: FineGrainedGrant) =>
-  grant?.installationId === undefined
+  grant?.installationId === undefined && grant?.userOfApp === undefined
     ? new ApiError(403, "Resource not accessible by personal access token", {
         code: "FEEDGATE_NOT_ACCESSIBLE_BY_TOKEN",
         statusInBody: true,
@@ -36,14 +36,25 @@ export function grantOf(principal: Principal | null): FineGrainedGrant | null {
   return principal?.kind === "token" ? principal.authorization.fineGrained : null;
 }
 
-/** Whether the grant covers the repository: its owner's, and every one of them or a selected one. */
-export function reachesRepository(grant: FineGrainedGrant, repo: RepoRow): boolean {
-  if (repo.ownerId !== grant.ownerId) return false;
-  return (
-    grant.repositorySelection === "all" ||
-    (grant.repositorySelection === "subset" && grant.repositoryIds.includes(repo.id))
-  );
+/** What the grant reaches on the account: the grant itself when it is the account's, an app user token's installation there. */
+function reachOn(grant: FineGrainedGrant, ownerId: number): GrantReach | undefined {
+  if (grant.userOfApp) return grant.userOfApp.installations.find((reach) => reach.ownerId === ownerId);
+  return grant.ownerId === ownerId ? grant : undefined;
 }
+
+/** What the grant holds on the repository: its owner's reach, when it covers every repository or this one. */
+function reachOf(grant: FineGrainedGrant, repo: RepoRow): GrantReach | undefined {
+  const reach = reachOn(grant, repo.ownerId);
+  if (!reach) return undefined;
+  const covered =
+    reach.repositorySelection === "all" ||
+    (reach.repositorySelection === "subset" && reach.repositoryIds.includes(repo.id));
+  return covered ? reach : undefined;
+}
+
+/** Whether the grant covers the repository: its owner's, and every one of them or a selected one. */
+export const reachesRepository = (grant: FineGrainedGrant, repo: RepoRow): boolean =>
+  reachOf(grant, repo) !== undefined;
 
 /**
  * Refuses an operation needing `needs` on the repository unless the grant covers it and holds them: a private
@@ -51,20 +62,23 @@ export function reachesRepository(grant: FineGrainedGrant, repo: RepoRow): boole
  * there but not for this token (403).
  */
 export function checkRepository(grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): void {
-  const covered = reachesRepository(grant, repo);
-  if (covered && grants(grant.permissions, needs)) return;
-  if (!covered && repo.private) throw notFound();
+  const reach = reachOf(grant, repo);
+  if (reach && grants(reach.permissions, needs)) return;
+  if (!reach && repo.private) throw notFound();
   throw notAccessibleByToken(grant);
 }
 
 /** The same for an organization's own resources (its hooks, its dashboard): the token must be the organization's. */
 export function checkOrganization(grant: FineGrainedGrant, orgId: number, needs: AcceptedPermissions): void {
-  if (grant.ownerId !== orgId || !grants(grant.permissions, needs)) throw notAccessibleByToken(grant);
+  const reach = reachOn(grant, orgId);
+  if (!reach || !grants(reach.permissions, needs)) throw notAccessibleByToken(grant);
 }
 
 /**
  * Whether the grant may see private events of a repository it covers, on a feed needing `needs`. A repository it
  * does not cover, or without the permission, shows its public side only, as to anyone (GitHub's public read).
  */
-export const readsPrivateOf = (grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): boolean =>
-  reachesRepository(grant, repo) && grants(grant.permissions, needs);
+export const readsPrivateOf = (grant: FineGrainedGrant, repo: RepoRow, needs: AcceptedPermissions): boolean => {
+  const reach = reachOf(grant, repo);
+  return reach !== undefined && grants(reach.permissions, needs);
+};

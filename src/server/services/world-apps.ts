@@ -69,6 +69,17 @@ function names(value: unknown, where: string): string[] {
   return value as string[];
 }
 
+function urls(value: unknown, where: string): string[] {
+  const list = names(value, where);
+  for (const [i, url] of list.entries()) if (!URL.canParse(url)) fail(`${where}[${i}]`, "must be an absolute URL");
+  return list;
+}
+
+function flag(value: unknown, where: string): boolean {
+  if (value !== undefined && typeof value !== "boolean") fail(where, "must be true or false");
+  return value === true;
+}
+
 /** The `apps` list, checked; nothing is stored. */
 export function worldApps(list: unknown[]): WorldApp[] {
   return list.map((value, i) => {
@@ -107,6 +118,8 @@ export function worldApps(list: unknown[]): WorldApp[] {
         webhookUrl: text(a.webhook_url, `${where}.webhook_url`) ?? null,
         permissions: permissions(a.permissions, `${where}.permissions`),
         events: names(a.events, `${where}.events`),
+        callbackUrls: urls(a.callback_urls, `${where}.callback_urls`),
+        deviceFlow: flag(a.device_flow, `${where}.device_flow`),
       },
       installations,
     };

@@ -26,6 +26,11 @@ export interface AppRow {
 export type NewApp = Omit<AppRow, "createdAt" | "updatedAt" | "botId"> & {
   botLogin: string;
   webhook: { url: string; sealedSecret: string | null } | null;
+  /**
+   * How users sign in to the app (its OAuth client, `oauth_apps.github_app_id`): the callback URL of the web flow
+   * (none: the web flow refuses) and whether the device flow is on.
+   */
+  signIn: { callbackUrl: string | null; deviceFlow: boolean };
 };
 
 export interface InstallationRow {

@@ -95,6 +95,23 @@ export class Apps implements AppStore {
             now: at,
           },
         );
+        await tx.run(
+          `INSERT INTO oauth_apps (client_id, client_secret_hash, name, owner_id, url, callback_url, device_flow,
+             suspended, created_at, github_app_id)
+           VALUES (@client_id, @secret, @name, @owner, @url, @callback, @device, @suspended, @now, @id)`,
+          {
+            client_id: app.clientId,
+            secret: app.clientSecretHash ?? "",
+            name: app.name,
+            owner: app.ownerId,
+            url: app.signIn.callbackUrl ?? "",
+            callback: app.signIn.callbackUrl ?? "",
+            device: tx.values.bool(app.signIn.deviceFlow),
+            suspended: tx.values.bool(false),
+            now: at,
+            id: app.id,
+          },
+        );
         if (app.webhook) {
           const hook: NewHook = {
             owner: { kind: "app", appId: app.id },

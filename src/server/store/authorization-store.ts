@@ -17,7 +17,16 @@ export interface FineGrainedGrant {
   description: string | null;
   /** Set for an installation token (a GitHub App's): the installation it acts for; GitHub words its 403 apart. */
   installationId?: number;
+  /**
+   * Set for a GitHub App's user token, and never stored: it reaches what the app's installations reach (read when the
+   * token is presented, so an installation added or suspended counts at once), each account's repositories with that
+   * installation's permissions; the grant's own fields are the app's account-level permissions.
+   */
+  userOfApp?: { appId: number; installations: GrantReach[] };
 }
+
+/** What a grant reaches on one account. */
+export type GrantReach = Pick<FineGrainedGrant, "ownerId" | "repositorySelection" | "repositoryIds" | "permissions">;
 
 /** The two kinds of personal access token, which GitHub lists and manages apart. */
 export type TokenKind = "classic" | "fine-grained";

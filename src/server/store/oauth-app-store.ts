@@ -17,9 +17,29 @@ export interface OAuthAppRow {
   deviceFlow: boolean;
   suspended: boolean;
   createdAt: Date;
+  /**
+   * Set when this is a GitHub App's client (migration 30): the app signs users in by it, and the tokens it grants
+   * are the app's user tokens (`ghu_`, with refresh tokens); null for an OAuth app.
+   */
+  githubAppId: number | null;
 }
 
-export type NewOAuthApp = Omit<OAuthAppRow, "id" | "createdAt">;
+export type NewOAuthApp = Omit<OAuthAppRow, "id" | "createdAt" | "githubAppId">;
+
+/** A GitHub App user token's refresh token, kept as its SHA-256 beside the token (authorization) it renews. */
+export interface RefreshTokenRow {
+  refreshTokenHash: string;
+  authorizationId: number;
+  /** Granted by the device flow, whose refresh GitHub takes without the client secret. */
+  fromDevice: boolean;
+  expiresAt: Date;
+}
+
+/** A refresh token with what its token is: whose, and of which client. */
+export interface HeldRefreshToken extends RefreshTokenRow {
+  userId: number;
+  oauthAppId: number;
+}
 
 /** A web-flow code: once, until `expiresAt`, for the redirect URI and the PKCE challenge it was issued with. */
 export interface OAuthCodeRow {
@@ -75,4 +95,9 @@ export interface OAuthAppStore {
   decide(userCode: string, state: "approved" | "denied", userId: number): Promise<boolean>;
   /** Deletes the device code once its token is issued or refused for good. */
   deleteDeviceCode(deviceCodeHash: string): Promise<void>;
+  saveRefreshToken(token: RefreshTokenRow): Promise<void>;
+  /** The refresh token with its token's user and client; null when there is none (or its token was revoked). */
+  findRefreshToken(refreshTokenHash: string): Promise<HeldRefreshToken | null>;
+  /** Deletes the refresh token, so that it renews at most once; false when another request took it first. */
+  takeRefreshToken(refreshTokenHash: string): Promise<boolean>;
 }

@@ -3,11 +3,13 @@ import { DuplicateError } from "./duplicate-error.js";
 import { UniqueViolation, type Executor } from "./executor.js";
 import type {
   DeviceCodeRow,
+  HeldRefreshToken,
   NewDeviceCode,
   NewOAuthApp,
   OAuthAppRow,
   OAuthAppStore,
   OAuthCodeRow,
+  RefreshTokenRow,
 } from "./oauth-app-store.js";
 import { date, json, type Bool, type Json, type Time } from "./sql-values.js";
 
@@ -18,7 +20,8 @@ const SQL = {
     RETURNING *`,
   byClientId: "SELECT * FROM oauth_apps WHERE client_id = @clientId",
   byId: "SELECT * FROM oauth_apps WHERE id = @id",
-  list: "SELECT * FROM oauth_apps ORDER BY id",
+  // GitHub Apps' clients are their apps': listed, managed and deleted with them.
+  list: "SELECT * FROM oauth_apps WHERE github_app_id IS NULL ORDER BY id",
   authorizedBy: `SELECT * FROM oauth_apps WHERE id IN
       (SELECT oauth_app_id FROM authorizations WHERE user_id = @userId AND oauth_app_id IS NOT NULL)
     ORDER BY name, id`,
@@ -37,6 +40,11 @@ const SQL = {
   decide: `UPDATE oauth_device_codes SET state = @state, user_id = @userId
     WHERE user_code = @userCode AND state = 'pending'`,
   deleteDeviceCode: "DELETE FROM oauth_device_codes WHERE device_code_hash = @deviceCodeHash",
+  saveRefreshToken: `INSERT INTO app_refresh_tokens (refresh_token_hash, authorization_id, from_device, expires_at)
+    VALUES (@refreshTokenHash, @authorizationId, @fromDevice, @expiresAt)`,
+  findRefreshToken: `SELECT r.*, a.user_id, a.oauth_app_id FROM app_refresh_tokens r
+    JOIN authorizations a ON a.id = r.authorization_id WHERE r.refresh_token_hash = @refreshTokenHash`,
+  takeRefreshToken: "DELETE FROM app_refresh_tokens WHERE refresh_token_hash = @refreshTokenHash",
 };
 
 interface AppRecord {
@@ -50,6 +58,16 @@ interface AppRecord {
   device_flow: Bool;
   suspended: Bool;
   created_at: Time;
+  github_app_id: number | string | null;
+}
+
+interface RefreshTokenRecord {
+  refresh_token_hash: string;
+  authorization_id: number | string;
+  from_device: Bool;
+  expires_at: Time;
+  user_id: number | string;
+  oauth_app_id: number | string;
 }
 
 interface CodeRecord {
@@ -85,6 +103,7 @@ const toApp = (r: AppRecord): OAuthAppRow => ({
   deviceFlow: Boolean(r.device_flow),
   suspended: Boolean(r.suspended),
   createdAt: date(r.created_at),
+  githubAppId: r.github_app_id === null ? null : Number(r.github_app_id),
 });
 
 const toCode = (r: CodeRecord): OAuthCodeRow => ({
@@ -196,5 +215,32 @@ export class OAuthApps implements OAuthAppStore {
 
   async deleteDeviceCode(deviceCodeHash: string) {
     await this.db.run(SQL.deleteDeviceCode, { deviceCodeHash });
+  }
+
+  async saveRefreshToken(token: RefreshTokenRow) {
+    const { bool, time } = this.db.values;
+    await this.db.run(SQL.saveRefreshToken, {
+      ...token,
+      fromDevice: bool(token.fromDevice),
+      expiresAt: time(token.expiresAt),
+    });
+  }
+
+  async findRefreshToken(refreshTokenHash: string): Promise<HeldRefreshToken | null> {
+    const r = await this.db.get<RefreshTokenRecord>(SQL.findRefreshToken, { refreshTokenHash });
+    return r
+      ? {
+          refreshTokenHash: r.refresh_token_hash,
+          authorizationId: Number(r.authorization_id),
+          fromDevice: Boolean(r.from_device),
+          expiresAt: date(r.expires_at),
+          userId: Number(r.user_id),
+          oauthAppId: Number(r.oauth_app_id),
+        }
+      : null;
+  }
+
+  async takeRefreshToken(refreshTokenHash: string) {
+    return (await this.db.run(SQL.takeRefreshToken, { refreshTokenHash })).changes > 0;
   }
 }

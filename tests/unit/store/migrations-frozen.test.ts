@@ -137,6 +137,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "b4522607ccc627c1f253025e98037dd3e9290398e69aeed50f8686fe8f1e14fa",
     postgres: "513c04617a85e1fadfc3966d2f2f97bdc5f1774ca39b46d55b3e5da45fc712e0",
   },
+  30: {
+    sqlite: "f0ce1ba97950913a4189733ef451ed24add0e0983c92a75f0a9eb5da120218f3",
+    postgres: "a6fe69769215af73e5328161b128fd9f9db144937169c46609159b7c78c2f05a",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

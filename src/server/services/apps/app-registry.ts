@@ -22,6 +22,10 @@ export interface AppRegistration {
   sealedWebhookSecret?: string | null;
   permissions: GrantedPermissions;
   events: string[];
+  /** Where the web flow may send users back: the first is the app's callback URL (none: no web flow). */
+  callbackUrls?: string[];
+  /** Whether users may sign in to the app by the device flow. */
+  deviceFlow?: boolean;
 }
 
 const slugOf = (name: string) =>
@@ -58,6 +62,7 @@ export class AppRegistry {
           : null,
         permissions: { ...registration.permissions, metadata: "read" },
         events: registration.events,
+        signIn: { callbackUrl: registration.callbackUrls?.[0] ?? null, deviceFlow: registration.deviceFlow ?? false },
       },
       this.clock(),
     );

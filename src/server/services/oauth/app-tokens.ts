@@ -40,9 +40,14 @@ export class AppTokenService {
   /** A new token for the same user and scopes; the old one stops working. */
   async reset(app: OAuthAppRow, token: string): Promise<{ row: AuthorizationRow; token: string }> {
     const old = await this.check(app, token);
-    const granted = await grantToken(this.store, app, old.userId, old.scopes, this.clock());
+    const { row, answer } = await grantToken(
+      this.store,
+      app,
+      { userId: old.userId, scopes: old.scopes, fromDevice: false },
+      this.clock(),
+    );
     await this.store.authorizations.revoke(old.id);
-    return granted;
+    return { row, token: answer.access_token };
   }
 
   async delete(app: OAuthAppRow, token: string): Promise<void> {

@@ -8,8 +8,7 @@ import type { DeviceCodeRow, OAuthAppRow, Store } from "../../store/store.js";
 import { hashToken, randomHex } from "../credentials.js";
 import { OAuthError } from "./oauth-error.js";
 import type { OAuthAppService } from "./oauth-apps.js";
-import { grantToken, requestedScopes } from "./oauth-tokens.js";
-import type { GrantedToken } from "./web-flow.js";
+import { grantToken, requestedScopes, type GrantedToken } from "./oauth-tokens.js";
 
 const EXPIRES_IN_SECONDS = 900;
 const INTERVAL_SECONDS = 5;
@@ -100,8 +99,8 @@ export class DeviceFlow {
     }
     if (code.state === "approved" && code.userId !== null) {
       await this.store.oauthApps.deleteDeviceCode(hash);
-      const { token } = await grantToken(this.store, app, code.userId, code.scopes, now);
-      return { access_token: token, token_type: "bearer", scope: code.scopes.join(",") };
+      const grant = { userId: code.userId, scopes: code.scopes, fromDevice: true };
+      return (await grantToken(this.store, app, grant, now)).answer;
     }
     const tooSoon =
       code.lastPolledAt !== null && now.getTime() - code.lastPolledAt.getTime() < code.intervalSeconds * 1000;

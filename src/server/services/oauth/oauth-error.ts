@@ -5,6 +5,8 @@
 const TROUBLESHOOTING =
   "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors";
 const DEVICE_FLOW = "https://docs.github.com/developers/apps/authorizing-oauth-apps#error-codes-for-the-device-flow";
+const REFRESHING =
+  "https://docs.github.com/apps/creating-github-apps/authenticating-with-a-github-app/refreshing-user-access-tokens";
 const AUTHORIZATION_ERRORS =
   "https://docs.github.com/apps/managing-oauth-apps/troubleshooting-authorization-request-errors";
 
@@ -16,6 +18,7 @@ export const OAUTH_ERRORS = {
     TROUBLESHOOTING,
   ],
   bad_verification_code: ["The code passed is incorrect or expired.", TROUBLESHOOTING],
+  bad_refresh_token: ["The refresh token passed is incorrect or expired.", REFRESHING],
   // GitHub's wording for a verifier that does not match is not published (spec 12): the code is refused as a bad one.
   pkce_mismatch: ["The code_verifier does not match the code_challenge.", TROUBLESHOOTING],
   unsupported_grant_type: ["The grant type is not supported.", DEVICE_FLOW],

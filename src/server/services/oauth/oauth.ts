@@ -3,6 +3,7 @@ import type { Store } from "../../store/store.js";
 import { AppTokenService } from "./app-tokens.js";
 import { DeviceFlow } from "./device-flow.js";
 import { OAuthAppService } from "./oauth-apps.js";
+import { TokenRefresh } from "./token-refresh.js";
 import { WebFlow } from "./web-flow.js";
 
 export interface OAuthServices {
@@ -10,6 +11,7 @@ export interface OAuthServices {
   web: WebFlow;
   device: DeviceFlow;
   tokens: AppTokenService;
+  refresh: TokenRefresh;
 }
 
 export function oauthServices(store: Store, clock: () => Date): OAuthServices {
@@ -19,5 +21,6 @@ export function oauthServices(store: Store, clock: () => Date): OAuthServices {
     web: new WebFlow(store, apps, clock),
     device: new DeviceFlow(store, apps, clock),
     tokens: new AppTokenService(store, apps, clock),
+    refresh: new TokenRefresh(store, apps, clock),
   };
 }

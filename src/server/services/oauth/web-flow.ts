@@ -8,7 +8,7 @@ import type { OAuthAppRow, Store } from "../../store/store.js";
 import { hashesEqual, hashToken, randomHex } from "../credentials.js";
 import { OAuthError, type OAuthErrorName } from "./oauth-error.js";
 import type { OAuthAppService } from "./oauth-apps.js";
-import { grantToken, requestedScopes } from "./oauth-tokens.js";
+import { grantToken, requestedScopes, type GrantedToken } from "./oauth-tokens.js";
 import { redirectAllowed, withQuery } from "./redirect-uri.js";
 
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -44,13 +44,6 @@ export interface ConsentRequest {
 /** What an authorize request comes to: a page to show (consent), a redirect (GitHub's errors), or not found. */
 export type AuthorizeOutcome = { consent: ConsentRequest } | { redirect: string } | { notFound: true };
 
-/** The answer of the exchange and of the device flow's last poll. */
-export interface GrantedToken {
-  access_token: string;
-  token_type: "bearer";
-  scope: string;
-}
-
 export interface CodeExchange {
   client_id?: string;
   client_secret?: string;
@@ -71,7 +64,8 @@ export class WebFlow {
   /** Checks an authorize request as GitHub does, in its order: the app, the redirect URI, suspension, PKCE. */
   async check(query: AuthorizeQuery): Promise<AuthorizeOutcome> {
     const app = query.client_id ? await this.apps.find(query.client_id) : null;
-    if (!app) return { notFound: true };
+    // A GitHub App with no callback URL has no web flow: there is nowhere to send the user back to.
+    if (!app || app.callbackUrl === "") return { notFound: true };
     const refuse = (error: OAuthErrorName, to = app.callbackUrl) => ({
       redirect: withQuery(to, { ...new OAuthError(error).fields(), state: query.state }),
     });
@@ -135,7 +129,7 @@ export class WebFlow {
       if (!hashesEqual(Buffer.from(s256(verifier)).toString("hex"), Buffer.from(code.codeChallenge).toString("hex")))
         throw new OAuthError("pkce_mismatch");
     }
-    const { token } = await grantToken(this.store, app, code.userId, code.scopes, now);
-    return { access_token: token, token_type: "bearer", scope: code.scopes.join(",") };
+    const grant = { userId: code.userId, scopes: code.scopes, fromDevice: false };
+    return (await grantToken(this.store, app, grant, now)).answer;
   }
 }

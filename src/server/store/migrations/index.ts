@@ -32,6 +32,7 @@ import { migration as m026 } from "./026-repository-settings.js";
 import { migration as m027 } from "./027-oauth-apps.js";
 import { migration as m028 } from "./028-github-apps.js";
 import { migration as m029 } from "./029-app-webhooks.js";
+import { migration as m030 } from "./030-app-user-tokens.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -67,4 +68,5 @@ export const migrations: readonly Migration[] = [
   m027,
   m028,
   m029,
+  m030,
 ];
