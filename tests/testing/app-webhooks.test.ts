@@ -147,6 +147,71 @@ test("an app's webhook gets installation.created, then its installation's events
   }
 });
 
+test("suspending, unsuspending and deleting an installation through the JWT routes is each GitHub's installation webhook", async () => {
+  await using fg = await startFeedgate({ world: WORLD });
+  const arrived: Arrived[] = [];
+  const { server, url } = await listening((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      arrived.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.end("ok");
+    });
+  });
+  try {
+    const bot = await fg.githubApp({
+      name: "Lifecycle",
+      owner: "alice",
+      permissions: { issues: "write" },
+      events: ["issues"],
+      webhookUrl: `${url}/hook`,
+    });
+    const { id } = await bot.install("alice", ["hello"]);
+    await until(() => arrived.length >= 1, "installation.created");
+    const app = new App({ appId: bot.id, privateKey: bot.privateKey, Octokit: Octokit.defaults({ baseUrl: fg.url }) });
+    const webhooks = new Webhooks({ secret: bot.webhookSecret });
+    /** The payload of the n-th delivery, once it came, checked as @octokit/webhooks checks a signature. */
+    const payloadOf = async (n: number, what: string) => {
+      await until(() => arrived.length >= n, what);
+      const { headers, body } = arrived[n - 1]!;
+      assert.equal(headers["x-github-event"], "installation");
+      assert.ok(await webhooks.verify(body, String(headers["x-hub-signature-256"])), what);
+      return JSON.parse(body) as {
+        action: string;
+        installation: { id: number; suspended_at: string | null };
+        repositories: { full_name: string }[];
+        sender: { login: string };
+      };
+    };
+
+    await app.octokit.request("PUT /app/installations/{installation_id}/suspended", { installation_id: id });
+    const suspended = await payloadOf(2, "installation.suspend");
+    assert.equal(suspended.action, "suspend");
+    assert.equal(suspended.installation.id, id);
+    assert.notEqual(suspended.installation.suspended_at, null);
+
+    await app.octokit.request("DELETE /app/installations/{installation_id}/suspended", { installation_id: id });
+    const unsuspended = await payloadOf(3, "installation.unsuspend");
+    assert.deepEqual([unsuspended.action, unsuspended.installation.suspended_at], ["unsuspend", null]);
+
+    await app.octokit.request("DELETE /app/installations/{installation_id}", { installation_id: id });
+    const deleted = await payloadOf(4, "installation.deleted");
+    assert.equal(deleted.action, "deleted");
+    assert.equal(deleted.installation.id, id, "the installation as it was, though it is gone");
+    assert.deepEqual(
+      deleted.repositories.map((r) => r.full_name),
+      ["alice/hello"],
+    );
+    assert.equal(deleted.sender.login, "alice");
+    assert.equal(arrived[3]!.body.match(/"installation":/g)?.length, 1, "installation once");
+    await assert.rejects(app.octokit.request("GET /app/installations/{installation_id}", { installation_id: id }), {
+      status: 404,
+    });
+  } finally {
+    server.close();
+  }
+});
+
 test("@octokit/app answers issues.opened with a comment, as its bot, through the delivery's installation", async () => {
   await using fg = await startFeedgate({ world: WORLD });
   let middleware: ReturnType<typeof createNodeMiddleware> | undefined;

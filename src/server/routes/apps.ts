@@ -40,7 +40,7 @@ export function appRoutes(untyped: FastifyInstance, service: AppService): void {
   app.route({
     ...tableRoute(apps.deleteInstallation),
     handler: async (request, reply) => {
-      await service.uninstall(appOf(request), request.params.installation_id);
+      await service.uninstall(appOf(request), request.params.installation_id, request.baseUrl);
       return noContent(reply);
     },
   });

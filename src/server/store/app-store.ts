@@ -66,9 +66,13 @@ export interface AppStore {
   installationOn(appId: number, accountId: number): Promise<InstallationRow | null>;
   installations(appId: number): Promise<InstallationRow[]>;
   lastInstallationId(): Promise<number>;
+  /** Suspends (or unsuspends) it and queues `installation` `suspend` (`unsuspend`) to the app's hook, at once. */
   setSuspended(id: number, suspendedAt: Date | null, now: Date): Promise<InstallationRow | null>;
-  /** Removes the installation and revokes every token minted for it. */
-  uninstall(id: number): Promise<void>;
+  /**
+   * Removes the installation, revokes every token minted for it and queues `installation` `deleted` to the app's hook, at once: `deletedBody` is that
+   * payload, made before (the installation it describes is gone when it is delivered).
+   */
+  uninstall(id: number, deletedBody: string, now: Date): Promise<void>;
   /** The ids of the account's repositories, in id order: what an installation on all of them covers. */
   repositoryIdsOf(accountId: number): Promise<number[]>;
   /** Records that the authorization is a token of the installation. */

@@ -64,6 +64,34 @@ const toInstallation = (r: InstallationRecord): InstallationRow => ({
   updatedAt: date(r.updated_at),
 });
 
+/**
+ * Queues an `installation` webhook to the app's hook (when it has an active one), in the caller's transaction. With
+ * no body, the dispatcher makes it from the installation at the first attempt (payload.ts forInstallation).
+ */
+async function queueInstallationEvent(
+  tx: Executor,
+  event: { appId: number; installationId: number | null; action: string; body?: string },
+  now: Date,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at,
+       created_at, installation_id)
+     SELECT h.id, @guid, 'installation', @action, NULL, @body, @redelivery, @due, @now, @installation
+     FROM hooks h WHERE h.app_id = @app AND h.active = @active`,
+    {
+      guid: randomUUID(),
+      action: event.action,
+      body: event.body ?? null,
+      redelivery: tx.values.bool(false),
+      due: now.getTime(),
+      now: tx.values.time(now),
+      installation: event.installationId,
+      app: event.appId,
+      active: tx.values.bool(true),
+    },
+  );
+}
+
 export class Apps implements AppStore {
   constructor(private readonly db: Executor) {}
 
@@ -169,20 +197,10 @@ export class Apps implements AppStore {
             now: tx.values.time(now),
           },
         );
-        await tx.run(
-          `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at,
-             created_at, installation_id)
-           SELECT h.id, @guid, 'installation', 'created', NULL, NULL, @redelivery, @due, @now, @installation
-           FROM hooks h WHERE h.app_id = @app AND h.active = @active`,
-          {
-            guid: randomUUID(),
-            redelivery: tx.values.bool(false),
-            due: now.getTime(),
-            now: tx.values.time(now),
-            installation: installation.id,
-            app: installation.appId,
-            active: tx.values.bool(true),
-          },
+        await queueInstallationEvent(
+          tx,
+          { appId: installation.appId, installationId: installation.id, action: "created" },
+          now,
         );
         return toInstallation(row!);
       });
@@ -217,25 +235,38 @@ export class Apps implements AppStore {
   }
 
   async setSuspended(id: number, suspendedAt: Date | null, now: Date) {
-    const row = await this.db.get<InstallationRecord>(
-      "UPDATE installations SET suspended_at = @suspended, updated_at = @now WHERE id = @id RETURNING *",
-      {
-        id,
-        suspended: suspendedAt === null ? null : this.db.values.time(suspendedAt),
-        now: this.db.values.time(now),
-      },
-    );
-    return row ? toInstallation(row) : null;
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get<InstallationRecord>(
+        "UPDATE installations SET suspended_at = @suspended, updated_at = @now WHERE id = @id RETURNING *",
+        {
+          id,
+          suspended: suspendedAt === null ? null : tx.values.time(suspendedAt),
+          now: tx.values.time(now),
+        },
+      );
+      if (!row) return null;
+      const action = suspendedAt === null ? "unsuspend" : "suspend";
+      await queueInstallationEvent(tx, { appId: Number(row.app_id), installationId: id, action }, now);
+      return toInstallation(row);
+    });
   }
 
-  async uninstall(id: number): Promise<void> {
+  async uninstall(id: number, deletedBody: string, now: Date): Promise<void> {
     await this.db.transaction(async (tx) => {
+      const gone = await tx.get<{ app_id: number | string }>("SELECT app_id FROM installations WHERE id = @id", { id });
+      if (!gone) return;
       await tx.run(
         `DELETE FROM authorizations WHERE id IN
            (SELECT authorization_id FROM installation_tokens WHERE installation_id = @id)`,
         { id },
       );
       await tx.run("DELETE FROM installations WHERE id = @id", { id });
+      // The body names the installation itself: no installation id for the dispatcher to add it from.
+      await queueInstallationEvent(
+        tx,
+        { appId: Number(gone.app_id), installationId: null, action: "deleted", body: deletedBody },
+        now,
+      );
     });
   }
 

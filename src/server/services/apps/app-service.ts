@@ -8,6 +8,7 @@ import { ApiError, notFound } from "../../errors.js";
 import type { AppRow, InstallationRow, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { MintedToken } from "../../convert/app.js";
+import { PayloadBuilder } from "../../webhooks/payload.js";
 import { InstallationTokens, type Narrowing } from "./installation-tokens.js";
 
 /** GitHub's 403 for an installation route called with another kind of token. */
@@ -22,12 +23,14 @@ const suspended = () => new ApiError(403, "This installation has been suspended"
 
 export class AppService {
   private readonly tokens: InstallationTokens;
+  private readonly payloads: PayloadBuilder;
 
   constructor(
     private readonly store: Store,
     private readonly clock: () => Date,
   ) {
     this.tokens = new InstallationTokens(store, clock);
+    this.payloads = new PayloadBuilder(store);
   }
 
   async app(app: AppRow): Promise<AppFacts> {
@@ -49,8 +52,11 @@ export class AppService {
     return this.facts(app, installation);
   }
 
-  async uninstall(app: AppRow, id: string): Promise<void> {
-    await this.store.apps.uninstall((await this.installation(app, id)).installation.id);
+  /** `baseUrl` is the one of the `installation` `deleted` payload's URLs, made now: nothing is left to make it from later. */
+  async uninstall(app: AppRow, id: string, baseUrl: string): Promise<void> {
+    const { installation } = await this.installation(app, id);
+    const deleted = await this.payloads.forInstallation(installation.id, "deleted", baseUrl);
+    await this.store.apps.uninstall(installation.id, deleted!.body, this.clock());
   }
 
   async suspend(app: AppRow, id: string, suspend: boolean): Promise<void> {
