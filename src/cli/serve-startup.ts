@@ -75,11 +75,15 @@ export async function prepareStore(
   store: Store,
   clock: () => Date,
   work: StartupWork,
+  sealSecret: (secret: string) => string,
 ): Promise<{ demo: DemoOutcome | null; notes: StartupNote[] }> {
   const notes: StartupNote[] = [];
   const demo = work.demo ? await demoOutcome(store, clock) : null;
   if (work.world) {
-    const seeded = await new IngestService(store, clock).seedWorld(work.world.doc, { baseDir: work.world.baseDir });
+    const seeded = await new IngestService(store, clock).seedWorld(work.world.doc, {
+      baseDir: work.world.baseDir,
+      sealSecret,
+    });
     notes.push({ level: "info", msg: seedReport(work.world.file, seeded).trim().replace("\n", "; ") });
   }
   if (work.admin)

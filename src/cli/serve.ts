@@ -54,8 +54,8 @@ export function serveCommand(program: Command, io: CliIo): void {
       const { startServer } = await import("../server/main.js");
       let demo: DemoOutcome | null = null;
       const server = await startServer(config, {
-        beforeListen: async (store, clock) => {
-          const prepared = await prepareStore(store, clock, work);
+        beforeListen: async (store, clock, sealSecret) => {
+          const prepared = await prepareStore(store, clock, work, sealSecret);
           demo = prepared.demo;
           return prepared.notes;
         },

@@ -226,7 +226,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   registerStreams(app, services.streams);
   eventRoutes(app, services.feeds, config.numericIds, services.streams);
   entryPointRoutes(app, services.entryPoints);
-  adminRoutes(app, services.ingest, config.adminBodyLimit);
+  adminRoutes(app, services.ingest, config.adminBodyLimit, (secret) => services.webhooks.secrets.seal(secret));
   hookRoutes(app, services.hooks);
   // Before the families it serves in GitHub's `/repositories/{id}/...` form: it learns their routes as they are added.
   repositoryIdForms(app, ID_FORM_TAGS, (id) => services.feeds.paramsByWireId("repo", id));

@@ -42,6 +42,7 @@ import { StalePages } from "./services/stale-pages.js";
 import { TestControls } from "./services/test-controls.js";
 import { FaultList } from "./services/faults.js";
 import { webhooks, type Webhooks } from "./webhooks/webhooks.js";
+import type { SecretBox } from "./webhooks/secret-box.js";
 import { StreamHub } from "./streams/hub.js";
 import { Metrics } from "./metrics.js";
 import { requestId } from "./request-id.js";
@@ -65,6 +66,8 @@ export interface ServiceInputs {
   listeningOrigin: () => string;
   /** false: no answer is repeated (./repeats/), every request takes the whole pipeline. */
   repeatAnswers?: boolean;
+  /** What webhook secrets are sealed with, when the caller sealed some already (the test double's world); else made. */
+  secrets?: SecretBox;
 }
 
 /** Jobs that run outside requests while the app is ready: started when it is, stopped when it closes. */
@@ -146,6 +149,7 @@ export function makeServices({
   log,
   listeningOrigin,
   repeatAnswers = true,
+  secrets,
 }: ServiceInputs): Services {
   const manualClock = manualClockOf(config, givenClock);
   const clock: Clock = manualClock?.now ?? (givenClock as Clock);
@@ -195,7 +199,15 @@ export function makeServices({
     clock,
   });
   // The dispatcher reads the database itself: it runs outside requests, where remembered answers are not refreshed.
-  const hooks = webhooks({ config, store: database, clock, log, listeningOrigin, registry: metrics.registry });
+  const hooks = webhooks({
+    config,
+    store: database,
+    clock,
+    log,
+    listeningOrigin,
+    registry: metrics.registry,
+    secrets,
+  });
   const ingest = new IngestService(store, clock, {
     eventsIngested: metrics.eventsIngested,
     ingested: () => hooks.dispatcher.wake(),

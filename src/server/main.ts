@@ -16,6 +16,7 @@ import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
 import { databaseNote, type StartupNote } from "./startup-notes.js";
+import { secretBox } from "./webhooks/webhooks.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -44,9 +45,14 @@ function listenError(error: unknown, host: string, port: number, what: string, f
 export interface StartOptions {
   /**
    * Runs on the opened, migrated store before anything listens (the demo account, `--seed`, `--admin`), with the
-   * server's clock; the notes it returns are logged before the port opens.
+   * server's clock and what seals webhook secrets as the server will open them; the notes it returns are logged
+   * before the port opens.
    */
-  beforeListen?: (store: Store, clock: () => Date) => Promise<StartupNote[] | undefined>;
+  beforeListen?: (
+    store: Store,
+    clock: () => Date,
+    sealSecret: (secret: string) => string,
+  ) => Promise<StartupNote[] | undefined>;
   /** The one clock every rule of the server reads; the wall clock (or, under --test-controls, a movable one) unless given. */
   clock?: Clock | ManualClock;
   /**
@@ -69,13 +75,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const tls = readTlsFiles(config.tls);
     const store = await openStoreExplained(config.db, config.database); // migrates on open
     closers.push(() => store.close());
+    // One box for what is sealed before the app is made (a world's app webhook secrets) and for the app itself: an
+    // in-memory database's key is made by this process only.
+    const secrets = secretBox(config);
     const notes = [
       databaseNote(config.db, store.migratedAtOpen),
-      ...((await options.beforeListen?.(store, now)) ?? []),
+      ...((await options.beforeListen?.(store, now, (secret) => secrets.seal(secret))) ?? []),
     ];
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
-    const app = await buildApp({ config, store, counters, metrics, tls, clock });
+    const app = await buildApp({ config, store, counters, metrics, tls, clock, secrets });
     closers.push(() => app.close());
     if (config.testControls) {
       app.log.warn(

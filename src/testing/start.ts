@@ -8,6 +8,7 @@ import { Client, VERSION } from "../client/index.js";
 import { normalize } from "../api/scopes.js";
 import { buildApp } from "../server/app.js";
 import { ManualClock } from "../server/clock.js";
+import { SecretBox } from "../server/webhooks/secret-box.js";
 import { loadConfig, LOWEST_PASSWORD_COST, type ConfigInput } from "../server/config.js";
 import { MemoryWindowCounters } from "../server/counters/counters.js";
 import type { Fault, FaultList } from "../server/services/faults.js";
@@ -133,11 +134,13 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
     for (const part of opened.reverse()) await part.close().catch(() => undefined);
   };
   try {
+    // The box the app seals hooks' secrets with, made first: a world's app webhook secrets are sealed with it.
+    const secrets = SecretBox.ephemeral();
     if (options.world !== undefined) {
       const { doc, baseDir } = await worldDocument(options.world);
-      await new IngestService(store, clock.now).seedWorld(doc, { baseDir });
+      await new IngestService(store, clock.now).seedWorld(doc, { baseDir, sealSecret: (s) => secrets.seal(s) });
     }
-    const app = await buildApp({ config, store, clock, counters: new MemoryWindowCounters() });
+    const app = await buildApp({ config, store, clock, counters: new MemoryWindowCounters(), secrets });
     opened.push(app);
     const url = (await app.listen({ host: "127.0.0.1", port: config.port })).replace("localhost", "127.0.0.1");
     return feedgateOf(app, store, app.testControls!, url, closeAll, opened);

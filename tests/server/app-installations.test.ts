@@ -184,6 +184,24 @@ describe("apps in a world file", () => {
         ingest.seedWorld({ apps: [{ name: "x", owner: "acme", public_key: "not a key" }] }, { baseDir: undefined }),
         /apps\[0\]\.public_key: must be an RSA key in PEM/,
       );
+      // A webhook secret with nothing to seal it: refused before any of the world is stored, never kept unsigned.
+      const unsealable = {
+        users: [{ login: "unsealed-owner" }],
+        apps: [
+          {
+            name: "Unsealed",
+            owner: "unsealed-owner",
+            private_key: pem,
+            webhook_url: "http://127.0.0.1:9/",
+            webhook_secret: "s",
+          },
+        ],
+      };
+      await assert.rejects(
+        ingest.seedWorld(unsealable, { baseDir: undefined }),
+        /apps\[0\]\.webhook_secret: cannot be sealed here/,
+      );
+      assert.equal(await t.store.users.findByLogin("unsealed-owner"), null);
     } finally {
       await t.close();
     }

@@ -5,6 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
@@ -142,6 +143,48 @@ test("an app's webhook gets installation.created, then its installation's events
       Octokit: Octokit.defaults({ baseUrl: fg.url }),
     });
     await assert.rejects(silentApp.octokit.request("GET /app/hook/config"), { status: 404 });
+  } finally {
+    server.close();
+  }
+});
+
+test("a world file's app webhook secret signs its deliveries, and is stored sealed", async () => {
+  const arrived: Arrived[] = [];
+  const { server, url } = await listening((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      arrived.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.end("ok");
+    });
+  });
+  try {
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const secret = "world-file-webhook-secret";
+    await using fg = await startFeedgate({
+      world: {
+        ...WORLD,
+        apps: [
+          {
+            id: 1001,
+            slug: "world-bot",
+            owner: "alice",
+            private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+            webhook_url: `${url}/world`,
+            webhook_secret: secret,
+            permissions: { issues: "write" },
+            events: ["issues"],
+            installations: [{ id: 2001, account: "alice", repositories: ["alice/hello"] }],
+          },
+        ],
+      },
+    });
+    await until(() => arrived.length >= 1, "installation.created");
+    const { headers, body } = arrived[0]!;
+    assert.equal(headers["x-github-event"], "installation");
+    assert.ok(await new Webhooks({ secret }).verify(body, String(headers["x-hub-signature-256"])));
+    const [hook] = (await fg.store.hooks.list({ kind: "app", appId: 1001 }, { limit: 1, offset: 0 })).rows;
+    assert.ok(hook?.config.sealedSecret && !hook.config.sealedSecret.includes(secret), "sealed, not as written");
   } finally {
     server.close();
   }

@@ -79,7 +79,12 @@ function text(request: FastifyRequest, expected: string): string {
 /** The body as received (its encoding undone, checked to be UTF-8); none is an empty one. */
 const bytes = (request: FastifyRequest): Buffer => (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
 
-export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLimit: number): void {
+export function adminRoutes(
+  app: FastifyInstance,
+  ingest: IngestService,
+  bodyLimit: number,
+  sealSecret: (secret: string) => string,
+): void {
   // biome-ignore lint/nursery/noMisusedPromises: Fastify awaits an async plugin (its types allow both forms)
   app.register(async (admin) => {
     admin.removeAllContentTypeParsers();
@@ -107,7 +112,7 @@ export function adminRoutes(app: FastifyInstance, ingest: IngestService, bodyLim
 
     admin.post("/admin/world", { schema: documented(SEED_WORLD) }, async (request) => {
       const doc = parseJsonBody(text(request, "a world document (a JSON object), plain or gzipped"));
-      return ingesting(() => ingest.seedWorld(doc, { baseDir: undefined }));
+      return ingesting(() => ingest.seedWorld(doc, { baseDir: undefined, sealSecret }));
     });
   });
 }

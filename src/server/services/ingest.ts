@@ -4,7 +4,7 @@ import type { EventText, IngestOptions, IngestResult, Store } from "../store/sto
 import { drained } from "../store/encoded-batch.js";
 import { batchOfEvents, decodingBatch, inSlices, NDJSON_DECODER } from "./ingest-body.js";
 import { registerWorldOAuthApps } from "./world-oauth-apps.js";
-import { storeWorldApps } from "./world-apps.js";
+import { checkSealable, storeWorldApps } from "./world-apps.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 import { storeWorldIssues } from "./world-issues.js";
 
@@ -45,11 +45,12 @@ export class IngestService {
    */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
     const { batch, issues, oauthApps, apps, contents } = await loadWorld(this.store, doc, options, this.clock());
+    checkSealable(apps, options.sealSecret); // before anything of the world is stored
     const result = this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
     if (issues.length)
       await this.store.actions.perform(async (tx) => ({ value: await storeWorldIssues(tx, issues) }), this.clock());
     await registerWorldOAuthApps(this.store, oauthApps, this.clock);
-    await storeWorldApps(this.store, apps, this.clock);
+    await storeWorldApps(this.store, apps, this.clock, options.sealSecret);
     return { ...result, contents };
   }
 

@@ -29,7 +29,8 @@ const APP_KEYS = [
 const INSTALLATION_KEYS = ["id", "account", "repositories"];
 
 export interface WorldApp {
-  registration: AppRegistration;
+  /** The registration, its webhook secret as written (sealed as it is stored). */
+  registration: AppRegistration & { webhookSecret?: string };
   installations: { id?: number; account: string; repositories: "all" | string[] }[];
 }
 
@@ -116,6 +117,7 @@ export function worldApps(list: unknown[]): WorldApp[] {
         clientId: text(a.client_id, `${where}.client_id`),
         clientSecret: text(a.client_secret, `${where}.client_secret`),
         webhookUrl: text(a.webhook_url, `${where}.webhook_url`) ?? null,
+        webhookSecret: text(a.webhook_secret, `${where}.webhook_secret`),
         permissions: permissions(a.permissions, `${where}.permissions`),
         events: names(a.events, `${where}.events`),
         callbackUrls: urls(a.callback_urls, `${where}.callback_urls`),
@@ -126,12 +128,27 @@ export function worldApps(list: unknown[]): WorldApp[] {
   });
 }
 
-/** Registers the world's apps and installs them, skipping apps registered before (by id). */
-export async function storeWorldApps(store: Store, apps: WorldApp[], clock: () => Date): Promise<void> {
+/** Refuses a world whose apps name a webhook secret where none can be sealed: a hook that signs nothing is worse. */
+export function checkSealable(apps: WorldApp[], sealSecret: ((secret: string) => string) | undefined): void {
+  const secretAt = apps.findIndex((app) => app.registration.webhookSecret !== undefined);
+  if (secretAt >= 0 && !sealSecret)
+    fail(`apps[${secretAt}].webhook_secret`, "cannot be sealed here: seed it with `feedgate seed` or the server");
+}
+
+/** Registers the world's apps and installs them, skipping apps registered before (by id); secrets sealed by `sealSecret`. */
+export async function storeWorldApps(
+  store: Store,
+  apps: WorldApp[],
+  clock: () => Date,
+  sealSecret: ((secret: string) => string) | undefined,
+): Promise<void> {
+  checkSealable(apps, sealSecret);
   const registry = new AppRegistry(store, clock);
   for (const { registration, installations } of apps) {
     if (registration.id !== undefined && (await store.apps.byId(registration.id))) continue;
-    const app = await registry.register(registration);
+    const { webhookSecret, ...rest } = registration;
+    const sealed = webhookSecret === undefined ? null : sealSecret!(webhookSecret);
+    const app = await registry.register({ ...rest, sealedWebhookSecret: sealed });
     for (const installation of installations)
       await registry.install(app, installation.account, installation.repositories, installation.id);
   }

@@ -84,6 +84,11 @@ function boolean(value: unknown, where: string): boolean | undefined {
 export interface WorldOptions {
   /** Where `events_files` are resolved from (the world file's folder); undefined refuses them (HTTP ingest). */
   baseDir: string | undefined;
+  /**
+   * Seals an app's `webhook_secret` as the server that delivers its webhooks seals hooks' secrets (its SecretBox);
+   * without it, a world naming one is refused rather than delivered unsigned.
+   */
+  sealSecret?: (secret: string) => string;
 }
 
 /** What a world document held, by kind (events: inline and from its events files): `seed` reports it. */

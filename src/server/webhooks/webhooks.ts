@@ -50,11 +50,13 @@ export interface WebhookParts {
   listeningOrigin: () => string;
   /** Where the delivery metrics are registered (the app's /metrics). */
   registry?: Registry;
+  /** The box secrets were sealed with before the app was made (the test double's world); else the config's. */
+  secrets?: SecretBox;
 }
 
-export function webhooks({ config, store, clock, log, listeningOrigin, registry }: WebhookParts): Webhooks {
+export function webhooks({ config, store, clock, log, listeningOrigin, registry, ...parts }: WebhookParts): Webhooks {
   const baseUrl = () => config.baseUrl ?? originOr(listeningOrigin);
-  const secrets = secretBox(config);
+  const secrets = parts.secrets ?? secretBox(config);
   const payloads = new PayloadBuilder(store);
   const policy = config.webhooks.allowedHosts && new AddressPolicy(config.webhooks.allowedHosts);
   // GitHub makes one attempt; a failure waits for someone to ask for a redelivery.
