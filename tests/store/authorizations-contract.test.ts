@@ -228,7 +228,8 @@ contractSuite((driver) => {
       await s.store.authorizations.create({ ...newAuthorization(bob, 9031), oauthAppId: app.id }, NOW);
       assert.equal(mine.oauthAppId, app.id);
       assert.deepEqual(await s.store.oauthApps.tokensOf(app.id, alice), [{ id: mine.id, scopes: mine.scopes }]);
-      assert.equal(await s.store.oauthApps.revokeGrant(app.id, alice), 1);
+      assert.equal(await s.store.oauthApps.revokeGrant(app.id, alice, '{"action":"revoked"}', NOW), 1);
+      assert.equal(await s.store.oauthApps.revokeGrant(app.id, alice, '{"action":"revoked"}', NOW), 0);
       assert.equal(await s.store.authorizations.find(alice, mine.id), null);
       assert.equal((await s.store.oauthApps.tokensOf(app.id, bob)).length, 1);
     });

@@ -164,6 +164,33 @@ describe("GitHub App user tokens: ghu_ with a ghr_ refresh token", () => {
     assert.equal((await as(renewed.access_token).request("GET /user")).data.login, "alice");
   });
 
+  test("the app deleting a user's grant revokes their tokens and sends github_app_authorization revoked", async () => {
+    const receiver = await fg.receiver();
+    const hooked = await fg.githubApp({
+      name: "Revoked Bot",
+      owner: "alice",
+      permissions: {},
+      events: [],
+      callbackUrl: CALLBACK,
+      webhookUrl: receiver.url,
+    });
+    const app = new OAuthApp({
+      clientType: "github-app",
+      clientId: hooked.clientId,
+      clientSecret: hooked.clientSecret,
+      Octokit: octokitAt(fg.url),
+    });
+    const { url } = app.getWebFlowAuthorizationUrl({});
+    const code = new URL(await fg.authorize(url, "alice")).searchParams.get("code")!;
+    const { authentication } = await app.createToken({ code });
+    await app.deleteAuthorization({ token: authentication.token });
+    await assert.rejects(as(authentication.token).request("GET /user"), { status: 401 });
+    const revoked = await receiver.next({ event: "github_app_authorization" });
+    assert.equal(revoked.action, "revoked");
+    assert.equal((revoked.body as { sender: { login: string } }).sender.login, "alice");
+    assert.equal(revoked.headers["x-github-hook-installation-target-id"], String(hooked.id));
+  });
+
   test("an OAuth app's tokens are not renewable: gho_ without a refresh token", async () => {
     const oauth = await fg.oauthApp({ callbackUrl: CALLBACK });
     const app = new OAuthApp({

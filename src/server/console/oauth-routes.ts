@@ -91,7 +91,7 @@ export function oauthRoutes(app: FastifyInstance, services: ConsoleServices) {
   );
 
   app.post("/applications/revoke", { config: { consoleAccess: "signed-in" } }, async (request: FormRequest, reply) => {
-    await services.oauth.apps.revokeGrant(request.body.get("client_id") ?? "", signedIn(request).user);
+    await services.oauth.apps.revokeGrant(request.body.get("client_id") ?? "", signedIn(request).user, request.baseUrl);
     return reply.redirect("/console/applications", 303);
   });
 }

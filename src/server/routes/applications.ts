@@ -71,7 +71,7 @@ export function applicationRoutes(untyped: FastifyInstance, service: AppTokenSer
     ...tableRoute(deleteGrant, { numericIds }),
     preValidation,
     handler: async (request, reply) => {
-      await service.deleteGrant(await caller(request), accessTokenOf(request.body));
+      await service.deleteGrant(await caller(request), accessTokenOf(request.body), request.baseUrl);
       return reply.code(204).send();
     },
   });

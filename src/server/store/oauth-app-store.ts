@@ -79,8 +79,12 @@ export interface OAuthAppStore {
   list(): Promise<OAuthAppRow[]>;
   /** The apps a user has tokens of (the console's "Authorized OAuth Apps"), by name. */
   authorizedBy(userId: number): Promise<OAuthAppRow[]>;
-  /** Deletes every token of the app the user holds (GitHub's grant revocation); how many went. */
-  revokeGrant(appId: number, userId: number): Promise<number>;
+  /**
+   * Deletes every token of the app the user holds (GitHub's grant revocation); how many went. For a GitHub App's
+   * client, `revokedBody` (its `github_app_authorization` `revoked` payload) is queued to the app's hook in the same
+   * transaction, when any token went.
+   */
+  revokeGrant(appId: number, userId: number, revokedBody: string, now: Date): Promise<number>;
   /** The user's tokens of the app, oldest first, with their scopes (GitHub keeps ten per scope set). */
   tokensOf(appId: number, userId: number): Promise<{ id: number; scopes: string[] }[]>;
   saveCode(code: OAuthCodeRow): Promise<void>;

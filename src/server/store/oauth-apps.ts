@@ -1,4 +1,5 @@
 /** OAuth apps, their codes and device codes, written once over the executor (oauth-app-store.ts is the contract). */
+import { randomUUID } from "node:crypto";
 import { DuplicateError } from "./duplicate-error.js";
 import { UniqueViolation, type Executor } from "./executor.js";
 import type {
@@ -26,6 +27,11 @@ const SQL = {
       (SELECT oauth_app_id FROM authorizations WHERE user_id = @userId AND oauth_app_id IS NOT NULL)
     ORDER BY name, id`,
   revokeGrant: "DELETE FROM authorizations WHERE oauth_app_id = @appId AND user_id = @userId",
+  // To the hook of the GitHub App whose client this is; an OAuth app has no hook, and nothing is queued.
+  queueRevoked: `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at,
+      created_at, installation_id)
+    SELECT h.id, @guid, 'github_app_authorization', 'revoked', NULL, @body, @redelivery, @due, @now, NULL
+    FROM oauth_apps c JOIN hooks h ON h.app_id = c.github_app_id WHERE c.id = @appId AND h.active = @active`,
   tokensOf: "SELECT id, scopes FROM authorizations WHERE oauth_app_id = @appId AND user_id = @userId ORDER BY id",
   saveCode: `INSERT INTO oauth_codes (code_hash, app_id, user_id, redirect_uri, scopes, code_challenge, expires_at)
     VALUES (@codeHash, @appId, @userId, @redirectUri, @scopes, @codeChallenge, @expiresAt)`,
@@ -165,8 +171,21 @@ export class OAuthApps implements OAuthAppStore {
     return (await this.db.all<AppRecord>(SQL.authorizedBy, { userId })).map(toApp);
   }
 
-  async revokeGrant(appId: number, userId: number) {
-    return (await this.db.run(SQL.revokeGrant, { appId, userId })).changes;
+  async revokeGrant(appId: number, userId: number, revokedBody: string, now: Date) {
+    return this.db.transaction(async (tx) => {
+      const { changes } = await tx.run(SQL.revokeGrant, { appId, userId });
+      if (changes > 0)
+        await tx.run(SQL.queueRevoked, {
+          appId,
+          guid: randomUUID(),
+          body: revokedBody,
+          redelivery: tx.values.bool(false),
+          due: now.getTime(),
+          now: tx.values.time(now),
+          active: tx.values.bool(true),
+        });
+      return changes;
+    });
   }
 
   async tokensOf(appId: number, userId: number) {

@@ -56,8 +56,9 @@ export class AppTokenService {
   }
 
   /** Every token of the app the token's user holds: the app is no longer authorized by them. */
-  async deleteGrant(app: OAuthAppRow, token: string): Promise<void> {
+  async deleteGrant(app: OAuthAppRow, token: string, baseUrl: string): Promise<void> {
     const row = await this.check(app, token);
-    await this.store.oauthApps.revokeGrant(app.id, row.userId);
+    const user = await this.store.users.findById(row.userId);
+    if (user) await this.apps.revokeGrantOf(app, user, baseUrl);
   }
 }

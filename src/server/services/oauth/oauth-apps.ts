@@ -5,6 +5,7 @@
 import { DuplicateError, type OAuthAppRow, type Store, type UserRow } from "../../store/store.js";
 import { InvalidInputError } from "../../failures.js";
 import { hashesEqual, hashToken, randomHex } from "../credentials.js";
+import { toWireSimpleUser } from "../../convert/user.js";
 
 /**
  * GitHub CLI's OAuth app: its client id and secret are public, in gh's source (cli/cli internal/authflow/flow.go),
@@ -95,8 +96,17 @@ export class OAuthAppService {
   }
 
   /** Revokes every token of the app the user holds; nothing when the user holds none or there is no such app. */
-  async revokeGrant(clientId: string, user: UserRow): Promise<number> {
+  async revokeGrant(clientId: string, user: UserRow, baseUrl: string): Promise<number> {
     const app = await this.find(clientId);
-    return app ? this.store.oauthApps.revokeGrant(app.id, user.id) : 0;
+    return app ? this.revokeGrantOf(app, user, baseUrl) : 0;
+  }
+
+  /**
+   * The same for a known app; a GitHub App then hears of it (GitHub's `github_app_authorization` `revoked`, whose
+   * payload is the user only).
+   */
+  async revokeGrantOf(app: OAuthAppRow, user: UserRow, baseUrl: string): Promise<number> {
+    const revoked = JSON.stringify({ action: "revoked", sender: toWireSimpleUser(user, baseUrl) });
+    return this.store.oauthApps.revokeGrant(app.id, user.id, revoked, this.clock());
   }
 }
