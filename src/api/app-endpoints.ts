@@ -13,6 +13,10 @@ const required = { in: "path", type: "string", required: true } as const;
 const installationPath = {
   installation_id: { in: "path", type: "string", required: true, pattern: DIGITS },
 } as const satisfies Record<string, ParamSpec>;
+const installationRepositoryPath = {
+  ...installationPath,
+  repository_id: { in: "path", type: "string", required: true, pattern: DIGITS },
+} as const satisfies Record<string, ParamSpec>;
 const tokenBody = {
   repositories: { in: "body", type: "array", maxItems: 500 },
   repository_ids: { in: "body", type: "array", maxItems: 500 },
@@ -149,4 +153,30 @@ export const appEndpoints = {
     `${INSTALLATIONS}#revoke-an-installation-access-token`,
     "Revoke an installation access token",
   ),
+  // A person (a password, or a classic token with `repo`) changing which repositories an installation on their account
+  // (or an organization they own) covers; GitHub refuses every other token on these.
+  addRepoToInstallation: {
+    ...row(
+      "PUT",
+      "/user/installations/:installation_id/repositories/:repository_id",
+      installationRepositoryPath,
+      "required",
+      "empty",
+      `${INSTALLATIONS}#add-a-repository-to-an-app-installation`,
+      "Add a repository to an app installation",
+    ),
+    acceptedScopes: ["repo"],
+  },
+  removeRepoFromInstallation: {
+    ...row(
+      "DELETE",
+      "/user/installations/:installation_id/repositories/:repository_id",
+      installationRepositoryPath,
+      "required",
+      "empty",
+      `${INSTALLATIONS}#remove-a-repository-from-an-app-installation`,
+      "Remove a repository from an app installation",
+    ),
+    acceptedScopes: ["repo"],
+  },
 };

@@ -10,6 +10,7 @@ import { WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { assertSchema } from "../compat/schemas.js";
 import { registerApp, type RegisteredApp } from "../helpers/github-app.js";
+import { receiver } from "../helpers/webhook-receiver.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read as asserted
 type Json = Record<string, any>;
@@ -136,6 +137,71 @@ describe("app installations", () => {
       title: "Opened by the app",
     });
     assert.equal(issue.data.user?.login, "issue-bot[bot]");
+  });
+});
+
+describe("a person changing an installation's repositories", () => {
+  test("adds and removes repositories, each an installation_repositories webhook to the app; refuses what GitHub refuses", async () => {
+    const t = await startTestApp();
+    const hook = receiver();
+    try {
+      await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
+      const bot = await registerApp(t, { owner: "alice", webhookUrl: await hook.listen() });
+      const { id } = await bot.install("alice", ["hello"]);
+      const onAcme = (await bot.install("acme")).id;
+      await t.app.ready(); // the dispatcher starts with the app
+      await hook.until(2); // installation.created, twice
+      const wireId = async (fullName: string) => {
+        const [owner, name] = fullName.split("/") as [string, string];
+        return (await t.store.directory.findRepo(owner, name))!.wireId;
+      };
+      const basic = (login: string) => `Basic ${Buffer.from(`${login}:${login}-password`).toString("base64")}`;
+      const change = async (method: "PUT" | "DELETE", installation: number, repo: string, login = "alice") =>
+        t.app.inject({
+          method,
+          url: `/user/installations/${installation}/repositories/${await wireId(repo)}`,
+          headers: { authorization: basic(login) },
+        });
+      const covered = async () => (await t.store.apps.installation(id))!.repositoryIds.length;
+
+      assert.equal((await change("PUT", id, "alice/secret")).statusCode, 204);
+      await hook.until(3);
+      const added = JSON.parse(hook.received[2]!.body) as Json;
+      assert.equal(hook.received[2]!.headers["x-github-event"], "installation_repositories");
+      assert.deepEqual(
+        [added.action, added.installation.id, added.repository_selection, added.sender.login],
+        ["added", id, "selected", "alice"],
+      );
+      assert.deepEqual(
+        [added.repositories_added.map((r: Json) => r.full_name), added.repositories_removed],
+        [["alice/secret"], []],
+      );
+      assert.equal(await covered(), 2);
+      assert.equal((await change("PUT", id, "alice/secret")).statusCode, 204, "covered already: nothing changes");
+
+      assert.equal((await change("DELETE", id, "alice/hello")).statusCode, 204);
+      await hook.until(4);
+      const removed = JSON.parse(hook.received[3]!.body) as Json;
+      assert.deepEqual(
+        [removed.action, removed.repositories_removed.map((r: Json) => r.full_name)],
+        ["removed", ["alice/hello"]],
+      );
+      assert.equal((await change("DELETE", id, "alice/secret")).statusCode, 422, "the last one stays");
+      assert.equal((await change("DELETE", onAcme, "acme/site")).statusCode, 422, "an installation on all of them");
+      assert.equal((await change("PUT", id, "bob/tools")).statusCode, 404, "another account's repository");
+      assert.equal((await change("PUT", id, "alice/hello", "bob")).statusCode, 404, "not bob's installation");
+      const asApp = await t.app.inject({
+        method: "PUT",
+        url: `/user/installations/${id}/repositories/${await wireId("alice/hello")}`,
+        headers: { authorization: `Bearer ${await bot.jwt()}` },
+      });
+      assert.equal(asApp.statusCode, 403, "the app's JWT is not a person");
+      assert.equal(await covered(), 1);
+      assert.equal(hook.received.length, 4, "a refusal sends nothing");
+    } finally {
+      await hook.close();
+      await t.close();
+    }
   });
 });
 

@@ -98,6 +98,19 @@ export function appRoutes(untyped: FastifyInstance, service: AppService): void {
       };
     },
   });
+  for (const [row, change] of [
+    [apps.addRepoToInstallation, "add"],
+    [apps.removeRepoFromInstallation, "remove"],
+  ] as const) {
+    app.route({
+      ...tableRoute(row),
+      handler: async (request, reply) => {
+        const { installation_id, repository_id } = request.params;
+        await service.repositoriesOf[change](request.principal, installation_id, repository_id, request.baseUrl);
+        return noContent(reply);
+      },
+    });
+  }
   app.route({
     ...tableRoute(apps.revokeInstallationAccessToken),
     handler: async (request, reply) => {

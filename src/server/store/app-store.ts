@@ -69,6 +69,18 @@ export interface AppStore {
   /** Suspends (or unsuspends) it and queues `installation` `suspend` (`unsuspend`) to the app's hook, at once. */
   setSuspended(id: number, suspendedAt: Date | null, now: Date): Promise<InstallationRow | null>;
   /**
+   * Sets the repositories a selected installation covers, `from` those the caller read to `to`, and queues
+   * `installation_repositories` (`changed`: its action and payload, made by the caller) to the app's hook, at once;
+   * null when there is no such installation or its repositories are no longer `from`.
+   */
+  setRepositories(
+    id: number,
+    from: number[],
+    to: number[],
+    changed: { action: string; body: string },
+    now: Date,
+  ): Promise<InstallationRow | null>;
+  /**
    * Removes the installation, revokes every token minted for it and queues `installation` `deleted` to the app's hook, at once: `deletedBody` is that
    * payload, made before (the installation it describes is gone when it is delivered).
    */

@@ -70,16 +70,17 @@ const toInstallation = (r: InstallationRecord): InstallationRow => ({
  */
 async function queueInstallationEvent(
   tx: Executor,
-  event: { appId: number; installationId: number | null; action: string; body?: string },
+  event: { appId: number; installationId: number | null; action: string; body?: string; name?: string },
   now: Date,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO hook_queue (hook_id, guid, event, action, event_id, body, redelivery, next_attempt_at,
        created_at, installation_id)
-     SELECT h.id, @guid, 'installation', @action, NULL, @body, @redelivery, @due, @now, @installation
+     SELECT h.id, @guid, @event, @action, NULL, @body, @redelivery, @due, @now, @installation
      FROM hooks h WHERE h.app_id = @app AND h.active = @active`,
     {
       guid: randomUUID(),
+      event: event.name ?? "installation",
       action: event.action,
       body: event.body ?? null,
       redelivery: tx.values.bool(false),
@@ -247,6 +248,31 @@ export class Apps implements AppStore {
       if (!row) return null;
       const action = suspendedAt === null ? "unsuspend" : "suspend";
       await queueInstallationEvent(tx, { appId: Number(row.app_id), installationId: id, action }, now);
+      return toInstallation(row);
+    });
+  }
+
+  async setRepositories(
+    id: number,
+    from: number[],
+    to: number[],
+    changed: { action: string; body: string },
+    now: Date,
+  ) {
+    // Only from what the caller read: a change made meanwhile is not overwritten (the caller reads again).
+    const was = this.db.dialect === "postgres" ? "CAST(@from AS jsonb)" : "@from";
+    return this.db.transaction(async (tx) => {
+      const row = await tx.get<InstallationRecord>(
+        `UPDATE installations SET repository_ids = @to, updated_at = @now
+         WHERE id = @id AND repository_ids = ${was} RETURNING *`,
+        { id, from: JSON.stringify(from), to: JSON.stringify(to), now: tx.values.time(now) },
+      );
+      if (!row) return null;
+      await queueInstallationEvent(
+        tx,
+        { appId: Number(row.app_id), installationId: null, name: "installation_repositories", ...changed },
+        now,
+      );
       return toInstallation(row);
     });
   }

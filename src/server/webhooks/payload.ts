@@ -8,7 +8,7 @@
 import { installationNodeId, toWireInstallation } from "../convert/app.js";
 import { toWireRepository } from "../convert/repository.js";
 import { toWireOrganization, toWireSimpleUser } from "../convert/user.js";
-import type { Store, UserRow } from "../store/store.js";
+import type { RepoRow, Store, UserRow } from "../store/store.js";
 
 /** GitHub's organization-simple, the `organization` of a webhook: these keys of organization-full. */
 const ORGANIZATION_SIMPLE_KEYS = [
@@ -90,6 +90,15 @@ const ADDED_KEYS = ["repository", "organization", "sender"];
 function joinedJson(parts: string[]): string {
   const inner = parts.filter((p) => p !== "{}").map((p) => p.slice(1, -1));
   return `{${inner.join(",")}}`;
+}
+
+/**
+ * A repository as the `installation` and `installation_repositories` payloads list it: what its wire object says of
+ * these, without the counts it would read for the rest.
+ */
+export function installationRepository(repo: RepoRow) {
+  const name = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
+  return { id: repo.wireId, node_id: "", name, full_name: repo.fullName, private: repo.private };
 }
 
 export class PayloadBuilder {
@@ -174,10 +183,7 @@ export class PayloadBuilder {
     const repositories = [];
     for (const id of ids) {
       const repo = await this.store.directory.findRepoById(id);
-      if (!repo) continue;
-      // What a repository's wire object says of these, without the counts it would read for the rest.
-      const name = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
-      repositories.push({ id: repo.wireId, node_id: "", name, full_name: repo.fullName, private: repo.private });
+      if (repo) repositories.push(installationRepository(repo));
     }
     const sender = account.type === "Organization" ? await this.store.users.findById(app.ownerId) : account;
     const body = JSON.stringify({

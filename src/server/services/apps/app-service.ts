@@ -9,6 +9,7 @@ import type { AppRow, InstallationRow, RepoRow, Store } from "../../store/store.
 import type { Principal } from "../authenticator.js";
 import type { MintedToken } from "../../convert/app.js";
 import { PayloadBuilder } from "../../webhooks/payload.js";
+import { InstallationRepositories } from "./installation-repositories.js";
 import { InstallationTokens, type Narrowing } from "./installation-tokens.js";
 
 /** GitHub's 403 for an installation route called with another kind of token. */
@@ -31,7 +32,11 @@ export class AppService {
   ) {
     this.tokens = new InstallationTokens(store, clock);
     this.payloads = new PayloadBuilder(store);
+    this.repositoriesOf = new InstallationRepositories(store, clock);
   }
+
+  /** A person's changes to which repositories an installation covers. */
+  readonly repositoriesOf: InstallationRepositories;
 
   async app(app: AppRow): Promise<AppFacts> {
     const owner = (await this.store.users.findById(app.ownerId))!;
