@@ -35,6 +35,8 @@ export interface Scenario {
   expect: number;
   /** Polled while events flow in (bench/live.ts); `exclude` names a repository the feeder leaves alone. */
   live?: { exclude?: string };
+  /** Credentials that expire (a JWT, an installation token): made again before the row is captured and run. */
+  refresh?: () => Promise<Record<string, string>>;
 }
 
 export interface LoadSettings {

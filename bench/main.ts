@@ -23,6 +23,7 @@ import {
   type ImportOutcome,
 } from "./import-runner.js";
 import { measureTestDouble, renderTestDouble } from "./test-double.js";
+import { APP_ROWS, appScenarios, registerBenchApp } from "./apps.js";
 import { measureActions, renderActions } from "./actions.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
@@ -128,8 +129,14 @@ function feedSize(response: Response, body: string): number | null {
   }
 }
 
+/** A scenario's expiring credentials made again (bench/apps.ts), for the request that follows. */
+async function refreshed(scenario: Scenario): Promise<void> {
+  if (scenario.refresh) scenario.headers = { ...scenario.headers, ...(await scenario.refresh()) };
+}
+
 /** One request first: a scenario answering the wrong status would measure an error page's speed. */
 async function probe(url: string, scenario: Scenario): Promise<{ feedEvents: number | null }> {
+  await refreshed(scenario);
   if (scenario.expect === 304) {
     const first = await fetch(url + scenario.path, { headers: scenario.headers });
     await first.arrayBuffer();
@@ -401,6 +408,11 @@ async function main(): Promise<void> {
   say("feedgate seed (the live feeder's site administrator)");
   const adminToken = writeAdminWorld(`${options.dataDir}/admin-world.json`, options.seed);
   await feedgate(["seed", `${options.dataDir}/admin-world.json`, "--db", db]);
+  const appRows = options.only === null || APP_ROWS.some((key) => options.only!.includes(key));
+  if (appRows) say("feedgate app create + app install (the GitHub App rows)");
+  const benchApp = appRows
+    ? await registerBenchApp(db, options.dataDir, manifest.poster.login, manifest.topRepo.split("/")[0]!)
+    : null;
   const templates = await readTemplates(data.events, 20_000);
   // Above the generated ids and above every earlier run's on a reused database (a run's live events stay stored):
   // a thousand ids per millisecond since 2026 leaves each run room for billions, and stays below 2^53 for centuries.
@@ -423,7 +435,13 @@ async function main(): Promise<void> {
       `${options.dataDir}/server.log`,
     );
 
-    const list = benchScenarios(manifest, options);
+    const list = [
+      ...benchScenarios(manifest, options),
+      ...(benchApp ? appScenarios(server.url, benchApp, manifest.topRepo) : []).filter(
+        (s) => options.only === null || options.only.includes(s.key),
+      ),
+    ];
+    for (const scenario of list) await refreshed(scenario);
     // Each row's own ceiling: feedgate's answer to the row's request, captured now (before any load or ingest) and
     // replayed byte for byte by a bare node:http process. A replay that differs is reported, never measured.
     ({ ownCeilings, rowCeiling } = await startOwnCeilings(

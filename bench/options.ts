@@ -58,7 +58,8 @@ const HELP = `npm run bench -- [flags]
   --no-build        use dist/ as it is (default: npm run build first)
   --only a,b        run only these scenarios (each HTTP row brings its own ceiling; "ceiling" is the old single
                     one, kept for history): ceiling, repo, events, user, received, page1000, 304, test-double, live-repo,
-                    live-events, live-user, live-received, live-304, authorizations (live-*: polled while
+                    live-events, live-user, live-received, live-304, authorizations, app-jwt, installation-token,
+                    mint (a GitHub App's JWT, its installation token, minting one) (live-*: polled while
                     1,000 events/s are ingested through POST /admin/events), webhooks (deliveries/s to a
                     local receiver: a flood, then --duration seconds below capacity), streams (fan-out to
                     --streams open streams)

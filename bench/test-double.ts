@@ -4,13 +4,15 @@
  * measured in this one process, which runs client and server alike. Goals (issue 24): start <= 50 ms, reset <= 5 ms,
  * fg.fetch cheaper than the socket. The starts load a small world whose users have passwords, as a suite's world
  * does: each start hashes them (issue 42). PostgreSQL's snapshot and restore (the HTTP controls on a shared database) are
- * measured on the store when a server is reachable. `npm run bench:test-double` runs these rows alone.
+ * measured on the store when a server is reachable; then a bot's round trip (bot-round-trip.ts). `npm run
+ * bench:test-double` runs these rows alone.
  */
 import { performance } from "node:perf_hooks";
 import { startFeedgate } from "../src/testing/index.js";
 import { PostgresStore } from "../src/server/store/postgres/postgres-store.js";
 import { IngestService } from "../src/server/services/ingest.js";
 import { percentile } from "./percentile.js";
+import { botRoundTrip, type RoundTrip } from "./bot-round-trip.js";
 
 const STARTS = 40;
 const RESETS = 60;
@@ -37,6 +39,9 @@ export interface TestDoubleMeasurement {
   fetchCpuUs: number;
   socketCpuUs: number;
   postgres: { snapshotMs: number; restoreMs: number } | { skipped: string };
+  /** A bot's round trip: issue opened -> app webhook -> installation token -> comment stored (bot-round-trip.ts). */
+  botInProcess: RoundTrip;
+  botSockets: RoundTrip;
 }
 
 /** p50 and p99 of some timings. */
@@ -159,6 +164,8 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
       fetchCpuUs,
       socketCpuUs,
       postgres: await postgresImages(),
+      botInProcess: await botRoundTrip("in process"),
+      botSockets: await botRoundTrip("sockets"),
     };
   } finally {
     await fg.close();
@@ -180,6 +187,8 @@ export function renderTestDouble(m: TestDoubleMeasurement): string {
     `| start to first 200, a world of ${START_WORLD.users.length} users with passwords (${STARTS} starts after the process's first, which took ${m.firstStartMs.toFixed(0)} ms) | ${m.startP50Ms.toFixed(1)} ms | ${m.startP99Ms.toFixed(1)} ms | <= 50 ms: ${held(m.startP50Ms <= 50)} |`,
     `| reset(), ${WORLD_EVENTS}-event world | ${m.resetP50Ms.toFixed(2)} ms | ${m.resetP99Ms.toFixed(2)} ms | <= 5 ms: ${held(m.resetP50Ms <= 5)} |`,
     `| restore(), ${WORLD_EVENTS}-event world | ${m.restoreP50Ms.toFixed(2)} ms | ${m.restoreP99Ms.toFixed(2)} ms | |`,
+    `| a bot's round trip (issue opened -> app webhook -> installation token -> comment stored), in process (fg.fetch) | ${m.botInProcess.p50Ms.toFixed(1)} ms | ${m.botInProcess.p99Ms.toFixed(1)} ms | |`,
+    `| the same over sockets (fg.url) | ${m.botSockets.p50Ms.toFixed(1)} ms | ${m.botSockets.p99Ms.toFixed(1)} ms | |`,
     "",
     `CPU per \`GET /repos/:owner/:repo/events\` (client and server in one process, ${REQUESTS} requests): fg.fetch ` +
       `${m.fetchCpuUs.toFixed(0)} µs, fg.url ${m.socketCpuUs.toFixed(0)} µs (ratio ${(m.fetchCpuUs / m.socketCpuUs).toFixed(2)}; ` +
