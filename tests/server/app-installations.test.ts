@@ -6,7 +6,7 @@ import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { App } from "@octokit/app";
 import { startTestApp, TestClock, type TestApp } from "../helpers/test-app.js";
-import { WORLD } from "../helpers/client-world.js";
+import { ALICE_TOKEN, WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { assertSchema } from "../compat/schemas.js";
 import { registerApp, type RegisteredApp } from "../helpers/github-app.js";
@@ -97,6 +97,50 @@ describe("app installations", () => {
       assert.equal(res.statusCode, 422, JSON.stringify(wider));
       assert.equal(JSON.parse(res.body).message, "Validation Failed");
     }
+  });
+
+  test("each installation has a rate-limit window of its own, scaled by its repositories over 20", async () => {
+    const base = Number(
+      (await t.app.inject({ method: "GET", url: "/rate_limit", headers: { authorization: `token ${ALICE_TOKEN}` } }))
+        .headers["x-ratelimit-limit"],
+    );
+    const windowOf = async (installation: number) => {
+      const { token } = await json("POST", `/app/installations/${installation}/access_tokens`, 201);
+      const res = await t.app.inject({
+        method: "GET",
+        url: "/installation/repositories",
+        headers: { authorization: `token ${token}` },
+      });
+      return { limit: Number(res.headers["x-ratelimit-limit"]), used: Number(res.headers["x-ratelimit-used"]) };
+    };
+    const other = await windowOf(onAcme);
+    const first = await windowOf(onAlice);
+    const again = await windowOf(onAlice);
+    assert.equal(first.limit, base, "a small installation: the authenticated limit");
+    assert.equal(again.used, first.used + 1, "a new token of the same installation counts in its window");
+    assert.equal((await windowOf(onAcme)).used, other.used + 1, "another installation's window is its own");
+    // 25 repositories: five over 20, each a hundredth of the base more (GitHub: 50 an hour on 5,000).
+    await new IngestService(t.store, t.clock.now).seedWorld(
+      {
+        users: [{ login: "many-repos" }],
+        repos: Array.from({ length: 25 }, (_, i) => ({ full_name: `many-repos/r${i}` })),
+      },
+      { baseDir: undefined },
+    );
+    // Another app's installation, so that this app's list stays as the other tests read it.
+    const scaler = await registerApp(t, { owner: "alice", name: "Scaler" });
+    const installed = await scaler.install("many-repos");
+    const minted = await t.app.inject({
+      method: "POST",
+      url: `/app/installations/${installed.id}/access_tokens`,
+      headers: { authorization: `Bearer ${await scaler.jwt()}` },
+    });
+    const scaled = await t.app.inject({
+      method: "GET",
+      url: "/installation/repositories",
+      headers: { authorization: `token ${JSON.parse(minted.body).token}` },
+    });
+    assert.equal(Number(scaled.headers["x-ratelimit-limit"]), base + Math.floor((base * 5) / 100));
   });
 
   test("DELETE /installation/token revokes the token it is sent with", async () => {

@@ -22,6 +22,8 @@ export interface Caller {
   ip: string;
   /** The operation's own window, from its endpoint-table row (credential revocation), counted per client IP. */
   own?: OwnRateLimit | undefined;
+  /** An installation token's installation, with its scale (FineGrainedGrant.rateScale): a window of its own. */
+  installation?: { id: number; scale: number } | undefined;
 }
 
 /** A window a request counts against: its counter key, its limit and its length. */
@@ -35,8 +37,8 @@ export interface RateWindow {
 export type Charge = RateLimitState & { seconds: number };
 
 /**
- * The caller's window: the operation's own (per client IP, or per user when it says so), else the core one per user
- * when authenticated, per IP otherwise.
+ * The caller's window: the operation's own (per client IP, or per user when it says so), else the core one per
+ * installation for an installation token, per user when authenticated otherwise, per IP for anyone else.
  */
 export function windowFor(caller: Caller, limits: CoreLimits): RateWindow {
   const { own } = caller;
@@ -49,6 +51,16 @@ export function windowFor(caller: Caller, limits: CoreLimits): RateWindow {
       seconds: own.windowSeconds,
     };
   const seconds = limits.windowSeconds;
+  if (caller.installation) {
+    // GitHub: 5,000 an hour and 50 more per repository over 20 and per organization member over 20, to 12,500. Here
+    // the base is the authenticated limit, and each step a hundredth of it, to two and a half times it.
+    const { id, scale } = caller.installation;
+    const limit = Math.min(
+      Math.floor(limits.authenticated * 2.5),
+      limits.authenticated + Math.floor((limits.authenticated * scale) / 100),
+    );
+    return { key: `rate:installation:${id}`, limit, seconds };
+  }
   return caller.userId !== null
     ? { key: `rate:user:${caller.userId}`, limit: limits.authenticated, seconds }
     : { key: `rate:ip:${caller.ip}`, limit: limits.anonymous, seconds };

@@ -32,6 +32,12 @@ const DOCS = "https://developer.github.com/v3/#rate-limiting";
 const ownLimit = (request: FastifyRequest): OwnRateLimit | undefined =>
   request.routeOptions.config?.endpoint?.rateLimit;
 
+/** An installation token's installation and rate scale, for its own window. */
+function installationOf(request: FastifyRequest): { id: number; scale: number } | undefined {
+  const grant = request.principal?.kind === "token" ? request.principal.authorization.fineGrained : null;
+  return grant?.installationId === undefined ? undefined : { id: grant.installationId, scale: grant.rateScale ?? 0 };
+}
+
 function exceeded(request: FastifyRequest): ApiError {
   const own = ownLimit(request);
   if (own) {
@@ -41,10 +47,13 @@ function exceeded(request: FastifyRequest): ApiError {
       documentationUrl: request.routeOptions.config.endpoint!.documentationUrl,
     });
   }
-  const message = request.principal
-    ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
-    : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
-      "rate limit. Check out the documentation for more details.)";
+  const installation = installationOf(request);
+  const message = installation
+    ? `API rate limit exceeded for installation ID ${installation.id}.`
+    : request.principal
+      ? `API rate limit exceeded for user ID ${request.principal.user.id}.`
+      : `API rate limit exceeded for ${request.ip}. (But here's the good news: Authenticated requests get a higher ` +
+        "rate limit. Check out the documentation for more details.)";
   return new ApiError(403, message, { code: "FEEDGATE_RATE_LIMIT_EXCEEDED", documentationUrl: DOCS });
 }
 
@@ -54,7 +63,15 @@ export default fp<RateLimitOptions>(
 
     /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
     const windowOf = (request: FastifyRequest) =>
-      windowFor({ userId: request.principal?.user.id ?? null, ip: request.ip, own: ownLimit(request) }, options);
+      windowFor(
+        {
+          userId: request.principal?.user.id ?? null,
+          ip: request.ip,
+          own: ownLimit(request),
+          installation: installationOf(request),
+        },
+        options,
+      );
 
     /** Counts this request against its caller's window (once) and remembers the state for the headers. */
     async function charge(request: FastifyRequest): Promise<Charge> {

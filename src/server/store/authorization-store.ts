@@ -18,6 +18,11 @@ export interface FineGrainedGrant {
   /** Set for an installation token (a GitHub App's): the installation it acts for; GitHub words its 403 apart. */
   installationId?: number;
   /**
+   * An installation token's rate-limit scale when it was minted: its installation's repositories over 20, and an
+   * organization's members over 20, each of which raises the installation's hourly limit (counters/rate-limit-rule.ts).
+   */
+  rateScale?: number;
+  /**
    * Set for a GitHub App's user token, and never stored: it reaches what the app's installations reach (read when the
    * token is presented, so an installation added or suspended counts at once), each account's repositories with that
    * installation's permissions; the grant's own fields are the app's account-level permissions.

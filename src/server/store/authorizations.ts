@@ -87,6 +87,7 @@ interface StoredGrant {
   permissions: GrantedPermissions;
   description: string | null;
   installation_id?: number;
+  rate_scale?: number;
 }
 
 const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
@@ -96,6 +97,7 @@ const toGrant = (ownerId: number, stored: StoredGrant): FineGrainedGrant => ({
   permissions: stored.permissions,
   description: stored.description,
   ...(stored.installation_id === undefined ? {} : { installationId: stored.installation_id }),
+  ...(stored.rate_scale === undefined ? {} : { rateScale: stored.rate_scale }),
 });
 
 const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
@@ -104,6 +106,7 @@ const storedGrant = (grant: FineGrainedGrant): StoredGrant => ({
   permissions: grant.permissions,
   description: grant.description,
   ...(grant.installationId === undefined ? {} : { installation_id: grant.installationId }),
+  ...(grant.rateScale === undefined ? {} : { rate_scale: grant.rateScale }),
 });
 
 type OwnedRecord = AuthorizationRecord & { login: string };

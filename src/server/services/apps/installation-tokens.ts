@@ -53,6 +53,7 @@ export class InstallationTokens {
           permissions: { ...permissions, metadata: "read" },
           description: null,
           installationId: installation.id,
+          rateScale: await this.rateScale(installation),
         },
       },
       now,
@@ -65,6 +66,16 @@ export class InstallationTokens {
       repositorySelection: repositories ? "selected" : "all",
       repositories,
     };
+  }
+
+  /** GitHub's scaling of an installation's rate limit: its repositories over 20, and an organization's members over 20. */
+  private async rateScale(installation: InstallationRow): Promise<number> {
+    const repositories =
+      installation.repositorySelection === "all"
+        ? (await this.store.apps.repositoryIdsOf(installation.accountId)).length
+        : installation.repositoryIds.length;
+    const { members } = await this.store.directory.accountCounts(installation.accountId);
+    return Math.max(0, repositories - 20) + Math.max(0, members - 20);
   }
 
   /** The repositories the token is limited to: those asked for (within the installation's), or its selection. */
