@@ -153,6 +153,25 @@ export const appEndpoints = {
     `${INSTALLATIONS}#revoke-an-installation-access-token`,
     "Revoke an installation access token",
   ),
+  // A GitHub App's user token (`ghu_`) reading what its app is installed on that its user reaches.
+  listInstallationsForUser: row(
+    "GET",
+    "/user/installations",
+    paging,
+    "required",
+    "UserInstallations",
+    `${INSTALLATIONS}#list-app-installations-accessible-to-the-user-access-token`,
+    "List app installations accessible to the user access token",
+  ),
+  listInstallationReposForUser: row(
+    "GET",
+    "/user/installations/:installation_id/repositories",
+    { ...installationPath, ...paging },
+    "required",
+    "InstallationRepositories",
+    `${INSTALLATIONS}#list-repositories-accessible-to-the-user-access-token`,
+    "List repositories accessible to the user access token",
+  ),
   // A person (a password, or a classic token with `repo`) changing which repositories an installation on their account
   // (or an organization they own) covers; GitHub refuses every other token on these.
   addRepoToInstallation: {

@@ -63,3 +63,10 @@ export const InstallationRepositories = Type.Object({
   repositories: Type.Array(Repository),
 });
 export type InstallationRepositories = Static<typeof InstallationRepositories>;
+
+/** `GET /user/installations`: the installations a user token's app has that its user reaches. */
+export const UserInstallations = Type.Object({
+  total_count: Type.Integer(),
+  installations: Type.Array(Installation),
+});
+export type UserInstallations = Static<typeof UserInstallations>;

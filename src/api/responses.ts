@@ -35,7 +35,13 @@ import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
 import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
-import { Installation, InstallationRepositories, InstallationToken, Integration } from "./app-schemas.js";
+import {
+  Installation,
+  InstallationRepositories,
+  InstallationToken,
+  Integration,
+  UserInstallations,
+} from "./app-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -83,6 +89,7 @@ const SPEC_SHAPES = {
   Installation,
   InstallationToken,
   InstallationRepositories,
+  UserInstallations,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -160,6 +167,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Installation[]": Type.Array(shape("Installation")),
     InstallationToken: shape("InstallationToken"),
     InstallationRepositories: shape("InstallationRepositories"),
+    UserInstallations: shape("UserInstallations"),
   };
 }
 

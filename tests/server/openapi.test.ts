@@ -9,6 +9,7 @@ import { startListeningApp, type ListeningApp } from "../helpers/listening-app.j
 import { startTestApp, basic, type TestApp } from "../helpers/test-app.js";
 import { ALICE, ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
+import { oauthHelpers } from "../../src/testing/oauth.js";
 import { registerApp } from "../helpers/github-app.js";
 
 type Document = OpenAPIV3_1.Document;
@@ -277,7 +278,12 @@ describe("the OpenAPI description", () => {
     await put("/repos/alice/hello/collaborators/olga", ALICE_TOKEN);
     await put("/repos/bob/tools/collaborators/alice", BOB_TOKEN);
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
-    const bot = await registerApp(t, { owner: "alice", webhookUrl: "https://bot.example/hook" });
+    const bot = await registerApp(t, {
+      owner: "alice",
+      webhookUrl: "https://bot.example/hook",
+      callbackUrls: ["http://127.0.0.1:9/callback"],
+      clientSecret: "documented-secret",
+    });
     const [appHook] = (await t.store.hooks.list({ kind: "app", appId: bot.app.id }, { limit: 1, offset: 0 })).rows;
     await recordAttempt(t.store, appHook!);
     const [appDelivery] = await t.store.hooks.deliveries(appHook!.id, 1, null);
@@ -288,6 +294,21 @@ describe("the OpenAPI description", () => {
       headers: { authorization: `Bearer ${await bot.jwt()}` },
     });
     const installationToken = ((await minted.json()) as { token: string }).token;
+    // And a user token of the app, alice's, for what a user token reads of the app's installations.
+    const back = await oauthHelpers(t.store, t.clock.now).authorize(
+      `${t.url}/login/oauth/authorize?client_id=${bot.app.clientId}`,
+      "alice",
+    );
+    const exchanged = await fetch(`${t.url}/login/oauth/access_token`, {
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: JSON.stringify({
+        client_id: bot.app.clientId,
+        client_secret: "documented-secret",
+        code: new URL(back).searchParams.get("code"),
+      }),
+    });
+    const userToken = ((await exchanged.json()) as { access_token: string }).access_token;
     const values: Record<string, string> = {
       username: "bob",
       installation_id: String(installation.id),
@@ -332,9 +353,11 @@ describe("the OpenAPI description", () => {
         ? `Bearer ${await bot.jwt()}`
         : path.startsWith("/installation/")
           ? `token ${installationToken}`
-          : passwordOnly || operation.tags?.includes("hooks")
-            ? basic(ALICE.login, ALICE.password)
-            : `token ${ALICE_TOKEN}`;
+          : path.startsWith("/user/installations")
+            ? `token ${userToken}`
+            : passwordOnly || operation.tags?.includes("hooks")
+              ? basic(ALICE.login, ALICE.password)
+              : `token ${ALICE_TOKEN}`;
       const query = queries[path] ?? "";
       const res = await fetch(`${t.url}${url}${query}`, { headers: { authorization } });
       // A check answers 204 where it holds (`GET /user/starred/{owner}/{repo}`, `.../assignees/{assignee}`).

@@ -86,6 +86,35 @@ describe("GitHub App user tokens: ghu_ with a ghr_ refresh token", () => {
     });
   });
 
+  test("GET /user/installations and their repositories: what the app is installed on that the user reaches", async () => {
+    const { token } = await signIn();
+    const listed = await as(token).request("GET /user/installations");
+    assert.equal(listed.data.total_count, 1);
+    const [installation] = listed.data.installations;
+    assert.deepEqual([installation?.app_id, (installation?.account as { login?: string })?.login], [bot.id, "alice"]);
+    const repos = await as(token).request("GET /user/installations/{installation_id}/repositories", {
+      installation_id: installation!.id,
+    });
+    assert.deepEqual(
+      [repos.data.total_count, repos.data.repository_selection, repos.data.repositories.map((r) => r.full_name)],
+      [1, "selected", ["alice/hello"]],
+    );
+    // Another app's installation is not there to this token; a personal token is not an app's at all.
+    const other = await fg.githubApp({ owner: "alice", permissions: {}, events: [] });
+    const { id } = await other.install("alice");
+    await assert.rejects(
+      as(token).request("GET /user/installations/{installation_id}/repositories", { installation_id: id }),
+      { status: 404 },
+    );
+    await assert.rejects(
+      as(await fg.token("alice")).request("GET /user/installations"),
+      (error: { status: number; response: { data: { message: string } } }) =>
+        error.status === 403 &&
+        error.response.data.message ===
+          "You must authenticate with an access token authorized to a GitHub App in order to list installations",
+    );
+  });
+
   test("refreshToken renews the pair once; the old token and the old refresh token stop working", async () => {
     const first = await signIn();
     fg.clock.advance("1h");

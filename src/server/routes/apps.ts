@@ -12,6 +12,8 @@ import type { AppService } from "../services/apps/app-service.js";
 import type { Narrowing } from "../services/apps/installation-tokens.js";
 import type { RepoRow } from "../store/store.js";
 import { tableRoute } from "./table-route.js";
+import { readPage, writeLinkHeader } from "../plugins/pagination.js";
+import type { PageQuery } from "../../api/schemas.js";
 
 const { apps } = endpoints;
 
@@ -95,6 +97,34 @@ export function appRoutes(untyped: FastifyInstance, service: AppService): void {
         total_count: repos.length,
         repository_selection: selection,
         repositories: await repositories(request, repos),
+      };
+    },
+  });
+  /** A page of `items` by the request's `page` and `per_page`, with GitHub's `Link` header. */
+  const pageOf = <T>(request: FastifyRequest, reply: FastifyReply, items: T[]) => {
+    const window = readPage(request.query as PageQuery);
+    writeLinkHeader(request, reply, window, items.length);
+    return items.slice(window.offset, window.offset + window.limit);
+  };
+  app.route({
+    ...tableRoute(apps.listInstallationsForUser),
+    handler: async (request, reply) => {
+      const installations = await service.ofUser.list(request.principal);
+      const shown = [];
+      for (const installation of pageOf(request, reply, installations))
+        shown.push(toWireInstallation(await service.installationFacts(installation), request.baseUrl));
+      return { total_count: installations.length, installations: shown };
+    },
+  });
+  app.route({
+    ...tableRoute(apps.listInstallationReposForUser),
+    handler: async (request, reply) => {
+      const { principal, params } = request;
+      const { installation, repos } = await service.ofUser.repositories(principal, params.installation_id);
+      return {
+        total_count: repos.length,
+        repository_selection: installation.repositorySelection,
+        repositories: await repositories(request, pageOf(request, reply, repos)),
       };
     },
   });

@@ -10,6 +10,7 @@ import type { Principal } from "../authenticator.js";
 import type { MintedToken } from "../../convert/app.js";
 import { PayloadBuilder } from "../../webhooks/payload.js";
 import { InstallationRepositories } from "./installation-repositories.js";
+import { UserInstallations } from "./user-installations.js";
 import { InstallationTokens, type Narrowing } from "./installation-tokens.js";
 
 /** GitHub's 403 for an installation route called with another kind of token. */
@@ -33,7 +34,11 @@ export class AppService {
     this.tokens = new InstallationTokens(store, clock);
     this.payloads = new PayloadBuilder(store);
     this.repositoriesOf = new InstallationRepositories(store, clock);
+    this.ofUser = new UserInstallations(store);
   }
+
+  /** What a user token reads of its app's installations. */
+  readonly ofUser: UserInstallations;
 
   /** A person's changes to which repositories an installation covers. */
   readonly repositoriesOf: InstallationRepositories;
@@ -117,6 +122,11 @@ export class AppService {
     const grant = principal?.kind === "token" ? principal.authorization.fineGrained : null;
     if (principal?.kind !== "token" || grant?.installationId === undefined) throw notInstallationToken();
     await this.store.authorizations.delete(principal.user.id, principal.authorization.id);
+  }
+
+  /** What an installation's wire object is made of, whichever app's it is. */
+  async installationFacts(installation: InstallationRow): Promise<InstallationFacts> {
+    return this.facts((await this.store.apps.byId(installation.appId))!, installation);
   }
 
   private async facts(app: AppRow, installation: InstallationRow): Promise<InstallationFacts> {
