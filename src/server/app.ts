@@ -260,5 +260,6 @@ function consoleServices(services: Services): Parameters<typeof consolePlugin>[0
     issues: services.issues,
     tokenCounts: store.authorizations,
     oauth: services.oauth,
+    appInstaller: services.apps.installer,
   };
 }

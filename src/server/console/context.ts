@@ -7,6 +7,7 @@ import type { FineGrainedTokenService } from "../services/fine-grained-tokens.js
 import type { HookService } from "../services/hooks.js";
 import type { IssueService } from "../services/actions/issues.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
+import type { AppInstaller } from "../services/apps/app-installer.js";
 import type { OAuthServices } from "../services/oauth/oauth.js";
 import type { StreamHub } from "../streams/hub.js";
 import type { AuthorizationStore, UserStore } from "../store/store.js";
@@ -33,6 +34,8 @@ export interface ConsoleServices {
   tokenCounts: Pick<AuthorizationStore, "countByUser">;
   /** The OAuth apps' consent and device pages go through the flows' own rules. */
   oauth: OAuthServices;
+  /** GitHub Apps' install page. */
+  appInstaller: AppInstaller;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import { ApiError, GENERAL_DOCS, serviceUnavailable } from "../errors.js";
 import { StoreUnavailableError } from "../failures.js";
 import type { ConsoleServices } from "./context.js";
+import { appInstallRoutes } from "./app-install-routes.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
 import { hookRoutes } from "./hook-routes.js";
@@ -114,5 +115,6 @@ export function consolePlugin(services: ConsoleServices) {
     issueRoutes(app, services);
     userRoutes(app, services);
     oauthRoutes(app, services);
+    appInstallRoutes(app, services);
   };
 }

@@ -176,6 +176,11 @@ export class Apps implements AppStore {
     return row ? toApp(row) : null;
   }
 
+  async bySlug(slug: string) {
+    const row = await this.db.get<AppRecord>("SELECT * FROM apps WHERE lower(slug) = lower(@slug)", { slug });
+    return row ? toApp(row) : null;
+  }
+
   async lastId() {
     return Number((await this.db.get<{ n: number | null }>("SELECT max(id) AS n FROM apps"))?.n ?? 0);
   }

@@ -1,4 +1,5 @@
 import type { RepositoryPermission } from "../../api/collaborator-schemas.js";
+import type { UserRow } from "./user-store.js";
 
 /** Repositories, who may read them, and the counts the entry points (`/users/:user`, `/repos/:owner/:repo`) show. */
 
@@ -91,6 +92,8 @@ export interface DirectoryStore {
   isMember(orgId: number, userId: number): Promise<boolean>;
   /** The user's role in the organization; null when not a member. */
   orgRole(orgId: number, userId: number): Promise<OrgRole | null>;
+  /** The organizations the user owns (role `admin`), by login. */
+  ownedOrganizations(userId: number): Promise<UserRow[]>;
   /** A repository by its row id (a fork's parent, a network's root). */
   findRepoById(id: number): Promise<RepoRow | null>;
   accountCounts(accountId: number): Promise<AccountCounts>;

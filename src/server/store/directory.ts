@@ -6,6 +6,7 @@
 import type { RepositoryPermission } from "../../api/collaborator-schemas.js";
 import type { DirectoryStore, OrgRole, RepoAccess, RepoRole, RepoRow } from "./directory-store.js";
 import type { Executor } from "./executor.js";
+import { toUser, type UserRecord } from "./users.js";
 import { BY_WIRE_ID, READABLE_REPOS, type Dialect } from "./feed-sql.js";
 import { holdsNul } from "./nul.js";
 import { date, type Bool, type Time } from "./sql-values.js";
@@ -101,6 +102,8 @@ const REPO_ROLE = `SELECT CASE
 
 /** A user's role in an organization: no row when not a member. */
 const ORG_ROLE = "SELECT role FROM org_members WHERE org_id = @org AND user_id = @user";
+const OWNED_ORGANIZATIONS = `SELECT u.* FROM org_members m JOIN users u ON u.id = m.org_id
+  WHERE m.user_id = @user AND m.role = 'admin' ORDER BY u.login`;
 
 interface AccountCountsRecord {
   followers: number;
@@ -174,6 +177,10 @@ export class Directory implements DirectoryStore {
 
   async orgRole(orgId: number, userId: number) {
     return (await this.db.get<{ role: OrgRole }>(ORG_ROLE, { org: orgId, user: userId }))?.role ?? null;
+  }
+
+  async ownedOrganizations(userId: number) {
+    return (await this.db.all<UserRecord>(OWNED_ORGANIZATIONS, { user: userId })).map(toUser);
   }
 
   async accountCounts(accountId: number) {

@@ -11,6 +11,7 @@ import type { MintedToken } from "../../convert/app.js";
 import { PayloadBuilder } from "../../webhooks/payload.js";
 import { InstallationRepositories } from "./installation-repositories.js";
 import { UserInstallations } from "./user-installations.js";
+import { AppInstaller } from "./app-installer.js";
 import { InstallationTokens, type Narrowing } from "./installation-tokens.js";
 
 /** GitHub's 403 for an installation route called with another kind of token. */
@@ -35,7 +36,11 @@ export class AppService {
     this.payloads = new PayloadBuilder(store);
     this.repositoriesOf = new InstallationRepositories(store, clock);
     this.ofUser = new UserInstallations(store);
+    this.installer = new AppInstaller(store, clock);
   }
+
+  /** Installing an app from the console's install page. */
+  readonly installer: AppInstaller;
 
   /** What a user token reads of its app's installations. */
   readonly ofUser: UserInstallations;
