@@ -27,7 +27,7 @@ function row<
   const M extends "GET" | "POST" | "PUT" | "DELETE",
   const P extends Readonly<Record<string, ParamSpec>>,
   const R extends ResponseKind,
-  const A extends "app" | "required",
+  const A extends "app" | "required" | "optional",
 >(method: M, path: string, params: P, auth: A, response: R, docs: string, summary: string) {
   return {
     method,
@@ -152,6 +152,17 @@ export const appEndpoints = {
     "empty",
     `${INSTALLATIONS}#revoke-an-installation-access-token`,
     "Revoke an installation access token",
+  ),
+  // The manifest flow's last step: the app's server turns the code it was sent back with into the app. No credential:
+  // the code is the proof (an hour, once).
+  createFromManifest: row(
+    "POST",
+    "/app-manifests/:code/conversions",
+    { code: { in: "path", type: "string", required: true } },
+    "optional",
+    "AppManifestConversion",
+    `${APPS}#create-a-github-app-from-a-manifest`,
+    "Create a GitHub App from a manifest",
   ),
   // A GitHub App's user token (`ghu_`) reading what its app is installed on that its user reaches.
   listInstallationsForUser: row(

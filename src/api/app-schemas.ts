@@ -26,6 +26,17 @@ export const Integration = Type.Object({
 });
 export type Integration = Static<typeof Integration>;
 
+/** `POST /app-manifests/{code}/conversions`: the app made from a manifest, with its secrets and key, shown once. */
+export const AppManifestConversion = Type.Intersect([
+  Integration,
+  Type.Object({
+    client_secret: Type.String(),
+    webhook_secret: NullableString,
+    pem: Type.String(),
+  }),
+]);
+export type AppManifestConversion = Static<typeof AppManifestConversion>;
+
 export const Installation = Type.Object({
   id: Type.Integer(),
   account: SimpleUser,

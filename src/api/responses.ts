@@ -36,6 +36,7 @@ import { RepositorySubscription, Stargazer, StarredRepository } from "./activity
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
 import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
 import {
+  AppManifestConversion,
   Installation,
   InstallationRepositories,
   InstallationToken,
@@ -90,6 +91,7 @@ const SPEC_SHAPES = {
   InstallationToken,
   InstallationRepositories,
   UserInstallations,
+  AppManifestConversion,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -168,6 +170,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     InstallationToken: shape("InstallationToken"),
     InstallationRepositories: shape("InstallationRepositories"),
     UserInstallations: shape("UserInstallations"),
+    AppManifestConversion: shape("AppManifestConversion"),
   };
 }
 

@@ -46,6 +46,7 @@ import { labelRoutes } from "./routes/labels.js";
 import { repositoryRoutes } from "./routes/repositories.js";
 import { registerStreams } from "./streams/lifecycle.js";
 import { CONSOLE_PREFIX, consolePlugin } from "./console/plugin.js";
+import { appManifestEntryRoutes } from "./routes/app-manifest-entry.js";
 import type { TestControls } from "./services/test-controls.js";
 import faults from "./plugins/faults.js";
 import repeatAnswers from "./plugins/repeat-answers.js";
@@ -157,6 +158,7 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
   registerRoutes(app, services);
   await app.register(consolePlugin(consoleServices(services)), { prefix: CONSOLE_PREFIX });
   await app.register(oauthRoutes(services.oauth), { prefix: OAUTH_PREFIX });
+  await app.register(appManifestEntryRoutes());
   if (services.testControls) testControlRoutes(app, services.testControls);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, services.metrics);
@@ -238,7 +240,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   labelRoutes(app, services);
   repositoryRoutes(app, services);
   collaboratorRoutes(app, services);
-  appRoutes(app, services.apps);
+  appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);
   metaRoutes(app, store, services.counters);
@@ -261,5 +263,6 @@ function consoleServices(services: Services): Parameters<typeof consolePlugin>[0
     tokenCounts: store.authorizations,
     oauth: services.oauth,
     appInstaller: services.apps.installer,
+    manifests: services.manifests,
   };
 }

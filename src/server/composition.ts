@@ -43,6 +43,7 @@ import { TestControls } from "./services/test-controls.js";
 import { FaultList } from "./services/faults.js";
 import { webhooks, type Webhooks } from "./webhooks/webhooks.js";
 import type { SecretBox } from "./webhooks/secret-box.js";
+import { ManifestFlow } from "./services/apps/manifest-flow.js";
 import { StreamHub } from "./streams/hub.js";
 import { Metrics } from "./metrics.js";
 import { requestId } from "./request-id.js";
@@ -99,6 +100,8 @@ export interface Services {
   /** GitHub Apps' JWTs, verified once per token until it expires. */
   appJwt: AppJwtVerifier;
   apps: AppService;
+  /** GitHub's manifest flow: the console's confirmation and the conversion route. */
+  manifests: ManifestFlow;
   authorizations: AuthorizationService;
   fineGrainedTokens: FineGrainedTokenService;
   credentialRevocation: CredentialRevocationService;
@@ -263,6 +266,7 @@ export function makeServices({
     authenticator,
     appJwt: new AppJwtVerifier(store.apps),
     apps: new AppService(store, clock),
+    manifests: new ManifestFlow(store, clock, (secret) => hooks.secrets.seal(secret)),
     authorizations: new AuthorizationService(store, clock, expiry),
     fineGrainedTokens: new FineGrainedTokenService(store, clock, expiry),
     credentialRevocation: new CredentialRevocationService(store),

@@ -984,4 +984,26 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.equal((await api.get("/user", token(made.userToken))).status, 401);
     },
   },
+  31: {
+    async rows(db, made) {
+      // A manifest confirmed by alice, its code not converted yet.
+      made.manifestCode = "0123456789abcdef0123456789abcdef01234567";
+      await db.insert("app_manifest_codes", {
+        code_hash: hashToken(made.manifestCode),
+        owner_id: made.alice,
+        manifest: JSON.stringify({ name: "Upgraded Manifest", url: "https://upgraded.example" }),
+        expires_at: "2999-01-01T00:00:00.000Z",
+      });
+    },
+    async check(api, made) {
+      const converted = await api.app.inject({
+        method: "POST",
+        url: `/app-manifests/${made.manifestCode}/conversions`,
+      });
+      assert.equal(converted.statusCode, 201, converted.body);
+      const app = converted.json() as { slug: string; owner: { login: string }; pem: string };
+      assert.deepEqual([app.slug, app.owner.login], ["upgraded-manifest", "alice"]);
+      assert.match(app.pem, /BEGIN RSA PRIVATE KEY/);
+    },
+  },
 };

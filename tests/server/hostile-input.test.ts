@@ -393,8 +393,14 @@ describe("hostile input: no 5xx, no crash, stored accounts unchanged", () => {
         fc.asyncProperty(request, async ({ route, request: req }) => {
           const res = await send(world.t.app, req);
           assertBelow500(req, res);
-          // GitHub's OAuth pages and token exchange read no API credential: an Authorization header is not theirs.
-          if (PROBES.includes(route.path) || route.path.startsWith("/login/")) return;
+          // GitHub's OAuth pages and token exchange, and the manifest flow's page, read no API credential: an
+          // Authorization header is not theirs.
+          if (
+            PROBES.includes(route.path) ||
+            route.path.startsWith("/login/") ||
+            route.path.endsWith("/settings/apps/new")
+          )
+            return;
           // A mangled path may be refused by the router first: undecodable (400) or unknown (404).
           assert.ok(
             [400, 401, 404].includes(res.statusCode),

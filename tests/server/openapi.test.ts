@@ -43,6 +43,7 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
       if (!["GET", "POST", "PATCH", "DELETE"].includes(method) || url === "/docs" || url.startsWith("/docs/")) continue;
       if (url === "/console" || url.startsWith("/console/")) continue; // web pages, not API (tests/server/console-*.test.ts)
       if (url.startsWith("/login/")) continue; // OAuth's host-root endpoints, not REST (tests/server/oauth-*.test.ts)
+      if (url.endsWith("/settings/apps/new")) continue; // the manifest flow's page (tests/testing/app-manifest.test.ts)
       routes.push({ method, url });
     }
   }

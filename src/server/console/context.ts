@@ -8,6 +8,7 @@ import type { HookService } from "../services/hooks.js";
 import type { IssueService } from "../services/actions/issues.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
 import type { AppInstaller } from "../services/apps/app-installer.js";
+import type { ManifestFlow } from "../services/apps/manifest-flow.js";
 import type { OAuthServices } from "../services/oauth/oauth.js";
 import type { StreamHub } from "../streams/hub.js";
 import type { AuthorizationStore, UserStore } from "../store/store.js";
@@ -36,6 +37,8 @@ export interface ConsoleServices {
   oauth: OAuthServices;
   /** GitHub Apps' install page. */
   appInstaller: AppInstaller;
+  /** The manifest flow's confirmation page. */
+  manifests: ManifestFlow;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

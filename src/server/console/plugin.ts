@@ -11,6 +11,7 @@ import { ApiError, GENERAL_DOCS, serviceUnavailable } from "../errors.js";
 import { StoreUnavailableError } from "../failures.js";
 import type { ConsoleServices } from "./context.js";
 import { appInstallRoutes } from "./app-install-routes.js";
+import { appManifestRoutes } from "./app-manifest-routes.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
 import { hookRoutes } from "./hook-routes.js";
@@ -116,5 +117,6 @@ export function consolePlugin(services: ConsoleServices) {
     userRoutes(app, services);
     oauthRoutes(app, services);
     appInstallRoutes(app, services);
+    appManifestRoutes(app, services);
   };
 }

@@ -9,6 +9,7 @@ import { endpoints } from "../../api/endpoints.js";
 import { toWireInstallation, toWireInstallationToken, toWireIntegration } from "../convert/app.js";
 import { toWireRepository } from "../convert/repository.js";
 import type { AppService } from "../services/apps/app-service.js";
+import type { ManifestFlow } from "../services/apps/manifest-flow.js";
 import type { Narrowing } from "../services/apps/installation-tokens.js";
 import type { RepoRow } from "../store/store.js";
 import { tableRoute } from "./table-route.js";
@@ -20,11 +21,24 @@ const { apps } = endpoints;
 const noContent = (reply: FastifyReply) => reply.code(204).send();
 const appOf = (request: FastifyRequest) => request.githubApp!;
 
-export function appRoutes(untyped: FastifyInstance, service: AppService): void {
+export function appRoutes(untyped: FastifyInstance, service: AppService, manifests: ManifestFlow): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const repositories = async (request: FastifyRequest, repos: RepoRow[]) =>
     (await service.repositoryFacts(repos)).map((facts) => toWireRepository(facts, {}, request.baseUrl));
 
+  app.route({
+    ...tableRoute(apps.createFromManifest),
+    handler: async (request, reply) => {
+      const made = await manifests.convert(request.params.code);
+      const facts = { app: made.app, owner: made.owner, installationsCount: 0 };
+      return reply.code(201).send({
+        ...toWireIntegration(facts, request.baseUrl),
+        client_secret: made.clientSecret,
+        webhook_secret: made.webhookSecret,
+        pem: made.pem,
+      });
+    },
+  });
   app.route({
     ...tableRoute(apps.getAuthenticated),
     handler: async (request) => toWireIntegration(await service.app(appOf(request)), request.baseUrl),

@@ -33,6 +33,14 @@ export type NewApp = Omit<AppRow, "createdAt" | "updatedAt" | "botId"> & {
   signIn: { callbackUrl: string | null; deviceFlow: boolean };
 };
 
+/** A confirmed manifest waiting for its conversion: whose the app will be, and the manifest as JSON text. */
+export interface ManifestCodeRow {
+  codeHash: string;
+  ownerId: number;
+  manifest: string;
+  expiresAt: Date;
+}
+
 export interface InstallationRow {
   id: number;
   appId: number;
@@ -89,6 +97,10 @@ export interface AppStore {
   uninstall(id: number, deletedBody: string, now: Date): Promise<void>;
   /** The ids of the account's repositories, in id order: what an installation on all of them covers. */
   repositoryIdsOf(accountId: number): Promise<number[]>;
+  /** A manifest code (the manifest flow), kept as its SHA-256 until converted or expired. */
+  saveManifestCode(code: ManifestCodeRow): Promise<void>;
+  /** Deletes the code and returns it, so that it converts at most once; null when there is none. */
+  takeManifestCode(codeHash: string): Promise<ManifestCodeRow | null>;
   /** Records that the authorization is a token of the installation. */
   linkToken(authorizationId: number, installationId: number): Promise<void>;
 }

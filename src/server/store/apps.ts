@@ -1,7 +1,7 @@
 /** GitHub Apps and their installations, written once over the executor (app-store.ts says what each method does). */
 import { randomUUID } from "node:crypto";
 import type { GrantedPermissions } from "../../api/permissions.js";
-import type { AppRow, AppStore, InstallationRow, NewApp, NewInstallation } from "./app-store.js";
+import type { AppRow, AppStore, InstallationRow, ManifestCodeRow, NewApp, NewInstallation } from "./app-store.js";
 import { DuplicateError } from "./duplicate-error.js";
 import { UniqueViolation, type Executor } from "./executor.js";
 import { date, json, type Json, type Time } from "./sql-values.js";
@@ -309,6 +309,36 @@ export class Apps implements AppStore {
       },
     );
     return rows.map((row) => Number(row.id));
+  }
+
+  async saveManifestCode(code: ManifestCodeRow): Promise<void> {
+    await this.db.run(
+      `INSERT INTO app_manifest_codes (code_hash, owner_id, manifest, expires_at)
+       VALUES (@hash, @owner, @manifest, @expires)`,
+      {
+        hash: code.codeHash,
+        owner: code.ownerId,
+        manifest: code.manifest,
+        expires: this.db.values.time(code.expiresAt),
+      },
+    );
+  }
+
+  async takeManifestCode(codeHash: string): Promise<ManifestCodeRow | null> {
+    const row = await this.db.get<{
+      code_hash: string;
+      owner_id: number | string;
+      manifest: Json<object>;
+      expires_at: Time;
+    }>("DELETE FROM app_manifest_codes WHERE code_hash = @hash RETURNING *", { hash: codeHash });
+    return row
+      ? {
+          codeHash: row.code_hash,
+          ownerId: Number(row.owner_id),
+          manifest: JSON.stringify(json(row.manifest)),
+          expiresAt: date(row.expires_at),
+        }
+      : null;
   }
 
   async linkToken(authorizationId: number, installationId: number): Promise<void> {

@@ -141,6 +141,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "f0ce1ba97950913a4189733ef451ed24add0e0983c92a75f0a9eb5da120218f3",
     postgres: "a6fe69769215af73e5328161b128fd9f9db144937169c46609159b7c78c2f05a",
   },
+  31: {
+    sqlite: "4b227ca36d35f4c432bc039702d363d4864651f3d9025fe63d3d7b78a4d27f75",
+    postgres: "e07eed0e211b62555311b813b9937e04073903d2274f6a15924f524263bd536e",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -28,7 +28,7 @@ export interface AppRegistration {
   deviceFlow?: boolean;
 }
 
-const slugOf = (name: string) =>
+export const slugOf = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
