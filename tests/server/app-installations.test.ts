@@ -143,6 +143,27 @@ describe("app installations", () => {
     assert.equal(Number(scaled.headers["x-ratelimit-limit"]), base + Math.floor((base * 5) / 100));
   });
 
+  test("X-GitHub-Stateless-S2S-Token: enabled mints GitHub's stateless form, which acts and revokes as any token", async () => {
+    const mint = async (choice: string) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: `/app/installations/${onAlice}/access_tokens`,
+        headers: { authorization: `Bearer ${await bot.jwt()}`, "x-github-stateless-s2s-token": choice },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return (JSON.parse(res.body) as { token: string }).token;
+    };
+    const stateless = await mint("enabled");
+    assert.match(stateless, new RegExp(`^ghs_${bot.app.id}_eyJ[\\w-]*\\.[\\w-]+\\.[\\w-]+$`));
+    assert.match(stateless, /^ghs_[A-Za-z0-9._]{36,}$/, "GitHub's published pattern for it");
+    assert.match(await mint("disabled"), /^ghs_[0-9A-Za-z]{36}$/);
+    const as = (method: "GET" | "DELETE", url: string) =>
+      t.app.inject({ method, url, headers: { authorization: `token ${stateless}` } });
+    assert.equal((await as("GET", "/installation/repositories")).statusCode, 200);
+    assert.equal((await as("DELETE", "/installation/token")).statusCode, 204);
+    assert.equal((await as("GET", "/installation/repositories")).statusCode, 401);
+  });
+
   test("DELETE /installation/token revokes the token it is sent with", async () => {
     const { token } = await json("POST", `/app/installations/${onAlice}/access_tokens`, 201);
     const revoke = () =>

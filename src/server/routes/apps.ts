@@ -76,11 +76,14 @@ export function appRoutes(untyped: FastifyInstance, service: AppService, manifes
     ...tableRoute(apps.createInstallationAccessToken),
     handler: async (request, reply) => {
       const body = request.body ?? {};
-      const minted = await service.mint(appOf(request), request.params.installation_id, {
+      // GitHub's per-request choice of the token's form (spec section 4); the classic form otherwise.
+      const stateless = request.headers["x-github-stateless-s2s-token"] === "enabled";
+      const narrowing = {
         repositories: body.repositories,
         repository_ids: body.repository_ids?.map((id) => Number(id)),
         permissions: body.permissions as Narrowing["permissions"],
-      });
+      };
+      const minted = await service.mint(appOf(request), request.params.installation_id, narrowing, stateless);
       const repos = minted.repositories && (await repositories(request, minted.repositories));
       return reply.code(201).send(toWireInstallationToken(minted, repos ?? undefined));
     },

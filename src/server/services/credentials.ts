@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
+import { SignJWT } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { DEFAULT_PASSWORD_COST } from "../config.js";
 
@@ -141,6 +142,30 @@ const APP_TOKEN = new RegExp(
 );
 
 export const mintInstallationToken = () => mintToken(INSTALLATION_TOKEN_PREFIX);
+
+/**
+ * GitHub's stateless installation token (spec section 4, since 2026): `ghs_APPID_` and a JWT naming the app, the
+ * installation and the expiry, asked for with `X-GitHub-Stateless-S2S-Token: enabled`. Here it is stored and checked
+ * as every token is (by its SHA-256); only its form is GitHub's, so clients that parse or size it see what they would.
+ * Signed with a key made for it and dropped: nothing verifies it by its signature.
+ */
+export async function mintStatelessInstallationToken(appId: number, installationId: number, expiresAt: Date) {
+  for (;;) {
+    const jwt = await new SignJWT({ installation_id: installationId })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(String(appId))
+      .setIssuedAt(Math.floor(expiresAt.getTime() / 1000) - 3600)
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .setJti(randomHex(16))
+      .sign(randomBytes(32));
+    const token = `${INSTALLATION_TOKEN_PREFIX}${appId}_${jwt}`;
+    // GitHub publishes `ghs_[A-Za-z0-9._]{36,}` for these, without base64url's `-`: secret scanners and clients
+    // match that, so a token with one is made again (half of them; two tries on average).
+    if (GITHUB_STATELESS_PATTERN.test(token)) return token;
+  }
+}
+const GITHUB_STATELESS_PATTERN = /^ghs_[A-Za-z0-9._]{36,}$/;
+const STATELESS_INSTALLATION_TOKEN = new RegExp(`^${INSTALLATION_TOKEN_PREFIX}\\d+_eyJ[\\w-]*\\.[\\w-]+\\.[\\w-]+$`);
 export const mintUserToken = () => mintToken(USER_TOKEN_PREFIX);
 export const mintRefreshToken = () => mintToken(REFRESH_TOKEN_PREFIX);
 
@@ -149,7 +174,7 @@ export const mintRefreshToken = () => mintToken(REFRESH_TOKEN_PREFIX);
  * fine-grained, an app's installation or user token) with a valid checksum. A refresh token is none of them.
  */
 export function isTokenShaped(value: string): boolean {
-  if (LEGACY_TOKEN.test(value)) return true;
+  if (LEGACY_TOKEN.test(value) || STATELESS_INSTALLATION_TOKEN.test(value)) return true;
   const classic = FEEDGATE_TOKEN.exec(value) ?? APP_TOKEN.exec(value);
   if (classic) return base62(crc32(classic[1]!), CHECKSUM_LENGTH) === classic[2];
   const fineGrained = FINE_GRAINED_TOKEN.exec(value);

@@ -79,10 +79,10 @@ export class AppService {
     await this.store.apps.setSuspended(installation.id, suspend ? this.clock() : null, this.clock());
   }
 
-  async mint(app: AppRow, id: string, narrowing: Narrowing): Promise<MintedToken> {
+  async mint(app: AppRow, id: string, narrowing: Narrowing, stateless = false): Promise<MintedToken> {
     const { installation } = await this.installation(app, id);
     if (installation.suspendedAt) throw suspended();
-    return this.tokens.mint(app, installation, narrowing);
+    return this.tokens.mint(app, installation, narrowing, stateless);
   }
 
   /** The app's installation on an account (`/orgs/{org}`, `/users/{u}`), or on a repository it covers. */

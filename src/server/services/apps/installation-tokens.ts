@@ -8,7 +8,7 @@ import type { AccessLevel, GrantedPermissions, RepositorySelection } from "../..
 import type { MintedToken } from "../../convert/app.js";
 import { notFound, validationFailed } from "../../errors.js";
 import type { AppRow, InstallationRow, RepoRow, Store } from "../../store/store.js";
-import { hashToken, mintInstallationToken } from "../credentials.js";
+import { hashToken, mintInstallationToken, mintStatelessInstallationToken } from "../credentials.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DOCS = "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app";
@@ -28,13 +28,21 @@ export class InstallationTokens {
     private readonly clock: () => Date,
   ) {}
 
-  async mint(app: AppRow, installation: InstallationRow, narrowing: Narrowing = {}): Promise<MintedToken> {
+  /** `stateless`: GitHub's stateless form of the token (`X-GitHub-Stateless-S2S-Token: enabled`). */
+  async mint(
+    app: AppRow,
+    installation: InstallationRow,
+    narrowing: Narrowing = {},
+    stateless = false,
+  ): Promise<MintedToken> {
     if (installation.appId !== app.id) throw notFound();
     const permissions = narrowedPermissions(installation.permissions, narrowing.permissions);
     const repositories = await this.narrowedRepositories(installation, narrowing);
     const now = this.clock();
-    const token = mintInstallationToken();
     const expiresAt = new Date(now.getTime() + HOUR_MS);
+    const token = stateless
+      ? await mintStatelessInstallationToken(app.id, installation.id, expiresAt)
+      : mintInstallationToken();
     const selection: RepositorySelection = repositories ? "subset" : "all";
     const row = await this.store.authorizations.create(
       {
