@@ -264,5 +264,6 @@ function consoleServices(services: Services): Parameters<typeof consolePlugin>[0
     oauth: services.oauth,
     appInstaller: services.apps.installer,
     manifests: services.manifests,
+    developerSettings: services.developerSettings,
   };
 }

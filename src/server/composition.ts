@@ -44,6 +44,7 @@ import { FaultList } from "./services/faults.js";
 import { webhooks, type Webhooks } from "./webhooks/webhooks.js";
 import type { SecretBox } from "./webhooks/secret-box.js";
 import { ManifestFlow } from "./services/apps/manifest-flow.js";
+import { DeveloperSettings } from "./services/apps/developer-settings.js";
 import { StreamHub } from "./streams/hub.js";
 import { Metrics } from "./metrics.js";
 import { requestId } from "./request-id.js";
@@ -102,6 +103,8 @@ export interface Services {
   apps: AppService;
   /** GitHub's manifest flow: the console's confirmation and the conversion route. */
   manifests: ManifestFlow;
+  /** The console's Developer settings. */
+  developerSettings: DeveloperSettings;
   authorizations: AuthorizationService;
   fineGrainedTokens: FineGrainedTokenService;
   credentialRevocation: CredentialRevocationService;
@@ -250,6 +253,7 @@ export function makeServices({
     });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
+  const manifests = new ManifestFlow(store, clock, (secret) => hooks.secrets.seal(secret));
   return {
     config,
     clock,
@@ -266,7 +270,8 @@ export function makeServices({
     authenticator,
     appJwt: new AppJwtVerifier(store.apps),
     apps: new AppService(store, clock),
-    manifests: new ManifestFlow(store, clock, (secret) => hooks.secrets.seal(secret)),
+    manifests,
+    developerSettings: new DeveloperSettings(store, oauth.apps, manifests),
     authorizations: new AuthorizationService(store, clock, expiry),
     fineGrainedTokens: new FineGrainedTokenService(store, clock, expiry),
     credentialRevocation: new CredentialRevocationService(store),

@@ -1,9 +1,13 @@
-/** The manifest flow's confirmation on the console (services/apps/manifest-flow.ts decides). */
+/**
+ * The manifest flow's confirmation on the console (services/apps/manifest-flow.ts decides); without a manifest, the
+ * same path is GitHub's "Register new GitHub App" form (developer-routes.ts).
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { InvalidInputError } from "../failures.js";
 import { parseManifest, type AppManifest } from "../services/apps/manifest-flow.js";
 import { appManifestPage, type ManifestFields } from "./app-manifest-page.js";
 import { CONTENT_SECURITY_POLICY_FOR } from "./security-policy.js";
+import { registerGitHubApp, showNewGitHubApp } from "./developer-routes.js";
 import { pageContext, sendPage, signedIn, type ConsoleServices, type FormRequest } from "./context.js";
 
 const SIGNED_IN = { consoleAccess: "signed-in", returnAfterSignIn: true } as const;
@@ -31,10 +35,12 @@ export function appManifestRoutes(app: FastifyInstance, services: ConsoleService
 
   app.get("/settings/apps/new", { config: SIGNED_IN }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
+    if (query.manifest === undefined) return showNewGitHubApp(request, reply, services);
     return show(request, reply, { manifest: query.manifest ?? "", state: query.state, org: query.org }, null);
   });
 
   app.post("/settings/apps/new", { config: SIGNED_IN }, async (request: FormRequest, reply) => {
+    if (!request.body.has("manifest")) return registerGitHubApp(request, reply, services);
     const fields: ManifestFields = {
       manifest: request.body.get("manifest") ?? "",
       state: request.body.get("state") ?? undefined,

@@ -9,6 +9,7 @@ import type { IssueService } from "../services/actions/issues.js";
 import type { SessionService, SignedIn } from "../services/sessions.js";
 import type { AppInstaller } from "../services/apps/app-installer.js";
 import type { ManifestFlow } from "../services/apps/manifest-flow.js";
+import type { DeveloperSettings } from "../services/apps/developer-settings.js";
 import type { OAuthServices } from "../services/oauth/oauth.js";
 import type { StreamHub } from "../streams/hub.js";
 import type { AuthorizationStore, UserStore } from "../store/store.js";
@@ -39,6 +40,8 @@ export interface ConsoleServices {
   appInstaller: AppInstaller;
   /** The manifest flow's confirmation page. */
   manifests: ManifestFlow;
+  /** Developer settings: the person's apps, and registering new ones. */
+  developerSettings: DeveloperSettings;
 }
 
 /** Who may use a console route: anyone, a two-factor account between its steps, or a signed-in user. */

@@ -22,6 +22,7 @@ function navigation(context: PageContext): Html | string {
       <li><a href="/console/fine-grained-tokens">Fine-grained tokens</a></li>
       <li><a href="/console/tokens">Tokens (classic)</a></li>
       <li><a href="/console/applications">Applications</a></li>
+      <li><a href="/console/settings/developers">Developer settings</a></li>
       ${user.siteAdmin ? html`<li><a href="/console/users">Users</a></li>` : ""}
     </ul></nav>
     <form method="post" action="/console/sign-out">${csrfField(context)}

@@ -12,6 +12,7 @@ import { StoreUnavailableError } from "../failures.js";
 import type { ConsoleServices } from "./context.js";
 import { appInstallRoutes } from "./app-install-routes.js";
 import { appManifestRoutes } from "./app-manifest-routes.js";
+import { developerRoutes } from "./developer-routes.js";
 import { pageContext, sendPage } from "./context.js";
 import { consoleGuard } from "./guard.js";
 import { hookRoutes } from "./hook-routes.js";
@@ -118,5 +119,6 @@ export function consolePlugin(services: ConsoleServices) {
     oauthRoutes(app, services);
     appInstallRoutes(app, services);
     appManifestRoutes(app, services);
+    developerRoutes(app, services);
   };
 }

@@ -62,6 +62,8 @@ export interface AppStore {
   insert(app: NewApp, now: Date): Promise<AppRow>;
   byId(id: number): Promise<AppRow | null>;
   byClientId(clientId: string): Promise<AppRow | null>;
+  /** The apps an account owns, by name. */
+  ownedBy(ownerId: number): Promise<AppRow[]>;
   /** By slug, in any case (GitHub's slugs are lowercase; the unique index ignores case). */
   bySlug(slug: string): Promise<AppRow | null>;
   /** The highest app id, so that new ones follow those a world gave. */

@@ -176,6 +176,13 @@ export class Apps implements AppStore {
     return row ? toApp(row) : null;
   }
 
+  async ownedBy(ownerId: number) {
+    const rows = await this.db.all<AppRecord>("SELECT * FROM apps WHERE owner_id = @owner ORDER BY name, id", {
+      owner: ownerId,
+    });
+    return rows.map(toApp);
+  }
+
   async bySlug(slug: string) {
     const row = await this.db.get<AppRecord>("SELECT * FROM apps WHERE lower(slug) = lower(@slug)", { slug });
     return row ? toApp(row) : null;

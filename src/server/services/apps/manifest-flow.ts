@@ -134,7 +134,14 @@ export class ManifestFlow {
     if (!taken || taken.expiresAt <= this.clock()) throw notFound();
     const owner = await this.store.users.findById(taken.ownerId);
     if (!owner) throw notFound();
-    const manifest = parseManifest(taken.manifest);
+    return this.register(owner, parseManifest(taken.manifest));
+  }
+
+  /**
+   * Registers the app a checked manifest describes, with a new RSA key, a client secret and (with a webhook) a webhook
+   * secret, each shown this once: the conversion's, and the console's "New GitHub App" form's.
+   */
+  async register(owner: UserRow, manifest: AppManifest): Promise<ConvertedApp> {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const pem = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
     const clientSecret = randomHex(20);
