@@ -148,6 +148,33 @@ test("an app's webhook gets installation.created, then its installation's events
   }
 });
 
+test("a repository deleted in an organization reaches the apps installed on the organization, with the installation", async () => {
+  await using fg = await startFeedgate({
+    world: {
+      users: [{ login: "alice", password: "alice-password" }],
+      orgs: [{ login: "acme", owners: ["alice"] }],
+      repos: [{ full_name: "acme/site" }, { full_name: "acme/docs" }],
+    },
+  });
+  const receiver = await fg.receiver();
+  const bot = await fg.githubApp({ owner: "alice", permissions: {}, events: ["repository"], webhookUrl: receiver.url });
+  // Selected repositories: a repository's deletion is the organization's event, whatever the installation selected.
+  const { id } = await bot.install("acme", ["docs"]);
+  await receiver.next({ event: "installation" });
+  const deleted = await fetch(`${fg.url}/repos/acme/site`, {
+    method: "DELETE",
+    headers: { authorization: `Basic ${Buffer.from("alice:alice-password").toString("base64")}` },
+  });
+  assert.equal(deleted.status, 204);
+  const delivery = await receiver.next({ event: "repository" });
+  const payload = delivery.body as { action: string; repository: { full_name: string }; installation: { id: number } };
+  assert.deepEqual(
+    [payload.action, payload.repository.full_name, payload.installation.id],
+    ["deleted", "acme/site", id],
+  );
+  assert.equal(delivery.headers["x-github-hook-installation-target-id"], String(bot.id));
+});
+
 test("a world file's app webhook secret signs its deliveries, and is stored sealed", async () => {
   const arrived: Arrived[] = [];
   const { server, url } = await listening((request, response) => {

@@ -25,10 +25,18 @@ const ONE_REPO: Record<Executor["dialect"], string> = {
   postgres: hookTargetsSql("SELECT @repoId::int8", "postgres"),
 };
 
-/** The hooks of one organization only, for a webhook its repository's own hooks must not receive. */
-const ONE_ORG = `SELECT h.id AS hook_id, h.events AS events,
-    (SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued, NULL AS installation_id
-  FROM hooks h WHERE h.active = @active AND h.org_id = @orgId`;
+/**
+ * The hooks of one organization only, for a webhook its repository's own hooks must not receive (a repository
+ * deleted): the organization's, and those of the apps installed on it (an account's event, whatever repositories the
+ * installation selected), with the installation, whose accepted events are the ones it gets.
+ */
+const QUEUED = "(SELECT count(*) FROM hook_queue q WHERE q.hook_id = h.id) AS queued";
+const ONE_ORG = `SELECT h.id AS hook_id, h.events AS events, ${QUEUED}, CAST(NULL AS BIGINT) AS installation_id
+  FROM hooks h WHERE h.active = @active AND h.org_id = @orgId
+  UNION ALL
+  SELECT h.id AS hook_id, i.events AS events, ${QUEUED}, i.id AS installation_id
+  FROM installations i JOIN hooks h ON h.app_id = i.app_id
+  WHERE h.active = @active AND i.account_id = @orgId AND i.suspended_at IS NULL`;
 
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
 class IdsAfterHighest {
