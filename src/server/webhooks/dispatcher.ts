@@ -171,11 +171,14 @@ export class Dispatcher {
         for (const delivery of run) this.inFlightIds.add(delivery.id);
         const sending = this.sendRun(run)
           .catch((error: unknown) => {
-            // The attempts' record could not be written: the leases run out and the deliveries are tried again.
+            // The run failed before its attempts were recorded (the record could not be written, or a body not
+            // built): its claims are given back, so the deliveries are tried again at the next claim. Were they left
+            // to their leases, a clock that stands still (a test's) would hold them for ever.
             this.log.warn(
               { err: error, hook: run[0]!.hookId },
               "webhooks: delivery not recorded; it will be tried again",
             );
+            this.giveBack(run.map((d) => d.id));
           })
           .finally(() => {
             this.inFlight.delete(sending);
