@@ -1,8 +1,9 @@
 /**
- * `gh auth login --hostname HOST` (Debian's gh 2.23, unmodified) against a live `feedgate serve` over TLS, through the
- * device flow with GitHub CLI's own OAuth app, which every feedgate registers: gh asks for a code, a person enters it
- * on the console's `/login/device` and authorizes (or cancels), gh polls until it has a token, asks GraphQL who it
- * is, and stores it; `gh auth status` then checks the token's scopes and `gh api` uses it.
+ * `gh auth login --hostname HOST` (Debian's gh 2.23, unmodified) against a live `feedgate serve` over TLS, on the
+ * test's driver (both in `npm test`), through the device flow with GitHub CLI's own OAuth app, which every feedgate
+ * registers: gh asks for a code, a person enters it on the console's `/login/device` and authorizes (or cancels), gh
+ * polls until it has a token, asks GraphQL who it is, and stores it; `gh auth status` then checks the token's scopes
+ * and `gh api` uses it.
  *
  * gh refuses a host name with a port, so it is given `feedgate.test` and finds the server through HTTPS_PROXY (a
  * CONNECT proxy that tunnels to the server's port), as it would a company's proxy: no DNS entry, no port 443.
@@ -14,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { feedgate, runCli, waitForOutput, type CliRun } from "../helpers/cli.js";
 import { ALICE, WORLD } from "../helpers/client-world.js";
-import { runScript, skipUnlessClient, type ScriptRun } from "./debian-clients.js";
+import { runScript, skipUnlessClient, type ScriptRun } from "../compat/debian-clients.js";
+import { testDriver, type TestDatabase } from "../helpers/store-drivers.js";
 import { https, selfSigned, skipUnlessOpenssl } from "../helpers/certificate.js";
 import { connectProxy, type ConnectProxy } from "../helpers/connect-proxy.js";
 import { csrfOf, form, FORM } from "../helpers/console-forms.js";
@@ -30,12 +32,14 @@ describe("gh auth login --hostname through feedgate's device flow", { skip }, ()
   let api: string;
   let ca: Buffer;
   let env: Record<string, string>;
+  let database: TestDatabase;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "feedgate-gh-login-"));
     const { cert, key } = selfSigned(dir, "server", [HOST]);
     ca = readFileSync(cert);
-    const db = join(dir, "feedgate.db");
+    database = await testDriver().create();
+    const { db } = database;
     writeFileSync(join(dir, "world.json"), JSON.stringify(WORLD));
     const seeded = await runCli(["seed", join(dir, "world.json"), "--db", db]);
     assert.equal(seeded.code, 0, seeded.stderr);
@@ -62,6 +66,7 @@ describe("gh auth login --hostname through feedgate's device flow", { skip }, ()
     server?.child.kill("SIGTERM");
     await server?.done;
     if (dir) rmSync(dir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   /** What a person does with the code gh printed: signs in to the console, enters it, and answers the consent. */
