@@ -48,9 +48,9 @@ describe("console: Developer settings in Chromium", { skip }, () => {
     await page.getByRole("button", { name: "Create GitHub App" }).click();
     await page.getByRole("heading", { name: "Form Bot" }).waitFor();
     assert.deepEqual(await seriousViolations(page), [], "axe-core on the result");
-    const pem = await page.locator("pre.private-key").innerText();
+    const pem = (await page.locator("pre.private-key").textContent()) ?? "";
     assert.match(pem, /^-----BEGIN RSA PRIVATE KEY-----/);
-    const appId = Number(await page.locator("dt:text('App ID') + dd").innerText());
+    const appId = Number(await page.locator("dt:text('App ID') + dd").textContent());
     const app = new App({ appId, privateKey: pem, Octokit: Octokit.defaults({ baseUrl: t.url }) });
     const { data } = await app.octokit.request("GET /app");
     assert.deepEqual(
@@ -70,7 +70,7 @@ describe("console: Developer settings in Chromium", { skip }, () => {
     await page.getByRole("button", { name: "Register application" }).click();
     await page.getByRole("heading", { name: "Form Sign-in" }).waitFor();
     assert.deepEqual(await seriousViolations(page), [], "axe-core");
-    const clientId = await page.locator("dt:text('Client ID') + dd").innerText();
+    const clientId = (await page.locator("dt:text('Client ID') + dd").textContent()) ?? "";
     const started = await fetch(`${t.url}/login/device/code`, {
       method: "POST",
       headers: { accept: "application/json", "content-type": "application/json" },
