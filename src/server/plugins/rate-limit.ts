@@ -1,6 +1,6 @@
 /**
- * Rate limits as GitHub reports them (wire notes 3.2): a window per user when authenticated, per client IP
- * otherwise; `X-RateLimit-*` on every response; 403 with GitHub's message when spent. A 304 gives its hit
+ * Rate limits as GitHub reports them (wire notes 3.2): a window per user when authenticated (per installation for an
+ * installation token), per client IP otherwise; `X-RateLimit-*` on every response; 403 with GitHub's message when spent. A 304 gives its hit
  * back, because conditional requests are free on GitHub and pollers depend on that. An operation whose table row
  * has a window of its own (`rateLimit`: credential revocation) is counted there instead, per client IP.
  */
@@ -61,7 +61,7 @@ export default fp<RateLimitOptions>(
   async (app, options) => {
     const rule = new RateLimitRule(options.counters);
 
-    /** The caller's window: the operation's own per client IP, or the core one per user when authenticated, per IP otherwise. */
+    /** The caller's window (counters/rate-limit-rule.ts windowFor): the operation's own, or the core one. */
     const windowOf = (request: FastifyRequest) =>
       windowFor(
         {
