@@ -32,10 +32,15 @@ function isSecretParameter(rawName: string): boolean {
  * Splits more eagerly than the router (also on `#` and `;`), since masking too much costs nothing.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&#;])([^?&#;=]*)=([^&#;]*)/g, (parameter, separator: string, name: string) =>
-    isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter,
-  );
+  return url
+    .replace(MANIFEST_CODE, "$1[REDACTED]$2")
+    .replace(/([?&#;])([^?&#;=]*)=([^&#;]*)/g, (parameter, separator: string, name: string) =>
+      isSecretParameter(name) ? `${separator}${name}=[REDACTED]` : parameter,
+    );
 }
+
+/** The manifest flow's code, which GitHub puts in the path: `POST /app-manifests/{code}/conversions` (an hour, once). */
+const MANIFEST_CODE = /(\/app-manifests\/)[^/?#]*(\/conversions)/i;
 
 /**
  * Errors as pino writes them, less what can hold request bytes: Node's HTTP parser errors carry `rawPacket`, the

@@ -185,6 +185,8 @@ describe("logging", () => {
     ["/e#access_token=T", "/e#access_token=[REDACTED]"],
     ["/e?q=%zz&client_id=C&client_secret=S", "/e?q=%zz&client_id=C&client_secret=[REDACTED]"],
     ["/e?page=2&per_page=5", "/e?page=2&per_page=5"],
+    ["/app-manifests/0123abcd/conversions", "/app-manifests/[REDACTED]/conversions"],
+    ["/api/v3/app-manifests/0123abcd/conversions?x=1", "/api/v3/app-manifests/[REDACTED]/conversions?x=1"],
   ];
   test("URLs are masked by the parameter name as the query parser reads it", () => {
     for (const [url, logged] of MASKED) assert.equal(redactUrl(url), logged);
