@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
-import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
+import { consoleUsers } from "../helpers/console-forms.js";
 import { registerApp, type RegisteredApp } from "../helpers/github-app.js";
 import { receiver, type Receiver } from "../helpers/webhook-receiver.js";
 
@@ -16,19 +16,10 @@ describe("console: installing a GitHub App", () => {
   let t: TestApp;
   let bot: RegisteredApp;
   let hook: Receiver;
-  const sessions: Record<string, string> = {};
-  const page = (url: string, login = "alice") =>
-    t.app.inject({ method: "GET", url, headers: { cookie: `feedgate_session=${sessions[login]}` } });
-  const install = async (fields: Record<string, string | string[]>, login = "alice") => {
-    const url = `/console/apps/${bot.app.slug}/installations/new`;
-    const shown = await page(url, login);
-    return t.app.inject({
-      method: "POST",
-      url,
-      headers: { cookie: `feedgate_session=${sessions[login]}`, ...FORM },
-      payload: form({ csrf: csrfOf(shown.body), ...fields }),
-    });
-  };
+  let people: Awaited<ReturnType<typeof consoleUsers>>;
+  const page = (url: string, login = "alice") => people.get(url, login);
+  const install = (fields: Record<string, string | string[]>, login = "alice") =>
+    people.post(`/console/apps/${bot.app.slug}/installations/new`, fields, login);
 
   before(async () => {
     t = await startTestApp();
@@ -36,18 +27,7 @@ describe("console: installing a GitHub App", () => {
     hook = receiver();
     bot = await registerApp(t, { owner: "alice", name: "Console Bot", webhookUrl: await hook.listen() });
     await t.app.ready();
-    for (const [login, password] of [
-      ["alice", "alice-password"],
-      ["bob", "bob-password"],
-    ] as const)
-      sessions[login] = sessionOf(
-        await t.app.inject({
-          method: "POST",
-          url: "/console/sign-in",
-          headers: FORM,
-          payload: form({ login, password }),
-        }),
-      )!;
+    people = await consoleUsers(t.app, ["alice", "bob"]);
   });
   after(async () => {
     await hook.close();

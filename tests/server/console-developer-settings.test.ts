@@ -8,35 +8,19 @@ import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../helpers/test-app.js";
 import { WORLD } from "../helpers/client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
-import { csrfOf, form, FORM, sessionOf } from "../helpers/console-forms.js";
+import { consoleUsers } from "../helpers/console-forms.js";
 
 describe("console: Developer settings", () => {
   let t: TestApp;
-  const sessions: Record<string, string> = {};
-  const get = (url: string, login: string) =>
-    t.app.inject({ method: "GET", url, headers: { cookie: `feedgate_session=${sessions[login]}` } });
-  const post = async (url: string, fields: Record<string, string | string[]>, login = "alice") => {
-    const shown = await get(url, login);
-    return t.app.inject({
-      method: "POST",
-      url,
-      headers: { cookie: `feedgate_session=${sessions[login]}`, ...FORM },
-      payload: form({ csrf: csrfOf(shown.body), ...fields }),
-    });
-  };
+  let people: Awaited<ReturnType<typeof consoleUsers>>;
+  const get = (url: string, login: string) => people.get(url, login);
+  const post = (url: string, fields: Record<string, string | string[]>, login = "alice") =>
+    people.post(url, fields, login);
 
   before(async () => {
     t = await startTestApp();
     await new IngestService(t.store, t.clock.now).seedWorld(WORLD, { baseDir: undefined });
-    for (const login of ["alice", "bob"])
-      sessions[login] = sessionOf(
-        await t.app.inject({
-          method: "POST",
-          url: "/console/sign-in",
-          headers: FORM,
-          payload: form({ login, password: `${login}-password` }),
-        }),
-      )!;
+    people = await consoleUsers(t.app, ["alice", "bob"]);
   });
   after(() => t.close());
 

@@ -34,8 +34,8 @@ async function listening(handle: Parameters<typeof createServer>[1]) {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-test("an app's webhook gets installation.created, then its installation's events, signed, with installation and the app's target headers", async () => {
-  await using fg = await startFeedgate({ world: WORLD });
+/** A receiver that keeps every request, its bytes as they came, and answers 200. */
+async function capturing() {
   const arrived: Arrived[] = [];
   const { server, url } = await listening((request, response) => {
     const chunks: Buffer[] = [];
@@ -45,6 +45,12 @@ test("an app's webhook gets installation.created, then its installation's events
       response.end("ok");
     });
   });
+  return { server, url, arrived };
+}
+
+test("an app's webhook gets installation.created, then its installation's events, signed, with installation and the app's target headers", async () => {
+  await using fg = await startFeedgate({ world: WORLD });
+  const { server, url, arrived } = await capturing();
   try {
     const bot = await fg.githubApp({
       name: "Triage",
@@ -176,15 +182,7 @@ test("a repository deleted in an organization reaches the apps installed on the 
 });
 
 test("a world file's app webhook secret signs its deliveries, and is stored sealed", async () => {
-  const arrived: Arrived[] = [];
-  const { server, url } = await listening((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      arrived.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.end("ok");
-    });
-  });
+  const { server, url, arrived } = await capturing();
   try {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const secret = "world-file-webhook-secret";
@@ -219,15 +217,7 @@ test("a world file's app webhook secret signs its deliveries, and is stored seal
 
 test("suspending, unsuspending and deleting an installation through the JWT routes is each GitHub's installation webhook", async () => {
   await using fg = await startFeedgate({ world: WORLD });
-  const arrived: Arrived[] = [];
-  const { server, url } = await listening((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      arrived.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.end("ok");
-    });
-  });
+  const { server, url, arrived } = await capturing();
   try {
     const bot = await fg.githubApp({
       name: "Lifecycle",
