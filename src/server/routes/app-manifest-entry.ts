@@ -5,23 +5,15 @@
  * manifest goes along in the console page's query, which a sign-in keeps.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hostRootRoutes } from "./host-root.js";
 
 /** The console's confirmation page (console/app-manifest-routes.ts). */
 export const CONSOLE_NEW_APP = "/console/settings/apps/new";
 
 export function appManifestEntryRoutes() {
   return async (app: FastifyInstance) => {
-    app.addHook("onRoute", (route) => {
-      // Not the API: a browser's page, no API rate limit or credentials, not described, not under /api/v3.
-      route.config = { rateLimit: false, clientCredentials: true, rootOnly: true, ...route.config };
-      route.schema = { ...route.schema, hide: true };
-    });
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser(
-      "application/x-www-form-urlencoded",
-      { parseAs: "string", bodyLimit: 64 * 1024 },
-      async (_request: FastifyRequest, body: string) => Object.fromEntries(new URLSearchParams(body)),
-    );
+    // Not under /api/v3 either: a browser's page (the OAuth routes' prefix is kept out of the layout instead).
+    hostRootRoutes(app, { rootOnly: true });
 
     const toConsole = (request: FastifyRequest, reply: FastifyReply) => {
       const query = request.query as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { parseJsonBody, decodeBody } from "../plugins/body-parser.js";
 import { DEVICE_GRANT_TYPE } from "../services/oauth/device-flow.js";
 import { OAuthError } from "../services/oauth/oauth-error.js";
 import type { OAuthServices } from "../services/oauth/oauth.js";
+import { HOST_ROOT_BODY_LIMIT, hostRootRoutes } from "./host-root.js";
 
 /** Mounted here, root only (app.ts keeps it out of the `/api/v3` layout). */
 export const OAUTH_PREFIX = "/login";
@@ -60,20 +61,11 @@ const queryOf = (url: string) => url.slice(url.indexOf("?") + 1 || url.length);
 
 export function oauthRoutes({ web, device, refresh }: OAuthServices) {
   return async (app: FastifyInstance) => {
-    app.addHook("onRoute", (route) => {
-      // Not the API: no API rate limit, no API credentials (a client id and secret are not a login), not described.
-      route.config = { rateLimit: false, clientCredentials: true, ...route.config };
-      route.schema = { ...route.schema, hide: true };
-    });
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser(
-      "application/x-www-form-urlencoded",
-      { parseAs: "string", bodyLimit: 64 * 1024 },
-      async (_request: FastifyRequest, body: string) => Object.fromEntries(new URLSearchParams(body)),
-    );
+    hostRootRoutes(app);
+    // Octokit posts JSON.
     app.addContentTypeParser(
       "*",
-      { parseAs: "buffer", bodyLimit: 64 * 1024 },
+      { parseAs: "buffer", bodyLimit: HOST_ROOT_BODY_LIMIT },
       async (_request: FastifyRequest, body: Buffer) => parseJsonBody(decodeBody(body)),
     );
 
