@@ -14,7 +14,7 @@ import {
   loginAttemptsExceeded,
   otpRequired,
 } from "../errors.js";
-import { hashesEqual, hashToken, isTokenShaped, verifyOtp, verifyPassword } from "./credentials.js";
+import { hashesEqual, hashToken, isTokenShaped, USER_TOKEN_PREFIX, verifyOtp, verifyPassword } from "./credentials.js";
 import { hasExpired } from "./token-expiry.js";
 
 export type Credentials =
@@ -116,7 +116,8 @@ export class Authenticator {
     const found = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
     if (!found) return null;
     if (hasExpired(found.expiresAt, now)) throw badCredentials();
-    const authorization = await this.withAppGrant(found);
+    // Only a `ghu_` token can be an app's user token: other tokens of OAuth apps (`gho_`) skip the look-ups.
+    const authorization = token.startsWith(USER_TOKEN_PREFIX) ? await this.withAppGrant(found) : found;
     const installationId = authorization.fineGrained?.installationId;
     if (installationId !== undefined) {
       // An installation token lives only as long as its installation, and rests while it is suspended.
