@@ -174,8 +174,17 @@ export function responseKinds<S extends Shapes>(named: S) {
   };
 }
 
-/** Every response kind and its schema as a server in one id mode sends it: its serializers and its document. */
-export const responseSchemas = (numericIds: boolean) => responseKinds(namedResponseSchemas(numericIds));
+const BY_MODE = {
+  strings: responseKinds(namedResponseSchemas(false)),
+  numbers: responseKinds(namedResponseSchemas(true)),
+};
+
+/**
+ * Every response kind and its schema as a server in one id mode sends it: its serializers and its document. Made once
+ * per mode, so that every route and every app of the process holds the same schema objects, which the compilers
+ * remember by identity (server/compiled-schemas.ts).
+ */
+export const responseSchemas = (numericIds: boolean) => (numericIds ? BY_MODE.numbers : BY_MODE.strings);
 
 /** The kinds as the spec has them (string ids), which is also what feedgate/client hands its callers. */
 export const RESPONSES = responseKinds(SPEC_SHAPES);

@@ -135,6 +135,12 @@ export type RequestSchema<E extends WithParams, L extends ParamLocation> = TObje
 export type RequestOf<E extends WithParams, L extends ParamLocation> = Static<RequestSchema<E, L>>;
 
 /**
+ * Each row's schemas, made once: every app of the process registers the same objects, which the compilers remember
+ * by identity (server/compiled-schemas.ts). Nothing changes a schema once made.
+ */
+const REQUEST_SCHEMAS = new WeakMap<WithParams, Map<ParamLocation, TSchema>>();
+
+/**
  * The JSON schema of one location (`path`, `query` or `body`) of an endpoint, built from its table row; its static
  * type is derived from the row too, so a route's typed `params`, `querystring` and `body` cannot drift from it.
  * Unknown keys are allowed: GitHub silently ignores them (wire notes 1.3).
@@ -143,12 +149,18 @@ export function requestSchema<E extends WithParams, L extends ParamLocation>(
   endpoint: E,
   location: L,
 ): RequestSchema<E, L> {
-  const properties: Record<string, TSchema> = {};
-  for (const [name, spec] of Object.entries(endpoint.params)) {
-    if (spec.in !== location) continue;
-    properties[name] = spec.required ? paramSchema(spec) : Type.Optional(paramSchema(spec));
+  let byLocation = REQUEST_SCHEMAS.get(endpoint);
+  if (byLocation === undefined) REQUEST_SCHEMAS.set(endpoint, (byLocation = new Map()));
+  let schema = byLocation.get(location);
+  if (schema === undefined) {
+    const properties: Record<string, TSchema> = {};
+    for (const [name, spec] of Object.entries(endpoint.params)) {
+      if (spec.in !== location) continue;
+      properties[name] = spec.required ? paramSchema(spec) : Type.Optional(paramSchema(spec));
+    }
+    byLocation.set(location, (schema = Type.Object(properties)));
   }
-  return Type.Object(properties) as unknown as RequestSchema<E, L>;
+  return schema as unknown as RequestSchema<E, L>;
 }
 
 /** `page` and `per_page`, as every list's row declares them. */

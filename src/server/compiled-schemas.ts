@@ -34,10 +34,22 @@ function remembering(factory: CompilerFactory): CompilerFactory {
     if (compile === undefined) {
       const build = factory(externalSchemas, options);
       const compiled = new Map<string, unknown>();
+      // The endpoint table's schemas are made once per process (api/schemas.ts, api/responses.ts), so most come again
+      // as the same object: found by identity first, without writing a large schema out as JSON for every route.
+      const byObject = new WeakMap<object, Map<string, unknown>>();
       compile = (route) => {
-        const schemaKey = `${route.httpPart ?? route.httpStatus}\u0000${route.contentType ?? ""}\u0000${JSON.stringify(route.schema)}`;
-        let fn = compiled.get(schemaKey);
+        const partKey = `${route.httpPart ?? route.httpStatus}\u0000${route.contentType ?? ""}`;
+        const object = typeof route.schema === "object" && route.schema !== null ? route.schema : null;
+        let ofObject = object && byObject.get(object);
+        let fn = ofObject?.get(partKey);
+        if (fn !== undefined) return fn;
+        const schemaKey = `${partKey}\u0000${JSON.stringify(route.schema)}`;
+        fn = compiled.get(schemaKey);
         if (fn === undefined) compiled.set(schemaKey, (fn = build(route)));
+        if (object) {
+          if (!ofObject) byObject.set(object, (ofObject = new Map()));
+          ofObject.set(partKey, fn);
+        }
         return fn;
       };
       compilers.set(key, compile);
