@@ -4,7 +4,10 @@
  */
 const LAYERS = [
   ["wire facts", "^src/api/"],
-  ["foundations", "^src/server/(failures|errors|client-errors|config|bounded-cache|clock)[.]ts$|^src/server/settings/"],
+  [
+    "foundations",
+    "^src/server/(failures|errors|client-errors|config|bounded-cache|clock)[.]ts$|^src/server/(settings|git)/",
+  ],
   ["stores and counters", "^src/server/(store|counters)/"],
   ["converters", "^src/server/convert/"],
   ["webhook delivery", "^src/server/webhooks/"],
