@@ -14,6 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
+import { contentEndpoints, gitEndpoints } from "./git-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
@@ -69,6 +70,11 @@ export interface Endpoint {
   readonly schemaChecked?: boolean;
   /** Answers 201 though its method is not POST (./responses.ts successStatus). */
   readonly creates?: true;
+  /**
+   * A path ending in Fastify's wildcard (`/git/ref/*`, `/contents/*`: a ref's name and a file's path hold slashes):
+   * the name GitHub's description gives what it matches (`ref`, `path`), which the API description uses.
+   */
+  readonly wildcard?: string;
 }
 
 const AUTH_DOCS = "https://developer.github.com/v3/oauth_authorizations/";
@@ -798,6 +804,8 @@ export const endpoints = {
     },
   },
   labels: labelEndpoints,
+  git: gitEndpoints,
+  contents: contentEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

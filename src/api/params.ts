@@ -30,6 +30,11 @@ export interface ParamSpec {
   readonly description?: string;
   /** For objects: their keys and each key's type; every key optional, other keys ignored (as GitHub does). */
   readonly properties?: Readonly<Record<string, FieldType>>;
+  /**
+   * For arrays of objects (a git tree's entries): each item's keys, as `properties` says them; each key may also be
+   * null (`sha: null` deletes a tree's path). Without it an array's items are strings.
+   */
+  readonly items?: Readonly<Record<string, FieldType>>;
 }
 
 /** Anything with parameter rows: a table row, or a row's parameters alone. */

@@ -28,6 +28,7 @@ export const PERMISSIONS = {
   metadata: { group: "repository", title: "Metadata", levels: ["read"], always: "read" },
   issues: { group: "repository", title: "Issues", levels: ["read", "write"] },
   administration: { group: "repository", title: "Administration", levels: ["read", "write"] },
+  contents: { group: "repository", title: "Contents", levels: ["read", "write"] },
   repository_hooks: { group: "repository", title: "Webhooks", levels: ["read", "write"] },
   organization_hooks: { group: "organization", title: "Webhooks", levels: ["read", "write"] },
   organization_events: { group: "organization", title: "Events", levels: ["read"] },

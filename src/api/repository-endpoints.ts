@@ -40,7 +40,7 @@ const createBody = {
   auto_init: {
     in: "body",
     type: "boolean",
-    description: "Accepted; makes no commit, as feedgate has no git data yet.",
+    description: "Makes GitHub's first commit, a README.md of the name and description, on the default branch.",
   },
 } as const satisfies Record<string, ParamSpec>;
 

@@ -34,6 +34,17 @@ import { Issue, IssueSearchResult, IssueWithRepository, Label, Milestone } from 
 import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
+import {
+  ContentFile,
+  Contents,
+  FileCommit,
+  GitBlob,
+  GitCommit,
+  GitRef,
+  GitTag,
+  GitTree,
+  ShortBlob,
+} from "./git-schemas.js";
 import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
 import {
   AppManifestConversion,
@@ -92,6 +103,15 @@ const SPEC_SHAPES = {
   InstallationRepositories,
   UserInstallations,
   AppManifestConversion,
+  ShortBlob,
+  GitBlob,
+  GitTree,
+  GitCommit,
+  GitRef,
+  GitTag,
+  Contents,
+  ContentFile,
+  FileCommit,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -171,6 +191,16 @@ export function responseKinds<S extends Shapes>(named: S) {
     InstallationRepositories: shape("InstallationRepositories"),
     UserInstallations: shape("UserInstallations"),
     AppManifestConversion: shape("AppManifestConversion"),
+    ShortBlob: shape("ShortBlob"),
+    GitBlob: shape("GitBlob"),
+    GitTree: shape("GitTree"),
+    GitCommit: shape("GitCommit"),
+    GitRef: shape("GitRef"),
+    "GitRef[]": Type.Array(shape("GitRef")),
+    GitTag: shape("GitTag"),
+    Contents: shape("Contents"),
+    ContentFile: shape("ContentFile"),
+    FileCommit: shape("FileCommit"),
   };
 }
 

@@ -84,10 +84,19 @@ function fieldSchema(type: FieldType): TSchema {
   return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
 }
 
+/** An object item of an array parameter: each key optional and nullable. */
+function itemSchema(items: Readonly<Record<string, FieldType>>): TSchema {
+  const keys = Object.entries(items).map(([name, type]) => [
+    name,
+    Type.Optional(Type.Union([fieldSchema(type), Type.Null()])),
+  ]);
+  return Type.Object(Object.fromEntries(keys));
+}
+
 function paramSchema(spec: ParamSpec): TSchema {
   let schema: TSchema;
   if (spec.type === "array") {
-    schema = Type.Array(Type.String(), {
+    schema = Type.Array(spec.items ? itemSchema(spec.items) : Type.String(), {
       ...(spec.minItems !== undefined ? { minItems: spec.minItems } : {}),
       ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
     });
@@ -112,7 +121,9 @@ type FieldSchema<T extends FieldType> = T extends "string"
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
 type BaseSchema<S extends ParamSpec> = S["type"] extends "array"
-  ? TArray<TString>
+  ? S["items"] extends Readonly<Record<string, FieldType>>
+    ? TArray<TObject<{ [K in keyof S["items"]]: TOptional<TUnion<[FieldSchema<S["items"][K] & FieldType>, TNull]>> }>>
+    : TArray<TString>
   : S["type"] extends "boolean"
     ? TBoolean
     : S["type"] extends "string|number"

@@ -30,6 +30,8 @@ import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { contentRoutes } from "./routes/contents.js";
+import { gitRoutes } from "./routes/git.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
@@ -240,6 +242,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   labelRoutes(app, services);
   repositoryRoutes(app, services);
   collaboratorRoutes(app, services);
+  gitRoutes(app, services.code);
+  contentRoutes(app, services.code);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

@@ -28,6 +28,7 @@ import { CommentService } from "./services/actions/comments.js";
 import { ReactionService } from "./services/actions/reactions.js";
 import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
+import { codeServices, type CodeServices } from "./services/git/code-services.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
 import { RepositoryService } from "./services/actions/repositories.js";
@@ -123,6 +124,8 @@ export interface Services {
   reactions: ReactionService;
   activity: ActivityService;
   labels: LabelService;
+  /** Git data and contents: objects, refs, files (services/git/). */
+  code: CodeServices;
   collaborators: CollaboratorService;
   invitations: InvitationService;
   milestones: MilestoneService;
@@ -290,6 +293,7 @@ export function makeServices({
     activity: new ActivityService(actionParts),
     issues: new IssueService(actionParts),
     labels: new LabelService(actionParts),
+    code: codeServices(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     repositories: new RepositoryService(actionParts),

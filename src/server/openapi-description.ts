@@ -9,6 +9,7 @@
 import type { FastifySchema, RouteOptions } from "fastify";
 import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
 import type { OpenAPIV3_1 } from "openapi-types";
+import type { Endpoint } from "../api/endpoints.js";
 import { SUPPORTED_VERSION } from "../api/versions.js";
 import { API_DESCRIPTION, TAGS } from "./openapi/api-description.js";
 import { components, type Components } from "./openapi/components.js";
@@ -74,6 +75,26 @@ function describeRoute(route: RouteOptions, schema: FastifySchema, named: Compon
 
 /** The options of @fastify/swagger (dynamic mode): the document's frame and the two hooks. */
 /** @param testControls whether `/_feedgate/` is served, and so described. */
+/**
+ * A wildcard route as GitHub describes it: `/git/ref/{ref}` and its `ref` parameter, not Fastify's `*` (which
+ * @fastify/swagger would write `{*}`).
+ */
+function withNamedWildcard(schema: FastifySchema, url: string, name: string) {
+  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const properties = params?.properties && {
+    ...Object.fromEntries(Object.entries(params.properties).filter(([key]) => key !== "*")),
+    [name]: params.properties["*"],
+  };
+  const required = params?.required?.map((key) => (key === "*" ? name : key));
+  return {
+    schema: {
+      ...schema,
+      params: { ...params, ...(properties ? { properties } : {}), ...(required ? { required } : {}) },
+    },
+    url: url.replace(/\*$/, `:${name}`),
+  };
+}
+
 export function openapiOptions(numericIds: boolean, testControls: boolean): FastifyDynamicSwaggerOptions {
   const named = components(numericIds);
   return {
@@ -99,6 +120,8 @@ export function openapiOptions(numericIds: boolean, testControls: boolean): Fast
       if (schema?.hide) return { schema, url };
       // Response schemas, when a route has them, are Fastify's serializers; the document's come from the table.
       const { response: _serializers, ...request } = (schema ?? {}) as FastifySchema & { response?: unknown };
+      const wildcard = (route.config as { endpoint?: Endpoint } | undefined)?.endpoint?.wildcard;
+      if (wildcard) return withNamedWildcard(describeRoute(route, request, named), url, wildcard);
       return { schema: describeRoute(route, request, named), url };
     },
     transformObject: (document) => {

@@ -397,7 +397,7 @@ describe("feedgate admin commands", () => {
   test("token add --fine-grained refuses what the API refuses, in one line, storing nothing", async () => {
     const before = (await t.store.authorizations.listAll()).length;
     for (const [args, pattern] of [
-      [["--permission", "contents:read"], /unknown permission; use one of metadata, .*webhooks/],
+      [["--permission", "secrets:read"], /unknown permission; use one of metadata, .*webhooks/],
       [["--permission", "webhooks"], /say the level, e\.g\. webhooks:read/],
       [["--permission", "webhooks:admin"], /must be read or write, got "admin"/],
       [["--permission", "webhooks:write"], /public repositories only/],

@@ -46,6 +46,16 @@ export const SCHEMAS = [
   "integration",
   "installation",
   "installation-token",
+  // Git data and contents (issue "code without a git server"), as published.
+  "blob",
+  "short-blob",
+  "git-tree",
+  "git-commit",
+  "git-ref",
+  "git-tag",
+  "content-file",
+  "content-directory",
+  "file-commit",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from "./test-app.js";
 import { ALICE, ALICE_PUBLIC_TOKEN, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET, UNICODE, WORLD } from "./client-world.js";
 import { IngestService } from "../../src/server/services/ingest.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
+import { endpoints, type Endpoint } from "../../src/api/endpoints.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // The world: users with passwords (one with two-factor auth, one site admin), tokens with scopes, a private
@@ -151,8 +152,26 @@ export interface Route {
   path: string;
 }
 
-/** `printRoutes()` draws one node a line, four columns an indent, with the node's methods in parentheses. */
+/**
+ * `printRoutes()` draws one node a line, four columns an indent, with the node's methods in parentheses. It draws a
+ * wildcard route's node without the static part before the `*` (`/git/ref/*` comes out as `*` under the repository),
+ * so those are taken from the endpoint table instead, each checked with `hasRoute`.
+ */
 export function registeredRoutes(app: FastifyInstance): Route[] {
+  const wildcards = Object.values(endpoints)
+    .flatMap((family) => Object.values(family) as Endpoint[])
+    .filter((row) => row.path.endsWith("*"))
+    .flatMap((row) => {
+      // A GET is served under HEAD too, a PATCH under POST (GitHub's alias).
+      const methods = [row.method, ...(row.method === "GET" ? ["HEAD"] : row.method === "PATCH" ? ["POST"] : [])];
+      return methods
+        .filter((method) => app.hasRoute({ method, url: row.path }))
+        .map((method) => ({ method, path: row.path }));
+    });
+  return [...printedRoutes(app).filter((route) => !route.path.includes("*")), ...wildcards];
+}
+
+function printedRoutes(app: FastifyInstance): Route[] {
   const routes: Route[] = [];
   const parents: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {

@@ -13,6 +13,7 @@ import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
 import type { FastifyInstance } from "fastify";
 import type { Store } from "../../src/server/store/store.js";
+import { encodeCommit, encodeTree, hashObject } from "../../src/server/git/objects.js";
 import {
   hashPassword,
   hashToken,
@@ -1004,6 +1005,36 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       const app = converted.json() as { slug: string; owner: { login: string }; pem: string };
       assert.deepEqual([app.slug, app.owner.login], ["upgraded-manifest", "alice"]);
       assert.match(app.pem, /BEGIN RSA PRIVATE KEY/);
+    },
+  },
+  32: {
+    async rows(db, made) {
+      // alice/widget's first commit, as git would store it: a README, its tree, the commit, and main pointing at it.
+      const person = { name: "alice", email: "alice@example.com", date: new Date(AT), offsetMinutes: 0 };
+      const blob = Buffer.from("# widget\n");
+      const tree = encodeTree([{ mode: "100644", name: "README.md", sha: hashObject("blob", blob) }]);
+      const commit = encodeCommit({
+        tree: hashObject("tree", tree),
+        parents: [],
+        author: person,
+        committer: person,
+        message: "Initial commit",
+      });
+      for (const [type, body] of [
+        ["blob", blob],
+        ["tree", tree],
+        ["commit", commit],
+      ] as const)
+        await db.insert("git_objects", { network_id: made.widget, sha: hashObject(type, body), type, body });
+      made.widgetHead = hashObject("commit", commit);
+      await db.insert("git_refs", { repo_id: made.widget, name: "refs/heads/main", sha: made.widgetHead });
+    },
+    async check(api, made) {
+      const readme = await api.get("/repos/alice/widget/contents/README.md?ref=main", token(made.aliceToken!));
+      assert.equal(readme.status, 200, JSON.stringify(readme.body));
+      assert.equal(Buffer.from(String(readme.body.content), "base64").toString(), "# widget\n");
+      const ref = await api.get("/repos/alice/widget/git/ref/heads/main", token(made.aliceToken!));
+      assert.equal(ref.body.object.sha, made.widgetHead);
     },
   },
 };

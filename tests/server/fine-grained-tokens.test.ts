@@ -180,8 +180,8 @@ describe("fine-grained tokens: the API that makes them", () => {
     ],
     [
       "an unknown permission",
-      { name: "x", repository_selection: "all", permissions: { repository: { contents: "read" } } },
-      "permissions.repository.contents",
+      { name: "x", repository_selection: "all", permissions: { repository: { secrets: "read" } } },
+      "permissions.repository.secrets",
       /not a permission feedgate knows/,
     ],
     [

@@ -84,7 +84,12 @@ const runs = (onSqlite: number) => (testDriver().name === "postgres" ? Math.ceil
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The console's pages and GitHub's OAuth endpoints (`/login/...`): forms, not the JSON API. */
-const isWebPage = (path: string) => path.startsWith("/console") || path.startsWith("/login/");
+/**
+ * The browser's pages: the console, GitHub's OAuth pages on the host root, and the manifest flow's entry
+ * (`/settings/apps/new`), which sends any form post on to the console's confirmation page (303).
+ */
+const isWebPage = (path: string) =>
+  path.startsWith("/console") || path.startsWith("/login/") || path.endsWith("/settings/apps/new");
 
 describe("hostile input: no 5xx, no crash, stored accounts unchanged", () => {
   let world: Seeded;

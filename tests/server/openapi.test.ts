@@ -11,6 +11,7 @@ import { ALICE, ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { createHook, recordAttempt } from "../helpers/hook-fixtures.js";
 import { oauthHelpers } from "../../src/testing/oauth.js";
 import { registerApp } from "../helpers/github-app.js";
+import { endpoints, type Endpoint } from "../../src/api/endpoints.js";
 
 type Document = OpenAPIV3_1.Document;
 type Operation = OpenAPIV3_1.OperationObject;
@@ -44,9 +45,16 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
       if (url === "/console" || url.startsWith("/console/")) continue; // web pages, not API (tests/server/console-*.test.ts)
       if (url.startsWith("/login/")) continue; // OAuth's host-root endpoints, not REST (tests/server/oauth-*.test.ts)
       if (url.endsWith("/settings/apps/new")) continue; // the manifest flow's page (tests/testing/app-manifest.test.ts)
-      routes.push({ method, url });
+      // printRoutes() draws a wildcard's node without the static part before its `*`: those come from the table.
+      if (!url.includes("*")) routes.push({ method, url });
     }
   }
+  // As the document names them: the wildcard by the name GitHub gives it (`/git/ref/{ref}`, `/contents/{path}`).
+  // A PATCH row is served under POST too (GitHub's alias).
+  for (const row of Object.values(endpoints).flatMap((family) => Object.values(family) as Endpoint[]))
+    for (const method of row.method === "PATCH" ? ["PATCH", "POST"] : [row.method])
+      if (row.wildcard && method !== "PUT" && app.hasRoute({ method, url: row.path }))
+        routes.push({ method, url: row.path.replace(/\*$/, `:${row.wildcard}`) });
   return routes;
 }
 
@@ -278,6 +286,18 @@ describe("the OpenAPI description", () => {
     assert.equal(accepted.status, 204);
     await put("/repos/alice/hello/collaborators/olga", ALICE_TOKEN);
     await put("/repos/bob/tools/collaborators/alice", BOB_TOKEN);
+    // Code in alice/hello: a README committed through the contents API, and an annotated tag of that commit.
+    const committed = (await fetch(`${t.url}/repos/alice/hello/contents/README.md`, {
+      method: "PUT",
+      headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ message: "Documented", content: Buffer.from("# hello\n").toString("base64") }),
+    }).then((res) => res.json())) as { content: { sha: string }; commit: { sha: string; tree: { sha: string } } };
+    const tag = (await write("/repos/alice/hello/git/tags", {
+      tag: "v1.0",
+      message: "Documented",
+      object: committed.commit.sha,
+      type: "commit",
+    })) as unknown as { sha: string };
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
     const bot = await registerApp(t, {
       owner: "alice",
@@ -322,6 +342,12 @@ describe("the OpenAPI description", () => {
       name: "docs",
       milestone_number: "1",
       assignee: "alice",
+      file_sha: committed.content.sha,
+      tree_sha: committed.commit.tree.sha,
+      commit_sha: committed.commit.sha,
+      tag_sha: tag.sha,
+      ref: "heads/main",
+      path: "README.md",
     };
     /** The query a GET needs to answer 200 (its required parameters). */
     const queries: Record<string, string> = { "/search/issues": "?q=documented" };

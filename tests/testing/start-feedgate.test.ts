@@ -67,7 +67,7 @@ describe("feedgate/testing", () => {
       404,
     );
     await assert.rejects(
-      fg.fineGrainedToken("octocat", { permissions: { contents: "read" } as never }),
+      fg.fineGrainedToken("octocat", { permissions: { secrets: "read" } as never }),
       /not a permission feedgate knows/,
     );
     await assert.rejects(fg.fineGrainedToken("nobody"), /no user "nobody"/);

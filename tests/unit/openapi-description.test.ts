@@ -31,9 +31,9 @@ const ROUTE_DOCS: [method: "GET" | "POST", url: string, doc: RouteDoc][] = [
   ["POST", "/admin/world", SEED_WORLD],
 ];
 
-const openapiPath = (url: string) => url.replace(/:(\w+)/g, "{$1}");
-const operationOf = (document: Document, method: string, url: string) =>
-  document.paths?.[openapiPath(url)]?.[method.toLowerCase() as Method];
+const openapiPath = (url: string, wildcard?: string) => url.replace(/:(\w+)/g, "{$1}").replace(/\*$/, `{${wildcard}}`);
+const operationOf = (document: Document, method: string, url: string, wildcard?: string) =>
+  document.paths?.[openapiPath(url, wildcard)]?.[method.toLowerCase() as Method];
 
 /** The document a server in one id mode would describe for exactly these routes. */
 async function describeRoutes(numericIds: boolean): Promise<{ app: FastifyInstance; document: Document }> {
@@ -63,7 +63,7 @@ describe("the OpenAPI description of the endpoint table", () => {
   test("lists every row under its operation name, with the row's own summary and tag", () => {
     const tags = new Set((document.tags ?? []).map((tag) => tag.name));
     for (const { operationId, row } of ROWS) {
-      const operation = operationOf(document, row.method, row.path);
+      const operation = operationOf(document, row.method, row.path, row.wildcard);
       assert.ok(operation, `${operationId}: ${row.method} ${row.path} is missing`);
       assert.equal(operation.operationId, operationId);
       assert.ok(row.summary.trim() !== "", `${operationId} has no summary`);
@@ -77,7 +77,7 @@ describe("the OpenAPI description of the endpoint table", () => {
   test("answers each row with its response kind's schema, at the kind's success status", () => {
     for (const { operationId, row } of ROWS) {
       const status = successStatus(row);
-      const response = operationOf(document, row.method, row.path)?.responses?.[String(status)] as
+      const response = operationOf(document, row.method, row.path, row.wildcard)?.responses?.[String(status)] as
         | OpenAPIV3_1.ResponseObject
         | undefined;
       assert.ok(response, `${operationId}: no ${status} response`);

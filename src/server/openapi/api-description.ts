@@ -61,6 +61,16 @@ export const TAGS = [
       "MemberEvent and the member webhook",
   },
   {
+    name: "git",
+    description:
+      "Git data: blobs, trees, commits and annotated tags under the SHA-1s git gives them, and refs, whose every " +
+      "write is a push (CreateEvent, PushEvent or DeleteEvent, and the create, push and delete webhooks)",
+  },
+  {
+    name: "contents",
+    description: "A repository's files at a ref, and files written or deleted as commits pushed to a branch",
+  },
+  {
     name: "graphql",
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",

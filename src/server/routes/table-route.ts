@@ -41,10 +41,26 @@ type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty"
   ? object
   : { [S in SuccessStatus<E>]: ServedResponses[E["response"]] };
 
-/** Fastify refuses a body schema on GET and DELETE routes; the type says which rows have one. */
-type BodySchema<E extends Endpoint> = E["method"] extends "GET" | "DELETE"
+/** The names of a row's body parameters. */
+type BodyNames<E extends Endpoint> = {
+  [K in keyof E["params"]]: E["params"][K]["in"] extends "body" ? K : never;
+}[keyof E["params"]];
+
+/**
+ * Fastify refuses a body schema on GET routes; a DELETE has one only where its row takes a body (GitHub's delete of a
+ * file names the blob and the commit message), so that a DELETE without a body is not refused for the lack of one.
+ */
+type BodySchema<E extends Endpoint> = E["method"] extends "GET"
   ? object
-  : { body: RequestSchema<E, "body"> };
+  : E["method"] extends "DELETE"
+    ? [BodyNames<E>] extends [never]
+      ? object
+      : { body: RequestSchema<E, "body"> }
+    : { body: RequestSchema<E, "body"> };
+
+const takesBody = (endpoint: Endpoint) =>
+  endpoint.method !== "GET" &&
+  (endpoint.method !== "DELETE" || Object.values(endpoint.params).some((param) => param.in === "body"));
 
 type PathSchema<E extends Endpoint, V extends RouteVariant> = V["byId"] extends string
   ? TObject<{ id: TString }>
@@ -115,9 +131,7 @@ const stringify = () => (data: unknown) => JSON.stringify(data);
 /** The route options of a row (add the handler); `variant` for GitHub's other forms of the same operation. */
 export function tableRoute<const E extends Endpoint, const V extends RouteVariant = object>(endpoint: E, variant?: V) {
   const method = variant?.method ?? endpoint.method;
-  const bodySchema = (
-    endpoint.method === "GET" || endpoint.method === "DELETE" ? {} : { body: requestSchema(endpoint, "body") }
-  ) as BodySchema<E>;
+  const bodySchema = (takesBody(endpoint) ? { body: requestSchema(endpoint, "body") } : {}) as BodySchema<E>;
   return {
     method,
     url: variant?.byId ?? endpoint.path,

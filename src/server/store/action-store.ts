@@ -16,6 +16,7 @@ import type { LabelStore } from "./label-store.js";
 import type { MilestoneStore } from "./milestone-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
+import type { GitStore } from "./git-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -54,6 +55,7 @@ export interface ActionTransaction {
   readonly milestones: MilestoneStore;
   readonly repositories: RepositoryStore;
   readonly collaborators: CollaboratorStore;
+  readonly git: GitStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -18,6 +18,7 @@ import { Labels } from "./labels.js";
 import { Milestones } from "./milestones.js";
 import { Repositories } from "./repositories.js";
 import { Collaborators } from "./collaborators.js";
+import { GitObjects } from "./git.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -84,6 +85,7 @@ export class Actions implements ActionStore {
           milestones: new Milestones(tx),
           repositories: new Repositories(tx),
           collaborators: new Collaborators(tx),
+          git: new GitObjects(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

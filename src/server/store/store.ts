@@ -23,6 +23,7 @@ import type { MilestoneStore } from "./milestone-store.js";
 import type { AssigneeStore } from "./assignee-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
+import type { GitStore } from "./git-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -47,6 +48,7 @@ export type * from "./milestone-store.js";
 export type * from "./assignee-store.js";
 export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
+export type * from "./git-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -96,6 +98,8 @@ export interface Store {
   readonly repositories: RepositoryStore;
   /** Collaborators and repository invitations, as reads; writes go through `actions`. */
   readonly collaborators: CollaboratorStore;
+  /** Git objects and refs, as reads (and objects no ref points at yet); ref updates go through `actions`. */
+  readonly git: GitStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

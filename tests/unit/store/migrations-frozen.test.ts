@@ -145,6 +145,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "4b227ca36d35f4c432bc039702d363d4864651f3d9025fe63d3d7b78a4d27f75",
     postgres: "e07eed0e211b62555311b813b9937e04073903d2274f6a15924f524263bd536e",
   },
+  32: {
+    sqlite: "85774149a7e5c7b2c26a3526fdf2d410ea2d15491905d85a534a19a2bd4f4237",
+    postgres: "ff13fb26fd57c63142089b32ddf221d9dceb0ee6cba96f9f0171abef0403326d",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -52,8 +52,10 @@ export class Making {
     readonly scene: ActionScene,
   ) {}
 
-  async event(type: string, payload: Record<string, unknown>) {
-    this.events.push(madeEvent(this.scene, await this.tx.nextEventId(), type, payload));
+  /** An Events API event; its payload may be made from the event's id (a PushEvent's `push_id`). */
+  async event(type: string, payload: Record<string, unknown> | ((id: string) => Record<string, unknown>)) {
+    const id = await this.tx.nextEventId();
+    this.events.push(madeEvent(this.scene, id, type, typeof payload === "function" ? payload(id) : payload));
   }
 
   /** An issue event; its `actor` is the scene's, or another's where GitHub names someone else (`mentioned`). */

@@ -28,6 +28,7 @@ import {
   repositoryName,
 } from "./repository-input.js";
 import { NEW_REPO_STATS, placeOf, repositoryScene, type RepositoryPlace } from "./repository-scene.js";
+import { writeInitialCommit } from "../git/initial-commit.js";
 
 type CreateInput = RequestOf<Endpoints["repos"]["createForAuthenticatedUser"], "body">;
 type UpdateInput = RequestOf<Endpoints["repos"]["update"], "body">;
@@ -151,6 +152,7 @@ export class RepositoryService {
         pusher_type: "user",
       });
       made.webhook("repository", "created", {});
+      if (input.auto_init) await writeInitialCommit(tx, repo, principal.user, place.at);
       return { value: repo, made };
     });
   }

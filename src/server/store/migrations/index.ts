@@ -34,6 +34,7 @@ import { migration as m028 } from "./028-github-apps.js";
 import { migration as m029 } from "./029-app-webhooks.js";
 import { migration as m030 } from "./030-app-user-tokens.js";
 import { migration as m031 } from "./031-app-manifests.js";
+import { migration as m032 } from "./032-git-objects.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -71,4 +72,5 @@ export const migrations: readonly Migration[] = [
   m029,
   m030,
   m031,
+  m032,
 ];

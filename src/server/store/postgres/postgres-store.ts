@@ -29,6 +29,7 @@ import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
+import { GitObjects } from "../git.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -38,6 +39,7 @@ import type {
   AppStore,
   AssigneeStore,
   CollaboratorStore,
+  GitStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -124,6 +126,7 @@ export class PostgresStore implements Store {
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
+  readonly git: GitStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -152,6 +155,7 @@ export class PostgresStore implements Store {
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
+    this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

@@ -30,6 +30,7 @@ import type { CommentStore, ReactionStore } from "../comment-store.js";
 import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
+import { GitObjects } from "../git.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -39,6 +40,7 @@ import type {
   AppStore,
   AssigneeStore,
   CollaboratorStore,
+  GitStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -116,6 +118,7 @@ export class SqliteStore implements Store {
   readonly milestones: MilestoneStore;
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
+  readonly git: GitStore;
   readonly apps: AppStore;
 
   /**
@@ -173,6 +176,7 @@ export class SqliteStore implements Store {
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
     this.collaborators = part(new Collaborators(executor));
+    this.git = part(new GitObjects(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(

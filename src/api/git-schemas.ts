@@ -1,0 +1,178 @@
+/**
+ * Git data's wire shapes (https://docs.github.com/rest/git): blobs, trees, commits, refs and annotated tags, and the
+ * contents API's file, directory entry and file commit (https://docs.github.com/rest/repos/contents), keys in the
+ * order GitHub sends them (`../shared/data/openapi/blob.schema.json`, `git-tree`, `git-commit`, `git-ref`, `git-tag`,
+ * `content-file`, `file-commit` and the examples of `git.paths.json` and `contents.paths.json`). No Node-only imports.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const GitBlob = Type.Object({
+  content: Type.String(),
+  encoding: Type.String(),
+  url: Type.String(),
+  sha: Type.String(),
+  size: Type.Integer(),
+  node_id: Type.String(),
+});
+
+/** What `POST git/blobs` answers: where the blob is. */
+export const ShortBlob = Type.Object({ url: Type.String(), sha: Type.String() });
+
+const GitTreeItem = Type.Object({
+  path: Type.String(),
+  mode: Type.String(),
+  type: Type.String(),
+  size: Type.Optional(Type.Integer()),
+  sha: Type.String(),
+  url: Type.Optional(Type.String()),
+});
+
+export const GitTree = Type.Object({
+  sha: Type.String(),
+  url: Type.String(),
+  tree: Type.Array(GitTreeItem),
+  truncated: Type.Boolean(),
+});
+
+/** A commit's author or committer as git keeps them; `date` in UTC, as GitHub answers. */
+export const GitActor = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() });
+
+/** GitHub's verification of a signature: feedgate's commits are unsigned, as GitHub says of those. */
+export const Verification = Type.Object({
+  verified: Type.Boolean(),
+  reason: Type.String(),
+  signature: Nullable(Type.String()),
+  payload: Nullable(Type.String()),
+  verified_at: Nullable(Type.String()),
+});
+
+export const GitCommit = Type.Object({
+  sha: Type.String(),
+  node_id: Type.String(),
+  url: Type.String(),
+  html_url: Type.String(),
+  author: GitActor,
+  committer: GitActor,
+  message: Type.String(),
+  tree: Type.Object({ sha: Type.String(), url: Type.String() }),
+  parents: Type.Array(Type.Object({ sha: Type.String(), url: Type.String(), html_url: Type.String() })),
+  verification: Verification,
+});
+
+export const GitRef = Type.Object({
+  ref: Type.String(),
+  node_id: Type.String(),
+  url: Type.String(),
+  object: Type.Object({ type: Type.String(), sha: Type.String(), url: Type.String() }),
+});
+
+export const GitTag = Type.Object({
+  node_id: Type.String(),
+  tag: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  message: Type.String(),
+  tagger: GitActor,
+  object: Type.Object({ type: Type.String(), sha: Type.String(), url: Type.String() }),
+  verification: Verification,
+});
+
+const ContentLinks = Type.Object({
+  self: Type.String(),
+  git: Nullable(Type.String()),
+  html: Nullable(Type.String()),
+});
+
+/** A directory's entry as `GET .../contents/{dir}` lists it: a file, directory, symlink or submodule without its body. */
+export const DirectoryEntry = Type.Object({
+  type: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  git_url: Nullable(Type.String()),
+  html_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  _links: ContentLinks,
+});
+
+/** The file a contents write wrote, as its answer's `content` has it (another key order than a directory's entry). */
+export const ContentEntry = Type.Object({
+  name: Type.String(),
+  path: Type.String(),
+  sha: Type.String(),
+  size: Type.Integer(),
+  url: Type.String(),
+  html_url: Nullable(Type.String()),
+  git_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  type: Type.String(),
+  _links: ContentLinks,
+});
+
+/** A file as `GET .../contents/{path}` answers it: its body in base64, wrapped at 60 columns as GitHub does. */
+export const ContentFile = Type.Object({
+  type: Type.String(),
+  encoding: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  content: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  git_url: Nullable(Type.String()),
+  html_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  _links: ContentLinks,
+});
+
+/** A symbolic link whose target is no file of the repository: the link itself, with where it points. */
+export const ContentSymlink = Type.Object({
+  type: Type.String(),
+  target: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  git_url: Nullable(Type.String()),
+  html_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  _links: ContentLinks,
+});
+
+/** What the contents API answers for a path: a file, a symbolic link, or a directory's entries. */
+export const Contents = Type.Union([ContentFile, ContentSymlink, Type.Array(DirectoryEntry)]);
+
+/** What a contents write answers: the file written (null after a delete) and the commit that wrote it. */
+export const FileCommit = Type.Object({
+  content: Type.Union([ContentEntry, Type.Null()]),
+  commit: Type.Object({
+    sha: Type.String(),
+    node_id: Type.String(),
+    url: Type.String(),
+    html_url: Type.String(),
+    author: GitActor,
+    committer: GitActor,
+    message: Type.String(),
+    tree: Type.Object({ sha: Type.String(), url: Type.String() }),
+    parents: Type.Array(Type.Object({ url: Type.String(), html_url: Type.String(), sha: Type.String() })),
+    verification: Verification,
+  }),
+});
+
+export type GitBlob = Static<typeof GitBlob>;
+export type ShortBlob = Static<typeof ShortBlob>;
+export type GitTree = Static<typeof GitTree>;
+export type GitActor = Static<typeof GitActor>;
+export type GitCommit = Static<typeof GitCommit>;
+export type GitRef = Static<typeof GitRef>;
+export type GitTag = Static<typeof GitTag>;
+export type ContentEntry = Static<typeof ContentEntry>;
+export type DirectoryEntry = Static<typeof DirectoryEntry>;
+export type ContentFile = Static<typeof ContentFile>;
+export type ContentSymlink = Static<typeof ContentSymlink>;
+export type FileCommit = Static<typeof FileCommit>;

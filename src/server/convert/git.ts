@@ -1,0 +1,248 @@
+/**
+ * Git objects, refs and contents as GitHub's API shows them: the only place that shapes them. URLs are the API's
+ * (`{base}/repos/{owner}/{repo}/git/...`) and the web's (`{origin}/{owner}/{repo}/commit/{sha}`); a file's
+ * `download_url` is GitHub Enterprise's raw path on the web origin (`/{owner}/{repo}/raw/{ref}/{path}`), which
+ * feedgate serves.
+ */
+import type {
+  ContentEntry,
+  ContentFile,
+  ContentSymlink,
+  DirectoryEntry,
+  FileCommit,
+  GitActor,
+  GitBlob,
+  GitCommit,
+  GitRef,
+  GitTag,
+  GitTree,
+} from "../../api/git-schemas.js";
+import type { GitRef as StoredRef } from "../store/store.js";
+import type { CommitFields, GitPerson, TagFields, TreeEntry } from "../git/objects.js";
+import { formatApiDate } from "../git/objects.js";
+import type { FlatEntry } from "../git/tree-edit.js";
+import { webOrigin } from "./urls.js";
+
+/** A tree as the API lists it: each entry with its blob's size. */
+export interface TreeListing {
+  entries: (FlatEntry & { size?: number })[];
+  truncated: boolean;
+}
+
+/** A path's content: a file (or a link) with its body, or a directory's entries. */
+export type PathContent =
+  | { kind: "file" | "symlink"; path: string; entry: TreeEntry; body: Buffer }
+  | { kind: "dir"; path: string; entries: { path: string; entry: TreeEntry; size: number }[] };
+
+/** GitHub's node ids of git objects in the form its documented examples have (`06:Commit` + SHA-1, base64). */
+const nodeId = (type: string, value: string) =>
+  Buffer.from(`${String(type.length).padStart(2, "0")}:${type}${value}`).toString("base64");
+
+const api = (fullName: string, baseUrl: string) => `${baseUrl}/repos/${fullName}`;
+const web = (fullName: string, baseUrl: string) => `${webOrigin(baseUrl)}/${fullName}`;
+
+/** A path's names escaped for a URL, its slashes kept. */
+const urlPath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
+/** GitHub's base64 of a file: wrapped at 60 characters, each line ended by a newline (as Ruby's Base64.encode64). */
+export function wrappedBase64(body: Buffer): string {
+  const text = body.toString("base64");
+  let wrapped = "";
+  for (let start = 0; start < text.length; start += 60) wrapped += `${text.slice(start, start + 60)}\n`;
+  return wrapped;
+}
+
+export const toWireActor = (person: GitPerson): GitActor => ({
+  name: person.name,
+  email: person.email,
+  date: formatApiDate(person),
+});
+
+const UNSIGNED = { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null };
+
+export function toWireBlob(sha: string, body: Buffer, fullName: string, baseUrl: string): GitBlob {
+  return {
+    content: wrappedBase64(body),
+    encoding: "base64",
+    url: `${api(fullName, baseUrl)}/git/blobs/${sha}`,
+    sha,
+    size: body.length,
+    node_id: nodeId("Blob", sha),
+  };
+}
+
+export function toWireTree(sha: string, listing: TreeListing, fullName: string, baseUrl: string): GitTree {
+  const base = api(fullName, baseUrl);
+  return {
+    sha,
+    url: `${base}/git/trees/${sha}`,
+    tree: listing.entries.map((entry) => ({
+      path: entry.path,
+      mode: entry.mode,
+      type: entry.type,
+      ...(entry.size === undefined ? {} : { size: entry.size }),
+      sha: entry.sha,
+      // A submodule's commit is another repository's: GitHub gives it no URL.
+      ...(entry.type === "commit"
+        ? {}
+        : { url: `${base}/git/${entry.type === "tree" ? "trees" : "blobs"}/${entry.sha}` }),
+    })),
+    truncated: listing.truncated,
+  };
+}
+
+export function toWireGitCommit(sha: string, commit: CommitFields, fullName: string, baseUrl: string): GitCommit {
+  const base = api(fullName, baseUrl);
+  const html = web(fullName, baseUrl);
+  return {
+    sha,
+    node_id: nodeId("Commit", sha),
+    url: `${base}/git/commits/${sha}`,
+    html_url: `${html}/commit/${sha}`,
+    author: toWireActor(commit.author),
+    committer: toWireActor(commit.committer),
+    message: commit.message,
+    tree: { sha: commit.tree, url: `${base}/git/trees/${commit.tree}` },
+    parents: commit.parents.map((parent) => ({
+      sha: parent,
+      url: `${base}/git/commits/${parent}`,
+      html_url: `${html}/commit/${parent}`,
+    })),
+    verification: UNSIGNED,
+  };
+}
+
+const objectUrl = (base: string, type: string, sha: string) =>
+  `${base}/git/${type === "commit" ? "commits" : type === "tag" ? "tags" : type === "tree" ? "trees" : "blobs"}/${sha}`;
+
+export function toWireRef(ref: StoredRef, type: string, fullName: string, baseUrl: string): GitRef {
+  const base = api(fullName, baseUrl);
+  return {
+    ref: ref.name,
+    node_id: nodeId("Ref", ref.name),
+    url: `${base}/git/${urlPath(ref.name)}`,
+    object: { type, sha: ref.sha, url: objectUrl(base, type, ref.sha) },
+  };
+}
+
+export function toWireTag(sha: string, tag: TagFields, fullName: string, baseUrl: string): GitTag {
+  const base = api(fullName, baseUrl);
+  return {
+    node_id: nodeId("Tag", sha),
+    tag: tag.tag,
+    sha,
+    url: `${base}/git/tags/${sha}`,
+    message: tag.message,
+    // A tag without a tagger (git allows one) shows an empty person, as GitHub's API has nothing else to say.
+    tagger: tag.tagger ? toWireActor(tag.tagger) : { name: "", email: "", date: "" },
+    object: { type: tag.type, sha: tag.object, url: objectUrl(base, tag.type, tag.object) },
+    verification: UNSIGNED,
+  };
+}
+
+/** The URLs of a path's content at a ref, as every contents answer has them. */
+function contentUrls(path: string, entry: TreeEntry, ref: string, fullName: string, baseUrl: string) {
+  const base = api(fullName, baseUrl);
+  const directory = entry.mode === "040000";
+  const self = `${base}/contents/${urlPath(path)}?ref=${encodeURIComponent(ref)}`;
+  const git = `${base}/git/${directory ? "trees" : "blobs"}/${entry.sha}`;
+  const html = `${web(fullName, baseUrl)}/${directory ? "tree" : "blob"}/${urlPath(ref)}/${urlPath(path)}`;
+  return {
+    url: self,
+    git_url: git,
+    html_url: html,
+    download_url: directory ? null : `${web(fullName, baseUrl)}/raw/${urlPath(ref)}/${urlPath(path)}`,
+    _links: { self, git, html },
+  };
+}
+
+/** The type a directory lists an entry as: submodules as `file`, as GitHub's API keeps for compatibility. */
+const listedType = (entry: TreeEntry) =>
+  entry.mode === "040000" ? "dir" : entry.mode === "120000" ? "symlink" : "file";
+
+export function toWireContents(
+  content: PathContent,
+  ref: string,
+  fullName: string,
+  baseUrl: string,
+): ContentFile | ContentSymlink | DirectoryEntry[] {
+  if (content.kind === "dir")
+    return content.entries.map(({ path, entry, size }) => {
+      const { url, git_url, html_url, download_url, _links } = contentUrls(path, entry, ref, fullName, baseUrl);
+      return {
+        type: listedType(entry),
+        size,
+        name: entry.name,
+        path,
+        sha: entry.sha,
+        url,
+        git_url,
+        html_url,
+        download_url,
+        _links,
+      };
+    });
+  const { url, git_url, html_url, download_url, _links } = contentUrls(
+    content.path,
+    content.entry,
+    ref,
+    fullName,
+    baseUrl,
+  );
+  const name = content.entry.name;
+  const common = { size: content.body.length, name, path: content.path, sha: content.entry.sha };
+  if (content.kind === "symlink")
+    return {
+      type: "symlink",
+      target: content.body.toString("utf8"),
+      ...common,
+      url,
+      git_url,
+      html_url,
+      download_url,
+      _links,
+    };
+  return {
+    type: "file",
+    encoding: "base64",
+    ...common,
+    content: wrappedBase64(content.body),
+    url,
+    git_url,
+    html_url,
+    download_url,
+    _links,
+  };
+}
+
+export function toWireFileCommit(
+  file: { path: string; sha: string; size: number } | null,
+  branch: string,
+  commit: { sha: string; fields: CommitFields },
+  fullName: string,
+  baseUrl: string,
+): FileCommit {
+  const wireCommit = toWireGitCommit(commit.sha, commit.fields, fullName, baseUrl);
+  let content: ContentEntry | null = null;
+  if (file) {
+    const entry: TreeEntry = { mode: "100644", name: file.path, sha: file.sha };
+    const { url, html_url, git_url, download_url, _links } = contentUrls(file.path, entry, branch, fullName, baseUrl);
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    content = {
+      name,
+      path: file.path,
+      sha: file.sha,
+      size: file.size,
+      url,
+      html_url,
+      git_url,
+      download_url,
+      type: "file",
+      _links,
+    };
+  }
+  return {
+    content,
+    commit: { ...wireCommit, parents: wireCommit.parents.map(({ url, html_url, sha }) => ({ url, html_url, sha })) },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * A repository's contents (`/repos/:user/:repo/contents/...`, `/readme`): parse -> service -> convert -> reply.
+ * `Accept: application/vnd.github.raw` (GitHub's raw media type, `.v3.raw` too) answers a file's bytes themselves;
+ * writes are commits pushed through the action log (services/git/contents.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { endpoints } from "../../api/endpoints.js";
+import { toWireContents, toWireFileCommit } from "../convert/git.js";
+import type { CodeServices } from "../services/git/code-services.js";
+import type { ContentView, FileCommitView } from "../services/git/contents.js";
+import { actionAccess as access } from "./issues.js";
+import { tableRoute } from "./table-route.js";
+
+const { contents } = endpoints;
+
+/** GitHub's raw media type: `application/vnd.github.raw`, `.v3.raw`, with `+json` or not. */
+const RAW = /application\/vnd\.github(\.v3)?\.raw/;
+const wantsRaw = (request: FastifyRequest) => RAW.test(request.headers.accept ?? "");
+
+/**
+ * A view as the request asks: a file's bytes for the raw media type (not the route's JSON, so sent as a Buffer, which
+ * Fastify sends unserialized), else the JSON answer.
+ */
+function answer(request: FastifyRequest, reply: FastifyReply, view: ContentView) {
+  const { content } = view;
+  if (content.kind !== "dir" && wantsRaw(request))
+    return reply.type("application/vnd.github.raw; charset=utf-8").send(content.body);
+  return reply.send(toWireContents(content, view.ref.name, view.repo.fullName, request.baseUrl));
+}
+
+const fileCommit = (view: FileCommitView, baseUrl: string) =>
+  toWireFileCommit(view.file, view.branch, view.commit, view.repo.fullName, baseUrl);
+
+/** 201 for a file a write made, 200 for one it replaced, as GitHub answers. */
+const written = (reply: FastifyReply, view: FileCommitView, baseUrl: string) =>
+  reply.code(view.created ? 201 : 200).send(fileCommit(view, baseUrl));
+
+export function contentRoutes(untyped: FastifyInstance, services: CodeServices): void {
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+  const service = services.contents;
+
+  app.route({
+    ...tableRoute(contents.get),
+    handler: async (request, reply) =>
+      answer(request, reply, await service.get(request.params, request.query.ref, request.principal)),
+  });
+
+  app.route({
+    ...tableRoute(contents.getReadme),
+    handler: async (request, reply) =>
+      answer(request, reply, await service.readme(request.params, request.query.ref, request.principal)),
+  });
+
+  app.route({
+    ...tableRoute(contents.createOrUpdateFile),
+    handler: async (request, reply) => {
+      return written(reply, await service.put(request.params, request.body, access(request)), request.baseUrl);
+    },
+  });
+
+  app.route({
+    ...tableRoute(contents.deleteFile),
+    handler: async (request) =>
+      fileCommit(await service.delete(request.params, request.body, access(request)), request.baseUrl),
+  });
+}

@@ -1,0 +1,21 @@
+/** The code services (git data, refs, contents), made from the action log's parts over one RepositoryCode. */
+import type { ActionParts } from "../actions/acting.js";
+import { ContentService } from "./contents.js";
+import { GitDataService } from "./git-data.js";
+import { GitRefService } from "./git-refs.js";
+import { RepositoryCode } from "./repository-code.js";
+
+export interface CodeServices {
+  objects: GitDataService;
+  refs: GitRefService;
+  contents: ContentService;
+}
+
+export function codeServices(parts: ActionParts): CodeServices {
+  const code = new RepositoryCode(parts.store, parts.feeds, parts.clock);
+  return {
+    objects: new GitDataService(code),
+    refs: new GitRefService(parts, code),
+    contents: new ContentService(parts, code),
+  };
+}
