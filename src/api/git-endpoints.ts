@@ -227,6 +227,15 @@ export const contentEndpoints = {
     contents("get-repository-content"),
     "Get repository content",
   ),
+  // The root directory without a path (`.../contents`), which GitHub serves and Octokit asks for a path of "".
+  getRoot: codeRow(
+    "GET",
+    "/repos/:user/:repo/contents",
+    { ...repoPath, ref: { in: "query", type: "string" } },
+    "Contents",
+    contents("get-repository-content"),
+    "Get repository content (the root directory)",
+  ),
   getReadme: codeRow(
     "GET",
     "/repos/:user/:repo/readme",

@@ -143,6 +143,10 @@ describe("contents: files written as commits and read back", () => {
       root.map((entry: Json) => [entry.type, entry.path]),
       [["file", "README.md"]],
     );
+    const download = await s.t.app.inject({ method: "GET", url: new URL(file.download_url).pathname });
+    assert.deepEqual([download.statusCode, download.body], [200, README]);
+    assert.match(String(download.headers["content-type"]), /^text\/plain/);
+    assert.equal((await s.t.app.inject({ method: "GET", url: "/alice/hello/raw/main/missing" })).statusCode, 404);
     const readme = json(await s.send("GET", "/repos/alice/hello/readme", null), 200);
     assert.equal(readme.sha, file.sha);
     assert.equal(json(await s.send("GET", "/repos/alice/hello/contents/missing.txt", null), 404).message, "Not Found");

@@ -11,6 +11,8 @@ import type { CodeServices } from "../services/git/code-services.js";
 import type { ContentView, FileCommitView } from "../services/git/contents.js";
 import { actionAccess as access } from "./issues.js";
 import { tableRoute } from "./table-route.js";
+import { ApiError, notFound } from "../errors.js";
+import { API_PREFIX } from "../plugins/api-prefix.js";
 
 const { contents } = endpoints;
 
@@ -36,14 +38,52 @@ const fileCommit = (view: FileCommitView, baseUrl: string) =>
 const written = (reply: FastifyReply, view: FileCommitView, baseUrl: string) =>
   reply.code(view.created ? 201 : 200).send(fileCommit(view, baseUrl));
 
+/**
+ * A ref and a path from what follows `/raw/` in a download URL (`main/docs/a.md`, `feature/x/docs/a.md`): a ref's
+ * name may hold slashes, so each split is tried, the longest ref first, as GitHub resolves them.
+ */
+function rawSplits(rest: string): { ref: string; path: string }[] {
+  const segments = rest.split("/");
+  return segments.slice(1).map((_, i) => ({
+    ref: segments.slice(0, segments.length - 1 - i).join("/"),
+    path: segments.slice(segments.length - 1 - i).join("/"),
+  }));
+}
+
 export function contentRoutes(untyped: FastifyInstance, services: CodeServices): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const service = services.contents;
+
+  // A file's `download_url`: GitHub Enterprise's raw path on the web origin, `/{owner}/{repo}/raw/{ref}/{path}`,
+  // answering the bytes as text/plain (raw.githubusercontent.com's type), with the caller's credentials. Not API.
+  untyped.get<{ Params: { user: string; repo: string; "*": string } }>(
+    "/:user/:repo/raw/*",
+    { config: { rootOnly: true }, schema: { hide: true } },
+    async (request, reply) => {
+      if (request.originalUrl.startsWith(API_PREFIX)) return reply.callNotFound();
+      const { user, repo } = request.params;
+      for (const { ref, path } of rawSplits(request.params["*"])) {
+        const view = await service
+          .get({ user, repo, "*": path }, ref, request.principal)
+          .catch((error: unknown) =>
+            error instanceof ApiError && error.code === "FEEDGATE_NOT_FOUND" ? null : Promise.reject(error),
+          );
+        if (view && view.content.kind !== "dir") return reply.type("text/plain; charset=utf-8").send(view.content.body);
+      }
+      throw notFound();
+    },
+  );
 
   app.route({
     ...tableRoute(contents.get),
     handler: async (request, reply) =>
       answer(request, reply, await service.get(request.params, request.query.ref, request.principal)),
+  });
+
+  app.route({
+    ...tableRoute(contents.getRoot),
+    handler: async (request, reply) =>
+      answer(request, reply, await service.get({ ...request.params, "*": "" }, request.query.ref, request.principal)),
   });
 
   app.route({
