@@ -244,6 +244,7 @@ export function makeServices({
     options: { webhooks: { maxQueue: config.webhooks.maxQueue } },
   };
   const oauth = oauthServices(store, clock);
+  const code = codeServices(actionParts);
   const testControls =
     faults &&
     new TestControls({
@@ -253,6 +254,14 @@ export function makeServices({
       faults,
       ingest,
       sealSecret: (secret) => hooks.secrets.seal(secret),
+      async commitFiles(fullName, login, change) {
+        const [owner = "", name = ""] = fullName.split("/");
+        const repo = await store.directory.findRepo(owner, name);
+        const user = await store.users.findByLogin(login);
+        if (!repo) throw new RangeError(`commit: no repository "${fullName}"`);
+        if (!user) throw new RangeError(`commit: no user "${login}"`);
+        return code.contents.commitFiles(repo, user, change);
+      },
     });
   if (testControls) hooks.dispatcher.onAttempt((attempt) => testControls.recordAttempt(attempt));
 
@@ -293,7 +302,7 @@ export function makeServices({
     activity: new ActivityService(actionParts),
     issues: new IssueService(actionParts),
     labels: new LabelService(actionParts),
-    code: codeServices(actionParts),
+    code,
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     repositories: new RepositoryService(actionParts),

@@ -78,6 +78,15 @@ export interface Feedgate extends AsyncDisposable, OAuthHelpers {
   githubApp(options: AppOptions): Promise<TestApp>;
   /** Ingests events as `POST /admin/events` does: webhooks are queued and streams told. */
   ingest(events: object[]): Promise<IngestResult>;
+  /**
+   * A commit of files (text; null deletes one) on a branch of `repo` (`owner/name`; the default branch when none is
+   * named), pushed as `as` (the owner by default) would push it: its PushEvent (or the branch's CreateEvent) and its
+   * push webhook, as the contents API makes them. Returns the commit's SHA-1, git's own.
+   */
+  commit(
+    repo: string,
+    change: { files: Record<string, string | null>; branch?: string; message?: string; as?: string },
+  ): Promise<{ sha: string; branch: string }>;
   /** A webhook receiver on 127.0.0.1; closed with the double. */
   receiver(options?: { secret?: string }): Promise<Receiver>;
   snapshot(): Promise<Snapshot>;
@@ -214,6 +223,8 @@ function feedgateOf(
     },
     githubApp: (appOptions) => registerTestApp(store, controls, appOptions),
     ingest: (events) => controls.ingest.ingestEvents(events),
+    commit: (repo, { files, branch, message = "Update files", as }) =>
+      controls.commitFiles(repo, as ?? repo.split("/")[0]!, { files, branch, message }),
     async receiver(receiverOptions) {
       const receiver = await startReceiver(receiverOptions);
       opened.push(receiver);

@@ -326,6 +326,16 @@ describe("a world with a bad entry", () => {
       error: /^repos\[1\]\.full_name: must be "owner\/name"$/,
     },
     {
+      problem: "a repository file at a path git cannot store",
+      world: { ...NEWCOMER, repos: [{ full_name: "a/b", files: { "docs/../x": "text" } }] },
+      error: /^repos\[0\]\.files\.docs\/\.\.\/x: is not a path git can store/,
+    },
+    {
+      problem: "a repository file that is not text",
+      world: { ...NEWCOMER, repos: [{ full_name: "a/b", files: { "a.json": { x: 1 } } }] },
+      error: /^repos\[0\]\.files\.a\.json: must be the file's text$/,
+    },
+    {
       problem: "owners that are not logins",
       world: { orgs: [{ login: "acme", owners: "alice" }] },
       error: /^orgs\[0\]\.owners: must be an array of strings$/,

@@ -7,6 +7,7 @@ import { registerWorldOAuthApps } from "./world-oauth-apps.js";
 import { checkSealable, storeWorldApps } from "./world-apps.js";
 import { loadWorld, type WorldContents, type WorldOptions } from "./world.js";
 import { storeWorldIssues } from "./world-issues.js";
+import { storeWorldFiles } from "./world-files.js";
 
 /** A seeded world: what was added, and what the document held. */
 export interface SeedResult extends IngestResult {
@@ -40,15 +41,21 @@ export class IngestService {
   }
 
   /**
-   * Loads a world document: its batch in one transaction, then its issues in another (nothing in them can be refused
-   * once the document is checked: world-issues.ts), then its OAuth apps (world-oauth-apps.ts); idempotent.
+   * Loads a world document: its batch in one transaction, then its issues and its repositories' files in others
+   * (nothing in them can be refused once the document is checked: world-issues.ts, world-files.ts), then its OAuth
+   * apps (world-oauth-apps.ts); idempotent.
    */
   async seedWorld(doc: unknown, options: WorldOptions): Promise<SeedResult> {
-    const { batch, issues, oauthApps, apps, contents } = await loadWorld(this.store, doc, options, this.clock());
+    const { batch, issues, oauthApps, apps, files, contents } = await loadWorld(this.store, doc, options, this.clock());
     checkSealable(apps, options.sealSecret); // before anything of the world is stored
     const result = this.counted(await this.store.ingest.apply(batch, this.clock(), this.options));
     if (issues.length)
       await this.store.actions.perform(async (tx) => ({ value: await storeWorldIssues(tx, issues) }), this.clock());
+    if (files.length)
+      await this.store.actions.perform(
+        async (tx) => ({ value: await storeWorldFiles(tx, files, this.clock()) }),
+        this.clock(),
+      );
     await registerWorldOAuthApps(this.store, oauthApps, this.clock);
     await storeWorldApps(this.store, apps, this.clock, options.sealSecret);
     return { ...result, contents };

@@ -30,13 +30,23 @@ export interface TestControlParts {
   ingest: IngestService;
   /** Seals a webhook secret as the app's hooks keep theirs: a test's app signs its deliveries with it. */
   sealSecret: (secret: string) => string;
+  /** The contents service's commit of files as a person's push (`fg.commit`). */
+  commitFiles: CommitFiles;
 }
+
+/** Files written (text) or deleted (null) in one commit of `login`'s on `repo` (`owner/name`), pushed. */
+export type CommitFiles = (
+  repo: string,
+  login: string,
+  change: { branch?: string; message: string; files: Readonly<Record<string, string | null>> },
+) => Promise<{ sha: string; branch: string }>;
 
 export class TestControls {
   readonly clock: ManualClock;
   readonly faults: FaultList;
   readonly ingest: IngestService;
   readonly sealSecret: (secret: string) => string;
+  readonly commitFiles: CommitFiles;
   private readonly store: Store;
   private readonly counters: WindowCounters;
   private readonly attempts: DeliveryRow[] = [];
@@ -53,6 +63,7 @@ export class TestControls {
       faults: this.faults,
       ingest: this.ingest,
       sealSecret: this.sealSecret,
+      commitFiles: this.commitFiles,
     } = parts);
   }
 

@@ -13,6 +13,7 @@ import { parseLine } from "./event-import.js";
 import { checkLogin } from "./users.js";
 import { worldIssues, type WorldIssue } from "./world-issues.js";
 import { worldOAuthApps } from "./world-oauth-apps.js";
+import { worldFiles, type WorldFiles } from "./world-files.js";
 import type { OAuthAppRegistration } from "./oauth/oauth-apps.js";
 
 const WORLD_KEYS = [
@@ -119,12 +120,14 @@ export async function loadWorld(
   issues: WorldIssue[];
   oauthApps: OAuthAppRegistration[];
   apps: WorldApp[];
+  files: WorldFiles[];
   contents: WorldContents;
 }> {
   if (!isObject(doc)) fail("world", "must be a JSON object");
   const unknownKeys = Object.keys(doc).filter((k) => !WORLD_KEYS.includes(k));
   if (unknownKeys.length > 0) fail("world", `unknown key ${unknownKeys.map((k) => `"${k}"`).join(", ")}`);
   const batch = emptyBatch();
+  const files: WorldFiles[] = [];
 
   for (const [i, value] of list(doc, "users").entries()) {
     const where = `users[${i}]`;
@@ -180,12 +183,14 @@ export async function loadWorld(
 
   for (const [i, value] of list(doc, "repos").entries()) {
     const where = `repos[${i}]`;
-    const r = entry(value, where, ["full_name", "private", "fork_of", "collaborators"]);
+    const r = entry(value, where, ["full_name", "private", "fork_of", "collaborators", "files"]);
     const fullName = repoName(r.full_name, `${where}.full_name`);
     const forkOf = r.fork_of === undefined ? undefined : repoName(r.fork_of, `${where}.fork_of`);
     batch.repos.push({ source: where, fullName, private: boolean(r.private, `${where}.private`), forkOf });
     for (const user of strings(r.collaborators, `${where}.collaborators`))
       batch.collaborators.push({ source: where, repo: fullName, user });
+    const repoFiles = worldFiles(r.files, fullName, `${where}.files`);
+    if (repoFiles) files.push(repoFiles);
   }
 
   for (const [i, value] of list(doc, "tokens").entries()) {
@@ -233,6 +238,7 @@ export async function loadWorld(
     issues,
     oauthApps: worldOAuthApps(list(doc, "oauth_apps")),
     apps,
+    files,
     contents: {
       users: list(doc, "users").length,
       organizations: list(doc, "orgs").length,

@@ -19,7 +19,7 @@ import { gitObject, type NetworkObjects } from "./network-objects.js";
 import { type CommitFields, encodeCommit, type GitMode, pathSegments, type TreeEntry } from "../../git/objects.js";
 import { defaultBranchOf, push } from "./pushes.js";
 import { personFrom, type RepositoryCode } from "./repository-code.js";
-import { editTree } from "../../git/tree-edit.js";
+import { editTree, type PathChange } from "../../git/tree-edit.js";
 
 type PutInput = RequestOf<Endpoints["contents"]["createOrUpdateFile"], "body">;
 type DeleteInput = RequestOf<Endpoints["contents"]["deleteFile"], "body">;
@@ -177,24 +177,64 @@ export class ContentService {
     change: (current: TreeEntry | null, segments: string[]) => Promise<{ mode: GitMode; body: Buffer } | null>,
   ): Promise<FileCommitView> {
     const { repo, user } = await this.code.pushable(path, access);
-    const at = this.code.now();
     const segments = repositoryPath(path["*"]);
     if (!segments) throw new ApiError(422, "path must name a file");
+    const repoPath = segments.join("/");
+    let created = false;
+    let file: FileCommitView["file"] = null;
+    const commit = await this.commitOnBranch(repo, user, input, async (objects, parentTree) => {
+      const current = parentTree ? await this.entryAt(objects, parentTree, segments) : null;
+      created = current === null;
+      const next = await change(current, segments);
+      if (!next) return [{ path: repoPath, mode: "100644", type: "blob", sha: null }];
+      const blob = objects.add(gitObject("blob", next.body));
+      file = { path: repoPath, sha: blob.sha, size: next.body.length };
+      return [{ path: repoPath, mode: next.mode, type: "blob", sha: blob.sha }];
+    });
+    return { repo, branch: commit.branch, created, file, commit: { sha: commit.sha, fields: commit.fields } };
+  }
+
+  /**
+   * Files written (text) and deleted (null) in one commit on a branch (the default when none is named), pushed as a
+   * person's push: the test double's `commit()`, which has a user where the API has a caller's access.
+   */
+  async commitFiles(
+    repo: RepoRow,
+    user: UserRow,
+    change: { branch?: string; message: string; files: Readonly<Record<string, string | null>> },
+  ): Promise<{ sha: string; branch: string }> {
+    const entries = Object.entries(change.files);
+    for (const [path] of entries)
+      if (!pathSegments(path)) throw new ApiError(422, `${path} is not a path git can store`);
+    const commit = await this.commitOnBranch(repo, user, change, async (objects) =>
+      entries.map(
+        ([path, text]): PathChange =>
+          text === null
+            ? { path, mode: "100644", type: "blob", sha: null }
+            : { path, mode: "100644", type: "blob", sha: objects.add(gitObject("blob", Buffer.from(text))).sha },
+      ),
+    );
+    return { sha: commit.sha, branch: commit.branch };
+  }
+
+  /**
+   * A commit on a branch of the changes `changes` makes from the branch's tree (none in an empty repository, whose
+   * first commit makes the branch), pushed in one action; the branch moved meanwhile is GitHub's 409.
+   */
+  private async commitOnBranch(
+    repo: RepoRow,
+    user: UserRow,
+    input: Omit<PutInput, "content" | "sha">,
+    changes: (objects: NetworkObjects, parentTree: string | null) => Promise<PathChange[]>,
+  ) {
+    const at = this.code.now();
     const objects = this.code.objects(repo);
     const empty = !(await this.code.hasRefs(repo));
     const branch = input.branch ?? defaultBranchOf(repo);
     const head = empty ? null : await this.code.storeRef(repo, `refs/heads/${branch}`);
     if (!empty && !head) throw branchNotFound(branch);
     const parent = head ? await objects.commit(head.sha) : null;
-    const current = parent ? await this.entryAt(objects, parent.tree, segments) : null;
-    const next = await change(current, segments);
-    const blob = next ? objects.add(gitObject("blob", next.body)) : null;
-    const repoPath = segments.join("/");
-    const edit = await editTree(objects.trees, parent?.tree ?? null, [
-      next && blob
-        ? { path: repoPath, mode: next.mode, type: "blob", sha: blob.sha }
-        : { path: repoPath, mode: "100644", type: "blob", sha: null },
-    ]);
+    const edit = await editTree(objects.trees, parent?.tree ?? null, await changes(objects, parent?.tree ?? null));
     for (const tree of edit.written) objects.add(tree);
     const fields = this.commitFields(user, at, input, edit.root, head ? [head.sha] : []);
     const commit = objects.add(gitObject("commit", encodeCommit(fields)));
@@ -206,20 +246,10 @@ export class ContentService {
       if (empty && !repo.settings.defaultBranch)
         await making.tx.repositories.update(repo.id, { defaultBranch: branch }, at);
       const name = `refs/heads/${branch}`;
-      await push(
-        making,
-        inTransaction,
-        { name, before: head?.sha ?? null, after: commit.sha, forced: false },
-        branchMoved(branch),
-      );
+      const update = { name, before: head?.sha ?? null, after: commit.sha, forced: false };
+      await push(making, inTransaction, update, branchMoved(branch));
     });
-    return {
-      repo,
-      branch,
-      created: current === null,
-      file: next && blob ? { path: repoPath, sha: blob.sha, size: next.body.length } : null,
-      commit: { sha: commit.sha, fields },
-    };
+    return { sha: commit.sha, fields, branch };
   }
 
   /** The commit of a contents write: GitHub's committer defaults to the caller, the author to the committer. */
