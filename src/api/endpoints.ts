@@ -14,7 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
-import { contentEndpoints, gitEndpoints } from "./git-endpoints.js";
+import { branchEndpoints, commitEndpoints, contentEndpoints, gitEndpoints } from "./git-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
@@ -806,6 +806,8 @@ export const endpoints = {
   labels: labelEndpoints,
   git: gitEndpoints,
   contents: contentEndpoints,
+  branches: branchEndpoints,
+  commits: commitEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

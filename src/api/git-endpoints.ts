@@ -4,7 +4,7 @@
  * (https://docs.github.com/rest/repos/contents). A ref's name and a content's path hold slashes, so those rows end in
  * Fastify's wildcard (`*`), which the API description names `ref` and `path` as GitHub does. No Node-only imports.
  */
-import type { ParamSpec } from "./params.js";
+import { paging, type ParamSpec } from "./params.js";
 import type { AcceptedPermissions } from "./permissions.js";
 import type { ResponseKind } from "./responses.js";
 
@@ -47,7 +47,7 @@ function codeRow<
   path: string,
   params: P,
   response: R,
-  page: { docs: string; resource: string; tag: "git" | "contents" },
+  page: { docs: string; resource: string; tag: "git" | "contents" | "repos" },
   summary: string,
 ) {
   return {
@@ -266,5 +266,59 @@ export const contentEndpoints = {
     "FileCommit",
     contents("delete-a-file"),
     "Delete a file",
+  ),
+} as const;
+
+const repos = (page: string, anchor: string, resource: string) =>
+  ({ docs: `https://docs.github.com/rest/${page}#${anchor}`, resource, tag: "repos" }) as const;
+
+/** A repository's branches and commits (https://docs.github.com/rest/branches, /rest/commits), read from its refs. */
+export const branchEndpoints = {
+  list: codeRow(
+    "GET",
+    "/repos/:user/:repo/branches",
+    { ...repoPath, protected: { in: "query", type: "string" }, ...paging },
+    "BranchShort[]",
+    repos("branches/branches", "list-branches", "Branch"),
+    "List branches",
+  ),
+  get: codeRow(
+    "GET",
+    "/repos/:user/:repo/branches/:branch",
+    { ...repoPath, branch: required },
+    "BranchWithProtection",
+    repos("branches/branches", "get-a-branch", "Branch"),
+    "Get a branch",
+  ),
+} as const;
+
+export const commitEndpoints = {
+  list: codeRow(
+    "GET",
+    "/repos/:user/:repo/commits",
+    {
+      ...repoPath,
+      sha: {
+        in: "query",
+        type: "string",
+        description: "The branch, tag or SHA-1 to list from; the default branch when left out.",
+      },
+      path: { in: "query", type: "string", description: "Only the commits that changed this file or directory." },
+      author: { in: "query", type: "string", description: "Only the commits of this login or e-mail." },
+      since: { in: "query", type: "string" },
+      until: { in: "query", type: "string" },
+      ...paging,
+    },
+    "RepositoryCommit[]",
+    repos("commits/commits", "list-commits", "Commit"),
+    "List commits",
+  ),
+  get: codeRow(
+    "GET",
+    "/repos/:user/:repo/commits/:ref",
+    { ...repoPath, ref: required, ...paging },
+    "RepositoryCommit",
+    repos("commits/commits", "get-a-commit", "Commit"),
+    "Get a commit",
   ),
 } as const;

@@ -5,6 +5,7 @@
  * `content-file`, `file-commit` and the examples of `git.paths.json` and `contents.paths.json`). No Node-only imports.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { SimpleUser } from "./schemas.js";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -176,3 +177,72 @@ export type DirectoryEntry = Static<typeof DirectoryEntry>;
 export type ContentFile = Static<typeof ContentFile>;
 export type ContentSymlink = Static<typeof ContentSymlink>;
 export type FileCommit = Static<typeof FileCommit>;
+
+/** A branch as `GET .../branches` lists it. */
+export const BranchShort = Type.Object({
+  name: Type.String(),
+  commit: Type.Object({ sha: Type.String(), url: Type.String() }),
+  protected: Type.Boolean(),
+});
+
+/** GitHub's account of a commit's author or committer: the account its e-mail is, null when none is known. */
+const CommitAccount = Type.Union([SimpleUser, Type.Null()]);
+
+/** A commit's changed file, as `GET .../commits/{ref}` lists them. */
+export const CommitFile = Type.Object({
+  sha: Type.Union([Type.String(), Type.Null()]),
+  filename: Type.String(),
+  status: Type.String(),
+  additions: Type.Integer(),
+  deletions: Type.Integer(),
+  changes: Type.Integer(),
+  blob_url: Type.String(),
+  raw_url: Type.String(),
+  contents_url: Type.String(),
+  patch: Type.Optional(Type.String()),
+});
+
+/** A commit as the repository's commits API shows it (`commit.schema.json`): git's commit inside GitHub's wrapper. */
+export const RepositoryCommit = Type.Object({
+  url: Type.String(),
+  sha: Type.String(),
+  node_id: Type.String(),
+  html_url: Type.String(),
+  comments_url: Type.String(),
+  commit: Type.Object({
+    url: Type.String(),
+    author: GitActor,
+    committer: GitActor,
+    message: Type.String(),
+    tree: Type.Object({ sha: Type.String(), url: Type.String() }),
+    comment_count: Type.Integer(),
+    verification: Verification,
+  }),
+  author: CommitAccount,
+  committer: CommitAccount,
+  parents: Type.Array(Type.Object({ sha: Type.String(), url: Type.String(), html_url: Type.String() })),
+  stats: Type.Optional(Type.Object({ total: Type.Integer(), additions: Type.Integer(), deletions: Type.Integer() })),
+  files: Type.Optional(Type.Array(CommitFile)),
+});
+
+/** A branch with its head commit and its protection (`branch-with-protection.schema.json`): none is protected yet. */
+export const BranchWithProtection = Type.Object({
+  name: Type.String(),
+  commit: RepositoryCommit,
+  _links: Type.Object({ self: Type.String(), html: Type.String() }),
+  protected: Type.Boolean(),
+  protection: Type.Object({
+    enabled: Type.Boolean(),
+    required_status_checks: Type.Object({
+      enforcement_level: Type.String(),
+      contexts: Type.Array(Type.String()),
+      checks: Type.Array(Type.Object({ context: Type.String(), app_id: Type.Union([Type.Integer(), Type.Null()]) })),
+    }),
+  }),
+  protection_url: Type.String(),
+});
+
+export type BranchShort = Static<typeof BranchShort>;
+export type CommitFile = Static<typeof CommitFile>;
+export type RepositoryCommit = Static<typeof RepositoryCommit>;
+export type BranchWithProtection = Static<typeof BranchWithProtection>;

@@ -35,6 +35,9 @@ import { IssueComment, Reaction } from "./comment-schemas.js";
 import { RepositorySubscription, Stargazer, StarredRepository } from "./activity-schemas.js";
 import { TimelineItem, timelineItemSchema } from "./timeline-schemas.js";
 import {
+  BranchShort,
+  BranchWithProtection,
+  RepositoryCommit,
   ContentFile,
   Contents,
   FileCommit,
@@ -112,6 +115,9 @@ const SPEC_SHAPES = {
   Contents,
   ContentFile,
   FileCommit,
+  BranchShort,
+  BranchWithProtection,
+  RepositoryCommit,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -201,6 +207,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     Contents: shape("Contents"),
     ContentFile: shape("ContentFile"),
     FileCommit: shape("FileCommit"),
+    "BranchShort[]": Type.Array(shape("BranchShort")),
+    BranchWithProtection: shape("BranchWithProtection"),
+    RepositoryCommit: shape("RepositoryCommit"),
+    "RepositoryCommit[]": Type.Array(shape("RepositoryCommit")),
   };
 }
 

@@ -30,6 +30,7 @@ import { eventRoutes } from "./routes/events.js";
 import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
+import { commitRoutes } from "./routes/commits.js";
 import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
@@ -244,6 +245,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   collaboratorRoutes(app, services);
   gitRoutes(app, services.code);
   contentRoutes(app, services.code);
+  commitRoutes(app, services.code);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

@@ -56,6 +56,9 @@ export const SCHEMAS = [
   "content-file",
   "content-directory",
   "file-commit",
+  "branch-short",
+  "branch-with-protection",
+  "commit",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

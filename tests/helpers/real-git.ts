@@ -27,23 +27,45 @@ export class ScratchRepository {
     return repository;
   }
 
+  /** No setting of the machine's: git's defaults only. */
+  private environment(): Record<string, string> {
+    return {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: this.dir,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      LC_ALL: "C",
+    };
+  }
+
   /** git's standard output for `args` (`input` on its standard input); a failure throws with git's message. */
   run(args: string[], input: string | Uint8Array = "", env: Record<string, string> = {}): Buffer {
     const result = spawnSync(GIT, args, {
       cwd: this.dir,
       input,
       maxBuffer: 256 * 1024 * 1024,
+      env: { ...this.environment(), ...env },
+    });
+    if (result.error) throw result.error;
+    if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+    return result.stdout;
+  }
+
+  /** git's standard output for `args` when it exits 0 or 1 (`git diff --no-index` answers 1 for files that differ). */
+  runAllowing(args: string[]): Buffer {
+    const result = spawnSync(GIT, args, {
+      cwd: this.dir,
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: this.dir,
         GIT_CONFIG_NOSYSTEM: "1",
         GIT_CONFIG_GLOBAL: "/dev/null",
         LC_ALL: "C",
-        ...env,
       },
     });
     if (result.error) throw result.error;
-    if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+    if (result.status !== 0 && result.status !== 1)
+      throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
     return result.stdout;
   }
 

@@ -305,4 +305,50 @@ describe("contents: files written as commits and read back", () => {
       "This repository is empty.",
     );
   });
+
+  test("branches and commits read the history: newest first, filtered by path, each commit with its diff", async () => {
+    const branches = json(await s.send("GET", "/repos/alice/hello/branches", null), 200);
+    assertSchema("branch-short", branches);
+    assert.deepEqual(
+      branches.map((b: Json) => b.name),
+      ["main"],
+    );
+    const main = json(await s.send("GET", "/repos/alice/hello/branches/main", null), 200);
+    assertSchema("branch-with-protection", main);
+    assert.equal(main.commit.sha, (await ref())!.sha);
+    assert.equal(json(await s.send("GET", "/repos/alice/hello/branches/nope", null), 404).message, "Branch not found");
+
+    const history = json(await s.send("GET", "/repos/alice/hello/commits?per_page=100", null), 200) as Json[];
+    assertSchema("commit", history);
+    assert.deepEqual(
+      history.map((c) => c.commit.message),
+      ["Drop intro", "Add intro", "Say more", "Add a README"],
+    );
+    assert.deepEqual([history[0]!.author?.login, history[3]!.author], ["alice", null]);
+    const readmeOnly = json(await s.send("GET", "/repos/alice/hello/commits?path=README.md", null), 200) as Json[];
+    assert.deepEqual(
+      readmeOnly.map((c) => c.commit.message),
+      ["Say more", "Add a README"],
+    );
+    const byZoe = json(await s.send("GET", "/repos/alice/hello/commits?author=zoe", null), 200) as Json[];
+    assert.deepEqual(
+      byZoe.map((c) => c.commit.message),
+      ["Say more"],
+    );
+    const paged = await s.send("GET", "/repos/alice/hello/commits?per_page=1&page=2", null);
+    assert.match(String(paged.headers.link), /rel="next".*rel="last"/);
+
+    const edit = json(await s.send("GET", `/repos/alice/hello/commits/${history[2]!.sha}`, null), 200);
+    assertSchema("commit", edit);
+    assert.deepEqual(edit.stats, { total: 1, additions: 1, deletions: 0 });
+    assert.deepEqual(
+      edit.files.map((f: Json) => [f.filename, f.status, f.patch]),
+      [["README.md", "modified", "@@ -1,3 +1,4 @@\n # hello\n \n A repository made through the contents API.\n+More."]],
+    );
+    assert.equal(
+      json(await s.send("GET", "/repos/alice/hello/commits/no-such-ref", null), 422).message,
+      "No commit found for SHA: no-such-ref",
+    );
+    assert.equal((await s.send("GET", `/repos/alice/hello/commits/${"a".repeat(40)}`, null)).statusCode, 404);
+  });
 });

@@ -348,6 +348,7 @@ describe("the OpenAPI description", () => {
       tag_sha: tag.sha,
       ref: "heads/main",
       path: "README.md",
+      branch: "main",
     };
     /** The query a GET needs to answer 200 (its required parameters). */
     const queries: Record<string, string> = { "/search/issues": "?q=documented" };
@@ -366,7 +367,9 @@ describe("the OpenAPI description", () => {
         const family = path.startsWith("/user/personal-access-tokens") ? "personal-access-tokens" : path.split("/")[1]!;
         // Whom alice follows: not herself.
         const followed = path.startsWith("/user/following/") ? "bob" : undefined;
-        const value = name === "id" ? ids[family] : (followed ?? values[name] ?? hookValues(path)[name]);
+        // A git ref's name is `heads/main` under `/git/`; elsewhere a ref is a branch's name.
+        const ref = name === "ref" && !path.includes("/git/") ? "main" : undefined;
+        const value = name === "id" ? ids[family] : (followed ?? ref ?? values[name] ?? hookValues(path)[name]);
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;
       });

@@ -5,6 +5,9 @@
  * feedgate serves.
  */
 import type {
+  BranchShort,
+  BranchWithProtection,
+  RepositoryCommit,
   ContentEntry,
   ContentFile,
   ContentSymlink,
@@ -17,7 +20,9 @@ import type {
   GitTag,
   GitTree,
 } from "../../api/git-schemas.js";
-import type { GitRef as StoredRef } from "../store/store.js";
+import type { GitRef as StoredRef, UserRow } from "../store/store.js";
+import type { FileDiff } from "../git/file-diff.js";
+import { toWireSimpleUser } from "./user.js";
 import type { CommitFields, GitPerson, TagFields, TreeEntry } from "../git/objects.js";
 import { formatApiDate } from "../git/objects.js";
 import type { FlatEntry } from "../git/tree-edit.js";
@@ -244,5 +249,93 @@ export function toWireFileCommit(
   return {
     content,
     commit: { ...wireCommit, parents: wireCommit.parents.map(({ url, html_url, sha }) => ({ url, html_url, sha })) },
+  };
+}
+
+/** What a commit's wrapper needs beyond git's commit: the accounts of its e-mails, and its files when listed. */
+export interface CommitFacts {
+  sha: string;
+  fields: CommitFields;
+  author: UserRow | null;
+  committer: UserRow | null;
+  files?: (FileDiff & { path: string; status: string; sha: string | null })[];
+}
+
+export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, baseUrl: string): RepositoryCommit {
+  const { sha, fields } = facts;
+  const base = api(fullName, baseUrl);
+  const html = web(fullName, baseUrl);
+  const files = facts.files?.map((file) => ({
+    sha: file.sha,
+    filename: file.path,
+    status: file.status,
+    additions: file.additions,
+    deletions: file.deletions,
+    changes: file.additions + file.deletions,
+    blob_url: `${html}/blob/${sha}/${urlPath(file.path)}`,
+    raw_url: `${html}/raw/${sha}/${urlPath(file.path)}`,
+    contents_url: `${base}/contents/${urlPath(file.path)}?ref=${sha}`,
+    ...(file.patch === undefined ? {} : { patch: file.patch }),
+  }));
+  const sum = (key: "additions" | "deletions") => (facts.files ?? []).reduce((n, file) => n + file[key], 0);
+  return {
+    url: `${base}/commits/${sha}`,
+    sha,
+    node_id: nodeId("Commit", sha),
+    html_url: `${html}/commit/${sha}`,
+    comments_url: `${base}/commits/${sha}/comments`,
+    commit: {
+      url: `${base}/git/commits/${sha}`,
+      author: toWireActor(fields.author),
+      committer: toWireActor(fields.committer),
+      message: fields.message,
+      tree: { sha: fields.tree, url: `${base}/git/trees/${fields.tree}` },
+      comment_count: 0,
+      verification: UNSIGNED,
+    },
+    author: facts.author && toWireSimpleUser(facts.author, baseUrl),
+    committer: facts.committer && toWireSimpleUser(facts.committer, baseUrl),
+    parents: fields.parents.map((parent) => ({
+      sha: parent,
+      url: `${base}/commits/${parent}`,
+      html_url: `${html}/commit/${parent}`,
+    })),
+    ...(files
+      ? {
+          stats: {
+            total: sum("additions") + sum("deletions"),
+            additions: sum("additions"),
+            deletions: sum("deletions"),
+          },
+          files,
+        }
+      : {}),
+  };
+}
+
+export const toWireBranchShort = (
+  branch: { name: string; sha: string },
+  fullName: string,
+  baseUrl: string,
+): BranchShort => ({
+  name: branch.name,
+  commit: { sha: branch.sha, url: `${api(fullName, baseUrl)}/commits/${branch.sha}` },
+  protected: false,
+});
+
+export function toWireBranch(
+  name: string,
+  commit: CommitFacts,
+  fullName: string,
+  baseUrl: string,
+): BranchWithProtection {
+  const self = `${api(fullName, baseUrl)}/branches/${encodeURIComponent(name)}`;
+  return {
+    name,
+    commit: toWireRepositoryCommit(commit, fullName, baseUrl),
+    _links: { self, html: `${web(fullName, baseUrl)}/tree/${urlPath(name)}` },
+    protected: false,
+    protection: { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } },
+    protection_url: `${self}/protection`,
   };
 }

@@ -1,5 +1,6 @@
-/** The code services (git data, refs, contents), made from the action log's parts over one RepositoryCode. */
+/** The code services (git data, refs, contents, branches and commits), made from the action log's parts over one RepositoryCode. */
 import type { ActionParts } from "../actions/acting.js";
+import { CommitService } from "./commits.js";
 import { ContentService } from "./contents.js";
 import { GitDataService } from "./git-data.js";
 import { GitRefService } from "./git-refs.js";
@@ -9,6 +10,7 @@ export interface CodeServices {
   objects: GitDataService;
   refs: GitRefService;
   contents: ContentService;
+  commits: CommitService;
 }
 
 export function codeServices(parts: ActionParts): CodeServices {
@@ -17,5 +19,6 @@ export function codeServices(parts: ActionParts): CodeServices {
     objects: new GitDataService(code),
     refs: new GitRefService(parts, code),
     contents: new ContentService(parts, code),
+    commits: new CommitService(parts.store, code),
   };
 }

@@ -48,9 +48,11 @@ export function refKind(name: string): { refType: "branch" | "tag"; short: strin
   return null;
 }
 
-/** The e-mail GitHub gives a person's commits when it writes them for the person: the noreply address. */
-export const commitEmail = (user: UserRow): string =>
-  user.email ?? `${user.wireId}+${user.login}@users.noreply.github.com`;
+/**
+ * The e-mail feedgate gives the commits it writes for a person: GitHub's noreply address (as with "Keep my email
+ * addresses private"), which names the account, so that a commit's author is found again (./commits.ts).
+ */
+export const commitEmail = (user: UserRow): string => `${user.wireId}+${user.login}@users.noreply.github.com`;
 
 /** A person as the API takes them by default: the caller, now, in UTC. */
 export const personOf = (user: UserRow, at: Date): GitPerson => ({
