@@ -10,7 +10,7 @@ import { Webhooks } from "@octokit/webhooks";
 import { startListeningApp, type ListeningApp } from "../helpers/listening-app.js";
 import { ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { receiver } from "../helpers/webhook-receiver.js";
-import { assertSchema } from "./schemas.js";
+import { assertSchema, compileSchemas } from "./schemas.js";
 
 const SECRET = "repo-secret";
 
@@ -20,6 +20,8 @@ describe("@octokit/rest 22 managing repositories, its webhooks verified by @octo
   const as = (auth: string) => new Octokit({ baseUrl: t.url, auth });
 
   before(async () => {
+    // Compiled before any delivery is in flight (compileSchemas says why).
+    compileSchemas("full-repository");
     t = await startListeningApp();
     // Organization hooks take `admin:org_hook`, which alice's token has not: her password makes it.
     await new Octokit({ baseUrl: t.url }).orgs.createWebhook({

@@ -160,31 +160,46 @@ function toJsonSchema(value: unknown): unknown {
   return { anyOf: [rest, { type: "null" }] };
 }
 
-function compile(schema: (name: SchemaName) => Json): Record<SchemaName, ValidateFunction> {
+/**
+ * Validators of one kind of schema, each compiled when first asked for: compiling all of them at once (megabytes of
+ * GitHub's schemas) blocks the test's event loop for seconds on a loaded machine, long enough for a webhook delivery
+ * in flight to an in-process receiver to time out.
+ */
+function validatorsOf(schema: (name: SchemaName) => Json): (name: SchemaName) => ValidateFunction {
   // OpenAPI 3.0 schema objects: vendor keys (x-github, examples) are not rules.
   const ajv = new Ajv({ strict: false, allErrors: true });
   formats.default(ajv);
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
-  return Object.fromEntries(SCHEMAS.map((name) => [name, ajv.compile(schema(name))])) as Record<
-    SchemaName,
-    ValidateFunction
-  >;
+  const compiled = new Map<SchemaName, ValidateFunction>();
+  return (name) => {
+    let validate = compiled.get(name);
+    if (!validate) compiled.set(name, (validate = ajv.compile(schema(name))));
+    return validate;
+  };
 }
 
-const validators: { feedgate?: Record<SchemaName, ValidateFunction>; github?: Record<SchemaName, ValidateFunction> } =
-  {};
+const validators = {
+  feedgate: validatorsOf(feedgateSchema),
+  github: validatorsOf((n) => toJsonSchema(githubSchema(n)) as Json),
+};
+
+/**
+ * Compiles these schemas now: for a test to call before it makes deliveries, so that no compile blocks its event
+ * loop while one is in flight to its own receiver.
+ */
+export function compileSchemas(...names: SchemaName[]): void {
+  for (const name of names) validators.feedgate(name);
+}
 
 /** Where and why `value` fails GitHub's schema as published (BY_DESIGN not applied); [] when it passes. */
 export function githubSchemaErrors(name: SchemaName, value: unknown): ErrorObject[] {
-  validators.github ??= compile((n) => toJsonSchema(githubSchema(n)) as Json);
-  const validate = validators.github[name];
+  const validate = validators.github(name);
   return validate(value) ? [] : [...(validate.errors ?? [])];
 }
 
 /** The reasons `value` fails the schema as BY_DESIGN changes it, as `path: message` lines; [] when it passes. */
 export function schemaErrors(name: SchemaName, value: unknown): string[] {
-  validators.feedgate ??= compile(feedgateSchema);
-  const validate = validators.feedgate[name];
+  const validate = validators.feedgate(name);
   if (validate(value)) return [];
   return (validate.errors ?? []).map(
     (e) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,

@@ -3,7 +3,7 @@
  * the system's git configuration shut out so that no setting of the machine changes what git writes. Where git is
  * not installed its tests report themselves skipped with the reason (under CI they fail: skipOutsideCi).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,12 @@ const GIT = "git";
 export const gitSkip: string | false = skipOutsideCi(
   spawnSync(GIT, ["--version"]).status === 0 ? false : "git is not installed (apt-get install -y git)",
 );
+
+/** `git mktree -z --batch`'s input: each tree's entries as `mode type sha<TAB>name`, NUL-ended, trees NUL-apart. */
+const mktreeInput = (trees: readonly (readonly TreeEntry[])[]) =>
+  trees
+    .map((entries) => entries.map((e) => `${e.mode} ${entryType(e.mode)} ${e.sha}\t${e.name}\0`).join(""))
+    .join("\0");
 
 export class ScratchRepository {
   private constructor(readonly dir: string) {}
@@ -53,20 +59,52 @@ export class ScratchRepository {
 
   /** git's standard output for `args` when it exits 0 or 1 (`git diff --no-index` answers 1 for files that differ). */
   runAllowing(args: string[]): Buffer {
-    const result = spawnSync(GIT, args, {
-      cwd: this.dir,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: this.dir,
-        GIT_CONFIG_NOSYSTEM: "1",
-        GIT_CONFIG_GLOBAL: "/dev/null",
-        LC_ALL: "C",
-      },
-    });
+    const result = spawnSync(GIT, args, { cwd: this.dir, env: this.environment() });
     if (result.error) throw result.error;
     if (result.status !== 0 && result.status !== 1)
       throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
     return result.stdout;
+  }
+
+  /**
+   * `run` without blocking the event loop: for tests whose process also sends webhooks to a receiver of its own,
+   * which a synchronous git on a loaded machine would keep from answering until the delivery timed out.
+   */
+  runAsync(args: string[], input: string | Uint8Array = "", env: Record<string, string> = {}): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(GIT, args, { cwd: this.dir, env: { ...this.environment(), ...env } });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+      child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0
+          ? resolve(Buffer.concat(out))
+          : reject(new Error(`git ${args.join(" ")} failed: ${Buffer.concat(err).toString()}`)),
+      );
+      child.stdin.end(input);
+    });
+  }
+
+  /** `text`, without blocking the event loop (runAsync). */
+  async textAsync(args: string[], input: string | Uint8Array = "", env: Record<string, string> = {}): Promise<string> {
+    return (await this.runAsync(args, input, env)).toString("utf8").replace(/\n$/, "");
+  }
+
+  /** `write`, without blocking the event loop (runAsync). */
+  writeAsync(type: "blob" | "tree" | "commit" | "tag", body: Uint8Array): Promise<string> {
+    return this.textAsync(["hash-object", "-w", "--stdin", "-t", type], body);
+  }
+
+  /** `hash`, without blocking the event loop (runAsync). */
+  hashAsync(type: "blob" | "tree" | "commit" | "tag", body: Uint8Array): Promise<string> {
+    return this.textAsync(["hash-object", "--stdin", "-t", type], body);
+  }
+
+  /** `mktree`, without blocking the event loop (runAsync). */
+  async mktreeAsync(trees: readonly (readonly TreeEntry[])[]): Promise<string[]> {
+    return (await this.textAsync(["mktree", "-z", "--missing", "--batch"], mktreeInput(trees))).split("\n");
   }
 
   /** Standard output as text, without its final newline. */
@@ -90,10 +128,7 @@ export class ScratchRepository {
    * empty line ends a tree.
    */
   mktree(trees: readonly (readonly TreeEntry[])[]): string[] {
-    const input = trees
-      .map((entries) => entries.map((e) => `${e.mode} ${entryType(e.mode)} ${e.sha}\t${e.name}\0`).join(""))
-      .join("\0");
-    return this.text(["mktree", "-z", "--missing", "--batch"], input).split("\n");
+    return this.text(["mktree", "-z", "--missing", "--batch"], mktreeInput(trees)).split("\n");
   }
 
   /** A stored tree's entries as `git ls-tree` reads them (git prints a directory's mode as 040000). */

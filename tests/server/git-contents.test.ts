@@ -7,7 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
-import { assertSchema } from "../compat/schemas.js";
+import { assertSchema, compileSchemas } from "../compat/schemas.js";
 import { gitSkip, lazyRepository } from "../helpers/real-git.js";
 import { issueScene, ZOE_TOKEN, type IssueScene, type Json } from "../helpers/issue-scene.js";
 
@@ -26,6 +26,16 @@ describe("contents: files written as commits and read back", () => {
     s.t.store.git.ref((await s.t.store.directory.findRepo("alice", "hello"))!.id, "refs/heads/main");
 
   before(async () => {
+    // Compiled before any delivery is in flight (compileSchemas says why).
+    compileSchemas(
+      "file-commit",
+      "git-commit",
+      "content-file",
+      "content-directory",
+      "branch-short",
+      "branch-with-protection",
+      "commit",
+    );
     s = await issueScene();
   });
   after(async () => {
@@ -103,12 +113,12 @@ describe("contents: files written as commits and read back", () => {
 
   test("each SHA-1 is git's own: the blob, the tree and the commit", { skip: gitSkip }, async () => {
     const file = json(await s.send("GET", "/repos/alice/hello/contents/README.md", ALICE_TOKEN), 200);
-    const blob = git.get().write("blob", Buffer.from(README));
+    const blob = await git.get().writeAsync("blob", Buffer.from(README));
     assert.equal(file.sha, blob);
     const head = (await ref())!.sha;
     const commit = json(await s.send("GET", `/repos/alice/hello/git/commits/${head}`, ALICE_TOKEN), 200);
     assertSchema("git-commit", commit);
-    const [tree] = git.get().mktree([[{ mode: "100644", name: "README.md", sha: blob }]]);
+    const [tree] = await git.get().mktreeAsync([[{ mode: "100644", name: "README.md", sha: blob }]]);
     assert.equal(commit.tree.sha, tree);
     const person = "Alice Liddell";
     const env = {
@@ -119,7 +129,7 @@ describe("contents: files written as commits and read back", () => {
       GIT_COMMITTER_EMAIL: "alice@example.com",
       GIT_COMMITTER_DATE: "2026-01-15T11:00:00+01:00",
     };
-    assert.equal(git.get().text(["commit-tree", tree!], "Add a README", env), head);
+    assert.equal(await git.get().textAsync(["commit-tree", tree!], "Add a README", env), head);
   });
 
   test("GET answers the file in base64 wrapped as GitHub's, or its bytes for the raw media type", async () => {
