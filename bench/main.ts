@@ -24,6 +24,7 @@ import {
 } from "./import-runner.js";
 import { measureTestDouble, renderTestDouble } from "./test-double.js";
 import { APP_ROWS, appScenarios, registerBenchApp } from "./apps.js";
+import { CODE_ROWS, codeScenarios, writeCodeWorld } from "./code.js";
 import { measureActions, renderActions } from "./actions.js";
 import { measure, RAMP_LIMIT_SECONDS, scenarios, settle, type Measurement, type Scenario } from "./load.js";
 import { ADMIN_CREDENTIALS, LiveFeeder, readTemplates, writeAdminWorld } from "./live.js";
@@ -413,6 +414,12 @@ async function main(): Promise<void> {
   const benchApp = appRows
     ? await registerBenchApp(db, options.dataDir, manifest.poster.login, manifest.topRepo.split("/")[0]!)
     : null;
+  const codeRows = options.only === null || CODE_ROWS.some((key) => options.only!.includes(key));
+  if (codeRows) {
+    say("feedgate seed (the code rows' configuration file)");
+    writeCodeWorld(`${options.dataDir}/code-world.json`, manifest.topRepo);
+    await feedgate(["seed", `${options.dataDir}/code-world.json`, "--db", db]);
+  }
   const templates = await readTemplates(data.events, 20_000);
   // Above the generated ids and above every earlier run's on a reused database (a run's live events stay stored):
   // a thousand ids per millisecond since 2026 leaves each run room for billions, and stays below 2^53 for centuries.
@@ -438,6 +445,9 @@ async function main(): Promise<void> {
     const list = [
       ...benchScenarios(manifest, options),
       ...(benchApp ? appScenarios(server.url, benchApp, manifest.topRepo) : []).filter(
+        (s) => options.only === null || options.only.includes(s.key),
+      ),
+      ...(codeRows ? codeScenarios(manifest.topRepo, manifest.reader.token) : []).filter(
         (s) => options.only === null || options.only.includes(s.key),
       ),
     ];
