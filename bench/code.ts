@@ -35,10 +35,11 @@ export function codeScenarios(topRepo: string, token: string): Scenario[] {
     },
     {
       key: "contents-raw",
-      label: "GET /repos/:o/:r/contents/:path (raw)",
+      label: "GET /repos/:o/:r/contents/:path?ref=main (raw)",
       target: "feedgate",
       method: "GET",
-      path,
+      // Its own URL: the rows' ceilings replay feedgate's answers by method and path.
+      path: `${path}?ref=main`,
       headers: headers("application/vnd.github.v3.raw"),
       expect: 200,
     },
