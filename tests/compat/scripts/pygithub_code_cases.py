@@ -1,0 +1,68 @@
+"""PyGithub (Debian's python3-github), unmodified, writing and reading code against a live feedgate:
+tests/compat/pygithub-code.test.ts runs this with the server's URL and the client world's credentials, and checks
+each case's result, printed as one JSON line. A case that raises prints its exception instead."""
+import json
+import os
+import traceback
+
+from github import Github, GithubException, InputGitTreeElement
+
+URL = os.environ["FEEDGATE_URL"]
+TOKEN = os.environ["ALICE_TOKEN"]
+
+
+def case(name):
+    def run(function):
+        try:
+            result = function()
+        except Exception as error:  # reported, not raised: the test names the case that failed
+            result = {"raised": type(error).__name__, "status": getattr(error, "status", None),
+                      "data": getattr(error, "data", None), "trace": traceback.format_exc(limit=3)}
+        print(json.dumps({"case": name, "result": result}, default=str), flush=True)
+        return function
+    return run
+
+
+gh = Github(TOKEN, base_url=URL)
+repo = gh.get_repo("alice/hello")
+
+
+@case("create-update-read")
+def _():
+    created = repo.create_file("docs/notes.md", "Add notes", "first\n")
+    updated = repo.update_file("docs/notes.md", "More notes", "first\nsecond\n", created["content"].sha)
+    read = repo.get_contents("docs/notes.md")
+    listing = repo.get_contents("docs")
+    return {"created": created["content"].path, "parents": [p.sha for p in updated["commit"].parents],
+            "first_commit": created["commit"].sha, "text": read.decoded_content.decode(), "sha": read.sha,
+            "listing": [c.path for c in listing]}
+
+
+@case("stale-sha")
+def _():
+    try:
+        repo.update_file("docs/notes.md", "Stale", "x\n", "0" * 40)
+    except GithubException as error:
+        return {"status": error.status, "message": error.data.get("message")}
+    return {"status": None}
+
+
+@case("branch-through-git-data")
+def _():
+    main = repo.get_branch("main")
+    base = repo.get_git_commit(main.commit.sha)
+    tree = repo.create_git_tree([InputGitTreeElement("VERSION", "100644", "blob", content="2\n")], base.tree)
+    commit = repo.create_git_commit("Bump", tree, [base])
+    ref = repo.create_git_ref("refs/heads/bump", commit.sha)
+    return {"ref": ref.ref, "branches": sorted(b.name for b in repo.get_branches()),
+            "on_branch": repo.get_contents("VERSION", ref="bump").decoded_content.decode(),
+            "commit_message": repo.get_commit(commit.sha).commit.message,
+            "files": [f.filename for f in repo.get_commit(commit.sha).files]}
+
+
+@case("history-and-delete")
+def _():
+    notes = repo.get_contents("docs/notes.md")
+    repo.delete_file("docs/notes.md", "Drop notes", notes.sha)
+    return {"messages": [c.commit.message for c in repo.get_commits()],
+            "readme_gone": [c.path for c in repo.get_contents("")]}
