@@ -171,6 +171,22 @@ describe("fine-grained tokens: what they reach", () => {
     assert.deepEqual(await ids(await call("GET", "/repos/acme/api/issues/events", withIssues)), ["11"]);
   });
 
+  test("a private repository's code needs the Contents permission: Metadata shows the repository, not its files", async () => {
+    const metadataOnly = await acme("subset", {}, ["acme/api"]);
+    const withContents = await acme("subset", { repository: { contents: "read" } }, ["acme/api"]);
+    const refused = await call("GET", "/repos/acme/api/contents/README.md", metadataOnly);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get("x-accepted-github-permissions"), "contents=read");
+    assert.equal(((await refused.json()) as { message: string }).message, NOT_ACCESSIBLE);
+    assert.equal((await call("GET", "/repos/acme/api", metadataOnly)).status, 200);
+    // Read, it is an empty repository: GitHub's 404 for its contents, past the permission check.
+    const read = await call("GET", "/repos/acme/api/contents/README.md", withContents);
+    assert.deepEqual(
+      [read.status, ((await read.json()) as { message: string }).message],
+      [404, "This repository is empty."],
+    );
+  });
+
   test("feeds across owners show a fine-grained token public events only; the organization dashboard needs its Events permission", async () => {
     const mine = await pat({ repository_selection: "all" });
     assert.deepEqual(

@@ -2,6 +2,7 @@
  * What the code services share: the repository a caller reads or pushes to, its network's objects, and GitHub's
  * answers about them (409 for an empty repository, 422 for a bad SHA-1 or person).
  */
+import type { AcceptedPermissions } from "../../../api/permissions.js";
 import { ApiError } from "../../errors.js";
 import { InvalidInputError } from "../../failures.js";
 import type { ActionTransaction, GitRef, RepoRow, Store, UserRow } from "../../store/store.js";
@@ -11,6 +12,8 @@ import { mustHavePushAccess, writableRepository, type ActionAccess } from "../ac
 import { NetworkObjects } from "./network-objects.js";
 import { type GitPerson, parseApiDate } from "../../git/objects.js";
 import { personOf } from "./pushes.js";
+
+const CONTENTS_READ: AcceptedPermissions = [{ contents: "read" }];
 
 /** GitHub's 409 on the git data API of a repository without a commit (it must first get one, by the contents API). */
 export const repositoryEmpty = () => new ApiError(409, "Git Repository is empty.");
@@ -44,9 +47,12 @@ export class RepositoryCode {
     readonly now: () => Date,
   ) {}
 
-  /** A repository the caller sees; 404 for any other. */
-  async readable(params: FeedParams, principal: Principal | null, access?: ActionAccess): Promise<RepoRow> {
-    return (await this.feeds.repository(params, principal, access?.permissions)).repo;
+  /**
+   * A repository whose code the caller reads; 404 for any other. A fine-grained token or an app reads a private
+   * repository's code with the Contents permission, as on GitHub (Metadata alone shows the repository, not its files).
+   */
+  async readable(params: FeedParams, principal: Principal | null): Promise<RepoRow> {
+    return (await this.feeds.repository(params, principal, CONTENTS_READ)).repo;
   }
 
   /** A repository the caller may push to: push access, else 403 (404 when it cannot see it). */
