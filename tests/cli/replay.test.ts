@@ -95,15 +95,12 @@ describe("feedgate replay", () => {
         ["7001", "7002", "7003", "7004", "7005", "7006"],
       ],
     );
-    // Due at 0, 1 and 2 s after the replay's start (which opening the database delays by a moment that load on the
-    // machine stretches): nothing came early, and the first was readable while the last was still more than a second away.
+    // Due at 0, 1 and 2 s after the replay's start: nothing came early. That the first was readable before the last
+    // was stored is the three states above; how far apart they were seen depends on the machine's load (a loaded
+    // one delays the replay's start, so its first batch, more than its later ones), which the bench measures.
     assert.ok(
       states[1]!.ms >= 950 && states[2]!.ms >= 1900,
       `later batches seen at ${states[1]!.ms}, ${states[2]!.ms} ms`,
-    );
-    assert.ok(
-      states[2]!.ms - states[0]!.ms >= 1400,
-      `batches seen at ${states.map((s) => Math.round(s.ms)).join(", ")} ms`,
     );
     // Without --restamp, events keep their recorded times.
     assert.deepEqual(
