@@ -34,9 +34,7 @@ export async function storeWorldFiles(tx: ActionTransaction, entries: WorldFiles
     const repo = await tx.directory.findRepo(owner, name);
     const user = repo && (await tx.users.findById(repo.ownerId));
     if (!repo || !user) continue; // the batch before made both: nothing else can be missing
-    const had = (await tx.git.refs(repo.id, "refs/")).length > 0;
-    await writeFirstCommit(tx, repo, user, at, files, "Initial commit");
-    if (!had) committed++;
+    if (await writeFirstCommit(tx, repo, user, at, files, "Initial commit")) committed++;
   }
   return committed;
 }

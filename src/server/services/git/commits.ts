@@ -77,11 +77,8 @@ export class CommitService {
 
   /** The commit a branch, tag or SHA-1 names; 404 or GitHub's 422 for none. */
   private async commitOf(repo: RepoRow, objects: NetworkObjects, ref: string): Promise<string> {
-    const stored =
-      (await this.code.storeRef(repo, `refs/heads/${ref}`)) ?? (await this.code.storeRef(repo, `refs/tags/${ref}`));
-    let sha = stored?.sha ?? ref;
-    for (let tag = await objects.tag(sha); tag; tag = await objects.tag(sha)) sha = tag.object;
-    if (await objects.commit(sha)) return sha;
+    const commit = await this.code.commitOf(repo, objects, ref);
+    if (commit) return commit.sha;
     throw isSha(ref) ? notFound() : new ApiError(422, `No commit found for SHA: ${ref}`);
   }
 

@@ -80,18 +80,16 @@ export class ContentService {
     this.acting = new Acting(parts);
   }
 
-  /** The commit `ref` names (a branch, a tag, a commit's SHA-1), or the default branch's; 404 when none is there. */
+  /**
+   * The commit `ref` names (a branch, a tag, a commit's SHA-1), or the default branch's; 404 when none is there. Only
+   * a ref that names nothing asks whether the repository has any (GitHub's "This repository is empty."), so that a
+   * read of a branch costs no look-up of every ref.
+   */
   async resolve(repo: RepoRow, objects: NetworkObjects, ref: string | undefined): Promise<ResolvedRef> {
-    if (!(await this.code.hasRefs(repo))) throw repositoryIsEmpty();
     const name = ref ?? defaultBranchOf(repo);
-    const stored =
-      (await this.code.storeRef(repo, `refs/heads/${name}`)) ?? (await this.code.storeRef(repo, `refs/tags/${name}`));
-    let sha = stored?.sha ?? name;
-    // An annotated tag's ref points at the tag: its commit is what it tags.
-    for (let tag = await objects.tag(sha); tag; tag = await objects.tag(sha)) sha = tag.object;
-    const commit = await objects.commit(sha);
-    if (!commit) throw noCommit(name);
-    return { commit: sha, tree: commit.tree, name };
+    const commit = await this.code.commitOf(repo, objects, name);
+    if (commit) return { commit: commit.sha, tree: commit.fields.tree, name };
+    throw (await this.code.hasRefs(repo)) ? noCommit(name) : repositoryIsEmpty();
   }
 
   /** The entry at `segments` below `tree`, or null. */

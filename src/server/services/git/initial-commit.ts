@@ -16,7 +16,8 @@ export const initialReadme = (name: string, description: string | null): string 
 
 /**
  * Commits `files` (paths checked by the caller) as the repository's first commit on its default branch, by `user` at
- * `at`; a repository that has a ref already is left as it is, so that seeding a world twice changes nothing.
+ * `at`; a repository that has a ref already is left as it is, so that seeding a world twice changes nothing. Says
+ * whether it wrote one.
  */
 export async function writeFirstCommit(
   tx: ActionTransaction,
@@ -25,8 +26,8 @@ export async function writeFirstCommit(
   at: Date,
   files: Readonly<Record<string, string>>,
   message: string,
-): Promise<void> {
-  if ((await tx.git.refs(repo.id, "refs/")).length > 0) return;
+): Promise<boolean> {
+  if ((await tx.git.refs(repo.id, "refs/")).length > 0) return false;
   const objects = new NetworkObjects(tx.git, repo.networkId);
   const changes = Object.entries(files).map(([path, text]) => ({
     path,
@@ -40,11 +41,11 @@ export async function writeFirstCommit(
   const body = encodeCommit({ tree: edit.root, parents: [], author: person, committer: person, message });
   const commit = objects.add(gitObject("commit", body));
   await objects.write();
-  await tx.git.setRef(repo.id, `refs/heads/${defaultBranchOf(repo)}`, commit.sha, null);
+  return tx.git.setRef(repo.id, `refs/heads/${defaultBranchOf(repo)}`, commit.sha, null);
 }
 
 /** GitHub's `auto_init` commit. */
-export function writeInitialCommit(tx: ActionTransaction, repo: RepoRow, user: UserRow, at: Date): Promise<void> {
+export function writeInitialCommit(tx: ActionTransaction, repo: RepoRow, user: UserRow, at: Date): Promise<boolean> {
   const name = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
   const readme = initialReadme(name, repo.settings.description);
   return writeFirstCommit(tx, repo, user, at, { "README.md": readme }, "Initial commit");

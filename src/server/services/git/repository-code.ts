@@ -10,7 +10,7 @@ import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess } from "../actions/repository-access.js";
 import { NetworkObjects } from "./network-objects.js";
-import { type GitPerson, parseApiDate } from "../../git/objects.js";
+import { type CommitFields, type GitPerson, parseApiDate } from "../../git/objects.js";
 import { personOf } from "./pushes.js";
 
 const CONTENTS_READ: AcceptedPermissions = [{ contents: "read" }];
@@ -78,6 +78,22 @@ export class RepositoryCode {
 
   storeRefs(repo: RepoRow, prefix: string): Promise<GitRef[]> {
     return this.store.git.refs(repo.id, prefix);
+  }
+
+  /**
+   * The commit a ref names, as GitHub's contents and commits APIs read one: a branch, else a tag (an annotated tag
+   * peeled to what it tags), else a commit's SHA-1; with its fields, or null when it names none.
+   */
+  async commitOf(
+    repo: RepoRow,
+    objects: NetworkObjects,
+    ref: string,
+  ): Promise<{ sha: string; fields: CommitFields } | null> {
+    const stored = (await this.storeRef(repo, `refs/heads/${ref}`)) ?? (await this.storeRef(repo, `refs/tags/${ref}`));
+    let sha = stored?.sha ?? ref;
+    for (let tag = await objects.tag(sha); tag; tag = await objects.tag(sha)) sha = tag.object;
+    const fields = await objects.commit(sha);
+    return fields ? { sha, fields } : null;
   }
 
   /** Whether the repository has a ref: GitHub's git data API refuses a repository without one (repositoryEmpty). */
