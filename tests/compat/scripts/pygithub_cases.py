@@ -1,30 +1,17 @@
 """PyGithub (Debian's python3-github), unmodified, against a live feedgate: tests/compat/pygithub.test.ts runs this
 with the server's URL and the client world's credentials, and checks each case's result, printed as one JSON line.
 A case that raises prints its exception instead, so one failure does not hide the others."""
-import json
 import os
 import sys
-import traceback
 
 import github
+from cases import case
 from github import Github
 
 URL = os.environ["FEEDGATE_URL"]
 ALICE = (os.environ["ALICE_LOGIN"], os.environ["ALICE_PASSWORD"])
 OLGA = (os.environ["OLGA_LOGIN"], os.environ["OLGA_PASSWORD"])
 TOKEN = os.environ["ALICE_TOKEN"]
-
-
-def case(name):
-    def run(function):
-        try:
-            result = function()
-        except Exception as error:  # reported, not raised: the test names the case that failed
-            result = {"raised": type(error).__name__, "status": getattr(error, "status", None),
-                      "data": getattr(error, "data", None), "trace": traceback.format_exc(limit=3)}
-        print(json.dumps({"case": name, "result": result}, default=str), flush=True)
-        return function
-    return run
 
 
 def ids(items):

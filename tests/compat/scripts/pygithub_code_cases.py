@@ -1,26 +1,13 @@
 """PyGithub (Debian's python3-github), unmodified, writing and reading code against a live feedgate:
 tests/compat/pygithub-code.test.ts runs this with the server's URL and the client world's credentials, and checks
 each case's result, printed as one JSON line. A case that raises prints its exception instead."""
-import json
 import os
-import traceback
 
+from cases import case
 from github import Github, GithubException, InputGitTreeElement
 
 URL = os.environ["FEEDGATE_URL"]
 TOKEN = os.environ["ALICE_TOKEN"]
-
-
-def case(name):
-    def run(function):
-        try:
-            result = function()
-        except Exception as error:  # reported, not raised: the test names the case that failed
-            result = {"raised": type(error).__name__, "status": getattr(error, "status", None),
-                      "data": getattr(error, "data", None), "trace": traceback.format_exc(limit=3)}
-        print(json.dumps({"case": name, "result": result}, default=str), flush=True)
-        return function
-    return run
 
 
 gh = Github(TOKEN, base_url=URL)
