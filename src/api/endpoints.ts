@@ -15,6 +15,7 @@ import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
 import { branchEndpoints, commitEndpoints, contentEndpoints, gitEndpoints } from "./git-endpoints.js";
+import { pullEndpoints } from "./pull-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
@@ -808,6 +809,7 @@ export const endpoints = {
   contents: contentEndpoints,
   branches: branchEndpoints,
   commits: commitEndpoints,
+  pulls: pullEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

@@ -88,6 +88,17 @@ export const Issue = Type.Object({
   closed_at: NullableString,
   author_association: AuthorAssociation,
   active_lock_reason: NullableString,
+  /** A pull request's issue (GitHub lists pull requests among issues): whether it is a draft, and where it is. */
+  draft: Type.Optional(Type.Boolean()),
+  pull_request: Type.Optional(
+    Type.Object({
+      url: Type.String(),
+      html_url: Type.String(),
+      diff_url: Type.String(),
+      patch_url: Type.String(),
+      merged_at: NullableString,
+    }),
+  ),
   body: NullableString,
   closed_by: NullableUser,
   reactions: ReactionRollup,

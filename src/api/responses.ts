@@ -38,6 +38,7 @@ import {
   BranchShort,
   BranchWithProtection,
   RepositoryCommit,
+  CommitFile,
   ContentFile,
   Contents,
   FileCommit,
@@ -48,6 +49,13 @@ import {
   GitTree,
   ShortBlob,
 } from "./git-schemas.js";
+import {
+  PullRequest,
+  PullRequestMergeResult,
+  PullRequestReview,
+  PullRequestReviewRequest,
+  PullRequestSimple,
+} from "./pull-schemas.js";
 import { Collaborator, RepositoryCollaboratorPermission, RepositoryInvitation } from "./collaborator-schemas.js";
 import {
   AppManifestConversion,
@@ -118,6 +126,12 @@ const SPEC_SHAPES = {
   BranchShort,
   BranchWithProtection,
   RepositoryCommit,
+  CommitFile,
+  PullRequest,
+  PullRequestSimple,
+  PullRequestMergeResult,
+  PullRequestReview,
+  PullRequestReviewRequest,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -211,6 +225,14 @@ export function responseKinds<S extends Shapes>(named: S) {
     BranchWithProtection: shape("BranchWithProtection"),
     RepositoryCommit: shape("RepositoryCommit"),
     "RepositoryCommit[]": Type.Array(shape("RepositoryCommit")),
+    "CommitFile[]": Type.Array(shape("CommitFile")),
+    PullRequest: shape("PullRequest"),
+    PullRequestSimple: shape("PullRequestSimple"),
+    "PullRequestSimple[]": Type.Array(shape("PullRequestSimple")),
+    PullRequestMergeResult: shape("PullRequestMergeResult"),
+    PullRequestReview: shape("PullRequestReview"),
+    "PullRequestReview[]": Type.Array(shape("PullRequestReview")),
+    PullRequestReviewRequest: shape("PullRequestReviewRequest"),
   };
 }
 

@@ -31,6 +31,7 @@ import { entryPointRoutes } from "./routes/entry-points.js";
 import { adminRoutes } from "./routes/admin.js";
 import { metaRoutes } from "./routes/meta.js";
 import { commitRoutes } from "./routes/commits.js";
+import { pullRoutes } from "./routes/pulls.js";
 import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
@@ -246,6 +247,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   gitRoutes(app, services.code);
   contentRoutes(app, services.code);
   commitRoutes(app, services.code);
+  pullRoutes(app, services.pulls);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

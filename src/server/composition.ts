@@ -22,6 +22,7 @@ import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
 import { AppHookService } from "./services/apps/app-hook.js";
 import { IssueService } from "./services/actions/issues.js";
+import { pullServices, type PullServices } from "./services/pulls/pull-services.js";
 import { IssueSearchService } from "./services/search/issue-search.js";
 import { CallerIssueService } from "./services/search/caller-issues.js";
 import { CommentService } from "./services/actions/comments.js";
@@ -118,6 +119,8 @@ export interface Services {
   hooks: HookService;
   appHook: AppHookService;
   issues: IssueService;
+  /** Pull requests, their merges, reviewers and reviews. */
+  pulls: PullServices;
   issueSearch: IssueSearchService;
   callerIssues: CallerIssueService;
   comments: CommentService;
@@ -301,6 +304,7 @@ export function makeServices({
     reactions: new ReactionService(actionParts),
     activity: new ActivityService(actionParts),
     issues: new IssueService(actionParts),
+    pulls: pullServices(actionParts),
     labels: new LabelService(actionParts),
     code,
     milestones: new MilestoneService(actionParts),

@@ -59,6 +59,11 @@ export const SCHEMAS = [
   "branch-short",
   "branch-with-protection",
   "commit",
+  // Pull requests, as published.
+  "pull-request",
+  "pull-request-simple",
+  "pull-request-merge-result",
+  "pull-request-review",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

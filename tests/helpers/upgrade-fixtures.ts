@@ -1037,4 +1037,78 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.equal(ref.body.object.sha, made.widgetHead);
     },
   },
+  33: {
+    async rows(db, made) {
+      // alice/widget's pull request #2 from its `docs` branch (one commit on main's), bob asked and bob's approval.
+      const person = { name: "alice", email: "alice@example.com", date: new Date(AT), offsetMinutes: 0 };
+      const readme = Buffer.from("# widget\n");
+      const docs = Buffer.from("How to use it.\n");
+      const tree = encodeTree([
+        { mode: "100644", name: "DOCS.md", sha: hashObject("blob", docs) },
+        { mode: "100644", name: "README.md", sha: hashObject("blob", readme) },
+      ]);
+      const commit = encodeCommit({
+        tree: hashObject("tree", tree),
+        parents: [made.widgetHead!],
+        author: person,
+        committer: person,
+        message: "Add docs",
+      });
+      for (const [type, body] of [
+        ["blob", docs],
+        ["tree", tree],
+        ["commit", commit],
+      ] as const)
+        await db.insert("git_objects", { network_id: made.widget, sha: hashObject(type, body), type, body });
+      made.docsHead = hashObject("commit", commit);
+      await db.insert("git_refs", { repo_id: made.widget, name: "refs/heads/docs", sha: made.docsHead });
+      const issue = await db.insert("issues", {
+        repo_id: made.widget,
+        number: 2,
+        user_id: made.alice,
+        title: "Add docs",
+        body: null,
+        state: "open",
+        created_at: AT,
+        updated_at: AT,
+      });
+      await db.insert("pull_requests", {
+        issue_id: issue,
+        repo_id: made.widget,
+        number: 2,
+        head_repo_id: made.widget,
+        head_ref: "docs",
+        head_sha: made.docsHead,
+        base_ref: "main",
+        base_sha: made.widgetHead,
+      });
+      await db.insert("pull_request_reviewers", { issue_id: issue, user_id: made.bob });
+      await db.insert("pull_request_reviews", {
+        issue_id: issue,
+        user_id: made.bob,
+        state: "APPROVED",
+        body: "Good",
+        commit_id: made.docsHead,
+        submitted_at: AT,
+        created_at: AT,
+      });
+    },
+    async check(api, made) {
+      const pull = await api.get("/repos/alice/widget/pulls/2", token(made.aliceToken!));
+      assert.equal(pull.status, 200, JSON.stringify(pull.body));
+      assert.deepEqual(
+        [pull.body.head.sha, pull.body.base.sha, pull.body.commits, pull.body.changed_files, pull.body.mergeable],
+        [made.docsHead, made.widgetHead, 1, 1, true],
+      );
+      assert.deepEqual(
+        pull.body.requested_reviewers.map((u: { login: string }) => u.login),
+        ["bob"],
+      );
+      const reviews = await api.get("/repos/alice/widget/pulls/2/reviews", token(made.aliceToken!));
+      assert.deepEqual(
+        reviews.body.map((r: { state: string; user: { login: string } }) => [r.state, r.user.login]),
+        [["APPROVED", "bob"]],
+      );
+    },
+  },
 };

@@ -298,6 +298,31 @@ describe("the OpenAPI description", () => {
       object: committed.commit.sha,
       type: "commit",
     })) as unknown as { sha: string };
+    // Two pull requests into main: one reviewed by bob and merged (what the merge check and a review show), one open.
+    const send = (method: string, path: string, body: object, token = ALICE_TOKEN) =>
+      fetch(`${t.url}${path}`, {
+        method,
+        headers: { authorization: `token ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then(async (res) => {
+        assert.ok(res.ok, `${method} ${path}: ${res.status}`);
+        return res.json() as Promise<{ number: number; id: number }>;
+      });
+    const pulls: { number: number; id: number }[] = [];
+    for (const branch of ["documented", "open"]) {
+      await send("POST", "/repos/alice/hello/git/refs", { ref: `refs/heads/${branch}`, sha: committed.commit.sha });
+      const file = { message: branch, content: Buffer.from(branch).toString("base64"), branch };
+      await send("PUT", `/repos/alice/hello/contents/${branch}.md`, file);
+      pulls.push(await send("POST", "/repos/alice/hello/pulls", { title: branch, head: branch, base: "main" }));
+    }
+    const review = await send(
+      "POST",
+      `/repos/alice/hello/pulls/${pulls[0]!.number}/reviews`,
+      { event: "APPROVE" },
+      BOB_TOKEN,
+    );
+    await send("PUT", `/repos/alice/hello/pulls/${pulls[0]!.number}/merge`, {});
+    await send("POST", `/repos/alice/hello/pulls/${pulls[1]!.number}/requested_reviewers`, { reviewers: ["bob"] });
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
     const bot = await registerApp(t, {
       owner: "alice",
@@ -337,6 +362,8 @@ describe("the OpenAPI description", () => {
       repo: "hello",
       org: "acme",
       issue_number: String(issue.number),
+      pull_number: String(pulls[0]!.number),
+      review_id: String(review.id),
       comment_id: String(comment.id),
       target: "bob",
       name: "docs",

@@ -33,14 +33,14 @@ describe("routes feedgate does not implement", () => {
   }
 
   test("answer 404 in GitHub's shape, saying feedgate does not implement the method and path, with a header", async () => {
-    await unimplemented("GET", "/repos/octocat/hello/pulls", "/repos/octocat/hello/pulls");
+    await unimplemented("GET", "/repos/octocat/hello/deployments", "/repos/octocat/hello/deployments");
     await unimplemented("GET", "/user/keys", "/user/keys");
     await unimplemented("POST", "/user/keys", "/user/keys");
     await unimplemented("DELETE", "/events", "/events");
   });
 
   test("under /api/v3 the message names the route without the prefix; what is not under it keeps its path", async () => {
-    await unimplemented("GET", "/api/v3/repos/octocat/hello/pulls?state=open", "/repos/octocat/hello/pulls");
+    await unimplemented("GET", "/api/v3/repos/octocat/hello/deployments?ref=main", "/repos/octocat/hello/deployments");
     await unimplemented("GET", "/api/v3/healthz", "/api/v3/healthz");
     await unimplemented("GET", "/api/v3x/events", "/api/v3x/events");
   });

@@ -7,6 +7,7 @@
 import type {
   BranchShort,
   BranchWithProtection,
+  CommitFile,
   RepositoryCommit,
   ContentEntry,
   ContentFile,
@@ -252,20 +253,22 @@ export function toWireFileCommit(
   };
 }
 
+/** A file a commit changed, with its diff. */
+export type ChangedFileFacts = FileDiff & { path: string; status: string; sha: string | null };
+
 /** What a commit's wrapper needs beyond git's commit: the accounts of its e-mails, and its files when listed. */
 export interface CommitFacts {
   sha: string;
   fields: CommitFields;
   author: UserRow | null;
   committer: UserRow | null;
-  files?: (FileDiff & { path: string; status: string; sha: string | null })[];
+  files?: ChangedFileFacts[];
 }
 
-export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, baseUrl: string): RepositoryCommit {
-  const { sha, fields } = facts;
-  const base = api(fullName, baseUrl);
+/** A changed file as a commit's `files` and a pull request's `/files` list it; its URLs name commit `sha`. */
+export function toWireCommitFile(file: ChangedFileFacts, sha: string, fullName: string, baseUrl: string): CommitFile {
   const html = web(fullName, baseUrl);
-  const files = facts.files?.map((file) => ({
+  return {
     sha: file.sha,
     filename: file.path,
     status: file.status,
@@ -274,9 +277,16 @@ export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, bas
     changes: file.additions + file.deletions,
     blob_url: `${html}/blob/${sha}/${urlPath(file.path)}`,
     raw_url: `${html}/raw/${sha}/${urlPath(file.path)}`,
-    contents_url: `${base}/contents/${urlPath(file.path)}?ref=${sha}`,
+    contents_url: `${api(fullName, baseUrl)}/contents/${urlPath(file.path)}?ref=${sha}`,
     ...(file.patch === undefined ? {} : { patch: file.patch }),
-  }));
+  };
+}
+
+export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, baseUrl: string): RepositoryCommit {
+  const { sha, fields } = facts;
+  const base = api(fullName, baseUrl);
+  const html = web(fullName, baseUrl);
+  const files = facts.files?.map((file) => toWireCommitFile(file, sha, fullName, baseUrl));
   const sum = (key: "additions" | "deletions") => (facts.files ?? []).reduce((n, file) => n + file[key], 0);
   return {
     url: `${base}/commits/${sha}`,

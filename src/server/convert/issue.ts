@@ -5,7 +5,7 @@
  */
 import type { AuthorAssociation, Issue, IssueWithRepository, Label, ReactionRollup } from "../../api/issue-schemas.js";
 import type { Static } from "@sinclair/typebox";
-import type { IssueRow, LabelRow, UserRow } from "../store/store.js";
+import type { IssueRow, LabelRow, PullRow, UserRow } from "../store/store.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
 import { toWireSimpleUser } from "./user.js";
@@ -27,6 +27,8 @@ export interface IssueFacts {
   milestone: MilestoneFacts | null;
   reactions: ReactionCounts;
   association: Static<typeof AuthorAssociation>;
+  /** What the issue is as a pull request; null for an issue that is not one. */
+  pull: PullRow | null;
 }
 
 const issueApiUrl = (facts: { repoFullName: string; issue: IssueRow }, baseUrl: string) =>
@@ -62,6 +64,21 @@ export function toWireReactions(counts: ReactionCounts, url: string): ReactionRo
   return rollup;
 }
 
+/** What a pull request's issue adds: GitHub's `draft` and where the pull request is (`pull_request`). */
+function pullOfIssue(facts: IssueFacts, pull: PullRow, baseUrl: string) {
+  const html = `${webOrigin(baseUrl)}/${facts.repoFullName}/pull/${pull.number}`;
+  return {
+    draft: pull.draft,
+    pull_request: {
+      url: `${baseUrl}/repos/${facts.repoFullName}/pulls/${pull.number}`,
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      merged_at: pull.mergedAt && isoSeconds(pull.mergedAt),
+    },
+  };
+}
+
 export function toWireIssue(facts: IssueFacts, baseUrl: string): Issue {
   const { issue } = facts;
   const url = issueApiUrl(facts, baseUrl);
@@ -72,7 +89,7 @@ export function toWireIssue(facts: IssueFacts, baseUrl: string): Issue {
     labels_url: `${url}/labels{/name}`,
     comments_url: `${url}/comments`,
     events_url: `${url}/events`,
-    html_url: `${webOrigin(baseUrl)}/${facts.repoFullName}/issues/${issue.number}`,
+    html_url: `${webOrigin(baseUrl)}/${facts.repoFullName}/${facts.pull ? "pull" : "issues"}/${issue.number}`,
     id: issue.id,
     node_id: "",
     number: issue.number,
@@ -90,6 +107,7 @@ export function toWireIssue(facts: IssueFacts, baseUrl: string): Issue {
     closed_at: issue.closedAt && isoSeconds(issue.closedAt),
     author_association: facts.association,
     active_lock_reason: issue.locked ? issue.lockReason : null,
+    ...(facts.pull ? pullOfIssue(facts, facts.pull, baseUrl) : {}),
     body: issue.body,
     closed_by: facts.closedBy && toWireSimpleUser(facts.closedBy, baseUrl),
     reactions: toWireReactions(facts.reactions, `${url}/reactions`),

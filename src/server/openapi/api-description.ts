@@ -71,6 +71,12 @@ export const TAGS = [
     description: "A repository's files at a ref, and files written or deleted as commits pushed to a branch",
   },
   {
+    name: "pulls",
+    description:
+      "Pull requests: opened from a branch (PullRequestEvent, pull_request webhooks), followed by pushes to it " +
+      "(synchronize), reviewed, and merged as a push on the base, mergeability computed on paths",
+  },
+  {
     name: "graphql",
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",

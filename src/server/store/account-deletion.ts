@@ -21,6 +21,7 @@ export const DELETE_RELATIONS = [
   // What an account did to issues that is no record of history: its reactions, and its assignments.
   "DELETE FROM reactions WHERE user_id = @id",
   "DELETE FROM issue_assignees WHERE user_id = @id",
+  "DELETE FROM pull_request_reviewers WHERE user_id = @id",
 ];
 
 /** 1 when stored history names the account. Separate EXISTS, so each uses its own index. */
@@ -33,6 +34,8 @@ export const NAMED_BY_HISTORY = `SELECT CASE WHEN
     OR EXISTS (SELECT 1 FROM issues WHERE closed_by_id = @id)
     OR EXISTS (SELECT 1 FROM issue_comments WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM milestones WHERE creator_id = @id)
+    OR EXISTS (SELECT 1 FROM pull_request_reviews WHERE user_id = @id)
+    OR EXISTS (SELECT 1 FROM pull_requests WHERE merged_by_id = @id)
   THEN 1 ELSE 0 END AS named`;
 
 /** The row kept for history loses everything that made it a login user; `user add` may claim it again. */

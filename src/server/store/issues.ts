@@ -68,11 +68,11 @@ export const toLabel = (r: LabelRecord): LabelRow => ({
  * A list of ids or names as one parameter: SQLite reads a JSON array with json_each, PostgreSQL takes an array.
  * `listed(dialect, column, kind)` is the condition `column` is one of `@list`.
  */
-const LISTED: Record<Dialect, (column: string, kind: "int8" | "text") => string> = {
+export const LISTED: Record<Dialect, (column: string, kind: "int8" | "text") => string> = {
   sqlite: (column) => `${column} IN (SELECT value FROM json_each(@list))`,
   postgres: (column, kind) => `${column} = ANY(@list::${kind}[])`,
 };
-const listParameter = (dialect: Dialect, values: readonly (number | string)[]) =>
+export const listParameter = (dialect: Dialect, values: readonly (number | string)[]) =>
   dialect === "sqlite" ? JSON.stringify(values) : values;
 
 /** Label names compare case-insensitively, as on GitHub: SQLite's column is NOCASE, PostgreSQL's index is on lower(). */

@@ -74,6 +74,11 @@ const DELETE_HELD = [
   "DELETE FROM issue_comments WHERE repo_id = @id",
   "DELETE FROM issue_labels WHERE issue_id IN (SELECT id FROM issues WHERE repo_id = @id)",
   "DELETE FROM issue_assignees WHERE issue_id IN (SELECT id FROM issues WHERE repo_id = @id)",
+  "DELETE FROM pull_request_reviews WHERE issue_id IN (SELECT issue_id FROM pull_requests WHERE repo_id = @id)",
+  "DELETE FROM pull_request_reviewers WHERE issue_id IN (SELECT issue_id FROM pull_requests WHERE repo_id = @id)",
+  "DELETE FROM pull_requests WHERE repo_id = @id",
+  // A fork's pull requests into another repository stay there, coming from a repository that is gone (GitHub's "unknown repository").
+  "UPDATE pull_requests SET head_repo_id = NULL WHERE head_repo_id = @id",
   "DELETE FROM issues WHERE repo_id = @id",
   "DELETE FROM labels WHERE repo_id = @id",
   "DELETE FROM milestones WHERE repo_id = @id",

@@ -24,6 +24,7 @@ import type { AssigneeStore } from "./assignee-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
+import type { PullStore } from "./pull-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -49,6 +50,7 @@ export type * from "./assignee-store.js";
 export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export type * from "./git-store.js";
+export type * from "./pull-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -100,6 +102,8 @@ export interface Store {
   readonly collaborators: CollaboratorStore;
   /** Git objects and refs, as reads (and objects no ref points at yet); ref updates go through `actions`. */
   readonly git: GitStore;
+  /** Pull requests, their reviewers and reviews, as reads; writes go through `actions`. */
+  readonly pulls: PullStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

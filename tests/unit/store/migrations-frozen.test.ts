@@ -149,6 +149,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "85774149a7e5c7b2c26a3526fdf2d410ea2d15491905d85a534a19a2bd4f4237",
     postgres: "ff13fb26fd57c63142089b32ddf221d9dceb0ee6cba96f9f0171abef0403326d",
   },
+  33: {
+    sqlite: "d03c20445fc067ed13abba25b5baf662a6c5124c3fcd390dc3576d62c89162b4",
+    postgres: "4f784a07ff71be52b3b4394cbd6d6e4b88e01db25ade9a644aac7346278963e8",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -55,6 +55,12 @@ export class ForkService {
         fork: { parentId: source.id, networkId: source.networkId },
         settings: { ...source.settings, hasIssues: false, archived: false, createdAt: scene.at, updatedAt: scene.at },
       });
+      // A fork starts with its source's branches and tags (its default branch alone with `default_branch_only`),
+      // pointing at the objects the network already holds.
+      const defaultRef = `refs/heads/${source.settings.defaultBranch ?? "main"}`;
+      for (const ref of await tx.git.refs(source.id, "refs/"))
+        if (input.default_branch_only ? ref.name === defaultRef : /^refs\/(heads|tags)\//.test(ref.name))
+          await tx.git.setRef(fork.id, ref.name, ref.sha, null);
       // As ForkEvent and the `fork` webhook carry it: the new repository's object, with GitHub's `public`.
       const place = {
         owner,

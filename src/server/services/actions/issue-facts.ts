@@ -12,6 +12,7 @@ import type {
   IssueStore,
   ReactionStore,
   MilestoneStore,
+  PullStore,
   RepoRole,
   RepoRow,
   UserRow,
@@ -24,6 +25,7 @@ export interface FactSources {
   directory: Pick<DirectoryStore, "repoRole">;
   reactions: Pick<ReactionStore, "countsOf">;
   milestones: Pick<MilestoneStore, "byIds">;
+  pulls: Pick<PullStore, "byIssueIds">;
 }
 
 /** What a role is as GitHub's `author_association` (comments show theirs too). */
@@ -39,6 +41,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
   const labels = await sources.issues.labelsOf(ids);
   const assignees = await sources.issues.assigneesOf(ids);
   const reactions = await sources.reactions.countsOf("issue", ids);
+  const pulls = await sources.pulls.byIssueIds(ids);
   const users = new Map<number, UserRow>();
   const roles = new Map<number, RepoRole | null>();
   const milestones = await sources.milestones.byIds(
@@ -68,6 +71,7 @@ export async function issueFacts(sources: FactSources, repo: RepoRow, rows: Issu
       milestone: milestoneOf(issue.milestoneId),
       reactions: reactions.get(issue.id) ?? {},
       association: role ? ASSOCIATION[role] : "NONE",
+      pull: pulls.get(issue.id) ?? null,
     };
   });
 }

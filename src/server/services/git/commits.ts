@@ -8,18 +8,12 @@
 import { notFound, ApiError } from "../../errors.js";
 import { type CommitFields, isSha } from "../../git/objects.js";
 import { diffTrees } from "../../git/tree-diff.js";
-import { fileDiff, type FileDiff } from "../../git/file-diff.js";
+import { changedFiles, type ChangedFile } from "./changed-files.js";
 import type { Page, PageRequest, RepoRow, Store, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams } from "../feeds.js";
 import type { NetworkObjects } from "./network-objects.js";
 import type { RepositoryCode } from "./repository-code.js";
-
-export interface ChangedFile extends FileDiff {
-  path: string;
-  status: "added" | "removed" | "modified";
-  sha: string | null;
-}
 
 export interface CommitView {
   sha: string;
@@ -51,28 +45,43 @@ function time(value: string | undefined, field: string): Date | undefined {
   return at;
 }
 
+/** The account of a commit's e-mail (GitHub's noreply address names it), remembered in `accounts` for a listing. */
+async function commitAccount(
+  store: Pick<Store, "users">,
+  email: string,
+  accounts: Map<string, UserRow | null>,
+): Promise<UserRow | null> {
+  if (!accounts.has(email)) {
+    const login = NOREPLY.exec(email)?.[2];
+    const user = login ? await store.users.findByLogin(login) : null;
+    accounts.set(email, user ?? null);
+  }
+  return accounts.get(email)!;
+}
+
+/** A commit with the accounts of its author and committer, as the commits API shows it. */
+export async function commitView(
+  store: Pick<Store, "users">,
+  sha: string,
+  fields: CommitFields,
+  accounts: Map<string, UserRow | null>,
+): Promise<CommitView> {
+  return {
+    sha,
+    fields,
+    author: await commitAccount(store, fields.author.email, accounts),
+    committer: await commitAccount(store, fields.committer.email, accounts),
+  };
+}
+
 export class CommitService {
   constructor(
     private readonly store: Store,
     private readonly code: RepositoryCode,
   ) {}
 
-  private async account(email: string, accounts: Map<string, UserRow | null>): Promise<UserRow | null> {
-    if (!accounts.has(email)) {
-      const login = NOREPLY.exec(email)?.[2];
-      const user = login ? await this.store.users.findByLogin(login) : null;
-      accounts.set(email, user ?? null);
-    }
-    return accounts.get(email)!;
-  }
-
-  private async view(sha: string, fields: CommitFields, accounts: Map<string, UserRow | null>): Promise<CommitView> {
-    return {
-      sha,
-      fields,
-      author: await this.account(fields.author.email, accounts),
-      committer: await this.account(fields.committer.email, accounts),
-    };
+  private view(sha: string, fields: CommitFields, accounts: Map<string, UserRow | null>): Promise<CommitView> {
+    return commitView(this.store, sha, fields, accounts);
   }
 
   /** The commit a branch, tag or SHA-1 names; 404 or GitHub's 422 for none. */
@@ -104,15 +113,8 @@ export class CommitService {
     const sha = await this.commitOf(repo, objects, path.ref);
     const fields = (await objects.commit(sha))!;
     const parent = fields.parents[0] ? await objects.commit(fields.parents[0]) : null;
-    const changes = await diffTrees(objects.trees, parent?.tree ?? null, fields.tree);
-    const files: ChangedFile[] = [];
-    for (const change of changes.slice(window.offset, window.offset + window.limit)) {
-      const body = async (blob: string | undefined) =>
-        blob ? ((await objects.ofType(blob, "blob"))?.body ?? null) : null;
-      const diff = fileDiff(await body(change.fromSha), await body(change.toSha));
-      files.push({ path: change.path, status: change.status, sha: change.toSha ?? change.fromSha ?? null, ...diff });
-    }
-    return { repo, commit: { ...(await this.view(sha, fields, new Map())), files }, totalFiles: changes.length };
+    const { files, total } = await changedFiles(objects, parent?.tree ?? null, fields.tree, window);
+    return { repo, commit: { ...(await this.view(sha, fields, new Map())), files }, totalFiles: total };
   }
 
   /** The history from `query.sha` (the default branch), newest first, as filtered. */

@@ -14,6 +14,8 @@ import type { Making } from "../actions/acting.js";
 import type { NetworkObjects } from "./network-objects.js";
 import { type CommitFields, type GitPerson, formatApiDate } from "../../git/objects.js";
 import { diffTrees } from "../../git/tree-diff.js";
+import { ancestorsOf, commitsNotIn } from "./history.js";
+import { pullsPushed } from "../pulls/pull-heads.js";
 
 /** The branch a repository's contents are read from when no ref is named: GitHub's `main` until one is set. */
 export const defaultBranchOf = (repo: RepoRow): string => repo.settings.defaultBranch || "main";
@@ -77,28 +79,8 @@ function timestamp(person: GitPerson): string {
  * breadth-first order from `after`; both walks bounded.
  */
 async function pushedCommits(objects: NetworkObjects, after: string, known: readonly string[]) {
-  const had = new Set<string>();
-  const queue = [...known];
-  while (queue.length > 0 && had.size < MAX_PUSHED_COMMITS * 4) {
-    const sha = queue.shift()!;
-    if (had.has(sha)) continue;
-    had.add(sha);
-    const commit = await objects.commit(sha);
-    if (commit) queue.push(...commit.parents);
-  }
-  const found: { sha: string; commit: CommitFields }[] = [];
-  const seen = new Set<string>();
-  const walk = [after];
-  while (walk.length > 0 && found.length < MAX_PUSHED_COMMITS) {
-    const sha = walk.shift()!;
-    if (seen.has(sha) || had.has(sha)) continue;
-    seen.add(sha);
-    const commit = await objects.commit(sha);
-    if (!commit) continue;
-    found.push({ sha, commit });
-    walk.push(...commit.parents);
-  }
-  return found;
+  const had = await ancestorsOf(objects, known, MAX_PUSHED_COMMITS * 4);
+  return commitsNotIn(objects, after, had, MAX_PUSHED_COMMITS);
 }
 
 /** A commit as the push webhook lists it (`commits[]`, `head_commit`). */
@@ -178,6 +160,7 @@ export async function push(
       before: update.before,
     }));
   }
+  if (kind?.refType === "branch") await pullsPushed(making, kind.short, update.before, update.after);
   if (scene.context === null) return;
   const web = `${webOrigin(scene.baseUrl)}/${repo.fullName}`;
   const others = (await tx.git.refs(repo.id, "refs/")).filter((ref) => ref.name !== update.name).map((r) => r.sha);
@@ -185,7 +168,7 @@ export async function push(
     update.after === null ? [] : await pushedCommits(objects, update.after, created ? others : [update.before!]);
   const users = [actor];
   const listed = await Promise.all(
-    commits.reverse().map(({ sha, commit }) => webhookCommit(objects, sha, commit, users, web)),
+    commits.reverse().map(({ sha, fields }) => webhookCommit(objects, sha, fields, users, web)),
   );
   const head = update.after === null ? null : await objects.commit(update.after);
   const short = (sha: string | null) => (sha ?? NULL_SHA).slice(0, 12);
