@@ -19,6 +19,7 @@ import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
 import { appEndpoints } from "./app-endpoints.js";
+import { statusEndpoints } from "./check-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -808,6 +809,7 @@ export const endpoints = {
   contents: contentEndpoints,
   branches: branchEndpoints,
   commits: commitEndpoints,
+  statuses: statusEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

@@ -57,6 +57,7 @@ import {
   Integration,
   UserInstallations,
 } from "./app-schemas.js";
+import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -118,6 +119,8 @@ const SPEC_SHAPES = {
   BranchShort,
   BranchWithProtection,
   RepositoryCommit,
+  CommitStatus,
+  CombinedCommitStatus,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -211,6 +214,9 @@ export function responseKinds<S extends Shapes>(named: S) {
     BranchWithProtection: shape("BranchWithProtection"),
     RepositoryCommit: shape("RepositoryCommit"),
     "RepositoryCommit[]": Type.Array(shape("RepositoryCommit")),
+    CommitStatus: shape("CommitStatus"),
+    "CommitStatus[]": Type.Array(shape("CommitStatus")),
+    CombinedCommitStatus: shape("CombinedCommitStatus"),
   };
 }
 

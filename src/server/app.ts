@@ -33,6 +33,7 @@ import { metaRoutes } from "./routes/meta.js";
 import { commitRoutes } from "./routes/commits.js";
 import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
+import { statusRoutes } from "./routes/statuses.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
@@ -246,6 +247,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   gitRoutes(app, services.code);
   contentRoutes(app, services.code);
   commitRoutes(app, services.code);
+  statusRoutes(app, services.checks);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

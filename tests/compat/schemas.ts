@@ -59,6 +59,11 @@ export const SCHEMAS = [
   "branch-short",
   "branch-with-protection",
   "commit",
+  // What CI reports of a commit (issue "commit statuses and checks"), as published.
+  "status",
+  "combined-commit-status",
+  "check-run",
+  "check-suite",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

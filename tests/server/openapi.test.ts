@@ -292,6 +292,8 @@ describe("the OpenAPI description", () => {
       headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ message: "Documented", content: Buffer.from("# hello\n").toString("base64") }),
     }).then((res) => res.json())) as { content: { sha: string }; commit: { sha: string; tree: { sha: string } } };
+    // What CI reported of that commit: a status.
+    await write(`/repos/alice/hello/statuses/${committed.commit.sha}`, { state: "success", context: "ci" });
     const tag = (await write("/repos/alice/hello/git/tags", {
       tag: "v1.0",
       message: "Documented",
@@ -346,6 +348,8 @@ describe("the OpenAPI description", () => {
       tree_sha: committed.commit.tree.sha,
       commit_sha: committed.commit.sha,
       tag_sha: tag.sha,
+      // The legacy list of a ref's statuses names its ref `sha`, as the create does.
+      sha: "main",
       ref: "heads/main",
       path: "README.md",
       branch: "main",

@@ -71,6 +71,12 @@ export const TAGS = [
     description: "A repository's files at a ref, and files written or deleted as commits pushed to a branch",
   },
   {
+    name: "checks",
+    description:
+      "What CI reports of a commit: commit statuses and their combined state, and GitHub Apps' check runs and " +
+      "suites, each write one action with its status, check_run or check_suite webhook",
+  },
+  {
     name: "graphql",
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",

@@ -17,6 +17,7 @@ import type { MilestoneStore } from "./milestone-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
+import type { StatusStore } from "./status-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -56,6 +57,7 @@ export interface ActionTransaction {
   readonly repositories: RepositoryStore;
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
+  readonly statuses: StatusStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -19,6 +19,7 @@ import { Milestones } from "./milestones.js";
 import { Repositories } from "./repositories.js";
 import { Collaborators } from "./collaborators.js";
 import { GitObjects } from "./git.js";
+import { Statuses } from "./statuses.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -86,6 +87,7 @@ export class Actions implements ActionStore {
           repositories: new Repositories(tx),
           collaborators: new Collaborators(tx),
           git: new GitObjects(tx),
+          statuses: new Statuses(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

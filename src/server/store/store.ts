@@ -24,6 +24,7 @@ import type { AssigneeStore } from "./assignee-store.js";
 import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
+import type { StatusStore } from "./status-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -49,6 +50,8 @@ export type * from "./assignee-store.js";
 export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export type * from "./git-store.js";
+export type * from "./status-store.js";
+export { STATUS_STATES } from "./status-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -100,6 +103,8 @@ export interface Store {
   readonly collaborators: CollaboratorStore;
   /** Git objects and refs, as reads (and objects no ref points at yet); ref updates go through `actions`. */
   readonly git: GitStore;
+  /** Commit statuses, as reads; they are written through `actions`. */
+  readonly statuses: StatusStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

@@ -35,6 +35,7 @@ import { migration as m029 } from "./029-app-webhooks.js";
 import { migration as m030 } from "./030-app-user-tokens.js";
 import { migration as m031 } from "./031-app-manifests.js";
 import { migration as m032 } from "./032-git-objects.js";
+import { migration as m034 } from "./034-statuses-and-checks.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -73,4 +74,5 @@ export const migrations: readonly Migration[] = [
   m030,
   m031,
   m032,
+  m034,
 ];

@@ -30,6 +30,7 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
+import { Statuses } from "../statuses.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -40,6 +41,7 @@ import type {
   AssigneeStore,
   CollaboratorStore,
   GitStore,
+  StatusStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -127,6 +129,7 @@ export class PostgresStore implements Store {
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
+  readonly statuses: StatusStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -156,6 +159,7 @@ export class PostgresStore implements Store {
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
     this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
+    this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

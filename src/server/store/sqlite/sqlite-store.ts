@@ -31,6 +31,7 @@ import { Actions } from "../actions.js";
 import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
+import { Statuses } from "../statuses.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -41,6 +42,7 @@ import type {
   AssigneeStore,
   CollaboratorStore,
   GitStore,
+  StatusStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -119,6 +121,7 @@ export class SqliteStore implements Store {
   readonly assignees: AssigneeStore;
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
+  readonly statuses: StatusStore;
   readonly apps: AppStore;
 
   /**
@@ -177,6 +180,7 @@ export class SqliteStore implements Store {
     this.assignees = part(new Assignees(executor));
     this.collaborators = part(new Collaborators(executor));
     this.git = part(new GitObjects(executor));
+    this.statuses = part(new Statuses(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
