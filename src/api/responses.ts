@@ -58,6 +58,7 @@ import {
   UserInstallations,
 } from "./app-schemas.js";
 import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
+import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -121,6 +122,12 @@ const SPEC_SHAPES = {
   RepositoryCommit,
   CommitStatus,
   CombinedCommitStatus,
+  CheckRun,
+  CheckAnnotation,
+  CheckSuite,
+  CheckRunList,
+  CheckSuiteList,
+  EmptyObject,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -217,6 +224,13 @@ export function responseKinds<S extends Shapes>(named: S) {
     CommitStatus: shape("CommitStatus"),
     "CommitStatus[]": Type.Array(shape("CommitStatus")),
     CombinedCommitStatus: shape("CombinedCommitStatus"),
+    CheckRun: shape("CheckRun"),
+    "CheckAnnotation[]": Type.Array(shape("CheckAnnotation")),
+    CheckSuite: shape("CheckSuite"),
+    CheckRunList: shape("CheckRunList"),
+    CheckSuiteList: shape("CheckSuiteList"),
+    /** 201 with `{}`: a rerequest, which GitHub answers so. */
+    EmptyObject: shape("EmptyObject"),
   };
 }
 

@@ -306,6 +306,7 @@ describe("the OpenAPI description", () => {
       webhookUrl: "https://bot.example/hook",
       callbackUrls: ["http://127.0.0.1:9/callback"],
       clientSecret: "documented-secret",
+      permissions: { issues: "write", checks: "write" },
     });
     const [appHook] = (await t.store.hooks.list({ kind: "app", appId: bot.app.id }, { limit: 1, offset: 0 })).rows;
     await recordAttempt(t.store, appHook!);
@@ -317,6 +318,21 @@ describe("the OpenAPI description", () => {
       headers: { authorization: `Bearer ${await bot.jwt()}` },
     });
     const installationToken = ((await minted.json()) as { token: string }).token;
+    // The app's check run of the README's commit, with an annotation, in the suite it makes.
+    const checkRun = (await fetch(`${t.url}/repos/alice/hello/check-runs`, {
+      method: "POST",
+      headers: { authorization: `token ${installationToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "documented",
+        head_sha: committed.commit.sha,
+        conclusion: "success",
+        output: {
+          title: "Documented",
+          summary: "One note",
+          annotations: [{ path: "README.md", start_line: 1, end_line: 1, annotation_level: "notice", message: "ok" }],
+        },
+      }),
+    }).then((res) => res.json())) as { id: number; check_suite: { id: number } };
     // And a user token of the app, alice's, for what a user token reads of the app's installations.
     const back = await oauthHelpers(t.store, t.clock.now).authorize(
       `${t.url}/login/oauth/authorize?client_id=${bot.app.clientId}`,
@@ -350,6 +366,8 @@ describe("the OpenAPI description", () => {
       tag_sha: tag.sha,
       // The legacy list of a ref's statuses names its ref `sha`, as the create does.
       sha: "main",
+      check_run_id: String(checkRun.id),
+      check_suite_id: String(checkRun.check_suite.id),
       ref: "heads/main",
       path: "README.md",
       branch: "main",

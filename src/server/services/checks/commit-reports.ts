@@ -72,6 +72,12 @@ export class CommitReports {
     return { sha, node_id, commit, url, html_url, comments_url, ...accounts };
   }
 
+  /** The branch whose head the commit is (the first by name), as a check suite's `head_branch`; null for none. */
+  async branchAt(repo: RepoRow, sha: string): Promise<string | null> {
+    const head = (await this.code.storeRefs(repo, "refs/heads/")).find((ref) => ref.sha === sha);
+    return head ? head.name.slice("refs/heads/".length) : null;
+  }
+
   /** The branches holding the commit, at most ten, as the `status` webhook lists them. */
   async branchesWith(repo: RepoRow, sha: string, baseUrl: string) {
     const objects = this.code.objects(repo);

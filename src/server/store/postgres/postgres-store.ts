@@ -31,6 +31,7 @@ import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
 import { Statuses } from "../statuses.js";
+import { Checks } from "../checks.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -42,6 +43,7 @@ import type {
   CollaboratorStore,
   GitStore,
   StatusStore,
+  CheckStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -130,6 +132,7 @@ export class PostgresStore implements Store {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly statuses: StatusStore;
+  readonly checks: CheckStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -160,6 +163,7 @@ export class PostgresStore implements Store {
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
     this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
+    this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
