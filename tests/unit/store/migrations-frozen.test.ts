@@ -149,6 +149,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "85774149a7e5c7b2c26a3526fdf2d410ea2d15491905d85a534a19a2bd4f4237",
     postgres: "ff13fb26fd57c63142089b32ddf221d9dceb0ee6cba96f9f0171abef0403326d",
   },
+  34: {
+    sqlite: "6c18addc0435ba5e6315b8b43e8b00bddc975cd415599e31ca3a6f47c52820b7",
+    postgres: "c9516bd0eb19d3bd30f24aa52159bcc527714794f802eba6d40c226d23140de0",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;
