@@ -136,6 +136,7 @@ function statusPayload(
     state: status.state,
     commit: about.commit,
     branches: about.branches,
+    // The status webhook writes its times with an offset (`2019-05-15T15:20:55+00:00`), unlike the API's `Z`.
     created_at: status.createdAt.toISOString().replace(/\.\d{3}Z$/, "+00:00"),
     updated_at: status.updatedAt.toISOString().replace(/\.\d{3}Z$/, "+00:00"),
   };
