@@ -20,6 +20,7 @@ import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
 import { appEndpoints } from "./app-endpoints.js";
+import { checkEndpoints, statusEndpoints } from "./check-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -810,6 +811,8 @@ export const endpoints = {
   branches: branchEndpoints,
   commits: commitEndpoints,
   pulls: pullEndpoints,
+  statuses: statusEndpoints,
+  checks: checkEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   administration: { group: "repository", title: "Administration", levels: ["read", "write"] },
   contents: { group: "repository", title: "Contents", levels: ["read", "write"] },
   pull_requests: { group: "repository", title: "Pull requests", levels: ["read", "write"] },
+  statuses: { group: "repository", title: "Commit statuses", levels: ["read", "write"] },
+  checks: { group: "repository", title: "Checks", levels: ["read", "write"] },
   repository_hooks: { group: "repository", title: "Webhooks", levels: ["read", "write"] },
   organization_hooks: { group: "organization", title: "Webhooks", levels: ["read", "write"] },
   organization_events: { group: "organization", title: "Events", levels: ["read"] },

@@ -65,6 +65,8 @@ import {
   Integration,
   UserInstallations,
 } from "./app-schemas.js";
+import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
+import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -132,6 +134,14 @@ const SPEC_SHAPES = {
   PullRequestMergeResult,
   PullRequestReview,
   PullRequestReviewRequest,
+  CommitStatus,
+  CombinedCommitStatus,
+  CheckRun,
+  CheckAnnotation,
+  CheckSuite,
+  CheckRunList,
+  CheckSuiteList,
+  EmptyObject,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -233,6 +243,16 @@ export function responseKinds<S extends Shapes>(named: S) {
     PullRequestReview: shape("PullRequestReview"),
     "PullRequestReview[]": Type.Array(shape("PullRequestReview")),
     PullRequestReviewRequest: shape("PullRequestReviewRequest"),
+    CommitStatus: shape("CommitStatus"),
+    "CommitStatus[]": Type.Array(shape("CommitStatus")),
+    CombinedCommitStatus: shape("CombinedCommitStatus"),
+    CheckRun: shape("CheckRun"),
+    "CheckAnnotation[]": Type.Array(shape("CheckAnnotation")),
+    CheckSuite: shape("CheckSuite"),
+    CheckRunList: shape("CheckRunList"),
+    CheckSuiteList: shape("CheckSuiteList"),
+    /** 201 with `{}`: a rerequest, which GitHub answers so. */
+    EmptyObject: shape("EmptyObject"),
   };
 }
 

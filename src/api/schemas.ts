@@ -15,6 +15,7 @@ import {
   type TRecord,
   type TString,
   type TUnion,
+  type TUnknown,
 } from "@sinclair/typebox";
 import type { FieldType, ParamLocation, ParamSpec, WithParams, paging } from "./params.js";
 
@@ -81,6 +82,7 @@ const bodyString = () => Type.String({ pattern: NO_NUL_PATTERN });
 /** A key of an object parameter, or a body value of that type. */
 function fieldSchema(type: FieldType): TSchema {
   if (type === "record") return Type.Record(Type.String(), bodyString());
+  if (type === "objects") return Type.Array(Type.Record(Type.String(), Type.Unknown()));
   return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
 }
 
@@ -117,7 +119,9 @@ type FieldSchema<T extends FieldType> = T extends "string"
   ? TString
   : T extends "record"
     ? TRecord<TString, TString>
-    : TUnion<[TString, TNumber]>;
+    : T extends "objects"
+      ? TArray<TRecord<TString, TUnknown>>
+      : TUnion<[TString, TNumber]>;
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
 type BaseSchema<S extends ParamSpec> = S["type"] extends "array"

@@ -15,7 +15,9 @@ type FieldValue<T extends FieldType> = T extends "string"
   ? string
   : T extends "record"
     ? Readonly<Record<string, string>>
-    : string | number;
+    : T extends "objects"
+      ? readonly Readonly<Record<string, unknown>>[]
+      : string | number;
 
 /** Numbers that travel as text may be given as numbers too (`page: 2` means "2"). */
 type Value<S extends ParamSpec> =

@@ -22,8 +22,16 @@ function refuse(operation: string, parameter: string, problem: string): never {
 
 const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
-/** A string, or for `string|number` a finite number too, as JSON carries it; for `record`, an object of strings. */
+/**
+ * A string, or for `string|number` a finite number too, as JSON carries it; for `record`, an object of strings; for
+ * `objects`, a list of objects (the server checks their keys).
+ */
 function checkField(operation: string, name: string, type: FieldType, value: unknown): unknown {
+  if (type === "objects") {
+    const isObject = (item: unknown) => typeof item === "object" && item !== null && !Array.isArray(item);
+    if (Array.isArray(value) && value.every(isObject)) return value;
+    return refuse(operation, name, "must be a list of objects");
+  }
   if (type === "record") {
     const isRecord = typeof value === "object" && value !== null && !Array.isArray(value);
     if (isRecord && Object.values(value).every((item) => typeof item === "string")) return { ...value };

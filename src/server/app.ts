@@ -34,6 +34,8 @@ import { commitRoutes } from "./routes/commits.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
+import { statusRoutes } from "./routes/statuses.js";
+import { checkRoutes } from "./routes/checks.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
 import requestMetrics from "./plugins/request-metrics.js";
@@ -248,6 +250,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   contentRoutes(app, services.code);
   commitRoutes(app, services.code);
   pullRoutes(app, services.pulls);
+  statusRoutes(app, services.checks);
+  checkRoutes(app, services.checks);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

@@ -30,6 +30,7 @@ import { ReactionService } from "./services/actions/reactions.js";
 import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
 import { codeServices, type CodeServices } from "./services/git/code-services.js";
+import { checkServices, type CheckServices } from "./services/checks/check-services.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
 import { RepositoryService } from "./services/actions/repositories.js";
@@ -129,6 +130,8 @@ export interface Services {
   labels: LabelService;
   /** Git data and contents: objects, refs, files (services/git/). */
   code: CodeServices;
+  /** What CI reports of a commit: statuses, check runs and suites. */
+  checks: CheckServices;
   collaborators: CollaboratorService;
   invitations: InvitationService;
   milestones: MilestoneService;
@@ -307,6 +310,7 @@ export function makeServices({
     pulls: pullServices(actionParts),
     labels: new LabelService(actionParts),
     code,
+    checks: checkServices(actionParts, code.commits),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     repositories: new RepositoryService(actionParts),

@@ -64,6 +64,11 @@ export const SCHEMAS = [
   "pull-request-simple",
   "pull-request-merge-result",
   "pull-request-review",
+  // What CI reports of a commit (issue "commit statuses and checks"), as published.
+  "status",
+  "combined-commit-status",
+  "check-run",
+  "check-suite",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

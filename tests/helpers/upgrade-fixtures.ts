@@ -1111,4 +1111,85 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
+  34: {
+    async rows(db, made) {
+      // What CI reported of widget's first commit: alice's status, and Upgrade Bot's completed run with one annotation
+      // in its suite, whose state was written from its run.
+      await db.insert("commit_statuses", {
+        repo_id: made.widget,
+        sha: made.widgetHead,
+        context: "ci/upgrade",
+        state: "success",
+        target_url: "https://ci.example/upgrade",
+        description: "Upgraded",
+        creator_id: made.alice,
+        created_at: AT,
+        updated_at: AT,
+      });
+      made.checkSuite = await db.insert("check_suites", {
+        repo_id: made.widget,
+        app_id: 9001,
+        head_sha: made.widgetHead,
+        head_branch: "main",
+        status: "completed",
+        conclusion: "success",
+        created_at: AT,
+        updated_at: AT,
+      });
+      made.checkRun = await db.insert("check_runs", {
+        suite_id: made.checkSuite,
+        repo_id: made.widget,
+        head_sha: made.widgetHead,
+        name: "upgrade",
+        status: "completed",
+        conclusion: "success",
+        started_at: AT,
+        completed_at: AT,
+        external_id: "",
+        details_url: null,
+        output_title: "Upgraded",
+        output_summary: "Nothing lost",
+        output_text: null,
+        annotations_count: 1,
+      });
+      await db.insert("check_annotations", {
+        run_id: made.checkRun,
+        path: "README.md",
+        start_line: 1,
+        end_line: 1,
+        start_column: null,
+        end_column: null,
+        annotation_level: "notice",
+        title: null,
+        message: "kept",
+        raw_details: null,
+      });
+    },
+    async check(api, made) {
+      const auth = token(made.aliceToken!);
+      const combined = await api.get("/repos/alice/widget/commits/main/status", auth);
+      assert.equal(combined.status, 200, JSON.stringify(combined.body));
+      assert.deepEqual(
+        [combined.body.state, combined.body.total_count, combined.body.statuses[0].context],
+        ["success", 1, "ci/upgrade"],
+      );
+      const runs = await api.get("/repos/alice/widget/commits/main/check-runs", auth);
+      assert.equal(runs.status, 200, JSON.stringify(runs.body));
+      const [run] = runs.body.check_runs;
+      assert.deepEqual(
+        [runs.body.total_count, run.id, run.app.slug, run.output.annotations_count],
+        [1, made.checkRun, "upgrade-bot", 1],
+      );
+      const notes = await api.get(`/repos/alice/widget/check-runs/${made.checkRun}/annotations`, auth);
+      assert.deepEqual(
+        notes.body.map((n: { message: string }) => n.message),
+        ["kept"],
+      );
+      const suite = await api.get(`/repos/alice/widget/check-suites/${made.checkSuite}`, auth);
+      assert.deepEqual(
+        [suite.body.status, suite.body.conclusion, suite.body.head_branch],
+        ["completed", "success", "main"],
+      );
+    },
+  },
 };

@@ -9,7 +9,7 @@ import addFormats from "ajv-formats";
 import { SHARED_DATA } from "./recorded.js";
 
 interface Payloads {
-  events: Record<string, { actions?: Record<string, { schema: object }> }>;
+  events: Record<string, { schema?: object; actions?: Record<string, { schema: object }> }>;
 }
 
 let payloads: Payloads | undefined;
@@ -18,13 +18,16 @@ const compiled = new Map<string, ValidateFunction>();
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 
-/** Asserts that `body` is a valid `event` delivery of `action`, as GitHub's schema for it defines one. */
-export function assertWebhook(event: string, action: string, body: unknown): void {
-  const key = `${event}.${action}`;
+/**
+ * Asserts that `body` is a valid `event` delivery of `action`, as GitHub's schema for it defines one; `action` null
+ * for an event that has none (`status`), whose schema is the event's own.
+ */
+export function assertWebhook(event: string, action: string | null, body: unknown): void {
+  const key = action === null ? event : `${event}.${action}`;
   let validate = compiled.get(key);
   if (!validate) {
     payloads ??= JSON.parse(readFileSync(new URL("webhooks/payloads.schema.json", SHARED_DATA), "utf8")) as Payloads;
-    const schema = payloads.events[event]?.actions?.[action]?.schema;
+    const schema = action === null ? payloads.events[event]?.schema : payloads.events[event]?.actions?.[action]?.schema;
     assert.ok(schema, `no schema for the ${key} webhook`);
     validate = ajv.compile(schema);
     compiled.set(key, validate);

@@ -292,13 +292,16 @@ describe("the OpenAPI description", () => {
       headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
       body: JSON.stringify({ message: "Documented", content: Buffer.from("# hello\n").toString("base64") }),
     }).then((res) => res.json())) as { content: { sha: string }; commit: { sha: string; tree: { sha: string } } };
+    // What CI reported of that commit: a status.
+    await write(`/repos/alice/hello/statuses/${committed.commit.sha}`, { state: "success", context: "ci" });
     const tag = (await write("/repos/alice/hello/git/tags", {
       tag: "v1.0",
       message: "Documented",
       object: committed.commit.sha,
       type: "commit",
     })) as unknown as { sha: string };
-    // Two pull requests into main: one reviewed by bob and merged (what the merge check and a review show), one open.
+    // Two pull requests: one reviewed by bob and merged into `release` (what the merge check and a review show; main
+    // stays where the statuses and checks above name it), one open into main.
     const send = (method: string, path: string, body: object, token = ALICE_TOKEN) =>
       fetch(`${t.url}${path}`, {
         method,
@@ -309,11 +312,15 @@ describe("the OpenAPI description", () => {
         return res.json() as Promise<{ number: number; id: number }>;
       });
     const pulls: { number: number; id: number }[] = [];
-    for (const branch of ["documented", "open"]) {
+    await send("POST", "/repos/alice/hello/git/refs", { ref: "refs/heads/release", sha: committed.commit.sha });
+    for (const [branch, base] of [
+      ["documented", "release"],
+      ["open", "main"],
+    ]) {
       await send("POST", "/repos/alice/hello/git/refs", { ref: `refs/heads/${branch}`, sha: committed.commit.sha });
-      const file = { message: branch, content: Buffer.from(branch).toString("base64"), branch };
+      const file = { message: branch, content: Buffer.from(branch!).toString("base64"), branch };
       await send("PUT", `/repos/alice/hello/contents/${branch}.md`, file);
-      pulls.push(await send("POST", "/repos/alice/hello/pulls", { title: branch, head: branch, base: "main" }));
+      pulls.push(await send("POST", "/repos/alice/hello/pulls", { title: branch, head: branch, base }));
     }
     const review = await send(
       "POST",
@@ -329,6 +336,7 @@ describe("the OpenAPI description", () => {
       webhookUrl: "https://bot.example/hook",
       callbackUrls: ["http://127.0.0.1:9/callback"],
       clientSecret: "documented-secret",
+      permissions: { issues: "write", checks: "write" },
     });
     const [appHook] = (await t.store.hooks.list({ kind: "app", appId: bot.app.id }, { limit: 1, offset: 0 })).rows;
     await recordAttempt(t.store, appHook!);
@@ -340,6 +348,21 @@ describe("the OpenAPI description", () => {
       headers: { authorization: `Bearer ${await bot.jwt()}` },
     });
     const installationToken = ((await minted.json()) as { token: string }).token;
+    // The app's check run of the README's commit, with an annotation, in the suite it makes.
+    const checkRun = (await fetch(`${t.url}/repos/alice/hello/check-runs`, {
+      method: "POST",
+      headers: { authorization: `token ${installationToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: "documented",
+        head_sha: committed.commit.sha,
+        conclusion: "success",
+        output: {
+          title: "Documented",
+          summary: "One note",
+          annotations: [{ path: "README.md", start_line: 1, end_line: 1, annotation_level: "notice", message: "ok" }],
+        },
+      }),
+    }).then((res) => res.json())) as { id: number; check_suite: { id: number } };
     // And a user token of the app, alice's, for what a user token reads of the app's installations.
     const back = await oauthHelpers(t.store, t.clock.now).authorize(
       `${t.url}/login/oauth/authorize?client_id=${bot.app.clientId}`,
@@ -373,6 +396,10 @@ describe("the OpenAPI description", () => {
       tree_sha: committed.commit.tree.sha,
       commit_sha: committed.commit.sha,
       tag_sha: tag.sha,
+      // The legacy list of a ref's statuses names its ref `sha`, as the create does.
+      sha: "main",
+      check_run_id: String(checkRun.id),
+      check_suite_id: String(checkRun.check_suite.id),
       ref: "heads/main",
       path: "README.md",
       branch: "main",

@@ -40,8 +40,11 @@ export type PathContent =
   | { kind: "file" | "symlink"; path: string; entry: TreeEntry; body: Buffer }
   | { kind: "dir"; path: string; entries: { path: string; entry: TreeEntry; size: number }[] };
 
-/** GitHub's node ids of git objects in the form its documented examples have (`06:Commit` + SHA-1, base64). */
-const nodeId = (type: string, value: string) =>
+/**
+ * GitHub's node ids in the form its documented examples have (`06:Commit` + SHA-1, base64): git objects', and
+ * those of what is reported of them (`06:Status1`, `08:CheckRun4`).
+ */
+export const nodeId = (type: string, value: string | number) =>
   Buffer.from(`${String(type.length).padStart(2, "0")}:${type}${value}`).toString("base64");
 
 const api = (fullName: string, baseUrl: string) => `${baseUrl}/repos/${fullName}`;

@@ -17,12 +17,16 @@ import { avatarOf, webOrigin } from "./urls.js";
 import { isoSeconds } from "./time.js";
 import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 
-/** GitHub's URL templates of an account, by key. */
+/**
+ * GitHub's URL templates of an account, by key. A login is escaped in them as GitHub escapes an app's bot's
+ * (`/users/ci-checks%5Bbot%5D`): a bracket is no URI character.
+ */
 function accountUrls(login: string, baseUrl: string): Record<(typeof ACCOUNT_URL_KEYS)[number], string> {
-  const api = `${baseUrl}/users/${login}`;
+  const escaped = encodeURIComponent(login);
+  const api = `${baseUrl}/users/${escaped}`;
   return {
     url: api,
-    html_url: `${webOrigin(baseUrl)}/${login}`,
+    html_url: `${webOrigin(baseUrl)}/${escaped}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,

@@ -77,6 +77,12 @@ export const TAGS = [
       "(synchronize), reviewed, and merged as a push on the base, mergeability computed on paths",
   },
   {
+    name: "checks",
+    description:
+      "What CI reports of a commit: commit statuses and their combined state, and GitHub Apps' check runs and " +
+      "suites, each write one action with its status, check_run or check_suite webhook",
+  },
+  {
     name: "graphql",
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",

@@ -18,6 +18,8 @@ import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
+import type { StatusStore } from "./status-store.js";
+import type { CheckStore } from "./check-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -25,6 +27,11 @@ export interface MadeWebhook {
   repoId: number;
   /** Only this organization's hooks receive it, not the repository's own (`repository.deleted`). */
   toOrganization?: number;
+  /**
+   * Only this GitHub App's hook receives it, through its installation covering the repository: what GitHub sends the
+   * app a check belongs to alone (`check_run.rerequested`, `check_suite.rerequested`).
+   */
+  toApp?: number;
   /** `X-GitHub-Event`: `issues`, `label`, `star`... */
   event: string;
   action: string | null;
@@ -58,6 +65,8 @@ export interface ActionTransaction {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly statuses: StatusStore;
+  readonly checks: CheckStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { subscribes } from "../../api/webhook-events.js";
 import type { Action, ActionDriver, ActionStore, ActionTransaction, MadeWebhook, Performed } from "./action-store.js";
 import type { Executor } from "./executor.js";
-import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "./hook-sql.js";
+import { HOOK_SQL, hookTargetsSql, INSTALLATION_COVERS, toHookTarget, type HookTargetRecord } from "./hook-sql.js";
 import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "./ingest-store.js";
 import { Issues } from "./issues.js";
 import { Users } from "./users.js";
@@ -20,6 +20,8 @@ import { Repositories } from "./repositories.js";
 import { Collaborators } from "./collaborators.js";
 import { GitObjects } from "./git.js";
 import { Pulls } from "./pulls.js";
+import { Statuses } from "./statuses.js";
+import { Checks } from "./checks.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -39,6 +41,19 @@ const ONE_ORG = `SELECT h.id AS hook_id, h.events AS events, ${QUEUED}, CAST(NUL
   SELECT h.id AS hook_id, i.events AS events, ${QUEUED}, i.id AS installation_id
   FROM installations i JOIN hooks h ON h.app_id = i.app_id
   WHERE h.active = @active AND i.account_id = @orgId AND i.suspended_at IS NULL`;
+
+/** The hook of one app, through its installation on the repository's owner when it covers the repository. */
+const ONE_APP: Record<Executor["dialect"], string> = {
+  sqlite: oneApp("sqlite"),
+  postgres: oneApp("postgres"),
+};
+
+function oneApp(dialect: Executor["dialect"]): string {
+  return `SELECT h.id AS hook_id, i.events AS events, ${QUEUED}, i.id AS installation_id
+    FROM repos r JOIN installations i ON i.account_id = r.owner_id AND i.suspended_at IS NULL
+      AND ${INSTALLATION_COVERS[dialect]}
+    JOIN hooks h ON h.app_id = i.app_id WHERE h.active = @active AND r.id = @repoId AND i.app_id = @appId`;
+}
 
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
 class IdsAfterHighest {
@@ -88,6 +103,8 @@ export class Actions implements ActionStore {
           collaborators: new Collaborators(tx),
           git: new GitObjects(tx),
           pulls: new Pulls(tx),
+          statuses: new Statuses(tx),
+          checks: new Checks(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });
@@ -118,9 +135,15 @@ export class Actions implements ActionStore {
     for (const webhook of webhooks) {
       const active = tx.values.bool(true);
       const records =
-        webhook.toOrganization === undefined
-          ? await tx.all<HookTargetRecord>(ONE_REPO[tx.dialect], { active, repoId: webhook.repoId })
-          : await tx.all<HookTargetRecord>(ONE_ORG, { active, orgId: webhook.toOrganization });
+        webhook.toApp !== undefined
+          ? await tx.all<HookTargetRecord>(ONE_APP[tx.dialect], {
+              active,
+              repoId: webhook.repoId,
+              appId: webhook.toApp,
+            })
+          : webhook.toOrganization === undefined
+            ? await tx.all<HookTargetRecord>(ONE_REPO[tx.dialect], { active, repoId: webhook.repoId })
+            : await tx.all<HookTargetRecord>(ONE_ORG, { active, orgId: webhook.toOrganization });
       const targets = records.map(toHookTarget);
       const guid = randomUUID();
       for (const target of targets) {

@@ -110,7 +110,7 @@ export const HOOK_SQL = {
 };
 
 /** Whether an installation (`i`) covers the repository `r`: all of its account's, or `r` among those selected. */
-const INSTALLATION_COVERS = {
+export const INSTALLATION_COVERS = {
   sqlite: "(i.repository_selection = 'all' OR EXISTS (SELECT 1 FROM json_each(i.repository_ids) WHERE value = r.id))",
   postgres: "(i.repository_selection = 'all' OR i.repository_ids @> to_jsonb(r.id))",
 };

@@ -25,6 +25,8 @@ import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
+import type { StatusStore } from "./status-store.js";
+import type { CheckStore } from "./check-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -51,6 +53,10 @@ export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export type * from "./git-store.js";
 export type * from "./pull-store.js";
+export type * from "./status-store.js";
+export { STATUS_STATES } from "./status-store.js";
+export type * from "./check-store.js";
+export { CHECK_CONCLUSIONS, CHECK_STATUSES } from "./check-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -104,6 +110,10 @@ export interface Store {
   readonly git: GitStore;
   /** Pull requests, their reviewers and reviews, as reads; writes go through `actions`. */
   readonly pulls: PullStore;
+  /** Commit statuses, as reads; they are written through `actions`. */
+  readonly statuses: StatusStore;
+  /** GitHub Apps' check suites, runs and annotations, as reads; they are written through `actions`. */
+  readonly checks: CheckStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

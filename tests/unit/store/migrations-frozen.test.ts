@@ -153,6 +153,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "d03c20445fc067ed13abba25b5baf662a6c5124c3fcd390dc3576d62c89162b4",
     postgres: "4f784a07ff71be52b3b4394cbd6d6e4b88e01db25ade9a644aac7346278963e8",
   },
+  34: {
+    sqlite: "6c18addc0435ba5e6315b8b43e8b00bddc975cd415599e31ca3a6f47c52820b7",
+    postgres: "c9516bd0eb19d3bd30f24aa52159bcc527714794f802eba6d40c226d23140de0",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

@@ -66,10 +66,12 @@ export class Making {
 
   /**
    * A webhook of the action (`action` null for an event that has none: `fork`, `public`); none when no hook would
-   * receive it (the scene has no webhook context).
+   * receive it (the scene has no webhook context). `toApp`: for that GitHub App's hook alone.
    */
-  webhook(event: string, action: string | null, payload: Record<string, unknown>) {
-    if (this.scene.context !== null) this.webhooks.push(madeWebhook(this.scene, event, action, payload));
+  webhook(event: string, action: string | null, payload: Record<string, unknown>, toApp?: number) {
+    if (this.scene.context === null) return;
+    const made = madeWebhook(this.scene, event, action, payload);
+    this.webhooks.push(toApp === undefined ? made : { ...made, toApp });
   }
 
   done<T>(value: T) {

@@ -84,6 +84,11 @@ export class CommitService {
     return commitView(this.store, sha, fields, accounts);
   }
 
+  /** A commit with the accounts of its author and committer, as the commits API shows it (webhooks carry it too). */
+  facts(sha: string, fields: CommitFields): Promise<CommitView> {
+    return this.view(sha, fields, new Map());
+  }
+
   /** The commit a branch, tag or SHA-1 names; 404 or GitHub's 422 for none. */
   private async commitOf(repo: RepoRow, objects: NetworkObjects, ref: string): Promise<string> {
     const commit = await this.code.commitOf(repo, objects, ref);

@@ -36,6 +36,7 @@ import { migration as m030 } from "./030-app-user-tokens.js";
 import { migration as m031 } from "./031-app-manifests.js";
 import { migration as m032 } from "./032-git-objects.js";
 import { migration as m033 } from "./033-pull-requests.js";
+import { migration as m034 } from "./034-statuses-and-checks.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -75,4 +76,5 @@ export const migrations: readonly Migration[] = [
   m031,
   m032,
   m033,
+  m034,
 ];

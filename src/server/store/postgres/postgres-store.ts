@@ -31,6 +31,8 @@ import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
+import { Statuses } from "../statuses.js";
+import { Checks } from "../checks.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -42,6 +44,8 @@ import type {
   CollaboratorStore,
   GitStore,
   PullStore,
+  StatusStore,
+  CheckStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -130,6 +134,8 @@ export class PostgresStore implements Store {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly statuses: StatusStore;
+  readonly checks: CheckStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -160,6 +166,8 @@ export class PostgresStore implements Store {
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
     this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
     this.pulls = raisingUnavailable(new Pulls(executor), isPostgresOutage);
+    this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
+    this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

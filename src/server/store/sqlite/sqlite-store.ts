@@ -32,6 +32,8 @@ import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
+import { Statuses } from "../statuses.js";
+import { Checks } from "../checks.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -43,6 +45,8 @@ import type {
   CollaboratorStore,
   GitStore,
   PullStore,
+  StatusStore,
+  CheckStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -122,6 +126,8 @@ export class SqliteStore implements Store {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly statuses: StatusStore;
+  readonly checks: CheckStore;
   readonly apps: AppStore;
 
   /**
@@ -181,6 +187,8 @@ export class SqliteStore implements Store {
     this.collaborators = part(new Collaborators(executor));
     this.git = part(new GitObjects(executor));
     this.pulls = part(new Pulls(executor));
+    this.statuses = part(new Statuses(executor));
+    this.checks = part(new Checks(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
