@@ -139,4 +139,37 @@ describe("@octokit/rest 22 writing code: contents and git data, pushes verified 
       "push refs/heads/bot/update deleted",
     ]);
   });
+
+  test("a pull request opened, listed and squash-merged by Octokit", async () => {
+    const repo = { owner: "acme", repo: "pulls" };
+    await octokit.repos.createInOrg({ org: "acme", name: "pulls", auto_init: true });
+    const main = (await octokit.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    await octokit.git.createRef({ ...repo, ref: "refs/heads/topic", sha: main });
+    await octokit.repos.createOrUpdateFileContents({
+      ...repo,
+      path: "topic.txt",
+      message: "Add the topic",
+      content: b64("topic\n"),
+      branch: "topic",
+    });
+    const { data: pull } = await octokit.pulls.create({ ...repo, title: "Topic", head: "topic", base: "main" });
+    assert.deepEqual([pull.number, pull.mergeable, pull.commits, pull.base.sha], [1, true, 1, main]);
+    const listed = await octokit.paginate(octokit.pulls.list, { ...repo, head: "acme:topic" });
+    assert.deepEqual(
+      listed.map((p) => p.number),
+      [1],
+    );
+    const files = await octokit.pulls.listFiles({ ...repo, pull_number: 1 });
+    assert.deepEqual(
+      files.data.map((f) => [f.filename, f.status]),
+      [["topic.txt", "added"]],
+    );
+    await assert.rejects(octokit.pulls.checkIfMerged({ ...repo, pull_number: 1 }), { status: 404 });
+    const merged = await octokit.pulls.merge({ ...repo, pull_number: 1, merge_method: "squash", sha: pull.head.sha });
+    const commit = (await octokit.git.getCommit({ ...repo, commit_sha: merged.data.sha })).data;
+    assert.deepEqual([commit.parents.map((p) => p.sha), commit.message], [[main], "Topic (#1)\n\n* Add the topic"]);
+    assert.equal((await octokit.pulls.checkIfMerged({ ...repo, pull_number: 1 })).status, 204);
+    const after = (await octokit.pulls.get({ ...repo, pull_number: 1 })).data;
+    assert.deepEqual([after.state, after.merged, after.merge_commit_sha], ["closed", true, merged.data.sha]);
+  });
 });
