@@ -332,4 +332,46 @@ describe("pull requests: opened, synchronized, merged", () => {
       "Pull Request is not mergeable",
     );
   });
+
+  test("from a fork: opened with `owner:branch`, and a push to the fork's branch is the parent's `synchronize`", async () => {
+    const fork = (await s.send("POST", `${REPO}/forks`, ZOE_TOKEN, {})).json() as Json;
+    const forkRepo = `/repos/${fork.full_name}`;
+    const zoe = async (method: "GET" | "POST" | "PUT", path: string, body: unknown, status: number) =>
+      json(await s.send(method, `${forkRepo}${path}`, ZOE_TOKEN, body), status);
+    // A new fork starts with its source's branches.
+    assert.equal((await zoe("GET", "/git/ref/heads/main", undefined, 200)).object.sha, await branchSha("main"));
+    await zoe("POST", "/git/refs", { ref: "refs/heads/zoe-fix", sha: await branchSha("main") }, 201);
+    await zoe("PUT", "/contents/FIX.md", { message: "Fix", content: b64("fixed\n"), branch: "zoe-fix" }, 201);
+    const opened = json(
+      await s.send("POST", `${REPO}/pulls`, ZOE_TOKEN, { title: "A fix from zoe", head: "zoe:zoe-fix", base: "main" }),
+      201,
+    );
+    assert.deepEqual(
+      [opened.head.label, opened.head.repo.full_name, opened.maintainer_can_modify, opened.commits],
+      ["zoe:zoe-fix", fork.full_name, true, 1],
+    );
+    const before = opened.head.sha;
+    const file = (await zoe("GET", "/contents/FIX.md?ref=zoe-fix", undefined, 200)).sha;
+    await zoe(
+      "PUT",
+      "/contents/FIX.md",
+      { message: "Fix more", content: b64("fixed twice\n"), branch: "zoe-fix", sha: file },
+      200,
+    );
+    const after = (await zoe("GET", "/git/ref/heads/zoe-fix", undefined, 200)).object.sha;
+    let sync: Json | undefined;
+    for (let tries = 0; !sync && tries < 100; tries++) {
+      sync = (await s.delivered(s.deliveries())).find(
+        (d) => d.action === "synchronize" && d.body.number === opened.number,
+      );
+      if (!sync) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(sync, "alice/hello's hook gets the synchronize of zoe's push");
+    assert.deepEqual(
+      [sync.body.before, sync.body.after, sync.body.repository.full_name, sync.body.sender.login],
+      [before, after, "alice/hello", "zoe"],
+    );
+    assertWebhook("pull_request", "synchronize", sync.body);
+    assert.equal((await call("GET", `/pulls/${opened.number}`)).head.sha, after);
+  });
 });

@@ -18,6 +18,7 @@ import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
+import type { HookStore } from "./hook-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
 
@@ -65,6 +66,8 @@ export interface ActionTransaction {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  /** Whether a repository has a hook an action's webhooks would go to (a scene read in the transaction). */
+  readonly hooks: Pick<HookStore, "hasActiveHook">;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */

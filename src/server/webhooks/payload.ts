@@ -101,11 +101,19 @@ export function installationRepository(repo: RepoRow) {
   return { id: repo.wireId, node_id: "", name, full_name: repo.fullName, private: repo.private };
 }
 
+/** What a webhook body's `repository` and `organization` are read from: the store, or an action's transaction. */
+export type ContextSources = Pick<Store, "directory" | "users">;
+
 export class PayloadBuilder {
   constructor(private readonly store: Store) {}
 
-  async organization(org: UserRow, baseUrl: string): Promise<Record<string, unknown>> {
-    const full = toWireOrganization(org, await this.store.directory.accountCounts(org.id), baseUrl) as Record<
+  /** Read through the store, or through an action's transaction (`sources`) for what the action makes. */
+  async organization(
+    org: UserRow,
+    baseUrl: string,
+    sources: ContextSources = this.store,
+  ): Promise<Record<string, unknown>> {
+    const full = toWireOrganization(org, await sources.directory.accountCounts(org.id), baseUrl) as Record<
       string,
       unknown
     >;
@@ -113,16 +121,19 @@ export class PayloadBuilder {
   }
 
   /** `repository` and, when an organization owns it, `organization`. */
-  async context(repoId: number, baseUrl: string): Promise<Record<string, unknown>> {
-    const repo = await this.store.directory.findRepoById(repoId);
+  async context(
+    repoId: number,
+    baseUrl: string,
+    sources: ContextSources = this.store,
+  ): Promise<Record<string, unknown>> {
+    const repo = await sources.directory.findRepoById(repoId);
     if (!repo) return {};
-    const [owner, stats] = await Promise.all([
-      this.store.users.findById(repo.ownerId),
-      this.store.directory.repoStats(repo.id),
-    ]);
+    // One after another: in a transaction the reads share one connection.
+    const owner = await sources.users.findById(repo.ownerId);
+    const stats = await sources.directory.repoStats(repo.id);
     const repository = toWireRepository({ repo, owner: owner!, stats }, {}, baseUrl);
     return owner!.type === "Organization"
-      ? { repository, organization: await this.organization(owner!, baseUrl) }
+      ? { repository, organization: await this.organization(owner!, baseUrl, sources) }
       : { repository };
   }
 

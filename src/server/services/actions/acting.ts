@@ -43,14 +43,31 @@ export interface IssueAbout {
 
 /** What an action's work collects as it goes, for the log to write with its state. */
 export class Making {
-  readonly events: EventInsert[] = [];
-  readonly issueEvents: MadeIssueEvent[] = [];
-  readonly webhooks: MadeWebhook[] = [];
+  readonly events: EventInsert[];
+  readonly issueEvents: MadeIssueEvent[];
+  readonly webhooks: MadeWebhook[];
 
   constructor(
     readonly tx: ActionTransaction,
     readonly scene: ActionScene,
-  ) {}
+    /** The scene of the same actor in another repository, read in the transaction (for `in`). */
+    private readonly scenes?: (repo: RepoRow) => Promise<ActionScene>,
+    /** What another Making of the same action collects: this one adds to it. */
+    collected?: Pick<Making, "events" | "issueEvents" | "webhooks">,
+  ) {
+    this.events = collected?.events ?? [];
+    this.issueEvents = collected?.issueEvents ?? [];
+    this.webhooks = collected?.webhooks ?? [];
+  }
+
+  /**
+   * The same action as it shows in another repository, whose events and webhooks it makes too (a push to a fork's
+   * branch moves a pull request of its parent): what is made there is collected here, in the same transaction.
+   */
+  async in(repo: RepoRow): Promise<Making> {
+    if (repo.id === this.scene.repo.id || !this.scenes) return this;
+    return new Making(this.tx, { ...(await this.scenes(repo)), at: this.scene.at }, this.scenes, this);
+  }
 
   /** An Events API event; its payload may be made from the event's id (a PushEvent's `push_id`). */
   async event(type: string, payload: Record<string, unknown> | ((id: string) => Record<string, unknown>)) {
@@ -108,15 +125,20 @@ export class Acting {
    * Where the action happens. The webhook context (the repository's whole object, its counts read) is built only
    * when an active hook would receive the action's webhooks.
    */
-  async scene(repo: RepoRow, actor: UserRow): Promise<ActionScene> {
+  async scene(
+    repo: RepoRow,
+    actor: UserRow,
+    /** An action's transaction, for a scene read inside it (the store's own reads would wait for it). */
+    sources: Pick<ActionTransaction, "users" | "directory" | "hooks"> = this.parts.store,
+  ): Promise<ActionScene> {
     const baseUrl = this.parts.baseUrl();
-    const { store, payloads } = this.parts;
-    const owner = await store.users.findById(repo.ownerId);
+    const { payloads } = this.parts;
+    const owner = await sources.users.findById(repo.ownerId);
     return {
       repo,
       org: owner?.type === "Organization" ? owner : null,
       actor,
-      context: (await store.hooks.hasActiveHook(repo.id)) ? await payloads.context(repo.id, baseUrl) : null,
+      context: (await sources.hooks.hasActiveHook(repo.id)) ? await payloads.context(repo.id, baseUrl, sources) : null,
       baseUrl,
       at: this.parts.clock(),
     };
@@ -126,7 +148,7 @@ export class Acting {
   async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>): Promise<T> {
     const performed = await this.parts.store.actions.perform(
       async (tx) => {
-        const making = new Making(tx, scene);
+        const making = new Making(tx, scene, (repo) => this.scene(repo, scene.actor, tx));
         return making.done(await work(making));
       },
       scene.at,

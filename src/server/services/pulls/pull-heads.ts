@@ -11,21 +11,19 @@ export async function pullsPushed(making: Making, branch: string, before: string
   const { tx, scene } = making;
   for (const pull of await tx.pulls.openWithHead(scene.repo.id, branch)) {
     if (pull.headSha === after) continue;
-    // A fork's branch moves its parent's pull request too, but its webhooks would need the parent's scene, which is
-    // read outside the transaction: they are not made yet (docs/code.md says so).
-    const here = pull.repoId === scene.repo.id;
+    // A fork's branch moves its parent's pull request: made there, as the parent's hooks see it.
+    const repo = pull.repoId === scene.repo.id ? scene.repo : await tx.directory.findRepoById(pull.repoId);
+    if (!repo) continue;
+    const there = await making.in(repo);
     const issue = (await tx.issues.findById(pull.issueId))!;
     if (after === null) {
-      if (here) await making.issueEvent((await pullAbout(tx, scene, issue)).issue, "head_ref_deleted");
+      await there.issueEvent((await pullAbout(tx, there.scene, issue)).issue, "head_ref_deleted");
       continue;
     }
     await tx.pulls.update(pull.issueId, { headSha: after });
     const updated = await tx.issues.update(issue.id, { updatedAt: scene.at });
-    if (here)
-      pullWebhook(making, await pullAbout(tx, scene, updated), "synchronize", {
-        before: before ?? pull.headSha,
-        after,
-      });
+    const about = await pullAbout(tx, there.scene, updated);
+    pullWebhook(there, about, "synchronize", { before: before ?? pull.headSha, after });
   }
   if (after === null) return;
   for (const pull of await tx.pulls.openWithBase(scene.repo.id, branch))
