@@ -374,4 +374,33 @@ describe("pull requests: opened, synchronized, merged", () => {
     assertWebhook("pull_request", "synchronize", sync.body);
     assert.equal((await call("GET", `/pulls/${opened.number}`)).head.sha, after);
   });
+
+  test("labelled and closed through the issues API, a pull request's webhooks are pull_request's", async () => {
+    const opened = await call("POST", "/pulls", { title: "Docs", head: "clash", base: "main" }, 201);
+    const seen = s.deliveries();
+    await call("POST", `/issues/${opened.number}/labels`, { labels: ["docs"] });
+    await call("PATCH", `/issues/${opened.number}`, { state: "closed" });
+    const [event] = await latestEvents(1);
+    assert.deepEqual(
+      [event!.type, event!.payload.action, event!.payload.number],
+      ["PullRequestEvent", "closed", opened.number],
+    );
+    let made: Json[] = [];
+    for (let tries = 0; made.length < 2 && tries < 100; tries++) {
+      made = (await s.delivered(s.deliveries()))
+        .slice(seen)
+        .filter((d) => d.body.number === opened.number && d.action !== "opened");
+      if (made.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(
+      made.map((d) => [d.event, d.action]),
+      [
+        ["pull_request", "labeled"],
+        ["pull_request", "closed"],
+      ],
+    );
+    assert.equal(made[0]!.body.label.name, "docs");
+    assertWebhook("pull_request", "labeled", made[0]!.body);
+    assertWebhook("pull_request", "closed", made[1]!.body);
+  });
 });

@@ -4,6 +4,7 @@
  * GitHub makes them (../shared/spec/github-actions-and-events.md: labeled / unlabeled `{label: {name, color}}`,
  * assigned / unassigned `{assignee, assigner}`, milestoned / demilestoned `{milestone: {title}}`).
  */
+import { issueWebhook } from "../pulls/pull-made.js";
 import { toWireLabel } from "../../convert/issue.js";
 import { toWireMilestone } from "../../convert/milestone.js";
 import { toWireSimpleUser } from "../../convert/user.js";
@@ -123,8 +124,7 @@ export function labelDiff(before: LabelRow[], after: LabelRow[]) {
 
 export async function labeled(making: Making, issue: IssueAbout, label: LabelRow, event: "labeled" | "unlabeled") {
   await making.issueEvent(issue, event, { label: { name: label.name, color: label.color } });
-  making.webhook("issues", event, {
-    issue: issue.wire,
+  await issueWebhook(making, issue, event, {
     label: toWireLabel(label, making.scene.repo.fullName, making.scene.baseUrl),
   });
 }
@@ -133,7 +133,7 @@ export async function assigned(making: Making, issue: IssueAbout, user: UserRow,
   const { baseUrl, actor } = making.scene;
   const assignee = toWireSimpleUser(user, baseUrl);
   await making.issueEvent(issue, event, { assignee, assigner: toWireSimpleUser(actor, baseUrl) });
-  making.webhook("issues", event, { issue: issue.wire, assignee });
+  await issueWebhook(making, issue, event, { assignee });
 }
 
 export async function milestoned(
@@ -147,8 +147,7 @@ export async function milestoned(
   // Counted as the action left them (the issue in it, or out of it).
   const now = (await tx.milestones.find(milestone.repoId, milestone.number)) ?? milestone;
   const creator = await tx.users.findById(now.creatorId);
-  making.webhook("issues", event, {
-    issue: issue.wire,
+  await issueWebhook(making, issue, event, {
     milestone: toWireMilestone({ milestone: now, creator }, scene.repo.fullName, scene.baseUrl),
   });
 }

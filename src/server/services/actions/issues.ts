@@ -25,6 +25,7 @@ import {
   milestoneNamed,
 } from "./issue-changes.js";
 import { issueFacts } from "./issue-facts.js";
+import { issueActivity, issueWebhook } from "../pulls/pull-made.js";
 import { mentionsMade } from "./mentions.js";
 import { issueTimeline, type TimelineEntry } from "./timeline.js";
 import {
@@ -185,15 +186,14 @@ export class IssueService {
       );
       await tx.issues.removeAssignees(current.id, unassignedIds);
       const about = await this.acting.wire(tx, scene, updated);
-      const { wire } = about;
       if (edited.title)
         await making.issueEvent(about, "renamed", { rename: { from: edited.title.from, to: updated.title } });
-      if (Object.keys(edited).length) making.webhook("issues", "edited", { issue: wire, changes: edited });
+      if (Object.keys(edited).length) await issueWebhook(making, about, "edited", { changes: edited });
       if (closing || reopening) {
         const action = closing ? "closed" : "reopened";
         await making.issueEvent(about, action);
-        await making.event("IssuesEvent", { action, issue: withoutAssociation(wire) });
-        making.webhook("issues", action, { issue: wire });
+        await issueActivity(making, about, action);
+        await issueWebhook(making, about, action);
       }
       for (const label of added) await labeled(making, about, label, "labeled");
       for (const label of removed) await labeled(making, about, label, "unlabeled");
@@ -234,7 +234,7 @@ export class IssueService {
       await making.issueEvent(about, action, {
         lock_reason: lock === null ? null : (reason ?? null),
       });
-      making.webhook("issues", action, { issue: about.wire });
+      await issueWebhook(making, about, action);
     });
   }
 

@@ -8,7 +8,7 @@
 import { toWireIssue } from "../../convert/issue.js";
 import { toEventPull, toWirePull, type PullFacts } from "../../convert/pull.js";
 import type { ActionTransaction, IssueRow } from "../../store/store.js";
-import type { IssueAbout, Making } from "../actions/acting.js";
+import { withoutAssociation, type IssueAbout, type Making } from "../actions/acting.js";
 import type { ActionScene } from "../actions/made.js";
 import { NetworkObjects } from "../git/network-objects.js";
 import { pullComputed, pullFacts } from "./pull-facts.js";
@@ -55,4 +55,33 @@ export function pullWebhook(making: Making, about: PullAbout, action: string, ex
     pull_request: about.wire,
     ...extra,
   });
+}
+
+/**
+ * An issue action's webhook as GitHub sends it: `issues` with the issue, or for a pull request's issue (labelled,
+ * assigned, closed through the issues API) `pull_request` with the whole pull request, `extra` beside either.
+ */
+export async function issueWebhook(
+  making: Making,
+  about: IssueAbout,
+  action: string,
+  extra: Record<string, unknown> = {},
+) {
+  if (making.scene.context === null) return;
+  if (about.wire.pull_request === undefined) {
+    making.webhook("issues", action, { issue: about.wire, ...extra });
+    return;
+  }
+  const issue = (await making.tx.issues.find(making.scene.repo.id, about.number))!;
+  pullWebhook(making, await pullAbout(making.tx, making.scene, issue), action, extra);
+}
+
+/** An issue's closing or reopening in the Events API: IssuesEvent, or PullRequestEvent for a pull request's issue. */
+export async function issueActivity(making: Making, about: IssueAbout, action: "closed" | "reopened") {
+  if (about.wire.pull_request === undefined) {
+    await making.event("IssuesEvent", { action, issue: withoutAssociation(about.wire) });
+    return;
+  }
+  const issue = (await making.tx.issues.find(making.scene.repo.id, about.number))!;
+  await pullEvent(making, await pullAbout(making.tx, making.scene, issue), action);
 }
