@@ -72,6 +72,8 @@ export interface Endpoint {
   readonly schemaChecked?: boolean;
   /** Answers 201 though its method is not POST (./responses.ts successStatus). */
   readonly creates?: true;
+  /** A POST that answers 200, as GitHub's review writes do, making what is not a new resource of its own path. */
+  readonly answers200?: true;
   /**
    * A path ending in Fastify's wildcard (`/git/ref/*`, `/contents/*`: a ref's name and a file's path hold slashes):
    * the name GitHub's description gives what it matches (`ref`, `path`), which the API description uses.

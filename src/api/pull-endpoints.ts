@@ -179,19 +179,27 @@ export const pullEndpoints = {
     "reviews#list-reviews-for-a-pull-request",
     "List reviews for a pull request",
   ),
-  createReview: pullRow(
-    "POST",
-    "/repos/:user/:repo/pulls/:pull_number/reviews",
-    {
-      ...pullPath,
-      commit_id: { in: "body", type: "string" },
-      body: { in: "body", type: "string" },
-      event: { in: "body", type: "string", description: "`APPROVE`, `REQUEST_CHANGES` or `COMMENT`; pending without." },
-    },
-    "PullRequestReview",
-    "reviews#create-a-review-for-a-pull-request",
-    "Create a review for a pull request",
-  ),
+  // GitHub answers a review 200, not 201.
+  createReview: {
+    ...pullRow(
+      "POST",
+      "/repos/:user/:repo/pulls/:pull_number/reviews",
+      {
+        ...pullPath,
+        commit_id: { in: "body", type: "string" },
+        body: { in: "body", type: "string" },
+        event: {
+          in: "body",
+          type: "string",
+          description: "`APPROVE`, `REQUEST_CHANGES` or `COMMENT`; pending without.",
+        },
+      },
+      "PullRequestReview",
+      "reviews#create-a-review-for-a-pull-request",
+      "Create a review for a pull request",
+    ),
+    answers200: true,
+  },
   getReview: pullRow(
     "GET",
     "/repos/:user/:repo/pulls/:pull_number/reviews/:review_id",
@@ -200,14 +208,18 @@ export const pullEndpoints = {
     "reviews#get-a-review-for-a-pull-request",
     "Get a review for a pull request",
   ),
-  submitReview: pullRow(
-    "POST",
-    "/repos/:user/:repo/pulls/:pull_number/reviews/:review_id/events",
-    { ...reviewPath, body: { in: "body", type: "string" }, event: { in: "body", type: "string", required: true } },
-    "PullRequestReview",
-    "reviews#submit-a-review-for-a-pull-request",
-    "Submit a review for a pull request",
-  ),
+  // GitHub answers a review 200, not 201.
+  submitReview: {
+    ...pullRow(
+      "POST",
+      "/repos/:user/:repo/pulls/:pull_number/reviews/:review_id/events",
+      { ...reviewPath, body: { in: "body", type: "string" }, event: { in: "body", type: "string", required: true } },
+      "PullRequestReview",
+      "reviews#submit-a-review-for-a-pull-request",
+      "Submit a review for a pull request",
+    ),
+    answers200: true,
+  },
   dismissReview: pullRow(
     "PUT",
     "/repos/:user/:repo/pulls/:pull_number/reviews/:review_id/dismissals",
@@ -215,5 +227,16 @@ export const pullEndpoints = {
     "PullRequestReview",
     "reviews#dismiss-a-review-for-a-pull-request",
     "Dismiss a review for a pull request",
+  ),
+  updateBranch: pullRow(
+    "PUT",
+    "/repos/:user/:repo/pulls/:pull_number/update-branch",
+    {
+      ...pullPath,
+      expected_head_sha: { in: "body", type: "string", description: "The head the caller saw: 422 when it moved." },
+    },
+    "PullRequestBranchUpdate",
+    "pulls#update-a-pull-request-branch",
+    "Update a pull request branch",
   ),
 } as const;

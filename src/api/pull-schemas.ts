@@ -94,6 +94,9 @@ export const PullRequest = Type.Object({
   changed_files: Type.Integer(),
 });
 
+/** `PUT /pulls/{n}/update-branch`'s 202: the merge of the base into the head is made. */
+export const PullRequestBranchUpdate = Type.Object({ message: Type.String(), url: Type.String() });
+
 /** `PUT /pulls/{n}/merge`'s answer. */
 export const PullRequestMergeResult = Type.Object({
   sha: Type.String(),
@@ -125,5 +128,6 @@ export const PullRequestReviewRequest = Type.Object({
 export type PullRequestSimple = Static<typeof PullRequestSimple>;
 export type PullRequest = Static<typeof PullRequest>;
 export type PullRequestMergeResult = Static<typeof PullRequestMergeResult>;
+export type PullRequestBranchUpdate = Static<typeof PullRequestBranchUpdate>;
 export type PullRequestReview = Static<typeof PullRequestReview>;
 export type PullRequestReviewRequest = Static<typeof PullRequestReviewRequest>;

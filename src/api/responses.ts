@@ -51,6 +51,7 @@ import {
 } from "./git-schemas.js";
 import {
   PullRequest,
+  PullRequestBranchUpdate,
   PullRequestMergeResult,
   PullRequestReview,
   PullRequestReviewRequest,
@@ -132,6 +133,7 @@ const SPEC_SHAPES = {
   PullRequest,
   PullRequestSimple,
   PullRequestMergeResult,
+  PullRequestBranchUpdate,
   PullRequestReview,
   PullRequestReviewRequest,
   CommitStatus,
@@ -240,6 +242,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     PullRequestSimple: shape("PullRequestSimple"),
     "PullRequestSimple[]": Type.Array(shape("PullRequestSimple")),
     PullRequestMergeResult: shape("PullRequestMergeResult"),
+    PullRequestBranchUpdate: shape("PullRequestBranchUpdate"),
     PullRequestReview: shape("PullRequestReview"),
     "PullRequestReview[]": Type.Array(shape("PullRequestReview")),
     PullRequestReviewRequest: shape("PullRequestReviewRequest"),
@@ -286,17 +289,21 @@ interface Answering {
   readonly response: ResponseKind;
   /** A row that creates without a POST (`PUT .../collaborators/{u}` making an invitation): 201. */
   readonly creates?: true;
+  readonly answers200?: true;
 }
 
 /**
- * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`, `Fork`), 201 when
+ * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`, `Fork`,
+ * `PullRequestBranchUpdate`), 201 when
  * a POST row creates, 200 else. A POST answering a list made no one resource (adding labels answers the issue's
  * labels): GitHub answers it 200.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
 export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
   if (!hasBody(row.response)) return 204;
-  if (row.response === "accepted" || row.response === "HookRedeliveries" || row.response === "Fork") return 202;
+  const queued = ["accepted", "HookRedeliveries", "Fork", "PullRequestBranchUpdate"];
+  if (queued.includes(row.response)) return 202;
   if (row.creates) return 201;
+  if (row.answers200) return 200;
   return row.method === "POST" && !row.response.endsWith("[]") ? 201 : 200;
 }

@@ -403,4 +403,34 @@ describe("pull requests: opened, synchronized, merged", () => {
     assertWebhook("pull_request", "labeled", made[0]!.body);
     assertWebhook("pull_request", "closed", made[1]!.body);
   });
+
+  test("update-branch: the base merged into the head, 202, a push to the head; 422 when stale or up to date", async () => {
+    await call("POST", "/git/refs", { ref: "refs/heads/stale", sha: await branchSha("main") }, 201);
+    await put("STALE.md", "stale\n", "stale");
+    const opened = await call("POST", "/pulls", { title: "Stale", head: "stale", base: "main" }, 201);
+    await put("MAIN.md", "main moves on\n", "main");
+    const path = `${REPO}/pulls/${opened.number}/update-branch`;
+    const before = await branchSha("stale");
+    assert.equal(
+      json(await s.send("PUT", path, undefined, { expected_head_sha: "1".repeat(40) }), 422).message,
+      "expected head sha didn't match current head ref.",
+    );
+    assert.equal(await branchSha("stale"), before);
+    const answer = json(await s.send("PUT", path, undefined, { expected_head_sha: before }), 202);
+    assert.deepEqual(answer, {
+      message: "Updating pull request branch.",
+      url: `http://localhost/repos/alice/hello/pulls/${opened.number}`,
+    });
+    const head = await call("GET", `/git/commits/${await branchSha("stale")}`);
+    assert.deepEqual(
+      [head.parents.map((p: Json) => p.sha), head.message],
+      [[before, await branchSha("main")], "Merge branch 'main' into stale"],
+    );
+    const pull = await call("GET", `/pulls/${opened.number}`);
+    assert.deepEqual([pull.head.sha, pull.changed_files, pull.mergeable], [head.sha, 1, true]);
+    assert.equal(
+      json(await s.send("PUT", path, undefined, {}), 422).message,
+      "There are no new commits on the base branch.",
+    );
+  });
 });

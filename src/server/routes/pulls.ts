@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import { toWireCommitFile, toWireRepositoryCommit } from "../convert/git.js";
 import { toWirePull, toWirePullSimple, toWireReview } from "../convert/pull.js";
+import { webOrigin } from "../convert/urls.js";
 import { toWireSimpleUser } from "../convert/user.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { PullServices } from "../services/pulls/pull-services.js";
@@ -92,6 +93,17 @@ export function pullRoutes(untyped: FastifyInstance, services: PullServices): vo
     handler: async (request) => {
       const { sha, message } = await services.merges.merge(request.params, request.body, actionAccess(request));
       return { sha, merged: true, message };
+    },
+  });
+
+  app.route({
+    ...tableRoute(pulls.updateBranch),
+    handler: async (request, reply) => {
+      await services.merges.updateBranch(request.params, request.body, actionAccess(request));
+      const { user, repo, pull_number } = request.params;
+      // GitHub's url: its web host with the API's path, as api.github.com answers it.
+      const url = `${webOrigin(request.baseUrl)}/repos/${user}/${repo}/pulls/${pull_number}`;
+      return reply.code(202).send({ message: "Updating pull request branch.", url });
     },
   });
 

@@ -26,15 +26,21 @@ export interface RouteVariant {
 type ServedResponses = ReturnType<typeof responseSchemas>;
 
 /** The success status of a row, as successStatus computes it, for the types. */
-type SuccessStatus<E extends Endpoint> = E["response"] extends "accepted" | "HookRedeliveries" | "Fork"
+type SuccessStatus<E extends Endpoint> = E["response"] extends
+  | "accepted"
+  | "HookRedeliveries"
+  | "Fork"
+  | "PullRequestBranchUpdate"
   ? 202
   : E["creates"] extends true
     ? 201
-    : E["method"] extends "POST"
-      ? E["response"] extends `${string}[]`
-        ? 200
-        : 201
-      : 200;
+    : E["answers200"] extends true
+      ? 200
+      : E["method"] extends "POST"
+        ? E["response"] extends `${string}[]`
+          ? 200
+          : 201
+        : 200;
 
 /** A route's response schemas: its kind's at its success status; none for `empty` (204: nothing to serialize). */
 type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty"

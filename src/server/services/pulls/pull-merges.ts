@@ -19,11 +19,13 @@ import { withoutAssociation, type Acting, type Making } from "../actions/acting.
 import { mustHavePushAccess, writableRepository, type ActionAccess } from "../actions/repository-access.js";
 import { gitObject, NetworkObjects } from "../git/network-objects.js";
 import { defaultBranchOf, personOf, push } from "../git/pushes.js";
+import { ancestorsOf } from "../git/history.js";
 import { mergeOf, pullCommits } from "./pull-facts.js";
 import { pullAbout, pullEvent, pullWebhook } from "./pull-made.js";
 import type { PullPath, PullRequestService } from "./pull-requests.js";
 
 type MergeInput = RequestOf<Endpoints["pulls"]["merge"], "body">;
+type UpdateBranchInput = RequestOf<Endpoints["pulls"]["updateBranch"], "body">;
 
 const MERGE_METHODS = ["merge", "squash", "rebase"] as const;
 type MergeMethod = (typeof MERGE_METHODS)[number];
@@ -123,6 +125,58 @@ export class PullMergeService {
           await closeIssue(this.pulls.acting, making, number, commit);
     });
     return { sha, message: "Pull Request successfully merged" };
+  }
+
+  /**
+   * `update-branch`: the base merged into the head branch (a commit with the head and the base as parents), pushed
+   * to the head's repository (a fork's with `maintainer_can_modify`), which is the pull request's `synchronize`.
+   */
+  async updateBranch(path: PullPath, input: UpdateBranchInput | undefined, access: ActionAccess): Promise<void> {
+    const { store, feeds, clock } = this.parts;
+    const w = await writableRepository(store, feeds, path, access);
+    const { issue, pull } = await this.pulls.find(w.repo, path);
+    const headRepo = pull.headRepoId === null ? null : await store.directory.findRepoById(pull.headRepoId);
+    if (!headRepo) throw new ApiError(422, "The head repository does not exist.");
+    const here = headRepo.id === w.repo.id;
+    const pushesHead = here
+      ? w.pushes
+      : (w.pushes && pull.maintainerCanModify) ||
+        ((await store.directory.repoAccess(w.principal.user.id, headRepo.id))?.permission ?? "pull") !== "pull";
+    if (!pushesHead) throw mustHavePushAccess();
+    if (issue.state !== "open") throw new ApiError(422, "Pull request is not open.");
+    if (input?.expected_head_sha !== undefined && input.expected_head_sha !== pull.headSha)
+      throw new ApiError(422, "expected head sha didn't match current head ref.");
+    const base = await store.git.ref(w.repo.id, `refs/heads/${pull.baseRef}`);
+    if (!base) throw notMergeable();
+    const objects = new NetworkObjects(store.git, w.repo.networkId);
+    if ((await ancestorsOf(objects, [pull.headSha])).has(base.sha))
+      throw new ApiError(422, "There are no new commits on the base branch.");
+    // The base's changes on the head's tree: the merge seen from the head.
+    const merge = await mergeOf(objects, pull.headSha, base.sha);
+    if (merge.conflicts.length > 0) throw new ApiError(422, "merge conflict between base and head");
+    const edit = await editTree(objects.trees, merge.baseTree, merge.changes);
+    for (const written of edit.written) objects.add(written);
+    const at = clock();
+    const commit = objects.add(
+      gitObject(
+        "commit",
+        encodeCommit({
+          tree: edit.root,
+          parents: [pull.headSha, base.sha],
+          author: personOf(w.principal.user, at),
+          committer: GITHUB_COMMITTER(at),
+          message: `Merge branch '${pull.baseRef}' into ${pull.headRef}`,
+        }),
+      ),
+    );
+    const scene = await this.pulls.acting.scene(w.repo, w.principal.user);
+    await this.pulls.acting.perform(scene, async (making) => {
+      const there = await making.in(headRepo);
+      const inTransaction = new NetworkObjects(making.tx.git, w.repo.networkId);
+      for (const object of objects.pending()) inTransaction.add(object);
+      const update = { name: `refs/heads/${pull.headRef}`, before: pull.headSha, after: commit.sha, forced: false };
+      await push(there, inTransaction, update, headModified);
+    });
   }
 
   /** Writes the commits of the merge (held in `objects` until the push) and answers the base's new head. */
