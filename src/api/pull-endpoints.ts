@@ -44,6 +44,16 @@ function pullRow<
   } as const;
 }
 
+const commentPath = {
+  comment_id: { in: "path", type: "string", required: true, pattern: DIGITS },
+} as const satisfies Record<string, ParamSpec>;
+const commentListQuery = {
+  sort: { in: "query", type: "string", description: "`created` (the default) or `updated`." },
+  direction: { in: "query", type: "string" },
+  since: { in: "query", type: "string" },
+  ...paging,
+} as const satisfies Record<string, ParamSpec>;
+
 const reviewers = {
   reviewers: { in: "body", type: "array", description: "Logins to ask for a review." },
   team_reviewers: { in: "body", type: "array", description: "Team slugs; feedgate has no teams, so none is found." },
@@ -193,6 +203,19 @@ export const pullEndpoints = {
           type: "string",
           description: "`APPROVE`, `REQUEST_CHANGES` or `COMMENT`; pending without.",
         },
+        comments: {
+          in: "body",
+          type: "array",
+          items: {
+            path: "string",
+            line: "string|number",
+            side: "string",
+            body: "string",
+            start_line: "string|number",
+            start_side: "string",
+          },
+          description: "Review comments made with the review, each on a line of the diff.",
+        },
       },
       "PullRequestReview",
       "reviews#create-a-review-for-a-pull-request",
@@ -238,5 +261,80 @@ export const pullEndpoints = {
     "PullRequestBranchUpdate",
     "pulls#update-a-pull-request-branch",
     "Update a pull request branch",
+  ),
+  listReviewComments: pullRow(
+    "GET",
+    "/repos/:user/:repo/pulls/:pull_number/comments",
+    { ...pullPath, ...commentListQuery },
+    "PullRequestReviewComment[]",
+    "comments#list-review-comments-on-a-pull-request",
+    "List review comments on a pull request",
+  ),
+  createReviewComment: pullRow(
+    "POST",
+    "/repos/:user/:repo/pulls/:pull_number/comments",
+    {
+      ...pullPath,
+      body: { in: "body", type: "string", required: true },
+      commit_id: {
+        in: "body",
+        type: "string",
+        description: "The commit whose diff is commented on; the head's by default.",
+      },
+      path: { in: "body", type: "string" },
+      line: { in: "body", type: "string|number" },
+      side: { in: "body", type: "string", description: "`RIGHT` (the default: the new file) or `LEFT`." },
+      start_line: { in: "body", type: "string|number" },
+      start_side: { in: "body", type: "string" },
+      subject_type: { in: "body", type: "string", description: "`line` (the default) or `file`." },
+      in_reply_to: {
+        in: "body",
+        type: "string|number",
+        description: "The comment this one answers, whose thread it joins.",
+      },
+    },
+    "PullRequestReviewComment",
+    "comments#create-a-review-comment-for-a-pull-request",
+    "Create a review comment for a pull request",
+  ),
+  createReplyForReviewComment: pullRow(
+    "POST",
+    "/repos/:user/:repo/pulls/:pull_number/comments/:comment_id/replies",
+    { ...pullPath, ...commentPath, body: { in: "body", type: "string", required: true } },
+    "PullRequestReviewComment",
+    "comments#create-a-reply-for-a-review-comment",
+    "Create a reply for a review comment",
+  ),
+  listReviewCommentsForRepo: pullRow(
+    "GET",
+    "/repos/:user/:repo/pulls/comments",
+    { ...repoPath, ...commentListQuery },
+    "PullRequestReviewComment[]",
+    "comments#list-review-comments-in-a-repository",
+    "List review comments in a repository",
+  ),
+  getReviewComment: pullRow(
+    "GET",
+    "/repos/:user/:repo/pulls/comments/:comment_id",
+    { ...repoPath, ...commentPath },
+    "PullRequestReviewComment",
+    "comments#get-a-review-comment-for-a-pull-request",
+    "Get a review comment for a pull request",
+  ),
+  updateReviewComment: pullRow(
+    "PATCH",
+    "/repos/:user/:repo/pulls/comments/:comment_id",
+    { ...repoPath, ...commentPath, body: { in: "body", type: "string", required: true } },
+    "PullRequestReviewComment",
+    "comments#update-a-review-comment-for-a-pull-request",
+    "Update a review comment for a pull request",
+  ),
+  deleteReviewComment: pullRow(
+    "DELETE",
+    "/repos/:user/:repo/pulls/comments/:comment_id",
+    { ...repoPath, ...commentPath },
+    "empty",
+    "comments#delete-a-review-comment-for-a-pull-request",
+    "Delete a review comment for a pull request",
   ),
 } as const;

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Repository, SimpleUser } from "./schemas.js";
-import { AuthorAssociation, Label, Milestone } from "./issue-schemas.js";
+import { AuthorAssociation, Label, Milestone, ReactionRollup } from "./issue-schemas.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const NullableUser = Type.Union([SimpleUser, Type.Null()]);
@@ -119,6 +119,37 @@ export const PullRequestReview = Type.Object({
   commit_id: Type.String(),
 });
 
+/** A comment on a line (or a file) of a pull request's diff (`pull-request-review-comment.schema.json`). */
+export const PullRequestReviewComment = Type.Object({
+  url: Type.String(),
+  pull_request_review_id: Type.Union([Type.Integer(), Type.Null()]),
+  id: Type.Integer(),
+  node_id: Type.String(),
+  diff_hunk: Type.String(),
+  path: Type.String(),
+  position: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  original_position: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  commit_id: Type.String(),
+  original_commit_id: Type.String(),
+  in_reply_to_id: Type.Optional(Type.Integer()),
+  user: NullableUser,
+  body: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  html_url: Type.String(),
+  pull_request_url: Type.String(),
+  author_association: AuthorAssociation,
+  _links: Type.Object({ self: Link, html: Link, pull_request: Link }),
+  start_line: Type.Union([Type.Integer(), Type.Null()]),
+  original_start_line: Type.Union([Type.Integer(), Type.Null()]),
+  start_side: Type.Union([Type.String(), Type.Null()]),
+  line: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  original_line: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  side: Type.Optional(Type.String()),
+  subject_type: Type.String(),
+  reactions: ReactionRollup,
+});
+
 /** `GET /pulls/{n}/requested_reviewers`: the users and teams asked for a review (feedgate has no teams). */
 export const PullRequestReviewRequest = Type.Object({
   users: Type.Array(SimpleUser),
@@ -131,3 +162,4 @@ export type PullRequestMergeResult = Static<typeof PullRequestMergeResult>;
 export type PullRequestBranchUpdate = Static<typeof PullRequestBranchUpdate>;
 export type PullRequestReview = Static<typeof PullRequestReview>;
 export type PullRequestReviewRequest = Static<typeof PullRequestReviewRequest>;
+export type PullRequestReviewComment = Static<typeof PullRequestReviewComment>;

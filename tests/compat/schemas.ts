@@ -64,6 +64,7 @@ export const SCHEMAS = [
   "pull-request-simple",
   "pull-request-merge-result",
   "pull-request-review",
+  "pull-request-review-comment",
   // What CI reports of a commit (issue "commit statuses and checks"), as published.
   "status",
   "combined-commit-status",

@@ -1072,6 +1072,7 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
         created_at: AT,
         updated_at: AT,
       });
+      made.docsPull = issue;
       await db.insert("pull_requests", {
         issue_id: issue,
         repo_id: made.widget,
@@ -1189,6 +1190,47 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.deepEqual(
         [suite.body.status, suite.body.conclusion, suite.body.head_branch],
         ["completed", "success", "main"],
+      );
+    },
+  },
+  36: {
+    async rows(db, made) {
+      // bob's note on DOCS.md's line of alice/widget's pull request #2, in a review of its own.
+      const review = await db.insert("pull_request_reviews", {
+        issue_id: made.docsPull,
+        user_id: made.bob,
+        state: "COMMENTED",
+        body: "",
+        commit_id: made.docsHead,
+        submitted_at: AT,
+        created_at: AT,
+      });
+      made.reviewComment = await db.insert("pull_request_review_comments", {
+        repo_id: made.widget,
+        issue_id: made.docsPull,
+        review_id: review,
+        user_id: made.bob,
+        body: "Say more",
+        path: "DOCS.md",
+        commit_id: made.docsHead,
+        line: 1,
+        side: "RIGHT",
+        position: 1,
+        subject_type: "line",
+        diff_hunk: "@@ -0,0 +1 @@\n+How to use it.",
+        created_at: AT,
+        updated_at: AT,
+      });
+    },
+    async check(api, made) {
+      const comment = await api.get(
+        `/repos/alice/widget/pulls/comments/${made.reviewComment}`,
+        token(made.aliceToken!),
+      );
+      assert.equal(comment.status, 200, JSON.stringify(comment.body));
+      assert.deepEqual(
+        [comment.body.body, comment.body.path, comment.body.line, comment.body.user.login],
+        ["Say more", "DOCS.md", 1, "bob"],
       );
     },
   },

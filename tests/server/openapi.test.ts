@@ -328,6 +328,14 @@ describe("the OpenAPI description", () => {
       { event: "APPROVE" },
       BOB_TOKEN,
     );
+    // A review comment on the merged one's new file; its id is the issue comment's (two sequences, both from 1), which
+    // the `comment_id` of both kinds of comment route then names.
+    const note = await send("POST", `/repos/alice/hello/pulls/${pulls[0]!.number}/comments`, {
+      body: "Documented",
+      path: "documented.md",
+      line: 1,
+    });
+    assert.equal(note.id, comment.id, "the review comment shares the issue comment's id");
     await send("PUT", `/repos/alice/hello/pulls/${pulls[0]!.number}/merge`, {});
     await send("POST", `/repos/alice/hello/pulls/${pulls[1]!.number}/requested_reviewers`, { reviewers: ["bob"] });
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.

@@ -4,11 +4,16 @@
  * 2025 (CL25: `url`, `id`, `number`, and each end's `ref`, `sha` and `repo`). The issue side (title, body, labels,
  * assignees, milestone, author) is the issue's own (./issue.ts); PullFacts holds the rest, read once for a page.
  */
-import type { PullRequest, PullRequestReview, PullRequestSimple } from "../../api/pull-schemas.js";
+import type {
+  PullRequest,
+  PullRequestReview,
+  PullRequestReviewComment,
+  PullRequestSimple,
+} from "../../api/pull-schemas.js";
 import type { Static } from "@sinclair/typebox";
 import type { AuthorAssociation } from "../../api/issue-schemas.js";
-import type { ReviewRow, UserRow } from "../store/store.js";
-import { toWireIssue, type IssueFacts } from "./issue.js";
+import type { ReviewCommentRow, ReviewRow, UserRow } from "../store/store.js";
+import { toWireIssue, toWireReactions, type IssueFacts } from "./issue.js";
 import { toWireRepository, type RepositoryFacts } from "./repository.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
@@ -40,6 +45,8 @@ export interface PullFacts {
   base: PullEndFacts & { repo: RepositoryFacts };
   reviewers: UserRow[];
   mergedBy: UserRow | null;
+  /** How many review comments it has. */
+  reviewComments: number;
 }
 
 const link = (href: string) => ({ href });
@@ -121,7 +128,7 @@ export function toWirePull(facts: PullFacts, computed: PullComputed, baseUrl: st
     mergeable_state: computed.mergeableState,
     merged_by: facts.mergedBy && toWireSimpleUser(facts.mergedBy, baseUrl),
     comments: facts.issue.issue.comments,
-    review_comments: 0,
+    review_comments: facts.reviewComments,
     maintainer_can_modify: pull.maintainerCanModify,
     commits: computed.commits,
     additions: computed.additions,
@@ -172,5 +179,49 @@ export function toWireReview(
     _links: { html: link(html), pull_request: link(pullUrl) },
     ...(review.submittedAt ? { submitted_at: isoSeconds(review.submittedAt) } : {}),
     commit_id: review.commitId,
+  };
+}
+
+/** What a review comment shows beyond its row: its author, what the author is to the repository. */
+export interface ReviewCommentFacts {
+  comment: ReviewCommentRow;
+  author: UserRow;
+  association: Static<typeof AuthorAssociation>;
+  pull: { fullName: string; number: number };
+}
+
+export function toWireReviewComment(facts: ReviewCommentFacts, baseUrl: string): PullRequestReviewComment {
+  const { comment, pull } = facts;
+  const url = `${baseUrl}/repos/${pull.fullName}/pulls/comments/${comment.id}`;
+  const html = `${webOrigin(baseUrl)}/${pull.fullName}/pull/${pull.number}#discussion_r${comment.id}`;
+  const pullUrl = `${baseUrl}/repos/${pull.fullName}/pulls/${pull.number}`;
+  return {
+    url,
+    pull_request_review_id: comment.reviewId,
+    id: comment.id,
+    node_id: "",
+    diff_hunk: comment.diffHunk,
+    path: comment.path,
+    position: comment.position,
+    original_position: comment.position,
+    commit_id: comment.commitId,
+    original_commit_id: comment.commitId,
+    ...(comment.inReplyToId === null ? {} : { in_reply_to_id: comment.inReplyToId }),
+    user: toWireSimpleUser(facts.author, baseUrl),
+    body: comment.body,
+    created_at: isoSeconds(comment.createdAt),
+    updated_at: isoSeconds(comment.updatedAt),
+    html_url: html,
+    pull_request_url: pullUrl,
+    author_association: facts.association,
+    _links: { self: link(url), html: link(html), pull_request: link(pullUrl) },
+    start_line: comment.startLine,
+    original_start_line: comment.startLine,
+    start_side: comment.startSide,
+    line: comment.line,
+    original_line: comment.line,
+    ...(comment.side === null ? {} : { side: comment.side }),
+    subject_type: comment.subjectType,
+    reactions: toWireReactions({}, `${url}/reactions`),
   };
 }

@@ -6,7 +6,13 @@ import type { FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
 import { toWireCommitFile, toWireRepositoryCommit } from "../convert/git.js";
-import { toWirePull, toWirePullSimple, toWireReview } from "../convert/pull.js";
+import {
+  toWirePull,
+  toWirePullSimple,
+  toWireReview,
+  toWireReviewComment,
+  type ReviewCommentFacts,
+} from "../convert/pull.js";
 import { webOrigin } from "../convert/urls.js";
 import { toWireSimpleUser } from "../convert/user.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
@@ -169,5 +175,55 @@ export function pullRoutes(untyped: FastifyInstance, services: PullServices): vo
     ...tableRoute(pulls.dismissReview),
     handler: async (request) =>
       review(await reviews.dismiss(request.params, request.body, actionAccess(request)), request.baseUrl),
+  });
+
+  const comments = services.comments;
+  const comment = (facts: ReviewCommentFacts, baseUrl: string) => toWireReviewComment(facts, baseUrl);
+
+  for (const row of [pulls.listReviewComments, pulls.listReviewCommentsForRepo] as const)
+    app.route({
+      ...tableRoute(row),
+      handler: async (request, reply) => {
+        const window = readPage(request.query);
+        const page = await comments.list(request.params, request.query, request.principal, window);
+        writeLinkHeader(request, reply, window, page.total);
+        return page.rows.map((facts) => comment(facts, request.baseUrl));
+      },
+    });
+
+  app.route({
+    ...tableRoute(pulls.createReviewComment),
+    handler: async (request, reply) => {
+      const body = comment(await comments.create(request.params, request.body, actionAccess(request)), request.baseUrl);
+      return reply.code(201).header("Location", body.url).send(body);
+    },
+  });
+
+  app.route({
+    ...tableRoute(pulls.createReplyForReviewComment),
+    handler: async (request, reply) => {
+      const made = await comments.reply(request.params, request.body.body, actionAccess(request));
+      const body = comment(made, request.baseUrl);
+      return reply.code(201).header("Location", body.url).send(body);
+    },
+  });
+
+  app.route({
+    ...tableRoute(pulls.getReviewComment),
+    handler: async (request) => comment(await comments.get(request.params, request.principal), request.baseUrl),
+  });
+
+  app.route({
+    ...tableRoute(pulls.updateReviewComment),
+    handler: async (request) =>
+      comment((await comments.change(request.params, request.body.body, actionAccess(request)))!, request.baseUrl),
+  });
+
+  app.route({
+    ...tableRoute(pulls.deleteReviewComment),
+    handler: async (request, reply) => {
+      await comments.change(request.params, null, actionAccess(request));
+      return reply.code(204).send();
+    },
   });
 }

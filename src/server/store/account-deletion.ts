@@ -35,6 +35,7 @@ export const NAMED_BY_HISTORY = `SELECT CASE WHEN
     OR EXISTS (SELECT 1 FROM issue_comments WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM milestones WHERE creator_id = @id)
     OR EXISTS (SELECT 1 FROM pull_request_reviews WHERE user_id = @id)
+    OR EXISTS (SELECT 1 FROM pull_request_review_comments WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM pull_requests WHERE merged_by_id = @id)
   THEN 1 ELSE 0 END AS named`;
 

@@ -18,6 +18,7 @@ import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
+import type { ReviewCommentStore } from "./review-comment-store.js";
 import type { HookStore } from "./hook-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
@@ -66,6 +67,7 @@ export interface ActionTransaction {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly reviewComments: ReviewCommentStore;
   /** Whether a repository has a hook an action's webhooks would go to (a scene read in the transaction). */
   readonly hooks: Pick<HookStore, "hasActiveHook">;
   readonly statuses: StatusStore;

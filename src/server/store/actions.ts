@@ -20,6 +20,7 @@ import { Repositories } from "./repositories.js";
 import { Collaborators } from "./collaborators.js";
 import { GitObjects } from "./git.js";
 import { Pulls } from "./pulls.js";
+import { ReviewComments } from "./review-comments.js";
 import { Hooks } from "./hooks.js";
 import { Statuses } from "./statuses.js";
 import { Checks } from "./checks.js";
@@ -104,6 +105,7 @@ export class Actions implements ActionStore {
           collaborators: new Collaborators(tx),
           git: new GitObjects(tx),
           pulls: new Pulls(tx),
+          reviewComments: new ReviewComments(tx),
           hooks: new Hooks(tx),
           statuses: new Statuses(tx),
           checks: new Checks(tx),

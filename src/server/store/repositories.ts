@@ -74,6 +74,7 @@ const DELETE_HELD = [
   "DELETE FROM issue_comments WHERE repo_id = @id",
   "DELETE FROM issue_labels WHERE issue_id IN (SELECT id FROM issues WHERE repo_id = @id)",
   "DELETE FROM issue_assignees WHERE issue_id IN (SELECT id FROM issues WHERE repo_id = @id)",
+  "DELETE FROM pull_request_review_comments WHERE repo_id = @id",
   "DELETE FROM pull_request_reviews WHERE issue_id IN (SELECT issue_id FROM pull_requests WHERE repo_id = @id)",
   "DELETE FROM pull_request_reviewers WHERE issue_id IN (SELECT issue_id FROM pull_requests WHERE repo_id = @id)",
   "DELETE FROM pull_requests WHERE repo_id = @id",

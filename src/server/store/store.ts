@@ -25,6 +25,7 @@ import type { RepositoryStore } from "./repository-store.js";
 import type { CollaboratorStore } from "./collaborator-store.js";
 import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
+import type { ReviewCommentStore } from "./review-comment-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
@@ -53,6 +54,7 @@ export type * from "./repository-store.js";
 export type * from "./collaborator-store.js";
 export type * from "./git-store.js";
 export type * from "./pull-store.js";
+export type * from "./review-comment-store.js";
 export type * from "./status-store.js";
 export { STATUS_STATES } from "./status-store.js";
 export type * from "./check-store.js";
@@ -110,6 +112,8 @@ export interface Store {
   readonly git: GitStore;
   /** Pull requests, their reviewers and reviews, as reads; writes go through `actions`. */
   readonly pulls: PullStore;
+  /** Pull requests' review comments, as reads; writes go through `actions`. */
+  readonly reviewComments: ReviewCommentStore;
   /** Commit statuses, as reads; they are written through `actions`. */
   readonly statuses: StatusStore;
   /** GitHub Apps' check suites, runs and annotations, as reads; they are written through `actions`. */

@@ -9,7 +9,15 @@ import type { PullComputed, PullEndFacts, PullFacts } from "../../convert/pull.j
 import type { RepositoryFacts } from "../../convert/repository.js";
 import { mergePaths } from "../../git/merge.js";
 import { diffTrees } from "../../git/tree-diff.js";
-import type { DirectoryStore, IssueRow, PullRow, PullStore, RepoRow, UserRow } from "../../store/store.js";
+import type {
+  DirectoryStore,
+  IssueRow,
+  PullRow,
+  PullStore,
+  RepoRow,
+  ReviewCommentStore,
+  UserRow,
+} from "../../store/store.js";
 import { issueFacts, type FactSources } from "../actions/issue-facts.js";
 import { changedFiles } from "../git/changed-files.js";
 import { ancestorsOf, commitsNotIn, mergeBaseOf } from "../git/history.js";
@@ -18,12 +26,14 @@ import type { NetworkObjects } from "../git/network-objects.js";
 export interface PullSources extends FactSources {
   directory: Pick<DirectoryStore, "repoRole" | "findRepoById" | "repoStats">;
   pulls: Pick<PullStore, "byIssueIds" | "reviewersOf">;
+  reviewComments: Pick<ReviewCommentStore, "countsOf">;
 }
 
 /** The facts of pull requests whose issues are `rows` (every one a pull request's), in their order. */
 export async function pullFacts(sources: PullSources, repo: RepoRow, rows: IssueRow[]): Promise<PullFacts[]> {
   const issues = await issueFacts(sources, repo, rows);
   const reviewers = await sources.pulls.reviewersOf(rows.map((r) => r.id));
+  const reviewComments = await sources.reviewComments.countsOf(rows.map((r) => r.id));
   const repositories = new Map<number, RepositoryFacts | null>();
   const users = new Map<number, UserRow | null>();
   const user = async (id: number) => {
@@ -61,6 +71,7 @@ export async function pullFacts(sources: PullSources, repo: RepoRow, rows: Issue
       base: (await end(repo.id, pull.baseRef, pull.baseSha)) as PullEndFacts & { repo: RepositoryFacts },
       reviewers: requested,
       mergedBy: pull.mergedById === null ? null : await user(pull.mergedById),
+      reviewComments: reviewComments.get(issue.issue.id) ?? 0,
     });
   }
   return facts;

@@ -21,6 +21,8 @@ import { canBeAssigned } from "../actions/issue-changes.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess } from "../actions/repository-access.js";
 import { pullAbout, pullEvent, pullWebhook } from "./pull-made.js";
 import type { PullPath, PullRequestService, PullView } from "./pull-requests.js";
+import { placeComment, type CommentTarget, type PullReviewCommentService } from "./pull-review-comments.js";
+import { NetworkObjects } from "../git/network-objects.js";
 
 type ReviewersInput = RequestOf<Endpoints["pulls"]["requestReviewers"], "body">;
 type CreateReviewInput = RequestOf<Endpoints["pulls"]["createReview"], "body">;
@@ -45,7 +47,10 @@ export interface ReviewView {
 const unprocessable = (message: string) => new ApiError(422, message);
 
 export class PullReviewService {
-  constructor(private readonly pulls: PullRequestService) {}
+  constructor(
+    private readonly pulls: PullRequestService,
+    private readonly comments: PullReviewCommentService,
+  ) {}
 
   private get store(): Store {
     return this.pulls.acting.parts.store;
@@ -190,6 +195,15 @@ export class PullReviewService {
     const body = input?.body ?? "";
     if ((state === "CHANGES_REQUESTED" || state === "COMMENTED") && body.trim() === "")
       throw unprocessable(`Review Can not ${state === "COMMENTED" ? "comment" : "request changes"} without a body`);
+    // Its comments placed in the diff before anything is written: one that cannot be placed refuses the review.
+    const commitId = input?.commit_id ?? pull.headSha;
+    const objects = new NetworkObjects(store.git, w.repo.networkId);
+    const placed: ({ body: string; path: string } & Awaited<ReturnType<typeof placeComment>>)[] = [];
+    for (const given of (input?.comments ?? []) as unknown as CommentTarget[]) {
+      if (typeof given.path !== "string" || typeof given.body !== "string")
+        throw new InvalidInputError("each comment needs a path and a body", { field: "comments", code: "invalid" });
+      placed.push({ body: given.body, path: given.path, ...(await placeComment(objects, pull, commitId, given)) });
+    }
     const scene = await this.pulls.acting.scene(w.repo, w.principal.user);
     const review = await this.pulls.acting.perform(scene, async (making) => {
       const { tx } = making;
@@ -202,10 +216,12 @@ export class PullReviewService {
         userId: scene.actor.id,
         state: state ?? "PENDING",
         body,
-        commitId: input?.commit_id ?? pull.headSha,
+        commitId,
         submittedAt: state === null ? null : scene.at,
         createdAt: scene.at,
       });
+      for (const comment of placed)
+        await this.comments.made(making, pull, { ...comment, reviewId: made.id, commitId, inReplyToId: null });
       if (state !== null) await this.submitted(making, issue.id, made);
       return made;
     });

@@ -31,6 +31,7 @@ import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
+import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
 import { Labels } from "../labels.js";
@@ -44,6 +45,7 @@ import type {
   CollaboratorStore,
   GitStore,
   PullStore,
+  ReviewCommentStore,
   StatusStore,
   CheckStore,
   LabelStore,
@@ -134,6 +136,7 @@ export class PostgresStore implements Store {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly reviewComments: ReviewCommentStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   readonly apps: AppStore;
@@ -166,6 +169,7 @@ export class PostgresStore implements Store {
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
     this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
     this.pulls = raisingUnavailable(new Pulls(executor), isPostgresOutage);
+    this.reviewComments = raisingUnavailable(new ReviewComments(executor), isPostgresOutage);
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
     this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);

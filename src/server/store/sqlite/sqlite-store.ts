@@ -32,6 +32,7 @@ import { Relations } from "../relations.js";
 import { Collaborators } from "../collaborators.js";
 import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
+import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
 import { Labels } from "../labels.js";
@@ -45,6 +46,7 @@ import type {
   CollaboratorStore,
   GitStore,
   PullStore,
+  ReviewCommentStore,
   StatusStore,
   CheckStore,
   LabelStore,
@@ -126,6 +128,7 @@ export class SqliteStore implements Store {
   readonly collaborators: CollaboratorStore;
   readonly git: GitStore;
   readonly pulls: PullStore;
+  readonly reviewComments: ReviewCommentStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   readonly apps: AppStore;
@@ -187,6 +190,7 @@ export class SqliteStore implements Store {
     this.collaborators = part(new Collaborators(executor));
     this.git = part(new GitObjects(executor));
     this.pulls = part(new Pulls(executor));
+    this.reviewComments = part(new ReviewComments(executor));
     this.statuses = part(new Statuses(executor));
     this.checks = part(new Checks(executor));
     this.apps = part(new Apps(executor));
