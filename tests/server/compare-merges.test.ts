@@ -8,6 +8,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
+import { Octokit } from "octokit-rest-latest";
 import { assertSchema, compileSchemas } from "../compat/schemas.js";
 import { assertWebhook } from "../helpers/webhook-schemas.js";
 import { issueScene, ZOE_TOKEN, type IssueScene, type Json } from "../helpers/issue-scene.js";
@@ -302,5 +303,26 @@ describe("compare two commits, merge a branch, a commit's branches and pull requ
       [pull.number],
     );
     assert.deepEqual(await call("GET", `${REPO}/commits/${at.C0}/pulls`), []);
+  });
+
+  test("@octokit/rest 22, unmodified: compareCommitsWithBasehead and merge", async () => {
+    const octokit = new Octokit({ baseUrl: url, auth: ALICE_TOKEN });
+    const repo = { owner: "alice", repo: "hello" };
+    await branch("octo", await branchSha("main"));
+    await put("octo.txt", "octo\n", "octo");
+    const compared = await octokit.repos.compareCommitsWithBasehead({ ...repo, basehead: "main...octo" });
+    assert.deepEqual(
+      [compared.data.status, compared.data.ahead_by, compared.data.files?.[0]?.filename],
+      ["ahead", 1, "octo.txt"],
+    );
+    const merged = await octokit.repos.merge({ ...repo, base: "main", head: "octo", commit_message: "Octo" });
+    assert.equal(merged.status, 201);
+    assert.deepEqual([merged.data.commit.message, merged.data.parents.length], ["Octo", 2]);
+    const again = await octokit.repos.merge({ ...repo, base: "main", head: "octo" });
+    assert.equal(again.status, 204);
+    await assert.rejects(
+      octokit.repos.merge({ ...repo, base: "gone", head: "octo" }),
+      (error: Error & { status?: number }) => error.status === 404 && error.message.includes("Base does not exist"),
+    );
   });
 });
