@@ -23,6 +23,12 @@ const repoPath = { user: required, repo: required } as const satisfies Record<st
 /** The wildcard's value: what follows the row's fixed part of the path (`heads/main`, `docs/README.md`). */
 const rest = { "*": { ...required, description: "The rest of the path" } } as const satisfies Record<string, ParamSpec>;
 
+/** A commit as the commit look-ups name it: GitHub's `commit_sha`, which may be a branch's name too. */
+const commitRef = {
+  ...required,
+  description: "The commit's SHA-1 (GitHub's `commit_sha`), or a branch or tag",
+} as const satisfies ParamSpec;
+
 /** A commit's author, committer or an annotated tag's tagger as GitHub takes them (`date`: ISO 8601). */
 const person = {
   in: "body",
@@ -47,7 +53,7 @@ function codeRow<
   path: string,
   params: P,
   response: R,
-  page: { docs: string; resource: string; tag: "git" | "contents" | "repos" },
+  page: { docs: string; resource: string; tag: "git" | "contents" | "repos"; wildcard?: string },
   summary: string,
 ) {
   return {
@@ -65,7 +71,7 @@ function codeRow<
     tag: page.tag,
     // GitHub checks these bodies against its JSON schema first: `Invalid request.\n\n"sha" wasn't supplied.`
     ...(method === "GET" ? {} : { schemaChecked: true }),
-    ...(path.endsWith("/*") ? { wildcard: page.tag === "git" ? "ref" : "path" } : {}),
+    ...(path.endsWith("/*") ? { wildcard: page.wildcard ?? (page.tag === "git" ? "ref" : "path") } : {}),
   } as const;
 }
 
@@ -290,6 +296,20 @@ export const branchEndpoints = {
     repos("branches/branches", "get-a-branch", "Branch"),
     "Get a branch",
   ),
+  // 201 with the merge commit; 204 when the base already has the head (the route answers it).
+  merge: codeRow(
+    "POST",
+    "/repos/:user/:repo/merges",
+    {
+      ...repoPath,
+      base: { in: "body", type: "string", required: true, description: "The branch the head is merged into." },
+      head: { in: "body", type: "string", required: true, description: "A branch, tag or SHA-1 to merge." },
+      commit_message: { in: "body", type: "string", description: "The merge commit's message." },
+    },
+    "RepositoryCommit",
+    repos("branches/branches", "merge-a-branch", "Merge"),
+    "Merge a branch",
+  ),
 } as const;
 
 export const commitEndpoints = {
@@ -320,5 +340,31 @@ export const commitEndpoints = {
     "RepositoryCommit",
     repos("commits/commits", "get-a-commit", "Commit"),
     "Get a commit",
+  ),
+  // `BASE...HEAD` (or `BASE..HEAD`), each side `ref` or `owner:ref`; refs hold slashes, hence the wildcard.
+  compare: codeRow(
+    "GET",
+    "/repos/:user/:repo/compare/*",
+    { ...repoPath, ...rest, ...paging },
+    "CommitComparison",
+    { ...repos("commits/commits", "compare-two-commits", "Commit"), wildcard: "basehead" },
+    "Compare two commits",
+  ),
+  // GitHub names the commit `commit_sha`; the router takes one name for one position, and `/commits/:ref` has it.
+  listBranchesForHeadCommit: codeRow(
+    "GET",
+    "/repos/:user/:repo/commits/:ref/branches-where-head",
+    { ...repoPath, ref: commitRef },
+    "BranchShort[]",
+    repos("commits/commits", "list-branches-for-head-commit", "Commit"),
+    "List branches for HEAD commit",
+  ),
+  listPullRequestsAssociatedWithCommit: codeRow(
+    "GET",
+    "/repos/:user/:repo/commits/:ref/pulls",
+    { ...repoPath, ref: commitRef, ...paging },
+    "PullRequestSimple[]",
+    repos("commits/commits", "list-pull-requests-associated-with-commit", "Commit"),
+    "List pull requests associated with a commit",
   ),
 } as const;

@@ -246,3 +246,31 @@ export type BranchShort = Static<typeof BranchShort>;
 export type CommitFile = Static<typeof CommitFile>;
 export type RepositoryCommit = Static<typeof RepositoryCommit>;
 export type BranchWithProtection = Static<typeof BranchWithProtection>;
+
+/**
+ * Two commits compared (`commit-comparison.schema.json`): where the head stands against the base, the commits it has
+ * that the base lacks (oldest first) and the files that changed from their merge base to the head.
+ */
+export const CommitComparison = Type.Object({
+  url: Type.String(),
+  html_url: Type.String(),
+  permalink_url: Type.String(),
+  diff_url: Type.String(),
+  patch_url: Type.String(),
+  base_commit: RepositoryCommit,
+  merge_base_commit: RepositoryCommit,
+  status: Type.Union([
+    Type.Literal("diverged"),
+    Type.Literal("ahead"),
+    Type.Literal("behind"),
+    Type.Literal("identical"),
+  ]),
+  ahead_by: Type.Integer(),
+  behind_by: Type.Integer(),
+  total_commits: Type.Integer(),
+  commits: Type.Array(RepositoryCommit),
+  /** Only on a comparison's first page, as GitHub shows them. */
+  files: Type.Optional(Type.Array(CommitFile)),
+});
+
+export type CommitComparison = Static<typeof CommitComparison>;

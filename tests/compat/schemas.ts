@@ -59,6 +59,7 @@ export const SCHEMAS = [
   "branch-short",
   "branch-with-protection",
   "commit",
+  "commit-comparison",
   // Pull requests, as published.
   "pull-request",
   "pull-request-simple",

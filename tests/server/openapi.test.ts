@@ -50,11 +50,13 @@ function registeredRoutes(app: FastifyInstance): { method: string; url: string }
     }
   }
   // As the document names them: the wildcard by the name GitHub gives it (`/git/ref/{ref}`, `/contents/{path}`).
-  // A PATCH row is served under POST too (GitHub's alias).
+  // A PATCH row is served under POST too (GitHub's alias); a row of a family with `/repositories/{id}/` forms has
+  // its wildcard there too (compare's, of `repos`).
   for (const row of Object.values(endpoints).flatMap((family) => Object.values(family) as Endpoint[]))
     for (const method of row.method === "PATCH" ? ["PATCH", "POST"] : [row.method])
-      if (row.wildcard && method !== "PUT" && app.hasRoute({ method, url: row.path }))
-        routes.push({ method, url: row.path.replace(/\*$/, `:${row.wildcard}`) });
+      for (const path of new Set([row.path, row.path.replace("/repos/:user/:repo/", "/repositories/:id/")]))
+        if (row.wildcard && method !== "PUT" && app.hasRoute({ method, url: path }))
+          routes.push({ method, url: path.replace(/\*$/, `:${row.wildcard}`) });
   return routes;
 }
 
@@ -411,6 +413,7 @@ describe("the OpenAPI description", () => {
       ref: "heads/main",
       path: "README.md",
       branch: "main",
+      basehead: "main...open",
     };
     /** The query a GET needs to answer 200 (its required parameters). */
     const queries: Record<string, string> = { "/search/issues": "?q=documented" };
@@ -430,7 +433,8 @@ describe("the OpenAPI description", () => {
         // Whom alice follows: not herself.
         const followed = path.startsWith("/user/following/") ? "bob" : undefined;
         // A git ref's name is `heads/main` under `/git/`; elsewhere a ref is a branch's name.
-        const ref = name === "ref" && !path.includes("/git/") ? "main" : undefined;
+        // The pull requests of a commit: the open one's head, which is its commit.
+        const ref = name === "ref" && !path.includes("/git/") ? (path.endsWith("/pulls") ? "open" : "main") : undefined;
         const value = name === "id" ? ids[family] : (followed ?? ref ?? values[name] ?? hookValues(path)[name]);
         assert.ok(value, `${path}: no example value for {${name}}; add one to this test`);
         return value;

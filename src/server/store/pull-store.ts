@@ -74,6 +74,8 @@ export interface PullStore {
   openWithHead(headRepoId: number, ref: string): Promise<PullRow[]>;
   /** The open pull requests into this branch of this repository. */
   openWithBase(repoId: number, ref: string): Promise<PullRow[]>;
+  /** The repository's pull requests whose head is this commit or that were merged by it, newest first. */
+  withCommit(repoId: number, sha: string): Promise<PullRow[]>;
   update(issueId: number, changes: PullChanges): Promise<PullRow>;
   /** Requested reviewers' user ids, by pull request issue id, in the order of their ids. */
   reviewersOf(issueIds: number[]): Promise<Map<number, number[]>>;

@@ -177,6 +177,16 @@ export class Pulls implements PullStore {
     return this.open("p.repo_id = @repo AND p.base_ref = @ref", { repo: repoId, ref });
   }
 
+  // A scan of the repository's pull requests (pull_requests_by_base leads with repo_id): no index on the SHAs.
+  async withCommit(repoId: number, sha: string): Promise<PullRow[]> {
+    const rows = await this.db.all<PullRecord>(
+      `SELECT * FROM pull_requests WHERE repo_id = @repo AND (head_sha = @sha OR merge_commit_sha = @sha)
+       ORDER BY number DESC`,
+      { repo: repoId, sha },
+    );
+    return rows.map(toPull);
+  }
+
   async update(issueId: number, changes: PullChanges): Promise<PullRow> {
     const sets: string[] = [];
     const parameters: Record<string, unknown> = { issue: issueId };

@@ -1,6 +1,12 @@
-/** The code services (git data, refs, contents, branches and commits), made from the action log's parts over one RepositoryCode. */
+/**
+ * The code services (git data, refs, contents, branches and commits, comparisons, branch merges, commit look-ups),
+ * made from the action log's parts over one RepositoryCode.
+ */
 import type { ActionParts } from "../actions/acting.js";
+import { BranchMergeService } from "./branch-merges.js";
+import { CommitLookupService } from "./commit-lookups.js";
 import { CommitService } from "./commits.js";
+import { CompareService } from "./comparisons.js";
 import { ContentService } from "./contents.js";
 import { GitDataService } from "./git-data.js";
 import { GitRefService } from "./git-refs.js";
@@ -11,6 +17,9 @@ export interface CodeServices {
   refs: GitRefService;
   contents: ContentService;
   commits: CommitService;
+  compare: CompareService;
+  merges: BranchMergeService;
+  lookups: CommitLookupService;
 }
 
 export function codeServices(parts: ActionParts): CodeServices {
@@ -20,5 +29,8 @@ export function codeServices(parts: ActionParts): CodeServices {
     refs: new GitRefService(parts, code),
     contents: new ContentService(parts, code),
     commits: new CommitService(parts.store, code),
+    compare: new CompareService(parts.store, code),
+    merges: new BranchMergeService(parts, code),
+    lookups: new CommitLookupService(parts.store, code),
   };
 }

@@ -30,8 +30,8 @@ type UpdateBranchInput = RequestOf<Endpoints["pulls"]["updateBranch"], "body">;
 const MERGE_METHODS = ["merge", "squash", "rebase"] as const;
 type MergeMethod = (typeof MERGE_METHODS)[number];
 
-/** GitHub's committer of the commits a merge writes on the web and through the API. */
-const GITHUB_COMMITTER = (at: Date): GitPerson => ({
+/** GitHub's committer of the commits a merge writes on the web and through the API (a branch's merge too). */
+export const GITHUB_COMMITTER = (at: Date): GitPerson => ({
   name: "GitHub",
   email: "noreply@github.com",
   date: new Date(Math.floor(at.getTime() / 1000) * 1000),
