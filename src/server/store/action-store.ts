@@ -20,6 +20,7 @@ import type { GitStore } from "./git-store.js";
 import type { PullStore } from "./pull-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
+import type { ReleaseStore } from "./release-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -67,6 +68,7 @@ export interface ActionTransaction {
   readonly pulls: PullStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  readonly releases: ReleaseStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

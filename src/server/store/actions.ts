@@ -22,6 +22,7 @@ import { GitObjects } from "./git.js";
 import { Pulls } from "./pulls.js";
 import { Statuses } from "./statuses.js";
 import { Checks } from "./checks.js";
+import { Releases } from "./releases.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -105,6 +106,7 @@ export class Actions implements ActionStore {
           pulls: new Pulls(tx),
           statuses: new Statuses(tx),
           checks: new Checks(tx),
+          releases: new Releases(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

@@ -33,6 +33,7 @@ import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
+import { Releases } from "../releases.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -46,6 +47,7 @@ import type {
   PullStore,
   StatusStore,
   CheckStore,
+  ReleaseStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -136,6 +138,7 @@ export class PostgresStore implements Store {
   readonly pulls: PullStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  readonly releases: ReleaseStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -168,6 +171,7 @@ export class PostgresStore implements Store {
     this.pulls = raisingUnavailable(new Pulls(executor), isPostgresOutage);
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
     this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
+    this.releases = raisingUnavailable(new Releases(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

@@ -34,6 +34,7 @@ import { GitObjects } from "../git.js";
 import { Pulls } from "../pulls.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
+import { Releases } from "../releases.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -47,6 +48,7 @@ import type {
   PullStore,
   StatusStore,
   CheckStore,
+  ReleaseStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -128,6 +130,7 @@ export class SqliteStore implements Store {
   readonly pulls: PullStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  readonly releases: ReleaseStore;
   readonly apps: AppStore;
 
   /**
@@ -189,6 +192,7 @@ export class SqliteStore implements Store {
     this.pulls = part(new Pulls(executor));
     this.statuses = part(new Statuses(executor));
     this.checks = part(new Checks(executor));
+    this.releases = part(new Releases(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
