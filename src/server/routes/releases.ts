@@ -15,6 +15,8 @@ import type { ReleaseServices } from "../services/releases/release-services.js";
 import type { ReleaseView } from "../services/releases/releases.js";
 import { actionAccess } from "./issues.js";
 import { tableRoute } from "./table-route.js";
+import { documented } from "../openapi/route-doc.js";
+import { DOWNLOAD_ASSET } from "./release-download-openapi.js";
 
 const { releases } = endpoints;
 
@@ -25,12 +27,8 @@ const asset = (view: AssetView, baseUrl: string) =>
 /** GitHub's media type for an asset's bytes. */
 const wantsBytes = (request: FastifyRequest) => (request.headers.accept ?? "").includes("application/octet-stream");
 
-/** A file as a download answers it: its bytes, never parsed by a browser as what its name says. */
-const file = (reply: FastifyReply, name: string, body: Buffer) =>
-  reply
-    .type("application/octet-stream")
-    .header("Content-Disposition", `attachment; filename=${encodeURIComponent(name)}`)
-    .send(body);
+/** A file as a download answers it: its bytes, as a type no browser renders, whatever its own type. */
+const file = (reply: FastifyReply, body: Buffer) => reply.type("application/octet-stream").send(body);
 
 /** An upload's bytes (none is an empty file: the body parser's default for a body-less write is `{}`). */
 const uploaded = (request: FastifyRequest): Buffer => (Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
@@ -125,8 +123,8 @@ export function releaseRoutes(untyped: FastifyInstance, services: ReleaseService
     ...tableRoute(releases.getAsset),
     handler: async (request, reply) => {
       if (!wantsBytes(request)) return asset(await assets.get(request.params, request.principal), request.baseUrl);
-      const { asset: row, body } = await assets.download(request.params, request.principal);
-      return file(reply, row.name, body);
+      const { body } = await assets.download(request.params, request.principal);
+      return file(reply, body);
     },
   });
 
@@ -150,11 +148,11 @@ export function releaseRoutes(untyped: FastifyInstance, services: ReleaseService
   // the caller's credentials. Not API: served at the root only, as the web origin's pages are.
   untyped.get<{ Params: { user: string; repo: string; tag: string; name: string } }>(
     "/:user/:repo/releases/download/:tag/:name",
-    { config: { rootOnly: true }, schema: { hide: true } },
+    { config: { rootOnly: true }, schema: documented(DOWNLOAD_ASSET) },
     async (request, reply) => {
       if (request.originalUrl.startsWith(API_PREFIX)) return reply.callNotFound();
-      const { asset: row, body } = await assets.downloadByName(request.params, request.principal);
-      return file(reply, row.name, body);
+      const { body } = await assets.downloadByName(request.params, request.principal);
+      return file(reply, body);
     },
   );
 }
