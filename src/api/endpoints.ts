@@ -21,6 +21,7 @@ import { collaboratorEndpoints } from "./collaborator-endpoints.js";
 import { applicationEndpoints } from "./application-endpoints.js";
 import { appEndpoints } from "./app-endpoints.js";
 import { checkEndpoints, statusEndpoints } from "./check-endpoints.js";
+import { releaseEndpoints } from "./release-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -815,6 +816,7 @@ export const endpoints = {
   pulls: pullEndpoints,
   statuses: statusEndpoints,
   checks: checkEndpoints,
+  releases: releaseEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

@@ -70,6 +70,7 @@ import {
 } from "./app-schemas.js";
 import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
 import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
+import { Release, ReleaseAsset } from "./release-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -148,6 +149,8 @@ const SPEC_SHAPES = {
   CheckRunList,
   CheckSuiteList,
   EmptyObject,
+  Release,
+  ReleaseAsset,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -263,6 +266,10 @@ export function responseKinds<S extends Shapes>(named: S) {
     CheckSuiteList: shape("CheckSuiteList"),
     /** 201 with `{}`: a rerequest, which GitHub answers so. */
     EmptyObject: shape("EmptyObject"),
+    Release: shape("Release"),
+    "Release[]": Type.Array(shape("Release")),
+    ReleaseAsset: shape("ReleaseAsset"),
+    "ReleaseAsset[]": Type.Array(shape("ReleaseAsset")),
   };
 }
 

@@ -35,6 +35,7 @@ import { pullRoutes } from "./routes/pulls.js";
 import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
 import { statusRoutes } from "./routes/statuses.js";
+import { releaseRoutes } from "./routes/releases.js";
 import { checkRoutes } from "./routes/checks.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
@@ -252,6 +253,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   pullRoutes(app, services.pulls);
   statusRoutes(app, services.checks);
   checkRoutes(app, services.checks);
+  releaseRoutes(app, services.releases);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

@@ -31,6 +31,7 @@ import { ActivityService } from "./services/actions/activity.js";
 import { LabelService } from "./services/actions/labels.js";
 import { codeServices, type CodeServices } from "./services/git/code-services.js";
 import { checkServices, type CheckServices } from "./services/checks/check-services.js";
+import { releaseServices, type ReleaseServices } from "./services/releases/release-services.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
 import { RepositoryService } from "./services/actions/repositories.js";
@@ -132,6 +133,8 @@ export interface Services {
   code: CodeServices;
   /** What CI reports of a commit: statuses, check runs and suites. */
   checks: CheckServices;
+  /** Releases and their assets. */
+  releases: ReleaseServices;
   collaborators: CollaboratorService;
   invitations: InvitationService;
   milestones: MilestoneService;
@@ -311,6 +314,7 @@ export function makeServices({
     labels: new LabelService(actionParts),
     code,
     checks: checkServices(actionParts, code.commits),
+    releases: releaseServices(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     repositories: new RepositoryService(actionParts),

@@ -71,6 +71,9 @@ export const SCHEMAS = [
   "combined-commit-status",
   "check-run",
   "check-suite",
+  // Releases and their assets, as published.
+  "release",
+  "release-asset",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 

@@ -340,6 +340,13 @@ describe("the OpenAPI description", () => {
     assert.equal(note.id, comment.id, "the review comment shares the issue comment's id");
     await send("PUT", `/repos/alice/hello/pulls/${pulls[0]!.number}/merge`, {});
     await send("POST", `/repos/alice/hello/pulls/${pulls[1]!.number}/requested_reviewers`, { reviewers: ["bob"] });
+    // A release of the README's commit with an asset named as the labels' `{name}` is: what the release routes read.
+    const release = await send("POST", "/repos/alice/hello/releases", { tag_name: "v2.0", name: "Documented" });
+    const asset = (await fetch(`${t.url}/repos/alice/hello/releases/${release.id}/assets?name=docs`, {
+      method: "POST",
+      headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "text/plain" },
+      body: "Documented\n",
+    }).then((res) => res.json())) as { id: number };
     // A GitHub App installed on alice's repositories: its JWT for the app's routes, a token for the installation's.
     const bot = await registerApp(t, {
       owner: "alice",
@@ -409,6 +416,9 @@ describe("the OpenAPI description", () => {
       // The legacy list of a ref's statuses names its ref `sha`, as the create does.
       sha: "main",
       check_run_id: String(checkRun.id),
+      release_id: String(release.id),
+      asset_id: String(asset.id),
+      tag: "v2.0",
       check_suite_id: String(checkRun.check_suite.id),
       ref: "heads/main",
       path: "README.md",

@@ -83,6 +83,12 @@ export const TAGS = [
       "suites, each write one action with its status, check_run or check_suite webhook",
   },
   {
+    name: "releases",
+    description:
+      "Releases of a tag (ReleaseEvent and the release webhooks; a new tag made as a push) and their assets, " +
+      "uploaded as raw bytes to the release's upload_url and downloaded with Accept: application/octet-stream",
+  },
+  {
     name: "graphql",
     description:
       "GitHub's GraphQL interface, over the viewer, users, organizations and repositories (docs/api.md#graphql)",

@@ -37,6 +37,8 @@ export const NAMED_BY_HISTORY = `SELECT CASE WHEN
     OR EXISTS (SELECT 1 FROM pull_request_reviews WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM pull_request_review_comments WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM pull_requests WHERE merged_by_id = @id)
+    OR EXISTS (SELECT 1 FROM releases WHERE author_id = @id)
+    OR EXISTS (SELECT 1 FROM release_assets WHERE uploader_id = @id)
   THEN 1 ELSE 0 END AS named`;
 
 /** The row kept for history loses everything that made it a login user; `user add` may claim it again. */

@@ -81,6 +81,8 @@ const DELETE_HELD = [
   // A fork's pull requests into another repository stay there, coming from a repository that is gone (GitHub's "unknown repository").
   "UPDATE pull_requests SET head_repo_id = NULL WHERE head_repo_id = @id",
   "DELETE FROM issues WHERE repo_id = @id",
+  "DELETE FROM release_assets WHERE release_id IN (SELECT id FROM releases WHERE repo_id = @id)",
+  "DELETE FROM releases WHERE repo_id = @id",
   "DELETE FROM labels WHERE repo_id = @id",
   "DELETE FROM milestones WHERE repo_id = @id",
   "DELETE FROM issue_events WHERE repo_id = @id",

@@ -28,6 +28,7 @@ import type { PullStore } from "./pull-store.js";
 import type { ReviewCommentStore } from "./review-comment-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
+import type { ReleaseStore } from "./release-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -59,6 +60,8 @@ export type * from "./status-store.js";
 export { STATUS_STATES } from "./status-store.js";
 export type * from "./check-store.js";
 export { CHECK_CONCLUSIONS, CHECK_STATUSES } from "./check-store.js";
+export type * from "./release-store.js";
+export { MAKE_LATEST } from "./release-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -118,6 +121,8 @@ export interface Store {
   readonly statuses: StatusStore;
   /** GitHub Apps' check suites, runs and annotations, as reads; they are written through `actions`. */
   readonly checks: CheckStore;
+  /** Releases and their assets, as reads (and a download's count); they are written through `actions`. */
+  readonly releases: ReleaseStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

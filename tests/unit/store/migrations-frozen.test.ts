@@ -157,6 +157,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "6c18addc0435ba5e6315b8b43e8b00bddc975cd415599e31ca3a6f47c52820b7",
     postgres: "c9516bd0eb19d3bd30f24aa52159bcc527714794f802eba6d40c226d23140de0",
   },
+  35: {
+    sqlite: "d4165af298c53a12bf0fc76c8e3f90c6d0b12bb6926c8710bbd022e15ca43f1a",
+    postgres: "ac6009dc271b981079fe0bf99ec22ad85e2adce88ee233af41b5b12eb20a7bf3",
+  },
   36: {
     sqlite: "157d003d1236250629b3e99ebaf742730e382f0b047caadf31b3ac234fed7841",
     postgres: "1cf48dc962b63fe6f04d0bd5e95563521b756fb2a7afc27aefd48f8c588b41c5",

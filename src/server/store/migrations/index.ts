@@ -37,6 +37,7 @@ import { migration as m031 } from "./031-app-manifests.js";
 import { migration as m032 } from "./032-git-objects.js";
 import { migration as m033 } from "./033-pull-requests.js";
 import { migration as m034 } from "./034-statuses-and-checks.js";
+import { migration as m035 } from "./035-releases.js";
 import { migration as m036 } from "./036-review-comments.js";
 import type { Migration } from "./migration.js";
 
@@ -78,5 +79,6 @@ export const migrations: readonly Migration[] = [
   m032,
   m033,
   m034,
+  m035,
   m036,
 ];

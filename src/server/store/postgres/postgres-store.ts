@@ -34,6 +34,7 @@ import { Pulls } from "../pulls.js";
 import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
+import { Releases } from "../releases.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -48,6 +49,7 @@ import type {
   ReviewCommentStore,
   StatusStore,
   CheckStore,
+  ReleaseStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -139,6 +141,7 @@ export class PostgresStore implements Store {
   readonly reviewComments: ReviewCommentStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  readonly releases: ReleaseStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -172,6 +175,7 @@ export class PostgresStore implements Store {
     this.reviewComments = raisingUnavailable(new ReviewComments(executor), isPostgresOutage);
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
     this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
+    this.releases = raisingUnavailable(new Releases(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

@@ -35,6 +35,7 @@ import { Pulls } from "../pulls.js";
 import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
+import { Releases } from "../releases.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -49,6 +50,7 @@ import type {
   ReviewCommentStore,
   StatusStore,
   CheckStore,
+  ReleaseStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -131,6 +133,7 @@ export class SqliteStore implements Store {
   readonly reviewComments: ReviewCommentStore;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  readonly releases: ReleaseStore;
   readonly apps: AppStore;
 
   /**
@@ -193,6 +196,7 @@ export class SqliteStore implements Store {
     this.reviewComments = part(new ReviewComments(executor));
     this.statuses = part(new Statuses(executor));
     this.checks = part(new Checks(executor));
+    this.releases = part(new Releases(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
