@@ -2,6 +2,7 @@
  * Pull requests: what a pull request has beyond its issue (store/issue-store.ts holds its number, title, body, state,
  * labels and assignees), its requested reviewers and its reviews.
  */
+import type { IssueRow } from "./issue-store.js";
 import type { Page } from "./page.js";
 
 export interface PullRow {
@@ -68,14 +69,14 @@ export interface PullStore {
   find(repoId: number, number: number): Promise<PullRow | null>;
   /** The pull requests of these issues, by issue id: which of them are pull requests. */
   byIssueIds(issueIds: number[]): Promise<Map<number, PullRow>>;
-  /** Issue ids of the repository's pull requests as filtered, with their total; the issues are read by the caller. */
-  page(filter: PullFilter, window: { limit: number; offset: number }): Promise<Page<number>>;
+  /** The issues of the repository's pull requests as filtered, with their total. */
+  page(filter: PullFilter, window: { limit: number; offset: number }): Promise<Page<IssueRow>>;
   /** The open pull requests whose head is this branch of this repository (a push to it moves them). */
   openWithHead(headRepoId: number, ref: string): Promise<PullRow[]>;
   /** The open pull requests into this branch of this repository. */
   openWithBase(repoId: number, ref: string): Promise<PullRow[]>;
-  /** The repository's pull requests whose head is this commit or that were merged by it, newest first. */
-  withCommit(repoId: number, sha: string): Promise<PullRow[]>;
+  /** The issues of the repository's pull requests whose head is this commit or that were merged by it, newest first. */
+  withCommit(repoId: number, sha: string): Promise<IssueRow[]>;
   update(issueId: number, changes: PullChanges): Promise<PullRow>;
   /** Requested reviewers' user ids, by pull request issue id, in the order of their ids. */
   reviewersOf(issueIds: number[]): Promise<Map<number, number[]>>;

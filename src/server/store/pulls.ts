@@ -3,7 +3,8 @@
  * written first (store/issues.ts), in the same action transaction.
  */
 import type { Executor } from "./executor.js";
-import { LISTED, listParameter } from "./issues.js";
+import type { IssueRow } from "./issue-store.js";
+import { LISTED, listParameter, toIssue, type IssueRecord } from "./issues.js";
 import type { NewPull, PullChanges, PullFilter, PullRow, PullStore, ReviewRow, ReviewState } from "./pull-store.js";
 import { date, type Bool, type Time } from "./sql-values.js";
 
@@ -151,13 +152,13 @@ export class Pulls implements PullStore {
     const direction = filter.direction === "asc" ? "ASC" : "DESC";
     const from = `FROM pull_requests p JOIN issues i ON i.id = p.issue_id WHERE ${where.join(" AND ")}`;
     // One after another: on a transaction's executor the two would overlap on its one connection.
-    const rows = await this.db.all<{ issue_id: number }>(
-      `SELECT p.issue_id ${from} ORDER BY ${ORDER[filter.sort]} ${direction}, p.number ${direction}
+    const rows = await this.db.all<IssueRecord>(
+      `SELECT i.* ${from} ORDER BY ${ORDER[filter.sort]} ${direction}, p.number ${direction}
        LIMIT @limit OFFSET @offset`,
       parameters,
     );
     const count = await this.db.get<{ n: number }>(`SELECT count(*) AS n ${from}`, parameters);
-    return { rows: rows.map((r) => Number(r.issue_id)), total: Number(count!.n) };
+    return { rows: rows.map(toIssue), total: Number(count!.n) };
   }
 
   private async open(condition: string, parameters: Record<string, unknown>): Promise<PullRow[]> {
@@ -178,13 +179,13 @@ export class Pulls implements PullStore {
   }
 
   // A scan of the repository's pull requests (pull_requests_by_base leads with repo_id): no index on the SHAs.
-  async withCommit(repoId: number, sha: string): Promise<PullRow[]> {
-    const rows = await this.db.all<PullRecord>(
-      `SELECT * FROM pull_requests WHERE repo_id = @repo AND (head_sha = @sha OR merge_commit_sha = @sha)
-       ORDER BY number DESC`,
+  async withCommit(repoId: number, sha: string): Promise<IssueRow[]> {
+    const rows = await this.db.all<IssueRecord>(
+      `SELECT i.* FROM pull_requests p JOIN issues i ON i.id = p.issue_id
+       WHERE p.repo_id = @repo AND (p.head_sha = @sha OR p.merge_commit_sha = @sha) ORDER BY p.number DESC`,
       { repo: repoId, sha },
     );
-    return rows.map(toPull);
+    return rows.map(toIssue);
   }
 
   async update(issueId: number, changes: PullChanges): Promise<PullRow> {

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../../errors.js";
 import type { PullFacts } from "../../convert/pull.js";
-import type { IssueRow, Page, PageRequest, RepoRow, Store } from "../../store/store.js";
+import type { Page, PageRequest, RepoRow, Store } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams } from "../feeds.js";
 import { pullFacts } from "../pulls/pull-facts.js";
@@ -41,10 +41,8 @@ export class CommitLookupService {
     window: PageRequest,
   ): Promise<{ repo: RepoRow } & Page<PullFacts>> {
     const { repo, sha } = await this.commit(path, principal);
-    const pulls = await this.store.pulls.withCommit(repo.id, sha);
-    const issues: IssueRow[] = [];
-    for (const pull of pulls.slice(window.offset, window.offset + window.limit))
-      issues.push((await this.store.issues.findById(pull.issueId))!);
-    return { repo, rows: await pullFacts(this.store, repo, issues), total: pulls.length };
+    const issues = await this.store.pulls.withCommit(repo.id, sha);
+    const rows = await pullFacts(this.store, repo, issues.slice(window.offset, window.offset + window.limit));
+    return { repo, rows, total: issues.length };
   }
 }

@@ -57,6 +57,27 @@ export function pullWebhook(making: Making, about: PullAbout, action: string, ex
   });
 }
 
+/** What each action has read of its pull requests' issues, by number. */
+const readInAction = new WeakMap<Making, Map<number, Promise<PullAbout>>>();
+
+/**
+ * The pull request an issue action is about, read once an action: its webhooks (one a label, one an assignee) show
+ * it as the action left it, as the issue's own `about` is one for all of them, and computing its merge each time
+ * would repeat the same diff.
+ */
+function pullOfIssue(making: Making, about: IssueAbout): Promise<PullAbout> {
+  let read = readInAction.get(making);
+  if (!read) readInAction.set(making, (read = new Map()));
+  let pull = read.get(about.number);
+  if (!pull) {
+    pull = making.tx.issues
+      .find(making.scene.repo.id, about.number)
+      .then((issue) => pullAbout(making.tx, making.scene, issue!));
+    read.set(about.number, pull);
+  }
+  return pull;
+}
+
 /**
  * An issue action's webhook as GitHub sends it: `issues` with the issue, or for a pull request's issue (labelled,
  * assigned, closed through the issues API) `pull_request` with the whole pull request, `extra` beside either.
@@ -72,8 +93,7 @@ export async function issueWebhook(
     making.webhook("issues", action, { issue: about.wire, ...extra });
     return;
   }
-  const issue = (await making.tx.issues.find(making.scene.repo.id, about.number))!;
-  pullWebhook(making, await pullAbout(making.tx, making.scene, issue), action, extra);
+  pullWebhook(making, await pullOfIssue(making, about), action, extra);
 }
 
 /** An issue's closing or reopening in the Events API: IssuesEvent, or PullRequestEvent for a pull request's issue. */
@@ -82,6 +102,5 @@ export async function issueActivity(making: Making, about: IssueAbout, action: "
     await making.event("IssuesEvent", { action, issue: withoutAssociation(about.wire) });
     return;
   }
-  const issue = (await making.tx.issues.find(making.scene.repo.id, about.number))!;
-  await pullEvent(making, await pullAbout(making.tx, making.scene, issue), action);
+  await pullEvent(making, await pullOfIssue(making, about), action);
 }

@@ -160,9 +160,7 @@ export class PullRequestService {
     const repo = await this.readable(params, principal);
     const filter = await this.filter(repo, query);
     const page = await this.store.pulls.page(filter, window);
-    const issues: IssueRow[] = [];
-    for (const id of page.rows) issues.push((await this.store.issues.findById(id))!);
-    return { rows: await pullFacts(this.store, repo, issues), total: page.total };
+    return { rows: await pullFacts(this.store, repo, page.rows), total: page.total };
   }
 
   private async filter(repo: RepoRow, query: ListQuery): Promise<PullFilter> {

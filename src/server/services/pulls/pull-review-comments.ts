@@ -140,25 +140,9 @@ export class PullReviewCommentService {
     const commitId = input.commit_id ?? pull.headSha;
     const place = await placeComment(objects, pull, commitId, { ...input, path: input.path });
     const scene = await this.pulls.acting.scene(w.repo, w.principal.user);
-    const comment = await this.pulls.acting.perform(scene, async (making) => {
-      const review = await making.tx.pulls.insertReview({
-        issueId: pull.issueId,
-        userId: scene.actor.id,
-        state: "COMMENTED",
-        body: "",
-        commitId,
-        submittedAt: scene.at,
-        createdAt: scene.at,
-      });
-      return this.made(making, pull, {
-        reviewId: review.id,
-        body: input.body,
-        path: input.path!,
-        commitId,
-        ...place,
-        inReplyToId: null,
-      });
-    });
+    const comment = await this.pulls.acting.perform(scene, (making) =>
+      this.madeAlone(making, pull, { body: input.body, path: input.path!, commitId, ...place, inReplyToId: null }),
+    );
     return this.facts(w.repo, comment);
   }
 
@@ -167,33 +151,33 @@ export class PullReviewCommentService {
     const { store, feeds } = this.pulls.acting.parts;
     const w = await writableRepository(store, feeds, path, access);
     const parent = await this.comment(w.repo, path);
-    if (path.pull_number !== undefined && numberOf(path.pull_number) !== (await this.numberOf(parent)))
-      throw notFound();
     const pull = (await store.pulls.byIssueIds([parent.issueId])).get(parent.issueId)!;
+    if (path.pull_number !== undefined && numberOf(path.pull_number) !== pull.number) throw notFound();
     const scene = await this.pulls.acting.scene(w.repo, w.principal.user);
-    const comment = await this.pulls.acting.perform(scene, async (making) => {
-      const review = await making.tx.pulls.insertReview({
-        issueId: pull.issueId,
-        userId: scene.actor.id,
-        state: "COMMENTED",
-        body: "",
-        commitId: parent.commitId,
-        submittedAt: scene.at,
-        createdAt: scene.at,
-      });
-      const { id: _, reviewId: __, userId: ___, body: ____, createdAt: _____, updatedAt: ______, ...where } = parent;
-      return this.made(making, pull, {
-        ...where,
-        reviewId: review.id,
-        body,
-        inReplyToId: parent.inReplyToId ?? parent.id,
-      });
-    });
+    const { id: _, reviewId: __, userId: ___, body: ____, createdAt: _____, updatedAt: ______, ...where } = parent;
+    const comment = await this.pulls.acting.perform(scene, (making) =>
+      this.madeAlone(making, pull, { ...where, body, inReplyToId: parent.inReplyToId ?? parent.id }),
+    );
     return this.facts(w.repo, comment);
   }
 
-  private async numberOf(comment: ReviewCommentRow): Promise<number> {
-    return (await this.store.pulls.byIssueIds([comment.issueId])).get(comment.issueId)!.number;
+  /** A comment made alone (not by a review): in a review of its own, `COMMENTED`, as GitHub makes one. */
+  private async madeAlone(
+    making: Making,
+    pull: PullRow,
+    fields: Omit<ReviewCommentRow, "id" | "repoId" | "issueId" | "userId" | "reviewId" | "createdAt" | "updatedAt">,
+  ): Promise<ReviewCommentRow> {
+    const { scene } = making;
+    const review = await making.tx.pulls.insertReview({
+      issueId: pull.issueId,
+      userId: scene.actor.id,
+      state: "COMMENTED",
+      body: "",
+      commitId: fields.commitId,
+      submittedAt: scene.at,
+      createdAt: scene.at,
+    });
+    return this.made(making, pull, { ...fields, reviewId: review.id });
   }
 
   /** Writes a comment in the action and makes its event and webhook. */
