@@ -433,4 +433,31 @@ describe("pull requests: opened, synchronized, merged", () => {
       "There are no new commits on the base branch.",
     );
   });
+
+  test("a rebase merge writes each commit again on the base, in order, with its author and message", async () => {
+    await call("POST", "/git/refs", { ref: "refs/heads/rebased", sha: await branchSha("main") }, 201);
+    await put("ONE.md", "one\n", "rebased");
+    await put("TWO.md", "two\n", "rebased");
+    const opened = await call("POST", "/pulls", { title: "Two commits", head: "rebased", base: "main" }, 201);
+    await put("BASE.md", "the base moved\n", "main");
+    const base = await branchSha("main");
+    const originals = (await call("GET", `/pulls/${opened.number}/commits`)) as unknown as Json[];
+    const merged = await call("PUT", `/pulls/${opened.number}/merge`, { merge_method: "rebase" });
+    assert.equal(await branchSha("main"), merged.sha);
+    const second = await call("GET", `/git/commits/${merged.sha}`);
+    const first = await call("GET", `/git/commits/${second.parents[0].sha}`);
+    assert.deepEqual(
+      [first.parents.map((p: Json) => p.sha), first.message, second.message],
+      [[base], "Write ONE.md", "Write TWO.md"],
+    );
+    assert.deepEqual(first.author, originals[0]!.commit.author, "the author kept");
+    assert.deepEqual([second.committer.name, second.committer.email], ["GitHub", "noreply@github.com"]);
+    assert.ok(!originals.some((c) => c.sha === merged.sha), "written again, not fast-forwarded");
+    const tree = await call("GET", `/git/trees/${second.tree.sha}?recursive=1`);
+    for (const path of ["BASE.md", "ONE.md", "TWO.md"])
+      assert.ok(
+        tree.tree.some((e: Json) => e.path === path),
+        path,
+      );
+  });
 });
