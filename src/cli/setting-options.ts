@@ -12,7 +12,9 @@ import { inputKey, type AnySetting, type Setting, type Table } from "../server/s
  * would set the default as if it were given.
  */
 export function settingOption(command: Command, row: AnySetting): Command {
-  return command.option(row.arg === undefined ? row.flag : `${row.flag} ${row.arg}`, helpOf(row));
+  const flags = row.arg === undefined ? row.flag : `${row.flag} ${row.arg}`;
+  if (!row.repeatable) return command.option(flags, helpOf(row));
+  return command.option(flags, helpOf(row), (value: string, given?: string) => (given ? `${given} ${value}` : value));
 }
 
 /** Every setting of `table`, in its order (`feedgate serve`). */

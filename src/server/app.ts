@@ -191,7 +191,7 @@ async function registerPipeline(app: FastifyInstance, services: Services): Promi
   if (services.faults) await app.register(faults, { faults: services.faults });
   await app.register(requestMetrics, { duration: metrics.requestDuration });
   // The services see the store through what it remembers; this plugin keeps that current, request by request.
-  await app.register(storeVersion, { remembering: services.remembering });
+  await app.register(storeVersion, { remembering: services.remembering, store: services.store });
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "POST", "PATCH", "PUT", "DELETE"],

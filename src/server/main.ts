@@ -9,6 +9,7 @@ import { IN_MEMORY_DB, type Config } from "./config.js";
 import { openStoreExplained, unreachable } from "./store/open-failures.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
 import { RedisWindowCounters } from "./counters/redis-counters.js";
+import { RedisLsnFloors } from "./counters/redis-lsn-floors.js";
 import type { Store } from "./store/store.js";
 import { StartupError } from "./failures.js";
 import { Metrics } from "./metrics.js";
@@ -73,7 +74,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
     const tls = readTlsFiles(config.tls);
-    const store = await openStoreExplained(config.db, config.database); // migrates on open
+    // The windows first: with standbys, callers' write positions are kept in the same Redis (store/postgres/read-scope.ts).
+    const counters = await openCounters(config.redis, config.redisPrefix, closers);
+    const floors =
+      counters instanceof RedisWindowCounters ? new RedisLsnFloors(counters.connection, config.redisPrefix) : undefined;
+    const store = await openStoreExplained(config.db, config.database, config.standbys, floors); // migrates on open
     closers.push(() => store.close());
     // One box for what is sealed before the app is made (a world's app webhook secrets) and for the app itself: an
     // in-memory database's key is made by this process only.
@@ -82,7 +87,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       databaseNote(config.db, store.migratedAtOpen),
       ...((await options.beforeListen?.(store, now, (secret) => secrets.seal(secret))) ?? []),
     ];
-    const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const metrics = new Metrics(store);
     const app = await buildApp({ config, store, counters, metrics, tls, clock, secrets });
     closers.push(() => app.close());

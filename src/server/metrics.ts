@@ -117,7 +117,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(store: Pick<Store, "connections">) {
+  constructor(store: Pick<Store, "connections" | "standbys">) {
     // Series that exist from the start, so a rate over them is defined before the first event.
     for (const result of ["hit", "miss"]) this.feedCacheRequests.inc({ result }, 0);
     for (const kind of RETENTION_KINDS) this.retentionPruned.inc({ kind }, 0);
@@ -128,6 +128,42 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         for (const [state, count] of Object.entries(store.connections())) this.set({ state }, count);
+      },
+    });
+    const { standbys } = store;
+    if (standbys) this.standbyMetrics(standbys);
+  }
+
+  /** With `--db-replica`: each standby's lag and exclusion, and the reads each server answered (store/postgres/standbys.ts). */
+  private standbyMetrics(read: NonNullable<Store["standbys"]>): void {
+    new Gauge({
+      name: "feedgate_db_standby_lag_seconds",
+      help: "How far each hot standby's replay is behind the primary's writes (0 when it has replayed everything).",
+      labelNames: ["standby"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const standby of read().standbys) this.set({ standby: standby.name }, standby.lagSeconds);
+      },
+    });
+    new Gauge({
+      name: "feedgate_db_standby_excluded",
+      help: "1 while a hot standby is left out of reads (failing, or behind by more than --replica-max-lag), else 0.",
+      labelNames: ["standby"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const standby of read().standbys) this.set({ standby: standby.name }, standby.excluded ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: "feedgate_db_reads_total",
+      help: "Requests' database reads by the server that answered them: the primary or a hot standby (its share).",
+      labelNames: ["server"] as const,
+      registers: [this.registry],
+      collect() {
+        const { primaryReads, standbys } = read();
+        this.reset();
+        this.inc({ server: "primary" }, primaryReads);
+        for (const standby of standbys) this.inc({ server: standby.name }, standby.reads);
       },
     });
   }

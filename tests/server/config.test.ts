@@ -8,6 +8,8 @@ import { loadConfig, SETTINGS, type ConfigInput } from "../../src/server/config.
 import { InvalidInputError } from "../../src/server/failures.js";
 import { rowsOf } from "../../src/server/settings/read.js";
 import { inputKey } from "../../src/server/settings/setting.js";
+import { Command } from "commander";
+import { settingOption, settingValue } from "../../src/cli/setting-options.js";
 
 /**
  * Two values each setting can take, both other than its default and giving different configs, by environment
@@ -31,6 +33,11 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
   FEEDGATE_DB_CONNECT_TIMEOUT: { a: "1s", b: "0" },
   FEEDGATE_DB_STATEMENT_TIMEOUT: { a: "1m", b: "0" },
   FEEDGATE_DB_QUERY_TIMEOUT: { a: "90s", b: "0" },
+  FEEDGATE_DB_REPLICA: {
+    a: "postgres://standby-a/feedgate postgres://standby-b/feedgate",
+    b: "postgres://standby-c/x",
+  },
+  FEEDGATE_REPLICA_MAX_LAG: { a: "1s", b: "30s" },
   FEEDGATE_REQUEST_TIMEOUT: { a: "30s", b: "0" },
   FEEDGATE_HEADERS_TIMEOUT: { a: "500ms", b: "0" },
   FEEDGATE_KEEP_ALIVE_TIMEOUT: { a: "2m", b: "5s" },
@@ -222,5 +229,25 @@ describe("configuration", () => {
       );
       assert.deepEqual(loadConfig({}, { [row.env]: "" }), defaults, `an empty ${row.env} is the default`);
     }
+  });
+
+  test("--db-replica is repeatable and its variable takes several URLs; anything but postgres:// is refused", () => {
+    const command = settingOption(new Command().exitOverride(), SETTINGS.standbys.urls);
+    command.parse(["--db-replica", "postgres://a/feedgate", "--db-replica", "postgres://b,c/feedgate"], {
+      from: "user",
+    });
+    assert.deepEqual(settingValue(command, SETTINGS.standbys.urls, {}), [
+      "postgres://a/feedgate",
+      "postgres://b,c/feedgate",
+    ]);
+    assert.deepEqual(loadConfig({}, { FEEDGATE_DB_REPLICA: " postgres://a/x\tpostgres://b/x " }).standbys.urls, [
+      "postgres://a/x",
+      "postgres://b/x",
+    ]);
+    assert.deepEqual(loadConfig({}, {}).standbys, { urls: [], maxLagMs: 5000 });
+    assert.throws(
+      () => loadConfig({ dbReplica: "standby.db" }, {}),
+      /^InvalidInputError: database replica must be a postgres:\/\/ URL, got "standby.db"$/,
+    );
   });
 });

@@ -17,7 +17,7 @@ const OUTAGE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|TRYAGAIN|CLUSTERD
  * answers StoreUnavailableError 503, which load balancers and clients retry) rather than serving unguarded or
  * answering 500. Every failure but a reply is the connection's: closed, not writable, timed out, out of retries.
  */
-function unavailable(error: unknown): never {
+export function unavailable(error: unknown): never {
   const reply = error instanceof ReplyError && error instanceof Error;
   if (reply && !OUTAGE_REPLIES.test(error.message)) throw error;
   throw new StoreUnavailableError("the rate-limit store", error);
@@ -92,6 +92,11 @@ export class RedisWindowCounters implements WindowCounters {
     ]).catch(unavailable);
     if (count === null || ttl < 0) return { count: 0, resetAt: new Date(now.getTime() + windowSeconds * 1000) };
     return { count: Number(count), resetAt: new Date(now.getTime() + ttl) };
+  }
+
+  /** The connection, for what else keeps its keys in the same Redis (redis-lsn-floors.ts); closed by close(). */
+  get connection(): Redis {
+    return this.redis;
   }
 
   async ping(): Promise<void> {

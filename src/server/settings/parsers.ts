@@ -145,3 +145,16 @@ export const perSecond: Parser<number> = (raw, { name }) => {
     throw new InvalidInputError(`${name} must be a number of deliveries per second such as 10 or 0.5, got "${raw}"`);
   return n;
 };
+
+/**
+ * PostgreSQL URLs separated by white space (a repeated flag's values are joined so: setting-options.ts). Commas
+ * cannot separate them: a URL naming several hosts has commas of its own.
+ */
+export const urlList: Parser<string[]> = (raw, { name }) => {
+  const urls = String(raw).split(/\s+/).filter(Boolean);
+  for (const url of urls) {
+    if (!/^postgres(ql)?:\/\//.test(url))
+      throw new InvalidInputError(`${name} must be a postgres:// URL, got "${url}"`);
+  }
+  return urls;
+};

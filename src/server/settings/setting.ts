@@ -28,6 +28,8 @@ interface RowSpec<F extends string, T> extends Named {
   /** What 0 means, where it means none or off ("none", "off"); said in the help. */
   readonly zero?: string;
   readonly parse: Parser<T>;
+  /** The flag may be given several times: its values reach the parser joined by spaces. */
+  readonly repeatable?: boolean;
 }
 
 /** One setting: a flag, an environment variable, a parser, a default, a help line. */
@@ -38,6 +40,7 @@ export class Setting<F extends string, T> implements Named {
   readonly name: string;
   readonly help: string;
   readonly zero: string | undefined;
+  readonly repeatable: boolean;
   /** The default as the help says it: `120s`, or words for a default that is no value ("every host"). */
   readonly shownDefault: string;
   /** The setting's value from what was given: the default when `raw` is undefined. */
@@ -50,6 +53,7 @@ export class Setting<F extends string, T> implements Named {
     this.name = spec.name;
     this.help = spec.help;
     this.zero = spec.zero;
+    this.repeatable = spec.repeatable ?? false;
     this.shownDefault = shownDefault;
     this.read = read;
   }

@@ -5,6 +5,7 @@
  */
 import { allowedHosts } from "./host-patterns.js";
 import {
+  urlList,
   atLeastOne,
   baseUrl,
   between,
@@ -236,6 +237,29 @@ export const SETTINGS = {
       default: "20s",
       help: "give up on a PostgreSQL query that gets no answer; then 503",
       zero: "none",
+    }),
+  },
+  /** Hot standbys that serve reads (store/postgres/standbys.ts); none: the primary serves everything. */
+  standbys: {
+    urls: setting({
+      flag: "--db-replica",
+      arg: "<url>",
+      env: "FEEDGATE_DB_REPLICA",
+      name: "database replica",
+      parse: urlList,
+      default: "",
+      repeatable: true,
+      help: "postgres:// URL of a hot standby that serves reads (repeatable; the variable takes several, space-separated)",
+      shownDefault: "none",
+    }),
+    maxLagMs: setting({
+      flag: "--replica-max-lag",
+      arg: "<duration>",
+      env: "FEEDGATE_REPLICA_MAX_LAG",
+      name: "replica max lag",
+      parse: milliseconds,
+      default: "5s",
+      help: "leave out a standby whose replay is further behind the primary than this, until it catches up",
     }),
   },
   /** Bounds on how long a client may take, so a slow or stalled client cannot hold a connection open forever. */

@@ -10,7 +10,10 @@ import type { Bool, Time, ValueWriter } from "./sql-values.js";
 export type Parameters = Record<string, unknown>;
 
 export interface TransactionOptions {
-  /** Reads that must agree (a page and its total): REPEATABLE READ on PostgreSQL; SQLite's is one snapshot anyway. */
+  /**
+   * Reads that must agree (a page and its total): REPEATABLE READ on PostgreSQL; SQLite's is one snapshot anyway. The
+   * work only reads: with standbys it runs on one of them, in a transaction that refuses writes.
+   */
   consistentReads?: boolean;
   /** Takes the write lock at BEGIN (SQLite's BEGIN IMMEDIATE), so a read-then-write cannot fail halfway. */
   write?: boolean;

@@ -6,6 +6,9 @@
 import { StartupError, StoreUnavailableError } from "../failures.js";
 import { isPostgresUrl, openStore } from "./open-store.js";
 import type { PoolLimits } from "./postgres/pool.js";
+import type { StandbySettings } from "./postgres/postgres-store.js";
+import { StandbyOpenError } from "./postgres/standbys.js";
+import type { LsnFloors } from "./postgres/read-scope.js";
 import type { Store } from "./store.js";
 
 /** `postgres://feedgate:hunter2@db/feedgate` -> `postgres://feedgate@db/feedgate`. */
@@ -45,9 +48,25 @@ function createdbCommand(url: URL, name: string): string {
   return ["createdb", ...args.filter(Boolean), name].join(" ");
 }
 
+const REPLICA_FLAG = "--db-replica (or FEEDGATE_DB_REPLICA)";
+
 /** Opens (and migrates) the store `db`; what the operator can fix fails as one StartupError line saying how. */
-export function openStoreExplained(db: string, limits?: PoolLimits): Promise<Store> {
-  return openStore(db, limits).catch((error: unknown) => {
+export function openStoreExplained(
+  db: string,
+  limits?: PoolLimits,
+  standbys?: StandbySettings,
+  floors?: LsnFloors,
+): Promise<Store> {
+  if (standbys?.urls.length && !isPostgresUrl(db)) {
+    return Promise.reject(new StartupError(`${REPLICA_FLAG} needs a postgres:// --db: SQLite has no standbys`));
+  }
+  return openStore(db, limits, standbys, floors).catch((error: unknown) => {
+    if (error instanceof StandbyOpenError) {
+      if (error.cause !== "primary") throw storeOpenFailure(error.url, error.cause, REPLICA_FLAG);
+      throw new StartupError(
+        `${withoutPassword(error.url)} is a primary, not a hot standby (pg_is_in_recovery() is false): check ${REPLICA_FLAG}`,
+      );
+    }
     throw storeOpenFailure(db, error);
   });
 }

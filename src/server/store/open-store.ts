@@ -1,12 +1,18 @@
 /** Chooses the store driver from the `--db` value: a postgres:// URL, or a SQLite file path. */
 import type { Store } from "./store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
-import { PostgresStore } from "./postgres/postgres-store.js";
+import { PostgresStore, type StandbySettings } from "./postgres/postgres-store.js";
+import type { LsnFloors } from "./postgres/read-scope.js";
 import type { PoolLimits } from "./postgres/pool.js";
 
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//.test(db);
 
 /** @param limits the PostgreSQL pool's size and timeouts; without them, no statement is cut short (imports, migrations). */
-export async function openStore(db: string, limits?: PoolLimits): Promise<Store> {
-  return isPostgresUrl(db) ? PostgresStore.open(db, limits) : SqliteStore.open(db);
+export async function openStore(
+  db: string,
+  limits?: PoolLimits,
+  standbys?: StandbySettings,
+  floors?: LsnFloors,
+): Promise<Store> {
+  return isPostgresUrl(db) ? PostgresStore.open(db, limits, standbys, floors) : SqliteStore.open(db);
 }

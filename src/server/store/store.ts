@@ -67,6 +67,9 @@ export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
 export { DuplicateError } from "./duplicate-error.js";
 
+export type { StandbyReport } from "./postgres/standbys.js";
+import type { StandbyReport } from "./postgres/standbys.js";
+
 /** Database connections by state: idle, in use (checked out or being opened), and requests waiting for one. */
 export interface ConnectionCounts {
   idle: number;
@@ -139,5 +142,12 @@ export interface Store {
   ping(): Promise<void>;
   /** The connections this process holds, for the metrics; synchronous, as drivers keep the counts in memory. */
   connections(): ConnectionCounts;
+  /**
+   * With hot standbys (`--db-replica`, PostgreSQL only): makes a read scope of these callers, in which the returned function runs work,, whose reads
+   * go to a standby that has replayed their writes (postgres/read-scope.ts). Absent without standbys.
+   */
+  readonly readScope?: (callers: readonly string[]) => Promise<(work: () => void) => void>;
+  /** Each standby's lag, whether it serves reads, and the reads each server answered; absent without standbys. */
+  readonly standbys?: () => { primaryReads: number; standbys: StandbyReport[] };
   close(): Promise<void>;
 }

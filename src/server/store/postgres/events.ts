@@ -9,32 +9,72 @@ import type { StoreVersion } from "../event-store.js";
 import { EventReads } from "../events.js";
 import type { Executor } from "../executor.js";
 import { SharedReads } from "./shared-reads.js";
+import type { PostgresExecutor } from "./executor.js";
+import { readScopes } from "./read-scope.js";
 
 /** How long a lost LISTEN connection waits before connecting again (the version checks cover the gap). */
 const RELISTEN_MS = 1000;
 
+/** Whether `read` is older than `seen` in any number: a standby that has not replayed what this instance saw. */
+const olderThan = (read: StoreVersion, seen: StoreVersion) =>
+  read.generation < seen.generation ||
+  read.credentials < seen.credentials ||
+  read.repos < seen.repos ||
+  read.access < seen.access ||
+  read.received < seen.received;
+
+/** Each number at its highest of the two. */
+const newest = (a: StoreVersion, b: StoreVersion): StoreVersion => ({
+  generation: Math.max(a.generation, b.generation),
+  credentials: Math.max(a.credentials, b.credentials),
+  repos: Math.max(a.repos, b.repos),
+  access: Math.max(a.access, b.access),
+  received: Math.max(a.received, b.received),
+});
+
 export class PostgresEvents extends EventReads {
-  /** Read by every request: concurrent requests share a read that started after they arrived (shared-reads.ts). */
-  private readonly versions = new SharedReads<null, StoreVersion>(
+  /**
+   * Read by every request: concurrent requests share a read that started after they arrived (shared-reads.ts), one
+   * read per server (the primary, each standby), in the context of a request that reads from that server.
+   */
+  private readonly versions = new SharedReads<string, StoreVersion>(
     async () => (await this.db.get<StoreVersion>(VERSION))!,
   );
-  private readonly receivedVersions = new SharedReads<number, number>(async (userId) =>
-    Number((await this.db.get<{ version: number }>(RECEIVED_VERSION, { user: userId }))!.version),
+  /** The newest version this instance has handed out: what its remembered answers and pages are keyed on. */
+  private seen: StoreVersion | undefined;
+  /** Keyed by server and user: a user's number as one server has it. */
+  private readonly receivedVersions = new SharedReads<string, number>(async (key) =>
+    Number((await this.db.get<{ version: number }>(RECEIVED_VERSION, { user: Number(key.split(":")[1]) }))!.version),
   );
 
   constructor(
-    db: Executor,
+    private readonly executor: PostgresExecutor,
     private readonly pool: pg.Pool,
   ) {
-    super(db);
+    super(executor satisfies Executor);
   }
 
-  version(): Promise<StoreVersion> {
-    return this.versions.get(null);
+  /**
+   * The version, from the server this request reads from. A standby's that is older than one this instance already
+   * handed out is not used (remembered answers, ETags and cached totals would go backwards): the request reads the
+   * primary instead.
+   */
+  async version(): Promise<StoreVersion> {
+    const scope = readScopes.getStore();
+    const standby = scope ? this.executor.readServer(scope) : null;
+    let read = await this.versions.get(standby?.name ?? "primary");
+    if (standby && this.seen && olderThan(read, this.seen)) {
+      scope!.server = null;
+      read = await this.versions.get("primary");
+    }
+    this.seen = this.seen ? newest(this.seen, read) : read;
+    return read;
   }
 
   receivedVersion(userId: number): Promise<number> {
-    return this.receivedVersions.get(userId);
+    const scope = readScopes.getStore();
+    const standby = scope ? this.executor.readServer(scope) : null;
+    return this.receivedVersions.get(`${standby?.name ?? "primary"}:${userId}`);
   }
 
   /**

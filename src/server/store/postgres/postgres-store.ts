@@ -12,7 +12,16 @@ import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
-import { createPool, withClient, type PoolLimits } from "./pool.js";
+import { createPool, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
+import { Standbys, type StandbyReport } from "./standbys.js";
+import { MemoryLsnFloors, readScopes, type LsnFloors, type ReadScope } from "./read-scope.js";
+import type { ReadRouting } from "./executor.js";
+
+/** `--db-replica` and `--replica-max-lag`. */
+export interface StandbySettings {
+  urls: readonly string[];
+  maxLagMs: number;
+}
 import { Users } from "../users.js";
 import { PostgresExecutor } from "./executor.js";
 import { Authorizations } from "../authorizations.js";
@@ -146,9 +155,25 @@ export class PostgresStore implements Store {
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
 
-  /** Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts). */
-  private constructor(private readonly pool: pg.Pool) {
-    const executor = new PostgresExecutor(pool);
+  readonly readScope?: (callers: readonly string[]) => Promise<(work: () => void) => void>;
+  readonly standbys?: () => { primaryReads: number; standbys: StandbyReport[] };
+
+  /**
+   * Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts).
+   * @param routing standbys that serve requests' reads, and where callers' write positions are kept.
+   */
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly routing?: ReadRouting,
+  ) {
+    const executor = new PostgresExecutor(pool, undefined, routing);
+    if (routing) {
+      this.readScope = async (callers) => {
+        const scope: ReadScope = { keys: callers, floor: await routing.floors.floor(callers), server: undefined };
+        return (work) => readScopes.run(scope, work);
+      };
+      this.standbys = () => ({ primaryReads: routing.standbys.primaryReads, standbys: routing.standbys.report() });
+    }
     this.users = raisingUnavailable(new Users(executor), isPostgresOutage);
     this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
     this.oauthApps = raisingUnavailable(new OAuthApps(executor), isPostgresOutage);
@@ -180,8 +205,30 @@ export class PostgresStore implements Store {
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }
 
-  static async open(url: string, limits?: PoolLimits): Promise<PostgresStore> {
-    const store = new PostgresStore(createPool(url, limits));
+  /**
+   * @param standbys hot standbys' URLs for reads, with the lag past which one is left out; none: the primary reads.
+   * @param floors where callers' write positions are kept: in this process unless several instances share them.
+   */
+  static async open(
+    url: string,
+    limits?: PoolLimits,
+    standbys?: StandbySettings,
+    floors: LsnFloors = new MemoryLsnFloors(),
+  ): Promise<PostgresStore> {
+    const pool = createPool(url, limits);
+    let routing: ReadRouting | undefined;
+    if (standbys?.urls.length) {
+      try {
+        routing = {
+          standbys: await Standbys.open(pool, standbys.urls, standbys.maxLagMs, limits ?? UNLIMITED),
+          floors,
+        };
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+    }
+    const store = new PostgresStore(pool, routing);
     try {
       store.migratedAtOpen = await store.migrate();
     } catch (error) {
@@ -223,8 +270,10 @@ export class PostgresStore implements Store {
     return { idle: idleCount, active: totalCount - idleCount, waiting: waitingCount };
   }
 
-  /** Drains the pool: waits for checked-out clients, then closes every connection. */
+  /** Drains the pool: waits for checked-out clients, then closes every connection; the standbys' too. */
   async close(): Promise<void> {
     await this.pool.end();
+    await this.routing?.standbys.close();
+    await this.routing?.floors.close();
   }
 }

@@ -1,0 +1,172 @@
+/**
+ * Hot standbys that serve reads: PostgreSQL's streaming replicas of the primary, each with a pool of its own.
+ *
+ * A read may go to a standby only when the standby has replayed everything the caller must see (read-scope.ts says
+ * how far that is, by LSN) and is no further behind the primary than `--replica-max-lag`. What each standby has
+ * replayed, and how far behind it is, is polled every POLL_MS; between polls a standby can only be further along
+ * than the poll said, so a choice made on the last poll is never too new. A standby that fails a query or a poll is
+ * left out until a poll answers again.
+ *
+ * Not shared: streaming replication and LSNs are PostgreSQL's; SQLite has one file.
+ */
+import type pg from "pg";
+import { createPool, type PoolLimits } from "./pool.js";
+import { asUnavailable } from "../unavailable.js";
+import { isPostgresOutage } from "./outage.js";
+
+/** How often each standby's replay position and the primary's write position are read. */
+const POLL_MS = 200;
+
+/** A write-ahead log position, `16/B374D848` as PostgreSQL prints it, as one comparable number. */
+export function lsnOf(text: string | null): bigint {
+  if (!text) return 0n;
+  const [high = "0", low = "0"] = text.split("/");
+  return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
+}
+
+/** What `/metrics` shows of one standby. */
+export interface StandbyReport {
+  /** `standby 1`, `standby 2`...: in the order of the flags, never the URL (it may carry a password). */
+  name: string;
+  /** How far its replay is behind the primary's writes, in seconds (0 when it has replayed everything). */
+  lagSeconds: number;
+  /** Left out of reads: failing, or further behind than the limit. */
+  excluded: boolean;
+  /** Requests' reads it answered since the start. */
+  reads: number;
+}
+
+/**
+ * A standby refused at start, with its URL for the one line that names it (open-failures.ts): unreachable (`cause`),
+ * or "primary", a server that is not a standby at all.
+ */
+export class StandbyOpenError extends Error {
+  constructor(
+    readonly url: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause === "primary" ? "not a hot standby" : "the standby could not be opened", { cause });
+  }
+}
+
+export class Standby {
+  /** The last polled replay position: what the standby has replayed at least. */
+  replayed = 0n;
+  lagMs = 0;
+  /** false from a failure until a poll answers. */
+  healthy = true;
+  /** Requests' reads answered. */
+  reads = 0;
+
+  constructor(
+    readonly name: string,
+    readonly pool: pg.Pool,
+  ) {}
+}
+
+export class Standbys {
+  /** Requests' reads the primary answered (none of the standbys could, or the request wrote). */
+  primaryReads = 0;
+  private next = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  private constructor(
+    private readonly primary: pg.Pool,
+    readonly list: readonly Standby[],
+    private readonly maxLagMs: number,
+  ) {}
+
+  /**
+   * Connects to each standby and refuses, in one line naming it, a URL whose server is not a standby (a second
+   * primary would take reads that never see this primary's writes).
+   */
+  static async open(
+    primary: pg.Pool,
+    urls: readonly string[],
+    maxLagMs: number,
+    limits: PoolLimits,
+  ): Promise<Standbys> {
+    const list = urls.map((url, i) => new Standby(`standby ${i + 1}`, createPool(url, limits)));
+    const standbys = new Standbys(primary, list, maxLagMs);
+    try {
+      for (const [i, standby] of list.entries()) {
+        const { rows } = await standby.pool
+          .query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby")
+          .catch((error: unknown) => {
+            throw new StandbyOpenError(urls[i]!, asUnavailable(error, isPostgresOutage));
+          });
+        if (!rows[0]?.standby) throw new StandbyOpenError(urls[i]!, "primary");
+      }
+      await standbys.poll();
+    } catch (error) {
+      await standbys.close();
+      throw error;
+    }
+    standbys.timer = setInterval(() => void standbys.poll(), POLL_MS).unref();
+    return standbys;
+  }
+
+  /**
+   * A standby that has replayed at least `floor` and is within the lag limit, taken in turn so that reads spread
+   * over them; undefined when none is (the primary serves the read).
+   */
+  choose(floor: bigint): Standby | undefined {
+    for (let tried = 0; tried < this.list.length; tried++) {
+      const standby = this.list[this.next++ % this.list.length]!;
+      if (standby.healthy && standby.lagMs <= this.maxLagMs && standby.replayed >= floor) return standby;
+    }
+    return undefined;
+  }
+
+  /** A query on `standby` failed as an outage does: it serves nothing more until a poll answers. */
+  failed(standby: Standby): void {
+    standby.healthy = false;
+  }
+
+  report(): StandbyReport[] {
+    return this.list.map((s) => ({
+      name: s.name,
+      lagSeconds: s.lagMs / 1000,
+      excluded: !s.healthy || s.lagMs > this.maxLagMs,
+      reads: s.reads,
+    }));
+  }
+
+  /** Reads every standby's position against the primary's, all at once; one poll at a time. */
+  poll(): Promise<void> {
+    this.polling ??= this.pollAll().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async pollAll(): Promise<void> {
+    const written = await this.primary
+      .query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")
+      .then((r) => lsnOf(r.rows[0]!.lsn))
+      .catch(() => undefined); // no primary: the standbys' positions still count, their lag stays as it was
+    await Promise.all(this.list.map((standby) => this.pollOne(standby, written)));
+  }
+
+  private async pollOne(standby: Standby, written: bigint | undefined): Promise<void> {
+    try {
+      // The lag in time as PostgreSQL's own monitoring reckons it: none when everything written is replayed, else
+      // the age of the last transaction replayed (measured on the standby's clock, where that transaction's time is).
+      const { rows } = await standby.pool.query<{ lsn: string | null; behind_ms: number | null }>(
+        `SELECT pg_last_wal_replay_lsn()::text AS lsn,
+                (extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000)::float8 AS behind_ms`,
+      );
+      const replayed = lsnOf(rows[0]?.lsn ?? null);
+      standby.replayed = replayed;
+      if (written !== undefined) standby.lagMs = replayed >= written ? 0 : Math.max(0, rows[0]?.behind_ms ?? 0);
+      standby.healthy = true;
+    } catch {
+      standby.healthy = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling?.catch(() => undefined);
+    await Promise.all(this.list.map((s) => s.pool.end().catch(() => undefined)));
+  }
+}
