@@ -17,6 +17,7 @@ import { toWireIssue, toWireReactions, type IssueFacts } from "./issue.js";
 import { toWireRepository, type RepositoryFacts } from "./repository.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
+import { legacyNodeId } from "./node-ids.js";
 import { toWireSimpleUser } from "./user.js";
 
 /** One end of a pull request: its repository (null once a head's fork is gone), branch and commit. */
@@ -72,7 +73,7 @@ export function toWirePullSimple(facts: PullFacts, baseUrl: string): PullRequest
   return {
     url,
     id: issue.id,
-    node_id: "",
+    node_id: legacyNodeId("PullRequest", issue.id),
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,

@@ -11,6 +11,7 @@ import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../
 import { isoSeconds } from "./time.js";
 import { toWireSimpleUser } from "./user.js";
 import { webOrigin } from "./urls.js";
+import { legacyNodeId } from "./node-ids.js";
 
 /** A repository with what its object shows: its owner and its counts. */
 export interface RepositoryFacts {
@@ -102,7 +103,7 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
   const created = createdAt(facts);
   return {
     id: repo.wireId,
-    node_id: "",
+    node_id: legacyNodeId("Repository", repo.wireId),
     name: repo.fullName.slice(repo.fullName.indexOf("/") + 1),
     full_name: repo.fullName,
     owner: toWireSimpleUser(owner, baseUrl),
