@@ -14,7 +14,7 @@ import type { Static } from "@sinclair/typebox";
 import type { AuthorAssociation } from "../../api/issue-schemas.js";
 import type { ReviewCommentRow, ReviewRow, UserRow } from "../store/store.js";
 import { toWireIssue, toWireReactions, type IssueFacts } from "./issue.js";
-import { toWireRepository, type RepositoryFacts } from "./repository.js";
+import { toWireNestedRepository, type RepositoryFacts } from "./repository.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
 import { legacyNodeId } from "./node-ids.js";
@@ -59,7 +59,7 @@ function toWireEnd(end: PullEndFacts, baseUrl: string) {
     ref: end.ref,
     sha: end.sha,
     user: owner && toWireSimpleUser(owner, baseUrl),
-    repo: end.repo && toWireRepository(end.repo, {}, baseUrl),
+    repo: end.repo && toWireNestedRepository(end.repo, baseUrl),
   };
 }
 
