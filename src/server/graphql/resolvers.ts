@@ -110,7 +110,8 @@ function repositoryObject(view: RepositoryView, context: GraphContext) {
     databaseId: facts.repo.wireId,
     name: wire.name,
     nameWithOwner: wire.full_name,
-    owner: ownerOf(facts.owner, context),
+    // Read when asked for: a repository made for another object's link (a pull request's) rarely shows its owner.
+    owner: () => ownerOf(facts.owner, context),
     description: wire.description,
     homepageUrl: (wire.homepage as string | null) || null,
     url: wire.html_url,
@@ -192,7 +193,7 @@ async function repository(ownerLogin: string, name: string, context: GraphContex
   }
 }
 
-/** The query root: each field a look-up through the entry points' service. */
+/** The query root: each field a look-up through REST's services. */
 export const ROOT = {
   viewer: async (_args: unknown, context: GraphContext) => {
     const { account, counts } = await context.services.entryPoints.self(context.principal);
