@@ -5,7 +5,7 @@
  * `pull_request` webhook examples). No Node-only imports.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Repository, SimpleUser } from "./schemas.js";
+import { NestedRepository, SimpleUser } from "./schemas.js";
 import { AuthorAssociation, Label, Milestone, ReactionRollup } from "./issue-schemas.js";
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -19,7 +19,7 @@ const PullEnd = Type.Object({
   sha: Type.String(),
   user: NullableUser,
   /** Null once the head's fork is deleted. */
-  repo: Type.Union([Repository, Type.Null()]),
+  repo: Type.Union([NestedRepository, Type.Null()]),
 });
 
 const simpleProperties = {

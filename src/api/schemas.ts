@@ -554,6 +554,19 @@ export const Repository = Type.Object({
 });
 export type Repository = Static<typeof Repository>;
 
+/**
+ * GitHub's repository: the one a pull request's `head` and `base` nest, the full repository without what only the
+ * repository's own object shows (its organization, parent and source, its network's counts).
+ */
+export const NestedRepository = Type.Omit(Repository, [
+  "organization",
+  "parent",
+  "source",
+  "network_count",
+  "subscribers_count",
+]);
+export type NestedRepository = Static<typeof NestedRepository>;
+
 /** One window of GitHub's rate-limit-overview. */
 export const RateLimitWindow = Type.Object({ limit: Count, used: Count, remaining: Count, reset: Count });
 export type RateLimitWindow = Static<typeof RateLimitWindow>;

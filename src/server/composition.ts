@@ -254,6 +254,7 @@ export function makeServices({
   };
   const oauth = oauthServices(store, clock);
   const code = codeServices(actionParts);
+  const pulls = pullServices(actionParts);
   const testControls =
     faults &&
     new TestControls({
@@ -299,7 +300,7 @@ export function makeServices({
     feeds,
     streams,
     entryPoints,
-    graphql: new GraphqlService(entryPoints),
+    graphql: new GraphqlService({ entryPoints, pulls: pulls.pulls, code }),
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),
@@ -310,7 +311,7 @@ export function makeServices({
     reactions: new ReactionService(actionParts),
     activity: new ActivityService(actionParts),
     issues: new IssueService(actionParts),
-    pulls: pullServices(actionParts),
+    pulls,
     labels: new LabelService(actionParts),
     code,
     checks: checkServices(actionParts, code.commits),

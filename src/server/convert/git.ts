@@ -28,6 +28,7 @@ import type { CommitFields, GitPerson, TagFields, TreeEntry } from "../git/objec
 import { formatApiDate } from "../git/objects.js";
 import type { FlatEntry } from "../git/tree-edit.js";
 import { webOrigin } from "./urls.js";
+import { legacyNodeId } from "./node-ids.js";
 
 /** A tree as the API lists it: each entry with its blob's size. */
 export interface TreeListing {
@@ -42,10 +43,9 @@ export type PathContent =
 
 /**
  * GitHub's node ids in the form its documented examples have (`06:Commit` + SHA-1, base64): git objects', and
- * those of what is reported of them (`06:Status1`, `08:CheckRun4`).
+ * those of what is reported of them (`06:Status1`, `08:CheckRun4`, `010:CheckSuite5`).
  */
-export const nodeId = (type: string, value: string | number) =>
-  Buffer.from(`${String(type.length).padStart(2, "0")}:${type}${value}`).toString("base64");
+export const nodeId = legacyNodeId;
 
 const api = (fullName: string, baseUrl: string) => `${baseUrl}/repos/${fullName}`;
 const web = (fullName: string, baseUrl: string) => `${webOrigin(baseUrl)}/${fullName}`;

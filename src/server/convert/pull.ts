@@ -14,9 +14,10 @@ import type { Static } from "@sinclair/typebox";
 import type { AuthorAssociation } from "../../api/issue-schemas.js";
 import type { ReviewCommentRow, ReviewRow, UserRow } from "../store/store.js";
 import { toWireIssue, toWireReactions, type IssueFacts } from "./issue.js";
-import { toWireRepository, type RepositoryFacts } from "./repository.js";
+import { toWireNestedRepository, type RepositoryFacts } from "./repository.js";
 import { isoSeconds } from "./time.js";
 import { webOrigin } from "./urls.js";
+import { legacyNodeId } from "./node-ids.js";
 import { toWireSimpleUser } from "./user.js";
 
 /** One end of a pull request: its repository (null once a head's fork is gone), branch and commit. */
@@ -58,7 +59,7 @@ function toWireEnd(end: PullEndFacts, baseUrl: string) {
     ref: end.ref,
     sha: end.sha,
     user: owner && toWireSimpleUser(owner, baseUrl),
-    repo: end.repo && toWireRepository(end.repo, {}, baseUrl),
+    repo: end.repo && toWireNestedRepository(end.repo, baseUrl),
   };
 }
 
@@ -72,7 +73,7 @@ export function toWirePullSimple(facts: PullFacts, baseUrl: string): PullRequest
   return {
     url,
     id: issue.id,
-    node_id: "",
+    node_id: legacyNodeId("PullRequest", issue.id),
     html_url: html,
     diff_url: `${html}.diff`,
     patch_url: `${html}.patch`,

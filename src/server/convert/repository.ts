@@ -5,12 +5,19 @@
  * network. Settings are the stored ones (migration 26); times are the stored ones, else the repository's stored events';
  * what feedgate does not store is GitHub's neutral value.
  */
-import type { REPOSITORY_URL_KEYS, ParentRepository, Repository, RepositoryPermissions } from "../../api/schemas.js";
+import type {
+  NestedRepository,
+  REPOSITORY_URL_KEYS,
+  ParentRepository,
+  Repository,
+  RepositoryPermissions,
+} from "../../api/schemas.js";
 import type { RepoRow, RepoStats, UserRow } from "../store/store.js";
 import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 import { isoSeconds } from "./time.js";
 import { toWireSimpleUser } from "./user.js";
 import { webOrigin } from "./urls.js";
+import { legacyNodeId } from "./node-ids.js";
 
 /** A repository with what its object shows: its owner and its counts. */
 export interface RepositoryFacts {
@@ -102,7 +109,7 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
   const created = createdAt(facts);
   return {
     id: repo.wireId,
-    node_id: "",
+    node_id: legacyNodeId("Repository", repo.wireId),
     name: repo.fullName.slice(repo.fullName.indexOf("/") + 1),
     full_name: repo.fullName,
     owner: toWireSimpleUser(owner, baseUrl),
@@ -211,4 +218,21 @@ export function toWireRepository(
     },
     version,
   );
+}
+
+/**
+ * The repository GitHub nests in a pull request's `head` and `base` (REST's `repository` schema, and the webhooks'):
+ * the repository's object without what only its own object shows, its organization, its network's counts, its parent
+ * and source. GitHub's schema of `pull_request.synchronize` refuses an `organization` object there.
+ */
+export function toWireNestedRepository(facts: RepositoryFacts, baseUrl: string): NestedRepository {
+  const {
+    organization: _organization,
+    network_count: _networkCount,
+    subscribers_count: _subscribersCount,
+    parent: _parent,
+    source: _source,
+    ...nested
+  } = toWireRepository(facts, {}, baseUrl);
+  return nested;
 }

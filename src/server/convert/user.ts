@@ -14,6 +14,7 @@ import type {
 } from "../../api/schemas.js";
 import type { AccountCounts, UserRow } from "../store/store.js";
 import { avatarOf, webOrigin } from "./urls.js";
+import { accountNodeId } from "./node-ids.js";
 import { isoSeconds } from "./time.js";
 import { type ApiVersion, DEFAULT_API_VERSION, keepsRemovedFields } from "../../api/versions.js";
 
@@ -44,7 +45,7 @@ export function toWireSimpleUser(account: UserRow, baseUrl: string): SimpleUser 
   return {
     login: account.login,
     id: account.wireId,
-    node_id: "",
+    node_id: accountNodeId(account),
     avatar_url: avatarOf(account.login),
     gravatar_id: "",
     ...accountUrls(account.login, baseUrl),
@@ -168,7 +169,7 @@ export function toWireOrganization(
   return {
     login: org.login,
     id: org.wireId,
-    node_id: "",
+    node_id: accountNodeId(org),
     ...urls,
     avatar_url: avatarOf(org.login),
     description: null,

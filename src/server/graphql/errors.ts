@@ -7,7 +7,7 @@
  */
 import { type ASTNode, type ASTVisitor, GraphQLError, type ValidationContext } from "graphql";
 import { ApiError } from "../errors.js";
-import { NotResolved } from "./resolvers.js";
+import { GraphRefusal } from "./graph-context.js";
 
 /** The path GitHub names a selection by: the operation, then each field (by its alias) and fragment on the way. */
 function selectionPath(ancestors: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>, field: string): string[] {
@@ -42,6 +42,36 @@ export function undefinedFieldRule(context: ValidationContext): ASTVisitor {
   };
 }
 
+/**
+ * In place of graphql-js's KnownArgumentNamesRule: an argument a field does not take, in GitHub's words (`Field
+ * 'history' doesn't accept argument 'orderBy'`, code `argumentNotAccepted`, the path ending at the argument); one a
+ * directive does not take in graphql-js's.
+ */
+export function argumentNotAcceptedRule(context: ValidationContext): ASTVisitor {
+  return {
+    Argument(node, _key, _parent, _path, ancestors) {
+      if (context.getArgument()) return;
+      const argumentName = node.name.value;
+      const directive = context.getDirective();
+      if (directive) {
+        context.reportError(
+          new GraphQLError(`Unknown argument "${argumentName}" on directive "@${directive.name}".`, { nodes: node }),
+        );
+        return;
+      }
+      const field = context.getFieldDef();
+      if (!field) return;
+      context.reportError(
+        new GraphQLError(`Field '${field.name}' doesn't accept argument '${argumentName}'`, {
+          nodes: node,
+          path: selectionPath(ancestors, argumentName),
+          extensions: { code: "argumentNotAccepted", name: field.name, typeName: "Field", argumentName },
+        }),
+      );
+    },
+  };
+}
+
 export interface WireGraphError {
   type?: string;
   path?: ReadonlyArray<string | number>;
@@ -65,8 +95,8 @@ const TYPE_OF_STATUS: Record<number, string> = {
 export function toWireGraphError(error: GraphQLError): WireGraphError {
   const locations = error.locations?.map(({ line, column }) => ({ line, column }));
   const cause = error.originalError;
-  if (cause instanceof NotResolved)
-    return { type: "NOT_FOUND", path: error.path ?? [], ...(locations ? { locations } : {}), message: cause.message };
+  if (cause instanceof GraphRefusal)
+    return { type: cause.type, path: error.path ?? [], ...(locations ? { locations } : {}), message: cause.message };
   if (cause instanceof ApiError)
     return {
       type: TYPE_OF_STATUS[cause.statusCode] ?? "UNPROCESSABLE",

@@ -1,16 +1,29 @@
 /**
  * One GraphQL request, as GitHub's `POST /graphql` runs it: parsed, validated against the served schema
- * (./schema.ts) with GitHub's rule for unknown fields, executed through the entry points' service. What cannot run
+ * (./schema.ts) with GitHub's rule for unknown fields, executed through REST's services (./graph-context.ts). What cannot run
  * answers `{errors}` without `data`, as GitHub does; look-ups that find nothing answer `null` beside their error.
  */
-import { type DocumentNode, execute, FieldsOnCorrectTypeRule, parse, specifiedRules, validate } from "graphql";
+import {
+  type DocumentNode,
+  execute,
+  FieldsOnCorrectTypeRule,
+  KnownArgumentNamesRule,
+  parse,
+  specifiedRules,
+  validate,
+} from "graphql";
 import type { Principal } from "../services/authenticator.js";
-import type { EntryPointService } from "../services/entry-points.js";
-import { toWireGraphError, undefinedFieldRule, type WireGraphError } from "./errors.js";
-import { ROOT, type GraphContext } from "./resolvers.js";
+import { argumentNotAcceptedRule, toWireGraphError, undefinedFieldRule, type WireGraphError } from "./errors.js";
+import type { GraphServices } from "./graph-context.js";
+import { graphContext, ROOT } from "./resolvers.js";
 import { SCHEMA } from "./schema.js";
 
-const RULES = [...specifiedRules.filter((rule) => rule !== FieldsOnCorrectTypeRule), undefinedFieldRule];
+// GitHub's words for what a schema does not have: fields and arguments.
+const RULES = [
+  ...specifiedRules.filter((rule) => rule !== FieldsOnCorrectTypeRule && rule !== KnownArgumentNamesRule),
+  undefinedFieldRule,
+  argumentNotAcceptedRule,
+];
 
 export interface GraphRequest {
   query?: unknown;
@@ -37,7 +50,7 @@ const refused = (message: string): GraphReply => ({ status: 400, body: { errors:
 const answered = (body: GraphAnswer): GraphReply => ({ status: 200, body });
 
 export class GraphqlService {
-  constructor(private readonly entryPoints: EntryPointService) {}
+  constructor(private readonly services: GraphServices) {}
 
   async run(request: GraphRequest, principal: Principal, baseUrl: string): Promise<GraphReply> {
     const { query, variables, operationName } = request;
@@ -55,12 +68,11 @@ export class GraphqlService {
     }
     const invalid = validate(SCHEMA, document, RULES);
     if (invalid.length) return answered({ errors: invalid.map(toWireGraphError) });
-    const context: GraphContext = { principal, baseUrl, entryPoints: this.entryPoints };
     const result = await execute({
       schema: SCHEMA,
       document,
       rootValue: ROOT,
-      contextValue: context,
+      contextValue: graphContext(principal, baseUrl, this.services),
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: (operationName ?? undefined) as string | undefined,
     });

@@ -1,8 +1,10 @@
 /**
  * The part of GitHub's GraphQL schema feedgate serves (https://docs.github.com/graphql/reference): the viewer, users,
- * organizations and repositories, with the types, names and nullability of GitHub's own schema, so that a query a
- * client writes for GitHub is valid here exactly when every field it asks for is in this part. Connections are
- * served with their `totalCount` only. What clients send first (`gh auth login`: `query UserCurrent{viewer{login}}`)
+ * organizations, repositories, their refs and the git objects these point at, pull requests, and objects by global
+ * id, with the types, names and nullability of GitHub's own schema, so that a query a client writes for GitHub is
+ * valid here exactly when every field and argument it asks for is in this part. A repository's refs and a ref's pull
+ * requests are connections with their pages (./connections.ts); followers, following and stargazers have their
+ * `totalCount` only. What clients send first (`gh auth login`: `query UserCurrent{viewer{login}}`)
  * is in it; a field outside it is refused as GitHub refuses a field it does not know (./errors.ts).
  */
 import { buildSchema } from "graphql";
@@ -14,6 +16,8 @@ export const SCHEMA_SDL = /* GraphQL */ `
   scalar URI
   "Git SSH string"
   scalar GitSSHRemote
+  "A Git object ID."
+  scalar GitObjectID
 
   "An object with an ID."
   interface Node {
@@ -45,6 +49,172 @@ export const SCHEMA_SDL = /* GraphQL */ `
     WRITE
     TRIAGE
     READ
+  }
+
+  "Possible directions in which to order a list of items when provided an \`orderBy\` argument."
+  enum OrderDirection {
+    ASC
+    DESC
+  }
+
+  "Properties by which issue connections can be ordered."
+  enum IssueOrderField {
+    COMMENTS
+    CREATED_AT
+    UPDATED_AT
+  }
+
+  "Ways in which lists of issues can be ordered upon return."
+  input IssueOrder {
+    direction: OrderDirection!
+    field: IssueOrderField!
+  }
+
+  "The possible states of a pull request."
+  enum PullRequestState {
+    CLOSED
+    MERGED
+    OPEN
+  }
+
+  "Information about pagination in a connection."
+  type PageInfo {
+    endCursor: String
+    hasNextPage: Boolean!
+    hasPreviousPage: Boolean!
+    startCursor: String
+  }
+
+  "Represents a Git object."
+  interface GitObject {
+    abbreviatedOid: String!
+    commitResourcePath: URI!
+    commitUrl: URI!
+    id: ID!
+    oid: GitObjectID!
+    repository: Repository!
+  }
+
+  "Represents a Git commit."
+  type Commit implements Node & GitObject {
+    abbreviatedOid: String!
+    commitResourcePath: URI!
+    commitUrl: URI!
+    id: ID!
+    message: String!
+    messageHeadline: String!
+    oid: GitObjectID!
+    repository: Repository!
+  }
+
+  "Represents a Git tag."
+  type Tag implements Node & GitObject {
+    abbreviatedOid: String!
+    commitResourcePath: URI!
+    commitUrl: URI!
+    id: ID!
+    message: String
+    name: String!
+    oid: GitObjectID!
+    repository: Repository!
+    target: GitObject!
+  }
+
+  "Represents a Git tree."
+  type Tree implements Node & GitObject {
+    abbreviatedOid: String!
+    commitResourcePath: URI!
+    commitUrl: URI!
+    id: ID!
+    oid: GitObjectID!
+    repository: Repository!
+  }
+
+  "Represents a Git blob."
+  type Blob implements Node & GitObject {
+    abbreviatedOid: String!
+    commitResourcePath: URI!
+    commitUrl: URI!
+    id: ID!
+    oid: GitObjectID!
+    repository: Repository!
+  }
+
+  "Represents a Git reference."
+  type Ref implements Node {
+    associatedPullRequests(
+      after: String
+      baseRefName: String
+      before: String
+      first: Int
+      headRefName: String
+      labels: [String!]
+      last: Int
+      orderBy: IssueOrder
+      states: [PullRequestState!]
+    ): PullRequestConnection!
+    id: ID!
+    name: String!
+    prefix: String!
+    repository: Repository!
+    target: GitObject
+  }
+
+  "The connection type for Ref."
+  type RefConnection {
+    edges: [RefEdge]
+    nodes: [Ref]
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  "An edge in a connection."
+  type RefEdge {
+    cursor: String!
+    node: Ref
+  }
+
+  "A repository pull request."
+  type PullRequest implements Node {
+    author: Actor
+    baseRef: Ref
+    baseRefName: String!
+    baseRefOid: GitObjectID!
+    baseRepository: Repository
+    body: String!
+    closed: Boolean!
+    closedAt: DateTime
+    createdAt: DateTime!
+    databaseId: Int
+    headRef: Ref
+    headRefName: String!
+    headRefOid: GitObjectID!
+    headRepository: Repository
+    headRepositoryOwner: RepositoryOwner
+    id: ID!
+    isDraft: Boolean!
+    merged: Boolean!
+    mergedAt: DateTime
+    number: Int!
+    permalink: URI!
+    repository: Repository!
+    resourcePath: URI!
+    state: PullRequestState!
+    title: String!
+    updatedAt: DateTime!
+    url: URI!
+  }
+
+  "The connection type for PullRequest."
+  type PullRequestConnection {
+    edges: [PullRequestEdge]
+    nodes: [PullRequest]
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  "An edge in a connection."
+  type PullRequestEdge {
+    cursor: String!
+    node: PullRequest
   }
 
   "The repository's visibility level."
@@ -112,6 +282,7 @@ export const SCHEMA_SDL = /* GraphQL */ `
   type Repository implements Node {
     createdAt: DateTime!
     databaseId: Int
+    defaultBranchRef: Ref
     description: String
     forkCount: Int!
     hasIssuesEnabled: Boolean!
@@ -128,6 +299,8 @@ export const SCHEMA_SDL = /* GraphQL */ `
     owner: RepositoryOwner!
     parent: Repository
     pushedAt: DateTime
+    ref(qualifiedName: String!): Ref
+    refs(after: String, before: String, first: Int, last: Int, refPrefix: String!): RefConnection
     resourcePath: URI!
     sshUrl: GitSSHRemote!
     stargazerCount: Int!
@@ -140,6 +313,10 @@ export const SCHEMA_SDL = /* GraphQL */ `
 
   "The query root of GitHub's GraphQL interface."
   type Query {
+    "Fetches an object given its ID."
+    node(id: ID!): Node
+    "Lookup nodes by a list of IDs."
+    nodes(ids: [ID!]!): [Node]!
     "Lookup an organization by login."
     organization(login: String!): Organization
     "Lookup a given repository by the owner and repository name."

@@ -73,6 +73,8 @@ export interface PullStore {
   page(filter: PullFilter, window: { limit: number; offset: number }): Promise<Page<IssueRow>>;
   /** The open pull requests whose head is this branch of this repository (a push to it moves them). */
   openWithHead(headRepoId: number, ref: string): Promise<PullRow[]>;
+  /** Every pull request whose head is this branch of this repository, open or not, in the order they were opened. */
+  withHead(headRepoId: number, ref: string): Promise<PullRow[]>;
   /** The open pull requests into this branch of this repository. */
   openWithBase(repoId: number, ref: string): Promise<PullRow[]>;
   /** The issues of the repository's pull requests whose head is this commit or that were merged by it, newest first. */

@@ -174,6 +174,14 @@ export class Pulls implements PullStore {
     return this.open("p.head_repo_id = @repo AND p.head_ref = @ref", { repo: headRepoId, ref });
   }
 
+  async withHead(headRepoId: number, ref: string): Promise<PullRow[]> {
+    const rows = await this.db.all<PullRecord>(
+      "SELECT * FROM pull_requests WHERE head_repo_id = @repo AND head_ref = @ref ORDER BY issue_id",
+      { repo: headRepoId, ref },
+    );
+    return rows.map(toPull);
+  }
+
   openWithBase(repoId: number, ref: string): Promise<PullRow[]> {
     return this.open("p.repo_id = @repo AND p.base_ref = @ref", { repo: repoId, ref });
   }

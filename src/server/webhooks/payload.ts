@@ -7,6 +7,7 @@
  */
 import { installationNodeId, toWireInstallation } from "../convert/app.js";
 import { toWireRepository } from "../convert/repository.js";
+import { legacyNodeId } from "../convert/node-ids.js";
 import { toWireOrganization, toWireSimpleUser } from "../convert/user.js";
 import type { RepoRow, Store, UserRow } from "../store/store.js";
 
@@ -98,7 +99,13 @@ function joinedJson(parts: string[]): string {
  */
 export function installationRepository(repo: RepoRow) {
   const name = repo.fullName.slice(repo.fullName.indexOf("/") + 1);
-  return { id: repo.wireId, node_id: "", name, full_name: repo.fullName, private: repo.private };
+  return {
+    id: repo.wireId,
+    node_id: legacyNodeId("Repository", repo.wireId),
+    name,
+    full_name: repo.fullName,
+    private: repo.private,
+  };
 }
 
 /** What a webhook body's `repository` and `organization` are read from: the store, or an action's transaction. */

@@ -81,6 +81,30 @@ export class GitRefService {
     return { repo, refs: await Promise.all(refs.map((ref) => this.view(objects, ref))) };
   }
 
+  /**
+   * A ref by GraphQL's `qualifiedName`: a full name (`refs/heads/main`) as it is, else a short one as a branch, then
+   * as a tag (the order RepositoryCode.commitOf reads a ref in). Null when there is none, an empty repository's too.
+   */
+  async qualified(params: FeedParams, qualifiedName: string, principal: Principal | null): Promise<RefView | null> {
+    const repo = await this.code.readable(params, principal);
+    const names = qualifiedName.startsWith("refs/")
+      ? [qualifiedName]
+      : [`refs/heads/${qualifiedName}`, `refs/tags/${qualifiedName}`];
+    for (const name of names) {
+      const ref = await this.code.storeRef(repo, name);
+      if (ref) return this.view(this.code.objects(repo), ref);
+    }
+    return null;
+  }
+
+  /** The refs whose names start with `prefix`, in the order of their names: none for an empty repository. */
+  async prefixed(params: FeedParams, prefix: string, principal: Principal | null): Promise<RefView[]> {
+    const repo = await this.code.readable(params, principal);
+    const objects = this.code.objects(repo);
+    const refs = await this.code.storeRefs(repo, prefix);
+    return Promise.all(refs.map((ref) => this.view(objects, ref)));
+  }
+
   async create(params: FeedParams, input: CreateInput, access: ActionAccess) {
     const { repo, user } = await this.code.pushable(params, access);
     await this.code.notEmpty(repo);

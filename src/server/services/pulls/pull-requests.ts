@@ -6,6 +6,7 @@
  * `pull_request` webhooks (./pull-made.ts). Merges are ./pull-merges.ts, reviewers and reviews ./pull-reviews.ts.
  */
 import type { Endpoints } from "../../../api/endpoints.js";
+import type { AcceptedPermissions } from "../../../api/permissions.js";
 import type { RequestOf } from "../../../api/schemas.js";
 import type { PullComputed, PullFacts } from "../../convert/pull.js";
 import { ApiError, notFound, validationFailed } from "../../errors.js";
@@ -44,6 +45,9 @@ export const MAX_LISTED_COMMITS = 250;
 /** And at most 3,000 files (https://docs.github.com/rest/pulls/pulls#list-pull-requests-files). */
 export const MAX_LISTED_FILES = 3000;
 
+/** What reading a private repository's pull requests needs of a fine-grained token or an app. */
+const PULLS_READ: AcceptedPermissions = [{ pull_requests: "read" }];
+
 /** GitHub's 422 entry about a pull request, as its create and update answer them. */
 const refused = (entry: { field?: string; code: string; message?: string }) =>
   validationFailed([{ resource: "PullRequest", field: entry.field ?? "", ...entry }]);
@@ -66,7 +70,7 @@ export class PullRequestService {
 
   /** A repository whose pull requests the caller sees: 404 otherwise, as every repository resource. */
   async readable(params: FeedParams, principal: Principal | null): Promise<RepoRow> {
-    return (await this.feeds.repository(params, principal, [{ pull_requests: "read" }])).repo;
+    return (await this.feeds.repository(params, principal, PULLS_READ)).repo;
   }
 
   /** The pull request the path names: its issue and row; 404 for anything else (an issue is no pull request). */
@@ -76,6 +80,40 @@ export class PullRequestService {
     const issue = pull && (await this.store.issues.findById(pull.issueId));
     if (!pull || !issue) throw notFound();
     return { issue, pull };
+  }
+
+  /**
+   * The facts of these pull requests that the caller sees (their repositories' pull requests readable, as `readable`
+   * decides for one), in their order: what a list across repositories shows, GraphQL's among them.
+   */
+  private async seen(pulls: PullRow[], principal: Principal | null): Promise<PullFacts[]> {
+    const repos = new Map<number, RepoRow | null>();
+    const facts: PullFacts[] = [];
+    for (const pull of pulls) {
+      if (!repos.has(pull.repoId)) {
+        const repo = await this.store.directory.findRepoById(pull.repoId);
+        const visible = repo && (!repo.private || (await this.feeds.readsPrivate(repo, principal, PULLS_READ)));
+        repos.set(pull.repoId, visible ? repo : null);
+      }
+      const repo = repos.get(pull.repoId);
+      const issue = repo && (await this.store.issues.findById(pull.issueId));
+      if (repo && issue) facts.push(...(await pullFacts(this.store, repo, [issue])));
+    }
+    return facts;
+  }
+
+  /**
+   * The pull requests opened from this branch of this repository, open or not, oldest first (GraphQL's
+   * `Ref.associatedPullRequests`): its own, and those into the repositories of its network it was forked from.
+   */
+  fromHead(headRepo: RepoRow, ref: string, principal: Principal | null): Promise<PullFacts[]> {
+    return this.store.pulls.withHead(headRepo.id, ref).then((pulls) => this.seen(pulls, principal));
+  }
+
+  /** The pull request whose wire id (its issue's) this is, when the caller sees it (GraphQL's `node(id:)`). */
+  async byWireId(id: number, principal: Principal | null): Promise<PullFacts | null> {
+    const pull = (await this.store.pulls.byIssueIds([id])).get(id);
+    return pull ? ((await this.seen([pull], principal))[0] ?? null) : null;
   }
 
   async view(repo: RepoRow, issue: IssueRow): Promise<PullView> {
