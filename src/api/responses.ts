@@ -178,8 +178,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     "TimelineItem[]": Type.Array(shape("TimelineItem")),
     /** 204 No Content. */
     empty: Empty,
-    /** 302 Found: where the answer is, in `Location`, with no body (GitHub's archives, answered on codeload). */
-    redirect: Empty,
+    /**
+     * 302 Found, no body: where the answer is, in `Location` (GitHub's archives, served by codeload). The SDK does not
+     * follow it: its `data` is that URL, as PyGithub's `get_archive_link` answers it.
+     */
+    redirect: Type.String({ format: "uri" }),
     /** 202 with an empty object: GitHub's answer to a redelivery. */
     accepted: shape("Accepted"),
     PrivateUser: shape("PrivateUser"),

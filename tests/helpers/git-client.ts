@@ -22,6 +22,13 @@ export interface Ran {
   stderr: string;
 }
 
+export interface RunOptions {
+  cwd?: string;
+  input?: Uint8Array;
+  /** Settings of the command's environment beyond the workspace's own. */
+  env?: Record<string, string>;
+}
+
 export class Workspace {
   private constructor(readonly dir: string) {}
 
@@ -46,18 +53,18 @@ export class Workspace {
   }
 
   /** `command` in `cwd` (the workspace by default), whatever its exit code. */
-  run(command: string, args: string[], options: { cwd?: string; input?: Uint8Array } = {}): Promise<Ran> {
+  run(command: string, args: string[], options: RunOptions = {}): Promise<Ran> {
     return new Promise((resolve, reject) => {
       const stdin = options.input === undefined ? "ignore" : "pipe";
       const child = spawn(command, args, {
         cwd: options.cwd ?? this.dir,
-        env: this.environment(),
+        env: { ...this.environment(), ...options.env },
         stdio: [stdin, "pipe", "pipe"],
       });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-      child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+      child.stdout!.on("data", (chunk: Buffer) => out.push(chunk));
+      child.stderr!.on("data", (chunk: Buffer) => err.push(chunk));
       child.on("error", reject);
       child.on("close", (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
       // A command that exits before reading its input closes the pipe: that is its answer, not an error here.
@@ -67,7 +74,7 @@ export class Workspace {
   }
 
   /** `command`'s standard output as text without its last newline; a failure throws with its standard error. */
-  async text(command: string, args: string[], options: { cwd?: string; input?: Uint8Array } = {}): Promise<string> {
+  async text(command: string, args: string[], options: RunOptions = {}): Promise<string> {
     const ran = await this.run(command, args, options);
     if (ran.code !== 0) throw new Error(`${command} ${args.join(" ")} failed (${ran.code}): ${ran.stderr}`);
     return ran.stdout.toString("utf8").replace(/\n$/, "");
