@@ -182,7 +182,12 @@ describe("repository archives", () => {
     assert.ok(bytes.subarray(512, 1024).toString().startsWith(`52 comment=${history.main}\n`));
     const zip = await fetch(release.zipball_url, { headers: { authorization: `token ${ALICE_TOKEN}` } });
     assert.equal(zip.headers.get("content-type"), "application/zip");
-    assert.equal(Buffer.from(await zip.arrayBuffer()).subarray(-40).toString(), history.main);
+    assert.equal(
+      Buffer.from(await zip.arrayBuffer())
+        .subarray(-40)
+        .toString(),
+      history.main,
+    );
   });
 
   test("the latest @octokit/rest, unmodified, downloads a private tarball by following the redirect", async () => {

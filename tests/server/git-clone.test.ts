@@ -48,7 +48,11 @@ describe("git clone and fetch over smart HTTP", { skip }, () => {
       assert.equal(await w().git(dir, "symbolic-ref", "HEAD"), "refs/heads/main");
       const listed = (await call("GET", "/repos/alice/hello/commits?per_page=100")) as unknown as { sha: string }[];
       const logged = (await w().git(dir, "log", "--format=%H")).split("\n");
-      assert.deepEqual(logged, listed.map((c) => c.sha), "git log walks the commits the API lists, in its order");
+      assert.deepEqual(
+        logged,
+        listed.map((c) => c.sha),
+        "git log walks the commits the API lists, in its order",
+      );
       assert.deepEqual([...logged].sort(), [...history.commits].sort());
       assert.equal(await w().git(dir, "rev-parse", "origin/feature"), history.commits.at(-3));
       await w().git(dir, "fsck", "--full", "--strict", "--no-dangling");
@@ -117,7 +121,17 @@ describe("git clone and fetch over smart HTTP", { skip }, () => {
     const host = new URL(url).host;
     await w().text("git", ["clone", "-q", `http://x-access-token:${ALICE_TOKEN}@${host}/alice/hello.git`, dir]);
     const head = (await call("GET", "/repos/alice/hello/git/ref/heads/main")).object.sha as string;
-    await w().git(dir, "-c", "user.name=Alice", "-c", "user.email=alice@example.com", "commit", "--allow-empty", "-qm", "x");
+    await w().git(
+      dir,
+      "-c",
+      "user.name=Alice",
+      "-c",
+      "user.email=alice@example.com",
+      "commit",
+      "--allow-empty",
+      "-qm",
+      "x",
+    );
     const pushed = await w().run("git", ["push", "origin", "HEAD:main"], { cwd: w().path(dir) });
     assert.notEqual(pushed.code, 0);
     assert.match(pushed.stderr, /feedgate does not take git push/);

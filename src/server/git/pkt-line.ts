@@ -36,9 +36,10 @@ export function readPackets(input: Buffer): Packet[] {
     if (length === 0) packets.push({ kind: "flush" });
     else if (length === 1) packets.push({ kind: "delim" });
     else if (length === 2) packets.push({ kind: "end" });
-    else if (length < 4 || at + length > input.length) throw new PktLineError(`pkt-line of length ${length} is cut short`);
+    else if (length < 4 || at + length > input.length)
+      throw new PktLineError(`pkt-line of length ${length} is cut short`);
     else packets.push({ kind: "data", payload: input.subarray(at + 4, at + length) });
-    at += length < 4 ? 4 : length;
+    at += Math.max(length, 4);
   }
   return packets;
 }

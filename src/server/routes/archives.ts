@@ -37,7 +37,10 @@ export function archiveRoutes(untyped: FastifyInstance, services: CodeServices):
     ref: string | undefined,
   ) => {
     const link = await service.link(params, ref, request.principal);
-    return reply.code(302).header("Location", codeloadUrl(request.baseUrl, link.fullName, format, link.ref)).send();
+    return reply
+      .code(302)
+      .header("Location", codeloadUrl(request.baseUrl, link.fullName, format, link.ref))
+      .send();
   };
 
   app.route({

@@ -54,7 +54,12 @@ export function smartHttpRoutes(app: FastifyInstance, services: CodeServices): v
       if (error.statusCode === 404 && request.principal === null) {
         reply.header("WWW-Authenticate", 'Basic realm="GitHub"');
         await text(reply, 401, "Authentication required: send a token as the password.\n");
-      } else await text(reply, error.statusCode, error.statusCode === 404 ? "Repository not found.\n" : `${error.message}\n`);
+      } else
+        await text(
+          reply,
+          error.statusCode,
+          error.statusCode === 404 ? "Repository not found.\n" : `${error.message}\n`,
+        );
       return null;
     }
   }

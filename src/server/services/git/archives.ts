@@ -62,12 +62,7 @@ export class ArchiveService {
   }
 
   /** The archive of `ref` in `format`, as its bytes are made. */
-  async archive(
-    params: FeedParams,
-    format: ArchiveFormat,
-    ref: string,
-    principal: Principal | null,
-  ): Promise<Archive> {
+  async archive(params: FeedParams, format: ArchiveFormat, ref: string, principal: Principal | null): Promise<Archive> {
     const repo = await this.code.readable(params, principal);
     const objects = this.code.objects(repo);
     const resolved = await this.contents.resolve(repo, objects, ref);
