@@ -63,6 +63,16 @@ describe("git clone and fetch over smart HTTP", { skip }, () => {
     });
   }
 
+  test("an empty repository clones empty, on the default branch it will have (ls-refs unborn)", async () => {
+    await call("POST", "/user/repos", { name: "blank" }, 201);
+    const cloned = await w().run("git", ["clone", `${url}/alice/blank.git`, "blank"]);
+    assert.equal(cloned.code, 0, cloned.stderr);
+    assert.match(cloned.stderr, /cloned an empty repository/);
+    // git's own default would be master: main comes from feedgate's HEAD.
+    assert.equal(await w().git("blank", "symbolic-ref", "HEAD"), "refs/heads/main");
+    await w().text("git", ["-c", "protocol.version=0", "clone", "-q", `${url}/alice/blank.git`, "blank-v0"]);
+  });
+
   test("a fetch after a push brings the push's commit, its trees and its file, and nothing else", async () => {
     const dir = "fetching";
     await w().text("git", ["clone", "-q", `${url}/alice/hello`, dir]);
