@@ -14,7 +14,7 @@ import { issueListEndpoints } from "./issue-list-endpoints.js";
 import { commentEndpoints } from "./comment-endpoints.js";
 import { activityEndpoints } from "./activity-endpoints.js";
 import { labelEndpoints } from "./label-endpoints.js";
-import { branchEndpoints, commitEndpoints, contentEndpoints, gitEndpoints } from "./git-endpoints.js";
+import { archiveEndpoints, branchEndpoints, commitEndpoints, contentEndpoints, gitEndpoints } from "./git-endpoints.js";
 import { pullEndpoints } from "./pull-endpoints.js";
 import { repositoryEndpoints } from "./repository-endpoints.js";
 import { collaboratorEndpoints } from "./collaborator-endpoints.js";
@@ -811,6 +811,7 @@ export const endpoints = {
   labels: labelEndpoints,
   git: gitEndpoints,
   contents: contentEndpoints,
+  archives: archiveEndpoints,
   branches: branchEndpoints,
   commits: commitEndpoints,
   pulls: pullEndpoints,

@@ -368,3 +368,50 @@ export const commitEndpoints = {
     "List pull requests associated with a commit",
   ),
 } as const;
+
+const archives = (format: "tar" | "zip") =>
+  ({
+    docs: `https://docs.github.com/rest/repos/contents#download-a-repository-archive-${format}`,
+    resource: "Archive",
+    tag: "repos",
+    wildcard: "ref",
+  }) as const;
+
+/**
+ * A repository's tarball and zipball (GitHub's `repos/download-tarball-archive` and `-zipball-`): a 302 to where
+ * the archive of the ref (the default branch without one) is served, as GitHub answers with codeload's URL.
+ */
+export const archiveEndpoints = {
+  tarball: codeRow(
+    "GET",
+    "/repos/:user/:repo/tarball/*",
+    { ...repoPath, ...rest },
+    "redirect",
+    archives("tar"),
+    "Download a repository archive (tar)",
+  ),
+  tarballOfDefaultBranch: codeRow(
+    "GET",
+    "/repos/:user/:repo/tarball",
+    repoPath,
+    "redirect",
+    archives("tar"),
+    "Download a repository archive (tar) of the default branch",
+  ),
+  zipball: codeRow(
+    "GET",
+    "/repos/:user/:repo/zipball/*",
+    { ...repoPath, ...rest },
+    "redirect",
+    archives("zip"),
+    "Download a repository archive (zip)",
+  ),
+  zipballOfDefaultBranch: codeRow(
+    "GET",
+    "/repos/:user/:repo/zipball",
+    repoPath,
+    "redirect",
+    archives("zip"),
+    "Download a repository archive (zip) of the default branch",
+  ),
+} as const;

@@ -178,6 +178,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     "TimelineItem[]": Type.Array(shape("TimelineItem")),
     /** 204 No Content. */
     empty: Empty,
+    /**
+     * 302 Found, no body: where the answer is, in `Location` (GitHub's archives, served by codeload). The SDK does not
+     * follow it: its `data` is that URL, as PyGithub's `get_archive_link` answers it.
+     */
+    redirect: Type.String({ format: "uri" }),
     /** 202 with an empty object: GitHub's answer to a redelivery. */
     accepted: shape("Accepted"),
     PrivateUser: shape("PrivateUser"),
@@ -295,7 +300,7 @@ export type ResponseKind = keyof Responses;
 export type ResponseData<K extends ResponseKind> = Static<Responses[K]>;
 
 /** Whether a kind's answer has a body. */
-export const hasBody = (kind: ResponseKind): boolean => kind !== "empty";
+export const hasBody = (kind: ResponseKind): boolean => kind !== "empty" && kind !== "redirect";
 
 /** A table row as far as its success status goes. */
 interface Answering {
@@ -307,13 +312,14 @@ interface Answering {
 }
 
 /**
- * The status of a successful answer: 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`, `Fork`,
+ * The status of a successful answer: 302 for a redirect, 204 without a body, 202 for what is queued (`accepted`, `HookRedeliveries`, `Fork`,
  * `PullRequestBranchUpdate`), 201 when
  * a POST row creates, 200 else. A POST answering a list made no one resource (adding labels answers the issue's
  * labels): GitHub answers it 200.
  * A route serving a PATCH row under POST too (GitHub's alias) answers as the PATCH does: the row decides, not the route.
  */
-export function successStatus(row: Answering): 200 | 201 | 202 | 204 {
+export function successStatus(row: Answering): 200 | 201 | 202 | 204 | 302 {
+  if (row.response === "redirect") return 302;
   if (!hasBody(row.response)) return 204;
   const queued = ["accepted", "HookRedeliveries", "Fork", "PullRequestBranchUpdate"];
   if (queued.includes(row.response)) return 202;

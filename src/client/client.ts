@@ -229,7 +229,7 @@ export class Client {
     body: Record<string, unknown> | undefined,
     kind?: ResponseKind,
   ) {
-    const result = await this.#exchange(method, url, callerHeaders, body);
+    const result = await this.#exchange(method, url, callerHeaders, body, kind === "redirect" ? "manual" : undefined);
     if (kind !== undefined) {
       withStringIds(kind, result.data);
       this.#kinds.set(result, kind);
@@ -305,12 +305,13 @@ export class Client {
     url: string,
     callerHeaders: Record<string, string>,
     body: Record<string, unknown> | undefined,
+    redirect?: "manual",
   ) {
     const auth = this.#auth;
     const headers = this.#headersFor(url, callerHeaders);
     if (body !== undefined) headers["content-type"] = "application/json; charset=utf-8";
     const ownOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
-    const request: WireRequest = { method, url, headers, body };
+    const request: WireRequest = { method, url, headers, body, ...(redirect ? { redirect } : {}) };
     const first = await exchange(request, this.#fetch, this.#timeout);
     const challenge = first.response.status === 401 ? otpChallenge(first.response.headers) : null;
     if (!challenge || auth?.type !== "basic" || typeof auth.otp !== "function" || !ownOrigin)

@@ -130,7 +130,14 @@ export function prepare(endpoint: Endpoint, operation: string, params: unknown):
   if (endpoint.method === "POST" || endpoint.method === "PATCH") body ??= {};
   const path = endpoint.path
     .split("/")
-    .map((segment) => (segment.startsWith(":") ? encodeURIComponent(pathValues[segment.slice(1)] ?? "") : segment))
+    .map((segment) =>
+      segment.startsWith(":")
+        ? encodeURIComponent(pathValues[segment.slice(1)] ?? "")
+        : // A wildcard's value holds slashes (a ref's name, a file's path): each part escaped, the slashes kept.
+          segment === "*"
+          ? (pathValues["*"] ?? "").split("/").map(encodeURIComponent).join("/")
+          : segment,
+    )
     .join("/");
   const search = query.toString();
   return {

@@ -55,6 +55,10 @@ export function interpret(request: WireRequest, { response, text }: Exchange): R
   }
   const url = response.url || request.url;
   if (response.status === 304) return { notModified: true, status: 304, url, data: undefined, meta };
+  // A redirect asked to be kept (an archive's link): its answer is where it points.
+  const location = response.headers.get("location");
+  if (request.redirect === "manual" && response.status >= 300 && response.status < 400 && location)
+    return { notModified: false, status: response.status, url, data: new URL(location, url).href, meta };
   if (response.status < 200 || response.status > 299) {
     throw new HttpError(messageOf(response, body.value), { ...details, status: response.status, body: body.value });
   }

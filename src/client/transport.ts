@@ -12,6 +12,8 @@ export interface WireRequest {
   url: string;
   headers: Record<string, string>;
   body?: Record<string, unknown>;
+  /** `manual`: a redirect is the answer (an archive's link), not followed. */
+  redirect?: "manual";
 }
 
 export interface Exchange {
@@ -47,6 +49,7 @@ export async function exchange(request: WireRequest, fetch: Fetch, timeout: numb
       method: request.method,
       headers: request.headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      ...(request.redirect ? { redirect: request.redirect } : {}),
       signal: controller.signal,
     });
     return { response, text: await response.text() };

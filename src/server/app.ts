@@ -33,6 +33,8 @@ import { metaRoutes } from "./routes/meta.js";
 import { commitRoutes } from "./routes/commits.js";
 import { pullRoutes } from "./routes/pulls.js";
 import { contentRoutes } from "./routes/contents.js";
+import { archiveRoutes } from "./routes/archives.js";
+import { smartHttpRoutes } from "./routes/smart-http.js";
 import { gitRoutes } from "./routes/git.js";
 import { statusRoutes } from "./routes/statuses.js";
 import { releaseRoutes } from "./routes/releases.js";
@@ -249,6 +251,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   collaboratorRoutes(app, services);
   gitRoutes(app, services.code);
   contentRoutes(app, services.code);
+  archiveRoutes(app, services.code);
+  smartHttpRoutes(app, services.code);
   commitRoutes(app, services.code);
   pullRoutes(app, services.pulls);
   statusRoutes(app, services.checks);

@@ -1,7 +1,8 @@
 /**
  * PyGithub 1.55 (Debian's python3-github), unmodified, writing and reading code against a live feedgate: files
  * created, updated (a stale `sha` is GitHub's 409), read back and deleted through the contents API; a branch made
- * through git data (tree, commit, ref); branches and the history read back. The cases are
+ * through git data (tree, commit, ref); branches and the history read back; an archive's link, as get_archive_link
+ * reads it from the redirect, and the archive behind it. The cases are
  * tests/compat/scripts/pygithub_code_cases.py.
  */
 import { test, describe, before, after } from "node:test";
@@ -49,6 +50,14 @@ describe("PyGithub 1.55 writing and reading code", { skip }, () => {
     assert.deepEqual(result("history-and-delete"), {
       messages: ["Drop notes", "More notes", "Add notes"],
       readme_gone: [],
+    });
+  });
+
+  test("get_archive_link answers the redirect's Location: feedgate's own codeload path, serving the archive", () => {
+    assert.deepEqual(result("archive-link"), {
+      tarball: "/_codeload/alice/hello/legacy.tar.gz/main",
+      zipball: "/_codeload/alice/hello/legacy.zip/main",
+      pax_comment: "52 comment=",
     });
   });
 });

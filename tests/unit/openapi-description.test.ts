@@ -17,6 +17,7 @@ import { documented, type RouteDoc } from "../../src/server/openapi/route-doc.js
 import { tableRoute } from "../../src/server/routes/table-route.js";
 import { HEALTHZ, READYZ } from "../../src/server/routes/meta-openapi.js";
 import { INGEST_EVENTS, SEED_WORLD } from "../../src/server/routes/admin-openapi.js";
+import { INFO_REFS, RECEIVE_PACK, UPLOAD_PACK } from "../../src/server/routes/smart-http-openapi.js";
 
 type Document = OpenAPIV3_1.Document;
 type Method = "get" | "post" | "patch" | "delete";
@@ -29,6 +30,9 @@ const ROUTE_DOCS: [method: "GET" | "POST", url: string, doc: RouteDoc][] = [
   ["GET", "/readyz", READYZ],
   ["POST", "/admin/events", INGEST_EVENTS],
   ["POST", "/admin/world", SEED_WORLD],
+  ["GET", "/:user/:repo/info/refs", INFO_REFS],
+  ["POST", "/:user/:repo/git-upload-pack", UPLOAD_PACK],
+  ["POST", "/:user/:repo/git-receive-pack", RECEIVE_PACK],
 ];
 
 const openapiPath = (url: string, wildcard?: string) => url.replace(/:(\w+)/g, "{$1}").replace(/\*$/, `{${wildcard}}`);
@@ -107,13 +111,13 @@ describe("the OpenAPI description of the endpoint table", () => {
 });
 
 describe("the response kinds in the document", () => {
-  test("every kind but `empty` is a named schema, or an array of one, that the document's components hold", () => {
+  test("every kind but `empty` and `redirect` is a named schema, or an array of one, the document's components hold", () => {
     const named = components(false);
     const refName = (schema: unknown) =>
       /^#\/components\/schemas\/(\w+)$/.exec((schema as { $ref?: string }).$ref ?? "")?.[1];
     for (const kind of Object.keys(RESPONSES) as ResponseKind[]) {
       const body = named.body(kind) as { type?: string; items?: unknown } | null;
-      if (kind === "empty") {
+      if (kind === "empty" || kind === "redirect") {
         assert.equal(body, null);
         continue;
       }
@@ -140,7 +144,8 @@ describe("the response kinds in the document", () => {
 });
 
 describe("successStatus", () => {
-  test("is 204 without a body, 202 accepted, 201 for a POST row that creates, 200 otherwise", () => {
+  test("is 302 for a redirect, 204 without a body, 202 accepted, 201 for a POST row that creates, 200 otherwise", () => {
+    assert.equal(successStatus(endpoints.archives.tarball), 302);
     assert.equal(successStatus(endpoints.authorization.delete), 204);
     assert.equal(successStatus(endpoints.hooks.ping), 204);
     assert.equal(successStatus(endpoints.hooks.redeliver), 202);

@@ -2,8 +2,8 @@
  * Stored releases and assets -> GitHub's release and release asset objects, as the API answers them and as the
  * `release` webhooks and ReleaseEvent carry them (`release.schema.json`, `release-asset.schema.json`,
  * `../shared/data/webhooks/examples/release.json`). `upload_url` is on the API's own origin and path (GitHub's is
- * `uploads.github.com`), so that a client expanding its template uploads to feedgate. feedgate serves no archives:
- * `tarball_url` and `zipball_url` name GitHub's paths, as `html_url` names a page.
+ * `uploads.github.com`), so that a client expanding its template uploads to feedgate; `tarball_url` and
+ * `zipball_url` are the API's archive routes of the tag, which feedgate serves (../routes/archives.ts).
  */
 import type { Release, ReleaseAsset } from "../../api/release-schemas.js";
 import type { AssetRow, ReleaseRow, UserRow } from "../store/store.js";

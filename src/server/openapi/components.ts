@@ -4,7 +4,7 @@
  * one of them, by identity, is written as a `$ref`.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { namedResponseSchemas, responseKinds, type ResponseKind } from "../../api/responses.js";
+import { hasBody, namedResponseSchemas, responseKinds, type ResponseKind } from "../../api/responses.js";
 import { OUTSIDE_TABLE_SCHEMAS } from "../../api/outside-table-schemas.js";
 import { ErrorBody } from "../../api/schemas.js";
 import { componentRef } from "./responses.js";
@@ -35,8 +35,8 @@ export function components(numericIds: boolean): Components {
 
   return {
     schemas,
-    // `empty` is the one kind without a body; every other one is a named shape or an array of one.
-    body: (kind) => (kind === "empty" ? null : refs(kinds[kind])),
+    // `empty` and `redirect` have no body; every other kind is a named shape or an array of one.
+    body: (kind) => (hasBody(kind) ? refs(kinds[kind]) : null),
     refs,
   };
 }

@@ -45,7 +45,7 @@ const HEADERS: Record<string, [type: "string" | "integer", description: string]>
   "Last-Modified": ["string", "Where a time applies: the newest event's, or the authorization's `updated_at`."],
   Link: ["string", '`<url>; rel="prev"`, `next`, `last`, `first`, when the list spans pages.'],
   "X-Poll-Interval": ["integer", "Seconds a poller should wait before asking again."],
-  Location: ["string", "The new authorization's or hook's URL."],
+  Location: ["string", "The new authorization's or hook's URL; a redirect's target (a repository archive's)."],
   "Retry-After": ["integer", "Seconds to wait before retrying."],
   Age: [
     "integer",

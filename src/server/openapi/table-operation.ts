@@ -84,10 +84,11 @@ function tableResponses(route: RouteOptions, endpoint: Endpoint, components: Com
     ...(endpoint.response === "Event[]" || endpoint.response === "IssueEvent[]"
       ? ["X-Poll-Interval", "Age", "Warning"]
       : []),
-    ...(status === 201 ? ["Location"] : []),
+    ...(status === 201 || status === 302 ? ["Location"] : []),
   ];
+  const descriptions = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 302: "Found" } as const;
   const success: OpenAPIV3_1.ResponseObject = {
-    description: status === 204 ? "No Content" : status === 201 ? "Created" : status === 202 ? "Accepted" : "OK",
+    description: descriptions[status],
     headers: headers(successHeaders),
     ...(body ? { content: { "application/json": { schema: body } } } : {}),
   };

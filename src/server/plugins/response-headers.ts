@@ -6,6 +6,13 @@ import { STATUS_CODES } from "node:http";
 import fp from "fastify-plugin";
 import { isEventStream } from "../streams/resume.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Answers no cache may keep even for a minute (git's refs, which a push changes): `no-cache`. */
+    uncached?: boolean;
+  }
+}
+
 const VARY = "Accept, Authorization, Cookie, X-GitHub-OTP, X-Service-OTP, Accept-Encoding";
 
 /** `Status` values by code, made once: the header is on every response. */
@@ -28,8 +35,9 @@ export default fp(
       reply.header("X-GitHub-Request-Id", request.id);
       reply.header("X-Content-Type-Options", "nosniff");
       reply.header("Vary", VARY);
-      if (isEventStream(reply)) {
+      if (isEventStream(reply) || request.routeOptions.config?.uncached) {
         // A live stream: nothing in it may be kept and replayed by a cache (https://html.spec.whatwg.org/#authoring-notes).
+        // Git's refs neither: git-http-backend sends them `no-cache`, so that a clone after a push sees the push.
         reply.header("Cache-Control", "no-cache");
       } else if (request.method === "GET" && (status === 200 || status === 304)) {
         reply.header("Cache-Control", request.principal ? PRIVATE_CACHE : PUBLIC_CACHE);

@@ -8,7 +8,7 @@
 import { Kind, OptionalKind, Type, type TObject, type TSchema, type TString } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../../api/endpoints.js";
-import { responseSchemas, successStatus, type ResponseKind } from "../../api/responses.js";
+import { hasBody, responseSchemas, successStatus, type ResponseKind } from "../../api/responses.js";
 import { requestSchema, type RequestSchema } from "../../api/schemas.js";
 
 /** How a route differs from its row, where GitHub serves one operation more than one way. */
@@ -42,8 +42,8 @@ type SuccessStatus<E extends Endpoint> = E["response"] extends
           : 201
         : 200;
 
-/** A route's response schemas: its kind's at its success status; none for `empty` (204: nothing to serialize). */
-type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty"
+/** A route's response schemas: its kind's at its success status; none for `empty` and `redirect` (no body). */
+type ResponseSchemas<E extends Endpoint> = E["response"] extends "empty" | "redirect"
   ? object
   : { [S in SuccessStatus<E>]: ServedResponses[E["response"]] };
 
@@ -80,7 +80,7 @@ const BY_ID_MODE: ReadonlySet<ResponseKind> = new Set(
 );
 
 function responseSchemasOf<E extends Endpoint>(endpoint: E, numericIds: boolean | undefined): ResponseSchemas<E> {
-  if (endpoint.response === "empty") return {} as ResponseSchemas<E>;
+  if (!hasBody(endpoint.response)) return {} as ResponseSchemas<E>;
   if (numericIds === undefined && BY_ID_MODE.has(endpoint.response)) {
     throw new Error(
       `${endpoint.method} ${endpoint.path}: ${endpoint.response} has ids that follow --numeric-ids; pass numericIds`,

@@ -53,3 +53,18 @@ def _():
     repo.delete_file("docs/notes.md", "Drop notes", notes.sha)
     return {"messages": [c.commit.message for c in repo.get_commits()],
             "readme_gone": [c.path for c in repo.get_contents("")]}
+
+
+@case("archive-link")
+def _():
+    import gzip
+    import urllib.request
+
+    tarball = repo.get_archive_link("tarball", "main")
+    zipball = repo.get_archive_link("zipball")
+    # The link is fetched as a program handed it would: with the token (feedgate's link carries none of its own).
+    request = urllib.request.Request(tarball, headers={"Authorization": f"token {TOKEN}"})
+    with urllib.request.urlopen(request) as answer:
+        tar = gzip.decompress(answer.read())
+    return {"tarball": tarball.replace(URL, ""), "zipball": zipball.replace(URL, ""),
+            "pax_comment": tar[512:523].decode()}
