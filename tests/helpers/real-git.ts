@@ -78,6 +78,8 @@ export class ScratchRepository {
       child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
       child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
       child.on("error", reject);
+      // git may stop reading before the input ends (it failed): its exit status and message say why, not EPIPE.
+      child.stdin.on("error", () => undefined);
       child.on("close", (code) =>
         code === 0
           ? resolve(Buffer.concat(out))
