@@ -18,6 +18,10 @@ export function withoutPassword(url: string): string {
     parsed.password = "";
     return parsed.toString();
   } catch {
+    // Several hosts (`h1:5432,h2:5432`) are no WHATWG URL: the password is cut from libpq's form itself.
+    const multiHost = /^(postgres(?:ql)?:\/\/)(?:([^:@/]*)(?::[^@/]*)?@)?([^/@]*,[^/@]*)(\/.*)?$/.exec(url);
+    if (multiHost)
+      return `${multiHost[1]}${multiHost[2] ? `${multiHost[2]}@` : ""}${multiHost[3]}${multiHost[4] ?? ""}`;
     return "(an unparseable URL)"; // it may hold a password we cannot find, so it is not shown
   }
 }
@@ -74,7 +78,7 @@ export function openStoreExplained(
 /** The error opening the store `db` met, as a StartupError when the operator can fix it; otherwise unchanged. */
 function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_DB)"): unknown {
   if (!isPostgresUrl(db)) return error;
-  if ((error as { code?: unknown }).code === NO_SUCH_DATABASE) {
+  if ((error as { code?: unknown }).code === NO_SUCH_DATABASE && URL.canParse(db)) {
     const url = new URL(db);
     const name = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
     return new StartupError(

@@ -47,9 +47,11 @@ export class PostgresEvents extends EventReads {
     Number((await this.db.get<{ version: number }>(RECEIVED_VERSION, { user: Number(key.split(":")[1]) }))!.version),
   );
 
+  /** @param Client the pool's connection class: a PrimaryFinder's follows the primary (primary-finder.ts). */
   constructor(
     private readonly executor: PostgresExecutor,
     private readonly pool: pg.Pool,
+    private readonly Client: typeof pg.Client = pg.Client,
   ) {
     super(executor satisfies Executor);
   }
@@ -90,7 +92,7 @@ export class PostgresEvents extends EventReads {
       if (!stopped) retry = setTimeout(() => void connect().then(onChange, () => undefined), RELISTEN_MS);
     };
     const connect = async (): Promise<void> => {
-      const next = new pg.Client(this.pool.options);
+      const next = new this.Client(this.pool.options);
       client = next;
       let gone = false;
       const lost = () => {

@@ -76,10 +76,12 @@ export class PostgresExecutor implements Executor {
       standby.reads++;
       return await read(standby.pool);
     } catch (error) {
-      if (isPostgresOutage(error)) {
+      if (isReadOnlyRefusal(error)) {
+        // a write in a SELECT: the primary's to run
+      } else if (isPostgresOutage(error)) {
         this.routing!.standbys.failed(standby);
         scope!.server = null;
-      } else if (!isReadOnlyRefusal(error)) throw error;
+      } else throw error;
       return read(this.pool);
     }
   }

@@ -8,9 +8,9 @@
 /**
  * SQLSTATEs: class 08 (connection exception), 53 (insufficient resources: too many connections, disk full, out of
  * memory), 57P01-57P05 (the server shutting down, terminating the backend, or not yet up), 57014 (the statement
- * timeout cancelled the query).
+ * timeout cancelled the query), 25006 (a write sent to a standby: while a failover has no primary yet, primary-finder.ts).
  */
-const POSTGRES_STATES = /^(08|53|57P0[1-5]$|57014$)/;
+const POSTGRES_STATES = /^(08|53|57P0[1-5]$|57014$|25006$)/;
 
 /** The network between this process and the database server. */
 const SOCKET_CODES = new Set([

@@ -34,9 +34,15 @@ export const UNLIMITED: PoolLimits = {
   queryTimeoutMs: 0,
 };
 
-export function createPool(connectionString: string, limits: PoolLimits = UNLIMITED): pg.Pool {
+/** @param Client the class of its connections: a PrimaryFinder's, for a URL of several hosts (primary-finder.ts). */
+export function createPool(
+  connectionString: string,
+  limits: PoolLimits = UNLIMITED,
+  Client?: typeof pg.Client,
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
+    ...(Client ? { Client } : {}),
     types,
     max: limits.maxConnections,
     connectionTimeoutMillis: limits.connectTimeoutMs,

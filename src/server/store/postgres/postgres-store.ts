@@ -14,6 +14,7 @@ import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
 import { Standbys, type StandbyReport } from "./standbys.js";
+import { hostsOf, PrimaryFinder } from "./primary-finder.js";
 import { MemoryLsnFloors, readScopes, type LsnFloors, type ReadScope } from "./read-scope.js";
 import type { ReadRouting } from "./executor.js";
 
@@ -165,6 +166,7 @@ export class PostgresStore implements Store {
   private constructor(
     private readonly pool: pg.Pool,
     private readonly routing?: ReadRouting,
+    private readonly finder?: PrimaryFinder,
   ) {
     const executor = new PostgresExecutor(pool, undefined, routing);
     if (routing) {
@@ -178,7 +180,7 @@ export class PostgresStore implements Store {
     this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
     this.oauthApps = raisingUnavailable(new OAuthApps(executor), isPostgresOutage);
     this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
-    this.events = raisingUnavailable(new PostgresEvents(executor, pool), isPostgresOutage);
+    this.events = raisingUnavailable(new PostgresEvents(executor, pool, finder?.Client), isPostgresOutage);
     const partitions = new EventPartitions(pool);
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
     this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);
@@ -215,7 +217,11 @@ export class PostgresStore implements Store {
     standbys?: StandbySettings,
     floors: LsnFloors = new MemoryLsnFloors(),
   ): Promise<PostgresStore> {
-    const pool = createPool(url, limits);
+    const hosts = hostsOf(url);
+    const finder = hosts && new PrimaryFinder(url, hosts, (limits ?? UNLIMITED).connectTimeoutMs);
+    await finder?.start();
+    const pool = createPool(url, limits, finder?.Client);
+    if (finder) finder.pool = pool;
     let routing: ReadRouting | undefined;
     if (standbys?.urls.length) {
       try {
@@ -224,11 +230,12 @@ export class PostgresStore implements Store {
           floors,
         };
       } catch (error) {
+        finder?.stop();
         await pool.end();
         throw error;
       }
     }
-    const store = new PostgresStore(pool, routing);
+    const store = new PostgresStore(pool, routing, finder);
     try {
       store.migratedAtOpen = await store.migrate();
     } catch (error) {
@@ -272,6 +279,7 @@ export class PostgresStore implements Store {
 
   /** Drains the pool: waits for checked-out clients, then closes every connection; the standbys' too. */
   async close(): Promise<void> {
+    this.finder?.stop();
     await this.pool.end();
     await this.routing?.standbys.close();
     await this.routing?.floors.close();
