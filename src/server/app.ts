@@ -36,6 +36,8 @@ import { contentRoutes } from "./routes/contents.js";
 import { gitRoutes } from "./routes/git.js";
 import { statusRoutes } from "./routes/statuses.js";
 import { releaseRoutes } from "./routes/releases.js";
+import { commitCommentRoutes } from "./routes/commit-comments.js";
+import { branchProtectionRoutes } from "./routes/branch-protection.js";
 import { checkRoutes } from "./routes/checks.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
@@ -254,6 +256,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   statusRoutes(app, services.checks);
   checkRoutes(app, services.checks);
   releaseRoutes(app, services.releases);
+  commitCommentRoutes(app, services.commitComments);
+  branchProtectionRoutes(app, services.branchProtection);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);
