@@ -22,12 +22,14 @@ const commitPath = {
 } as const satisfies Record<string, ParamSpec>;
 const commentPath = { ...repoPath, comment_id: { ...required, pattern: DIGITS } } as const;
 const body = { body: { in: "body", type: "string", required: true } } as const satisfies Record<string, ParamSpec>;
+const REACTION_DOCS = "https://docs.github.com/rest/reactions/reactions";
 
 function row<
   const M extends "GET" | "POST" | "PATCH" | "DELETE",
   const P extends Readonly<Record<string, ParamSpec>>,
   const R extends ResponseKind,
 >(method: M, path: string, params: P, response: R, anchor: string, summary: string) {
+  const reaction = response.startsWith("Reaction") || path.endsWith("/:reaction_id");
   return {
     method,
     path,
@@ -37,8 +39,8 @@ function row<
     acceptedScopes: method === "GET" ? [] : CODE_SCOPES,
     permissions: method === "GET" ? READ : WRITE,
     response,
-    resource: "CommitComment",
-    documentationUrl: `${DOCS}#${anchor}`,
+    resource: reaction ? "Reaction" : "CommitComment",
+    documentationUrl: `${reaction ? REACTION_DOCS : DOCS}#${anchor}`,
     summary,
     tag: "repos",
   } as const;
@@ -76,6 +78,30 @@ export const commitCommentEndpoints = {
     "empty",
     "delete-a-commit-comment",
     "Delete a commit comment",
+  ),
+  listReactions: row(
+    "GET",
+    "/repos/:user/:repo/comments/:comment_id/reactions",
+    { ...commentPath, content: { in: "query", type: "string" }, ...paging },
+    "Reaction[]",
+    "list-reactions-for-a-commit-comment",
+    "List reactions for a commit comment",
+  ),
+  createReaction: row(
+    "POST",
+    "/repos/:user/:repo/comments/:comment_id/reactions",
+    { ...commentPath, content: { in: "body", type: "string", required: true } },
+    "Reaction",
+    "create-reaction-for-a-commit-comment",
+    "Create reaction for a commit comment",
+  ),
+  deleteReaction: row(
+    "DELETE",
+    "/repos/:user/:repo/comments/:comment_id/reactions/:reaction_id",
+    { ...commentPath, reaction_id: { ...required, pattern: DIGITS } },
+    "empty",
+    "delete-a-commit-comment-reaction",
+    "Delete a commit comment reaction",
   ),
   listForCommit: row(
     "GET",

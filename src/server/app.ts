@@ -256,7 +256,7 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   statusRoutes(app, services.checks);
   checkRoutes(app, services.checks);
   releaseRoutes(app, services.releases);
-  commitCommentRoutes(app, services.commitComments);
+  commitCommentRoutes(app, services);
   branchProtectionRoutes(app, services.branchProtection);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);

@@ -1,8 +1,8 @@
 /**
  * Comments on a repository's commits, over the app's real routes and store: made on a commit or a file of it (by its
  * SHA-1 or a branch), listed for the commit and for the repository (paged with Link), read, edited and deleted by
- * their authors or those with push access; CommitCommentEvent in the feeds and the `commit_comment` webhook (its
- * only action `created`); GitHub's refusals with nothing written. Bodies against GitHub's published schemas.
+ * their authors or those with push access, reacted to; CommitCommentEvent in the feeds and the `commit_comment` webhook
+ * (its only action `created`); GitHub's refusals with nothing written. Bodies against GitHub's published schemas.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -38,6 +38,8 @@ describe("commit comments: made, listed, edited and deleted, with their event an
     }
     return found;
   };
+  /** What a write can leave behind (the hook's deliveries aside: earlier webhooks may still be arriving). */
+  const written = async () => JSON.stringify((JSON.parse(await s.written()) as unknown[]).slice(0, -1));
   /** What the comments of the repository are now, for a refused write to leave as they were. */
   const comments = async () => JSON.stringify(await call("GET", "/comments?per_page=100"));
 
@@ -107,6 +109,16 @@ describe("commit comments: made, listed, edited and deleted, with their event an
       [onFile.id],
     );
     assert.equal((await call("GET", `/comments/${onFile.id}`, undefined, 200, null)).body, "Why shout?");
+    // The commits API counts each commit's comments.
+    assert.equal((await call("GET", `/commits/${first}`)).commit.comment_count, 1);
+    const history = (await call("GET", "/commits")) as unknown as Json[];
+    assert.deepEqual(
+      history.map((c) => [c.sha, c.commit.comment_count]),
+      [
+        [second, 1],
+        [first, 1],
+      ],
+    );
   });
 
   test("anyone who sees the repository comments; its author or push access edits and deletes, with no webhook", async () => {
@@ -140,9 +152,36 @@ describe("commit comments: made, listed, edited and deleted, with their event an
     );
   });
 
+  test("reactions on a comment: made (201, then 200 for the same), rolled up, listed, taken back by their giver", async () => {
+    const path = `/comments/${made.id}/reactions`;
+    const rocket = await call("POST", path, { content: "rocket" }, 201, BOB_TOKEN);
+    assert.equal((await call("POST", path, { content: "rocket" }, 200, BOB_TOKEN)).id, rocket.id);
+    await call("POST", path, { content: "+1" }, 201);
+    const rollup = (await call("GET", `/comments/${made.id}`)).reactions;
+    assert.deepEqual([rollup.total_count, rollup.rocket, rollup["+1"]], [2, 1, 1]);
+    assert.match(rollup.url, new RegExp(`/repos/alice/hello/comments/${made.id}/reactions$`));
+    const listed = (await call("GET", `${path}?content=rocket`)) as unknown as Json[];
+    assert.deepEqual(
+      listed.map((r) => [r.content, r.user.login]),
+      [["rocket", "bob"]],
+    );
+    // An issue comment's reactions are another subject's, though ids are numbered alike.
+    const issue = await call("POST", "/issues", { title: "Reactions apart" }, 201);
+    const onIssue = await call("POST", `/issues/${issue.number}/comments`, { body: "Here" }, 201);
+    assert.deepEqual((await call("GET", `/issues/comments/${onIssue.id}/reactions`)) as unknown as Json[], []);
+    assert.equal((await s.send("DELETE", `${REPO}${path}/${rocket.id}`)).statusCode, 404, "not alice's to take");
+    assert.equal((await s.send("DELETE", `${REPO}${path}/${rocket.id}`, BOB_TOKEN)).statusCode, 204);
+    assert.equal((await call("GET", `/comments/${made.id}`)).reactions.total_count, 1);
+    assert.equal(
+      json(await s.send("POST", `${REPO}${path}`, undefined, { content: "smile" }), 422).errors[0].field,
+      "content",
+    );
+    assert.equal((await s.send("GET", `${REPO}/comments/999999/reactions`)).statusCode, 404);
+  });
+
   test("refused with GitHub's answers, nothing written", async () => {
     const before = await comments();
-    const written = await s.written();
+    const state = await written();
     const unknown = "0123456789abcdef0123456789abcdef01234567";
     assert.equal(
       (await s.send("POST", `${REPO}/commits/${unknown}/comments`, undefined, { body: "x" })).statusCode,
@@ -165,6 +204,6 @@ describe("commit comments: made, listed, edited and deleted, with their event an
     assert.equal((await s.send("GET", `${REPO}/comments/999999`)).statusCode, 404);
     assert.equal((await s.send("GET", "/repos/alice/secret/comments", null)).statusCode, 404);
     assert.equal(await comments(), before);
-    assert.equal(await s.written(), written);
+    assert.equal(await written(), state);
   });
 });

@@ -345,6 +345,7 @@ describe("the OpenAPI description", () => {
       body: "Documented",
     });
     assert.equal(onCommit.id, comment.id, "the commit comment shares the issue comment's id");
+    await write(`/repos/alice/hello/comments/${onCommit.id}/reactions`, { content: "rocket" });
     // main protected, with required checks and reviews: what the protection routes and the branches read.
     await send("PUT", "/repos/alice/hello/branches/main/protection", {
       required_status_checks: { strict: false, contexts: ["ci"] },

@@ -267,6 +267,8 @@ export interface CommitFacts {
   author: UserRow | null;
   committer: UserRow | null;
   files?: ChangedFileFacts[];
+  /** Its commit comments (`commit.comment_count`), where the answer counts them; 0 where it does not. */
+  commentCount?: number;
 }
 
 /** A changed file as a commit's `files` and a pull request's `/files` list it; its URLs name commit `sha`. */
@@ -304,7 +306,7 @@ export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, bas
       committer: toWireActor(fields.committer),
       message: fields.message,
       tree: { sha: fields.tree, url: `${base}/git/trees/${fields.tree}` },
-      comment_count: 0,
+      comment_count: facts.commentCount ?? 0,
       verification: UNSIGNED,
     },
     author: facts.author && toWireSimpleUser(facts.author, baseUrl),
