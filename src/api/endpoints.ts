@@ -22,6 +22,8 @@ import { applicationEndpoints } from "./application-endpoints.js";
 import { appEndpoints } from "./app-endpoints.js";
 import { checkEndpoints, statusEndpoints } from "./check-endpoints.js";
 import { releaseEndpoints } from "./release-endpoints.js";
+import { commitCommentEndpoints } from "./commit-comment-endpoints.js";
+import { protectionEndpoints } from "./protection-endpoints.js";
 
 export type { FieldType, ParamLocation, ParamSpec } from "./params.js";
 export { PER_PAGE_DEFAULT, PER_PAGE_MAX } from "./params.js";
@@ -818,6 +820,8 @@ export const endpoints = {
   statuses: statusEndpoints,
   checks: checkEndpoints,
   releases: releaseEndpoints,
+  commitComments: commitCommentEndpoints,
+  branchProtection: protectionEndpoints,
   applications: applicationEndpoints,
   issues: issueEndpoints,
   search: searchEndpoints,

@@ -178,11 +178,26 @@ export type ContentFile = Static<typeof ContentFile>;
 export type ContentSymlink = Static<typeof ContentSymlink>;
 export type FileCommit = Static<typeof FileCommit>;
 
-/** A branch as `GET .../branches` lists it. */
+/**
+ * What a branch's answers say of its protection (`branch-with-protection.schema.json`'s `protection`): whether it is
+ * on, and its required checks with who they apply to (`enforcement_level`: `off`, `non_admins` or `everyone`).
+ */
+export const BranchProtectionSummary = Type.Object({
+  enabled: Type.Boolean(),
+  required_status_checks: Type.Object({
+    enforcement_level: Type.String(),
+    contexts: Type.Array(Type.String()),
+    checks: Type.Array(Type.Object({ context: Type.String(), app_id: Type.Union([Type.Integer(), Type.Null()]) })),
+  }),
+});
+
+/** A branch as `GET .../branches` lists it; a protected one with its protection, as GitHub's example lists one. */
 export const BranchShort = Type.Object({
   name: Type.String(),
   commit: Type.Object({ sha: Type.String(), url: Type.String() }),
   protected: Type.Boolean(),
+  protection: Type.Optional(BranchProtectionSummary),
+  protection_url: Type.Optional(Type.String()),
 });
 
 /** GitHub's account of a commit's author or committer: the account its e-mail is, null when none is known. */
@@ -225,20 +240,13 @@ export const RepositoryCommit = Type.Object({
   files: Type.Optional(Type.Array(CommitFile)),
 });
 
-/** A branch with its head commit and its protection (`branch-with-protection.schema.json`): none is protected yet. */
+/** A branch with its head commit and its protection (`branch-with-protection.schema.json`). */
 export const BranchWithProtection = Type.Object({
   name: Type.String(),
   commit: RepositoryCommit,
   _links: Type.Object({ self: Type.String(), html: Type.String() }),
   protected: Type.Boolean(),
-  protection: Type.Object({
-    enabled: Type.Boolean(),
-    required_status_checks: Type.Object({
-      enforcement_level: Type.String(),
-      contexts: Type.Array(Type.String()),
-      checks: Type.Array(Type.Object({ context: Type.String(), app_id: Type.Union([Type.Integer(), Type.Null()]) })),
-    }),
-  }),
+  protection: BranchProtectionSummary,
   protection_url: Type.String(),
 });
 

@@ -10,9 +10,19 @@ export type ParamLocation = "path" | "query" | "body";
  * What a body value may be beyond strings, numbers as text and string arrays: a JSON boolean (`active`), GitHub's
  * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`), a key of which may
  * itself be an object of strings (`record`: a fine-grained token's permissions of one group, by name) or a list of
- * objects whose keys the service checks (`objects`: a check run's `output.annotations`).
+ * objects whose keys the service checks (`objects`: a check run's `output.annotations`). A key of an object may also
+ * be a JSON boolean (`boolean`), an integer (`integer`), a list of strings (`strings`) or an object whose keys the
+ * service checks (`object`): a branch protection's `required_status_checks.strict`, `contexts`, `dismissal_restrictions`.
  */
-export type FieldType = "string" | "string|number" | "record" | "objects";
+export type FieldType =
+  | "string"
+  | "string|number"
+  | "record"
+  | "objects"
+  | "boolean"
+  | "integer"
+  | "strings"
+  | "object";
 
 export interface ParamSpec {
   readonly in: ParamLocation;

@@ -71,6 +71,8 @@ import {
 import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
 import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
 import { Release, ReleaseAsset } from "./release-schemas.js";
+import { CommitComment } from "./commit-comment-schemas.js";
+import { BranchProtection, ProtectedBranchPullRequestReview, StatusCheckPolicy } from "./protection-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
 const SPEC_SHAPES = {
@@ -151,6 +153,10 @@ const SPEC_SHAPES = {
   EmptyObject,
   Release,
   ReleaseAsset,
+  CommitComment,
+  BranchProtection,
+  StatusCheckPolicy,
+  ProtectedBranchPullRequestReview,
 };
 type Shapes = { readonly [K in keyof typeof SPEC_SHAPES]: TSchema };
 
@@ -275,6 +281,11 @@ export function responseKinds<S extends Shapes>(named: S) {
     "Release[]": Type.Array(shape("Release")),
     ReleaseAsset: shape("ReleaseAsset"),
     "ReleaseAsset[]": Type.Array(shape("ReleaseAsset")),
+    CommitComment: shape("CommitComment"),
+    "CommitComment[]": Type.Array(shape("CommitComment")),
+    BranchProtection: shape("BranchProtection"),
+    StatusCheckPolicy: shape("StatusCheckPolicy"),
+    ProtectedBranchPullRequestReview: shape("ProtectedBranchPullRequestReview"),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type Static,
   type TArray,
   type TBoolean,
+  type TInteger,
   type TNull,
   type TNumber,
   type TObject,
@@ -83,6 +84,10 @@ const bodyString = () => Type.String({ pattern: NO_NUL_PATTERN });
 function fieldSchema(type: FieldType): TSchema {
   if (type === "record") return Type.Record(Type.String(), bodyString());
   if (type === "objects") return Type.Array(Type.Record(Type.String(), Type.Unknown()));
+  if (type === "boolean") return Type.Boolean();
+  if (type === "integer") return Type.Integer();
+  if (type === "strings") return Type.Array(bodyString());
+  if (type === "object") return Type.Record(Type.String(), Type.Unknown());
   return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
 }
 
@@ -121,7 +126,15 @@ type FieldSchema<T extends FieldType> = T extends "string"
     ? TRecord<TString, TString>
     : T extends "objects"
       ? TArray<TRecord<TString, TUnknown>>
-      : TUnion<[TString, TNumber]>;
+      : T extends "boolean"
+        ? TBoolean
+        : T extends "integer"
+          ? TInteger
+          : T extends "strings"
+            ? TArray<TString>
+            : T extends "object"
+              ? TRecord<TString, TUnknown>
+              : TUnion<[TString, TNumber]>;
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
 type BaseSchema<S extends ParamSpec> = S["type"] extends "array"

@@ -24,9 +24,26 @@ const shown = (value: unknown) => (typeof value === "string" ? JSON.stringify(va
 
 /**
  * A string, or for `string|number` a finite number too, as JSON carries it; for `record`, an object of strings; for
- * `objects`, a list of objects (the server checks their keys).
+ * `objects`, a list of objects and for `object` an object (the server checks their keys); a boolean, an integer or a
+ * list of strings for those types.
  */
 function checkField(operation: string, name: string, type: FieldType, value: unknown): unknown {
+  if (type === "boolean") {
+    if (typeof value === "boolean") return value;
+    return refuse(operation, name, `must be true or false, got ${shown(value)}`);
+  }
+  if (type === "integer") {
+    if (Number.isInteger(value)) return value;
+    return refuse(operation, name, `must be an integer, got ${shown(value)}`);
+  }
+  if (type === "strings") {
+    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return [...value];
+    return refuse(operation, name, "must be an array of strings");
+  }
+  if (type === "object") {
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+    return refuse(operation, name, "must be an object");
+  }
   if (type === "objects") {
     const isObject = (item: unknown) => typeof item === "object" && item !== null && !Array.isArray(item);
     if (Array.isArray(value) && value.every(isObject)) return value;

@@ -38,6 +38,8 @@ import { smartHttpRoutes } from "./routes/smart-http.js";
 import { gitRoutes } from "./routes/git.js";
 import { statusRoutes } from "./routes/statuses.js";
 import { releaseRoutes } from "./routes/releases.js";
+import { commitCommentRoutes } from "./routes/commit-comments.js";
+import { branchProtectionRoutes } from "./routes/branch-protection.js";
 import { checkRoutes } from "./routes/checks.js";
 import { collaboratorRoutes } from "./routes/collaborators.js";
 import { graphqlRoutes } from "./routes/graphql.js";
@@ -258,6 +260,8 @@ function registerRoutes(app: FastifyInstance, services: Services): void {
   statusRoutes(app, services.checks);
   checkRoutes(app, services.checks);
   releaseRoutes(app, services.releases);
+  commitCommentRoutes(app, services);
+  branchProtectionRoutes(app, services.branchProtection);
   appRoutes(app, services.apps, services.manifests);
   appHookRoutes(app, services.appHook);
   graphqlRoutes(app, services.graphql);

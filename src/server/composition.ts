@@ -32,6 +32,8 @@ import { LabelService } from "./services/actions/labels.js";
 import { codeServices, type CodeServices } from "./services/git/code-services.js";
 import { checkServices, type CheckServices } from "./services/checks/check-services.js";
 import { releaseServices, type ReleaseServices } from "./services/releases/release-services.js";
+import { CommitCommentService } from "./services/commit-comments/commit-comments.js";
+import { BranchProtectionService } from "./services/protection/branch-protection.js";
 import { MilestoneService } from "./services/actions/milestones.js";
 import { AssigneeService } from "./services/actions/assignees.js";
 import { RepositoryService } from "./services/actions/repositories.js";
@@ -135,6 +137,10 @@ export interface Services {
   checks: CheckServices;
   /** Releases and their assets. */
   releases: ReleaseServices;
+  /** Comments on a repository's commits. */
+  commitComments: CommitCommentService;
+  /** Branches' protection rules. */
+  branchProtection: BranchProtectionService;
   collaborators: CollaboratorService;
   invitations: InvitationService;
   milestones: MilestoneService;
@@ -316,6 +322,8 @@ export function makeServices({
     code,
     checks: checkServices(actionParts, code.commits),
     releases: releaseServices(actionParts),
+    commitComments: new CommitCommentService(actionParts),
+    branchProtection: new BranchProtectionService(actionParts),
     milestones: new MilestoneService(actionParts),
     assignees: new AssigneeService(actionParts),
     repositories: new RepositoryService(actionParts),

@@ -95,6 +95,53 @@ describe("SDK checks before sending", () => {
       "headers.Accept",
       /must be a string/,
     ],
+    [
+      "a key of an object that is not a boolean",
+      () =>
+        client.branchProtection.update({
+          user: "alice",
+          repo: "hello",
+          branch: "main",
+          // @ts-expect-error `strict` is a boolean
+          required_status_checks: { strict: "yes", contexts: [] },
+          enforce_admins: null,
+          required_pull_request_reviews: null,
+          restrictions: null,
+        }),
+      "required_status_checks.strict",
+      /must be true or false, got "yes"/,
+    ],
+    [
+      "a key of an object that is not a list of strings",
+      () =>
+        client.branchProtection.update({
+          user: "alice",
+          repo: "hello",
+          branch: "main",
+          // @ts-expect-error `contexts` are strings
+          required_status_checks: { strict: true, contexts: [1] },
+          enforce_admins: null,
+          required_pull_request_reviews: null,
+          restrictions: null,
+        }),
+      "required_status_checks.contexts",
+      /array of strings/,
+    ],
+    [
+      "a key of an object that is not an integer",
+      () =>
+        client.branchProtection.update({
+          user: "alice",
+          repo: "hello",
+          branch: "main",
+          required_status_checks: null,
+          enforce_admins: null,
+          required_pull_request_reviews: { required_approving_review_count: 1.5 },
+          restrictions: null,
+        }),
+      "required_pull_request_reviews.required_approving_review_count",
+      /must be an integer, got 1\.5/,
+    ],
     // @ts-expect-error parameters are an object
     ["parameters that are not an object", () => client.events.get("page=2"), "params"],
     [

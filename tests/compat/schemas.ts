@@ -74,6 +74,12 @@ export const SCHEMAS = [
   // Releases and their assets, as published.
   "release",
   "release-asset",
+  // Commit comments and branch protection, as published: answers of `branches-commits.paths.json` (PATH_SCHEMAS).
+  "commit-comment",
+  "branch-protection",
+  "protected-branch",
+  "status-check-policy",
+  "protected-branch-pull-request-review",
 ] as const;
 export type SchemaName = (typeof SCHEMAS)[number];
 
@@ -129,9 +135,51 @@ export const BY_DESIGN: ByDesign[] = [
   { schema: "issue-event", at: ["issue"], change: { only: ["title", "number", "state"] }, reason: SPEC_ISSUE_EVENT },
 ];
 
+/**
+ * Schemas published only inside a paths file (no `<name>.schema.json` of their own): the answer of one operation,
+ * by its paths file, path, method and status.
+ */
+const PATH_SCHEMAS: Partial<Record<SchemaName, { file: string; path: string; method: string; status: string }>> = {
+  "commit-comment": {
+    file: "branches-commits.paths.json",
+    path: "/repos/{owner}/{repo}/comments/{comment_id}",
+    method: "get",
+    status: "200",
+  },
+  "branch-protection": {
+    file: "branches-commits.paths.json",
+    path: "/repos/{owner}/{repo}/branches/{branch}/protection",
+    method: "get",
+    status: "200",
+  },
+  "protected-branch": {
+    file: "branches-commits.paths.json",
+    path: "/repos/{owner}/{repo}/branches/{branch}/protection",
+    method: "put",
+    status: "200",
+  },
+  "status-check-policy": {
+    file: "branches-commits.paths.json",
+    path: "/repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks",
+    method: "get",
+    status: "200",
+  },
+  "protected-branch-pull-request-review": {
+    file: "branches-commits.paths.json",
+    path: "/repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews",
+    method: "get",
+    status: "200",
+  },
+};
+
 /** GitHub's schema as published. */
 export function githubSchema(name: SchemaName): Json {
-  return JSON.parse(readFileSync(new URL(`${name}.schema.json`, OPENAPI), "utf8")) as Json;
+  const inPaths = PATH_SCHEMAS[name];
+  if (!inPaths) return JSON.parse(readFileSync(new URL(`${name}.schema.json`, OPENAPI), "utf8")) as Json;
+  const paths = JSON.parse(readFileSync(new URL(inPaths.file, OPENAPI), "utf8")).paths as Record<string, Json>;
+  const operation = paths[inPaths.path]![inPaths.method] as { responses: Record<string, Json> };
+  const content = operation.responses[inPaths.status]!.content as Record<string, { schema: Json }>;
+  return content["application/json"]!.schema;
 }
 
 /** The property schema at `at` (and the object holding it), failing when the schema has no such place. */

@@ -1311,4 +1311,72 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
     },
   },
+  37: {
+    async rows(db, made) {
+      // bob's note on README.md of alice/widget's first commit.
+      made.commitComment = await db.insert("commit_comments", {
+        repo_id: made.widget,
+        commit_id: made.widgetHead,
+        user_id: made.bob,
+        body: "Short and sweet",
+        path: "README.md",
+        position: 1,
+        line: 1,
+        created_at: AT,
+        updated_at: AT,
+      });
+    },
+    async check(api, made) {
+      const comment = await api.get(`/repos/alice/widget/comments/${made.commitComment}`, token(made.aliceToken!));
+      assert.equal(comment.status, 200, JSON.stringify(comment.body));
+      assert.deepEqual(
+        [comment.body.body, comment.body.commit_id, comment.body.path, comment.body.position, comment.body.user.login],
+        ["Short and sweet", made.widgetHead, "README.md", 1, "bob"],
+      );
+    },
+  },
+  38: {
+    async rows(db, made) {
+      // alice/widget's main protected: the `ci` check required, strictly, and one approval.
+      const rules = {
+        requiredStatusChecks: { strict: true, checks: [{ context: "ci", appId: null }] },
+        enforceAdmins: false,
+        requiredPullRequestReviews: {
+          dismissStaleReviews: false,
+          requireCodeOwnerReviews: false,
+          requiredApprovingReviewCount: 1,
+          requireLastPushApproval: false,
+        },
+        restrictions: null,
+        requiredLinearHistory: false,
+        allowForcePushes: false,
+        allowDeletions: false,
+        blockCreations: false,
+        requiredConversationResolution: false,
+        lockBranch: false,
+        allowForkSyncing: false,
+      };
+      await db.insert("branch_protections", {
+        repo_id: made.widget,
+        branch: "main",
+        rules: JSON.stringify(rules),
+        created_at: AT,
+        updated_at: AT,
+      });
+    },
+    async check(api, made) {
+      const protection = await api.get("/repos/alice/widget/branches/main/protection", token(made.aliceToken!));
+      assert.equal(protection.status, 200, JSON.stringify(protection.body));
+      assert.deepEqual(
+        [
+          protection.body.required_status_checks.contexts,
+          protection.body.required_status_checks.strict,
+          protection.body.required_pull_request_reviews.required_approving_review_count,
+        ],
+        [["ci"], true, 1],
+      );
+      const branch = await api.get("/repos/alice/widget/branches/main", token(made.aliceToken!));
+      assert.equal(branch.body.protected, true);
+    },
+  },
 };

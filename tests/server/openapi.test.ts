@@ -340,6 +340,19 @@ describe("the OpenAPI description", () => {
     assert.equal(note.id, comment.id, "the review comment shares the issue comment's id");
     await send("PUT", `/repos/alice/hello/pulls/${pulls[0]!.number}/merge`, {});
     await send("POST", `/repos/alice/hello/pulls/${pulls[1]!.number}/requested_reviewers`, { reviewers: ["bob"] });
+    // A comment on the README's commit, main's head; its id is the issue comment's too (each sequence from 1).
+    const onCommit = await send("POST", `/repos/alice/hello/commits/${committed.commit.sha}/comments`, {
+      body: "Documented",
+    });
+    assert.equal(onCommit.id, comment.id, "the commit comment shares the issue comment's id");
+    await write(`/repos/alice/hello/comments/${onCommit.id}/reactions`, { content: "rocket" });
+    // main protected, with required checks and reviews: what the protection routes and the branches read.
+    await send("PUT", "/repos/alice/hello/branches/main/protection", {
+      required_status_checks: { strict: false, contexts: ["ci"] },
+      enforce_admins: false,
+      required_pull_request_reviews: { required_approving_review_count: 1 },
+      restrictions: null,
+    });
     // A release of the README's commit with an asset named as the labels' `{name}` is: what the release routes read.
     const release = await send("POST", "/repos/alice/hello/releases", { tag_name: "v2.0", name: "Documented" });
     const asset = (await fetch(`${t.url}/repos/alice/hello/releases/${release.id}/assets?name=docs`, {

@@ -21,7 +21,7 @@ import type {
   GitTag,
   GitTree,
 } from "../../api/git-schemas.js";
-import type { GitRef as StoredRef, UserRow } from "../store/store.js";
+import type { GitRef as StoredRef, ProtectionRules, UserRow } from "../store/store.js";
 import type { FileDiff } from "../git/file-diff.js";
 import { toWireSimpleUser } from "./user.js";
 import type { CommitFields, GitPerson, TagFields, TreeEntry } from "../git/objects.js";
@@ -29,6 +29,7 @@ import { formatApiDate } from "../git/objects.js";
 import type { FlatEntry } from "../git/tree-edit.js";
 import { webOrigin } from "./urls.js";
 import { legacyNodeId } from "./node-ids.js";
+import { protectionUrl, toWireProtectionSummary } from "./protection.js";
 
 /** A tree as the API lists it: each entry with its blob's size. */
 export interface TreeListing {
@@ -266,6 +267,8 @@ export interface CommitFacts {
   author: UserRow | null;
   committer: UserRow | null;
   files?: ChangedFileFacts[];
+  /** Its commit comments (`commit.comment_count`), where the answer counts them; 0 where it does not. */
+  commentCount?: number;
 }
 
 /** A changed file as a commit's `files` and a pull request's `/files` list it; its URLs name commit `sha`. */
@@ -303,7 +306,7 @@ export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, bas
       committer: toWireActor(fields.committer),
       message: fields.message,
       tree: { sha: fields.tree, url: `${base}/git/trees/${fields.tree}` },
-      comment_count: 0,
+      comment_count: facts.commentCount ?? 0,
       verification: UNSIGNED,
     },
     author: facts.author && toWireSimpleUser(facts.author, baseUrl),
@@ -326,19 +329,40 @@ export function toWireRepositoryCommit(facts: CommitFacts, fullName: string, bas
   };
 }
 
-export const toWireBranchShort = (
-  branch: { name: string; sha: string },
+/** A branch as the lists name it, with its protection's rules (null: not protected). */
+export interface BranchFacts {
+  name: string;
+  sha: string;
+  rules: ProtectionRules | null;
+}
+
+/**
+ * A branch as the lists show it; `withProtection`: a protected one with its `protection` and `protection_url`, as
+ * GitHub's list of a repository's branches shows them (its other lists, of a commit's branches, only `protected`).
+ */
+export function toWireBranchShort(
+  branch: BranchFacts,
   fullName: string,
   baseUrl: string,
-): BranchShort => ({
-  name: branch.name,
-  commit: { sha: branch.sha, url: `${api(fullName, baseUrl)}/commits/${branch.sha}` },
-  protected: false,
-});
+  withProtection = false,
+): BranchShort {
+  return {
+    name: branch.name,
+    commit: { sha: branch.sha, url: `${api(fullName, baseUrl)}/commits/${branch.sha}` },
+    protected: branch.rules !== null,
+    ...(withProtection && branch.rules
+      ? {
+          protection: toWireProtectionSummary(branch.rules),
+          protection_url: protectionUrl(fullName, branch.name, baseUrl),
+        }
+      : {}),
+  };
+}
 
 export function toWireBranch(
   name: string,
   commit: CommitFacts,
+  rules: ProtectionRules | null,
   fullName: string,
   baseUrl: string,
 ): BranchWithProtection {
@@ -347,8 +371,8 @@ export function toWireBranch(
     name,
     commit: toWireRepositoryCommit(commit, fullName, baseUrl),
     _links: { self, html: `${web(fullName, baseUrl)}/tree/${urlPath(name)}` },
-    protected: false,
-    protection: { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } },
+    protected: rules !== null,
+    protection: toWireProtectionSummary(rules),
     protection_url: `${self}/protection`,
   };
 }

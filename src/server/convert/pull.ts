@@ -35,7 +35,10 @@ export interface PullComputed {
   changedFiles: number;
   /** Null for a pull request no longer open, as GitHub leaves it. */
   mergeable: boolean | null;
-  /** GitHub's `mergeable_state`: `clean`, `dirty` (conflicts), `draft`, or `unknown` once closed. */
+  /**
+   * GitHub's `mergeable_state`: `clean`, `dirty` (conflicts), `draft`, `blocked` and `behind` (its base's protection
+   * unmet, or the head out of date where the checks are strict), or `unknown` once closed.
+   */
   mergeableState: string;
 }
 

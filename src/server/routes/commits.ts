@@ -27,17 +27,17 @@ export function commitRoutes(untyped: FastifyInstance, services: CodeServices): 
     ...tableRoute(branches.list),
     handler: async (request, reply) => {
       const window = readPage(request.query);
-      const { repo, rows, total } = await service.branches(request.params, request.principal, window);
+      const { repo, rows, total } = await service.branches(request.params, request.query, request.principal, window);
       writeLinkHeader(request, reply, window, total);
-      return rows.map((branch) => toWireBranchShort(branch, repo.fullName, request.baseUrl));
+      return rows.map((branch) => toWireBranchShort(branch, repo.fullName, request.baseUrl, true));
     },
   });
 
   app.route({
     ...tableRoute(branches.get),
     handler: async (request) => {
-      const { repo, name, commit } = await service.branch(request.params, request.principal);
-      return toWireBranch(name, commit, repo.fullName, request.baseUrl);
+      const { repo, name, rules, commit } = await service.branch(request.params, request.principal);
+      return toWireBranch(name, commit, rules, repo.fullName, request.baseUrl);
     },
   });
 

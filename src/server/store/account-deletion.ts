@@ -36,6 +36,7 @@ export const NAMED_BY_HISTORY = `SELECT CASE WHEN
     OR EXISTS (SELECT 1 FROM milestones WHERE creator_id = @id)
     OR EXISTS (SELECT 1 FROM pull_request_reviews WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM pull_request_review_comments WHERE user_id = @id)
+    OR EXISTS (SELECT 1 FROM commit_comments WHERE user_id = @id)
     OR EXISTS (SELECT 1 FROM pull_requests WHERE merged_by_id = @id)
     OR EXISTS (SELECT 1 FROM releases WHERE author_id = @id)
     OR EXISTS (SELECT 1 FROM release_assets WHERE uploader_id = @id)

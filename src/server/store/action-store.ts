@@ -23,6 +23,8 @@ import type { HookStore } from "./hook-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
 import type { ReleaseStore } from "./release-store.js";
+import type { CommitCommentStore } from "./commit-comment-store.js";
+import type { ProtectionStore } from "./protection-store.js";
 
 /** A webhook delivery with no Events API event to build it from (`issues.edited`, `label.created`): its whole body. */
 export interface MadeWebhook {
@@ -74,6 +76,8 @@ export interface ActionTransaction {
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   readonly releases: ReleaseStore;
+  readonly commitComments: CommitCommentStore;
+  readonly protections: ProtectionStore;
   /** The id the next Events API event takes: after the highest stored, and after those this action took. */
   nextEventId(): Promise<string>;
   /** The same for issue events, which are numbered apart. */

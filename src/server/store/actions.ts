@@ -25,6 +25,8 @@ import { Hooks } from "./hooks.js";
 import { Statuses } from "./statuses.js";
 import { Checks } from "./checks.js";
 import { Releases } from "./releases.js";
+import { CommitComments } from "./commit-comments.js";
+import { Protections } from "./protections.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
 const ONE_REPO: Record<Executor["dialect"], string> = {
@@ -111,6 +113,8 @@ export class Actions implements ActionStore {
           statuses: new Statuses(tx),
           checks: new Checks(tx),
           releases: new Releases(tx),
+          commitComments: new CommitComments(tx),
+          protections: new Protections(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });

@@ -35,8 +35,8 @@ export interface CommentFilter {
   direction: "asc" | "desc";
 }
 
-/** What a reaction is on: an issue or an issue comment (the table's `subject_type`). */
-export type ReactionSubject = { type: "issue" | "comment"; id: number };
+/** What a reaction is on: an issue, an issue comment or a commit comment (the table's `subject_type`). */
+export type ReactionSubject = { type: "issue" | "comment" | "commit_comment"; id: number };
 
 export interface ReactionRow {
   id: number;

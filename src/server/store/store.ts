@@ -29,6 +29,8 @@ import type { ReviewCommentStore } from "./review-comment-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
 import type { ReleaseStore } from "./release-store.js";
+import type { CommitCommentStore } from "./commit-comment-store.js";
+import type { ProtectionStore } from "./protection-store.js";
 import type { OAuthAppStore } from "./oauth-app-store.js";
 import type { AppStore } from "./app-store.js";
 
@@ -62,6 +64,8 @@ export type * from "./check-store.js";
 export { CHECK_CONCLUSIONS, CHECK_STATUSES } from "./check-store.js";
 export type * from "./release-store.js";
 export { MAKE_LATEST } from "./release-store.js";
+export type * from "./commit-comment-store.js";
+export type * from "./protection-store.js";
 export type * from "./oauth-app-store.js";
 export type * from "./app-store.js";
 export { DEFAULT_INGEST_OPTIONS, IngestConflictError } from "./ingest-store.js";
@@ -126,6 +130,10 @@ export interface Store {
   readonly checks: CheckStore;
   /** Releases and their assets, as reads (and a download's count); they are written through `actions`. */
   readonly releases: ReleaseStore;
+  /** Commit comments, as reads; they are written through `actions`. */
+  readonly commitComments: CommitCommentStore;
+  /** Branches' protection rules, as reads; they are written through `actions`. */
+  readonly protections: ProtectionStore;
   /** The action log: every write of GitHub's REST API that makes activity (action-store.ts). */
   readonly actions: ActionStore;
   /** OAuth apps, their web-flow codes and device codes. */

@@ -165,6 +165,14 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "157d003d1236250629b3e99ebaf742730e382f0b047caadf31b3ac234fed7841",
     postgres: "1cf48dc962b63fe6f04d0bd5e95563521b756fb2a7afc27aefd48f8c588b41c5",
   },
+  37: {
+    sqlite: "b9504271d762340755b373cf685c0fbd2e825a4ccbc57c79ab3e91538c721e6d",
+    postgres: "e0ed620ce447daef7a36901e9b6e999738d2023c5c0907a4b4acb8015540ffcc",
+  },
+  38: {
+    sqlite: "360235f4a3e4ea1dee36879311d0bfab262b4e0c8274015ac71e754f9132b559",
+    postgres: "561236fef7602be925218a57e46f0f4bc1fffd67813d2a9abad0cbcfb6c809e7",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

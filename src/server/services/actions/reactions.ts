@@ -1,5 +1,5 @@
 /**
- * Reactions on issues and issue comments. GitHub makes no event and no webhook for them
+ * Reactions on issues, issue comments and commit comments. GitHub makes no event and no webhook for them
  * (../shared/spec/github-actions-and-events.md), but they go through the action log all the same: the roll-ups that
  * issues and comments show change, and the log's transaction raises the number every cache and ETag keys on.
  * A user gives each content once per subject: giving it again answers the stored reaction (GitHub's 200).
@@ -19,8 +19,12 @@ import { foundComment, foundIssue, numberIn, type CommentPath, type IssuePath } 
 type CreateInput = RequestOf<Endpoints["comments"]["createReactionForIssue"], "body">;
 type ListQuery = RequestOf<Endpoints["comments"]["listReactionsForIssue"], "query">;
 
-/** Which subject a path names: an issue's (`issue_number`) or an issue comment's (`comment_id`). */
-export type SubjectPath = IssuePath | CommentPath;
+/**
+ * Which subject a path names: an issue's (`issue_number`), an issue comment's (`comment_id`), or a commit comment's
+ * (`comment_id` under `/repos/{o}/{r}/comments/`, which its routes mark `commitComment`).
+ */
+export type SubjectPath = IssuePath | CommentPath | CommitCommentPath;
+export type CommitCommentPath = CommentPath & { commitComment: true };
 
 export interface ReactionServiceParts extends ActionParts {
   feeds: FeedService;
@@ -52,6 +56,11 @@ export class ReactionService {
 
   private async subject(repo: RepoRow, path: SubjectPath): Promise<ReactionSubject> {
     const { store } = this.parts;
+    if ("commitComment" in path) {
+      const comment = await store.commitComments.find(repo.id, numberIn(path.comment_id));
+      if (!comment) throw notFound();
+      return { type: "commit_comment", id: comment.id };
+    }
     if ("comment_id" in path) return { type: "comment", id: (await foundComment(store, repo, path)).id };
     return { type: "issue", id: (await foundIssue(store, repo, path)).id };
   }

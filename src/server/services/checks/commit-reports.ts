@@ -82,13 +82,13 @@ export class CommitReports {
   async branchesWith(repo: RepoRow, sha: string, baseUrl: string) {
     const objects = this.code.objects(repo);
     const found = [];
-    for (const ref of await this.code.storeRefs(repo, "refs/heads/")) {
+    for (const branch of await this.code.branches(repo, await this.code.storeRefs(repo, "refs/heads/"))) {
       if (found.length === MAX_BRANCHES) break;
-      if (!(await holds(objects, ref.sha, sha))) continue;
+      if (!(await holds(objects, branch.sha, sha))) continue;
       found.push({
-        name: ref.name.slice("refs/heads/".length),
-        commit: { sha: ref.sha, url: `${baseUrl}/repos/${repo.fullName}/commits/${ref.sha}` },
-        protected: false,
+        name: branch.name,
+        commit: { sha: branch.sha, url: `${baseUrl}/repos/${repo.fullName}/commits/${branch.sha}` },
+        protected: branch.rules !== null,
       });
     }
     return found;

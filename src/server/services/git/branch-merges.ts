@@ -20,7 +20,8 @@ import { changedFiles, type ChangedFile } from "./changed-files.js";
 import { commitView, type CommitView } from "./commits.js";
 import { ancestorsOf } from "./history.js";
 import { gitObject } from "./network-objects.js";
-import { push } from "./pushes.js";
+import { type ProtectedRefusal, push } from "./pushes.js";
+import { PROTECTED_BRANCHES_DOCS } from "../protection/protection-rules.js";
 import type { RepositoryCode } from "./repository-code.js";
 
 type MergeInput = RequestOf<Endpoints["branches"]["merge"], "body">;
@@ -31,6 +32,9 @@ const headMissing = () => new ApiError(404, "Head does not exist");
 const conflict = () => new ApiError(409, "Merge conflict");
 /** Another push moved the base between the merge's read and its write. */
 const baseMoved = () => new ApiError(409, "Base branch was modified. Review and try the merge again.");
+/** A protected base refuses the merge as a push, with the protection's reasons, as the conflicts' 409 does. */
+const protectedBase: ProtectedRefusal = (reasons) =>
+  new ApiError(409, reasons.join(" "), { documentationUrl: PROTECTED_BRANCHES_DOCS });
 
 export interface BranchMerge {
   repo: RepoRow;
@@ -76,7 +80,13 @@ export class BranchMergeService {
     await this.acting.perform(scene, async (making) => {
       const inTransaction = this.code.objectsIn(making.tx, repo);
       for (const object of objects.pending()) inTransaction.add(object);
-      await push(making, inTransaction, { name, before: base.sha, after: sha, forced: false }, baseMoved);
+      await push(
+        making,
+        inTransaction,
+        { name, before: base.sha, after: sha, forced: false },
+        baseMoved,
+        protectedBase,
+      );
     });
     // Its files against its first parent, the base, as a commit's answer lists them.
     const { files } = await changedFiles(objects, merge.baseTree, edit.root);

@@ -31,7 +31,10 @@ export class CommitLookupService {
   async branchesWhereHead(path: CommitPath, principal: Principal | null) {
     const { repo, sha } = await this.commit(path, principal);
     const refs = await this.code.storeRefs(repo, "refs/heads/");
-    const rows = refs.filter((ref) => ref.sha === sha).map((ref) => ({ name: ref.name.slice(11), sha }));
+    const rows = await this.code.branches(
+      repo,
+      refs.filter((ref) => ref.sha === sha),
+    );
     return { repo, rows };
   }
 

@@ -2,8 +2,9 @@
  * A repository's branches and commits as GitHub's branches and commits APIs read them
  * (https://docs.github.com/rest/branches/branches, /rest/commits/commits): branches from the `refs/heads/` refs, the
  * history walked from a ref newest first by committer time (`git log`'s order), each commit's files diffed against
- * its first parent. No branch is protected yet. A commit's `author` and `committer` accounts are found by the
- * noreply address GitHub writes for its people (`ID+login@users.noreply.github.com`); any other e-mail has none.
+ * its first parent and its comments counted, each branch with its protection. A commit's `author` and `committer`
+ * accounts are found by the noreply address GitHub writes for its people (`ID+login@users.noreply.github.com`); any
+ * other e-mail has none.
  */
 import { notFound, ApiError } from "../../errors.js";
 import { type CommitFields, isSha } from "../../git/objects.js";
@@ -22,6 +23,8 @@ export interface CommitView {
   committer: UserRow | null;
   /** Its files against its first parent, for a single commit's answer. */
   files?: ChangedFile[];
+  /** Its commit comments, where the answer counts them (the commits API's). */
+  commentCount?: number;
 }
 
 export interface CommitQuery {
@@ -96,10 +99,12 @@ export class CommitService {
     throw isSha(ref) ? notFound() : new ApiError(422, `No commit found for SHA: ${ref}`);
   }
 
-  async branches(params: FeedParams, principal: Principal | null, window: PageRequest) {
+  /** The branches, by name; `protected` (`true` or `false`) keeps the protected ones or the others, as GitHub's. */
+  async branches(params: FeedParams, query: { protected?: string }, principal: Principal | null, window: PageRequest) {
     const repo = await this.code.readable(params, principal);
-    const refs = await this.code.storeRefs(repo, "refs/heads/");
-    const rows = refs.map((ref) => ({ name: ref.name.slice("refs/heads/".length), sha: ref.sha }));
+    const all = await this.code.branches(repo, await this.code.storeRefs(repo, "refs/heads/"));
+    const wanted = query.protected === undefined ? null : query.protected === "true" || query.protected === "1";
+    const rows = wanted === null ? all : all.filter((branch) => (branch.rules !== null) === wanted);
     return { repo, rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length };
   }
 
@@ -109,7 +114,8 @@ export class CommitService {
     if (!ref) throw new ApiError(404, "Branch not found");
     const objects = this.code.objects(repo);
     const fields = (await objects.commit(ref.sha))!;
-    return { repo, name: path.branch, commit: await this.view(ref.sha, fields, new Map()) };
+    const rules = await this.code.protectionOf(repo, path.branch);
+    return { repo, name: path.branch, rules, commit: await this.view(ref.sha, fields, new Map()) };
   }
 
   async get(path: FeedParams & { ref: string }, principal: Principal | null, window: PageRequest) {
@@ -119,7 +125,8 @@ export class CommitService {
     const fields = (await objects.commit(sha))!;
     const parent = fields.parents[0] ? await objects.commit(fields.parents[0]) : null;
     const { files, total } = await changedFiles(objects, parent?.tree ?? null, fields.tree, window);
-    return { repo, commit: { ...(await this.view(sha, fields, new Map())), files }, totalFiles: total };
+    const commentCount = (await this.store.commitComments.countsOf(repo.id, [sha])).get(sha) ?? 0;
+    return { repo, commit: { ...(await this.view(sha, fields, new Map())), files, commentCount }, totalFiles: total };
   }
 
   /** The history from `query.sha` (the default branch), newest first, as filtered. */
@@ -155,7 +162,16 @@ export class CommitService {
       if (query.path && !(await touches(objects, fields, query.path))) continue;
       matched.push(view);
     }
-    return { repo, rows: matched.slice(window.offset, window.offset + window.limit), total: matched.length };
+    const rows = matched.slice(window.offset, window.offset + window.limit);
+    const counts = await this.store.commitComments.countsOf(
+      repo.id,
+      rows.map((row) => row.sha),
+    );
+    return {
+      repo,
+      rows: rows.map((row) => ({ ...row, commentCount: counts.get(row.sha) ?? 0 })),
+      total: matched.length,
+    };
   }
 }
 

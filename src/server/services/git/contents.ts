@@ -17,7 +17,8 @@ import type { ActionAccess } from "../actions/repository-access.js";
 import type { PathContent } from "../../convert/git.js";
 import { gitObject, type NetworkObjects } from "./network-objects.js";
 import { type CommitFields, encodeCommit, type GitMode, pathSegments, type TreeEntry } from "../../git/objects.js";
-import { defaultBranchOf, push } from "./pushes.js";
+import { defaultBranchOf, type ProtectedRefusal, protectedRef, push } from "./pushes.js";
+import { PROTECTED_BRANCHES_DOCS } from "../protection/protection-rules.js";
 import { personFrom, type RepositoryCode } from "./repository-code.js";
 import { editTree, type PathChange } from "../../git/tree-edit.js";
 
@@ -58,6 +59,14 @@ const branchNotFound = (branch: string) => new ApiError(404, `Branch ${branch} n
 const doesNotMatch = (path: string, sha: string) => new ApiError(409, `${path} does not match ${sha}`);
 /** GitHub's answer when a branch moved during the write: the caller's read is stale. */
 const branchMoved = (branch: string) => () => new ApiError(409, `${branch} was updated while the file was written`);
+/**
+ * GitHub's 409 for a file write its branch's protection refuses, with the protection's reasons ("Could not update
+ * file: 2 of 2 required status checks are expected. Changes must be made through a pull request.").
+ */
+const protectedFile =
+  (verb: "update" | "delete"): ProtectedRefusal =>
+  (reasons) =>
+    new ApiError(409, `Could not ${verb} file: ${reasons.join(" ")}`, { documentationUrl: PROTECTED_BRANCHES_DOCS });
 /** GitHub checks the contents body against its schema first: a file that exists needs its `sha`. */
 const shaNotSupplied = () => new ApiError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.');
 
@@ -147,7 +156,7 @@ export class ContentService {
 
   async put(path: ContentPath, input: PutInput, access: ActionAccess): Promise<FileCommitView> {
     const body = base64Content(input.content);
-    return this.write(path, input, access, async (current, segments) => {
+    return this.write(path, input, access, protectedFile("update"), async (current, segments) => {
       if (current && current.mode === "040000") throw new ApiError(422, `${segments.join("/")} is a directory`);
       if (current && input.sha === undefined) throw shaNotSupplied();
       if (current && input.sha !== current.sha) throw doesNotMatch(segments.join("/"), input.sha!);
@@ -157,7 +166,7 @@ export class ContentService {
   }
 
   async delete(path: ContentPath, input: DeleteInput, access: ActionAccess): Promise<FileCommitView> {
-    return this.write(path, input, access, async (current, segments) => {
+    return this.write(path, input, access, protectedFile("delete"), async (current, segments) => {
       if (!current || current.mode === "040000") throw notFound();
       if (input.sha !== current.sha) throw doesNotMatch(segments.join("/"), input.sha);
       return null;
@@ -172,6 +181,7 @@ export class ContentService {
     path: ContentPath,
     input: Omit<PutInput, "content" | "sha">,
     access: ActionAccess,
+    refused: ProtectedRefusal,
     change: (current: TreeEntry | null, segments: string[]) => Promise<{ mode: GitMode; body: Buffer } | null>,
   ): Promise<FileCommitView> {
     const { repo, user } = await this.code.pushable(path, access);
@@ -180,7 +190,7 @@ export class ContentService {
     const repoPath = segments.join("/");
     let created = false;
     let file: FileCommitView["file"] = null;
-    const commit = await this.commitOnBranch(repo, user, input, async (objects, parentTree) => {
+    const commit = await this.commitOnBranch(repo, user, input, refused, async (objects, parentTree) => {
       const current = parentTree ? await this.entryAt(objects, parentTree, segments) : null;
       created = current === null;
       const next = await change(current, segments);
@@ -204,7 +214,7 @@ export class ContentService {
     const entries = Object.entries(change.files);
     for (const [path] of entries)
       if (!pathSegments(path)) throw new ApiError(422, `${path} is not a path git can store`);
-    const commit = await this.commitOnBranch(repo, user, change, async (objects) =>
+    const commit = await this.commitOnBranch(repo, user, change, protectedRef, async (objects) =>
       entries.map(
         ([path, text]): PathChange =>
           text === null
@@ -223,6 +233,7 @@ export class ContentService {
     repo: RepoRow,
     user: UserRow,
     input: Omit<PutInput, "content" | "sha">,
+    refused: ProtectedRefusal,
     changes: (objects: NetworkObjects, parentTree: string | null) => Promise<PathChange[]>,
   ) {
     const at = this.code.now();
@@ -245,7 +256,7 @@ export class ContentService {
         await making.tx.repositories.update(repo.id, { defaultBranch: branch }, at);
       const name = `refs/heads/${branch}`;
       const update = { name, before: head?.sha ?? null, after: commit.sha, forced: false };
-      await push(making, inTransaction, update, branchMoved(branch));
+      await push(making, inTransaction, update, branchMoved(branch), refused);
     });
     return { sha: commit.sha, fields, branch };
   }

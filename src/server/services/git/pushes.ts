@@ -5,7 +5,8 @@
  * `CreateEvent` and the `create` webhook, for a deleted one the `DeleteEvent` and the `delete` webhook, for a moved one
  * the `PushEvent` in the Events API's trimmed payload (CL25: `repository_id`, `push_id`, `ref`, `head`, `before`),
  * and for every one the `push` webhook with the commits it brought, each with the paths it added, removed and
- * modified (diffed against its first parent, as GitHub lists them).
+ * modified (diffed against its first parent, as GitHub lists them). A protected branch's rules are kept first
+ * (../protection/protection-rules.ts): what they forbid is refused in the words of the caller's API, nothing written.
  */
 import { webOrigin } from "../../convert/urls.js";
 import { ApiError } from "../../errors.js";
@@ -16,6 +17,7 @@ import { type CommitFields, type GitPerson, formatApiDate } from "../../git/obje
 import { diffTrees } from "../../git/tree-diff.js";
 import { ancestorsOf, commitsNotIn } from "./history.js";
 import { pullsPushed } from "../pulls/pull-heads.js";
+import { PROTECTED_BRANCHES_DOCS, pushRefusals, rulesOf } from "../protection/protection-rules.js";
 
 /** The branch a repository's contents are read from when no ref is named: GitHub's `main` until one is set. */
 export const defaultBranchOf = (repo: RepoRow): string => repo.settings.defaultBranch || "main";
@@ -42,6 +44,16 @@ export interface RefUpdate {
 
 /** GitHub's 422 when the ref moved between the caller's read and its write. */
 const refMoved = () => new ApiError(422, "Reference cannot be updated");
+
+/**
+ * How an API refuses a push its branch's protection forbids, from GitHub's reasons: the refs API's 422 with them as
+ * its message (GitHub's "Ensure your app is ready for Protected Branches", 2015: "Cannot delete a protected branch").
+ */
+export type ProtectedRefusal = (reasons: string[]) => ApiError;
+export const protectedRef: ProtectedRefusal = (reasons) =>
+  new ApiError(422, reasons.join(" "), { documentationUrl: PROTECTED_BRANCHES_DOCS });
+/** A pull request's merge: its base's rules were checked as a merge's (services/protection/protection-rules.ts). */
+export const MERGING = "merging" as const;
 
 /** `branch` or `tag`, and the short name the Events API and the create/delete webhooks carry (`main`, `v1.0`). */
 export function refKind(name: string): { refType: "branch" | "tag"; short: string } | null {
@@ -123,16 +135,23 @@ export async function push(
   update: RefUpdate,
   /** What to answer when another write moved the ref first: the refs API's 422 unless the caller says otherwise. */
   moved: () => ApiError = refMoved,
+  /** How the caller's API refuses what the branch's protection forbids (the refs API's 422 unless it says otherwise). */
+  refused: ProtectedRefusal | typeof MERGING = protectedRef,
 ): Promise<void> {
   const { tx, scene } = making;
   const { repo, actor } = scene;
+  const kind = refKind(update.name);
+  if (kind?.refType === "branch" && refused !== MERGING) {
+    const rules = await rulesOf(tx, repo, kind.short);
+    const reasons = rules ? await pushRefusals(tx, repo, actor, update, rules) : [];
+    if (reasons.length > 0) throw refused(reasons);
+  }
   await objects.write();
   const applied =
     update.after === null
       ? update.before !== null && (await tx.git.deleteRef(repo.id, update.name, update.before))
       : await tx.git.setRef(repo.id, update.name, update.after, update.before);
   if (!applied) throw moved();
-  const kind = refKind(update.name);
   const created = update.before === null;
   const deleted = update.after === null;
   const pusherType = { pusher_type: "user" };

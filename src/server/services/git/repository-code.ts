@@ -5,7 +5,8 @@
 import type { AcceptedPermissions } from "../../../api/permissions.js";
 import { ApiError } from "../../errors.js";
 import { InvalidInputError } from "../../failures.js";
-import type { ActionTransaction, GitRef, RepoRow, Store, UserRow } from "../../store/store.js";
+import type { BranchFacts } from "../../convert/git.js";
+import type { ActionTransaction, GitRef, ProtectionRules, RepoRow, Store, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess } from "../actions/repository-access.js";
@@ -94,6 +95,20 @@ export class RepositoryCode {
     for (let tag = await objects.tag(sha); tag; tag = await objects.tag(sha)) sha = tag.object;
     const fields = await objects.commit(sha);
     return fields ? { sha, fields } : null;
+  }
+
+  /** Branch refs as the branch answers show them: each with its protection's rules, null for none. */
+  async branches(repo: RepoRow, refs: GitRef[]): Promise<BranchFacts[]> {
+    const rules = new Map((await this.store.protections.list(repo.id)).map((row) => [row.branch, row.rules]));
+    return refs.map((ref) => {
+      const name = ref.name.slice("refs/heads/".length);
+      return { name, sha: ref.sha, rules: rules.get(name) ?? null };
+    });
+  }
+
+  /** The rules of a branch's protection; null when it has none. */
+  async protectionOf(repo: RepoRow, branch: string): Promise<ProtectionRules | null> {
+    return (await this.store.protections.find(repo.id, branch))?.rules ?? null;
   }
 
   /** Whether the repository has a ref: GitHub's git data API refuses a repository without one (repositoryEmpty). */

@@ -93,8 +93,15 @@ export async function pullCommits(objects: NetworkObjects, pull: Pick<PullRow, "
   return (await commitsNotIn(objects, pull.headSha, inBase)).reverse();
 }
 
-/** What the pull request's commits add up to, and whether it merges while open. */
-export async function pullComputed(objects: NetworkObjects, facts: PullFacts): Promise<PullComputed> {
+/**
+ * What the pull request's commits add up to, and whether it merges while open; `protection`: what its base's
+ * protection makes of it (protection/protection-rules.ts `protectionState`), `blocked` or `behind` where clean.
+ */
+export async function pullComputed(
+  objects: NetworkObjects,
+  facts: PullFacts,
+  protection: "behind" | "blocked" | null = null,
+): Promise<PullComputed> {
   const pull = facts.issue.pull;
   const merge = await mergeOf(objects, pull.baseSha, pull.headSha);
   const { files } = await changedFiles(objects, merge.fromTree, merge.headTree!);
@@ -106,6 +113,6 @@ export async function pullComputed(objects: NetworkObjects, facts: PullFacts): P
     deletions: files.reduce((n, file) => n + file.deletions, 0),
     changedFiles: files.length,
     mergeable: open ? clean : null,
-    mergeableState: !open ? "unknown" : !clean ? "dirty" : pull.draft ? "draft" : "clean",
+    mergeableState: !open ? "unknown" : !clean ? "dirty" : pull.draft ? "draft" : (protection ?? "clean"),
   };
 }

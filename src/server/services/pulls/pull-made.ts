@@ -12,6 +12,7 @@ import { withoutAssociation, type IssueAbout, type Making } from "../actions/act
 import type { ActionScene } from "../actions/made.js";
 import { NetworkObjects } from "../git/network-objects.js";
 import { pullComputed, pullFacts } from "./pull-facts.js";
+import { protectionState } from "../protection/protection-rules.js";
 
 /** A pull request as an action's events and webhooks show it. */
 export interface PullAbout {
@@ -26,8 +27,10 @@ export interface PullAbout {
 export async function pullAbout(tx: ActionTransaction, scene: ActionScene, issue: IssueRow): Promise<PullAbout> {
   const [facts] = await pullFacts(tx, scene.repo, [issue]);
   // The whole pull request (its merge computed) only when a hook will receive it: webhooks are its only reader.
-  const computed =
-    scene.context === null ? null : await pullComputed(new NetworkObjects(tx.git, scene.repo.networkId), facts!);
+  const objects = new NetworkObjects(tx.git, scene.repo.networkId);
+  const protection = async () =>
+    issue.state === "open" ? await protectionState(tx, scene.repo, facts!.issue.pull) : null;
+  const computed = scene.context === null ? null : await pullComputed(objects, facts!, await protection());
   return {
     facts: facts!,
     issue: {

@@ -4,7 +4,8 @@
  * on the base), computed on paths (git/merge.ts), then a push of the base branch as any other (../git/pushes.ts),
  * and in the same transaction the pull request merged and closed: the `merged` and `closed` issue events, the
  * PullRequestEvent `closed`, the `pull_request.closed` webhook with `merged: true`; and the issues its body closes
- * with GitHub's keywords (`Fixes #12`), closed by its merge commit, when it merges into the default branch.
+ * with GitHub's keywords (`Fixes #12`), closed by its merge commit, when it merges into the default branch. A
+ * protected base's rules refuse it first (GitHub's 405 with their reasons: approvals, required checks, pushers).
  */
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
@@ -18,7 +19,8 @@ import type { IssueRow, PullRow, UserRow } from "../../store/store.js";
 import { withoutAssociation, type Acting, type Making } from "../actions/acting.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess } from "../actions/repository-access.js";
 import { gitObject, NetworkObjects } from "../git/network-objects.js";
-import { defaultBranchOf, personOf, push } from "../git/pushes.js";
+import { defaultBranchOf, MERGING, personOf, push } from "../git/pushes.js";
+import { mergeRefusals, PROTECTED_BRANCHES_DOCS } from "../protection/protection-rules.js";
 import { ancestorsOf } from "../git/history.js";
 import { mergeOf, pullCommits } from "./pull-facts.js";
 import { pullAbout, pullEvent, pullWebhook } from "./pull-made.js";
@@ -78,6 +80,8 @@ export class PullMergeService {
     if (input?.sha !== undefined && input.sha !== pull.headSha) throw headModified();
     const base = await store.git.ref(w.repo.id, `refs/heads/${pull.baseRef}`);
     if (!base) throw notMergeable();
+    const refusals = await mergeRefusals(store, w.repo, pull, w.principal.user);
+    if (refusals.length > 0) throw new ApiError(405, refusals.join(" "), { documentationUrl: PROTECTED_BRANCHES_DOCS });
     const objects = new NetworkObjects(store.git, w.repo.networkId);
     const at = clock();
     const author = (await store.users.findById(issue.userId))!;
@@ -100,7 +104,7 @@ export class PullMergeService {
       const inTransaction = new NetworkObjects(tx.git, w.repo.networkId);
       for (const object of objects.pending()) inTransaction.add(object);
       const update = { name: `refs/heads/${pull.baseRef}`, before: base.sha, after: sha, forced: false };
-      await push(making, inTransaction, update, baseModified);
+      await push(making, inTransaction, update, baseModified, MERGING);
       // The base as it was before the merge stays the pull request's, so that what it brought is still its own.
       await tx.pulls.update(issue.id, {
         mergedAt: scene.at,

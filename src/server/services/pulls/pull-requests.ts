@@ -32,6 +32,7 @@ import { commitView, type CommitView } from "../git/commits.js";
 import { NetworkObjects } from "../git/network-objects.js";
 import type { HistoryCommit } from "../git/history.js";
 import { mergeOf, pullCommits, pullComputed, pullFacts } from "./pull-facts.js";
+import { protectionState } from "../protection/protection-rules.js";
 import { pullAbout, pullEvent, pullWebhook } from "./pull-made.js";
 
 type CreateInput = RequestOf<Endpoints["pulls"]["create"], "body">;
@@ -118,7 +119,9 @@ export class PullRequestService {
 
   async view(repo: RepoRow, issue: IssueRow): Promise<PullView> {
     const [facts] = await pullFacts(this.store, repo, [issue]);
-    return { facts: facts!, computed: await pullComputed(new NetworkObjects(this.store.git, repo.networkId), facts!) };
+    const objects = new NetworkObjects(this.store.git, repo.networkId);
+    const protection = issue.state === "open" ? await protectionState(this.store, repo, facts!.issue.pull) : null;
+    return { facts: facts!, computed: await pullComputed(objects, facts!, protection) };
   }
 
   /**

@@ -39,6 +39,8 @@ import { migration as m033 } from "./033-pull-requests.js";
 import { migration as m034 } from "./034-statuses-and-checks.js";
 import { migration as m035 } from "./035-releases.js";
 import { migration as m036 } from "./036-review-comments.js";
+import { migration as m037 } from "./037-commit-comments.js";
+import { migration as m038 } from "./038-branch-protection.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -81,4 +83,6 @@ export const migrations: readonly Migration[] = [
   m034,
   m035,
   m036,
+  m037,
+  m038,
 ];

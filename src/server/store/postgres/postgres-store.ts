@@ -45,6 +45,8 @@ import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
 import { Releases } from "../releases.js";
+import { CommitComments } from "../commit-comments.js";
+import { Protections } from "../protections.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -60,6 +62,8 @@ import type {
   StatusStore,
   CheckStore,
   ReleaseStore,
+  CommitCommentStore,
+  ProtectionStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -152,6 +156,8 @@ export class PostgresStore implements Store {
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   readonly releases: ReleaseStore;
+  readonly commitComments: CommitCommentStore;
+  readonly protections: ProtectionStore;
   readonly apps: AppStore;
   /** Set by open(), which migrates before handing the store out. */
   migratedAtOpen: MigrationReport = { applied: 0, version: 0, created: false };
@@ -203,6 +209,8 @@ export class PostgresStore implements Store {
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);
     this.checks = raisingUnavailable(new Checks(executor), isPostgresOutage);
     this.releases = raisingUnavailable(new Releases(executor), isPostgresOutage);
+    this.commitComments = raisingUnavailable(new CommitComments(executor), isPostgresOutage);
+    this.protections = raisingUnavailable(new Protections(executor), isPostgresOutage);
     this.apps = raisingUnavailable(new Apps(executor), isPostgresOutage);
     this.actions = raisingUnavailable(new Actions(executor, postgresActionDriver(partitions)), isPostgresOutage);
   }

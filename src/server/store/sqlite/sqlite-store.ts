@@ -36,6 +36,8 @@ import { ReviewComments } from "../review-comments.js";
 import { Statuses } from "../statuses.js";
 import { Checks } from "../checks.js";
 import { Releases } from "../releases.js";
+import { CommitComments } from "../commit-comments.js";
+import { Protections } from "../protections.js";
 import { Labels } from "../labels.js";
 import { Repositories } from "../repositories.js";
 import { Milestones } from "../milestones.js";
@@ -51,6 +53,8 @@ import type {
   StatusStore,
   CheckStore,
   ReleaseStore,
+  CommitCommentStore,
+  ProtectionStore,
   LabelStore,
   MilestoneStore,
   RepositoryStore,
@@ -134,6 +138,8 @@ export class SqliteStore implements Store {
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
   readonly releases: ReleaseStore;
+  readonly commitComments: CommitCommentStore;
+  readonly protections: ProtectionStore;
   readonly apps: AppStore;
 
   /**
@@ -197,6 +203,8 @@ export class SqliteStore implements Store {
     this.statuses = part(new Statuses(executor));
     this.checks = part(new Checks(executor));
     this.releases = part(new Releases(executor));
+    this.commitComments = part(new CommitComments(executor));
+    this.protections = part(new Protections(executor));
     this.apps = part(new Apps(executor));
     // Tried again whole when the write worker held the lock: an action's work does nothing outside its transaction.
     this.actions = part(
