@@ -53,6 +53,10 @@ export interface Cluster {
   start(): Promise<void>;
   /** pg_ctl stop -m fast: a clean shutdown. */
   stop(): Promise<void>;
+  /** SIGKILL to the postmaster and its backends at once: the server dies mid-write, as on a crash. */
+  kill(): Promise<void>;
+  /** pg_ctl promote: a standby becomes a primary. */
+  promote(): Promise<void>;
 }
 
 export class ClusterSet {
@@ -93,6 +97,15 @@ export class ClusterSet {
       },
       stop: async () => {
         await this.program("pg_ctl", ["-D", dir, "-m", "fast", "-w", "stop"]);
+      },
+      kill: async () => {
+        const pid = Number(readFileSync(join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
+        process.kill(pid, "SIGSTOP"); // no new backend forked meanwhile
+        await run("pkill", ["-KILL", "-P", String(pid)]).catch(() => undefined);
+        process.kill(pid, "SIGKILL");
+      },
+      promote: async () => {
+        await this.program("pg_ctl", ["-D", dir, "-w", "promote"]);
       },
     };
     this.made.push(cluster);
