@@ -145,7 +145,7 @@ async function main(): Promise<void> {
         measurement,
         primaryCores: cpu[0]!,
         standbyCores: cpu.slice(1, 1 + count),
-        lagP99Ms: lags.length ? percentile(lags, 99) : null,
+        lagP99Ms: lags.length ? percentile(lags, 0.99) : null,
         events: fed.events,
       });
       await server.stop();
