@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { spawnSync, spawn } from "node:child_process";
 import type { ListeningApp } from "../helpers/listening-app.js";
-import { ALICE, ALICE_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
+import { ALICE, ALICE_TOKEN, BOB_TOKEN, OLGA, OTP_SECRET } from "../helpers/client-world.js";
 import { currentOtp } from "../../src/server/services/credentials.js";
 import { skipOutsideCi } from "../helpers/services.js";
 
@@ -82,6 +82,7 @@ export function clientWorldEnvironment(t: ListeningApp): Record<string, string> 
     ALICE_LOGIN: ALICE.login,
     ALICE_PASSWORD: ALICE.password,
     ALICE_TOKEN,
+    BOB_TOKEN,
     OLGA_LOGIN: OLGA.login,
     OLGA_PASSWORD: OLGA.password,
     OLGA_OTP: currentOtp(OTP_SECRET, t.clock.now()),

@@ -2,7 +2,8 @@
  * PyGithub 1.55 (Debian's python3-github), unmodified, writing and reading code against a live feedgate: files
  * created, updated (a stale `sha` is GitHub's 409), read back and deleted through the contents API; a branch made
  * through git data (tree, commit, ref); branches and the history read back; an archive's link, as get_archive_link
- * reads it from the redirect, and the archive behind it. The cases are
+ * reads it from the redirect, and the archive behind it; a pull request opened, approved by another user and
+ * squash-merged. The cases are
  * tests/compat/scripts/pygithub_code_cases.py.
  */
 import { test, describe, before, after } from "node:test";
@@ -59,5 +60,22 @@ describe("PyGithub 1.55 writing and reading code", { skip }, () => {
       zipball: "/_codeload/alice/hello/legacy.zip/main",
       pax_comment: "52 comment=",
     });
+  });
+
+  test("create_pull, create_review (another user's approval) and merge (squash): one commit on main", () => {
+    const done = result("pull-review-merge") as Record<string, unknown>;
+    assert.deepEqual(done, {
+      number: done.number,
+      files: ["feature.txt"],
+      review: ["APPROVED", "bob"],
+      merged: [true, true, "closed"],
+      main_is_merge: true,
+      parents: 1,
+      // GitHub's squash title is the pull request's title and number; the commit_message given is its body.
+      message: `The feature (#${done.number})\n\nFeature, squashed`,
+      reviews: ["APPROVED"],
+      on_main: "on\n",
+    });
+    assert.equal(typeof done.number, "number");
   });
 });

@@ -8,6 +8,7 @@ from github import Github, GithubException, InputGitTreeElement
 
 URL = os.environ["FEEDGATE_URL"]
 TOKEN = os.environ["ALICE_TOKEN"]
+BOB_TOKEN = os.environ["BOB_TOKEN"]
 
 
 gh = Github(TOKEN, base_url=URL)
@@ -68,3 +69,21 @@ def _():
         tar = gzip.decompress(answer.read())
     return {"tarball": tarball.replace(URL, ""), "zipball": zipball.replace(URL, ""),
             "pax_comment": tar[512:523].decode()}
+
+
+@case("pull-review-merge")
+def _():
+    main = repo.get_branch("main")
+    repo.create_git_ref("refs/heads/feature", main.commit.sha)
+    repo.create_file("feature.txt", "Add the feature", "on\n", branch="feature")
+    pull = repo.create_pull(title="The feature", body="Fixes nothing", base="main", head="feature")
+    review = Github(BOB_TOKEN, base_url=URL).get_repo("alice/hello").get_pull(pull.number).create_review(
+        body="Looks good", event="APPROVE")
+    merged = pull.merge(commit_message="Feature, squashed", merge_method="squash")
+    after = repo.get_pull(pull.number)
+    head = repo.get_branch("main").commit
+    return {"number": pull.number, "files": [f.filename for f in pull.get_files()],
+            "review": [review.state, review.user.login], "merged": [merged.merged, after.merged, after.state],
+            "main_is_merge": head.sha == merged.sha, "parents": len(head.parents),
+            "message": head.commit.message, "reviews": [r.state for r in after.get_reviews()],
+            "on_main": repo.get_contents("feature.txt").decoded_content.decode()}
