@@ -51,6 +51,8 @@ describe("feedgate/testing: a world's files, a bot reading them, fg.commit pushi
       files: { ".github/stale.yml": "daysUntilStale: 30\n", "README.md": null },
       message: "Stale sooner",
     });
+    // Read once, so that the commit is one the store keeps in memory (store/git.ts): the reset must forget it.
+    await bot.rest.git.getCommit({ owner: "octocat", repo: "hello", commit_sha: sha });
     const pushed = await inbox.next({ event: "push" });
     assert.equal(pushed.verified, true);
     const body = pushed.body as { after: string; before: string; commits: { modified: string[]; removed: string[] }[] };
@@ -68,5 +70,8 @@ describe("feedgate/testing: a world's files, a bot reading them, fg.commit pushi
     const reader = new Octokit({ baseUrl: fg.url, auth: await fg.token("octocat"), request: { fetch: fg.fetch } });
     const after = await reader.rest.git.getRef({ owner: "octocat", repo: "hello", ref: "heads/main" });
     assert.equal(after.data.object.sha, before.data.object.sha);
+    await assert.rejects(reader.rest.git.getCommit({ owner: "octocat", repo: "hello", commit_sha: sha }), {
+      status: 404,
+    });
   });
 });

@@ -106,7 +106,7 @@ export class Actions implements ActionStore {
           milestones: new Milestones(tx),
           repositories: new Repositories(tx),
           collaborators: new Collaborators(tx),
-          git: new GitObjects(tx),
+          git: new GitObjects(tx, false),
           pulls: new Pulls(tx),
           reviewComments: new ReviewComments(tx),
           hooks: new Hooks(tx),

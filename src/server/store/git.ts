@@ -2,6 +2,8 @@
  * Git objects and refs, written once over the executor. Names and SHA-1s are compared byte-wise on both drivers
  * (PostgreSQL's ref names are COLLATE "C", SQLite's TEXT compares bytes), so refs list in git's own order.
  */
+import type { LRUCache } from "lru-cache";
+import { entryBoundedCache } from "../bounded-cache.js";
 import type { Executor } from "./executor.js";
 import type { GitObjectType } from "../git/objects.js";
 import type { GitRef, GitStore, StoredGitObject } from "./git-store.js";
@@ -22,15 +24,45 @@ const toObject = (r: ObjectRecord): StoredGitObject => ({
 const PUT_OBJECT = `INSERT INTO git_objects (network_id, sha, type, body) VALUES (@network, @sha, @type, @body)
   ON CONFLICT (network_id, sha) DO NOTHING`;
 
+/** Commits and small trees kept in memory (the walks of history read the same ones again and again). */
+const KEPT_OBJECTS = 100_000;
+const KEPT_TREE_BYTES = 4096;
+
 export class GitObjects implements GitStore {
-  constructor(private readonly db: Executor) {}
+  /**
+   * Objects found, by network and SHA-1: an object never changes (its SHA-1 is its content) and is never deleted, so
+   * a found one stays true; only an image put back (StateStore.replace: the test double's reset) takes objects away,
+   * and it calls forget(). A transaction's GitObjects keeps none: what it reads may yet be rolled back.
+   */
+  private readonly kept: LRUCache<string, StoredGitObject> | undefined;
+
+  /** @param keep whether found commits and small trees are kept in memory (not in a transaction's store). */
+  constructor(
+    private readonly db: Executor,
+    keep = true,
+  ) {
+    this.kept = keep ? entryBoundedCache<string, StoredGitObject>(KEPT_OBJECTS) : undefined;
+  }
 
   async object(networkId: number, sha: string): Promise<StoredGitObject | null> {
+    const key = `${networkId}:${sha}`;
+    const known = this.kept?.get(key);
+    if (known) return known;
     const row = await this.db.get<ObjectRecord>(
       "SELECT sha, type, body FROM git_objects WHERE network_id = @network AND sha = @sha",
       { network: networkId, sha },
     );
-    return row ? toObject(row) : null;
+    if (!row) return null;
+    const object = toObject(row);
+    if (object.type === "commit" || (object.type === "tree" && object.body.length <= KEPT_TREE_BYTES)) {
+      this.kept?.set(key, object);
+    }
+    return object;
+  }
+
+  /** Drops what is kept: the database was put back to an image, which may lack objects found since. */
+  forget(): void {
+    this.kept?.clear();
   }
 
   async put(networkId: number, objects: readonly StoredGitObject[]): Promise<void> {

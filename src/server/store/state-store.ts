@@ -19,6 +19,26 @@ export interface StateStore {
   has(name: string): Promise<boolean>;
 }
 
+/**
+ * `state` whose replace() also calls `forget` (before, and after the rows are back): for what a store keeps in memory
+ * on the understanding that rows are never taken away, which only an image put back does (store/git.ts's objects).
+ */
+export function forgettingOnReplace(state: StateStore, forget: () => void): StateStore {
+  return {
+    capture: (name) => state.capture(name),
+    async replace(name) {
+      forget();
+      try {
+        await state.replace(name);
+      } finally {
+        forget();
+      }
+    },
+    discard: (name) => state.discard(name),
+    has: (name) => state.has(name),
+  };
+}
+
 /** Tables that are not state: the schema's version, and the numbers that only move forward (see above). */
 export const NOT_STATE = ["schema_migrations", "ingest_state", "received_versions", "ingest_log"];
 

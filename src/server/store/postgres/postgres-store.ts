@@ -73,7 +73,7 @@ import type { RelationStore } from "../relation-store.js";
 import { postgresActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
-import type { StateStore } from "../state-store.js";
+import { forgettingOnReplace, type StateStore } from "../state-store.js";
 import { PostgresState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
 import { Retention } from "../retention.js";
@@ -191,7 +191,11 @@ export class PostgresStore implements Store {
     this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
     this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);
     this.sessions = raisingUnavailable(new Sessions(executor), isPostgresOutage);
-    this.state = raisingUnavailable(new PostgresState(pool), isPostgresOutage);
+    const gitObjects = new GitObjects(executor);
+    this.state = raisingUnavailable(
+      forgettingOnReplace(new PostgresState(pool), () => gitObjects.forget()),
+      isPostgresOutage,
+    );
     this.retention = raisingUnavailable(new Retention(executor, postgresEventRetention(partitions)), isPostgresOutage);
     this.issues = raisingUnavailable(new Issues(executor), isPostgresOutage);
     this.issueSearch = raisingUnavailable(new IssueSearches(executor), isPostgresOutage);
@@ -203,7 +207,7 @@ export class PostgresStore implements Store {
     this.milestones = raisingUnavailable(new Milestones(executor), isPostgresOutage);
     this.assignees = raisingUnavailable(new Assignees(executor), isPostgresOutage);
     this.collaborators = raisingUnavailable(new Collaborators(executor), isPostgresOutage);
-    this.git = raisingUnavailable(new GitObjects(executor), isPostgresOutage);
+    this.git = raisingUnavailable(gitObjects, isPostgresOutage);
     this.pulls = raisingUnavailable(new Pulls(executor), isPostgresOutage);
     this.reviewComments = raisingUnavailable(new ReviewComments(executor), isPostgresOutage);
     this.statuses = raisingUnavailable(new Statuses(executor), isPostgresOutage);

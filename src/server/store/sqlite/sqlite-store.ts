@@ -64,7 +64,7 @@ import type { RelationStore } from "../relation-store.js";
 import { sqliteActionDriver } from "./actions.js";
 import { Sessions } from "../sessions.js";
 import type { HookStore } from "../hook-store.js";
-import type { StateStore } from "../state-store.js";
+import { forgettingOnReplace, type StateStore } from "../state-store.js";
 import { SqliteState } from "./state.js";
 import type { RetentionStore } from "../retention-store.js";
 import { Retention } from "../retention.js";
@@ -185,7 +185,8 @@ export class SqliteStore implements Store {
       ? raisingUnavailable(outboxInWorker(retryingBusy(new Hooks(executor)), writer), isSqliteOutage)
       : part(new Hooks(executor));
     this.sessions = part(new Sessions(executor));
-    this.state = part(new SqliteState(executor));
+    const gitObjects = new GitObjects(executor);
+    this.state = part(forgettingOnReplace(new SqliteState(executor), () => gitObjects.forget()));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
     this.issueSearch = part(new IssueSearches(executor));
@@ -197,7 +198,7 @@ export class SqliteStore implements Store {
     this.milestones = part(new Milestones(executor));
     this.assignees = part(new Assignees(executor));
     this.collaborators = part(new Collaborators(executor));
-    this.git = part(new GitObjects(executor));
+    this.git = part(gitObjects);
     this.pulls = part(new Pulls(executor));
     this.reviewComments = part(new ReviewComments(executor));
     this.statuses = part(new Statuses(executor));
