@@ -125,17 +125,21 @@ async function main(): Promise<void> {
     );
     say(`${COMMITS} commits through git data`);
     rows.push(
-      await row("commit through blobs, trees, commits, refs (5 requests: the parent ref and commit read too)", COMMITS, async (i) => {
-        const parent = await head("main");
-        const blob = await api("POST", "/git/blobs", { content: `data ${i}\n`, encoding: "utf-8" });
-        const base = ((await api("GET", `/git/commits/${parent}`)).tree as { sha: string }).sha;
-        const tree = await api("POST", "/git/trees", {
-          base_tree: base,
-          tree: [{ path: `data/d-${i}.txt`, mode: "100644", type: "blob", sha: blob.sha }],
-        });
-        const commit = await api("POST", "/git/commits", { message: `d ${i}`, tree: tree.sha, parents: [parent] });
-        await api("PATCH", "/git/refs/heads/main", { sha: commit.sha });
-      }),
+      await row(
+        "commit through blobs, trees, commits, refs (5 requests: the parent ref and commit read too)",
+        COMMITS,
+        async (i) => {
+          const parent = await head("main");
+          const blob = await api("POST", "/git/blobs", { content: `data ${i}\n`, encoding: "utf-8" });
+          const base = ((await api("GET", `/git/commits/${parent}`)).tree as { sha: string }).sha;
+          const tree = await api("POST", "/git/trees", {
+            base_tree: base,
+            tree: [{ path: `data/d-${i}.txt`, mode: "100644", type: "blob", sha: blob.sha }],
+          });
+          const commit = await api("POST", "/git/commits", { message: `d ${i}`, tree: tree.sha, parents: [parent] });
+          await api("PATCH", "/git/refs/heads/main", { sha: commit.sha });
+        },
+      ),
     );
     say(`${PULLS} pull requests opened and merged`);
     const branches: string[] = [];
