@@ -10,9 +10,10 @@ export type ParamLocation = "path" | "query" | "body";
  * What a body value may be beyond strings, numbers as text and string arrays: a JSON boolean (`active`), GitHub's
  * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`), a key of which may
  * itself be an object of strings (`record`: a fine-grained token's permissions of one group, by name) or a list of
- * objects whose keys the service checks (`objects`: a check run's `output.annotations`).
+ * objects whose keys the service checks (`objects`: a check run's `output.annotations`), or a JSON boolean (`boolean`:
+ * a check suite preference's `setting`).
  */
-export type FieldType = "string" | "string|number" | "record" | "objects";
+export type FieldType = "string" | "string|number" | "record" | "objects" | "boolean";
 
 export interface ParamSpec {
   readonly in: ParamLocation;

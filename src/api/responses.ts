@@ -69,7 +69,15 @@ import {
   UserInstallations,
 } from "./app-schemas.js";
 import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
-import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
+import {
+  CheckAnnotation,
+  CheckRun,
+  CheckRunList,
+  CheckSuite,
+  CheckSuiteList,
+  CheckSuitePreference,
+  EmptyObject,
+} from "./check-schemas.js";
 import { Release, ReleaseAsset } from "./release-schemas.js";
 
 /** The named response shapes as the spec has them (string ids), under the names the OpenAPI document gives them. */
@@ -148,6 +156,7 @@ const SPEC_SHAPES = {
   CheckSuite,
   CheckRunList,
   CheckSuiteList,
+  CheckSuitePreference,
   EmptyObject,
   Release,
   ReleaseAsset,
@@ -264,6 +273,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     CheckSuite: shape("CheckSuite"),
     CheckRunList: shape("CheckRunList"),
     CheckSuiteList: shape("CheckSuiteList"),
+    CheckSuitePreference: shape("CheckSuitePreference"),
     /** 201 with `{}`: a rerequest, which GitHub answers so. */
     EmptyObject: shape("EmptyObject"),
     Release: shape("Release"),

@@ -83,6 +83,7 @@ const bodyString = () => Type.String({ pattern: NO_NUL_PATTERN });
 function fieldSchema(type: FieldType): TSchema {
   if (type === "record") return Type.Record(Type.String(), bodyString());
   if (type === "objects") return Type.Array(Type.Record(Type.String(), Type.Unknown()));
+  if (type === "boolean") return Type.Boolean();
   return type === "string" ? bodyString() : Type.Union([bodyString(), Type.Number()]);
 }
 
@@ -121,7 +122,9 @@ type FieldSchema<T extends FieldType> = T extends "string"
     ? TRecord<TString, TString>
     : T extends "objects"
       ? TArray<TRecord<TString, TUnknown>>
-      : TUnion<[TString, TNumber]>;
+      : T extends "boolean"
+        ? TBoolean
+        : TUnion<[TString, TNumber]>;
 
 /** The type of a row's value before `nullable`; strings and numbers as text are TString, as before. */
 type BaseSchema<S extends ParamSpec> = S["type"] extends "array"

@@ -17,7 +17,9 @@ type FieldValue<T extends FieldType> = T extends "string"
     ? Readonly<Record<string, string>>
     : T extends "objects"
       ? readonly Readonly<Record<string, unknown>>[]
-      : string | number;
+      : T extends "boolean"
+        ? boolean
+        : string | number;
 
 /** Numbers that travel as text may be given as numbers too (`page: 2` means "2"). */
 type Value<S extends ParamSpec> =

@@ -32,6 +32,7 @@ function checkField(operation: string, name: string, type: FieldType, value: unk
     if (Array.isArray(value) && value.every(isObject)) return value;
     return refuse(operation, name, "must be a list of objects");
   }
+  if (type === "boolean") return typeof value === "boolean" ? value : refuse(operation, name, "must be a boolean");
   if (type === "record") {
     const isRecord = typeof value === "object" && value !== null && !Array.isArray(value);
     if (isRecord && Object.values(value).every((item) => typeof item === "string")) return { ...value };

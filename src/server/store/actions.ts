@@ -24,6 +24,7 @@ import { ReviewComments } from "./review-comments.js";
 import { Hooks } from "./hooks.js";
 import { Statuses } from "./statuses.js";
 import { Checks } from "./checks.js";
+import { Apps } from "./apps.js";
 import { Releases } from "./releases.js";
 
 /** The hooks of one repository and of the organization owning it (hook-sql.ts), for a webhook no event carries. */
@@ -110,6 +111,7 @@ export class Actions implements ActionStore {
           hooks: new Hooks(tx),
           statuses: new Statuses(tx),
           checks: new Checks(tx),
+          apps: new Apps(tx),
           releases: new Releases(tx),
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),

@@ -165,6 +165,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "157d003d1236250629b3e99ebaf742730e382f0b047caadf31b3ac234fed7841",
     postgres: "1cf48dc962b63fe6f04d0bd5e95563521b756fb2a7afc27aefd48f8c588b41c5",
   },
+  40: {
+    sqlite: "7d330eef89796c57776495aa2365bdead71572546702d5f9930e6d8222995429",
+    postgres: "89b95775d2767a063db3afaf62db2ac7be220908fe3449499729342b933c4026",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

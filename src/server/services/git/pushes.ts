@@ -5,7 +5,8 @@
  * `CreateEvent` and the `create` webhook, for a deleted one the `DeleteEvent` and the `delete` webhook, for a moved one
  * the `PushEvent` in the Events API's trimmed payload (CL25: `repository_id`, `push_id`, `ref`, `head`, `before`),
  * and for every one the `push` webhook with the commits it brought, each with the paths it added, removed and
- * modified (diffed against its first parent, as GitHub lists them).
+ * modified (diffed against its first parent, as GitHub lists them). A pushed branch's head gets the check suites of
+ * the apps that take them (services/checks/suites-on-push.ts).
  */
 import { webOrigin } from "../../convert/urls.js";
 import { ApiError } from "../../errors.js";
@@ -16,6 +17,7 @@ import { type CommitFields, type GitPerson, formatApiDate } from "../../git/obje
 import { diffTrees } from "../../git/tree-diff.js";
 import { ancestorsOf, commitsNotIn } from "./history.js";
 import { pullsPushed } from "../pulls/pull-heads.js";
+import { suitesRequested } from "../checks/suites-on-push.js";
 
 /** The branch a repository's contents are read from when no ref is named: GitHub's `main` until one is set. */
 export const defaultBranchOf = (repo: RepoRow): string => repo.settings.defaultBranch || "main";
@@ -161,6 +163,12 @@ export async function push(
     }));
   }
   if (kind?.refType === "branch") await pullsPushed(making, kind.short, update.before, update.after);
+  if (kind?.refType === "branch" && update.after !== null)
+    await suitesRequested(making, objects, {
+      branch: kind.short,
+      before: update.before ?? NULL_SHA,
+      after: update.after,
+    });
   if (scene.context === null) return;
   const web = `${webOrigin(scene.baseUrl)}/${repo.fullName}`;
   const others = (await tx.git.refs(repo.id, "refs/")).filter((ref) => ref.name !== update.name).map((r) => r.sha);

@@ -39,6 +39,7 @@ import { migration as m033 } from "./033-pull-requests.js";
 import { migration as m034 } from "./034-statuses-and-checks.js";
 import { migration as m035 } from "./035-releases.js";
 import { migration as m036 } from "./036-review-comments.js";
+import { migration as m040 } from "./040-check-suites-on-push.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -81,4 +82,5 @@ export const migrations: readonly Migration[] = [
   m034,
   m035,
   m036,
+  m040,
 ];
