@@ -239,6 +239,38 @@ export const checkEndpoints = {
     suites("rerequest-a-check-suite"),
     "Rerequest a check suite",
   ),
+  // 201 for a suite made, 200 for the app's suite the SHA had (the route answers it), as GitHub does.
+  createSuite: checkRow(
+    "checks",
+    "POST",
+    "/repos/:user/:repo/check-suites",
+    { ...repoPath, head_sha: { in: "body", type: "string", required: true } },
+    "CheckSuite",
+    suites("create-a-check-suite"),
+    "Create a check suite",
+  ),
+  // Repository administration: GitHub's "You must have admin permissions in the repository".
+  setSuitesPreferences: {
+    ...checkRow(
+      "checks",
+      "PATCH",
+      "/repos/:user/:repo/check-suites/preferences",
+      {
+        ...repoPath,
+        auto_trigger_checks: {
+          in: "body",
+          type: "array",
+          items: { app_id: "string|number", setting: "boolean" },
+          description: "Each app's `setting`: whether a push makes its check suite (the default, `true`).",
+        },
+      },
+      "CheckSuitePreference",
+      suites("update-repository-preferences-for-check-suites"),
+      "Update repository preferences for check suites",
+    ),
+    acceptedScopes: ["repo"],
+    permissions: [{ administration: "write" }],
+  },
   listSuitesForRef: checkRow(
     "checks",
     "GET",

@@ -104,5 +104,14 @@ export type CheckRunList = Static<typeof CheckRunList>;
 export const CheckSuiteList = Type.Object({ total_count: Type.Integer(), check_suites: Type.Array(CheckSuite) });
 export type CheckSuiteList = Static<typeof CheckSuiteList>;
 
+/** A repository's check suite preferences (GitHub's `check-suite-preference`): each app's, and the repository. */
+export const CheckSuitePreference = Type.Object({
+  preferences: Type.Object({
+    auto_trigger_checks: Type.Array(Type.Object({ app_id: Type.Integer(), setting: Type.Boolean() })),
+  }),
+  repository: ParentRepository,
+});
+export type CheckSuitePreference = Static<typeof CheckSuitePreference>;
+
 /** What a rerequest answers: GitHub's empty object, 201. */
 export const EmptyObject = Type.Object({}, { additionalProperties: false });

@@ -250,6 +250,15 @@ export const contentEndpoints = {
     contents("get-a-repository-readme"),
     "Get a repository README",
   ),
+  // The README of a directory: `dir` holds slashes, hence the wildcard.
+  getReadmeInDirectory: codeRow(
+    "GET",
+    "/repos/:user/:repo/readme/*",
+    { ...repoPath, ...rest, ref: { in: "query", type: "string" } },
+    "ContentFile",
+    { ...contents("get-a-repository-readme-for-a-directory"), wildcard: "dir" },
+    "Get a repository README for a directory",
+  ),
   // 200 for a replaced file; the route answers a new one 201, as GitHub does.
   createOrUpdateFile: codeRow(
     "PUT",

@@ -145,8 +145,50 @@ export const ContentSymlink = Type.Object({
   _links: ContentLinks,
 });
 
-/** What the contents API answers for a path: a file, a symbolic link, or a directory's entries. */
-export const Contents = Type.Union([ContentFile, ContentSymlink, Type.Array(DirectoryEntry)]);
+/**
+ * A submodule (a gitlink, mode 160000): the commit of another repository, cloned from `submodule_git_url` (the
+ * `.gitmodules` of the same tree); its git and web URLs are that repository's, null when it is not on this server.
+ */
+export const ContentSubmodule = Type.Object({
+  type: Type.String(),
+  submodule_git_url: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  git_url: Nullable(Type.String()),
+  html_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  _links: ContentLinks,
+});
+
+/** A directory as `application/vnd.github.object` answers it: an object of its own, its listing in `entries`. */
+export const ContentDirectory = Type.Object({
+  type: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  sha: Type.String(),
+  url: Type.String(),
+  git_url: Nullable(Type.String()),
+  html_url: Nullable(Type.String()),
+  download_url: Nullable(Type.String()),
+  _links: ContentLinks,
+  entries: Type.Array(DirectoryEntry),
+});
+
+/**
+ * What the contents API answers for a path: a file, a symbolic link, a submodule, or a directory's entries (an array,
+ * or with the object media type an object holding them).
+ */
+export const Contents = Type.Union([
+  ContentFile,
+  ContentSymlink,
+  ContentSubmodule,
+  ContentDirectory,
+  Type.Array(DirectoryEntry),
+]);
 
 /** What a contents write answers: the file written (null after a delete) and the commit that wrote it. */
 export const FileCommit = Type.Object({
@@ -176,6 +218,8 @@ export type ContentEntry = Static<typeof ContentEntry>;
 export type DirectoryEntry = Static<typeof DirectoryEntry>;
 export type ContentFile = Static<typeof ContentFile>;
 export type ContentSymlink = Static<typeof ContentSymlink>;
+export type ContentSubmodule = Static<typeof ContentSubmodule>;
+export type ContentDirectory = Static<typeof ContentDirectory>;
 export type FileCommit = Static<typeof FileCommit>;
 
 /**

@@ -11,7 +11,7 @@ export type ParamLocation = "path" | "query" | "body";
  * string-or-number (`insecure_ssl`: `"0"` or `0`), or an object of such keys (a hook's `config`), a key of which may
  * itself be an object of strings (`record`: a fine-grained token's permissions of one group, by name) or a list of
  * objects whose keys the service checks (`objects`: a check run's `output.annotations`). A key of an object may also
- * be a JSON boolean (`boolean`), an integer (`integer`), a list of strings (`strings`) or an object whose keys the
+ * be a JSON boolean (`boolean`: also a check suite preference's `setting`), an integer (`integer`), a list of strings (`strings`) or an object whose keys the
  * service checks (`object`): a branch protection's `required_status_checks.strict`, `contexts`, `dismissal_restrictions`.
  */
 export type FieldType =

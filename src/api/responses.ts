@@ -69,7 +69,15 @@ import {
   UserInstallations,
 } from "./app-schemas.js";
 import { CombinedCommitStatus, CommitStatus } from "./status-schemas.js";
-import { CheckAnnotation, CheckRun, CheckRunList, CheckSuite, CheckSuiteList, EmptyObject } from "./check-schemas.js";
+import {
+  CheckAnnotation,
+  CheckRun,
+  CheckRunList,
+  CheckSuite,
+  CheckSuiteList,
+  CheckSuitePreference,
+  EmptyObject,
+} from "./check-schemas.js";
 import { Release, ReleaseAsset } from "./release-schemas.js";
 import { CommitComment } from "./commit-comment-schemas.js";
 import { BranchProtection, ProtectedBranchPullRequestReview, StatusCheckPolicy } from "./protection-schemas.js";
@@ -150,6 +158,7 @@ const SPEC_SHAPES = {
   CheckSuite,
   CheckRunList,
   CheckSuiteList,
+  CheckSuitePreference,
   EmptyObject,
   Release,
   ReleaseAsset,
@@ -275,6 +284,7 @@ export function responseKinds<S extends Shapes>(named: S) {
     CheckSuite: shape("CheckSuite"),
     CheckRunList: shape("CheckRunList"),
     CheckSuiteList: shape("CheckSuiteList"),
+    CheckSuitePreference: shape("CheckSuitePreference"),
     /** 201 with `{}`: a rerequest, which GitHub answers so. */
     EmptyObject: shape("EmptyObject"),
     Release: shape("Release"),

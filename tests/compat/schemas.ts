@@ -55,6 +55,7 @@ export const SCHEMAS = [
   "git-tag",
   "content-file",
   "content-directory",
+  "content-tree",
   "file-commit",
   "branch-short",
   "branch-with-protection",

@@ -78,8 +78,11 @@ export class ScratchRepository {
       child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
       child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
       child.on("error", reject);
-      // git may stop reading before the input ends (it failed): its exit status and message say why, not EPIPE.
-      child.stdin.on("error", () => undefined);
+      // A command that reads no input may exit before its input is written: that pipe's EPIPE is no failure of git's,
+      // whose exit code says how it went.
+      child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPIPE") reject(error);
+      });
       child.on("close", (code) =>
         code === 0
           ? resolve(Buffer.concat(out))

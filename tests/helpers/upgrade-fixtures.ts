@@ -1377,6 +1377,23 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
       const branch = await api.get("/repos/alice/widget/branches/main", token(made.aliceToken!));
       assert.equal(branch.body.protected, true);
+      },
+    },
+  40: {
+    async rows(db, made) {
+      // widget's preference turning Upgrade Bot's suites on push off, and a suite a push made, with its `before`.
+      await db.insert("check_suite_preferences", {
+        repo_id: made.widget,
+        app_id: 9001,
+        auto_trigger: db.driver === "sqlite" ? 0 : false,
+      });
+      await db.run("UPDATE check_suites SET before_sha = ? WHERE id = ?", "1".repeat(40), made.checkSuite);
+    },
+    async check(api, made) {
+      assert.deepEqual(await api.store.checks.preferences(made.widget), [{ appId: 9001, setting: false }]);
+      const suite = await api.get(`/repos/alice/widget/check-suites/${made.checkSuite}`, token(made.aliceToken!));
+      assert.equal(suite.status, 200, JSON.stringify(suite.body));
+      assert.equal(suite.body.before, "1".repeat(40));
     },
   },
 };

@@ -143,7 +143,8 @@ describe("check runs and suites: written by apps, derived suites, webhooks to ho
 
     const expected = ["check_run.created", "check_run.completed", "check_suite.completed"];
     assert.deepEqual(await waitFor(repoHook, sha, 3), expected);
-    assert.deepEqual(await waitFor(appHook, sha, 3), expected);
+    // The app took check_suite: the push of the branch made its suite and asked it first (check-suites-push.test.ts).
+    assert.deepEqual(await waitFor(appHook, sha, 4), ["check_suite.requested", ...expected]);
     const [createdHook] = got(repoHook, "check_run", sha);
     assertWebhook("check_run", "created", createdHook);
     assert.deepEqual(Object.keys(createdHook!), ["action", "check_run", "repository", "sender"]);
@@ -152,7 +153,7 @@ describe("check runs and suites: written by apps, derived suites, webhooks to ho
     const completedHook = got(appHook, "check_run", sha)[1]!;
     assertWebhook("check_run", "completed", completedHook);
     assert.equal(completedHook.installation.id, installationId);
-    const suiteHook = got(appHook, "check_suite", sha)[0]!;
+    const suiteHook = got(appHook, "check_suite", sha)[1]!;
     assertWebhook("check_suite", "completed", suiteHook);
     assert.deepEqual([suiteHook.check_suite.conclusion, suiteHook.check_suite.latest_check_runs_count], ["success", 1]);
   });
@@ -297,7 +298,7 @@ describe("check runs and suites: written by apps, derived suites, webhooks to ho
   test("a rerequest queues the suite again and asks its app alone; another app may not", async () => {
     const sha = await commit("rerequested");
     const run = await create({ name: "build", head_sha: sha, conclusion: "failure" });
-    await waitFor(appHook, sha, 3);
+    await waitFor(appHook, sha, 4);
     assert.equal((await call("POST", `${REPO}/check-runs/${run.body.id}/rerequest`, otherToken)).status, 403);
     const again = await call("POST", `${REPO}/check-runs/${run.body.id}/rerequest`);
     assert.deepEqual([again.status, again.body], [201, {}]);
@@ -308,7 +309,8 @@ describe("check runs and suites: written by apps, derived suites, webhooks to ho
     const suiteAgain = await call("POST", `${REPO}/check-suites/${suiteId}/rerequest`);
     assert.deepEqual([suiteAgain.status, suiteAgain.body], [201, {}]);
     assert.equal((await call("POST", `${REPO}/check-suites/${suiteId}/rerequest`, otherToken)).status, 403);
-    assert.deepEqual(await waitFor(appHook, sha, 5), [
+    assert.deepEqual(await waitFor(appHook, sha, 6), [
+      "check_suite.requested",
       "check_run.created",
       "check_run.completed",
       "check_suite.completed",
@@ -316,7 +318,7 @@ describe("check runs and suites: written by apps, derived suites, webhooks to ho
       "check_suite.rerequested",
     ]);
     assertWebhook("check_run", "rerequested", got(appHook, "check_run", sha)[2]);
-    assertWebhook("check_suite", "rerequested", got(appHook, "check_suite", sha)[1]);
+    assertWebhook("check_suite", "rerequested", got(appHook, "check_suite", sha)[2]);
     // The repository's hook gets only created and completed (GitHub: "repository hooks get only these two").
     assert.deepEqual(await waitFor(repoHook, sha, 3), [
       "check_run.created",

@@ -324,6 +324,13 @@ describe("the OpenAPI description", () => {
       await send("PUT", `/repos/alice/hello/contents/${branch}.md`, file);
       pulls.push(await send("POST", "/repos/alice/hello/pulls", { title: branch, head: branch, base }));
     }
+    // A directory's README on a branch of its own: what `readme/{dir}` reads.
+    await send("POST", "/repos/alice/hello/git/refs", { ref: "refs/heads/docs", sha: committed.commit.sha });
+    await send("PUT", "/repos/alice/hello/contents/docs/README.md", {
+      message: "Docs",
+      content: Buffer.from("# docs\n").toString("base64"),
+      branch: "docs",
+    });
     const review = await send(
       "POST",
       `/repos/alice/hello/pulls/${pulls[0]!.number}/reviews`,
@@ -437,11 +444,13 @@ describe("the OpenAPI description", () => {
       path: "README.md",
       branch: "main",
       basehead: "main...open",
+      dir: "docs",
     };
     /** The query a GET needs to answer 200 (its required parameters). */
     const queries: Record<string, string> = {
       "/search/issues": "?q=documented",
       "/{user}/{repo}/info/refs": "?service=git-upload-pack",
+      "/repos/{user}/{repo}/readme/{dir}": "?ref=docs",
     };
     const hookValues = (path: string): Record<string, string> =>
       path.startsWith("/orgs/")

@@ -3,10 +3,23 @@
  * `check-suite.schema.json`, `../shared/data/webhooks/examples/check_run.json`). A run's `html_url` is its page on the
  * web origin (`/{owner}/{repo}/runs/{id}`), as GitHub's; `pull_requests` is empty (no pull request is matched yet).
  */
-import type { CheckAnnotation as WireAnnotation, CheckApp, CheckRun, CheckSuite } from "../../api/check-schemas.js";
+import type {
+  CheckAnnotation as WireAnnotation,
+  CheckApp,
+  CheckRun,
+  CheckSuite,
+  CheckSuitePreference as WirePreference,
+} from "../../api/check-schemas.js";
 import type { CommitFields } from "../git/objects.js";
 import { formatApiDate } from "../git/objects.js";
-import type { AppRow, CheckAnnotation, CheckRunRow, CheckSuiteRow, UserRow } from "../store/store.js";
+import type {
+  AppRow,
+  CheckAnnotation,
+  CheckRunRow,
+  CheckSuitePreference,
+  CheckSuiteRow,
+  UserRow,
+} from "../store/store.js";
 import { toWireIntegration } from "./app.js";
 import { nodeId } from "./git.js";
 import { toWireParentRepository, type RepositoryFacts } from "./repository.js";
@@ -101,7 +114,8 @@ export function toWireCheckSuite(facts: SuiteFacts, baseUrl: string): CheckSuite
     status: suite.status,
     conclusion: suite.conclusion,
     url,
-    before: headCommit.parents[0] ?? null,
+    // A push's suite says where the push moved its branch from; another its head commit's parent.
+    before: suite.before ?? headCommit.parents[0] ?? null,
     after: suite.headSha,
     pull_requests: [],
     created_at: isoSeconds(suite.createdAt),
@@ -146,4 +160,16 @@ export function toWebhookSuite(facts: SuiteFacts, baseUrl: string, withRuns: boo
     updated_at: trimmed.updated_at,
   };
   return withRuns ? { ...ordered, latest_check_runs_count, check_runs_url, head_commit } : ordered;
+}
+
+/** A repository's check suite preferences as GitHub's `check-suite-preference` shows them. */
+export function toWireCheckSuitePreference(
+  preferences: readonly CheckSuitePreference[],
+  repository: RepositoryFacts,
+  baseUrl: string,
+): WirePreference {
+  return {
+    preferences: { auto_trigger_checks: preferences.map((p) => ({ app_id: p.appId, setting: p.setting })) },
+    repository: toWireParentRepository(repository, baseUrl),
+  };
 }

@@ -10,7 +10,9 @@ import type {
   CommitFile,
   RepositoryCommit,
   ContentEntry,
+  ContentDirectory,
   ContentFile,
+  ContentSubmodule,
   ContentSymlink,
   DirectoryEntry,
   FileCommit,
@@ -30,6 +32,7 @@ import type { FlatEntry } from "../git/tree-edit.js";
 import { webOrigin } from "./urls.js";
 import { legacyNodeId } from "./node-ids.js";
 import { protectionUrl, toWireProtectionSummary } from "./protection.js";
+import { repositoryOnHost, resolveSubmoduleUrl } from "../git/gitmodules.js";
 
 /** A tree as the API lists it: each entry with its blob's size. */
 export interface TreeListing {
@@ -37,10 +40,22 @@ export interface TreeListing {
   truncated: boolean;
 }
 
-/** A path's content: a file (or a link) with its body, or a directory's entries. */
+/**
+ * A directory's entry with its blob's size; a gitlink's with the URL its submodule is cloned from, as the
+ * `.gitmodules` of its tree says (null: none describes it).
+ */
+export interface ListedEntry {
+  path: string;
+  entry: TreeEntry;
+  size: number;
+  submoduleUrl?: string | null;
+}
+
+/** A path's content: a file (or a link) with its body, a submodule with its URL, or a directory (tree and entries). */
 export type PathContent =
   | { kind: "file" | "symlink"; path: string; entry: TreeEntry; body: Buffer }
-  | { kind: "dir"; path: string; entries: { path: string; entry: TreeEntry; size: number }[] };
+  | { kind: "submodule"; path: string; entry: TreeEntry; submoduleUrl: string }
+  | { kind: "dir"; path: string; sha: string; entries: ListedEntry[] };
 
 /**
  * GitHub's node ids in the form its documented examples have (`06:Commit` + SHA-1, base64): git objects', and
@@ -166,32 +181,117 @@ function contentUrls(path: string, entry: TreeEntry, ref: string, fullName: stri
   };
 }
 
+/**
+ * A submodule's URLs: its own at the ref for `url`, and for git and the web the tree of its commit in the repository
+ * its URL names, as GitHub gives them for a repository it hosts (here: one on this server's web host, in any of git's
+ * URL forms, or relative to the repository holding it); null for another host, and never a download.
+ */
+function submoduleUrls(
+  path: string,
+  entry: TreeEntry,
+  submoduleUrl: string | null,
+  ref: string,
+  fullName: string,
+  baseUrl: string,
+) {
+  const self = `${api(fullName, baseUrl)}/contents/${urlPath(path)}?ref=${encodeURIComponent(ref)}`;
+  const host = new URL(webOrigin(baseUrl)).hostname;
+  const repository = submoduleUrl === null ? null : repositoryOnHost(cloneUrl(submoduleUrl, fullName, baseUrl), host);
+  const git = repository ? `${api(repository, baseUrl)}/git/trees/${entry.sha}` : null;
+  const html = repository ? `${web(repository, baseUrl)}/tree/${entry.sha}` : null;
+  return { url: self, git_url: git, html_url: html, download_url: null, _links: { self, git, html } };
+}
+
+/** Where a submodule is cloned from: a URL relative to the repository's own (`../lib.git`) resolved from its clone URL. */
+const cloneUrl = (submoduleUrl: string, fullName: string, baseUrl: string) =>
+  resolveSubmoduleUrl(submoduleUrl, `${web(fullName, baseUrl)}.git`);
+
 /** The type a directory lists an entry as: submodules as `file`, as GitHub's API keeps for compatibility. */
 const listedType = (entry: TreeEntry) =>
   entry.mode === "040000" ? "dir" : entry.mode === "120000" ? "symlink" : "file";
 
+function toWireListed(
+  { path, entry, size, submoduleUrl }: ListedEntry,
+  ref: string,
+  fullName: string,
+  baseUrl: string,
+) {
+  const urls =
+    entry.mode === "160000"
+      ? submoduleUrls(path, entry, submoduleUrl ?? null, ref, fullName, baseUrl)
+      : contentUrls(path, entry, ref, fullName, baseUrl);
+  return {
+    type: listedType(entry),
+    size,
+    name: entry.name,
+    path,
+    sha: entry.sha,
+    url: urls.url,
+    git_url: urls.git_url,
+    html_url: urls.html_url,
+    download_url: urls.download_url,
+    _links: urls._links,
+  };
+}
+
+/**
+ * A path's content as the contents API answers it; `form` `object` (`application/vnd.github.object`) answers a
+ * directory as an object of its own with its listing in `entries`, where the default form is the listing itself.
+ */
 export function toWireContents(
   content: PathContent,
   ref: string,
   fullName: string,
   baseUrl: string,
-): ContentFile | ContentSymlink | DirectoryEntry[] {
-  if (content.kind === "dir")
-    return content.entries.map(({ path, entry, size }) => {
-      const { url, git_url, html_url, download_url, _links } = contentUrls(path, entry, ref, fullName, baseUrl);
-      return {
-        type: listedType(entry),
-        size,
-        name: entry.name,
-        path,
-        sha: entry.sha,
-        url,
-        git_url,
-        html_url,
-        download_url,
-        _links,
-      };
-    });
+  form: "json" | "object" = "json",
+): ContentFile | ContentSymlink | ContentSubmodule | ContentDirectory | DirectoryEntry[] {
+  if (content.kind === "dir") {
+    const entries = content.entries.map((listed) => toWireListed(listed, ref, fullName, baseUrl));
+    if (form === "json") return entries;
+    const entry: TreeEntry = {
+      mode: "040000",
+      name: content.path.slice(content.path.lastIndexOf("/") + 1),
+      sha: content.sha,
+    };
+    const { url, git_url, html_url, download_url, _links } = contentUrls(content.path, entry, ref, fullName, baseUrl);
+    return {
+      type: "dir",
+      size: 0,
+      name: entry.name,
+      path: content.path,
+      sha: content.sha,
+      url,
+      git_url,
+      html_url,
+      download_url,
+      _links,
+      entries,
+    };
+  }
+  const name = content.entry.name;
+  if (content.kind === "submodule") {
+    const { url, git_url, html_url, download_url, _links } = submoduleUrls(
+      content.path,
+      content.entry,
+      content.submoduleUrl,
+      ref,
+      fullName,
+      baseUrl,
+    );
+    return {
+      type: "submodule",
+      submodule_git_url: cloneUrl(content.submoduleUrl, fullName, baseUrl),
+      size: 0,
+      name,
+      path: content.path,
+      sha: content.entry.sha,
+      url,
+      git_url,
+      html_url,
+      download_url,
+      _links,
+    };
+  }
   const { url, git_url, html_url, download_url, _links } = contentUrls(
     content.path,
     content.entry,
@@ -199,7 +299,6 @@ export function toWireContents(
     fullName,
     baseUrl,
   );
-  const name = content.entry.name;
   const common = { size: content.body.length, name, path: content.path, sha: content.entry.sha };
   if (content.kind === "symlink")
     return {

@@ -1,12 +1,19 @@
 /**
  * GitHub Apps' checks (`/repos/:user/:repo/check-runs`, `/check-suites`, `/commits/:ref/check-runs` and
  * `/check-suites`): parse -> service -> convert -> reply. A commit's runs and suites are `{total_count, ...}` objects,
- * paged with `Link` as GitHub's; a rerequest answers 201 with an empty object.
+ * paged with `Link` as GitHub's; a rerequest answers 201 with an empty object; a suite made by its app 201, one it
+ * had already 200.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { endpoints } from "../../api/endpoints.js";
-import { toWireAnnotation, toWireCheckRun, toWireCheckSuite, type CheckAppFacts } from "../convert/check.js";
+import {
+  toWireAnnotation,
+  toWireCheckRun,
+  toWireCheckSuite,
+  toWireCheckSuitePreference,
+  type CheckAppFacts,
+} from "../convert/check.js";
 import { readPage, writeLinkHeader } from "../plugins/pagination.js";
 import type { CheckServices } from "../services/checks/check-services.js";
 import type { CheckRunRow, RepoRow } from "../store/store.js";
@@ -17,6 +24,9 @@ const { checks } = endpoints;
 
 const runOf = (request: FastifyRequest, found: { repo: RepoRow; run: CheckRunRow; app: CheckAppFacts }) =>
   toWireCheckRun(found.run, found.app, found.repo.fullName, request.baseUrl);
+
+/** A reply with a status the row's schema does not fix (201 made, 200 found), so untyped here. */
+const sent = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).send(body);
 
 export function checkRoutes(untyped: FastifyInstance, services: CheckServices): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
@@ -88,6 +98,22 @@ export function checkRoutes(untyped: FastifyInstance, services: CheckServices): 
     handler: async (request, reply) => {
       await suites.rerequest(request.params, access(request));
       return reply.code(201).send({});
+    },
+  });
+
+  app.route({
+    ...tableRoute(checks.createSuite),
+    handler: async (request, reply) => {
+      const { facts, made } = await suites.create(request.params, request.body, access(request));
+      return sent(reply, made ? 201 : 200, toWireCheckSuite(facts, request.baseUrl));
+    },
+  });
+
+  app.route({
+    ...tableRoute(checks.setSuitesPreferences),
+    handler: async (request) => {
+      const { preferences, repository } = await suites.setPreferences(request.params, request.body, access(request));
+      return toWireCheckSuitePreference(preferences, repository, request.baseUrl);
     },
   });
 

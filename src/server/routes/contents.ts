@@ -1,7 +1,8 @@
 /**
  * A repository's contents (`/repos/:user/:repo/contents/...`, `/readme`): parse -> service -> convert -> reply.
- * `Accept: application/vnd.github.raw` (GitHub's raw media type, `.v3.raw` too) answers a file's bytes themselves;
- * writes are commits pushed through the action log (services/git/contents.ts).
+ * GitHub's media types choose the form of a read (`application/vnd.github.raw`: a file's bytes; `.html`: the file
+ * rendered; `.object`: a directory as an object with its `entries`; `.v3.` and `+json` spellings too); writes are
+ * commits pushed through the action log (services/git/contents.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -12,23 +13,39 @@ import type { ContentView, FileCommitView } from "../services/git/contents.js";
 import { actionAccess as access } from "./issues.js";
 import { tableRoute } from "./table-route.js";
 import { ApiError, notFound } from "../errors.js";
+import { renderedFile } from "../convert/rendered-file.js";
+import { negotiate, notAcceptable, sendAs } from "./media-negotiation.js";
 import { API_PREFIX } from "../plugins/api-prefix.js";
 
 const { contents } = endpoints;
 
-/** GitHub's raw media type: `application/vnd.github.raw`, `.v3.raw`, with `+json` or not. */
-const RAW = /application\/vnd\.github(\.v3)?\.raw/;
-const wantsRaw = (request: FastifyRequest) => RAW.test(request.headers.accept ?? "");
+/** The media type parameters the contents routes serve (GitHub's contents documentation). */
+const CONTENT_FORMS = ["raw", "html", "object"] as const;
 
 /**
  * A view as the request asks: a file's bytes for the raw media type (not the route's JSON, so sent as a Buffer, which
- * Fastify sends unserialized), else the JSON answer.
+ * Fastify sends unserialized), a file rendered for the HTML one (406 for a binary file, which has no HTML form), a
+ * directory as an object for the object one; else the JSON answer. A directory or a submodule has no raw or HTML
+ * form: GitHub answers them as JSON whatever the parameter.
  */
-function answer(request: FastifyRequest, reply: FastifyReply, view: ContentView) {
+function answer(request: FastifyRequest, reply: FastifyReply, view: ContentView, shell: "file" | "readme" = "file") {
   const { content } = view;
-  if (content.kind !== "dir" && wantsRaw(request))
-    return reply.type("application/vnd.github.raw; charset=utf-8").send(content.body);
-  return reply.send(toWireContents(content, view.ref.name, view.repo.fullName, request.baseUrl));
+  const form = negotiate(request, CONTENT_FORMS);
+  if ((content.kind === "file" || content.kind === "symlink") && form === "raw")
+    return sendAs(reply, "raw", content.body);
+  if ((content.kind === "file" || content.kind === "symlink") && form === "html") {
+    const html = renderedFile(content.path, content.body, shell);
+    if (html === null) throw notAcceptable("html");
+    return sendAs(reply, "html", html);
+  }
+  const body = toWireContents(
+    content,
+    view.ref.name,
+    view.repo.fullName,
+    request.baseUrl,
+    form === "object" ? "object" : "json",
+  );
+  return reply.send(body);
 }
 
 const fileCommit = (view: FileCommitView, baseUrl: string) =>
@@ -68,7 +85,8 @@ export function contentRoutes(untyped: FastifyInstance, services: CodeServices):
           .catch((error: unknown) =>
             error instanceof ApiError && error.code === "FEEDGATE_NOT_FOUND" ? null : Promise.reject(error),
           );
-        if (view && view.content.kind !== "dir") return reply.type("text/plain; charset=utf-8").send(view.content.body);
+        if (view && (view.content.kind === "file" || view.content.kind === "symlink"))
+          return reply.type("text/plain; charset=utf-8").send(view.content.body);
       }
       throw notFound();
     },
@@ -89,7 +107,16 @@ export function contentRoutes(untyped: FastifyInstance, services: CodeServices):
   app.route({
     ...tableRoute(contents.getReadme),
     handler: async (request, reply) =>
-      answer(request, reply, await service.readme(request.params, request.query.ref, request.principal)),
+      answer(request, reply, await service.readme(request.params, request.query.ref, request.principal), "readme"),
+  });
+
+  app.route({
+    ...tableRoute(contents.getReadmeInDirectory),
+    handler: async (request, reply) => {
+      const { "*": dir, ...params } = request.params;
+      const view = await service.readme(params, request.query.ref, request.principal, dir);
+      return answer(request, reply, view, "readme");
+    },
   });
 
   app.route({

@@ -22,6 +22,7 @@ import type { ReviewCommentStore } from "./review-comment-store.js";
 import type { HookStore } from "./hook-store.js";
 import type { StatusStore } from "./status-store.js";
 import type { CheckStore } from "./check-store.js";
+import type { AppStore } from "./app-store.js";
 import type { ReleaseStore } from "./release-store.js";
 import type { CommitCommentStore } from "./commit-comment-store.js";
 import type { ProtectionStore } from "./protection-store.js";
@@ -75,6 +76,8 @@ export interface ActionTransaction {
   readonly hooks: Pick<HookStore, "hasActiveHook">;
   readonly statuses: StatusStore;
   readonly checks: CheckStore;
+  /** The apps a write names (a check suite's, made by a push), read in the transaction. */
+  readonly apps: Pick<AppStore, "byId">;
   readonly releases: ReleaseStore;
   readonly commitComments: CommitCommentStore;
   readonly protections: ProtectionStore;

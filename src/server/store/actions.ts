@@ -24,6 +24,7 @@ import { ReviewComments } from "./review-comments.js";
 import { Hooks } from "./hooks.js";
 import { Statuses } from "./statuses.js";
 import { Checks } from "./checks.js";
+import { Apps } from "./apps.js";
 import { Releases } from "./releases.js";
 import { CommitComments } from "./commit-comments.js";
 import { Protections } from "./protections.js";
@@ -112,6 +113,7 @@ export class Actions implements ActionStore {
           hooks: new Hooks(tx),
           statuses: new Statuses(tx),
           checks: new Checks(tx),
+          apps: new Apps(tx),
           releases: new Releases(tx),
           commitComments: new CommitComments(tx),
           protections: new Protections(tx),

@@ -28,6 +28,8 @@ export interface CheckSuiteRow {
   headSha: string;
   /** The branch whose head the SHA was when the suite was made; null for none. */
   headBranch: string | null;
+  /** Where the push that made the suite moved its branch from (GitHub's `before`); null for a suite made otherwise. */
+  before: string | null;
   status: CheckStatus;
   conclusion: CheckConclusion | null;
   createdAt: Date;
@@ -80,6 +82,12 @@ export interface CheckRunFilter {
   latest: boolean;
 }
 
+/** Whether a push makes an app's suite in a repository: GitHub's `auto_trigger_checks` setting of one app. */
+export interface CheckSuitePreference {
+  appId: number;
+  setting: boolean;
+}
+
 export interface CheckStore {
   suite(repoId: number, id: number): Promise<CheckSuiteRow | null>;
   /** The app's suite of the SHA in the repository, made (`queued`) when there is none yet. */
@@ -87,6 +95,21 @@ export interface CheckStore {
     suite: Pick<CheckSuiteRow, "repoId" | "appId" | "headSha" | "headBranch">,
     now: Date,
   ): Promise<CheckSuiteRow>;
+  /** The app's suite of the SHA, made now (`queued`) as a push makes it; null when the app has one already. */
+  newSuite(
+    suite: Pick<CheckSuiteRow, "repoId" | "appId" | "headSha" | "headBranch" | "before">,
+    now: Date,
+  ): Promise<CheckSuiteRow | null>;
+  /**
+   * The apps a push to the repository makes a suite for, by id: installed on its owner (not suspended) over the
+   * repository, taking the `check_suite` event with Checks (write), and not turned off by the repository's
+   * preferences.
+   */
+  appsForPushes(repoId: number): Promise<number[]>;
+  /** The repository's preferences, by app id. */
+  preferences(repoId: number): Promise<CheckSuitePreference[]>;
+  /** Sets each app's preference, keeping the other apps'. */
+  setPreferences(repoId: number, preferences: readonly CheckSuitePreference[]): Promise<void>;
   setSuiteState(id: number, status: CheckStatus, conclusion: CheckConclusion | null, now: Date): Promise<CheckSuiteRow>;
   /** The suites of a SHA, oldest first; with `appId`, only that app's. */
   suitesOf(repoId: number, sha: string, appId: number | undefined, window: PageRequest): Promise<Page<CheckSuiteRow>>;

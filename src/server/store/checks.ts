@@ -4,7 +4,10 @@
  */
 import type { Executor } from "./executor.js";
 import type { PageRequest } from "./page.js";
-import { date, type Time } from "./sql-values.js";
+import { type Bool, date, json, type Json, type Time } from "./sql-values.js";
+import { INSTALLATION_COVERS } from "./hook-sql.js";
+import { subscribes } from "../../api/webhook-events.js";
+import type { GrantedPermissions } from "../../api/permissions.js";
 import type {
   CheckAnnotation,
   CheckConclusion,
@@ -13,6 +16,7 @@ import type {
   CheckRunRow,
   CheckStatus,
   CheckStore,
+  CheckSuitePreference,
   CheckSuiteRow,
   NewCheckRun,
 } from "./check-store.js";
@@ -25,6 +29,7 @@ interface SuiteRecord {
   app_id: Id;
   head_sha: string;
   head_branch: string | null;
+  before_sha: string | null;
   status: string;
   conclusion: string | null;
   created_at: Time;
@@ -67,6 +72,7 @@ const toSuite = (r: SuiteRecord): CheckSuiteRow => ({
   appId: Number(r.app_id),
   headSha: r.head_sha,
   headBranch: r.head_branch,
+  before: r.before_sha,
   status: r.status as CheckStatus,
   conclusion: r.conclusion as CheckConclusion | null,
   createdAt: date(r.created_at),
@@ -128,6 +134,59 @@ export class Checks implements CheckStore {
       key,
     );
     return toSuite(row!);
+  }
+
+  async newSuite(
+    suite: Pick<CheckSuiteRow, "repoId" | "appId" | "headSha" | "headBranch" | "before">,
+    now: Date,
+  ): Promise<CheckSuiteRow | null> {
+    const row = await this.db.get<SuiteRecord>(
+      `INSERT INTO check_suites
+         (repo_id, app_id, head_sha, head_branch, before_sha, status, conclusion, created_at, updated_at)
+       VALUES (@repo, @app, @sha, @branch, @before, 'queued', NULL, @now, @now)
+       ON CONFLICT (repo_id, head_sha, app_id) DO NOTHING RETURNING *`,
+      {
+        repo: suite.repoId,
+        app: suite.appId,
+        sha: suite.headSha,
+        branch: suite.headBranch,
+        before: suite.before,
+        now: this.db.values.time(now),
+      },
+    );
+    return row ? toSuite(row) : null;
+  }
+
+  async appsForPushes(repoId: number): Promise<number[]> {
+    const rows = await this.db.all<{ app_id: Id; events: Json<string[]>; permissions: Json<GrantedPermissions> }>(
+      `SELECT i.app_id AS app_id, i.events AS events, i.permissions AS permissions
+       FROM repos r JOIN installations i ON i.account_id = r.owner_id AND i.suspended_at IS NULL
+         AND ${INSTALLATION_COVERS[this.db.dialect]}
+       LEFT JOIN check_suite_preferences p ON p.repo_id = r.id AND p.app_id = i.app_id
+       WHERE r.id = @repo AND (p.auto_trigger IS NULL OR p.auto_trigger = @on)
+       ORDER BY i.app_id`,
+      { repo: repoId, on: this.db.values.bool(true) },
+    );
+    return rows
+      .filter((r) => subscribes(json(r.events), "check_suite") && json(r.permissions).checks === "write")
+      .map((r) => Number(r.app_id));
+  }
+
+  async preferences(repoId: number): Promise<CheckSuitePreference[]> {
+    const rows = await this.db.all<{ app_id: Id; auto_trigger: Bool }>(
+      "SELECT app_id, auto_trigger FROM check_suite_preferences WHERE repo_id = @repo ORDER BY app_id",
+      { repo: repoId },
+    );
+    return rows.map((r) => ({ appId: Number(r.app_id), setting: Boolean(r.auto_trigger) }));
+  }
+
+  async setPreferences(repoId: number, preferences: readonly CheckSuitePreference[]): Promise<void> {
+    for (const { appId, setting } of preferences)
+      await this.db.run(
+        `INSERT INTO check_suite_preferences (repo_id, app_id, auto_trigger) VALUES (@repo, @app, @setting)
+         ON CONFLICT (repo_id, app_id) DO UPDATE SET auto_trigger = excluded.auto_trigger`,
+        { repo: repoId, app: appId, setting: this.db.values.bool(setting) },
+      );
   }
 
   async setSuiteState(id: number, status: CheckStatus, conclusion: CheckConclusion | null, now: Date) {

@@ -43,6 +43,22 @@ describe("file diffs, as git makes them", () => {
     }
   });
 
+  test("each hunk names the function line git finds above it, kept from the hunk before", { skip: gitSkip }, () => {
+    const body = (changed: number[]) =>
+      Array.from({ length: 60 }, (_, i) => {
+        const line = i % 20 === 0 ? `function f${i}() {   ` : i === 41 ? `${"$".repeat(90)}` : `  body ${i}`;
+        return changed.includes(i) ? `${line} changed\n` : `${line}\n`;
+      }).join("");
+    for (const changed of [[5], [5, 15], [25, 35, 45], [2], [44, 55]]) {
+      const ours = fileDiff(Buffer.from(body([])), Buffer.from(body(changed)));
+      assert.equal(ours.patch, gitDiff(body([]), body(changed)).patch, String(changed));
+    }
+    assert.match(
+      fileDiff(Buffer.from(body([])), Buffer.from(body([5]))).patch!,
+      /^@@ -3,7 \+3,7 @@ function f0\(\) \{\n/,
+    );
+  });
+
   test("lines added and deleted are git's for any two texts", { skip: gitSkip }, () => {
     const text = fc
       .array(fc.constantFrom("a", "b", "c", "d"), { maxLength: 12 })
@@ -58,7 +74,9 @@ describe("file diffs, as git makes them", () => {
     );
   });
 
-  test("a binary file has no patch", () => {
+  test("a binary file has no patch: a NUL in its first 8,000 bytes, as git tells", () => {
     assert.deepEqual(fileDiff(Buffer.from([0, 1]), Buffer.from([0, 2])), { additions: 0, deletions: 0 });
+    const late = Buffer.concat([Buffer.from(`${"x".repeat(8000)}\n`), Buffer.from([0])]);
+    assert.equal(fileDiff(Buffer.from("a\n"), late).additions, 2);
   });
 });

@@ -5,6 +5,8 @@
 import { diffTrees } from "../../git/tree-diff.js";
 import { fileDiff, type FileDiff } from "../../git/file-diff.js";
 import type { NetworkObjects } from "./network-objects.js";
+import type { GitMode } from "../../git/objects.js";
+import { type DiffFile, gitlinkText } from "../../git/unified-diff.js";
 
 export interface ChangedFile extends FileDiff {
   path: string;
@@ -27,4 +29,27 @@ export async function changedFiles(
     files.push({ path: change.path, status: change.status, sha: change.toSha ?? change.fromSha ?? null, ...diff });
   }
   return { files, total: changes.length };
+}
+
+/**
+ * The files that differ from tree `from` (null: none) to tree `to` with both sides' bodies, as a unified diff writes
+ * them (git/unified-diff.ts): a submodule's body the line git diffs of it.
+ */
+export async function diffFiles(objects: NetworkObjects, from: string | null, to: string): Promise<DiffFile[]> {
+  const changes = await diffTrees(objects.trees, from, to);
+  const body = async (mode: GitMode | undefined, sha: string | undefined) => {
+    if (!mode || !sha) return null;
+    if (mode === "160000") return gitlinkText(sha);
+    return (await objects.ofType(sha, "blob"))?.body ?? null;
+  };
+  const files: DiffFile[] = [];
+  for (const change of changes) {
+    const { status: _, ...sides } = change;
+    files.push({
+      ...sides,
+      before: await body(change.fromMode, change.fromSha),
+      after: await body(change.toMode, change.toSha),
+    });
+  }
+  return files;
 }

@@ -9,7 +9,8 @@
 import { notFound, ApiError } from "../../errors.js";
 import { type CommitFields, isSha } from "../../git/objects.js";
 import { diffTrees } from "../../git/tree-diff.js";
-import { changedFiles, type ChangedFile } from "./changed-files.js";
+import { changedFiles, diffFiles, type ChangedFile } from "./changed-files.js";
+import type { PatchedCommit } from "../../git/format-patch.js";
 import type { Page, PageRequest, RepoRow, Store, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams } from "../feeds.js";
@@ -127,6 +128,22 @@ export class CommitService {
     const { files, total } = await changedFiles(objects, parent?.tree ?? null, fields.tree, window);
     const commentCount = (await this.store.commitComments.countsOf(repo.id, [sha])).get(sha) ?? 0;
     return { repo, commit: { ...(await this.view(sha, fields, new Map())), files, commentCount }, totalFiles: total };
+  }
+
+  /** The commit a ref names, with its files against its first parent (none: the empty tree), for a diff or patch. */
+  async patched(path: FeedParams & { ref: string }, principal: Principal | null): Promise<PatchedCommit> {
+    const repo = await this.code.notEmpty(await this.code.readable(path, principal));
+    const objects = this.code.objects(repo);
+    const sha = await this.commitOf(repo, objects, path.ref);
+    const fields = (await objects.commit(sha))!;
+    const parent = fields.parents[0] ? await objects.commit(fields.parents[0]) : null;
+    return { sha, fields, files: await diffFiles(objects, parent?.tree ?? null, fields.tree) };
+  }
+
+  /** The SHA-1 of the commit a ref names: GitHub's `application/vnd.github.sha`. */
+  async shaOf(path: FeedParams & { ref: string }, principal: Principal | null): Promise<string> {
+    const repo = await this.code.notEmpty(await this.code.readable(path, principal));
+    return this.commitOf(repo, this.code.objects(repo), path.ref);
   }
 
   /** The history from `query.sha` (the default branch), newest first, as filtered. */

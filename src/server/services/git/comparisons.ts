@@ -11,7 +11,9 @@ import type { CommitFields } from "../../git/objects.js";
 import type { PageRequest, RepoRow, Store, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams } from "../feeds.js";
-import { changedFiles } from "./changed-files.js";
+import { changedFiles, diffFiles } from "./changed-files.js";
+import type { PatchedCommit } from "../../git/format-patch.js";
+import type { DiffFile } from "../../git/unified-diff.js";
 import { commitView, type CommitView } from "./commits.js";
 import { ancestorsOf, commitsNotIn, mergeBaseOf } from "./history.js";
 import type { NetworkObjects } from "./network-objects.js";
@@ -66,8 +68,8 @@ export class CompareService {
     return { owner: ownerOf(found), ...commit };
   }
 
-  /** `window` null: no paging asked for (the last UNPAGED_COMMITS commits, with the files). */
-  async compare(path: ComparePath, principal: Principal | null, window: PageRequest | null): Promise<Comparison> {
+  /** The repository, both sides and their merge base; GitHub's 404s for a side naming nothing or no shared history. */
+  private async sides(path: ComparePath, principal: Principal | null) {
     const repo = await this.code.readable(path, principal);
     const sides = splitBasehead(path["*"]);
     if (!sides) throw notFound();
@@ -76,6 +78,33 @@ export class CompareService {
     const head = await this.side(repo, objects, sides.head, principal);
     const mergeBase = await mergeBaseOf(objects, base.sha, head.sha);
     if (mergeBase === null) throw new ApiError(404, `No common ancestor between ${sides.base} and ${sides.head}.`);
+    return { repo, objects, base, head, mergeBase };
+  }
+
+  /** The comparison as `git diff BASE...HEAD` writes it: the files from the merge base to the head. */
+  async diff(path: ComparePath, principal: Principal | null): Promise<DiffFile[]> {
+    const { objects, head, mergeBase } = await this.sides(path, principal);
+    return diffFiles(objects, (await objects.commit(mergeBase))!.tree, head.fields.tree);
+  }
+
+  /**
+   * The comparison as `git format-patch BASE...HEAD` writes it: each commit the head has that the base lacks, oldest
+   * first, with its files against its first parent; merges left out, as format-patch leaves them out.
+   */
+  async patch(path: ComparePath, principal: Principal | null): Promise<PatchedCommit[]> {
+    const { objects, base, head } = await this.sides(path, principal);
+    const ahead = (await commitsNotIn(objects, head.sha, await ancestorsOf(objects, [base.sha]))).reverse();
+    const patched: PatchedCommit[] = [];
+    for (const { sha, fields } of ahead.filter((commit) => commit.fields.parents.length < 2)) {
+      const parent = fields.parents[0] ? await objects.commit(fields.parents[0]) : null;
+      patched.push({ sha, fields, files: await diffFiles(objects, parent?.tree ?? null, fields.tree) });
+    }
+    return patched;
+  }
+
+  /** `window` null: no paging asked for (the last UNPAGED_COMMITS commits, with the files). */
+  async compare(path: ComparePath, principal: Principal | null, window: PageRequest | null): Promise<Comparison> {
+    const { repo, objects, base, head, mergeBase } = await this.sides(path, principal);
     const ahead = (await commitsNotIn(objects, head.sha, await ancestorsOf(objects, [base.sha]))).reverse();
     const behindBy = (await commitsNotIn(objects, base.sha, await ancestorsOf(objects, [head.sha]))).length;
     const listed = window ? ahead.slice(window.offset, window.offset + window.limit) : ahead.slice(-UNPAGED_COMMITS);

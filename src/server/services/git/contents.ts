@@ -14,7 +14,8 @@ import type { Principal } from "../authenticator.js";
 import type { FeedParams } from "../feeds.js";
 import { Acting, type ActionParts } from "../actions/acting.js";
 import type { ActionAccess } from "../actions/repository-access.js";
-import type { PathContent } from "../../convert/git.js";
+import type { ListedEntry, PathContent } from "../../convert/git.js";
+import { parseGitmodules, type Submodule } from "../../git/gitmodules.js";
 import { gitObject, type NetworkObjects } from "./network-objects.js";
 import { type CommitFields, encodeCommit, type GitMode, pathSegments, type TreeEntry } from "../../git/objects.js";
 import { defaultBranchOf, type ProtectedRefusal, protectedRef, push } from "./pushes.js";
@@ -70,6 +71,36 @@ const protectedFile =
 /** GitHub checks the contents body against its schema first: a file that exists needs its `sha`. */
 const shaNotSupplied = () => new ApiError(422, 'Invalid request.\n\n"sha" wasn\'t supplied.');
 
+/** A file GitHub takes for a README: named README, in any case, with any extension or none. */
+const README = /^readme(\.|$)/i;
+
+/** How many links to links the contents API follows before it answers the link itself (Linux's MAXSYMLINKS). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where a symbolic link's text leads, from the link at `from`: its segments from the root, or null for a target
+ * outside the repository (absolute, or above the root).
+ */
+function linkTarget(from: string, text: string): string[] | null {
+  if (text.startsWith("/")) return null;
+  const parts = from.split("/").slice(0, -1);
+  for (const segment of text.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.length === 0 ? null : parts;
+}
+
+/** The submodules the `.gitmodules` file at the root of tree `root` describes; none without one. */
+async function submodulesOf(objects: NetworkObjects, root: string): Promise<Submodule[]> {
+  const entry = (await objects.tree(root))?.find((e) => e.name === ".gitmodules" && e.mode !== "040000");
+  const blob = entry ? await objects.ofType(entry.sha, "blob") : null;
+  return blob ? parseGitmodules(blob.body.toString("utf8")) : [];
+}
+
 /** A repository path as the contents API takes it: no leading or trailing slash; null for the root directory. */
 function repositoryPath(raw: string): string[] | null {
   const path = raw.replace(/^\/+|\/+$/g, "");
@@ -121,37 +152,97 @@ export class ContentService {
     const segments = repositoryPath(path["*"]);
     const entry = segments ? await this.entryAt(objects, resolved.tree, segments) : null;
     if (segments && !entry) throw notFound();
-    const at = segments?.join("/") ?? "";
-    if (!entry || entry.mode === "040000") {
-      const listed = (await objects.tree(entry?.sha ?? resolved.tree)) ?? [];
-      const entries = [];
-      for (const child of listed) {
-        const blob = child.mode === "040000" ? null : await objects.ofType(child.sha, "blob");
-        entries.push({
-          path: at === "" ? child.name : `${at}/${child.name}`,
-          entry: child,
-          size: blob?.body.length ?? 0,
-        });
-      }
-      return { repo, ref: resolved, content: { kind: "dir", path: at, entries } };
-    }
-    const blob = await objects.ofType(entry.sha, "blob");
-    // A submodule's commit is another repository's: GitHub answers it with that repository's URL, not served here.
-    if (!blob) throw notFound();
-    return {
-      repo,
-      ref: resolved,
-      content: { kind: entry.mode === "120000" ? "symlink" : "file", path: at, entry, body: blob.body },
-    };
+    const content = await this.contentOf(objects, resolved.tree, segments?.join("/") ?? "", entry);
+    return { repo, ref: resolved, content };
   }
 
-  /** The README GitHub shows: the first file of the root directory named README (any case, any extension). */
-  async readme(params: FeedParams, ref: string | undefined, principal: Principal | null): Promise<ContentView> {
-    const root = await this.get({ ...params, "*": "" }, ref, principal);
-    if (root.content.kind !== "dir") throw notFound();
-    const readme = root.content.entries.find((e) => e.entry.mode !== "040000" && /^readme(\.|$)/i.test(e.entry.name));
-    if (!readme) throw notFound();
-    return this.get({ ...params, "*": readme.path }, ref, principal);
+  /** What the entry at `at` (null: the root directory) of tree `root` is, as the contents API answers it. */
+  private async contentOf(
+    objects: NetworkObjects,
+    root: string,
+    at: string,
+    entry: TreeEntry | null,
+  ): Promise<PathContent> {
+    if (!entry || entry.mode === "040000") {
+      const sha = entry?.sha ?? root;
+      const listed = (await objects.tree(sha)) ?? [];
+      const submodules = listed.some((child) => child.mode === "160000") ? await submodulesOf(objects, root) : [];
+      const entries: ListedEntry[] = [];
+      for (const child of listed) {
+        const path = at === "" ? child.name : `${at}/${child.name}`;
+        if (child.mode === "160000") {
+          const submoduleUrl = submodules.find((s) => s.path === path)?.url ?? null;
+          entries.push({ path, entry: child, size: 0, submoduleUrl });
+          continue;
+        }
+        const blob = child.mode === "040000" ? null : await objects.ofType(child.sha, "blob");
+        entries.push({ path, entry: child, size: blob?.body.length ?? 0 });
+      }
+      return { kind: "dir", path: at, sha, entries };
+    }
+    if (entry.mode === "160000") {
+      // A gitlink is a submodule only where `.gitmodules` says where to clone it from, as git reads it.
+      const submodule = (await submodulesOf(objects, root)).find((s) => s.path === at);
+      if (!submodule) throw notFound();
+      return { kind: "submodule", path: at, entry, submoduleUrl: submodule.url };
+    }
+    const blob = await objects.ofType(entry.sha, "blob");
+    if (!blob) throw notFound();
+    if (entry.mode === "120000") {
+      const target = await this.linkedFile(objects, root, at, blob.body);
+      return target ?? { kind: "symlink", path: at, entry, body: blob.body };
+    }
+    return { kind: "file", path: at, entry, body: blob.body };
+  }
+
+  /**
+   * The file a symbolic link at `at` leads to in the same tree, through links to links, when it leads to a file:
+   * GitHub then "responds with the content of the file" (its contents API documentation). Null for a target outside
+   * the repository, a directory, a submodule, nothing, or a loop.
+   */
+  private async linkedFile(objects: NetworkObjects, root: string, at: string, target: Buffer) {
+    let from = at;
+    let text = target.toString("utf8");
+    for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+      const path = linkTarget(from, text);
+      const entry = path && (await this.entryAt(objects, root, path));
+      if (!path || !entry || (entry.mode !== "100644" && entry.mode !== "100755" && entry.mode !== "120000"))
+        return null;
+      const blob = await objects.ofType(entry.sha, "blob");
+      if (!blob) return null;
+      const joined = path.join("/");
+      if (entry.mode !== "120000") return { kind: "file" as const, path: joined, entry, body: blob.body };
+      from = joined;
+      text = blob.body.toString("utf8");
+    }
+    return null;
+  }
+
+  /**
+   * The README GitHub shows: in `dir` when named (`GET /readme/{dir}`), else the first of the `.github` directory's,
+   * the root directory's and the `docs` directory's ("the file shown is chosen from locations in the following
+   * order", GitHub's README documentation); in each, the first file named README (any case, any extension).
+   */
+  async readme(
+    params: FeedParams,
+    ref: string | undefined,
+    principal: Principal | null,
+    dir?: string,
+  ): Promise<ContentView> {
+    const places = dir === undefined ? [".github", "", "docs"] : [dir.replace(/^\/+|\/+$/g, "")];
+    for (const place of places) {
+      const listing = await this.get({ ...params, "*": place }, ref, principal).catch((error: unknown) =>
+        error instanceof ApiError && error.code === "FEEDGATE_NOT_FOUND" && place !== "" ? null : Promise.reject(error),
+      );
+      if (listing?.content.kind !== "dir") continue;
+      const readme = listing.content.entries.find(
+        (e) =>
+          (e.entry.mode === "100644" || e.entry.mode === "100755" || e.entry.mode === "120000") &&
+          README.test(e.entry.name),
+      );
+      if (readme) return this.get({ ...params, "*": readme.path }, ref, principal);
+    }
+    throw notFound();
   }
 
   async put(path: ContentPath, input: PutInput, access: ActionAccess): Promise<FileCommitView> {

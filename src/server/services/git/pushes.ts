@@ -7,6 +7,7 @@
  * and for every one the `push` webhook with the commits it brought, each with the paths it added, removed and
  * modified (diffed against its first parent, as GitHub lists them). A protected branch's rules are kept first
  * (../protection/protection-rules.ts): what they forbid is refused in the words of the caller's API, nothing written.
+ * A pushed branch's head gets the check suites of the apps that take them (services/checks/suites-on-push.ts).
  */
 import { webOrigin } from "../../convert/urls.js";
 import { ApiError } from "../../errors.js";
@@ -18,6 +19,7 @@ import { diffTrees } from "../../git/tree-diff.js";
 import { ancestorsOf, commitsNotIn } from "./history.js";
 import { pullsPushed } from "../pulls/pull-heads.js";
 import { PROTECTED_BRANCHES_DOCS, pushRefusals, rulesOf } from "../protection/protection-rules.js";
+import { suitesRequested } from "../checks/suites-on-push.js";
 
 /** The branch a repository's contents are read from when no ref is named: GitHub's `main` until one is set. */
 export const defaultBranchOf = (repo: RepoRow): string => repo.settings.defaultBranch || "main";
@@ -180,6 +182,12 @@ export async function push(
     }));
   }
   if (kind?.refType === "branch") await pullsPushed(making, kind.short, update.before, update.after);
+  if (kind?.refType === "branch" && update.after !== null)
+    await suitesRequested(making, objects, {
+      branch: kind.short,
+      before: update.before ?? NULL_SHA,
+      after: update.after,
+    });
   if (scene.context === null) return;
   const web = `${webOrigin(scene.baseUrl)}/${repo.fullName}`;
   const others = (await tx.git.refs(repo.id, "refs/")).filter((ref) => ref.name !== update.name).map((r) => r.sha);

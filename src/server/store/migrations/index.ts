@@ -41,6 +41,7 @@ import { migration as m035 } from "./035-releases.js";
 import { migration as m036 } from "./036-review-comments.js";
 import { migration as m037 } from "./037-commit-comments.js";
 import { migration as m038 } from "./038-branch-protection.js";
+import { migration as m039 } from "./039-check-suites-on-push.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -85,4 +86,5 @@ export const migrations: readonly Migration[] = [
   m036,
   m037,
   m038,
+  m039,
 ];
