@@ -1379,7 +1379,7 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.equal(branch.body.protected, true);
       },
     },
-  40: {
+  39: {
     async rows(db, made) {
       // widget's preference turning Upgrade Bot's suites on push off, and a suite a push made, with its `before`.
       await db.insert("check_suite_preferences", {
