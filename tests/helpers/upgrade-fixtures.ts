@@ -1377,8 +1377,8 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       );
       const branch = await api.get("/repos/alice/widget/branches/main", token(made.aliceToken!));
       assert.equal(branch.body.protected, true);
-      },
     },
+  },
   39: {
     async rows(db, made) {
       // widget's preference turning Upgrade Bot's suites on push off, and a suite a push made, with its `before`.

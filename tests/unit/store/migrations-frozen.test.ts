@@ -172,7 +172,7 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
   38: {
     sqlite: "360235f4a3e4ea1dee36879311d0bfab262b4e0c8274015ac71e754f9132b559",
     postgres: "561236fef7602be925218a57e46f0f4bc1fffd67813d2a9abad0cbcfb6c809e7",
-    },
+  },
   39: {
     sqlite: "7d330eef89796c57776495aa2365bdead71572546702d5f9930e6d8222995429",
     postgres: "89b95775d2767a063db3afaf62db2ac7be220908fe3449499729342b933c4026",
