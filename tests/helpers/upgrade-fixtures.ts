@@ -1396,4 +1396,5 @@ export const FIXTURES: Record<number, Fixture | NoFixture> = {
       assert.equal(suite.body.before, "1".repeat(40));
     },
   },
+  40: { none: "an index of a repository's pushes: no table or column" },
 };

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { feedStatements, feedWhere } from "../../src/server/store/feed-sql.js";
 import { FEED_INDEXES } from "../../src/server/store/sqlite/feed-indexes.js";
+import { REPO_STATS } from "../../src/server/store/directory.js";
 import { migrateDatabase } from "../../src/server/store/sqlite/sqlite-store.js";
 import type { EventScope, FeedTarget, Visibility } from "../../src/server/store/store.js";
 
@@ -69,6 +70,12 @@ describe("SQLite: feed counts read from the feed indexes alone", () => {
   for (const [name, target] of OTHER_TARGETS) {
     test(`${name}: its counts and boundaries read no row of its table`, () => assertKeysOnly(target));
   }
+
+  test("a repository's times, its last push's too, are read from indexes alone", () => {
+    // A repository's newest push walked back through every event after it (all of them, never pushed to) before
+    // migration 40: GET /repos/o/r grew with each issue and comment a bot made.
+    assert.deepEqual(tableReads(REPO_STATS, { id: 1 }), []);
+  });
 
   test("an import that defers the feed indexes builds them as the migrations made them", () => {
     const migrated = new Map(

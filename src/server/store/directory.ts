@@ -75,9 +75,9 @@ const ACCOUNT_COUNTS = `SELECT
 /**
  * Stargazers (`watches`), subscribers (watching, the notifications subscription), direct forks, the other repositories
  * of the fork network, and the times of the repository's stored events (first, last, last push): min and max read the
- * events_by_repo index's ends.
+ * events_by_repo index's ends, the last push events_pushes_by_repo's (migration 40).
  */
-const REPO_STATS = `SELECT
+export const REPO_STATS = `SELECT
     (SELECT count(*) FROM watches WHERE repo_id = @id) AS watchers,
     (SELECT count(*) FROM subscriptions WHERE repo_id = @id AND subscribed) AS subscribers,
     (SELECT count(*) FROM repos WHERE parent_id = @id) AS forks,

@@ -177,6 +177,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "7d330eef89796c57776495aa2365bdead71572546702d5f9930e6d8222995429",
     postgres: "89b95775d2767a063db3afaf62db2ac7be220908fe3449499729342b933c4026",
   },
+  40: {
+    sqlite: "35d40cf72640f5013694ffbceb58d338211b79c50e0939510a3b87a59ecfd14c",
+    postgres: "35d40cf72640f5013694ffbceb58d338211b79c50e0939510a3b87a59ecfd14c",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

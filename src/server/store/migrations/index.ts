@@ -42,6 +42,7 @@ import { migration as m036 } from "./036-review-comments.js";
 import { migration as m037 } from "./037-commit-comments.js";
 import { migration as m038 } from "./038-branch-protection.js";
 import { migration as m039 } from "./039-check-suites-on-push.js";
+import { migration as m040 } from "./040-pushes-by-repository.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -87,4 +88,5 @@ export const migrations: readonly Migration[] = [
   m037,
   m038,
   m039,
+  m040,
 ];
