@@ -12,7 +12,7 @@ import { assertSchema } from "../compat/schemas.js";
 const WORLD = {
   users: [{ login: "octocat" }, { login: "hubot" }, { login: "outsider" }],
   orgs: [{ login: "acme", members: ["hubot"] }],
-  repos: [{ full_name: "octocat/hello" }, { full_name: "acme/secret", private: true }],
+  repos: [{ full_name: "octocat/hello" }, { full_name: "acme/secret", private: true }, { full_name: "octocat/twins" }],
   issues: [
     {
       repo: "octocat/hello",
@@ -35,6 +35,9 @@ const WORLD = {
       closed_at: "2026-01-06T10:00:00Z",
     },
     { repo: "acme/secret", number: 1, user: "hubot", title: "Secret crash", created_at: "2026-01-03T10:00:00Z" },
+    // Made in the same second.
+    { repo: "octocat/twins", number: 1, user: "hubot", title: "Twin", created_at: "2026-01-07T10:00:00Z" },
+    { repo: "octocat/twins", number: 2, user: "hubot", title: "Twin", created_at: "2026-01-07T10:00:00Z" },
   ],
 };
 
@@ -118,6 +121,17 @@ describe("GET /search/issues", () => {
     assert.equal((paged.json() as Result).total_count, 2);
     assert.match(String(paged.headers.link), /page=2>; rel="next"/);
     assert.equal(paged.headers["x-ratelimit-limit"], "30", "a user's search window");
+  });
+
+  test("issues made in the same second keep the order asked for: order=asc is the order they were made in", async () => {
+    assert.deepEqual(await numbers("repo:octocat/twins", hubot, "&sort=created&order=asc"), [
+      "octocat/twins#1",
+      "octocat/twins#2",
+    ]);
+    assert.deepEqual(await numbers("repo:octocat/twins", hubot, "&sort=created&order=desc"), [
+      "octocat/twins#2",
+      "octocat/twins#1",
+    ]);
   });
 
   test("422: a qualifier not served is named, a repository that cannot be searched, a bad date, a bad sort", async () => {

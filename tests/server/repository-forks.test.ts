@@ -1,13 +1,15 @@
 /**
  * Forks as actions: `POST .../forks` answers 202 with the new full repository in the source's network, makes the
- * ForkEvent on the source's feed and the `fork` webhook to the source's hooks; forking again answers the fork the
- * account has, and makes nothing. `GET .../forks` lists the direct forks the caller sees, in GitHub's orders.
+ * ForkEvent on the source's feed and the `fork` webhook to the source's hooks, whose `forkee` is valid by GitHub's
+ * schema (an organization's fork's too); forking again answers the fork the account has, and makes nothing.
+ * `GET .../forks` lists the direct forks the caller sees, in GitHub's orders.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ALICE_TOKEN, BOB_TOKEN } from "../helpers/client-world.js";
 import { assertSchema } from "../compat/schemas.js";
 import { ZOE_TOKEN } from "../helpers/issue-scene.js";
+import { assertWebhook } from "../helpers/webhook-schemas.js";
 import { repositoryScene, type Json, type RepositoryScene } from "../helpers/repository-scene.js";
 
 describe("repository forks", () => {
@@ -57,6 +59,15 @@ describe("repository forks", () => {
       202,
     );
     assert.deepEqual([named.full_name, named.organization.login], ["acme/hello-fork", "acme"]);
+    // The fork's own object names its organization; the forkee GitHub's ForkEvent and `fork` webhook carry does not.
+    const [event] = (await s.send("GET", "/repos/alice/hello/events", null)).json() as Json[];
+    assert.deepEqual(
+      [event!.payload.forkee.full_name, "organization" in event!.payload.forkee],
+      ["acme/hello-fork", false],
+    );
+    const delivery = (await s.delivered(2))[1]!;
+    assert.equal(delivery.body.forkee.full_name, "acme/hello-fork");
+    assertWebhook("fork", null, delivery.body);
     s.json(await s.send("POST", "/user/repos", ZOE_TOKEN, { name: "tools" }), 201);
     assert.equal(s.json(await s.send("POST", "/repos/bob/tools/forks", ZOE_TOKEN), 202).full_name, "zoe/tools-1");
   });

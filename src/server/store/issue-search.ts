@@ -144,8 +144,10 @@ export class IssueSearches implements IssueSearchStore {
     }
     const condition = where.join(" AND ");
     const from = "FROM issues i JOIN repos r ON r.id = i.repo_id";
-    // GitHub's "best match" without a sort: the most recently updated first, here.
-    const order = `${SORT_COLUMNS[query.sort ?? "updated"]} ${query.order === "asc" ? "ASC" : "DESC"}, i.id DESC`;
+    // GitHub's "best match" without a sort: the most recently updated first, here. Ties (issues made in one second)
+    // go the way asked too, as the repository's issue list sends them: sort=created&order=asc is the order of creation.
+    const direction = query.order === "asc" ? "ASC" : "DESC";
+    const order = `${SORT_COLUMNS[query.sort ?? "updated"]} ${direction}, i.id ${direction}`;
     const [rows, count] = await Promise.all([
       this.db.all<IssueRecord>(
         `SELECT i.* ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`,

@@ -7,6 +7,7 @@
  */
 import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
+import { toWireNestedRepository } from "../../convert/repository.js";
 import { ApiError } from "../../errors.js";
 import type { ActionTransaction, ForkSort, Page, PageRequest, RepoRow, UserRow } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
@@ -16,7 +17,7 @@ import { accountCaller, mayActOnRepository, privateReader } from "./account-acce
 import { Acting, type ActionParts } from "./acting.js";
 import type { ActionAccess } from "./repository-access.js";
 import { nameTaken, oneOf, repositoryName } from "./repository-input.js";
-import { NEW_REPO_STATS, repositoryObject } from "./repository-scene.js";
+import { NEW_REPO_STATS } from "./repository-scene.js";
 
 type ForkInput = RequestOf<Endpoints["repos"]["createFork"], "body">;
 
@@ -61,16 +62,11 @@ export class ForkService {
       for (const ref of await tx.git.refs(source.id, "refs/"))
         if (input.default_branch_only ? ref.name === defaultRef : /^refs\/(heads|tags)\//.test(ref.name))
           await tx.git.setRef(fork.id, ref.name, ref.sha, null);
-      // As ForkEvent and the `fork` webhook carry it: the new repository's object, with GitHub's `public`.
-      const place = {
-        owner,
-        organization: null,
-        actor: scene.actor,
-        stats: NEW_REPO_STATS,
-        baseUrl: scene.baseUrl,
-        at: scene.at,
-      };
-      const forkee = { ...repositoryObject(fork, place), public: !fork.private };
+      // As ForkEvent and the `fork` webhook carry it: the new repository's nested object, with GitHub's `public`. No
+      // `organization` object for an organization's fork: GitHub's schema of `fork` has a string there, and its
+      // examples and GH Archive's ForkEvents none (../shared/data/webhooks/examples/fork.json).
+      const facts = { repo: fork, owner, stats: NEW_REPO_STATS };
+      const forkee = { ...toWireNestedRepository(facts, scene.baseUrl), public: !fork.private };
       await making.event("ForkEvent", { forkee });
       making.webhook("fork", null, { forkee });
       return fork;

@@ -29,8 +29,8 @@ export interface RepositoryPlace {
   at: Date;
 }
 
-/** The repository's wire object as webhook bodies and ForkEvent's `forkee` carry it. */
-export function repositoryObject(repo: RepoRow, place: RepositoryPlace): Record<string, unknown> {
+/** The repository's wire object as webhook bodies carry it. */
+function repositoryObject(repo: RepoRow, place: RepositoryPlace): Record<string, unknown> {
   return toWireRepository({ repo, owner: place.owner, stats: place.stats }, {}, place.baseUrl) as unknown as Record<
     string,
     unknown
