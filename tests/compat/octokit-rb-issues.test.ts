@@ -165,7 +165,7 @@ describe("octokit.rb 4.20 acting on issues", { skip }, () => {
     ]);
     for (const { payload } of deliveries) {
       assert.equal(payload.sender?.login, "alice");
-      assert.equal(payload.repository?.full_name, "alice/hello");
+      assert.equal((payload as { repository?: { full_name: string } }).repository?.full_name, "alice/hello");
     }
     const [comment] = deliveries.filter((d) => d.name === "issue_comment").map((d) => d.payload);
     assert.deepEqual([comment?.comment.body, comment?.issue.number], ["Seen by octokit.rb", 1]);

@@ -176,7 +176,7 @@ describe("PyGithub 1.55 acting on issues", { skip }, () => {
     ]);
     for (const { payload } of deliveries) {
       assert.equal(payload.sender?.login, "alice");
-      assert.equal(payload.repository?.full_name, "alice/hello");
+      assert.equal((payload as { repository?: { full_name: string } }).repository?.full_name, "alice/hello");
     }
     const [comment] = deliveries.filter((d) => d.name === "issue_comment").map((d) => d.payload);
     assert.deepEqual([comment?.comment.body, comment?.issue.number], ["Seen by PyGithub", 1]);
