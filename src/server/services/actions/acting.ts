@@ -3,7 +3,7 @@
  * in, one run of its work in the log (store/action-store.ts) with what it makes collected as it goes, and the issue
  * as its events and webhooks show it, read in the action's own transaction.
  */
-import { toWireIssue } from "../../convert/issue.js";
+import { toWireIssue, type IssueFacts } from "../../convert/issue.js";
 import { notFound } from "../../errors.js";
 import type {
   ActionTransaction,
@@ -39,6 +39,8 @@ export type IssuePath = FeedParams & { issue_number: string };
 export interface IssueAbout {
   number: number;
   wire: Record<string, unknown>;
+  /** What the wire object was made from, when it was read in the action's transaction (`Acting.wire`). */
+  facts?: IssueFacts;
 }
 
 /** What an action's work collects as it goes, for the log to write with its state. */
@@ -161,7 +163,11 @@ export class Acting {
   /** The issue as webhooks and events show it, read in the action's transaction. */
   async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow): Promise<IssueAbout> {
     const [facts] = await issueFacts(tx, scene.repo, [issue]);
-    return { number: issue.number, wire: toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown> };
+    return {
+      number: issue.number,
+      wire: toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown>,
+      facts: facts!,
+    };
   }
 
   /** The issue the path names in a repository the caller sees; 404 for anything else. */

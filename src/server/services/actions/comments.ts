@@ -79,6 +79,8 @@ export class CommentService {
     return {
       issue: toWireIssue(issueFactsOf!, scene.baseUrl) as unknown as Record<string, unknown>,
       comment: toWireComment(facts!, scene.baseUrl) as unknown as Record<string, unknown>,
+      /** The comment as the transaction left it: what the write answers, without reading it again. */
+      facts: facts!,
     };
   }
 
@@ -100,7 +102,7 @@ export class CommentService {
         at: scene.at,
       });
       const updated = await tx.issues.update(issue.id, { comments: current.comments + 1, updatedAt: scene.at });
-      const wire = await this.wire(tx, scene, updated, created);
+      const { facts, ...wire } = await this.wire(tx, scene, updated, created);
       await making.event("IssueCommentEvent", {
         action: "created",
         issue: withoutAssociation(wire.issue),
@@ -108,9 +110,9 @@ export class CommentService {
       });
       making.webhook("issue_comment", "created", wire);
       await mentionsMade(making, { number: updated.number, wire: wire.issue }, body);
-      return created;
+      return facts;
     });
-    return this.view(w.repo, comment);
+    return comment;
   }
 
   /** Its author or someone with push access may edit or delete a comment (GitHub's 403 for anyone else). */
@@ -129,15 +131,16 @@ export class CommentService {
     const updated = await this.log.perform(scene, async (making) => {
       const { tx } = making;
       const current = await foundComment(tx, w.repo, path);
-      if (current.body === body) return current; // nothing changed: GitHub's answer, nothing made
+      // Nothing changed: GitHub's answer, nothing made.
+      if (current.body === body) return (await commentFacts(tx, w.repo, [current]))[0]!;
       const edited = await tx.comments.update(comment.id, body, scene.at);
       // An edited comment is activity on its issue, which GitHub's `updated_at` (and actions/stale) follow.
       const issue = await tx.issues.update(comment.issueId, { updatedAt: scene.at });
-      const wire = await this.wire(tx, scene, issue, edited);
+      const { facts, ...wire } = await this.wire(tx, scene, issue, edited);
       making.webhook("issue_comment", "edited", { changes: { body: { from: current.body } }, ...wire });
-      return edited;
+      return facts;
     });
-    return this.view(w.repo, updated);
+    return updated;
   }
 
   async delete(path: CommentPath, access: ActionAccess): Promise<void> {

@@ -95,9 +95,10 @@ export class IssueService {
       for (const user of assignees) await assigned(making, about, user, "assigned");
       if (milestone) await milestoned(making, about, milestone, "milestoned");
       await mentionsMade(making, about, created.body);
-      return created;
+      // The issue as the answer shows it: what its events showed, as nothing after them changes it.
+      return about.facts!;
     });
-    return this.view(w.repo, issue);
+    return { facts: issue };
   }
 
   async update(path: IssuePath, input: UpdateInput, access: ActionAccess): Promise<IssueView> {
