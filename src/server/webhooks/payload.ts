@@ -79,6 +79,8 @@ export function withInstallation(body: string, installationId: number): string {
  */
 export class ContextCache {
   readonly repos = new Map<number, Promise<Part>>();
+  /** The same in a push's shape (pushContext). */
+  readonly pushRepos = new Map<number, Promise<Part>>();
   readonly senders = new Map<number, Promise<Part>>();
 }
 
@@ -105,6 +107,33 @@ export function installationRepository(repo: RepoRow) {
     name,
     full_name: repo.fullName,
     private: repo.private,
+  };
+}
+
+/**
+ * The `repository` and `organization` of a `push` webhook, from those every other webhook carries: GitHub's push
+ * payload keeps the repository's older shape (../shared/data/webhooks/examples/push.json and the push schema):
+ * `created_at` and `pushed_at` in epoch seconds, `stargazers` and `master_branch` beside their newer names,
+ * `custom_properties`, and the organization's login as the repository's `organization` (its object stays at the top).
+ * `pushedAt`: the push's own time, for a push whose context was read before it was made.
+ */
+export function pushContext(context: Record<string, unknown>, pushedAt?: Date): Record<string, unknown> {
+  const repository = context.repository as Record<string, unknown> | undefined;
+  if (!repository) return context;
+  const seconds = (value: unknown) => (typeof value === "string" ? Math.floor(Date.parse(value) / 1000) : value);
+  const organization = context.organization as { login?: string } | undefined;
+  const { organization: _object, ...rest } = repository;
+  return {
+    ...context,
+    repository: {
+      ...rest,
+      created_at: seconds(repository.created_at),
+      pushed_at: pushedAt === undefined ? seconds(repository.pushed_at) : Math.floor(pushedAt.getTime() / 1000),
+      stargazers: repository.stargazers_count,
+      master_branch: repository.default_branch,
+      custom_properties: {},
+      ...(organization?.login === undefined ? {} : { organization: organization.login }),
+    },
   };
 }
 
@@ -164,8 +193,13 @@ export class PayloadBuilder {
     }
     let context = EMPTY;
     if (source.repoId !== null) {
-      let cached = contexts.repos.get(source.repoId);
-      if (!cached) contexts.repos.set(source.repoId, (cached = this.context(source.repoId, baseUrl).then(part)));
+      const push = event.type === "PushEvent";
+      const cache = push ? contexts.pushRepos : contexts.repos;
+      let cached = cache.get(source.repoId);
+      if (!cached) {
+        const built = this.context(source.repoId, baseUrl);
+        cache.set(source.repoId, (cached = (push ? built.then((context) => pushContext(context)) : built).then(part)));
+      }
       context = await cached;
     }
     const { objects: senderObjects, json: senderJson } = await sender;

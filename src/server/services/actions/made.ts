@@ -16,6 +16,7 @@ import { toWireSimpleUser } from "../../convert/user.js";
 import { avatarOf } from "../../convert/urls.js";
 import { isoSeconds } from "../../convert/time.js";
 import { parseEvent } from "../event-envelope.js";
+import { pushContext } from "../../webhooks/payload.js";
 
 /** Where an action happens and who does it, read before its transaction (webhook bodies carry them whole). */
 export interface ActionScene {
@@ -102,7 +103,7 @@ export function madeWebhook(
   const body = {
     ...(action === null ? {} : { action }),
     ...payload,
-    ...scene.context,
+    ...(event === "push" && scene.context ? pushContext(scene.context, scene.at) : scene.context),
     sender: toWireSimpleUser(scene.actor, scene.baseUrl),
   };
   return { repoId: scene.repo.id, event, action, body: JSON.stringify(body) };
