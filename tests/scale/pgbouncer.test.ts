@@ -204,8 +204,11 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
         }
       }
     };
+    let heard = 0;
+    const stopListening = await b.store.events.listenForChanges(() => heard++);
     const bots = ["a", "b", "c", "d"].map(bot);
     let killed = 0;
+    let heardAtRestart = 0;
     try {
       await eventually(
         () => acknowledged.length,
@@ -216,6 +219,7 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
       killed = acknowledged.length;
       await sleep(300); // writes meanwhile find no pooler
       await bouncer.start();
+      heardAtRestart = heard;
       await eventually(
         () => acknowledged.length,
         (n) => n >= killed + 20,
@@ -224,6 +228,7 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
     } finally {
       stop = true;
       await Promise.all(bots);
+      await stopListening();
     }
 
     assert.deepEqual(
@@ -245,6 +250,7 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
       [],
       "no acknowledged issue was lost",
     );
+    assert.ok(heard > heardAtRestart, "the direct connection's LISTEN, which PgBouncer never held, heard on");
     assert.equal((await fetch(`${a.url}/readyz`)).status, 200);
     assert.equal((await call(b, "/repos/octo/tools/events?per_page=1")).status, 200);
     t.diagnostic(`${acknowledged.length} acknowledged, all found; statuses ${JSON.stringify([...statuses])}`);
