@@ -11,7 +11,9 @@ import pg from "pg";
 import { startServer, type RunningServer } from "../../src/server/main.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { hashPassword } from "../../src/server/services/credentials.js";
+import { poolerNote } from "../../src/server/startup-notes.js";
 import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
+import { freePort } from "../helpers/pg-cluster.js";
 import { PgBouncer, skipUnlessPgBouncer } from "../helpers/pgbouncer.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/services.js";
 import { openRawStream, within } from "../helpers/sse.js";
@@ -123,6 +125,8 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
 
     assert.ok((await transactions()) > before + 5, "the requests went through PgBouncer");
     assert.equal(a.store.pooledStatementTimeoutMs, 15_000, "the pooler's server connections run its connect_query");
+    assert.equal(poolerNote(15_000, a.store.pooledStatementTimeoutMs), undefined);
+    assert.match(poolerNote(20_000, 15_000)!.msg, /statement_timeout 15s, not --db-statement-timeout's 20s/);
     // The migrations' session lock was taken and released on the direct connection, not left on a pooled one.
     const locks = await direct<{ n: number }>(
       "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
@@ -152,6 +156,39 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
       stream.close();
       await stopListening();
     }
+  });
+
+  test("a --db-direct of another database, of the pooler, or of nothing is refused at start in one line", async () => {
+    const refused = async (dbDirect: string, db: string, message: RegExp) =>
+      assert.rejects(startServer(settings({ dbDirect, db })), (error: Error) => {
+        assert.equal(error.name, "StartupError");
+        assert.match(error.message, message);
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+    const elsewhere = new URL(database.url);
+    elsewhere.pathname = "/postgres";
+    await refused(
+      elsewhere.toString(),
+      bouncer.url(),
+      /^postgres:\/\/postgres@127\.0\.0\.1:5432\/postgres is not the database --db reaches \(a NOTIFY sent through --db did not arrive there\): check --db-direct/,
+    );
+    await refused(
+      bouncer.url(),
+      bouncer.url(),
+      /is a pooler, as it refused a startup parameter: --db-direct \(or FEEDGATE_DB_DIRECT\) must reach PostgreSQL itself$/,
+    );
+    const nothing = `postgres://postgres@127.0.0.1:${await freePort()}/x`;
+    await refused(
+      nothing,
+      bouncer.url(),
+      /^cannot reach PostgreSQL at .* \(ECONNREFUSED\); is it running\? check --db-direct \(or FEEDGATE_DB_DIRECT\)$/,
+    );
+    await refused(
+      database.url,
+      ":memory:",
+      /^--db-direct \(or FEEDGATE_DB_DIRECT\) needs a postgres:\/\/ --db: SQLite has no pooler$/,
+    );
   });
 
   test("without --db-direct: refused at start with a statement timeout; with none, its LISTEN hears nothing", async () => {
