@@ -81,7 +81,9 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
     );
 
   before(async () => {
-    database = await createTestDatabase(); // empty: the first instance migrates it, through --db-direct
+    // Migrated from the template (an empty one takes seconds): each start still checks it under the migrations'
+    // advisory lock, on the direct connection.
+    database = await createTestDatabase({ migrated: true });
     bouncer = await PgBouncer.start(database.url, { connectQuery: CONNECT_QUERY });
     a = await serve();
     b = await serve();
