@@ -16,7 +16,7 @@ import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
-import { databaseNote, type StartupNote } from "./startup-notes.js";
+import { databaseNote, poolerNote, type StartupNote } from "./startup-notes.js";
 import { secretBox } from "./webhooks/webhooks.js";
 
 export interface RunningServer {
@@ -78,13 +78,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const counters = await openCounters(config.redis, config.redisPrefix, closers);
     const floors =
       counters instanceof RedisWindowCounters ? new RedisLsnFloors(counters.connection, config.redisPrefix) : undefined;
-    const store = await openStoreExplained(config.db, config.database, config.standbys, floors); // migrates on open
+    // migrates on open
+    const store = await openStoreExplained(config.db, config.database, config.standbys, floors, config.dbDirect);
     closers.push(() => store.close());
     // One box for what is sealed before the app is made (a world's app webhook secrets) and for the app itself: an
     // in-memory database's key is made by this process only.
     const secrets = secretBox(config);
     const notes = [
       databaseNote(config.db, store.migratedAtOpen),
+      poolerNote(config.database.statementTimeoutMs, store.pooledStatementTimeoutMs),
       ...((await options.beforeListen?.(store, now, (secret) => secrets.seal(secret))) ?? []),
     ];
     const metrics = new Metrics(store);

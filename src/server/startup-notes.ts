@@ -43,3 +43,22 @@ export function databaseNote(db: string, opened: MigrationReport): StartupNote |
   }
   return undefined;
 }
+
+/** Milliseconds as an operator writes them: `15s`, `500ms`, `none` for 0. */
+const shownMs = (ms: number) => (ms === 0 ? "none" : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/**
+ * Behind a pooler (`--db-direct`), statements through it run under the pooler's server connections' statement_timeout,
+ * which feedgate cannot set (store/postgres/direct.ts): said when it is not `--db-statement-timeout`'s.
+ */
+export function poolerNote(statementTimeoutMs: number, pooledMs: number | undefined): StartupNote | undefined {
+  if (pooledMs === undefined || pooledMs === statementTimeoutMs) return undefined;
+  return {
+    level: "warn",
+    msg:
+      `statements through the pooler (--db) run with statement_timeout ${shownMs(pooledMs)}, not ` +
+      `--db-statement-timeout's ${shownMs(statementTimeoutMs)}: a pooler in transaction mode takes it from its own ` +
+      "configuration (PgBouncer: connect_query in the database's line; docs/scale-out.md#pgbouncer)",
+    fields: { pooledMs, statementTimeoutMs },
+  };
+}

@@ -33,7 +33,7 @@ export async function skipUnlessClusters(): Promise<string | false> {
   return false;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -164,7 +164,7 @@ export class ClusterSet {
 }
 
 /** The postgres account's uid, from /etc/passwd (the folder PostgreSQL writes in must be its own). */
-function postgresUid(): number {
+export function postgresUid(): number {
   const line = readFileSync("/etc/passwd", "utf8")
     .split("\n")
     .find((l) => l.startsWith("postgres:"));

@@ -38,6 +38,7 @@ const SAMPLES: Record<string, { a: string; b: string; with?: Record<string, stri
     b: "postgres://standby-c/x",
   },
   FEEDGATE_REPLICA_MAX_LAG: { a: "1s", b: "30s" },
+  FEEDGATE_DB_DIRECT: { a: "postgres://db-a/feedgate", b: "postgres://db-b:5432,db-c:5432/x" },
   FEEDGATE_REQUEST_TIMEOUT: { a: "30s", b: "0" },
   FEEDGATE_HEADERS_TIMEOUT: { a: "500ms", b: "0" },
   FEEDGATE_KEEP_ALIVE_TIMEOUT: { a: "2m", b: "5s" },
@@ -248,6 +249,15 @@ describe("configuration", () => {
     assert.throws(
       () => loadConfig({ dbReplica: "standby.db" }, {}),
       /^InvalidInputError: database replica must be a postgres:\/\/ URL, got "standby.db"$/,
+    );
+  });
+
+  test("--db-direct names PostgreSQL itself for a pooled --db: unset by default, anything but postgres:// refused", () => {
+    assert.equal(loadConfig({}, {}).dbDirect, undefined);
+    assert.equal(loadConfig({}, { FEEDGATE_DB_DIRECT: " postgres://db/x " }).dbDirect, "postgres://db/x");
+    assert.throws(
+      () => loadConfig({ dbDirect: "localhost:5432" }, {}),
+      /^InvalidInputError: database direct URL must be a postgres:\/\/ URL, got "localhost:5432"$/,
     );
   });
 });

@@ -146,15 +146,19 @@ export const perSecond: Parser<number> = (raw, { name }) => {
   return n;
 };
 
+/** One PostgreSQL URL (of one host or several). */
+export const postgresUrl: Parser<string> = (raw, { name }) => {
+  const url = String(raw).trim();
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new InvalidInputError(`${name} must be a postgres:// URL, got "${url}"`);
+  return url;
+};
+
 /**
  * PostgreSQL URLs separated by white space (a repeated flag's values are joined so: setting-options.ts). Commas
  * cannot separate them: a URL naming several hosts has commas of its own.
  */
-export const urlList: Parser<string[]> = (raw, { name }) => {
-  const urls = String(raw).split(/\s+/).filter(Boolean);
-  for (const url of urls) {
-    if (!/^postgres(ql)?:\/\//.test(url))
-      throw new InvalidInputError(`${name} must be a postgres:// URL, got "${url}"`);
-  }
-  return urls;
-};
+export const urlList: Parser<string[]> = (raw, row) =>
+  String(raw)
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((url) => postgresUrl(url, row));

@@ -6,6 +6,7 @@
 import { allowedHosts } from "./host-patterns.js";
 import {
   urlList,
+  postgresUrl,
   atLeastOne,
   baseUrl,
   between,
@@ -123,6 +124,20 @@ export const SETTINGS = {
     parse: text,
     default: DEFAULT_DB,
     help: "SQLite file, :memory: (nothing written to disk), or postgres:// URL",
+  }),
+  /**
+   * PostgreSQL itself when `db` is a pooler in transaction mode (PgBouncer): what needs a session of its own (LISTEN,
+   * the migrations' advisory lock) connects here (store/postgres/direct.ts); unset: to `db`.
+   */
+  dbDirect: optionalSetting({
+    flag: "--db-direct",
+    arg: "<url>",
+    env: "FEEDGATE_DB_DIRECT",
+    name: "database direct URL",
+    parse: postgresUrl,
+    unset: undefined,
+    help: "postgres:// URL of PostgreSQL itself when --db is a pooler (PgBouncer in transaction mode): LISTEN/NOTIFY and the migrations' advisory lock connect here",
+    shownDefault: "--db",
   }),
   /**
    * The test double's controls over HTTP (`/_feedgate/...`: reset, clock, faults, snapshots, deliveries) and a clock

@@ -4,10 +4,13 @@
  * opens the store, so that `feedgate migrate` on a database nobody created says `createdb`, not a pg stack.
  */
 import { StartupError, StoreUnavailableError } from "../failures.js";
+import { asUnavailable } from "./unavailable.js";
+import { isPostgresOutage } from "./postgres/outage.js";
 import { isPostgresUrl, openStore } from "./open-store.js";
 import type { PoolLimits } from "./postgres/pool.js";
 import type { StandbySettings } from "./postgres/postgres-store.js";
 import { StandbyOpenError } from "./postgres/standbys.js";
+import { DirectOpenError } from "./postgres/direct.js";
 import type { LsnFloors } from "./postgres/read-scope.js";
 import type { Store } from "./store.js";
 
@@ -52,7 +55,21 @@ function createdbCommand(url: URL, name: string): string {
   return ["createdb", ...args.filter(Boolean), name].join(" ");
 }
 
+const DB_FLAG = "--db (or FEEDGATE_DB)";
 const REPLICA_FLAG = "--db-replica (or FEEDGATE_DB_REPLICA)";
+const DIRECT_FLAG = "--db-direct (or FEEDGATE_DB_DIRECT)";
+
+/**
+ * A pooler that refused a startup parameter feedgate sends (PgBouncer: "unsupported startup parameter:
+ * statement_timeout", SQLSTATE 08P01), as the driver's error or the cause of one; its message, or undefined.
+ */
+function refusedStartupParameter(error: unknown): string | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const found = /unsupported startup parameter: ?([A-Za-z_.]+)/.exec(e.message);
+    if (found) return found[1];
+  }
+  return undefined;
+}
 
 /** Opens (and migrates) the store `db`; what the operator can fix fails as one StartupError line saying how. */
 export function openStoreExplained(
@@ -60,23 +77,51 @@ export function openStoreExplained(
   limits?: PoolLimits,
   standbys?: StandbySettings,
   floors?: LsnFloors,
+  direct?: string,
 ): Promise<Store> {
   if (standbys?.urls.length && !isPostgresUrl(db)) {
     return Promise.reject(new StartupError(`${REPLICA_FLAG} needs a postgres:// --db: SQLite has no standbys`));
   }
-  return openStore(db, limits, standbys, floors).catch((error: unknown) => {
+  if (direct && !isPostgresUrl(db)) {
+    return Promise.reject(new StartupError(`${DIRECT_FLAG} needs a postgres:// --db: SQLite has no pooler`));
+  }
+  return openStore(db, limits, standbys, floors, direct).catch((error: unknown) => {
     if (error instanceof StandbyOpenError) {
       if (error.cause !== "primary") throw storeOpenFailure(error.url, error.cause, REPLICA_FLAG);
       throw new StartupError(
         `${withoutPassword(error.url)} is a primary, not a hot standby (pg_is_in_recovery() is false): check ${REPLICA_FLAG}`,
       );
     }
+    if (error instanceof DirectOpenError) throw directOpenFailure(error);
+    const parameter = refusedStartupParameter(error);
+    if (parameter) {
+      throw new StartupError(
+        `the server at ${withoutPassword(db)} refused the startup parameter ${parameter}, as PgBouncer does: behind a ` +
+          `pooler in transaction mode, give ${DIRECT_FLAG} the URL of PostgreSQL itself (docs/scale-out.md#pgbouncer)`,
+      );
+    }
     throw storeOpenFailure(db, error);
   });
 }
 
+/** `--db-direct` refused: it reaches another database than --db, a pooler, or nothing. */
+function directOpenFailure(error: DirectOpenError): unknown {
+  const shown = withoutPassword(error.url);
+  if (error.cause === "elsewhere") {
+    return new StartupError(
+      `${shown} is not the database --db reaches (a NOTIFY sent through --db did not arrive there): check ${DIRECT_FLAG}`,
+    );
+  }
+  if (refusedStartupParameter(error.cause)) {
+    return new StartupError(
+      `${shown} is a pooler, as it refused a startup parameter: ${DIRECT_FLAG} must reach PostgreSQL itself`,
+    );
+  }
+  return storeOpenFailure(error.url, asUnavailable(error.cause, isPostgresOutage), DIRECT_FLAG);
+}
+
 /** The error opening the store `db` met, as a StartupError when the operator can fix it; otherwise unchanged. */
-function storeOpenFailure(db: string, error: unknown, flag = "--db (or FEEDGATE_DB)"): unknown {
+function storeOpenFailure(db: string, error: unknown, flag = DB_FLAG): unknown {
   if (!isPostgresUrl(db)) return error;
   if ((error as { code?: unknown }).code === NO_SUCH_DATABASE && URL.canParse(db)) {
     const url = new URL(db);

@@ -7,12 +7,16 @@ import type { PoolLimits } from "./postgres/pool.js";
 
 export const isPostgresUrl = (db: string) => /^postgres(ql)?:\/\//.test(db);
 
-/** @param limits the PostgreSQL pool's size and timeouts; without them, no statement is cut short (imports, migrations). */
+/**
+ * @param limits the PostgreSQL pool's size and timeouts; without them, no statement is cut short (imports, migrations).
+ * @param direct PostgreSQL itself when `db` is a pooler (`--db-direct`).
+ */
 export async function openStore(
   db: string,
   limits?: PoolLimits,
   standbys?: StandbySettings,
   floors?: LsnFloors,
+  direct?: string,
 ): Promise<Store> {
-  return isPostgresUrl(db) ? PostgresStore.open(db, limits, standbys, floors) : SqliteStore.open(db);
+  return isPostgresUrl(db) ? PostgresStore.open(db, limits, standbys, floors, direct) : SqliteStore.open(db);
 }

@@ -157,5 +157,10 @@ export interface Store {
   readonly readScope?: (callers: readonly string[]) => Promise<(work: () => void) => void>;
   /** Each standby's lag, whether it serves reads, and the reads each server answered; absent without standbys. */
   readonly standbys?: () => { primaryReads: number; standbys: StandbyReport[] };
+  /**
+   * With `--db-direct` (PostgreSQL behind a pooler): the `statement_timeout` statements through the pooler run under,
+   * in milliseconds, 0 for none; the pooler's configuration sets it, not feedgate (postgres/direct.ts). Absent otherwise.
+   */
+  readonly pooledStatementTimeoutMs?: number;
   close(): Promise<void>;
 }

@@ -201,9 +201,11 @@ export function driver(client: pg.PoolClient): AsyncIngestDriver {
 export const INGEST_LOCK = "SELECT pg_advisory_xact_lock(hashtext('feedgate:ingest'))";
 
 export class PostgresIngest implements IngestStore {
+  /** @param direct where the index build and VACUUM run, each in a session with its own limits (postgres/direct.ts). */
   constructor(
     private readonly pool: pg.Pool,
     private readonly partitions: EventPartitions,
+    private readonly direct: pg.Pool = pool,
   ) {}
 
   /**
@@ -218,11 +220,11 @@ export class PostgresIngest implements IngestStore {
       loaded = await work();
     } finally {
       const done = progress?.("building feed indexes");
-      await buildFeedIndexes(this.pool);
+      await buildFeedIndexes(this.direct);
       done?.();
     }
     const done = progress?.("vacuuming and analyzing the events");
-    await vacuumAfterLoad(this.pool);
+    await vacuumAfterLoad(this.direct);
     done?.();
     return loaded;
   }

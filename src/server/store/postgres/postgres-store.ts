@@ -1,6 +1,7 @@
 /**
  * The scale-out store: PostgreSQL through a `pg` pool, shared by any number of stateless feedgate instances.
- * Migrations run under an advisory lock, so instances starting together do not race.
+ * Migrations run under an advisory lock, so instances starting together do not race; behind a pooler in transaction
+ * mode, they and LISTEN run on the direct connection (postgres/direct.ts).
  */
 import type pg from "pg";
 import { migrations } from "../migrations/index.js";
@@ -15,6 +16,7 @@ import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
 import { createPool, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
 import { Standbys, type StandbyReport } from "./standbys.js";
 import { hostsOf, PrimaryFinder } from "./primary-finder.js";
+import { type Direct, openDirect, pooledStatementTimeoutMs, sameAsPool } from "./direct.js";
 import { MemoryLsnFloors, readScopes, type LsnFloors, type ReadScope } from "./read-scope.js";
 import type { ReadRouting } from "./executor.js";
 
@@ -164,13 +166,17 @@ export class PostgresStore implements Store {
 
   readonly readScope?: (callers: readonly string[]) => Promise<(work: () => void) => void>;
   readonly standbys?: () => { primaryReads: number; standbys: StandbyReport[] };
+  /** Set by open() with a direct URL: the statement_timeout the pooler's server connections run statements under. */
+  pooledStatementTimeoutMs?: number;
 
   /**
    * Each part raises StoreUnavailableError when the server is away, refuses or times out (postgres/outage.ts).
    * @param routing standbys that serve requests' reads, and where callers' write positions are kept.
+   * @param direct where what needs a session of its own connects: LISTEN, migrations, a bulk load's index build.
    */
   private constructor(
     private readonly pool: pg.Pool,
+    private readonly direct: Direct,
     private readonly routing?: ReadRouting,
     private readonly finder?: PrimaryFinder,
   ) {
@@ -186,9 +192,9 @@ export class PostgresStore implements Store {
     this.authorizations = raisingUnavailable(new Authorizations(executor), isPostgresOutage);
     this.oauthApps = raisingUnavailable(new OAuthApps(executor), isPostgresOutage);
     this.directory = raisingUnavailable(new Directory(executor), isPostgresOutage);
-    this.events = raisingUnavailable(new PostgresEvents(executor, pool, finder?.Client), isPostgresOutage);
+    this.events = raisingUnavailable(new PostgresEvents(executor, direct.pool, direct.Client), isPostgresOutage);
     const partitions = new EventPartitions(pool);
-    this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions), isPostgresOutage);
+    this.ingest = raisingUnavailable(new PostgresIngest(pool, partitions, direct.pool), isPostgresOutage);
     this.hooks = raisingUnavailable(new Hooks(executor), isPostgresOutage);
     this.sessions = raisingUnavailable(new Sessions(executor), isPostgresOutage);
     const gitObjects = new GitObjects(executor);
@@ -222,32 +228,41 @@ export class PostgresStore implements Store {
   /**
    * @param standbys hot standbys' URLs for reads, with the lag past which one is left out; none: the primary reads.
    * @param floors where callers' write positions are kept: in this process unless several instances share them.
+   * @param directUrl PostgreSQL itself, when `url` is a pooler in transaction mode (`--db-direct`); none: `url`.
    */
   static async open(
     url: string,
-    limits?: PoolLimits,
+    limits: PoolLimits = UNLIMITED,
     standbys?: StandbySettings,
     floors: LsnFloors = new MemoryLsnFloors(),
+    directUrl?: string,
   ): Promise<PostgresStore> {
     const hosts = hostsOf(url);
-    const finder = hosts && new PrimaryFinder(url, hosts, (limits ?? UNLIMITED).connectTimeoutMs);
+    const finder = hosts && new PrimaryFinder(url, hosts, limits.connectTimeoutMs);
     await finder?.start();
-    const pool = createPool(url, limits, finder?.Client);
+    // A pooler refuses statement_timeout as a startup parameter (PgBouncer: "unsupported startup parameter"), and a
+    // SET would stay on whichever server connection it ran on: the pooler's own configuration sets it (direct.ts).
+    const pool = createPool(url, directUrl ? { ...limits, statementTimeoutMs: 0 } : limits, finder?.Client);
     if (finder) finder.pool = pool;
+    let direct: Direct = sameAsPool(pool, finder?.Client);
     let routing: ReadRouting | undefined;
-    if (standbys?.urls.length) {
-      try {
-        routing = {
-          standbys: await Standbys.open(pool, standbys.urls, standbys.maxLagMs, limits ?? UNLIMITED),
-          floors,
-        };
-      } catch (error) {
-        finder?.stop();
-        await pool.end();
-        throw error;
+    let pooledTimeoutMs: number | undefined;
+    try {
+      if (directUrl) {
+        direct = await openDirect(directUrl, limits, pool);
+        pooledTimeoutMs = await pooledStatementTimeoutMs(pool);
       }
+      if (standbys?.urls.length) {
+        routing = { standbys: await Standbys.open(pool, standbys.urls, standbys.maxLagMs, limits), floors };
+      }
+    } catch (error) {
+      finder?.stop();
+      await direct.close();
+      await pool.end();
+      throw error;
     }
-    const store = new PostgresStore(pool, routing, finder);
+    const store = new PostgresStore(pool, direct, routing, finder);
+    store.pooledStatementTimeoutMs = pooledTimeoutMs;
     try {
       store.migratedAtOpen = await store.migrate();
     } catch (error) {
@@ -264,10 +279,10 @@ export class PostgresStore implements Store {
   }
 
   private migrateUnlimited(): Promise<MigrationReport> {
-    return withClient(this.pool, async (client) => {
+    return withClient(this.direct.pool, async (client) => {
       // A migration may build an index over millions of rows: the serving pool's limits are not for it. The client
-      // goes back to the serving pool afterwards, so its session gets the pool's timeout back (RESET restores the
-      // value the connection started with).
+      // goes back to its pool afterwards, so its session gets the pool's timeout back (RESET restores the value the
+      // connection started with). A session's SET and advisory lock: on the direct connection (direct.ts).
       await client.query("SET statement_timeout = 0");
       try {
         const report = await migratePostgres(client);
@@ -289,10 +304,11 @@ export class PostgresStore implements Store {
     return { idle: idleCount, active: totalCount - idleCount, waiting: waitingCount };
   }
 
-  /** Drains the pool: waits for checked-out clients, then closes every connection; the standbys' too. */
+  /** Drains the pool: waits for checked-out clients, then closes every connection; the standbys' and direct ones too. */
   async close(): Promise<void> {
     this.finder?.stop();
     await this.pool.end();
+    await this.direct.close();
     await this.routing?.standbys.close();
     await this.routing?.floors.close();
   }

@@ -1,0 +1,297 @@
+/**
+ * feedgate behind a real PgBouncer in transaction pooling (helpers/pgbouncer.ts): `--db` through the pooler, whose
+ * three server connections feedgate's ten share, and `--db-direct` to PostgreSQL itself for what needs a session
+ * (postgres/direct.ts). Over real sockets: writes and reads with ETags and 304s, a stream on one instance woken by
+ * another's write through the direct connection's LISTEN, what happens without `--db-direct` (refused at start, or a
+ * LISTEN that hears nothing), and PgBouncer killed and started again under writes.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import pg from "pg";
+import { startServer, type RunningServer } from "../../src/server/main.js";
+import { loadConfig, type ConfigInput } from "../../src/server/config.js";
+import { hashPassword } from "../../src/server/services/credentials.js";
+import { poolerNote } from "../../src/server/startup-notes.js";
+import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
+import { freePort } from "../helpers/pg-cluster.js";
+import { PgBouncer, skipUnlessPgBouncer } from "../helpers/pgbouncer.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/services.js";
+import { openRawStream, within } from "../helpers/sse.js";
+import { basic } from "../helpers/test-app.js";
+import { eventually, sleep } from "../helpers/wait.js";
+
+const skip = await skipUnlessPgBouncer();
+/** What PgBouncer's server connections run first: the statement_timeout no client of a pooler can set. */
+const CONNECT_QUERY = "SET statement_timeout = 15000";
+
+describe("behind PgBouncer in transaction pooling", { skip }, () => {
+  let database: TestDatabase;
+  let bouncer: PgBouncer;
+  let a: RunningServer;
+  let b: RunningServer;
+  let token: string;
+  const started: RunningServer[] = [];
+
+  const settings = (more: ConfigInput = {}) =>
+    loadConfig(
+      {
+        db: bouncer.url(),
+        dbDirect: database.url,
+        host: "127.0.0.1",
+        port: 0,
+        logLevel: "silent",
+        passwordCost: TEST_PASSWORD_COST,
+        dbConnectTimeout: "1s",
+        ...more,
+      },
+      {},
+    );
+  const serve = async (more?: ConfigInput) => {
+    const server = await startServer(settings(more));
+    started.push(server);
+    return server;
+  };
+  const call = (server: RunningServer, path: string, init: { method?: string; body?: unknown; etag?: string } = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: init.method ?? "GET",
+      headers: {
+        authorization: `token ${token}`,
+        ...(init.body ? { "content-type": "application/json" } : {}),
+        ...(init.etag ? { "if-none-match": init.etag } : {}),
+      },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    });
+  const openIssue = (server: RunningServer, title: string) =>
+    call(server, "/repos/octo/tools/issues", { method: "POST", body: { title } });
+  /** Reads the database itself, past the pooler. */
+  const direct = async <R extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
+    const client = new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      return (await client.query<R>(sql, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const transactions = async () =>
+    Number(
+      (await bouncer.admin<{ database: string; total_xact_count: string }>("SHOW STATS")).find(
+        (row) => row.database === bouncer.database,
+      )?.total_xact_count ?? 0,
+    );
+
+  before(async () => {
+    // Migrated from the template (an empty one takes seconds): each start still checks it under the migrations'
+    // advisory lock, on the direct connection.
+    database = await createTestDatabase({ migrated: true });
+    bouncer = await PgBouncer.start(database.url, { connectQuery: CONNECT_QUERY });
+    a = await serve();
+    b = await serve();
+    await a.store.users.create({
+      login: "octo",
+      passwordHash: await hashPassword("octo-password"),
+      otpSecret: null,
+      siteAdmin: false,
+    });
+  });
+
+  after(async () => {
+    for (const server of started) await server.stop().catch(() => undefined);
+    await bouncer?.destroy();
+    await database?.drop();
+  });
+
+  test("an authorization, a repository and an issue written, a feed paged with its ETag and 304, all pooled", async () => {
+    const before = await transactions();
+    const made = await fetch(`${a.url}/authorizations`, {
+      method: "POST",
+      headers: { authorization: basic("octo", "octo-password"), "content-type": "application/json" },
+      body: JSON.stringify({ scopes: ["repo"], note: "pgbouncer" }),
+    });
+    assert.equal(made.status, 201, await made.clone().text());
+    ({ token } = (await made.json()) as { token: string });
+    assert.equal((await call(a, "/user/repos", { method: "POST", body: { name: "tools" } })).status, 201);
+    assert.equal((await openIssue(a, "Pooled")).status, 201);
+
+    const first = await call(b, "/repos/octo/tools/events?per_page=1");
+    assert.equal(first.status, 200);
+    assert.match(first.headers.get("link") ?? "", /[?&]page=2>; rel="next"/);
+    const etag = first.headers.get("etag")!;
+    assert.ok(etag, "the page has an ETag");
+    const second = await call(b, "/repos/octo/tools/events?per_page=1&page=2");
+    assert.equal(second.status, 200);
+    assert.equal(((await second.json()) as unknown[]).length, 1);
+    const again = await call(b, "/repos/octo/tools/events?per_page=1", { etag });
+    assert.equal(again.status, 304);
+    assert.equal((await call(b, "/repos/octo/tools/issues/1")).status, 200);
+
+    assert.ok((await transactions()) > before + 5, "the requests went through PgBouncer");
+    assert.equal(a.store.pooledStatementTimeoutMs, 15_000, "the pooler's server connections run its connect_query");
+    assert.equal(poolerNote(15_000, a.store.pooledStatementTimeoutMs), undefined);
+    assert.match(poolerNote(20_000, 15_000)!.msg, /statement_timeout 15s, not --db-statement-timeout's 20s/);
+    // The migrations' session lock was taken and released on the direct connection, not left on a pooled one.
+    const locks = await direct<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    );
+    assert.equal(locks[0]!.n, 0);
+  });
+
+  test("a write through one instance wakes a stream on another: the direct connection's LISTEN hears it", async () => {
+    let heard = 0;
+    const stopListening = await b.store.events.listenForChanges(() => heard++);
+    const stream = await openRawStream(b.url, "/repos/octo/tools/events", { authorization: `token ${token}` });
+    try {
+      assert.equal(stream.status, 200);
+      const opened = await openIssue(a, "Streamed");
+      assert.equal(opened.status, 201);
+      const frame = await within(10_000, stream.next(), "the event on instance B's stream");
+      assert.equal(JSON.parse(frame.data!).type, "IssuesEvent");
+      assert.ok(
+        await eventually(
+          () => heard,
+          (n) => n > 0,
+          { ms: 5000 },
+        ),
+        "instance B was notified of A's write",
+      );
+    } finally {
+      stream.close();
+      await stopListening();
+    }
+  });
+
+  test("a --db-direct of another database, of the pooler, or of nothing is refused at start in one line", async () => {
+    const refused = async (dbDirect: string, db: string, message: RegExp) =>
+      assert.rejects(startServer(settings({ dbDirect, db })), (error: Error) => {
+        assert.equal(error.name, "StartupError");
+        assert.match(error.message, message);
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+    const elsewhere = new URL(database.url);
+    elsewhere.pathname = "/postgres";
+    await refused(
+      elsewhere.toString(),
+      bouncer.url(),
+      /^postgres:\/\/postgres@127\.0\.0\.1:5432\/postgres is not the database --db reaches \(a NOTIFY sent through --db did not arrive there\): check --db-direct/,
+    );
+    await refused(
+      bouncer.url(),
+      bouncer.url(),
+      /is a pooler, as it refused a startup parameter: --db-direct \(or FEEDGATE_DB_DIRECT\) must reach PostgreSQL itself$/,
+    );
+    const nothing = `postgres://postgres@127.0.0.1:${await freePort()}/x`;
+    await refused(
+      nothing,
+      bouncer.url(),
+      /^cannot reach PostgreSQL at .* \(ECONNREFUSED\); is it running\? check --db-direct \(or FEEDGATE_DB_DIRECT\)$/,
+    );
+    await refused(
+      database.url,
+      ":memory:",
+      /^--db-direct \(or FEEDGATE_DB_DIRECT\) needs a postgres:\/\/ --db: SQLite has no pooler$/,
+    );
+  });
+
+  test("without --db-direct: refused at start with a statement timeout; with none, its LISTEN hears nothing", async () => {
+    await assert.rejects(startServer(settings({ dbDirect: undefined })), (error: Error) => {
+      assert.equal(error.name, "StartupError");
+      assert.match(error.message, /refused the startup parameter statement_timeout, as PgBouncer does: .*--db-direct/);
+      assert.doesNotMatch(error.message, /\n/);
+      return true;
+    });
+
+    // With no statement timeout to send it starts and serves requests, but a LISTEN through the pooler is taken on a
+    // server connection that goes back to the pool at once: PgBouncer drops what PostgreSQL sends it later.
+    const deaf = await serve({ dbDirect: undefined, dbStatementTimeout: "0" });
+    assert.equal((await call(deaf, "/repos/octo/tools/issues/1")).status, 200);
+    let deafHeard = 0;
+    let heard = 0;
+    const stopDeaf = await deaf.store.events.listenForChanges(() => deafHeard++);
+    const stop = await a.store.events.listenForChanges(() => heard++);
+    try {
+      assert.equal((await openIssue(a, "Unheard through the pooler")).status, 201);
+      assert.ok(
+        await eventually(
+          () => heard,
+          (n) => n > 0,
+          { ms: 5000 },
+        ),
+        "the direct LISTEN heard the write",
+      );
+      await sleep(500); // the pooled one had as long again
+      assert.equal(deafHeard, 0, "a LISTEN through PgBouncer's transaction pooling hears nothing");
+    } finally {
+      await stopDeaf();
+      await stop();
+    }
+  });
+
+  test("PgBouncer killed and started again under writes: every acknowledged write kept, only 503s, no crash", async (t) => {
+    const acknowledged: number[] = [];
+    const statuses = new Map<number, number>();
+    let stop = false;
+    const bot = async (name: string) => {
+      for (let i = 0; !stop; i++) {
+        const res = await openIssue(a, `${name} ${i}`).catch(() => undefined);
+        const status = res?.status ?? 0;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (status === 201) acknowledged.push(((await res!.json()) as { number: number }).number);
+        else {
+          await res?.body?.cancel();
+          await sleep(20);
+        }
+      }
+    };
+    let heard = 0;
+    const stopListening = await b.store.events.listenForChanges(() => heard++);
+    const bots = ["a", "b", "c", "d"].map(bot);
+    let killed = 0;
+    let heardAtRestart = 0;
+    try {
+      await eventually(
+        () => acknowledged.length,
+        (n) => n >= 20,
+        { ms: 20_000, every: 10 },
+      );
+      await bouncer.kill();
+      killed = acknowledged.length;
+      await sleep(300); // writes meanwhile find no pooler
+      await bouncer.start();
+      heardAtRestart = heard;
+      await eventually(
+        () => acknowledged.length,
+        (n) => n >= killed + 20,
+        { ms: 20_000, every: 10 },
+      );
+    } finally {
+      stop = true;
+      await Promise.all(bots);
+      await stopListening();
+    }
+
+    assert.deepEqual(
+      [...statuses.keys()].filter((s) => s !== 201 && s !== 503),
+      [],
+      `only 201s and 503s: ${JSON.stringify([...statuses])}`,
+    );
+    assert.ok(
+      (statuses.get(503) ?? 0) > 0,
+      `writes were refused while PgBouncer was down: ${JSON.stringify([...statuses])}`,
+    );
+    assert.ok(acknowledged.length >= killed + 20, "writes were acknowledged again after the restart");
+    const stored = await direct<{ number: number }>(
+      "SELECT number FROM issues WHERE repo_id = (SELECT id FROM repos WHERE name = 'tools')",
+    );
+    const numbers = new Set(stored.map((row) => Number(row.number)));
+    assert.deepEqual(
+      acknowledged.filter((n) => !numbers.has(n)),
+      [],
+      "no acknowledged issue was lost",
+    );
+    assert.ok(heard > heardAtRestart, "the direct connection's LISTEN, which PgBouncer never held, heard on");
+    assert.equal((await fetch(`${a.url}/readyz`)).status, 200);
+    assert.equal((await call(b, "/repos/octo/tools/events?per_page=1")).status, 200);
+    t.diagnostic(`${acknowledged.length} acknowledged, all found; statuses ${JSON.stringify([...statuses])}`);
+  });
+});
