@@ -37,6 +37,12 @@ export interface Scenario {
   live?: { exclude?: string };
   /** Credentials that expire (a JWT, an installation token): made again before the row is captured and run. */
   refresh?: () => Promise<Record<string, string>>;
+  /**
+   * Each connection's own requests, sent in turn and again (the `n`th connection opened gets `perConnection(n)`),
+   * instead of `method`, `path` and `body`: writes that must alternate on a resource of their own (a label added to
+   * an issue, then removed) so that every request writes.
+   */
+  perConnection?: (connection: number) => autocannon.Request[];
 }
 
 export interface LoadSettings {
@@ -74,6 +80,8 @@ export interface Measurement {
    * latency the server's own turns account for, where p99 also holds the load generator's and the machine's waits.
    */
   loopDelay: LoopDelay | null;
+  /** The database's CPU milliseconds per request, when measure() was told how to read it (MeasureExtras.databaseCpu). */
+  databaseCpuMsPerRequest?: number;
 }
 
 /** What measure() does besides the load. */
@@ -82,6 +90,8 @@ export interface MeasureExtras {
   settledThen?: () => void;
   /** A feedgate server's URL: its event-loop delay is read from its /metrics when the window opens and closes. */
   metricsUrl?: string;
+  /** CPU seconds used so far by the database processes serving the server (PostgreSQL's backends), read at both ends. */
+  databaseCpu?: () => number;
 }
 
 /**
@@ -136,13 +146,23 @@ export async function measure(
   const began = performance.now();
   const warmupEnd = began + settings.warmupSeconds * 1000;
   let rampSeconds: number | null = null;
-  let window: { start: number; end: number; cpu: number; machine: number; self: NodeJS.CpuUsage } | null = null;
-  let closed: { seconds: number; cpu: number; machine: number; self: NodeJS.CpuUsage } | null = null;
+  const { databaseCpu } = extras;
+  let window: {
+    start: number;
+    end: number;
+    cpu: number;
+    machine: number;
+    self: NodeJS.CpuUsage;
+    database: number;
+  } | null = null;
+  let closed: { seconds: number; cpu: number; machine: number; self: NodeJS.CpuUsage; database: number } | null = null;
   let requests = 0;
   let bytes = 0;
   let unexpected = 0;
   let instance: autocannon.Instance | undefined;
   let forceOpen: NodeJS.Timeout | undefined;
+  let connectionsMade = 0;
+  const { perConnection } = scenario;
 
   const open = (now: number) => {
     clearTimeout(forceOpen);
@@ -152,6 +172,7 @@ export async function measure(
       cpu: cpuSecondsOf(serverPid),
       machine: machineBusySeconds(),
       self: process.cpuUsage(),
+      database: databaseCpu?.() ?? 0,
     };
     // This scrape resets prom-client's delay monitor, so the one at the close covers the window alone.
     const opened = metricsUrl === undefined ? null : loopDelaySince(metricsUrl);
@@ -162,6 +183,7 @@ export async function measure(
         cpu: cpuSecondsOf(serverPid) - window!.cpu,
         machine: machineBusySeconds() - window!.machine,
         self: process.cpuUsage(window!.self),
+        database: (databaseCpu?.() ?? 0) - window!.database,
       };
       instance?.stop();
     }, settings.durationSeconds * 1000);
@@ -174,6 +196,9 @@ export async function measure(
         method: scenario.method,
         headers: scenario.headers,
         ...(scenario.body === undefined ? {} : { body: scenario.body }),
+        ...(perConnection === undefined
+          ? {}
+          : { setupClient: (client: autocannon.Client) => client.setRequests(perConnection(connectionsMade++)) }),
         connections: settings.connections,
         // An upper bound: the run is stopped when the window closes.
         duration: settings.warmupSeconds + RAMP_LIMIT_SECONDS + settings.durationSeconds + 5,
@@ -206,7 +231,7 @@ export async function measure(
     }, settings.warmupSeconds * 1000);
   });
   clearTimeout(forceOpen);
-  const c = closed as { seconds: number; cpu: number; machine: number; self: NodeJS.CpuUsage } | null;
+  const c = closed as { seconds: number; cpu: number; machine: number; self: NodeJS.CpuUsage; database: number } | null;
   if (c === null) throw new Error(`${scenario.label}: the measured window never closed`);
   return {
     scenario,
@@ -224,6 +249,7 @@ export async function measure(
     rampSeconds,
     starved: settings.connections - answered.size,
     loopDelay: await loopDelay,
+    ...(databaseCpu && requests > 0 ? { databaseCpuMsPerRequest: (c.database * 1000) / requests } : {}),
   };
 }
 

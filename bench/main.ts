@@ -45,7 +45,7 @@ import {
 } from "./capture.js";
 import { renderReport, savedRun, type ReportInput, type SavedRun } from "./report.js";
 import { soak } from "./soak.js";
-import { redact } from "./postgres.js";
+import { POSTGRES_ADMIN_URL, redact } from "./postgres.js";
 
 const started = Date.now();
 const say = (message: string) =>
@@ -548,8 +548,10 @@ async function main(): Promise<void> {
   }
   // Servers of their own, on a SQLite file of their own: the writes change no feed the rows above read.
   if (options.only === null || options.only.includes("actions")) {
-    say("actions: opening issues and commenting, each against its own ceiling");
-    const rows = renderActions(await measureActions(options, options.dataDir, options.logLevel));
+    say("actions: opening issues, commenting and labelling, each against its own ceiling, on SQLite and PostgreSQL");
+    const rows = renderActions(
+      await measureActions(options, options.dataDir, options.logLevel, options.postgres ? POSTGRES_ADMIN_URL : null),
+    );
     testDouble = testDouble ? `${testDouble}\n${rows}` : rows;
   }
 

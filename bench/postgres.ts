@@ -47,14 +47,18 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
 /** The database `--postgres-rows` imports into and serves from: one name, dropped and made again by each run. */
 export const BENCH_DATABASE = "feedgate_bench";
 
-/** A database of a random name, or of `name` (an earlier run's, left by a crash, dropped first). */
+/**
+ * A database of a random name, or of `name` (an earlier run's, left by a crash, dropped first); a copy of the
+ * database `template` names (its URL), when given, which nothing may be connected to meanwhile.
+ */
 export async function createScratchDatabase(
   adminUrl = POSTGRES_ADMIN_URL,
   name = `feedgate_bench_${randomBytes(6).toString("hex")}`,
+  template?: string,
 ): Promise<ScratchDatabase> {
   await admin(adminUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name}`);
+    await c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${new URL(template).pathname.slice(1)}` : ""}`);
   });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

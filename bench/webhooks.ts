@@ -87,7 +87,7 @@ export function busiestRepos(templates: Record<string, unknown>[], count: number
 }
 
 /** A receiver answering 204; `arrived` is told of each delivery's body and headers (as sent, name and value). */
-async function startReceiver(
+export async function startReceiver(
   arrived: (body: string, rawHeaders: string[]) => void,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
