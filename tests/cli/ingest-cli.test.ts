@@ -262,8 +262,8 @@ describe("feedgate import", () => {
     const expected = indexes(migrated);
     assert.equal(
       expected.length,
-      6,
-      "the four feed indexes of migration 2, the arrival index of migration 9 and retention's of migration 16",
+      7,
+      "the four feed indexes of migration 2, the arrival index of migration 9, retention's of migration 16 and the pushes' of migration 40",
     );
 
     const imported = join(dir, "indexes-imported.db");

@@ -110,11 +110,17 @@ const REPOSITORY_ITSELF = /^(\/api\/v3)?\/(repos\/[^/?#]+\/[^/?#]+|repositories\
 
 /**
  * False for the repository writes whose every field is optional and whose unknown keys are ignored, as GitHub's are:
- * an edit (`PATCH`, or GitHub's POST alias) and a fork. Whatever flawed body arrives may make a legitimate answer.
+ * an edit (`PATCH`, or GitHub's POST alias), a fork, and the preferences for check suites (whose one field,
+ * `auto_trigger_checks`, is optional). Whatever flawed body arrives may make a legitimate answer.
  */
 export function takesAnyBody(method: string, url: string): boolean {
   const verb = method.toUpperCase();
   if ((verb === "PATCH" || verb === "POST") && REPOSITORY_ITSELF.test(url)) return true;
+  if (
+    verb === "PATCH" &&
+    /^(\/api\/v3)?\/(repos\/[^/?#]+\/[^/?#]+|repositories\/[^/?#]+)\/check-suites\/preferences\/?([?#].*)?$/i.test(url)
+  )
+    return true;
   return (
     verb === "POST" && /^(\/api\/v3)?\/(repos\/[^/?#]+\/[^/?#]+|repositories\/[^/?#]+)\/forks\/?([?#].*)?$/i.test(url)
   );
