@@ -4,7 +4,7 @@
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { ContextCache, PayloadBuilder } from "../../src/server/webhooks/payload.js";
+import { ContextCache, PayloadBuilder, pushContext } from "../../src/server/webhooks/payload.js";
 import type { Store } from "../../src/server/store/store.js";
 import { userRow } from "../helpers/user-row.js";
 
@@ -56,7 +56,8 @@ describe("webhook payloads", () => {
         head: "abc",
         commits: [],
         after: "abc",
-        ...context,
+        // A push's repository in the push payload's shape (pushContext).
+        ...pushContext(context),
         sender: parsed.sender,
       }),
     );

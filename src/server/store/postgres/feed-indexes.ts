@@ -20,7 +20,8 @@ export const FEED_INDEXES = [
   "CREATE INDEX events_by_actor ON events (actor_id, created_at DESC, id DESC) INCLUDE (public, repo_id, org_id)",
   "CREATE INDEX events_by_org ON events (org_id, created_at DESC, id DESC) INCLUDE (public, repo_id) WHERE org_id IS NOT NULL",
   // Not a feed's: a repository's newest push, its `pushed_at` (migration 40). Deferred with the others.
-  "CREATE INDEX events_pushes_by_repo ON events (repo_id, created_at) WHERE type = 'PushEvent'",
+  // With the cast PostgreSQL writes back (pg_get_indexdef), so that a test compares it with the migrated one.
+  "CREATE INDEX events_pushes_by_repo ON events (repo_id, created_at) WHERE type = 'PushEvent'::text",
 ];
 
 /** Named as migration 16 named them: the unpartitioned table's keys still held the plain names then. */
