@@ -66,6 +66,7 @@ import { TEST_CONTROLS_PREFIX, testControlRoutes } from "./routes/test-controls.
 import { OAUTH_PREFIX, oauthRoutes } from "./routes/oauth.js";
 import { applicationRoutes } from "./routes/applications.js";
 import { makeServices, type ServiceInputs, type Services } from "./composition.js";
+import type { Config } from "./config.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -125,8 +126,18 @@ function httpsOption(files: TlsFiles | undefined): object {
 }
 
 export async function buildApp({ tls, logger, ...dependencies }: AppDependencies) {
-  const { config } = dependencies;
+  const { app, layout } = createFastify(dependencies.config, { tls, logger });
+  const services = makeServices({ ...dependencies, log: app.log, listeningOrigin: () => app.listeningOrigin });
+  await registerApp(app, layout, services);
+  app.addHook("onReady", async () => services.background.start());
+  app.addHook("onClose", async () => services.background.stop());
+  return app;
+}
+
+/** The Fastify instance with its options, before any plugin or route; `layout` is registered by registerApp. */
+export function createFastify(config: Config, { tls, logger }: Pick<AppDependencies, "tls" | "logger">) {
   const layout = apiPrefixLayout([CONSOLE_PREFIX, TEST_CONTROLS_PREFIX, OAUTH_PREFIX]);
+  const timeouts = serverTimeouts(config);
   const app = Fastify({
     ...httpsOption(tls ?? readTlsFiles(config.tls)),
     ...(logger ? { loggerInstance: logger } : { logger: loggerOptions(config.logLevel, config.logFormat) }),
@@ -146,6 +157,20 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
               hop < hops
           )(config.trustProxy)
         : config.trustProxy,
+    requestTimeout: timeouts.requestTimeout,
+    keepAliveTimeout: timeouts.keepAliveTimeout,
+    connectionTimeout: timeouts.connectionTimeout,
+    http: timeouts.http,
+    // Types are checked as sent: GitHub answers `"note": 5` with 422, it does not coerce it to "5".
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    schemaController: sharedSchemaCompilers,
+  });
+  return { app, layout };
+}
+
+/** How long a socket may take, as Fastify sets them on its server (and ./shared-app.ts on each instance's own). */
+export function serverTimeouts(config: Config) {
+  return {
     // Node answers 408 and closes the socket when the headers, or the whole request, take longer than this.
     requestTimeout: config.timeouts.requestMs,
     keepAliveTimeout: config.timeouts.keepAliveMs,
@@ -155,11 +180,19 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
       // Node checks those two timeouts this often (30 s by default, far coarser than the timeouts themselves).
       connectionsCheckingInterval: 1000,
     },
-    // Types are checked as sent: GitHub answers `"note": 5` with 422, it does not coerce it to "5".
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
-    schemaController: sharedSchemaCompilers,
-  });
-  const services = makeServices({ ...dependencies, log: app.log, listeningOrigin: () => app.listeningOrigin });
+  };
+}
+
+/**
+ * Everything an app serves, registered from `services`: the pipeline, the routes, the console, OAuth and the test
+ * controls. Their background jobs are the caller's to start and stop (buildApp ties them to the app's life).
+ */
+export async function registerApp(
+  app: FastifyInstance,
+  layout: ReturnType<typeof apiPrefixLayout>,
+  services: Services,
+): Promise<void> {
+  const { config } = services;
   app.decorate("repeatedAnswers", services.repeatedAnswers);
   if (services.testControls) app.decorate("testControls", services.testControls);
 
@@ -173,10 +206,6 @@ export async function buildApp({ tls, logger, ...dependencies }: AppDependencies
   if (services.testControls) testControlRoutes(app, services.testControls);
   // With a port of its own, the API port answers /metrics with the ordinary 404.
   if (config.metricsPort === undefined) metricsRoutes(app, services.metrics);
-
-  app.addHook("onReady", async () => services.background.start());
-  app.addHook("onClose", async () => services.background.stop());
-  return app;
 }
 
 /**

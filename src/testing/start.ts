@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { Client, VERSION } from "../client/index.js";
 import { normalize } from "../api/scopes.js";
-import { buildApp } from "../server/app.js";
+import { startInstance } from "../server/shared-app.js";
 import { ManualClock } from "../server/clock.js";
 import { SecretBox } from "../server/webhooks/secret-box.js";
 import { loadConfig, LOWEST_PASSWORD_COST, type ConfigInput } from "../server/config.js";
@@ -149,10 +149,11 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
       const { doc, baseDir } = await worldDocument(options.world);
       await new IngestService(store, clock.now).seedWorld(doc, { baseDir, sealSecret: (s) => secrets.seal(s) });
     }
-    const app = await buildApp({ config, store, clock, counters: new MemoryWindowCounters(), secrets });
-    opened.push(app);
-    const url = (await app.listen({ host: "127.0.0.1", port: config.port })).replace("localhost", "127.0.0.1");
-    return feedgateOf(app, store, app.testControls!, url, closeAll, opened);
+    // One app per process and settings serves every double (src/server/shared-app.ts); this one's services are its own.
+    const instance = await startInstance({ config, store, clock, counters: new MemoryWindowCounters(), secrets });
+    opened.push(instance);
+    const url = await instance.listen("127.0.0.1", config.port);
+    return feedgateOf(instance.app, store, instance.services.testControls!, url, closeAll, opened);
   } catch (error) {
     await closeAll();
     throw error;
