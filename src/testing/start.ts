@@ -15,7 +15,8 @@ import type { Fault, FaultList } from "../server/services/faults.js";
 import { FineGrainedTokenService } from "../server/services/fine-grained-tokens.js";
 import { isPermissionName, PERMISSIONS, type GrantedPermissions, type PermissionGroup } from "../api/permissions.js";
 import { AuthorizationService } from "../server/services/authorizations.js";
-import { setPasswordCost } from "../server/services/credentials.js";
+import { hashPassword, passwordCost, setPasswordCost } from "../server/services/credentials.js";
+import { createHash } from "node:crypto";
 import { IngestService } from "../server/services/ingest.js";
 import type { TestControls } from "../server/services/test-controls.js";
 import { SqliteStore } from "../server/store/sqlite/sqlite-store.js";
@@ -119,6 +120,22 @@ async function worldDocument(world: object | string): Promise<{ doc: unknown; ba
   return typeof world === "string" ? readWorldFile(world) : { doc: world, baseDir: undefined };
 }
 
+/**
+ * A world's passwords hashed once per process: a suite starts a double per file or per test with the same world, and
+ * each hash (scrypt, even at the lowest cost) would be made again at every start. Keyed by the password's SHA-256 and
+ * the cost, so no password is kept; a hash verifies the same whichever double stores it.
+ */
+const hashes = new Map<string, Promise<string>>();
+function rememberedHash(password: string): Promise<string> {
+  const key = `${passwordCost()}:${createHash("sha256").update(password).digest("base64")}`;
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hashes.set(key, (hash = hashPassword(password)));
+    hash.catch(() => hashes.delete(key));
+  }
+  return hash;
+}
+
 export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feedgate> {
   const start = options.now === undefined ? new Date() : new Date(options.now);
   if (Number.isNaN(start.getTime())) throw new RangeError(`now must be a time, got ${JSON.stringify(options.now)}`);
@@ -147,7 +164,11 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
     const secrets = SecretBox.ephemeral();
     if (options.world !== undefined) {
       const { doc, baseDir } = await worldDocument(options.world);
-      await new IngestService(store, clock.now).seedWorld(doc, { baseDir, sealSecret: (s) => secrets.seal(s) });
+      await new IngestService(store, clock.now).seedWorld(doc, {
+        baseDir,
+        sealSecret: (s) => secrets.seal(s),
+        hashPassword: rememberedHash,
+      });
     }
     // One app per process and settings serves every double (src/server/shared-app.ts); this one's services are its own.
     const instance = await startInstance({ config, store, clock, counters: new MemoryWindowCounters(), secrets });

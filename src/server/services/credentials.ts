@@ -32,6 +32,8 @@ export function setPasswordCost(log2N: number): void {
   cost = log2N;
 }
 
+export const passwordCost = (): number => cost;
+
 /** `scrypt$N$r$p$salt$hash`, base64 parts: self-describing, so a hash verifies after the cost changed. */
 export async function hashPassword(password: string): Promise<string> {
   const N = 2 ** cost;

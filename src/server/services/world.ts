@@ -90,6 +90,8 @@ export interface WorldOptions {
    * without it, a world naming one is refused rather than delivered unsigned.
    */
   sealSecret?: (secret: string) => string;
+  /** Hashes a new password; credentials.ts's hashPassword unless given (the test double remembers its hashes). */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 /** What a world document held, by kind (events: inline and from its events files): `seed` reports it. */
@@ -149,7 +151,8 @@ export async function loadWorld(
       source: where,
       login,
       type: "User",
-      passwordHash: password === undefined || unchanged ? undefined : await hashPassword(password),
+      passwordHash:
+        password === undefined || unchanged ? undefined : await (options.hashPassword ?? hashPassword)(password),
       otpSecret,
       siteAdmin: boolean(u.site_admin, `${where}.site_admin`),
     });

@@ -26,76 +26,89 @@ import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 import { HOOK_SQL, hookTargetsSql, toHookTarget, type HookTargetRecord } from "../hook-sql.js";
 import { SET_PROFILE } from "../users.js";
 
+/**
+ * The statements of an ingest, each prepared when first used: every store prepares its own on its connection, and a
+ * test double's (one per start) mostly runs a few of them or none.
+ */
 function prepare(db: Database.Database) {
-  return {
-    account: db.prepare<
-      [string],
-      { id: number; type: AccountType; password_hash: string | null; external_id: number | null }
-    >("SELECT id, type, password_hash, external_id FROM users WHERE login = ?"),
-    insertAccount: db.prepare<[string, AccountType, number | null, string], { id: number }>(
-      "INSERT INTO users (login, type, external_id, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-    ),
-    setExternalId: db.prepare<[number, number]>(
-      "UPDATE users SET external_id = ? WHERE id = ? AND external_id IS NULL",
-    ),
-    makeOrganization: db.prepare<[number]>("UPDATE users SET type = 'Organization' WHERE id = ?"),
-    setPassword: db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
-    setOtpSecret: db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
-    setSiteAdmin: db.prepare<[number, number]>("UPDATE users SET site_admin = ? WHERE id = ?"),
-    setProfile: db.prepare<{
-      id: number;
-      email: string | null;
-      blog: string | null;
-      billingEmail: string | null;
-      now: string;
-    }>(SET_PROFILE),
+  return preparedOnFirstUse({
+    account: () =>
+      db.prepare<[string], { id: number; type: AccountType; password_hash: string | null; external_id: number | null }>(
+        "SELECT id, type, password_hash, external_id FROM users WHERE login = ?",
+      ),
+    insertAccount: () =>
+      db.prepare<[string, AccountType, number | null, string], { id: number }>(
+        "INSERT INTO users (login, type, external_id, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      ),
+    setExternalId: () =>
+      db.prepare<[number, number]>("UPDATE users SET external_id = ? WHERE id = ? AND external_id IS NULL"),
+    makeOrganization: () => db.prepare<[number]>("UPDATE users SET type = 'Organization' WHERE id = ?"),
+    setPassword: () => db.prepare<[string, number]>("UPDATE users SET password_hash = ? WHERE id = ?"),
+    setOtpSecret: () => db.prepare<[string | null, number]>("UPDATE users SET otp_secret = ? WHERE id = ?"),
+    setSiteAdmin: () => db.prepare<[number, number]>("UPDATE users SET site_admin = ? WHERE id = ?"),
+    setProfile: () =>
+      db.prepare<{
+        id: number;
+        email: string | null;
+        blog: string | null;
+        billingEmail: string | null;
+        now: string;
+      }>(SET_PROFILE),
     // The role is updated only when it changes: an update raises the access number (migration 6's triggers).
-    addMember: db.prepare<[number, number, OrgRole]>(`INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)
+    addMember: () =>
+      db.prepare<[number, number, OrgRole]>(`INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)
       ON CONFLICT (org_id, user_id) DO UPDATE SET role = excluded.role WHERE role <> excluded.role`),
-    repo: db.prepare<[number, string], { id: number; network_id: number; external_id: number | null; private: number }>(
-      "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?",
-    ),
+    repo: () =>
+      db.prepare<[number, string], { id: number; network_id: number; external_id: number | null; private: number }>(
+        "SELECT id, network_id, external_id, private FROM repos WHERE owner_id = ? AND name = ?",
+      ),
     // A new repository is the root of its own fork network.
-    insertRepo: db.prepare<[number, string, number | null], { id: number }>(
-      "INSERT INTO repos (owner_id, name, network_id, external_id) VALUES (?, ?, 0, ?) RETURNING id",
-    ),
-    ownNetwork: db.prepare<[number]>("UPDATE repos SET network_id = id WHERE id = ?"),
-    setRepoExternalId: db.prepare<[number, number]>(
-      "UPDATE repos SET external_id = ? WHERE id = ? AND external_id IS NULL",
-    ),
-    setPrivate: db.prepare<[number, number]>("UPDATE repos SET private = ? WHERE id = ?"),
-    setParent: db.prepare<[number, number]>("UPDATE repos SET parent_id = ? WHERE id = ?"),
-    moveNetwork: db.prepare<[number, number]>("UPDATE repos SET network_id = ? WHERE network_id = ?"),
-    addCollaborator: db.prepare<[number, number]>(
-      "INSERT OR IGNORE INTO collaborators (repo_id, user_id) VALUES (?, ?)",
-    ),
-    removeCollaborator: db.prepare<[number, number]>("DELETE FROM collaborators WHERE repo_id = ? AND user_id = ?"),
-    addFollow: db.prepare<[number, number]>("INSERT OR IGNORE INTO follows (follower_id, followee_id) VALUES (?, ?)"),
-    addWatch: db.prepare<[number, number]>("INSERT OR IGNORE INTO watches (user_id, repo_id) VALUES (?, ?)"),
-    tokenOwner: db.prepare<[string], { user_id: number }>("SELECT user_id FROM authorizations WHERE hashed_token = ?"),
-    insertToken: db.prepare(
-      `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
+    insertRepo: () =>
+      db.prepare<[number, string, number | null], { id: number }>(
+        "INSERT INTO repos (owner_id, name, network_id, external_id) VALUES (?, ?, 0, ?) RETURNING id",
+      ),
+    ownNetwork: () => db.prepare<[number]>("UPDATE repos SET network_id = id WHERE id = ?"),
+    setRepoExternalId: () =>
+      db.prepare<[number, number]>("UPDATE repos SET external_id = ? WHERE id = ? AND external_id IS NULL"),
+    setPrivate: () => db.prepare<[number, number]>("UPDATE repos SET private = ? WHERE id = ?"),
+    setParent: () => db.prepare<[number, number]>("UPDATE repos SET parent_id = ? WHERE id = ?"),
+    moveNetwork: () => db.prepare<[number, number]>("UPDATE repos SET network_id = ? WHERE network_id = ?"),
+    addCollaborator: () =>
+      db.prepare<[number, number]>("INSERT OR IGNORE INTO collaborators (repo_id, user_id) VALUES (?, ?)"),
+    removeCollaborator: () =>
+      db.prepare<[number, number]>("DELETE FROM collaborators WHERE repo_id = ? AND user_id = ?"),
+    addFollow: () =>
+      db.prepare<[number, number]>("INSERT OR IGNORE INTO follows (follower_id, followee_id) VALUES (?, ?)"),
+    addWatch: () => db.prepare<[number, number]>("INSERT OR IGNORE INTO watches (user_id, repo_id) VALUES (?, ?)"),
+    tokenOwner: () =>
+      db.prepare<[string], { user_id: number }>("SELECT user_id FROM authorizations WHERE hashed_token = ?"),
+    insertToken: () =>
+      db.prepare(
+        `INSERT INTO authorizations (user_id, hashed_token, token_last_eight, scopes, note, note_url, fingerprint,
          created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
-    ),
+      ),
     // The last arrival number (migration 9), read once per ingest, under the write lock every ingest holds: each
     // event added takes the next.
-    lastSeq: db.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM events").pluck(),
+    lastSeq: () => db.prepare<[], number>("SELECT coalesce(max(seq), 0) FROM events").pluck(),
     // A body given as bytes (EventText) is stored as the text they spell, as a string is.
-    insertEvent: db.prepare(
-      `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
+    insertEvent: () =>
+      db.prepare(
+        `INSERT OR IGNORE INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body, seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`,
-    ),
-    raiseGeneration: db.prepare(RAISE_GENERATION),
-    hookTargets: db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(
-      hookTargetsSql("SELECT value FROM json_each(@repoIds)", "sqlite"),
-    ),
-    enqueue: db.prepare(HOOK_SQL.enqueue),
-    logIngest: LOG_INGEST.map((sql) => db.prepare(sql)),
-    insertIssueEvent: db.prepare(
-      "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body, seq) " +
-        "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))",
-    ),
-  };
+      ),
+    raiseGeneration: () => db.prepare(RAISE_GENERATION),
+    hookTargets: () =>
+      db.prepare<[{ active: number; repoIds: string }], HookTargetRecord>(
+        hookTargetsSql("SELECT value FROM json_each(@repoIds)", "sqlite"),
+      ),
+    enqueue: () => db.prepare(HOOK_SQL.enqueue),
+    logIngest: () => LOG_INGEST.map((sql) => db.prepare(sql)),
+    insertIssueEvent: () =>
+      db.prepare(
+        "INSERT OR IGNORE INTO issue_events (id, repo_id, actor_id, created_at, complete, body, seq) " +
+          "VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))",
+      ),
+  });
 }
 
 type Statements = ReturnType<typeof prepare>;
@@ -232,6 +245,23 @@ export type IngestWriter = (
 ) => Promise<IngestResult>;
 
 /** The page cache of a bulk load: 64 MB (negative: KiB, as SQLite counts), not SQLite's default 2 MB. */
+/** An object whose properties are made by their functions when first read, then kept as plain properties. */
+function preparedOnFirstUse<T extends Record<string, unknown>>(makers: { [K in keyof T]: () => T[K] }): T {
+  const made = {} as T;
+  for (const name of Object.keys(makers) as (keyof T)[]) {
+    Object.defineProperty(made, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = makers[name]();
+        Object.defineProperty(made, name, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return made;
+}
+
 const BULK_LOAD_CACHE_KIB = -65_536;
 /** Bytes of the database file mapped while the feed indexes are built after a bulk load (capped by SQLite). */
 const INDEX_BUILD_MMAP = 2 ** 36;
