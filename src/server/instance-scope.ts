@@ -44,30 +44,34 @@ function standIn(parent: Resolve, key?: PropertyKey): unknown {
   const resolve: Resolve = key === undefined ? parent : () => Reflect.get(parent(), key) as object;
   const children = new Map<PropertyKey, unknown>();
   // An arrow function: callable, with no own property a Proxy must report (a function's `prototype` is one).
+  const read = (property: PropertyKey) => {
+    const known = children.get(property);
+    if (known !== undefined) return known;
+    const value = Reflect.get(resolve(), property);
+    if (!isReference(value)) return value;
+    const child = standIn(resolve, property);
+    children.set(property, child);
+    return child;
+  };
   return new Proxy(() => undefined, {
-    get(_target, property) {
-      const known = children.get(property);
-      if (known !== undefined) return known;
-      const value = Reflect.get(resolve(), property);
-      if (!isReference(value)) return value;
-      const child = standIn(resolve, property);
-      children.set(property, child);
-      return child;
-    },
+    get: (_target, property) => read(property),
     set(_target, property, value) {
       return Reflect.set(resolve(), property, value);
     },
     has(_target, property) {
       return Reflect.has(resolve(), property);
     },
-    // A spread (`{ ...config.rateLimit }`) copies what the current instance holds: its keys and its values.
+    // A spread (`{ ...config.rateLimit }`) copies the current instance's keys.
     ownKeys() {
       return Reflect.ownKeys(resolve());
     },
+    // A spread copies stand-ins again (or values): what it copied still follows the instance it is used for.
     getOwnPropertyDescriptor(_target, property) {
       const descriptor = Reflect.getOwnPropertyDescriptor(resolve(), property);
       // Reported configurable, as a Proxy must report a property its target lacks.
-      return descriptor && { ...descriptor, configurable: true };
+      return (
+        descriptor && { value: read(property), writable: true, enumerable: descriptor.enumerable, configurable: true }
+      );
     },
     apply(_target, _this, args) {
       if (key === undefined) throw new TypeError("an instance's services are not a function");
