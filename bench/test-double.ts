@@ -9,14 +9,16 @@
  * alone.
  */
 import { performance } from "node:perf_hooks";
-import { startFeedgate } from "../src/testing/index.js";
+import { startFeedgate, type Feedgate } from "../src/testing/index.js";
 import { PostgresStore } from "../src/server/store/postgres/postgres-store.js";
 import { IngestService } from "../src/server/services/ingest.js";
 import { percentile } from "./percentile.js";
 import { botRoundTrip, type RoundTrip } from "./bot-round-trip.js";
 
 const STARTS = 100;
-const RESETS = 60;
+const RESETS = 30;
+/** Writes made before each measured reset (issue 47: 100 writes to a 1,000-event world). */
+const WRITES_BEFORE_RESET = 100;
 const REQUESTS = 2000;
 const WORLD_EVENTS = 1000;
 /** What each measured start loads: users with passwords (each hashed at the start), an organization and a repository. */
@@ -30,6 +32,8 @@ export interface TestDoubleMeasurement {
   firstStartMs: number;
   startP50Ms: number;
   startP99Ms: number;
+  /** The first reset of a double, which copies everything back. */
+  firstResetMs: number;
   resetP50Ms: number;
   resetP99Ms: number;
   restoreP50Ms: number;
@@ -61,6 +65,33 @@ function world(events: number) {
       created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace(/\.000Z$/, "Z"),
     })),
   };
+}
+
+/** What a test does between resets: WRITES_BEFORE_RESET writes, issues opened and commented on, and an ingest. */
+async function writesSinceStart(fg: Feedgate, token: string): Promise<void> {
+  const post = (path: string, body: object) =>
+    fg.fetch(`${fg.url}/repos/octocat/hello${path}`, {
+      method: "POST",
+      headers: { authorization: `token ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  for (let i = 0; i < WRITES_BEFORE_RESET / 2 - 1; i++) {
+    const opened = await post("/issues", { title: `issue ${i}` });
+    if (opened.status !== 201) throw new Error(`opening an issue answered ${opened.status}`);
+    const { number } = (await opened.json()) as { number: number };
+    if ((await post(`/issues/${number}/comments`, { body: "a comment" })).status !== 201)
+      throw new Error("a comment was refused");
+  }
+  await fg.ingest([
+    {
+      id: "2000000",
+      type: "WatchEvent",
+      actor: { login: "hubot" },
+      repo: { name: "octocat/hello" },
+      payload: { action: "started" },
+      created_at: "2026-02-01T00:00:00Z",
+    },
+  ]);
 }
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
@@ -128,17 +159,11 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
   const fg = await startFeedgate({ world: world(WORLD_EVENTS), now: "2026-02-01T00:00:00Z" });
   try {
     const resets: number[] = [];
+    // The double's first reset copies every table back and installs the triggers that make the next ones cheap.
+    await writesSinceStart(fg, await fg.token("octocat"));
+    const firstResetMs = await timed(() => fg.reset());
     for (let i = 0; i < RESETS; i++) {
-      await fg.ingest([
-        {
-          id: String(1_000_000 + i),
-          type: "WatchEvent",
-          actor: { login: "hubot" },
-          repo: { name: "octocat/hello" },
-          payload: { action: "started" },
-          created_at: "2026-02-01T00:00:00Z",
-        },
-      ]);
+      await writesSinceStart(fg, await fg.token("octocat"));
       resets.push(await timed(() => fg.reset()));
     }
     const snapshot = await fg.snapshot();
@@ -155,6 +180,7 @@ export async function measureTestDouble(): Promise<TestDoubleMeasurement> {
       firstStartMs: firstStartMs!,
       startP50Ms: start.p50,
       startP99Ms: start.p99,
+      firstResetMs,
       resetP50Ms: reset.p50,
       resetP99Ms: reset.p99,
       restoreP50Ms: restore.p50,
@@ -183,7 +209,7 @@ export function renderTestDouble(m: TestDoubleMeasurement): string {
     "| row | p50 | p99 | goal |",
     "|---|---:|---:|---|",
     `| start to the first 200 of \`GET /repos/octocat/hello\`, a world of ${START_WORLD.users.length} users with passwords (${STARTS} starts after the process's first, which took ${m.firstStartMs.toFixed(0)} ms) | ${m.startP50Ms.toFixed(1)} ms | ${m.startP99Ms.toFixed(1)} ms | <= 5 ms: ${held(m.startP50Ms <= 5)} |`,
-    `| reset(), ${WORLD_EVENTS}-event world | ${m.resetP50Ms.toFixed(2)} ms | ${m.resetP99Ms.toFixed(2)} ms | <= 5 ms: ${held(m.resetP50Ms <= 5)} |`,
+    `| reset(), ${WORLD_EVENTS}-event world, after ${WRITES_BEFORE_RESET} writes (issues, comments, an ingest); the first reset, ${m.firstResetMs.toFixed(2)} ms, apart | ${m.resetP50Ms.toFixed(2)} ms | ${m.resetP99Ms.toFixed(2)} ms | <= 0.2 ms: ${held(m.resetP50Ms <= 0.2)} |`,
     `| restore(), ${WORLD_EVENTS}-event world | ${m.restoreP50Ms.toFixed(2)} ms | ${m.restoreP99Ms.toFixed(2)} ms | |`,
     `| a bot's round trip (issue opened -> app webhook -> installation token -> comment stored), in process (fg.fetch) | ${m.botInProcess.p50Ms.toFixed(1)} ms | ${m.botInProcess.p99Ms.toFixed(1)} ms | |`,
     `| the same over sockets (fg.url) | ${m.botSockets.p50Ms.toFixed(1)} ms | ${m.botSockets.p99Ms.toFixed(1)} ms | |`,

@@ -186,7 +186,7 @@ export class SqliteStore implements Store {
       : part(new Hooks(executor));
     this.sessions = part(new Sessions(executor));
     const gitObjects = new GitObjects(executor);
-    this.state = part(forgettingOnReplace(new SqliteState(executor), () => gitObjects.forget()));
+    this.state = part(forgettingOnReplace(new SqliteState(executor, db.memory && !writer), () => gitObjects.forget()));
     this.retention = part(new Retention(executor, sqliteEventRetention(executor)));
     this.issues = part(new Issues(executor));
     this.issueSearch = part(new IssueSearches(executor));

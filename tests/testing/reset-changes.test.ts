@@ -1,0 +1,102 @@
+/**
+ * reset() and restore() put back only what changed since the image (src/server/store/sqlite/state.ts): whatever
+ * mix of writes a test made (rows inserted, updated, deleted, cascading), every state table afterwards holds exactly
+ * the rows it held at the image, checked table by table, for random sequences of actions (fast-check).
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
+import { startFeedgate, type Feedgate } from "../../src/testing/index.js";
+import { NOT_STATE } from "../../src/server/store/state-store.js";
+import type Database from "better-sqlite3";
+
+const WORLD = {
+  users: [{ login: "alice", password: "alice-password" }, { login: "bob" }],
+  repos: [{ full_name: "alice/hello" }],
+  issues: [{ repo: "alice/hello", number: 1, title: "from the world", user: "alice", labels: ["bug"] }],
+  events: Array.from({ length: 50 }, (_, i) => ({
+    id: String(i + 1),
+    type: "WatchEvent",
+    actor: { login: "bob" },
+    repo: { name: "alice/hello" },
+    payload: { action: "started" },
+    created_at: "2026-01-01T00:00:00Z",
+  })),
+};
+
+/** Every state table's rows, in rowid order (or all columns' order for one without rowids). */
+function dump(fg: Feedgate): Record<string, unknown[]> {
+  // The store's connection, private to it: this test reads the tables themselves.
+  const { db } = fg.store as unknown as { db: Database.Database };
+  const tables = db
+    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all()
+    .filter((name) => !NOT_STATE.includes(name));
+  const rows: Record<string, unknown[]> = {};
+  for (const table of [...tables, "sqlite_sequence"])
+    rows[table] = db.prepare(`SELECT * FROM main."${table}" ORDER BY 1, 2`).all();
+  return rows;
+}
+
+/** Ids of the events ingested, each new: an event id is kept once. */
+let ingested = 1_000;
+type Action = (fg: Feedgate, token: string) => Promise<unknown>;
+const json = (fg: Feedgate, token: string, method: string, path: string, body?: object) =>
+  fg.fetch(`${fg.url}${path}`, {
+    method,
+    headers: { authorization: `token ${token}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+const ACTIONS: Record<string, Action> = {
+  openIssue: (fg, t) => json(fg, t, "POST", "/repos/alice/hello/issues", { title: "new", labels: ["bug", "fresh"] }),
+  comment: (fg, t) => json(fg, t, "POST", "/repos/alice/hello/issues/1/comments", { body: "hi" }),
+  closeIssue: (fg, t) => json(fg, t, "PATCH", "/repos/alice/hello/issues/1", { state: "closed" }),
+  unlabel: (fg, t) => json(fg, t, "DELETE", "/repos/alice/hello/issues/1/labels/bug"),
+  deleteLabel: (fg, t) => json(fg, t, "DELETE", "/repos/alice/hello/labels/bug"),
+  star: (fg, t) => json(fg, t, "PUT", "/user/starred/alice/hello"),
+  renameRepo: (fg, t) => json(fg, t, "PATCH", "/repos/alice/hello", { description: "changed" }),
+  hook: (fg, t) =>
+    json(fg, t, "POST", "/repos/alice/hello/hooks", { config: { url: "http://127.0.0.1:9/", content_type: "json" } }),
+  token: (fg) => fg.token("bob"),
+  ingest: (fg) =>
+    fg.ingest([
+      {
+        id: String(++ingested),
+        type: "ForkEvent",
+        actor: { login: "bob" },
+        repo: { name: "alice/hello" },
+        payload: {},
+      },
+    ]),
+};
+
+describe("reset and restore after any writes", () => {
+  let fg: Feedgate;
+  let start: Record<string, unknown[]>;
+  before(async () => {
+    fg = await startFeedgate({ world: WORLD, now: "2026-02-01T00:00:00Z" });
+    start = dump(fg);
+  });
+  after(() => fg.close());
+
+  it("leave every state table as the image holds it", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...Object.keys(ACTIONS)), { minLength: 1, maxLength: 8 }),
+        async (names) => {
+          const token = await fg.token("alice");
+          for (const name of names) await ACTIONS[name]!(fg, token);
+          const snapshot = await fg.snapshot();
+          const atSnapshot = dump(fg);
+          for (const name of names) await ACTIONS[name]!(fg, token);
+          await fg.restore(snapshot);
+          assert.deepEqual(dump(fg), atSnapshot);
+          await fg.reset();
+          assert.deepEqual(dump(fg), start);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
