@@ -29,6 +29,8 @@ export class SqliteState implements StateStore {
   private tracking = false;
   /** The image the database equals but for the tables in TOUCHED; null when it may equal none. */
   private basis: string | null = null;
+  /** The state tables, as main's schema version `version` has them. */
+  private tableList: { version: number; names: string[] } | undefined;
 
   private readonly db: Database.Database;
 
@@ -45,11 +47,17 @@ export class SqliteState implements StateStore {
 
   /** The tables that hold state, in the order they were created (parents before the rows that point at them). */
   private tables(): string[] {
-    return this.db
-      .prepare<[], string>(`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+    // Read again only when main's schema changed (a migration): a reset asks at every call.
+    const version = this.db.pragma("main.schema_version", { simple: true }) as number;
+    if (this.tableList?.version !== version) {
+      const names = this.connection
+        .prepared(`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
       AND name NOT IN (${NOT_STATE.map(() => "?").join(", ")}) ORDER BY rowid`)
-      .pluck()
-      .all(...(NOT_STATE as []));
+        .pluck()
+        .all(...NOT_STATE) as string[];
+      this.tableList = { version, names };
+    }
+    return this.tableList.names;
   }
 
   private attach(): void {
@@ -106,8 +114,8 @@ export class SqliteState implements StateStore {
           this.db.exec(`INSERT INTO main.${quoted(table)} SELECT * FROM ${IMAGES}.${quoted(`${name}__${table}`)}`);
         }
         for (const table of insertedOnly) {
-          this.db
-            .prepare(`DELETE FROM main.${quoted(table)} WHERE rowid IN (SELECT id FROM ${INSERTED} WHERE name = ?)`)
+          this.connection
+            .prepared(`DELETE FROM main.${quoted(table)} WHERE rowid IN (SELECT id FROM ${INSERTED} WHERE name = ?)`)
             .run(table);
         }
         this.db.exec("DELETE FROM main.sqlite_sequence");
@@ -129,8 +137,8 @@ export class SqliteState implements StateStore {
 
   /** What was written since the basis: tables to copy back whole, and tables that only gained rows. */
   private changes(): { rewritten: Set<string>; insertedOnly: string[] } {
-    const rewritten = new Set(this.db.prepare<[], string>(`SELECT name FROM ${REWRITTEN}`).pluck().all());
-    const inserted = this.db.prepare<[], string>(`SELECT DISTINCT name FROM ${INSERTED}`).pluck().all();
+    const rewritten = new Set(this.connection.prepared(`SELECT name FROM ${REWRITTEN}`).pluck().all() as string[]);
+    const inserted = this.connection.prepared(`SELECT DISTINCT name FROM ${INSERTED}`).pluck().all() as string[];
     return { rewritten, insertedOnly: inserted.filter((table) => !rewritten.has(table)) };
   }
 
