@@ -73,7 +73,9 @@ export async function startInstance(inputs: InstanceInputs): Promise<Instance> {
   }
   const { app, scope } = await shared;
   await scope.run(services, () => services.background.start());
-  const server = instanceServer(app, inputs.config, (request, response, fastify) =>
+  // Fastify's own listener, as the server it made would call it; each request run for this instance.
+  const fastify = app.routing as Listener;
+  const server = instanceServer(app, inputs.config, (request, response) =>
     scope.run(services, () => services.repeatedAnswers.handle(request, response, fastify)),
   );
   let closing: Promise<void> | undefined;
@@ -86,7 +88,6 @@ export async function startInstance(inputs: InstanceInputs): Promise<Instance> {
     }));
   // Fastify's inject() waits for the app's ready() first, on a promise made for the first instance: its requests
   // would run for none. light-my-request is what inject() calls, here with the listener run for this instance.
-  const fastify = app.routing as Listener;
   const inject = (options: InjectOptions | string) =>
     lightMyRequest((request, response) => scope.run(services, () => fastify(request, response)), options);
   return {
@@ -109,14 +110,11 @@ export async function startInstance(inputs: InstanceInputs): Promise<Instance> {
 }
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
-/** A request, and Fastify's own listener to hand it on to. */
-type Handler = (request: IncomingMessage, response: ServerResponse, fastify: Listener) => void;
 
 /** An HTTP server as Fastify makes its own (./app.ts's timeouts, the client error handler), handing requests on. */
-function instanceServer(app: FastifyInstance, config: Config, handle: Handler): Server {
+function instanceServer(app: FastifyInstance, config: Config, listener: Listener): Server {
   const timeouts = serverTimeouts(config);
-  const fastify = app.routing as Listener;
-  const server = createServer(timeouts.http, (request, response) => handle(request, response, fastify));
+  const server = createServer(timeouts.http, listener);
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
   server.requestTimeout = timeouts.requestTimeout;
   server.setTimeout(timeouts.connectionTimeout);
