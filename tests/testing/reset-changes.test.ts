@@ -1,5 +1,5 @@
 /**
- * reset() and restore() put back only what changed since the image (src/server/store/sqlite/state.ts): whatever
+ * reset() and restore() put back only what changed since the image (src/server/store/sqlite/state.ts, undo-log.ts): whatever
  * mix of writes a test made (rows inserted, updated, deleted, cascading), every state table afterwards holds exactly
  * the rows it held at the image, checked table by table, for random sequences of actions (fast-check).
  */
@@ -58,6 +58,18 @@ const ACTIONS: Record<string, Action> = {
   renameRepo: (fg, t) => json(fg, t, "PATCH", "/repos/alice/hello", { description: "changed" }),
   hook: (fg, t) =>
     json(fg, t, "POST", "/repos/alice/hello/hooks", { config: { url: "http://127.0.0.1:9/", content_type: "json" } }),
+  // Three renames that swap two labels' names: putting the rows back one by one meets the unique name midway.
+  swapLabels: async (fg, t) => {
+    await json(fg, t, "POST", "/repos/alice/hello/labels", { name: "fresh", color: "00ff00" });
+    for (const [from, to] of [
+      ["bug", "swapping"],
+      ["fresh", "bug"],
+      ["swapping", "fresh"],
+    ])
+      await json(fg, t, "PATCH", `/repos/alice/hello/labels/${from}`, { new_name: to });
+  },
+  unstar: (fg, t) => json(fg, t, "DELETE", "/user/starred/alice/hello"),
+  deleteRepo: (fg, t) => json(fg, t, "DELETE", "/repos/alice/hello"),
   token: (fg) => fg.token("bob"),
   ingest: (fg) =>
     fg.ingest([
@@ -97,6 +109,21 @@ describe("reset and restore after any writes", () => {
         },
       ),
       { numRuns: 25 },
+    );
+  });
+
+  it("leave every state table as the start held it, reset after reset", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...Object.keys(ACTIONS)), { minLength: 1, maxLength: 8 }),
+        async (names) => {
+          const token = await fg.token("alice");
+          for (const name of names) await ACTIONS[name]!(fg, token);
+          await fg.reset();
+          assert.deepEqual(dump(fg), start);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
