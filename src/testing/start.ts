@@ -27,6 +27,7 @@ import { startReceiver, type Receiver } from "./receiver.js";
 import { readWorldFile } from "../cli/world-file.js";
 import { oauthHelpers, type OAuthHelpers } from "./oauth.js";
 import { registerTestApp, type AppOptions, type TestApp } from "./apps.js";
+import { park, parkingKey, takeParked } from "./parked-stores.js";
 
 export interface FeedgateOptions {
   /** A world document (users, orgs, repos, tokens, events, as `feedgate seed` reads it), or the path of one. */
@@ -154,18 +155,28 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
     {},
   );
   setPasswordCost(config.passwordCost); // as startServer does, before the world's passwords are hashed
-  const store = await SqliteStore.open(":memory:");
-  const opened: { close(): Promise<void> }[] = [store];
+  const world = options.world === undefined ? undefined : await worldDocument(options.world);
+  // A closed double's store, put back at its start, when this start would build the same database (parked-stores.ts).
+  const key = options.now === undefined ? undefined : parkingKey(config, world?.doc, world?.baseDir, start);
+  const parked = key === undefined ? undefined : await takeParked(key);
+  const store = parked?.store ?? (await SqliteStore.open(":memory:"));
+  // The box the app seals hooks' secrets with, made first: a world's app webhook secrets are sealed with it.
+  const secrets = parked?.secrets ?? SecretBox.ephemeral();
+  let controls: TestControls | undefined;
+  const storeOnClose = {
+    close: () =>
+      key === undefined || controls === undefined
+        ? store.close()
+        : park(key, { store, secrets, backToStart: () => controls!.reset() }),
+  };
+  const opened: { close(): Promise<void> }[] = [storeOnClose];
   const closeAll = async () => {
     for (const part of opened.reverse()) await part.close().catch(() => undefined);
   };
   try {
-    // The box the app seals hooks' secrets with, made first: a world's app webhook secrets are sealed with it.
-    const secrets = SecretBox.ephemeral();
-    if (options.world !== undefined) {
-      const { doc, baseDir } = await worldDocument(options.world);
-      await new IngestService(store, clock.now).seedWorld(doc, {
-        baseDir,
+    if (world !== undefined && !parked) {
+      await new IngestService(store, clock.now).seedWorld(world.doc, {
+        baseDir: world.baseDir,
         sealSecret: (s) => secrets.seal(s),
         hashPassword: rememberedHash,
       });
@@ -173,6 +184,7 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
     // One app per process and settings serves every double (src/server/shared-app.ts); this one's services are its own.
     const instance = await startInstance({ config, store, clock, counters: new MemoryWindowCounters(), secrets });
     opened.push(instance);
+    controls = instance.services.testControls;
     const url = await instance.listen("127.0.0.1", config.port);
     return feedgateOf(instance.app, store, instance.services.testControls!, url, closeAll, opened);
   } catch (error) {
@@ -195,6 +207,7 @@ function feedgateOf(
   const fineGrainedTokens = new FineGrainedTokenService(store, controls.clock.now);
   const fetch = inProcessFetch(app, url);
   let closing: Promise<void> | undefined;
+  let client: Client | undefined;
   const close = () =>
     (closing ??= (async () => {
       for (const interception of interceptions) interception.restore();
@@ -205,7 +218,10 @@ function feedgateOf(
     fetch,
     app,
     store,
-    client: new Client({ baseUrl: url, version: VERSION }),
+    // Made when first read: building the SDK's operation families cost a tenth of a start (issue 47).
+    get client() {
+      return (client ??= new Client({ baseUrl: url, version: VERSION }));
+    },
     clock: controls.clock,
     faults: controls.faults,
     ...oauthHelpers(store, controls.clock.now),

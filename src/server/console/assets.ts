@@ -31,8 +31,12 @@ export interface ConsoleAssets {
   byUrl: Map<string, Asset>;
 }
 
+let loaded: ConsoleAssets | undefined;
+
+/** Read once per process: every app of the process (each test double's) serves the same files. */
 export function loadAssets(): ConsoleAssets {
+  if (loaded) return loaded;
   const script = load("console.js");
   const style = load("console.css");
-  return { script, style, byUrl: new Map([script, style].map((a) => [a.url, a])) };
+  return (loaded = { script, style, byUrl: new Map([script, style].map((a) => [a.url, a])) });
 }

@@ -210,6 +210,11 @@ export class UndoLog {
     }
   }
 
+  /** Whether nothing was written since the log was last emptied (false when no log is kept). */
+  holdsNothing(): boolean {
+    return this.installed && this.connection.prepared(`SELECT 1 FROM temp.${TOUCHED} LIMIT 1`).get() === undefined;
+  }
+
   /** Forgets what was logged: the database is now what later puts back return to. */
   empty(): void {
     if (this.installed) this.emptyTables(this.touched());

@@ -1,0 +1,77 @@
+/**
+ * The stores of closed test doubles, kept for the next double of the same settings, world and time (issue 47: after
+ * the shared app, a start's largest costs were its database: the image opened and its schema read, the world seeded,
+ * its statements prepared, the image resets return to taken). A closed double's store is parked, and put back at its
+ * start when taken (its reset(): the undo log makes that cheap once it is begun), so the next start that would build
+ * the very same database sees what a fresh one would have built.
+ *
+ * Only a start whose `now` is given is parked: a world seeded on a running clock bears the time of its start. A
+ * store whose reset fails when taken is closed, and the start builds its own.
+ */
+import { createHash } from "node:crypto";
+import type { SecretBox } from "../server/webhooks/secret-box.js";
+import type { SqliteStore } from "../server/store/sqlite/sqlite-store.js";
+
+/** A closed double's store, the box its world's webhook secrets were sealed with, and how to put it back at its start. */
+export interface ParkedStore {
+  store: SqliteStore;
+  secrets: SecretBox;
+  /** The closed double's reset(): called when the store is taken, so that a store never taken costs its close nothing. */
+  backToStart: () => Promise<void>;
+}
+
+/** Stores kept per key, and in all: each holds its world's rows, its image and its undo log. */
+const PER_KEY = 2;
+const IN_ALL = 8;
+
+/** Oldest first, for the limit in all. */
+const parked = new Map<string, ParkedStore[]>();
+let count = 0;
+
+/** What makes two starts build the same database: the settings, the world (as read) and its base, and the time. */
+export function parkingKey(settings: unknown, world: unknown, baseDir: string | undefined, now: Date): string {
+  return createHash("sha256")
+    .update(JSON.stringify([settings, world ?? null, baseDir ?? null, now.toISOString()]))
+    .digest("base64");
+}
+
+/** A parked store for `key`, taken out of the lot and put back at its start; undefined when there is none. */
+export async function takeParked(key: string): Promise<ParkedStore | undefined> {
+  const stores = parked.get(key);
+  const taken = stores?.pop();
+  if (!taken) return undefined;
+  count--;
+  if (stores?.length === 0) parked.delete(key);
+  try {
+    await taken.backToStart();
+    return taken;
+  } catch {
+    await taken.store.close().catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** Parks `parking` under `key`; closes its store instead when the lot is full for the key. */
+export async function park(key: string, parking: ParkedStore): Promise<void> {
+  const stores = parked.get(key) ?? [];
+  if (stores.length >= PER_KEY) return parking.store.close();
+  // The oldest of the lot makes room when it is full in all.
+  if (count >= IN_ALL) await closeOldest();
+  stores.push(parking);
+  parked.set(key, stores);
+  count++;
+}
+
+async function closeOldest(): Promise<void> {
+  const [key, stores] = parked.entries().next().value ?? [];
+  const oldest = stores?.shift();
+  if (!oldest || key === undefined) return;
+  count--;
+  if (stores?.length === 0) parked.delete(key);
+  await oldest.store.close();
+}
+
+/** Closes every parked store (a test of the lot; a process that ends frees them anyway). */
+export async function closeParked(): Promise<void> {
+  while (count > 0) await closeOldest();
+}

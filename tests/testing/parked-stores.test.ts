@@ -1,0 +1,116 @@
+/**
+ * A closed double's store kept for the next start of the same settings, world and time (src/testing/parked-stores.ts):
+ * the next double answers exactly as a fresh one would, whatever the closed one wrote, and only a start that would
+ * build the very same database takes it.
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import type Database from "better-sqlite3";
+import { startFeedgate, type Feedgate } from "../../src/testing/index.js";
+import { NOT_STATE } from "../../src/server/store/state-store.js";
+import { closeParked } from "../../src/testing/parked-stores.js";
+
+const WORLD = {
+  users: [{ login: "octocat", password: "octocat-password" }, { login: "hubot" }],
+  repos: [{ full_name: "octocat/hello" }],
+  issues: [{ repo: "octocat/hello", number: 1, title: "from the world", user: "octocat" }],
+};
+const NOW = "2026-03-01T00:00:00Z";
+
+/** Every state table's rows: what a fresh double holds is what a parked one must. */
+function dump(fg: Feedgate): Record<string, unknown[]> {
+  const { db } = fg.store as unknown as { db: Database.Database };
+  const tables = db
+    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all()
+    .filter((name) => !NOT_STATE.includes(name));
+  return Object.fromEntries(
+    [...tables, "sqlite_sequence"].map((table) => [
+      table,
+      db.prepare(`SELECT * FROM main."${table}" ORDER BY 1, 2`).all(),
+    ]),
+  );
+}
+
+async function writeEverywhere(fg: Feedgate): Promise<string> {
+  const token = await fg.token("octocat");
+  const send = (method: string, path: string, body?: object) =>
+    fg.fetch(`${fg.url}${path}`, {
+      method,
+      headers: { authorization: `token ${token}`, "content-type": "application/json" },
+      body: body && JSON.stringify(body),
+    });
+  assert.equal((await send("POST", "/repos/octocat/hello/issues", { title: "written by the first" })).status, 201);
+  assert.equal((await send("PATCH", "/repos/octocat/hello/issues/1", { state: "closed" })).status, 200);
+  assert.equal((await send("PUT", "/user/starred/octocat/hello")).status, 204);
+  fg.clock.advance("1d");
+  return token;
+}
+
+describe("stores parked between doubles", () => {
+  after(() => closeParked());
+
+  it("give the next double of the same world and time the database a fresh one builds", async () => {
+    const first = await startFeedgate({ world: WORLD, now: NOW });
+    const fresh = dump(first);
+    const token = await writeEverywhere(first);
+    const store = first.store;
+    await first.close();
+
+    const second = await startFeedgate({ world: WORLD, now: NOW });
+    try {
+      assert.equal(second.store, store, "the closed double's store was taken again");
+      assert.deepEqual(dump(second), fresh);
+      assert.equal(second.clock.now().toISOString(), "2026-03-01T00:00:00.000Z");
+      const issue = await second.fetch(`${second.url}/repos/octocat/hello/issues/1`);
+      assert.equal(((await issue.json()) as { state: string }).state, "open");
+      assert.equal((await second.fetch(`${second.url}/repos/octocat/hello/issues/2`)).status, 404);
+      const stale = await second.fetch(`${second.url}/user`, { headers: { authorization: `token ${token}` } });
+      assert.equal(stale.status, 401, "a token the closed double issued is no token here");
+      const basic = Buffer.from("octocat:octocat-password").toString("base64");
+      const signedIn = await second.fetch(`${second.url}/user`, { headers: { authorization: `Basic ${basic}` } });
+      assert.equal(signedIn.status, 200, "the world's password still signs in");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("are not taken by a start of another world, another time, other settings, or a running clock", async () => {
+    const parked = await startFeedgate({ world: WORLD, now: NOW });
+    const store = parked.store;
+    await parked.close();
+    const others = [
+      { world: { ...WORLD, users: [...WORLD.users, { login: "newcomer" }] }, now: NOW },
+      { world: WORLD, now: "2026-03-02T00:00:00Z" },
+      { world: WORLD, now: NOW, settings: { numericIds: true } },
+      { world: WORLD },
+    ];
+    for (const options of others) {
+      const other = await startFeedgate(options);
+      try {
+        assert.notEqual(other.store, store, JSON.stringify(options));
+      } finally {
+        await other.close();
+      }
+    }
+    const same = await startFeedgate({ world: WORLD, now: NOW });
+    assert.equal(same.store, store);
+    await same.close();
+  });
+
+  it("serve two doubles of one key at once with stores of their own", async () => {
+    const [a, b] = await Promise.all([
+      startFeedgate({ world: WORLD, now: NOW }),
+      startFeedgate({ world: WORLD, now: NOW }),
+    ]);
+    try {
+      assert.notEqual(a.store, b.store);
+      await writeEverywhere(a);
+      const issue = await b.fetch(`${b.url}/repos/octocat/hello/issues/1`);
+      assert.equal(((await issue.json()) as { state: string }).state, "open");
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
