@@ -271,6 +271,8 @@ export function makeServices({
       ingest,
       sealSecret: (secret) => hooks.secrets.seal(secret),
       async commitFiles(fullName, login, change) {
+        // What a request reads first: a repository deleted, renamed or reset away since is no longer remembered.
+        await remembering.refresh();
         const [owner = "", name = ""] = fullName.split("/");
         const repo = await store.directory.findRepo(owner, name);
         const user = await store.users.findByLogin(login);

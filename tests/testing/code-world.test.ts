@@ -74,4 +74,27 @@ describe("feedgate/testing: a world's files, a bot reading them, fg.commit pushi
       status: 404,
     });
   });
+  it("fg.commit refuses a repository deleted or reset away since it last committed there", async () => {
+    const token = await fg.token("octocat", ["repo", "delete_repo"]);
+    const owner = new Octokit({ baseUrl: fg.url, auth: token, request: { fetch: fg.fetch } });
+    await owner.rest.repos.createForAuthenticatedUser({ name: "fresh" });
+    await fg.commit("octocat/fresh", { files: { "a.txt": "one\n" } });
+    await fg.reset();
+    await assert.rejects(fg.commit("octocat/fresh", { files: { "a.txt": "two\n" } }), {
+      name: "RangeError",
+      message: 'commit: no repository "octocat/fresh"',
+    });
+    const again = new Octokit({
+      baseUrl: fg.url,
+      auth: await fg.token("octocat", ["repo", "delete_repo"]),
+      request: { fetch: fg.fetch },
+    });
+    await fg.commit("octocat/hello", { files: { "a.txt": "three\n" } });
+    await again.rest.repos.delete({ owner: "octocat", repo: "hello" });
+    await assert.rejects(fg.commit("octocat/hello", { files: { "a.txt": "four\n" } }), {
+      name: "RangeError",
+      message: 'commit: no repository "octocat/hello"',
+    });
+    await fg.reset();
+  });
 });
