@@ -35,18 +35,18 @@ interface TableShape {
   rowidAlias: string | null;
 }
 
-/** The statements that put one table's logged rows back, prepared once. */
+/** The statements that put one table's logged rows back: prepared when first run (most tables are never written). */
 interface TableUndo {
   /** Deletes the rows inserted since (keys that held no row). */
-  dropInserted: Database.Statement;
+  dropInserted: string;
   /** Sets rows that still exist back to their logged values. */
-  setBack: Database.Statement;
+  setBack: string;
   /** Inserts logged rows that are gone. */
-  insertGone: Database.Statement;
+  insertGone: string;
   /** Deletes every row the log names: the fallback's first half, with foreign keys off. */
-  dropLogged: Database.Statement;
-  insertLogged: Database.Statement;
-  empty: Database.Statement;
+  dropLogged: string;
+  insertLogged: string;
+  empty: string;
 }
 
 export class UndoLog {
@@ -73,15 +73,18 @@ export class UndoLog {
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS temp.${TOUCHED} (name TEXT PRIMARY KEY, rewritten INTEGER NOT NULL) WITHOUT ROWID`,
     );
-    for (const table of tables) this.installTable(this.shape(table));
+    const withoutRowid = new Set(
+      (this.db.pragma("main.table_list") as { name: string; schema: string; wr: number }[])
+        .filter((table) => table.schema === "main" && table.wr === 1)
+        .map((table) => table.name),
+    );
+    // One exec of every table's statements: SQLite's work for each is the same, the calls into it far fewer.
+    this.db.exec(tables.map((table) => this.installTable(this.shape(table, withoutRowid.has(table)))).join(";\n"));
     this.order = [...tables];
   }
 
-  private shape(name: string): TableShape {
+  private shape(name: string, withoutRowid: boolean): TableShape {
     const info = this.db.pragma(`main.table_info(${literal(name)})`) as { name: string; type: string; pk: number }[];
-    const withoutRowid = (this.db.pragma("main.table_list") as { name: string; schema: string; wr: number }[]).some(
-      (table) => table.schema === "main" && table.name === name && table.wr === 1,
-    );
     const columns = info.map((column) => column.name);
     const primary = info.filter((column) => column.pk > 0).sort((a, b) => a.pk - b.pk);
     if (withoutRowid) {
@@ -93,19 +96,20 @@ export class UndoLog {
     return { name, columns, key: ["feedgate_rowid"], tableKey: ["rowid"], rowidAlias: alias };
   }
 
-  private installTable(table: TableShape): void {
+  /** The SQL that creates a table's log and triggers; its put-back statements noted. */
+  private installTable(table: TableShape): string {
     const log = quoted(`feedgate_undo_${table.name}`);
     const target = `main.${quoted(table.name)}`;
     const columns = table.columns.map(quoted);
     const keyColumns = table.key.map(quoted);
     const rowKeyed = table.tableKey[0] === "rowid";
-    if (rowKeyed) {
-      this.db.exec(`CREATE TABLE temp.${log} (feedgate_rowid INTEGER PRIMARY KEY, feedgate_existed INTEGER NOT NULL,
-        ${columns.join(", ")})`);
-    } else {
-      this.db.exec(`CREATE TABLE temp.${log} (feedgate_existed INTEGER NOT NULL, ${columns.join(", ")},
-        PRIMARY KEY (${keyColumns.join(", ")})) WITHOUT ROWID`);
-    }
+    const sql = [
+      rowKeyed
+        ? `CREATE TABLE temp.${log} (feedgate_rowid INTEGER PRIMARY KEY, feedgate_existed INTEGER NOT NULL,
+        ${columns.join(", ")})`
+        : `CREATE TABLE temp.${log} (feedgate_existed INTEGER NOT NULL, ${columns.join(", ")},
+        PRIMARY KEY (${keyColumns.join(", ")})) WITHOUT ROWID`,
+    ];
     const keyOf = (row: "OLD" | "NEW") => table.tableKey.map((name) => `${row}.${column(name)}`);
     const logged = (row: "OLD" | "NEW") =>
       `EXISTS (SELECT 1 FROM ${log} WHERE ${table.key.map((name, i) => `${quoted(name)} = ${keyOf(row)[i]}`).join(" AND ")})`;
@@ -125,7 +129,7 @@ export class UndoLog {
     };
     // Unqualified inside: SQLite refuses a schema name in a trigger's statements; a TEMP trigger finds temp's tables.
     for (const [operation, body] of Object.entries(bodies)) {
-      this.db.exec(
+      sql.push(
         `CREATE TEMP TRIGGER ${quoted(`feedgate_undo_${table.name}_${operation}`)} AFTER ${operation} ON ${target} ` +
           `WHEN ${NOTING}() BEGIN ${body} END`,
       );
@@ -139,22 +143,17 @@ export class UndoLog {
     const restored = rowKeyed && !table.rowidAlias ? ["rowid", ...columns] : columns;
     const restoredFrom = rowKeyed && !table.rowidAlias ? ["feedgate_rowid", ...columns] : columns;
     this.undo.set(table.name, {
-      dropInserted: this.db.prepare(`DELETE FROM ${target} WHERE ${inLog("feedgate_existed = 0")}`),
-      setBack: this.db.prepare(
-        `UPDATE ${target} SET (${columns.join(", ")}) = (SELECT ${columns.join(", ")} FROM temp.${log}
+      dropInserted: `DELETE FROM ${target} WHERE ${inLog("feedgate_existed = 0")}`,
+      setBack: `UPDATE ${target} SET (${columns.join(", ")}) = (SELECT ${columns.join(", ")} FROM temp.${log}
           WHERE ${sameKey.join(" AND ")}) WHERE ${inLog("feedgate_existed = 1")}`,
-      ),
-      insertGone: this.db.prepare(
-        `INSERT INTO ${target} (${restored.join(", ")}) SELECT ${restoredFrom.join(", ")} FROM temp.${log}
+      insertGone: `INSERT INTO ${target} (${restored.join(", ")}) SELECT ${restoredFrom.join(", ")} FROM temp.${log}
           WHERE feedgate_existed = 1 AND NOT EXISTS (SELECT 1 FROM ${target} WHERE ${sameKey.join(" AND ")})`,
-      ),
-      dropLogged: this.db.prepare(`DELETE FROM ${target} WHERE ${inLog("true")}`),
-      insertLogged: this.db.prepare(
-        `INSERT INTO ${target} (${restored.join(", ")}) SELECT ${restoredFrom.join(", ")} FROM temp.${log}
+      dropLogged: `DELETE FROM ${target} WHERE ${inLog("true")}`,
+      insertLogged: `INSERT INTO ${target} (${restored.join(", ")}) SELECT ${restoredFrom.join(", ")} FROM temp.${log}
           WHERE feedgate_existed = 1`,
-      ),
-      empty: this.db.prepare(`DELETE FROM temp.${log}`),
+      empty: `DELETE FROM temp.${log}`,
     });
+    return sql.join(";\n");
   }
 
   /** The tables written since the log was emptied, and whether a row of each was updated or deleted. */
@@ -175,12 +174,11 @@ export class UndoLog {
   putBack(): void {
     const touched = this.touched();
     this.unnoted(() => {
-      for (const table of [...this.order].reverse()) if (touched.has(table)) this.tableUndo(table).dropInserted.run();
+      for (const table of [...this.order].reverse()) if (touched.has(table)) this.run(table, "dropInserted");
       for (const table of this.order) {
         if (!touched.get(table)) continue;
-        const undo = this.tableUndo(table);
-        undo.setBack.run();
-        undo.insertGone.run();
+        this.run(table, "setBack");
+        this.run(table, "insertGone");
       }
     });
     this.emptyTables(touched);
@@ -190,8 +188,8 @@ export class UndoLog {
   putBackUnchecked(): void {
     const touched = this.touched();
     this.unnoted(() => {
-      for (const table of this.order) if (touched.has(table)) this.tableUndo(table).dropLogged.run();
-      for (const table of this.order) if (touched.get(table)) this.tableUndo(table).insertLogged.run();
+      for (const table of this.order) if (touched.has(table)) this.run(table, "dropLogged");
+      for (const table of this.order) if (touched.get(table)) this.run(table, "insertLogged");
     });
     this.emptyTables(touched);
   }
@@ -221,13 +219,13 @@ export class UndoLog {
   }
 
   private emptyTables(touched: Map<string, boolean>): void {
-    for (const table of touched.keys()) this.tableUndo(table).empty.run();
+    for (const table of touched.keys()) this.run(table, "empty");
     this.connection.prepared(`DELETE FROM temp.${TOUCHED}`).run();
   }
 
-  private tableUndo(table: string): TableUndo {
+  private run(table: string, statement: keyof TableUndo): void {
     const undo = this.undo.get(table);
     if (!undo) throw new Error(`the undo log holds no table ${table}`);
-    return undo;
+    this.connection.prepared(undo[statement]).run();
   }
 }
