@@ -144,7 +144,7 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   // The environment is not read: a test's double must not change with the shell it runs in.
   const config = loadConfig(
     {
-      logLevel: "silent",
+      logLevel: "warn", // issue 47: warnings and errors are a test's to see; settings.logLevel asks for more or less
       passwordCost: LOWEST_PASSWORD_COST,
       ...options.settings,
       db: ":memory:",

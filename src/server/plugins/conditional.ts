@@ -4,14 +4,36 @@
  * Freshness is decided by `fresh`, the implementation Express and Koa use, so the RFC 9110 rules
  * (weak comparison, lists, `*`, If-None-Match taking precedence) are the standard ones.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import fp from "fastify-plugin";
 import fresh from "fresh";
 
 /** A strong ETag: the quoted SHA-256 of the body. */
 export function strongEtag(body: string | Buffer): string {
-  return `"${createHash("sha256").update(body).digest("hex")}"`;
+  if (typeof body !== "string") return `"${hash("sha256", body, "hex")}"`;
+  const known = recentEtags.get(body);
+  if (known !== undefined) return known;
+  const etag = `"${hash("sha256", body, "hex")}"`;
+  if (body.length <= RECENT_BODY_CHARS) {
+    recentBodyChars += body.length;
+    if (recentBodyChars > RECENT_CHARS) {
+      recentEtags.clear();
+      recentBodyChars = body.length;
+    }
+    recentEtags.set(body, etag);
+  }
+  return etag;
 }
+
+/**
+ * The ETags of bodies sent lately, by the body itself: a GET answered again with the same bytes (a repository read
+ * while nothing changed) costs a string comparison instead of a SHA-256. Keyed by the whole text, so it can never
+ * hand the ETag of other bytes; bounded by the characters it holds, and emptied when they exceed it.
+ */
+const recentEtags = new Map<string, string>();
+let recentBodyChars = 0;
+const RECENT_BODY_CHARS = 64 * 1024;
+const RECENT_CHARS = 4 * 1024 * 1024;
 
 export default fp(
   async (app) => {

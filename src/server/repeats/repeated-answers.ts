@@ -107,21 +107,29 @@ declare module "fastify" {
 const sameNumbers = (a: StoreVersion, b: StoreVersion) =>
   a.generation === b.generation && a.credentials === b.credentials && a.repos === b.repos && a.access === b.access;
 
-/** Everything the pipeline could read from a request, as one key. Header values cannot hold NUL (Node refuses them). */
-function keyOf(request: IncomingMessage): string {
+/**
+ * Everything the pipeline could read from a request, as one key (`url` as it arrived). Header values cannot hold NUL
+ * (Node refuses them).
+ */
+function keyOf(request: IncomingMessage, url: string | undefined): string {
   return hash(
     "sha256",
-    `${request.method}\0${request.url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`,
+    `${request.method}\0${url}\0${request.socket.remoteAddress}\0${request.rawHeaders.join("\0")}`,
     "base64",
   );
 }
 
 /**
- * Each request's key, made as it arrived: Fastify then rewrites `url` (an /api/v3 request's loses its prefix), and a
- * key made from the rewritten one would hand an /api/v3 answer, whose links carry the prefix, to a request without.
+ * Each request's key, made as it arrived, or (for a URL no answer was kept for, whose key is made only if its answer
+ * is kept) the URL as it arrived: Fastify then rewrites `url` (an /api/v3 request's loses its prefix), and a key made
+ * from the rewritten one would hand an /api/v3 answer, whose links carry the prefix, to a request without.
  */
 const KEY = Symbol("feedgate.repeatKey");
-type Keyed = IncomingMessage & { [KEY]?: string };
+const SENT_URL = Symbol("feedgate.sentUrl");
+type Keyed = IncomingMessage & { [KEY]?: string; [SENT_URL]?: string };
+
+/** URLs (as sent) whose answers were kept, beyond which it starts again: their keys are the only ones worth making. */
+const KEPT_URLS = 10_000;
 
 type Next = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -133,6 +141,12 @@ export class RepeatedAnswers {
   });
   /** Keys whose kept answer is being made afresh by a request in the pipeline, with the requests waiting for it. */
   private readonly refreshing = new Map<string, (() => void)[]>();
+  /**
+   * The URLs (as sent) of the kept answers, and more (a URL stays when its answers are dropped): a request for any
+   * other URL cannot have one, and goes to Fastify without the SHA-256 of its headers (most requests: only feed
+   * routes' answers are kept).
+   */
+  private readonly keptUrls = new Set<string>();
   private stopped = false;
   private readonly rule: RateLimitRule;
 
@@ -148,6 +162,7 @@ export class RepeatedAnswers {
   stop(): void {
     this.stopped = true;
     this.kept.clear();
+    this.keptUrls.clear();
     for (const key of [...this.refreshing.keys()]) this.refreshed(key);
   }
 
@@ -164,8 +179,16 @@ export class RepeatedAnswers {
     const version = request.storeVersion;
     const principal = request.principal;
     const state = request.rateLimit;
-    const key = (request.raw as Keyed)[KEY];
-    if (key === undefined || dependence === null || version === null || state === null || !this.active) return;
+    const raw = request.raw as Keyed;
+    const url = raw[SENT_URL];
+    if (
+      (raw[KEY] === undefined && url === undefined) ||
+      dependence === null ||
+      version === null ||
+      state === null ||
+      !this.active
+    )
+      return;
     if (request.method !== "GET" || (reply.statusCode !== 200 && reply.statusCode !== 304)) return;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return;
     // A body, or a Basic password (its checks count failures): such requests always take the whole pipeline.
@@ -180,6 +203,11 @@ export class RepeatedAnswers {
     const length = Buffer.byteLength(payload);
     if (!headers["content-length"] || Number(headers["content-length"]) !== length)
       headers["content-length"] = String(length);
+    const key = raw[KEY] ?? keyOf(raw, url);
+    if (raw[KEY] === undefined) {
+      if (this.keptUrls.size >= KEPT_URLS) this.keptUrls.clear();
+      this.keptUrls.add(url!);
+    }
     const expires = principal?.authorization.expiresAt?.getTime() ?? Infinity;
     const route = request.routeOptions.url ?? request.url;
     const list: OutgoingHttpHeader[] = [];
@@ -217,7 +245,13 @@ export class RepeatedAnswers {
       next(request, response);
       return;
     }
-    this.answer((request[KEY] = keyOf(request)), request, response, next);
+    const url = request.url;
+    if (url === undefined || !this.keptUrls.has(url)) {
+      request[SENT_URL] = url;
+      next(request, response);
+      return;
+    }
+    this.answer((request[KEY] = keyOf(request, url)), request, response, next);
   }
 
   /** The kept answer for `key` when it still holds; else waits for another request making it afresh, or makes it. */

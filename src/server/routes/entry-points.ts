@@ -14,8 +14,30 @@ import type { Principal } from "../services/authenticator.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
 import type { EntryPointService } from "../services/entry-points.js";
 import type { FeedParams, WireIdKind } from "../services/feeds.js";
+import type { Repository } from "../../api/schemas.js";
+import type { StoreVersion } from "../store/store.js";
 
 const { users, orgs, repos, rateLimit, meta } = endpoints;
+
+/**
+ * Who asks for a repository, and how, as the key of its kept answer (EntryPointService.repositoryAnswers): the
+ * repository as named, the caller, the base URL and the API version, everything the answer is made from besides the
+ * store. Only anonymous callers and tokens whose rights are their row's (a classic or OAuth token's scopes, under the
+ * store's `credentials` number) are kept for: a fine-grained or an app's token is granted by rows no number covers,
+ * and a password's checks are made every time. null: made afresh.
+ */
+function repositoryAnswerKey(
+  params: FeedParams,
+  request: { principal: Principal | null; baseUrl: string; apiVersion: ApiVersion },
+): string | null {
+  const { principal } = request;
+  let caller = "-";
+  if (principal !== null) {
+    if (principal.kind !== "token" || principal.authorization.fineGrained !== null) return null;
+    caller = `${principal.user.id}:${principal.authorization.id}`;
+  }
+  return `${params.user}\0${params.repo}\0${caller}\0${request.baseUrl}\0${request.apiVersion}`;
+}
 
 export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPointService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
@@ -55,11 +77,22 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
       baseUrl: string;
       apiVersion: ApiVersion;
       lastModified: Date | null;
+      storeVersion: StoreVersion | null;
     },
   ) => {
+    const key = repositoryAnswerKey(params, request);
+    const kept = key === null ? undefined : entryPoints.repositoryAnswers.get(key, request.storeVersion);
+    if (kept !== undefined) {
+      request.lastModified = kept.lastModified;
+      return kept.wire as Repository;
+    }
     const { facts, ...context } = await entryPoints.repository(params, request.principal);
-    request.lastModified = repositoryUpdatedAt(facts); // GitHub sends the repository's Last-Modified
-    return toWireRepository(facts, context, request.baseUrl, request.apiVersion);
+    const lastModified = repositoryUpdatedAt(facts); // GitHub sends the repository's Last-Modified
+    request.lastModified = lastModified;
+    const wire = toWireRepository(facts, context, request.baseUrl, request.apiVersion);
+    return key === null
+      ? wire
+      : (entryPoints.repositoryAnswers.set(key, request.storeVersion, { wire, lastModified }).wire as Repository);
   };
 
   app.route({ ...tableRoute(users.getByUsername), handler: (request) => user(request.params.user, request.baseUrl) });

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Endpoint } from "../../api/endpoints.js";
 import { hasBody, responseSchemas, successStatus, type ResponseKind } from "../../api/responses.js";
 import { requestSchema, type RequestSchema } from "../../api/schemas.js";
+import { isDeeplyFrozen } from "../versioned-answers.js";
 
 /** How a route differs from its row, where GitHub serves one operation more than one way. */
 export interface RouteVariant {
@@ -132,7 +133,18 @@ const CONVERTER_ORDER: ReadonlySet<ResponseKind> = new Set(
     optionalBeforeRequired(responseSchemas(false)[kind]),
   ),
 );
-const stringify = () => (data: unknown) => JSON.stringify(data);
+const stringify = () => (data: unknown) => {
+  if (typeof data !== "object" || data === null || !isDeeplyFrozen(data)) return JSON.stringify(data);
+  let json = frozenJson.get(data);
+  if (json === undefined) frozenJson.set(data, (json = JSON.stringify(data)));
+  return json;
+};
+
+/**
+ * The JSON of kept answers (../versioned-answers.ts), which are frozen all the way down and so always serialize to
+ * the same text: made once per object, and gone with it.
+ */
+const frozenJson = new WeakMap<object, string>();
 
 /** The route options of a row (add the handler); `variant` for GitHub's other forms of the same operation. */
 export function tableRoute<const E extends Endpoint, const V extends RouteVariant = object>(endpoint: E, variant?: V) {

@@ -14,7 +14,14 @@ import {
   loginAttemptsExceeded,
   otpRequired,
 } from "../errors.js";
-import { hashesEqual, hashToken, isTokenShaped, USER_TOKEN_PREFIX, verifyOtp, verifyPassword } from "./credentials.js";
+import {
+  hashMatches,
+  isTokenShaped,
+  tokenDigest,
+  USER_TOKEN_PREFIX,
+  verifyOtp,
+  verifyPassword,
+} from "./credentials.js";
 import { hasExpired } from "./token-expiry.js";
 
 export type Credentials =
@@ -111,9 +118,9 @@ export class Authenticator {
    */
   private async byToken(token: string, now: Date): Promise<Principal | null> {
     if (!isTokenShaped(token)) return null;
-    const hashed = hashToken(token);
+    const digest = tokenDigest(token);
     const candidates = await this.store.authorizations.findByTokenLastEight(token.slice(-8));
-    const found = candidates.find((c) => hashesEqual(c.hashedToken, hashed));
+    const found = candidates.find((c) => hashMatches(digest, c.hashedToken));
     if (!found) return null;
     if (hasExpired(found.expiresAt, now)) throw badCredentials();
     // Only a `ghu_` token can be an app's user token: other tokens of OAuth apps (`gho_`) skip the look-ups.

@@ -2,7 +2,7 @@
  * Secrets: password hashing (scrypt), token minting and hashing (SHA-256), TOTP checks.
  * Every comparison of secrets is constant-time. Nothing here logs.
  */
-import { createHash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import { SignJWT } from "jose";
@@ -185,13 +185,22 @@ export function isTokenShaped(value: string): boolean {
 
 /** Lowercase hex SHA-256, the stored form and the wire `hashed_token` (wire notes 1.2). */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex");
+}
+
+/** The token's SHA-256 as bytes, for hashMatches: what every request with a token makes once. */
+export function tokenDigest(token: string): Buffer {
+  return hash("sha256", token, "buffer");
 }
 
 export function hashesEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, "hex");
-  const y = Buffer.from(b, "hex");
-  return x.length === y.length && timingSafeEqual(x, y);
+  return hashMatches(Buffer.from(b, "hex"), a);
+}
+
+/** Whether `digest` (tokenDigest) is the hash stored as `stored` (hex), compared in constant time. */
+export function hashMatches(digest: Buffer, stored: string): boolean {
+  const x = Buffer.from(stored, "hex");
+  return x.length === digest.length && timingSafeEqual(x, digest);
 }
 
 export function isValidOtpSecret(secret: string): boolean {

@@ -10,6 +10,10 @@ import type { RepositoryContext, RepositoryFacts } from "../convert/repository.j
 import type { AccountCounts, RepoRow, Store, UserRow } from "../store/store.js";
 import type { Principal } from "./authenticator.js";
 import type { FeedParams, FeedService, WireIdKind } from "./feeds.js";
+import { VersionedAnswers } from "../versioned-answers.js";
+
+/** Repository objects kept per instance: the repositories a busy instance's callers read, with their views. */
+const REPOSITORY_ANSWERS = 10_000;
 
 export interface AccountView {
   account: UserRow;
@@ -21,6 +25,12 @@ export interface RepositoryView extends RepositoryContext {
 }
 
 export class EntryPointService {
+  /**
+   * What `GET /repos/:owner/:repo` answered (the object and its Last-Modified), kept for the routes under the store's
+   * version (../versioned-answers.ts); the key says who asked and how (entry-points route).
+   */
+  readonly repositoryAnswers = new VersionedAnswers<{ wire: object; lastModified: Date }>(REPOSITORY_ANSWERS);
+
   constructor(
     private readonly store: Store,
     private readonly feeds: FeedService,
