@@ -3,7 +3,8 @@
  * first) spawned on any free port, timed from the spawn to the first 200 of `GET /`. Reported: the wall time and the
  * child's CPU (user + system of all its threads, from /proc/<pid>/stat, read as the 200 arrives), p50 of RUNS
  * starts. Issue 47's goal: a process ready to answer in <= 150 ms of CPU. `npm run bench:serve-start` runs it;
- * `--runs N` changes the count, `--cpu-prof DIR` writes one V8 CPU profile per start into DIR.
+ * `--runs N` changes the count, `--cpu-prof DIR` writes one V8 CPU profile per start into DIR, `--cli FILE` starts
+ * another build (an older commit's `dist/cli/main.js`, to compare under the same load).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -32,12 +33,12 @@ function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-async function startOnce(cpuProfDir: string | undefined): Promise<Start> {
+async function startOnce(cli: string, cpuProfDir: string | undefined): Promise<Start> {
   const nodeArgs = cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : [];
   const began = performance.now();
   const child = spawn(
     process.execPath,
-    [...nodeArgs, CLI, "serve", "--ephemeral", "--port", "0", "--log-level", "warn"],
+    [...nodeArgs, cli, "serve", "--ephemeral", "--port", "0", "--log-level", "warn"],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
@@ -71,9 +72,9 @@ function option(name: string): string | undefined {
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
-export async function measureServeStart(runs: number, cpuProfDir?: string) {
+export async function measureServeStart(runs: number, cpuProfDir?: string, cli = CLI) {
   const starts: Start[] = [];
-  for (let i = 0; i < runs; i += 1) starts.push(await startOnce(cpuProfDir));
+  for (let i = 0; i < runs; i += 1) starts.push(await startOnce(cli, cpuProfDir));
   const p50 = (pick: (s: Start) => number) =>
     percentile(
       starts.map(pick).sort((a, b) => a - b),
@@ -89,7 +90,7 @@ export async function measureServeStart(runs: number, cpuProfDir?: string) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const result = await measureServeStart(Number(option("--runs") ?? 10), option("--cpu-prof"));
+  const result = await measureServeStart(Number(option("--runs") ?? 10), option("--cpu-prof"), option("--cli"));
   for (const s of result.starts) {
     console.log(
       `ready ${s.readyMs.toFixed(0)} ms, first 200 ${s.firstOkMs.toFixed(0)} ms, CPU ${s.cpuMs.toFixed(0)} ms`,
