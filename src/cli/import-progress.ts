@@ -3,7 +3,7 @@
  * log`, a pipe) a plain line every few seconds, since a bar's carriage returns make one unreadable line of a log
  * and cli-progress prints nothing at all off a terminal, which looks like a hang on an hour-long import.
  */
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
 import type { CliIo } from "./io.js";
 
 export interface ImportProgress {
@@ -36,6 +36,8 @@ export function importProgress(name: string, size: number, io: CliIo, everyMs: n
       stop: () => undefined,
     };
   }
+  // Required only for a bar: every other command, serve above all, loads the CLI without it.
+  const { SingleBar } = createRequire(import.meta.url)("cli-progress") as typeof import("cli-progress");
   const bar = new SingleBar({
     format: `${name} [{bar}] {events} events | {rate} events/s | {read} of {size}`,
     hideCursor: true,

@@ -2,7 +2,7 @@
  * How a replay shows its pace: recorded time replayed against wall time, events, rate, and whether ingest keeps
  * up. A bar on a terminal; elsewhere a plain line every few seconds, as `import` does (import-progress.ts says why).
  */
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
 import { LATE_AFTER_MS, type ReplayProgress } from "../server/services/event-replay.js";
 import type { CliIo } from "./io.js";
 import { perSecond } from "./import-progress.js";
@@ -58,6 +58,8 @@ export function replayProgress(size: number, speed: number, io: CliIo, everyMs: 
       stop: () => undefined,
     };
   }
+  // Required only for a bar: every other command, serve above all, loads the CLI without it.
+  const { SingleBar } = createRequire(import.meta.url)("cli-progress") as typeof import("cli-progress");
   const bar = new SingleBar({
     format: "replay [{bar}] {replayed} recorded in {elapsed} | {events} events | {rate} events/s | {pace}",
     hideCursor: true,

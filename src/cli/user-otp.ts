@@ -3,7 +3,6 @@
  * otpauth:// URI and a QR code of it for the user's authenticator app, or two-factor turned off.
  */
 import type { Command } from "commander";
-import QRCode from "qrcode";
 import { otpUri } from "../server/services/credentials.js";
 import { removeTwoFactor, resetTwoFactor } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
@@ -27,6 +26,7 @@ export function userOtpCommand(user: Command, io: CliIo): void {
       const uri = otpUri(secret, owner.login);
       // The URI first and alone on its line, so a script can take it with `head -1`; the QR code is drawn in
       // text (half blocks), so it needs no display and no network.
+      const { default: QRCode } = await import("qrcode"); // only here: every other command loads this file
       io.stdout.write(`${uri}\n${await QRCode.toString(uri, { type: "terminal", small: true })}`);
       io.stderr.write(
         `scan the code (or enter the URI) in ${owner.login}'s authenticator app; ` +

@@ -7,6 +7,12 @@
  * compiles once, and an instance built later reuses the function. A compiled function holds no state of its own
  * between calls, so sharing one between apps shares nothing an app could observe.
  *
+ * A schema is compiled when it is first used, not when its route is registered: most of a start's CPU went to
+ * compiling schemas of routes that a process, a test file above all, never calls. Fastify is handed a stand-in that
+ * compiles on its first call and then calls the compiled function, so a request validates and serializes exactly as
+ * before. The price is that a schema Ajv or fast-json-stringify refuses fails its first request instead of the start:
+ * `compilePendingSchemas()` compiles every one, and a test calls it over all the routes.
+ *
  * The compilers are Fastify's defaults, given the options Fastify would give them; only the memo is added. Giving
  * them as `compilersFactory` marks them "custom" to Fastify, whose one difference is that it stops lower-casing
  * header schemas: no route here has one.
@@ -22,8 +28,42 @@ interface RouteSchema {
   httpStatus?: string;
   contentType?: string;
 }
-type Compile = (route: RouteSchema) => unknown;
+type Compiled = (...args: unknown[]) => unknown;
+type Compile = (route: RouteSchema) => Compiled;
 type CompilerFactory = (externalSchemas: unknown, options: unknown) => Compile;
+
+/** Stand-ins not yet called, each compiling its schema when forced. */
+const pending = new Set<() => Compiled>();
+
+/** Compiles every schema registered so far and not yet used: what a start would have compiled, with its errors. */
+export function compilePendingSchemas(): void {
+  for (const force of [...pending]) force();
+}
+
+/**
+ * A function that compiles on its first call and is then the compiled one. Fastify reads two properties of an Ajv
+ * validator besides calling it: `schemaEnv` (whether to pass the parent object, so that Ajv may change the root
+ * value) before the call, and `errors` after a failed one; both are the compiled function's own.
+ */
+function compiledOnFirstUse(build: () => Compiled): Compiled {
+  let compiled: Compiled | undefined;
+  const force = () => {
+    if (compiled === undefined) {
+      compiled = build();
+      pending.delete(force);
+    }
+    return compiled;
+  };
+  pending.add(force);
+  const standIn = function (this: unknown, ...args: unknown[]) {
+    return (compiled ?? force()).apply(this, args);
+  };
+  Object.defineProperties(standIn, {
+    schemaEnv: { get: () => (force() as { schemaEnv?: unknown }).schemaEnv },
+    errors: { get: () => (compiled as { errors?: unknown } | undefined)?.errors },
+  });
+  return standIn;
+}
 
 /** A factory whose compilers remember what they compiled, per set of shared schemas and options. */
 function remembering(factory: CompilerFactory): CompilerFactory {
@@ -33,10 +73,10 @@ function remembering(factory: CompilerFactory): CompilerFactory {
     let compile = compilers.get(key);
     if (compile === undefined) {
       const build = factory(externalSchemas, options);
-      const compiled = new Map<string, unknown>();
+      const compiled = new Map<string, Compiled>();
       // The endpoint table's schemas are made once per process (api/schemas.ts, api/responses.ts), so most come again
       // as the same object: found by identity first, without writing a large schema out as JSON for every route.
-      const byObject = new WeakMap<object, Map<string, unknown>>();
+      const byObject = new WeakMap<object, Map<string, Compiled>>();
       compile = (route) => {
         const partKey = `${route.httpPart ?? route.httpStatus}\u0000${route.contentType ?? ""}`;
         const object = typeof route.schema === "object" && route.schema !== null ? route.schema : null;
@@ -45,7 +85,7 @@ function remembering(factory: CompilerFactory): CompilerFactory {
         if (fn !== undefined) return fn;
         const schemaKey = `${partKey}\u0000${JSON.stringify(route.schema)}`;
         fn = compiled.get(schemaKey);
-        if (fn === undefined) compiled.set(schemaKey, (fn = build(route)));
+        if (fn === undefined) compiled.set(schemaKey, (fn = compiledOnFirstUse(() => build(route))));
         if (object) {
           if (!ofObject) byObject.set(object, (ofObject = new Map()));
           ofObject.set(partKey, fn);

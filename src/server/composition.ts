@@ -16,7 +16,7 @@ import { AuthorizationService } from "./services/authorizations.js";
 import { CredentialRevocationService } from "./services/credential-revocation.js";
 import { FineGrainedTokenService } from "./services/fine-grained-tokens.js";
 import { EntryPointService } from "./services/entry-points.js";
-import { GraphqlService } from "./graphql/graphql-service.js";
+import { type GraphqlRunner, graphqlOnUse } from "./graphql/graphql-on-use.js";
 import { FeedService } from "./services/feeds.js";
 import { IngestService } from "./services/ingest.js";
 import { HookService } from "./services/hooks.js";
@@ -117,7 +117,7 @@ export interface Services {
   feeds: FeedService;
   streams: StreamHub;
   entryPoints: EntryPointService;
-  graphql: GraphqlService;
+  graphql: GraphqlRunner;
   webhooks: Webhooks;
   ingest: IngestService;
   hooks: HookService;
@@ -308,7 +308,7 @@ export function makeServices({
     feeds,
     streams,
     entryPoints,
-    graphql: new GraphqlService({ entryPoints, pulls: pulls.pulls, code }),
+    graphql: graphqlOnUse({ entryPoints, pulls: pulls.pulls, code }),
     webhooks: hooks,
     ingest,
     hooks: new HookService({ store, clock, secrets: hooks.secrets, deliveries: hooks.deliveries }),

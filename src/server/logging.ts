@@ -3,8 +3,8 @@
  * credential parameters masked and the client address, never headers or bodies.
  */
 import type { FastifyServerOptions } from "fastify";
+import { createRequire } from "node:module";
 import pino from "pino";
-import pretty from "pino-pretty";
 import type { LogFormat } from "./config.js";
 
 /**
@@ -56,6 +56,8 @@ function serializeError(error: Error) {
  * that the last line before the process exits (`stopped`) is not lost.
  */
 function prettyStream() {
+  // Required here, not imported at the top: JSON lines (a service, CI, a script) need not load it.
+  const pretty = createRequire(import.meta.url)("pino-pretty") as typeof import("pino-pretty");
   return pretty({
     colorize: process.stdout.isTTY === true,
     sync: true,

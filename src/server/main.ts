@@ -8,8 +8,7 @@ import { readTlsFiles } from "./tls.js";
 import { IN_MEMORY_DB, type Config } from "./config.js";
 import { openStoreExplained, unreachable } from "./store/open-failures.js";
 import { MemoryWindowCounters, type WindowCounters } from "./counters/counters.js";
-import { RedisWindowCounters } from "./counters/redis-counters.js";
-import { RedisLsnFloors } from "./counters/redis-lsn-floors.js";
+import type { LsnFloors } from "./store/postgres/read-scope.js";
 import type { Store } from "./store/store.js";
 import { StartupError } from "./failures.js";
 import { Metrics } from "./metrics.js";
@@ -75,9 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // The certificate first: a wrong path is one line before any database is opened, let alone migrated.
     const tls = readTlsFiles(config.tls);
     // The windows first: with standbys, callers' write positions are kept in the same Redis (store/postgres/read-scope.ts).
-    const counters = await openCounters(config.redis, config.redisPrefix, closers);
-    const floors =
-      counters instanceof RedisWindowCounters ? new RedisLsnFloors(counters.connection, config.redisPrefix) : undefined;
+    const { counters, floors } = await openCounters(config.redis, config.redisPrefix, closers);
     // migrates on open
     const store = await openStoreExplained(config.db, config.database, config.standbys, floors, config.dbDirect);
     closers.push(() => store.close());
@@ -129,19 +126,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
-/** Windows in Redis when a URL is configured (several instances), else in process (one instance). */
+/**
+ * Windows in Redis when a URL is configured (several instances), with the callers' write positions beside them; else
+ * in process (one instance), and the Redis client is not even loaded.
+ */
 async function openCounters(
   redis: string | undefined,
   prefix: string,
   closers: (() => Promise<void>)[],
-): Promise<WindowCounters> {
-  if (!redis) return new MemoryWindowCounters();
+): Promise<{ counters: WindowCounters; floors?: LsnFloors }> {
+  if (!redis) return { counters: new MemoryWindowCounters() };
+  const [{ RedisWindowCounters }, { RedisLsnFloors }] = await Promise.all([
+    import("./counters/redis-counters.js"),
+    import("./counters/redis-lsn-floors.js"),
+  ]);
   const counters = new RedisWindowCounters(redis, prefix);
   closers.push(() => counters.close());
   await counters.connect().catch((error: unknown) => {
     throw unreachable("Redis", redis, "--redis (or FEEDGATE_REDIS)", error);
   });
-  return counters;
+  return { counters, floors: new RedisLsnFloors(counters.connection, prefix) };
 }
 
 /** Opens the API's port, then `/metrics`'s own when it has one; a port in use names the flag that moves it. */

@@ -8,8 +8,11 @@
  * bytes) has no HTML form: null. No I/O.
  */
 import { Marked } from "marked";
-import sanitizeHtml from "sanitize-html";
+import type sanitizeHtml from "sanitize-html";
+import { loadOnUse } from "../load-on-use.js";
 import { isBinary } from "../git/file-diff.js";
+
+const sanitizer = loadOnUse<typeof sanitizeHtml>("sanitize-html");
 
 /** The extensions GitHub's markup library renders as Markdown (github/markup's `markdown` markup). */
 const MARKDOWN = /\.(md|mkd|mkdn|mdwn|mdown|markdown)$/i;
@@ -50,7 +53,7 @@ export function renderedFile(path: string, body: Buffer, shell: "file" | "readme
   const text = body.toString("utf8");
   const dataPath = escapeHtml(path);
   if (MARKDOWN.test(path)) {
-    const html = sanitizeHtml(markdown.parse(text, { async: false }), SANITIZE);
+    const html = sanitizer()(markdown.parse(text, { async: false }), SANITIZE);
     return (
       `<div id="${shell}" class="md" data-path="${dataPath}">` +
       `<article class="markdown-body entry-content container-lg" itemprop="text">${html}</article></div>`

@@ -6,9 +6,12 @@
  * it has no global header, so that one block is written here.
  */
 import { Readable } from "node:stream";
-import { pack as tarPack, type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
+import { loadOnUse } from "../load-on-use.js";
 import { type ArchiveEntry, type ArchiveOf, isDirectory } from "./archive-entries.js";
 import type { GitMode } from "./objects.js";
+
+const tarStream = loadOnUse<typeof import("tar-stream")>("tar-stream");
 
 const BLOCK = 512;
 
@@ -74,7 +77,7 @@ async function addEntry(pack: Pack, archive: ArchiveOf, name: string, entry: Omi
 
 /** The archive's tar, uncompressed, as it is written; an error reading a file ends the stream with that error. */
 export function tarArchive(archive: ArchiveOf): Readable {
-  const pack = tarPack();
+  const pack = tarStream().pack();
   const fill = async () => {
     await addEntry(pack, archive, archive.prefix, { mode: "040000" });
     for (const entry of archive.entries) await addEntry(pack, archive, `${archive.prefix}${entry.path}`, entry);

@@ -6,9 +6,11 @@
  * bytes are read when yazl reaches it, so the archive holds one file at a time.
  */
 import { Readable } from "node:stream";
-import { ZipFile } from "yazl";
+import { loadOnUse } from "../load-on-use.js";
 import { type ArchiveOf, isDirectory } from "./archive-entries.js";
 import type { GitMode } from "./objects.js";
+
+const yazl = loadOnUse<typeof import("yazl")>("yazl");
 
 function zipMode(mode: GitMode): number {
   if (mode === "120000") return 0o120777;
@@ -17,7 +19,7 @@ function zipMode(mode: GitMode): number {
 
 /** The archive's zip as it is written; an error reading a file ends the stream with that error. */
 export function zipArchive(archive: ArchiveOf): Readable {
-  const zip = new ZipFile();
+  const zip = new (yazl().ZipFile)();
   const output = zip.outputStream as Readable;
   zip.on("error", (error: Error) => output.destroy(error));
   const mtime = archive.time;

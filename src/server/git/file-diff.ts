@@ -6,7 +6,9 @@
  * back only to the previous hunk's start, before which the previous hunk's line stays, as xemit.c does).
  * A binary file (git's own test: a NUL in its first 8,000 bytes) has no patch, and its lines are not counted.
  */
-import { structuredPatch } from "diff";
+import { loadOnUse } from "../load-on-use.js";
+
+const diffLibrary = loadOnUse<typeof import("diff")>("diff");
 
 export interface FileDiff {
   additions: number;
@@ -53,9 +55,17 @@ function lines(body: Buffer): Buffer[] {
 
 export function fileDiff(before: Buffer | null, after: Buffer | null): FileDiff {
   if (isBinary(before) || isBinary(after)) return { additions: 0, deletions: 0 };
-  const diff = structuredPatch("a", "b", before?.toString("utf8") ?? "", after?.toString("utf8") ?? "", "", "", {
-    context: 3,
-  });
+  const diff = diffLibrary().structuredPatch(
+    "a",
+    "b",
+    before?.toString("utf8") ?? "",
+    after?.toString("utf8") ?? "",
+    "",
+    "",
+    {
+      context: 3,
+    },
+  );
   const old = before ? lines(before) : [];
   let additions = 0;
   let deletions = 0;

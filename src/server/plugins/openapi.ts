@@ -1,6 +1,7 @@
 /**
- * The API description: `GET /openapi.json` (OpenAPI 3.1, generated at start-up from the routes the server
- * registers and the endpoint table: ../openapi-description.ts) and `GET /docs`, a browsable reference served
+ * The API description: `GET /openapi.json` (OpenAPI 3.1, generated on its first request from the routes the server
+ * registers and the endpoint table: ../openapi-description.ts; tests/server/openapi.test.ts builds it over every
+ * route, so a route it cannot describe fails there, not at a user's start) and `GET /docs`, a browsable reference served
  * from @fastify/swagger-ui's own files, no CDN. Registered before the routes, so that @fastify/swagger's
  * onRoute hook sees every one. Neither counts against rate limits, as the probes do not.
  */
@@ -29,8 +30,6 @@ const DOCS_CSP = {
   "style-src": ["'self'", "'unsafe-inline'"],
 };
 
-let describedOnce = false;
-
 /**
  * @param numericIds `--numeric-ids`: the ids this server sends, integers or strings, as the document describes them.
  * @param testControls `--test-controls`: whether the document has their tag.
@@ -55,16 +54,6 @@ export default fp<{ numericIds: boolean; testControls: boolean }>(
         transformSpecification: (document, request) => servedDocument(document, request.baseUrl),
       });
     });
-
-    // Built at the first start in a process: a route the description cannot handle fails that start, not a request.
-    // Every later app of this code registers the same routes, so it builds its document when first asked for it
-    // (the test double starts an app per test).
-    if (!describedOnce) {
-      app.addHook("onReady", async () => {
-        app.swagger();
-        describedOnce = true;
-      });
-    }
   },
   { name: "openapi", dependencies: ["request-context"] },
 );

@@ -5,13 +5,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
-import type { GraphqlService, GraphRequest } from "../graphql/graphql-service.js";
+import type { GraphRequest } from "../graphql/graphql-service.js";
+import type { GraphqlRunner } from "../graphql/graphql-on-use.js";
 import { documented } from "../openapi/route-doc.js";
 import { GRAPHQL, GRAPHQL_ENTERPRISE } from "./graphql-openapi.js";
 
 const AUTHENTICATING = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql";
 
-export function graphqlRoutes(app: FastifyInstance, service: GraphqlService): void {
+export function graphqlRoutes(app: FastifyInstance, service: GraphqlRunner): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.principal)
       throw new ApiError(401, "This endpoint requires you to be authenticated.", { documentationUrl: AUTHENTICATING });

@@ -5,7 +5,6 @@
 import { hash, randomBytes, randomInt, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
-import { SignJWT } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { DEFAULT_PASSWORD_COST } from "../config.js";
 
@@ -152,6 +151,7 @@ export const mintInstallationToken = () => mintToken(INSTALLATION_TOKEN_PREFIX);
  * Signed with a key made for it and dropped: nothing verifies it by its signature.
  */
 export async function mintStatelessInstallationToken(appId: number, installationId: number, expiresAt: Date) {
+  const { SignJWT } = await import("jose"); // loaded by the first such token, not by every start
   for (;;) {
     const jwt = await new SignJWT({ installation_id: installationId })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })

@@ -9,8 +9,7 @@ import { isPostgresOutage } from "./postgres/outage.js";
 import { isPostgresUrl, openStore } from "./open-store.js";
 import type { PoolLimits } from "./postgres/pool.js";
 import type { StandbySettings } from "./postgres/postgres-store.js";
-import { StandbyOpenError } from "./postgres/standbys.js";
-import { DirectOpenError } from "./postgres/direct.js";
+import { DirectOpenError, StandbyOpenError } from "./postgres/open-errors.js";
 import type { LsnFloors } from "./postgres/read-scope.js";
 import type { Store } from "./store.js";
 

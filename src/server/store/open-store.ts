@@ -1,7 +1,7 @@
 /** Chooses the store driver from the `--db` value: a postgres:// URL, or a SQLite file path. */
 import type { Store } from "./store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
-import { PostgresStore, type StandbySettings } from "./postgres/postgres-store.js";
+import type { StandbySettings } from "./postgres/postgres-store.js";
 import type { LsnFloors } from "./postgres/read-scope.js";
 import type { PoolLimits } from "./postgres/pool.js";
 
@@ -18,5 +18,8 @@ export async function openStore(
   floors?: LsnFloors,
   direct?: string,
 ): Promise<Store> {
-  return isPostgresUrl(db) ? PostgresStore.open(db, limits, standbys, floors, direct) : SqliteStore.open(db);
+  if (!isPostgresUrl(db)) return SqliteStore.open(db);
+  // Loaded only for PostgreSQL: a start on SQLite (the default, --ephemeral, the test double) need not load the driver.
+  const { PostgresStore } = await import("./postgres/postgres-store.js");
+  return PostgresStore.open(db, limits, standbys, floors, direct);
 }

@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { createPool, type PoolLimits, withClient } from "./pool.js";
 import { hostsOf, PrimaryFinder } from "./primary-finder.js";
+import { DirectOpenError } from "./open-errors.js";
 
 /** Where sessions are opened: the direct pool and the class of a connection of one's own (LISTEN). */
 export interface Direct {
@@ -25,19 +26,6 @@ export interface Direct {
   /** A PrimaryFinder's when the URL names several hosts, so that LISTEN follows a promotion too. */
   readonly Client: typeof pg.Client;
   close(): Promise<void>;
-}
-
-/** `--db-direct` refused at start, with its URL for the one line that names it (open-failures.ts). */
-export class DirectOpenError extends Error {
-  /** @param cause the driver's error (unreachable), or "elsewhere": the check's NOTIFY did not arrive. */
-  constructor(
-    readonly url: string,
-    override readonly cause: unknown,
-  ) {
-    super(cause === "elsewhere" ? "not the database --db reaches" : "the direct connection could not be opened", {
-      cause,
-    });
-  }
 }
 
 /** The check's NOTIFY did not arrive: the direct URL reaches another database, or another server. */

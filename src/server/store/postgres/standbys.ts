@@ -13,6 +13,7 @@ import type pg from "pg";
 import { createPool, type PoolLimits } from "./pool.js";
 import { asUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
+import { StandbyOpenError } from "./open-errors.js";
 
 /** How often each standby's replay position and the primary's write position are read. */
 const POLL_MS = 200;
@@ -34,19 +35,6 @@ export interface StandbyReport {
   excluded: boolean;
   /** Requests' reads it answered since the start. */
   reads: number;
-}
-
-/**
- * A standby refused at start, with its URL for the one line that names it (open-failures.ts): unreachable (`cause`),
- * or "primary", a server that is not a standby at all.
- */
-export class StandbyOpenError extends Error {
-  constructor(
-    readonly url: string,
-    override readonly cause: unknown,
-  ) {
-    super(cause === "primary" ? "not a hot standby" : "the standby could not be opened", { cause });
-  }
 }
 
 export class Standby {
