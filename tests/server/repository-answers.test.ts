@@ -1,7 +1,7 @@
 /**
  * `GET /repos/:owner/:repo`'s kept answers (services/entry-points.ts repositoryAnswers, ../../src/server/
  * versioned-answers.ts): an answer given again is the same bytes as the one made afresh, and no write leaves an
- * old one behind: counts (stars, forks, watchers), the caller's permissions after a collaborator change,
+ * old one behind: counts (stars, forks, watchers, open issues), the caller's permissions after a collaborator change,
  * a rename, privacy, a deleted token, a reset, and two doubles of the same settings with the same numbers.
  */
 import assert from "node:assert/strict";
@@ -75,8 +75,16 @@ describe("kept repository answers", () => {
     assert.equal((await repo("/repos/o/r")).stargazers_count, (first.stargazers_count as number) + 1);
     assert.equal((await send("POST", "/repos/o/r/forks", "w", {})).status, 202);
     assert.equal((await repo("/repos/o/r")).forks_count, (first.forks_count as number) + 1);
-    assert.equal((await send("POST", "/repos/o/r/issues", "u", { title: "a bug" })).status, 201);
-    assert.notEqual((await repo("/repos/o/r")).pushed_at, undefined);
+    const opened = await send("POST", "/repos/o/r/issues", "u", { title: "a bug" });
+    assert.equal(opened.status, 201);
+    const afterOpening = await repo("/repos/o/r");
+    assert.notEqual(afterOpening.pushed_at, undefined);
+    // GitHub counts open issues and pull requests alike, in both fields.
+    assert.deepEqual([afterOpening.open_issues_count, afterOpening.open_issues], [1, 1]);
+    const { number } = (await opened.json()) as { number: number };
+    assert.equal((await send("PATCH", `/repos/o/r/issues/${number}`, "o", { state: "closed" })).status, 200);
+    const afterClosing = await repo("/repos/o/r");
+    assert.deepEqual([afterClosing.open_issues_count, afterClosing.open_issues], [0, 0]);
     assert.equal((await send("PUT", "/repos/o/r/subscription", "w", { subscribed: true })).status, 200);
     assert.equal((await repo("/repos/o/r")).subscribers_count, (first.subscribers_count as number) + 1);
   });

@@ -114,6 +114,7 @@ contractSuite((driver) => {
             networkForks: REPOS.filter(
               (r) => r.full_name !== full_name && networkRoot(r.full_name) === networkRoot(full_name),
             ).length,
+            openIssues: 0,
             firstEventAt: time(times.length ? Math.min(...times) : undefined),
             lastEventAt: time(times.length ? Math.max(...times) : undefined),
             lastPushAt: time(pushes.length ? Math.max(...pushes) : undefined),

@@ -127,7 +127,7 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
     watchers_count: stats.watchers,
     size: 0,
     default_branch: settings.defaultBranch ?? "",
-    open_issues_count: 0,
+    open_issues_count: stats.openIssues,
     is_template: false,
     topics: [],
     has_issues: settings.hasIssues,
@@ -145,7 +145,7 @@ export function toWireParentRepository(facts: RepositoryFacts, baseUrl: string):
     updated_at: isoSeconds(repositoryUpdatedAt(facts)),
     license: null,
     forks: stats.forks,
-    open_issues: 0,
+    open_issues: stats.openIssues,
     watchers: stats.watchers,
   } satisfies Record<(typeof REPOSITORY_URL_KEYS)[number], string> & ParentRepository;
 }

@@ -57,6 +57,8 @@ export interface RepoStats {
   forks: number;
   /** Every other repository of its fork network. */
   networkForks: number;
+  /** Its open issues and pull requests (a pull request is an issue too): GitHub's `open_issues_count`. */
+  openIssues: number;
   /** Times of its first and last stored events, and of its last PushEvent; null when it has none. */
   firstEventAt: Date | null;
   lastEventAt: Date | null;

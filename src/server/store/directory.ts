@@ -82,6 +82,7 @@ export const REPO_STATS = `SELECT
     (SELECT count(*) FROM subscriptions WHERE repo_id = @id AND subscribed) AS subscribers,
     (SELECT count(*) FROM repos WHERE parent_id = @id) AS forks,
     (SELECT count(*) FROM repos WHERE network_id = (SELECT network_id FROM repos WHERE id = @id) AND id <> @id) AS network_forks,
+    (SELECT count(*) FROM issues WHERE repo_id = @id AND state = 'open') AS open_issues,
     (SELECT min(created_at) FROM events WHERE repo_id = @id) AS first_event,
     (SELECT max(created_at) FROM events WHERE repo_id = @id) AS last_event,
     (SELECT max(created_at) FROM events WHERE repo_id = @id AND type = 'PushEvent') AS last_push`;
@@ -117,6 +118,7 @@ interface RepoStatsRecord {
   subscribers: number;
   forks: number;
   network_forks: number;
+  open_issues: number;
   first_event: number | null;
   last_event: number | null;
   last_push: number | null;
@@ -138,6 +140,7 @@ const toRepoStats = (r: RepoStatsRecord) => ({
   subscribers: Number(r.subscribers),
   forks: Number(r.forks),
   networkForks: Number(r.network_forks),
+  openIssues: Number(r.open_issues),
   firstEventAt: time(r.first_event),
   lastEventAt: time(r.last_event),
   lastPushAt: time(r.last_push),

@@ -14,6 +14,7 @@ export const NEW_REPO_STATS: RepoStats = {
   subscribers: 0,
   forks: 0,
   networkForks: 0,
+  openIssues: 0,
   firstEventAt: null,
   lastEventAt: null,
   lastPushAt: null,
