@@ -67,8 +67,8 @@ export class UndoLog {
 
   /** Creates the log tables and the triggers that fill them, empty; inside the caller's transaction. */
   install(tables: string[]): void {
-    // Asked by every trigger: the puts back write rows the log already holds, and noting them cost more than the
-    // writes (a trigger's two statements for each of a reset's deleted events).
+    // Asked by every trigger: the puts back write only rows the log already holds, so each trigger's two statements
+    // for each of them would note nothing.
     this.db.function(NOTING, { deterministic: false }, () => (this.noting ? 1 : 0));
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS temp.${TOUCHED} (name TEXT PRIMARY KEY, rewritten INTEGER NOT NULL) WITHOUT ROWID`,
