@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import type Database from "better-sqlite3";
 import { startFeedgate, type Feedgate } from "../../src/testing/index.js";
-import { NOT_STATE } from "../../src/server/store/state-store.js";
+import { stateTables as dump } from "../helpers/state-tables.js";
 import { closeParked } from "../../src/testing/parked-stores.js";
 
 const WORLD = {
@@ -16,22 +15,6 @@ const WORLD = {
   issues: [{ repo: "octocat/hello", number: 1, title: "from the world", user: "octocat" }],
 };
 const NOW = "2026-03-01T00:00:00Z";
-
-/** Every state table's rows: what a fresh double holds is what a parked one must. */
-function dump(fg: Feedgate): Record<string, unknown[]> {
-  const { db } = fg.store as unknown as { db: Database.Database };
-  const tables = db
-    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    .pluck()
-    .all()
-    .filter((name) => !NOT_STATE.includes(name));
-  return Object.fromEntries(
-    [...tables, "sqlite_sequence"].map((table) => [
-      table,
-      db.prepare(`SELECT * FROM main."${table}" ORDER BY 1, 2`).all(),
-    ]),
-  );
-}
 
 async function writeEverywhere(fg: Feedgate): Promise<string> {
   const token = await fg.token("octocat");

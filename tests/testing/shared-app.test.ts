@@ -170,3 +170,12 @@ describe("InstanceScope's stand-ins", () => {
     assert.throws(() => counter.add(1), /outside any instance's request/);
   });
 });
+
+describe("the test double's log", () => {
+  it("is at warn unless settings.logLevel asks for another level", async () => {
+    await using quiet = await startFeedgate({});
+    assert.equal(quiet.app.log.level, "warn");
+    await using chatty = await startFeedgate({ settings: { logLevel: "info" } });
+    assert.equal(chatty.app.log.level, "info");
+  });
+});
