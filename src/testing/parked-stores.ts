@@ -24,7 +24,7 @@ export interface ParkedStore {
 const PER_KEY = 2;
 const IN_ALL = 8;
 
-/** Oldest first, for the limit in all. */
+/** By key, each key's stores oldest first; the keys in the order they were first parked (a Map's). */
 const parked = new Map<string, ParkedStore[]>();
 let count = 0;
 
@@ -55,7 +55,7 @@ export async function takeParked(key: string): Promise<ParkedStore | undefined> 
 export async function park(key: string, parking: ParkedStore): Promise<void> {
   const stores = parked.get(key) ?? [];
   if (stores.length >= PER_KEY) return parking.store.close();
-  // The oldest of the lot makes room when it is full in all.
+  // When the lot is full in all, the key parked longest gives up its oldest store.
   if (count >= IN_ALL) await closeOldest();
   stores.push(parking);
   parked.set(key, stores);

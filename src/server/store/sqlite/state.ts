@@ -50,11 +50,7 @@ export class SqliteState implements StateStore {
     return this.db.pragma("main.schema_version", { simple: true }) as number;
   }
 
-  /** The tables that hold state, in the order they were created. */
-  private tables(): string[] {
-    return this.currentTables().names;
-  }
-
+  /** The tables that hold state, in the order they were created, and the query naming those that hold rows. */
   private currentTables(): NonNullable<SqliteState["tableList"]> {
     // Read again only when main's schema changed (a migration): a reset asks at every call.
     const version = this.schemaVersion();
@@ -148,7 +144,7 @@ export class SqliteState implements StateStore {
    * an image is whole by construction, and a table's delete must not cascade into one already put back.
    */
   private copyBack(name: string, copied: Set<string>): void {
-    const all = this.tables();
+    const all = this.currentTables().names;
     this.db
       .transaction(() => {
         // Noted by no trigger: the undo log starts again from here.
