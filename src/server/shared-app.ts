@@ -27,7 +27,8 @@ interface SharedApp {
 /** One app per settings (the config as JSON, the port aside: each instance listens on its own). */
 const appsBySettings = new Map<string, Promise<SharedApp>>();
 
-const settingsKey = (config: Config) => JSON.stringify({ ...config, port: 0 });
+/** What makes two instances' settings the same: every setting but the port (test doubles park stores by it too). */
+export const settingsKey = (config: Config) => JSON.stringify({ ...config, port: 0 });
 
 /** An instance: its services, and its server on the shared app. */
 export interface Instance {

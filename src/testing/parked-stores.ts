@@ -9,6 +9,8 @@
  * store whose reset fails when taken is closed, and the start builds its own.
  */
 import { createHash } from "node:crypto";
+import type { Config } from "../server/config.js";
+import { settingsKey } from "../server/shared-app.js";
 import type { SecretBox } from "../server/webhooks/secret-box.js";
 import type { SqliteStore } from "../server/store/sqlite/sqlite-store.js";
 
@@ -28,10 +30,13 @@ const IN_ALL = 8;
 const parked = new Map<string, ParkedStore[]>();
 let count = 0;
 
-/** What makes two starts build the same database: the settings, the world (as read) and its base, and the time. */
-export function parkingKey(settings: unknown, world: unknown, baseDir: string | undefined, now: Date): string {
+/**
+ * What makes two starts build the same database: their settings (shared-app.ts's key, the port aside), the world (as
+ * read) and its base, and the time.
+ */
+export function parkingKey(config: Config, world: unknown, baseDir: string | undefined, now: Date): string {
   return createHash("sha256")
-    .update(JSON.stringify([settings, world ?? null, baseDir ?? null, now.toISOString()]))
+    .update(JSON.stringify([settingsKey(config), world ?? null, baseDir ?? null, now.toISOString()]))
     .digest("base64");
 }
 
