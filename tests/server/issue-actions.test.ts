@@ -95,6 +95,8 @@ describe("issue actions", () => {
     assert.equal(sameBase(opened.issue), sameBase(issue), "the webhook carries the issue as the API answers it");
     assert.equal(deliveries[1]!.body.label.name, "bug");
     assert.equal(opened.repository.full_name, "alice/hello");
+    // GitHub's bodies count what the action did (../shared/data/webhooks/examples/issues.json: opened, 1 open).
+    assert.deepEqual([opened.repository.open_issues_count, opened.repository.open_issues], [1, 1]);
     assert.equal(opened.sender.login, "alice");
   });
 
@@ -143,6 +145,11 @@ describe("issue actions", () => {
       ],
     );
     assert.deepEqual(deliveries[3]!.body.changes, { title: { from: "Found a bug" } });
+    assert.deepEqual(
+      deliveries.slice(2).map((d) => d.body.repository.open_issues_count),
+      [2, 1, 1],
+      "each body counts the open issues as its action left them (the edit and the close are one PATCH)",
+    );
   });
 
   test("lists filter by state and labels and page with Link", async () => {

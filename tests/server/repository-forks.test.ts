@@ -42,6 +42,7 @@ describe("repository forks", () => {
     assert.equal(delivery!.body.sender.login, "zoe");
     const source = s.json(await s.send("GET", "/repos/alice/hello", null), 200);
     assert.ok(source.forks_count >= 1);
+    assert.equal(delivery!.body.repository.forks_count, source.forks_count, "the body counts the new fork");
   });
 
   test("forking again answers the fork the account has in the network, and makes nothing", async () => {

@@ -106,6 +106,11 @@ describe("stars, subscriptions and follows", () => {
     );
     assert.equal(deliveries[0]!.body.starred_at, isoSeconds(t.clock.now()));
     assert.equal(deliveries[0]!.body.repository.full_name, "alice/hello");
+    assert.deepEqual(
+      deliveries.map((d) => d.body.repository.stargazers_count),
+      [1, 1],
+      "counting the new star, as GitHub's example star.created does",
+    );
     assert.equal(deliveries[0]!.body.sender.login, "bob");
     // The keys of GitHub's own example deliveries (../shared/data/webhooks/examples/), in its order.
     for (const [i, event] of [

@@ -16,7 +16,7 @@ import type {
   Store,
   UserRow,
 } from "../../store/store.js";
-import type { PayloadBuilder } from "../../webhooks/payload.js";
+import type { ContextSources, PayloadBuilder } from "../../webhooks/payload.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { issueFacts } from "./issue-facts.js";
 import { madeEvent, madeIssueEvent, madeWebhook, type ActionScene } from "./made.js";
@@ -43,11 +43,19 @@ export interface IssueAbout {
   facts?: IssueFacts;
 }
 
+/** A webhook whose body waits for its scene's context, read when the action's work is done (`ActionScene.settle`). */
+interface UnsettledWebhook {
+  made: MadeWebhook;
+  scene: ActionScene;
+  payload: Record<string, unknown>;
+}
+
 /** What an action's work collects as it goes, for the log to write with its state. */
 export class Making {
   readonly events: EventInsert[];
   readonly issueEvents: MadeIssueEvent[];
   readonly webhooks: MadeWebhook[];
+  private readonly unsettled: UnsettledWebhook[];
 
   constructor(
     readonly tx: ActionTransaction,
@@ -55,11 +63,12 @@ export class Making {
     /** The scene of the same actor in another repository, read in the transaction (for `in`). */
     private readonly scenes?: (repo: RepoRow) => Promise<ActionScene>,
     /** What another Making of the same action collects: this one adds to it. */
-    collected?: Pick<Making, "events" | "issueEvents" | "webhooks">,
+    collected?: Making,
   ) {
     this.events = collected?.events ?? [];
     this.issueEvents = collected?.issueEvents ?? [];
     this.webhooks = collected?.webhooks ?? [];
+    this.unsettled = collected?.unsettled ?? [];
   }
 
   /**
@@ -88,12 +97,25 @@ export class Making {
    * receive it (the scene has no webhook context). `toApp`: for that GitHub App's hook alone.
    */
   webhook(event: string, action: string | null, payload: Record<string, unknown>, toApp?: number) {
-    if (this.scene.context === null) return;
-    const made = madeWebhook(this.scene, event, action, payload);
-    this.webhooks.push(toApp === undefined ? made : { ...made, toApp });
+    const { scene } = this;
+    if (scene.context === null) return;
+    const built = scene.settle
+      ? { repoId: scene.repo.id, event, action, body: "" }
+      : madeWebhook(scene, event, action, payload);
+    const made = toApp === undefined ? built : { ...built, toApp };
+    this.webhooks.push(made);
+    if (scene.settle) this.unsettled.push({ made, scene, payload });
   }
 
-  done<T>(value: T) {
+  /** What the action made, its webhooks' bodies written with their repositories as the action left them. */
+  async done<T>(value: T) {
+    const contexts = new Map<number, Record<string, unknown>>();
+    for (const { made, scene, payload } of this.unsettled) {
+      let context = contexts.get(scene.repo.id);
+      // One after another: the transaction's reads share one connection.
+      if (!context) contexts.set(scene.repo.id, (context = await scene.settle!(this.tx)));
+      made.body = madeWebhook({ ...scene, context }, made.event, made.action, payload).body;
+    }
     return { value, events: this.events, issueEvents: this.issueEvents, webhooks: this.webhooks };
   }
 }
@@ -125,7 +147,8 @@ export class Acting {
 
   /**
    * Where the action happens. The webhook context (the repository's whole object, its counts read) is built only
-   * when an active hook would receive the action's webhooks.
+   * when an active hook would receive the action's webhooks, and only once the action's work is done, in its
+   * transaction (`ActionScene.settle`).
    */
   async scene(
     repo: RepoRow,
@@ -136,11 +159,13 @@ export class Acting {
     const baseUrl = this.parts.baseUrl();
     const { payloads } = this.parts;
     const owner = await sources.users.findById(repo.ownerId);
+    const hooked = await sources.hooks.hasActiveHook(repo.id);
     return {
       repo,
       org: owner?.type === "Organization" ? owner : null,
       actor,
-      context: (await sources.hooks.hasActiveHook(repo.id)) ? await payloads.context(repo.id, baseUrl, sources) : null,
+      context: hooked ? {} : null,
+      ...(hooked ? { settle: (tx: ContextSources) => payloads.context(repo.id, baseUrl, tx) } : {}),
       baseUrl,
       at: this.parts.clock(),
     };

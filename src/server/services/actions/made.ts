@@ -16,7 +16,7 @@ import { toWireSimpleUser } from "../../convert/user.js";
 import { avatarOf } from "../../convert/urls.js";
 import { isoSeconds } from "../../convert/time.js";
 import { parseEvent } from "../event-envelope.js";
-import { pushContext } from "../../webhooks/payload.js";
+import { pushContext, type ContextSources } from "../../webhooks/payload.js";
 
 /** Where an action happens and who does it, read before its transaction (webhook bodies carry them whole). */
 export interface ActionScene {
@@ -26,9 +26,16 @@ export interface ActionScene {
   actor: UserRow;
   /**
    * `repository` and, for an organization's repository, `organization`, as webhook bodies carry them; null when no
-   * active hook would receive the action's webhooks, which are then not made.
+   * active hook would receive the action's webhooks, which are then not made. Empty until `settle` has read it, for
+   * a scene that has one.
    */
   context: Record<string, unknown> | null;
+  /**
+   * Reads `context` in the action's transaction once its work is done: GitHub's bodies count what the action did
+   * (`issues.opened` counts the new issue in `open_issues_count`, `star.created` the new star). None for a scene
+   * whose context is known before (a repository's own actions, repository-scene.ts).
+   */
+  settle?: (sources: ContextSources) => Promise<Record<string, unknown>>;
   /** The base of the URLs in what the action makes (the webhooks' base URL). */
   baseUrl: string;
   at: Date;
