@@ -113,6 +113,28 @@ for (const driver of DRIVERS) {
       await s.db.run("DELETE FROM t");
     });
 
+    test("a transaction's opening statements run inside it, before its work, and roll back with it", async () => {
+      const opening =
+        "INSERT INTO t (id, name) VALUES (30, 'opened'); INSERT INTO t (id, name) VALUES (31, 'opened too')";
+      const seen = await s.db.transaction(async (tx) => tx.all("SELECT id FROM t ORDER BY id"), {
+        write: true,
+        opening,
+      });
+      assert.deepEqual(seen, [{ id: 30 }, { id: 31 }]);
+      await s.db.run("DELETE FROM t");
+      const thrown = new Error("the work failed");
+      await assert.rejects(
+        s.db.transaction(
+          async () => {
+            throw thrown;
+          },
+          { opening },
+        ),
+        (error) => error === thrown,
+      );
+      assert.equal(await count(s.db), 0, "what the opening wrote is rolled back with the work");
+    });
+
     test("another chain's calls neither join an open transaction nor see its writes", async () => {
       let committed = false;
       let release!: () => void;

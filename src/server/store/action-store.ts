@@ -44,15 +44,25 @@ export interface MadeWebhook {
   body: string;
 }
 
-/** An issue event an action made, with the issue it is about (the per-issue feed reads it). */
+/** An Events API event an action made, with the ids of the accounts and repository it names (the action has them). */
+export interface MadeEvent extends EventInsert {
+  body: string;
+  actorId: number;
+  repoId: number;
+  orgId: number | null;
+}
+
+/** An issue event an action made, with the issue it is about (the per-issue feed reads it), and the ids it names. */
 export interface MadeIssueEvent extends IssueEventInsert {
   issueNumber: number;
+  repoId: number;
+  actorId: number;
 }
 
 /** What an action's work answers: its own value, and what the log writes beside the state the work wrote. */
 export interface Action<T> {
   value: T;
-  events?: EventInsert[];
+  events?: MadeEvent[];
   issueEvents?: MadeIssueEvent[];
   webhooks?: MadeWebhook[];
 }
@@ -109,15 +119,16 @@ export interface ActionStore {
 export interface ActionDriver {
   /** Before the transaction, outside it (PostgreSQL makes the month's event partition). */
   prepare(now: Date): Promise<void>;
-  /** First thing inside the transaction: the locks an ingest takes, so that actions and ingests serialize. */
-  lock(tx: Executor): Promise<void>;
-  /** The ingest program of `events` and `issueEvents`, run on the transaction's own connection. */
-  ingest(
-    tx: Executor,
-    made: { events: EventInsert[]; issueEvents: IssueEventInsert[] },
-    now: Date,
-    options: IngestOptions,
-  ): Promise<unknown>;
+  /**
+   * First thing inside the transaction, sent with its BEGIN: the locks an ingest takes, so that actions and ingests
+   * serialize (none where the transaction's BEGIN is the lock, SQLite's).
+   */
+  opening: string | undefined;
+  /**
+   * The action's events and issue events (each issue event's issue number too), with the generation raised and the
+   * ingest logged as an ingest does, on the transaction's own connection.
+   */
+  write(tx: Executor, made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] }, now: Date): Promise<void>;
   /** After the commit: what the driver keeps of the database's version is read afresh. */
   committed(): void;
 }

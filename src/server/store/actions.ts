@@ -93,7 +93,6 @@ export class Actions implements ActionStore {
     await this.driver.prepare(now);
     const performed = await this.db.transaction(
       async (tx) => {
-        await this.driver.lock(tx);
         const eventIds = new IdsAfterHighest(tx, "events");
         const issueEventIds = new IdsAfterHighest(tx, "issue_events");
         const action = await work({
@@ -120,22 +119,16 @@ export class Actions implements ActionStore {
           nextEventId: () => eventIds.take(),
           nextIssueEventId: () => issueEventIds.take(),
         });
-        const issueEvents = action.issueEvents ?? [];
-        // Always, even with nothing made: the ingest raises the generation, which every cache keys on. Without its
-        // webhooks: an action's are its own (`webhooks`), built from the state it wrote, not from the event's payload
-        // (an Events API payload lacks what webhooks carry, `author_association`, `changes`).
-        await this.driver.ingest(tx, { events: action.events ?? [], issueEvents }, now, { webhooks: null });
-        for (const e of issueEvents)
-          await tx.run("UPDATE issue_events SET issue_number = @number WHERE id = @id", {
-            id: e.id,
-            number: e.issueNumber,
-          });
+        // Always, even with nothing made: the generation is raised, which every cache keys on. No deliveries of the
+        // events: an action's webhooks are its own (`webhooks`), built from the state it wrote, not from the event's
+        // payload (an Events API payload lacks what webhooks carry, `author_association`, `changes`).
+        await this.driver.write(tx, { events: action.events ?? [], issueEvents: action.issueEvents ?? [] }, now);
         const queued = options.webhooks
           ? await this.queue(tx, action.webhooks ?? [], now, options.webhooks.maxQueue)
           : 0;
         return { value: action.value, deliveriesQueued: queued };
       },
-      { write: true },
+      { write: true, ...(this.driver.opening ? { opening: this.driver.opening } : {}) },
     );
     this.driver.committed();
     return performed;

@@ -19,6 +19,11 @@ export interface TransactionOptions {
   write?: boolean;
   /** Commits without waiting for the disk (SQLite WAL's `synchronous = NORMAL`): the webhook outbox's writes only. */
   relaxed?: boolean;
+  /**
+   * Statements without parameters run first in the transaction. PostgreSQL sends them with its BEGIN, in one round
+   * trip: an action's locks (postgres/actions.ts) would otherwise cost two of the few it makes.
+   */
+  opening?: string;
 }
 
 export interface Executor {

@@ -7,7 +7,7 @@ import { toWireIssue, type IssueFacts } from "../../convert/issue.js";
 import { notFound } from "../../errors.js";
 import type {
   ActionTransaction,
-  EventInsert,
+  MadeEvent,
   IngestOptions,
   IssueRow,
   MadeIssueEvent,
@@ -52,7 +52,7 @@ interface UnsettledWebhook {
 
 /** What an action's work collects as it goes, for the log to write with its state. */
 export class Making {
-  readonly events: EventInsert[];
+  readonly events: MadeEvent[];
   readonly issueEvents: MadeIssueEvent[];
   readonly webhooks: MadeWebhook[];
   private readonly unsettled: UnsettledWebhook[];

@@ -4,14 +4,7 @@
  * `organization` and `sender`, as ../shared/data/webhooks/ has them). Made events are stored complete, with the URLs
  * of the base webhook bodies use, as ingested events keep api.github.com's.
  */
-import type {
-  EventInsert,
-  IssueEventInsert,
-  MadeIssueEvent,
-  MadeWebhook,
-  RepoRow,
-  UserRow,
-} from "../../store/store.js";
+import type { IssueEventInsert, MadeEvent, MadeIssueEvent, MadeWebhook, RepoRow, UserRow } from "../../store/store.js";
 import { toWireSimpleUser } from "../../convert/user.js";
 import { avatarOf } from "../../convert/urls.js";
 import { isoSeconds } from "../../convert/time.js";
@@ -50,8 +43,8 @@ const eventAccount = (account: UserRow, path: "users" | "orgs", baseUrl: string)
   avatar_url: avatarOf(account.login),
 });
 
-/** An Events API event of the scene, ready to ingest. */
-export function madeEvent(scene: ActionScene, id: string, type: string, payload: Record<string, unknown>): EventInsert {
+/** An Events API event of the scene, ready to write. */
+export function madeEvent(scene: ActionScene, id: string, type: string, payload: Record<string, unknown>): MadeEvent {
   const { repo, org, actor, baseUrl } = scene;
   const event = {
     id,
@@ -63,7 +56,8 @@ export function madeEvent(scene: ActionScene, id: string, type: string, payload:
     created_at: isoSeconds(scene.at),
     ...(org ? { org: eventAccount(org, "orgs", baseUrl) } : {}),
   };
-  return parseEvent(event, `action ${type}`, JSON.stringify(event)).insert;
+  const { insert } = parseEvent(event, `action ${type}`, JSON.stringify(event));
+  return { ...insert, actorId: actor.id, repoId: repo.id, orgId: org?.id ?? null };
 }
 
 /** An issue event of the scene about issue `number`; `issue` is the issue object the repository-wide list shows. */
@@ -97,7 +91,7 @@ export function madeIssueEvent(
     complete: true,
     body: JSON.stringify(body),
   };
-  return { ...insert, issueNumber: issue.number };
+  return { ...insert, issueNumber: issue.number, repoId: repo.id, actorId: actor.id };
 }
 
 /** A webhook body of the scene: `{action, ...payload, repository, organization, sender}`. */

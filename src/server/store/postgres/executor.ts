@@ -132,6 +132,7 @@ export class PostgresExecutor implements Executor {
         this.pool,
         (client) => work(new PostgresExecutor(this.pool, client)),
         options.consistentReads ? "REPEATABLE READ" : "READ COMMITTED",
+        options.opening,
       );
       await this.wrote();
       return result;

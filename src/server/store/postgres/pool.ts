@@ -88,15 +88,19 @@ export function named(sql: string, parameters: Record<string, unknown>): { text:
   return { text, values: order.map((name) => parameters[name]) };
 }
 
-/** Runs `work` in one transaction on one client; rolls back on any error. */
+/**
+ * Runs `work` in one transaction on one client; rolls back on any error.
+ * @param opening statements without parameters sent with the BEGIN, in one simple query (one round trip).
+ */
 export function transaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
   isolation = "READ COMMITTED",
+  opening?: string,
 ): Promise<T> {
   return withClient(pool, async (client) => {
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
       const result = await work(client);
       await client.query("COMMIT");
       return result;

@@ -13,8 +13,16 @@ export function sqliteActionDriver(db: Database.Database, committed: () => void)
   let run: ReturnType<typeof programsOn> | undefined;
   return {
     prepare: async () => undefined,
-    lock: async () => undefined,
-    ingest: async (_tx, made, now, options) => (run ??= programsOn(db))(madeBatch(made), now, options),
+    opening: undefined,
+    write: async (tx, made, now) => {
+      await (run ??= programsOn(db))(madeBatch(made), now, { webhooks: null });
+      // The ingest's statements know no issue numbers: a made issue event is the per-issue feed's.
+      for (const e of made.issueEvents)
+        await tx.run("UPDATE issue_events SET issue_number = @number WHERE id = @id", {
+          id: e.id,
+          number: e.issueNumber,
+        });
+    },
     committed,
   };
 }

@@ -84,6 +84,7 @@ export class SqliteExecutor implements Executor {
       const tx = new SqliteTransaction(this);
       try {
         this.db.exec(options.write ? "BEGIN IMMEDIATE" : "BEGIN");
+        if (options.opening) this.db.exec(options.opening);
         const result = await work(tx);
         this.db.exec("COMMIT");
         return result;
