@@ -2,8 +2,9 @@
  * feedgate behind a real PgBouncer in transaction pooling (helpers/pgbouncer.ts): `--db` through the pooler, whose
  * three server connections feedgate's ten share, and `--db-direct` to PostgreSQL itself for what needs a session
  * (postgres/direct.ts). Over real sockets: writes and reads with ETags and 304s, a stream on one instance woken by
- * another's write through the direct connection's LISTEN, what happens without `--db-direct` (refused at start, or a
- * LISTEN that hears nothing), and PgBouncer killed and started again under writes.
+ * another's write through the direct connection's LISTEN, what happens without `--db-direct` (refused at start: a
+ * LISTEN would hear nothing), `feedgate import` and `migrate` given it as `serve` is, and PgBouncer killed and started
+ * again under writes.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +13,10 @@ import { startServer, type RunningServer } from "../../src/server/main.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { hashPassword } from "../../src/server/services/credentials.js";
 import { poolerNote } from "../../src/server/startup-notes.js";
+import { CHANGES_CHANNEL } from "../../src/server/store/migrations/index.js";
+import { FEED_INDEXES } from "../../src/server/store/postgres/feed-indexes.js";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLE_GZ } from "../helpers/ingest-fixtures.js";
 import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
 import { freePort } from "../helpers/pg-cluster.js";
 import { PgBouncer, skipUnlessPgBouncer } from "../helpers/pgbouncer.js";
@@ -193,23 +198,29 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
     );
   });
 
-  test("without --db-direct: refused at start with a statement timeout; with none, its LISTEN hears nothing", async () => {
-    await assert.rejects(startServer(settings({ dbDirect: undefined })), (error: Error) => {
-      assert.equal(error.name, "StartupError");
-      assert.match(error.message, /refused the startup parameter statement_timeout, as PgBouncer does: .*--db-direct/);
-      assert.doesNotMatch(error.message, /\n/);
-      return true;
-    });
+  test("without --db-direct: refused at start, with a statement timeout or with none; a LISTEN there hears nothing", async () => {
+    for (const dbStatementTimeout of ["15s", "0"]) {
+      await assert.rejects(startServer(settings({ dbDirect: undefined, dbStatementTimeout })), (error: Error) => {
+        assert.equal(error.name, "StartupError");
+        assert.match(
+          error.message,
+          /refused the startup parameter statement_timeout, as PgBouncer does: .*--db-direct/,
+        );
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+    }
 
-    // With no statement timeout to send it starts and serves requests, but a LISTEN through the pooler is taken on a
-    // server connection that goes back to the pool at once: PgBouncer drops what PostgreSQL sends it later.
-    const deaf = await serve({ dbDirect: undefined, dbStatementTimeout: "0" });
-    assert.equal((await call(deaf, "/repos/octo/tools/issues/1")).status, 200);
+    // Why: a LISTEN through the pooler is taken on a server connection that goes back to the pool at once, and
+    // PgBouncer drops what PostgreSQL sends it later.
+    const deaf = new pg.Client({ connectionString: bouncer.url(), connectionTimeoutMillis: 5000 });
+    await deaf.connect();
     let deafHeard = 0;
     let heard = 0;
-    const stopDeaf = await deaf.store.events.listenForChanges(() => deafHeard++);
+    deaf.on("notification", () => deafHeard++);
     const stop = await a.store.events.listenForChanges(() => heard++);
     try {
+      await deaf.query(`LISTEN ${CHANGES_CHANNEL}`);
       assert.equal((await openIssue(a, "Unheard through the pooler")).status, 201);
       assert.ok(
         await eventually(
@@ -222,8 +233,58 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
       await sleep(500); // the pooled one had as long again
       assert.equal(deafHeard, 0, "a LISTEN through PgBouncer's transaction pooling hears nothing");
     } finally {
-      await stopDeaf();
+      await deaf.end();
       await stop();
+    }
+  });
+
+  test("`feedgate import` through PgBouncer takes --db-direct as serve does; without it, serve's one line", async () => {
+    // A database of its own: only an import into an empty events table defers the feed indexes and builds them after.
+    const empty = await createTestDatabase({ migrated: true });
+    const pooler = await PgBouncer.start(empty.url, { connectQuery: CONNECT_QUERY });
+    const count = async (sql: string) => {
+      const client = new pg.Client({ connectionString: empty.url, connectionTimeoutMillis: 5000 });
+      await client.connect();
+      try {
+        return (await client.query<{ n: number }>(sql)).rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    const events = () => count("SELECT count(*)::int AS n FROM events");
+    try {
+      const refusal = await startServer(settings({ db: pooler.url(), dbDirect: undefined })).then(
+        () => assert.fail("serve started through PgBouncer without --db-direct"),
+        (error: Error) => error.message,
+      );
+      const refused = await runCli(["import", SAMPLE_GZ, "--db", pooler.url()]);
+      assert.deepEqual([refused.code, refused.stderr, refused.stdout], [1, `feedgate: ${refusal}\n`, ""]);
+      assert.equal(await events(), 0, "nothing was imported");
+
+      const imported = await runCli(["import", SAMPLE_GZ, "--db", pooler.url(), "--db-direct", empty.url]);
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.match(imported.stdout, /800 lines, 800 events added/);
+      assert.match(imported.stderr, /building feed indexes: done.*\n.*vacuuming and analyzing the events: done/s);
+      assert.equal(await events(), 800);
+      const indexes = FEED_INDEXES.map((sql) => /^CREATE INDEX (\w+)/.exec(sql)![1]!);
+      assert.equal(
+        await count(`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname IN (${indexes.map((i) => `'${i}'`)})`),
+        indexes.length,
+        "the feed indexes were built",
+      );
+      const migrated = await runCli(["migrate", "--db", pooler.url()], { env: { FEEDGATE_DB_DIRECT: empty.url } });
+      assert.equal(migrated.code, 0, migrated.stderr);
+      assert.match(migrated.stdout, /already up to date/);
+      // The migrations' session lock was the direct connection's, not left on a pooled one.
+      assert.equal(
+        await count(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        ),
+        0,
+      );
+    } finally {
+      await pooler.destroy();
+      await empty.drop();
     }
   });
 

@@ -45,7 +45,7 @@ export async function openDirect(url: string, limits: PoolLimits, pooled: pg.Poo
   const hosts = hostsOf(url);
   const finder = hosts && new PrimaryFinder(url, hosts, limits.connectTimeoutMs);
   // Two at most: the migrations and a bulk load's index build take one each, in turn; LISTEN opens its own.
-  const pool = createPool(url, { ...limits, maxConnections: 2 }, finder?.Client);
+  const pool = createPool(url, { ...limits, maxConnections: 2 }, { Client: finder?.Client });
   const direct: Direct = {
     pool,
     Client: finder?.Client ?? pg.Client,
