@@ -92,14 +92,3 @@ async function heardThrough(pooled: pg.Pool, direct: pg.Pool, ms: number): Promi
     }
   });
 }
-
-/**
- * The `statement_timeout` that statements through the pooler run under, in milliseconds (0: none): whatever the
- * pooler's server connections were given (PgBouncer's `connect_query`, the role's or database's own setting).
- */
-export async function pooledStatementTimeoutMs(pooled: pg.Pool): Promise<number> {
-  const { rows } = await pooled.query<{ ms: string }>(
-    "SELECT setting AS ms FROM pg_settings WHERE name = 'statement_timeout'",
-  );
-  return Number(rows[0]?.ms ?? 0);
-}

@@ -74,6 +74,17 @@ export function createPool(
 }
 
 /**
+ * The `statement_timeout` that statements through the pooler run under, in milliseconds (0: none): whatever the
+ * pooler's server connections were given (PgBouncer's `connect_query`, the role's or database's own setting).
+ */
+export async function pooledStatementTimeoutMs(pooled: pg.Pool): Promise<number> {
+  const { rows } = await pooled.query<{ ms: string }>(
+    "SELECT setting AS ms FROM pg_settings WHERE name = 'statement_timeout'",
+  );
+  return Number(rows[0]?.ms ?? 0);
+}
+
+/**
  * Runs `work` on a client checked out of the pool. pg emits "error" on a client whose connection dies, and a
  * checked-out client has no listener of the pool's: unheard, the event would end the process. The query in
  * flight rejects by itself, so the listener only notes the error, and the broken client is destroyed on release

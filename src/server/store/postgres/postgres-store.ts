@@ -13,10 +13,10 @@ import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
-import { createPool, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
+import { createPool, pooledStatementTimeoutMs, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
 import { Standbys, type StandbyReport } from "./standbys.js";
 import { hostsOf, PrimaryFinder } from "./primary-finder.js";
-import { type Direct, openDirect, pooledStatementTimeoutMs, sameAsPool } from "./direct.js";
+import { type Direct, openDirect, sameAsPool } from "./direct.js";
 import { MemoryLsnFloors, readScopes, type LsnFloors, type ReadScope } from "./read-scope.js";
 import type { ReadRouting } from "./executor.js";
 
