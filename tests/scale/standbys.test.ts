@@ -3,7 +3,8 @@
  * (helpers/pg-cluster.ts), feedgate serving over real sockets. The standby's replay is paused to make it lag on
  * purpose, so that each test can tell which server answered: what a caller wrote is read back at once whatever the
  * standby has replayed, other callers read the standby, a standby that lags past the limit or stops is left out
- * without a failed request, and instances sharing Redis keep each caller's writes visible to it on every one.
+ * without a failed request, instances sharing Redis keep each caller's writes visible to it on every one, and a
+ * standby reached through PgBouncer (helpers/pgbouncer.ts) serves reads as any other.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";

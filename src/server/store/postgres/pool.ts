@@ -39,7 +39,7 @@ export interface PoolOptions {
   Client?: typeof pg.Client;
   /**
    * The URL is a pooler in transaction mode (PgBouncer): its connections send no statement_timeout, which such a pooler
-   * refuses and whose configuration sets it instead (direct.ts).
+   * refuses and whose configuration sets it instead (direct.ts, standbys.ts).
    */
   pooler?: boolean;
 }
