@@ -10,7 +10,7 @@ import { isPermissionName, type GrantedPermissions } from "../api/permissions.js
 import { InvalidInputError } from "../server/failures.js";
 import { AppRegistry } from "../server/services/apps/app-registry.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -29,7 +29,7 @@ function permissionsOf(flags: string[]): GrantedPermissions {
 export function appCommand(program: Command, io: CliIo): void {
   const app = program.command("app").description("manage GitHub Apps and their installations");
 
-  dbOption(app.command("create <name>").description("register a GitHub App and write its private key"), io.env)
+  storeOptions(app.command("create <name>").description("register a GitHub App and write its private key"), io.env)
     .requiredOption("--owner <login>", "the account that owns the app")
     .requiredOption("--private-key-file <path>", "where to write the app's private key (PEM)")
     .option("--permission <name=level>", "a permission the app asks for (repeatable)", collect, [])
@@ -53,7 +53,7 @@ export function appCommand(program: Command, io: CliIo): void {
       io.stdout.write(`id ${made.id}\nslug ${made.slug}\nclient id ${made.clientId}\n`);
     });
 
-  dbOption(app.command("install <app-id> <account>").description("install a GitHub App on an account"), io.env)
+  storeOptions(app.command("install <app-id> <account>").description("install a GitHub App on an account"), io.env)
     .option("--repository <name>", "install on this repository only (repeatable); all of them by default", collect, [])
     .action(async (appId: string, account: string, options) => {
       const repositories = options.repository as string[];

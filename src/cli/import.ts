@@ -13,7 +13,7 @@ import type { Command } from "commander";
 import { applyBatches, type ImportSummary } from "../server/services/event-import.js";
 import type { BulkLoadProgress, IngestOptions, Store } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
-import { dbOption, fullQueuesNote, webhookOptions, withStore } from "./options.js";
+import { storeOptions, fullQueuesNote, webhookOptions, withStore } from "./options.js";
 import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
 import { importProgress, perSecond, type ImportProgress } from "./import-progress.js";
 import { parseInWorker } from "./import-parsing.js";
@@ -96,13 +96,19 @@ file with one is not imported at all. (POST /admin/events differs on purpose: it
 line, writing nothing.) Events already stored, by id, are skipped, so importing a file again adds nothing.
 ${GH_ARCHIVE_HINT}.`,
     );
-  webhookOptions(dbOption(command, io.env), io.env, true)
+  webhookOptions(storeOptions(command, io.env), io.env, true)
     .option("--strict", "abort a file at its first malformed line, writing nothing from it")
     .option("--progress-every <seconds>", "when stderr is not a terminal, print a progress line this often", "5")
     .action(
       async (
         files: string[],
-        flags: { strict?: boolean; progressEvery: string; db?: string; ingestOptions: IngestOptions },
+        flags: {
+          strict?: boolean;
+          progressEvery: string;
+          db?: string;
+          dbDirect?: string;
+          ingestOptions: IngestOptions;
+        },
       ) => {
         const options: ImportOptions = {
           strict: Boolean(flags.strict),

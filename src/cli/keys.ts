@@ -9,7 +9,7 @@ import { InvalidInputError } from "../server/failures.js";
 import { isKey, readKeyFile, webhookKeyFile } from "../server/webhooks/key-file.js";
 import { rotateWebhookKey } from "../server/webhooks/key-rotation.js";
 import type { CliIo } from "./io.js";
-import { dbOption, dbPath, withStore } from "./options.js";
+import { storeOptions, dbPath, withStore } from "./options.js";
 import { givenSecret, type SecretFlags } from "./secret-input.js";
 import { settingOption, settingValue } from "./setting-options.js";
 import { count } from "./table.js";
@@ -42,7 +42,7 @@ export function keysCommand(program: Command, io: CliIo): void {
       "--keep-old",
       "keep the old keys in the key file, after the new one (for instances whose copy of the file is not updated yet)",
     );
-  dbOption(rotate, io.env);
+  storeOptions(rotate, io.env);
   settingOption(rotate, SETTINGS.webhooks.keyFile);
   rotate.action(async (options: RotateOptions) => {
     const given = await givenSecret(

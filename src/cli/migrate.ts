@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { MigrationReport } from "../server/store/store.js";
 import { shownDb } from "../server/store/open-failures.js";
 import type { CliIo } from "./io.js";
-import { dbOption, dbPath, withStore } from "./options.js";
+import { storeOptions, dbPath, withStore } from "./options.js";
 import { count } from "./table.js";
 
 export function describeMigration(report: MigrationReport): string {
@@ -13,7 +13,7 @@ export function describeMigration(report: MigrationReport): string {
 }
 
 export function migrateCommand(program: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     program.command("migrate").description("apply pending database migrations and say what was done"),
     io.env,
   ).action(async (options) => {

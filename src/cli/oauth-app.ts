@@ -6,12 +6,12 @@ import type { Command } from "commander";
 import { wallClock } from "../server/clock.js";
 import { OAuthAppService } from "../server/services/oauth/oauth-apps.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 
 export function oauthAppCommand(program: Command, io: CliIo): void {
   const oauthApp = program.command("oauth-app").description("manage OAuth apps (sign-in with feedgate)");
 
-  dbOption(
+  storeOptions(
     oauthApp.command("create").description("register an OAuth app; prints its client id and, once, its client secret"),
     io.env,
   )

@@ -13,6 +13,17 @@ export function dbOption(command: Command, env: NodeJS.ProcessEnv): Command {
   });
 }
 
+/**
+ * `--db` and `--db-direct` of the commands that open the store (withStore): behind a pooler in transaction mode, the
+ * migrations and a bulk load's index build and VACUUM need PostgreSQL itself, as `serve`'s do. FEEDGATE_DB_DIRECT as
+ * for `serve`.
+ */
+export function storeOptions(command: Command, env: NodeJS.ProcessEnv): Command {
+  return settingOption(dbOption(command, env), SETTINGS.dbDirect).hook("preAction", () => {
+    command.setOptionValue("dbDirect", settingValue(command, SETTINGS.dbDirect, env));
+  });
+}
+
 export function dbPath(options: { db?: string }): string {
   return options.db ?? DEFAULT_DB;
 }
@@ -50,12 +61,15 @@ export function fullQueuesNote(hooksFull: ReadonlySet<number>): string {
 }
 
 /**
- * Opens the store, runs `work`, and always closes it again. A database that does not exist or does not answer
- * is one line naming it and the fix, as for `serve`.
+ * Opens the store (options of storeOptions), runs `work`, and always closes it again. A database that does not exist
+ * or does not answer, or a pooler given without `--db-direct`, is one line naming it and the fix, as for `serve`.
  */
-export async function withStore<T>(options: { db?: string }, work: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  options: { db?: string; dbDirect?: string },
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
   const db = dbPath(options);
-  const store = await openStoreExplained(db);
+  const store = await openStoreExplained(db, undefined, undefined, undefined, options.dbDirect);
   try {
     return await work(store);
   } finally {

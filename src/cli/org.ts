@@ -8,14 +8,14 @@ import { InvalidInputError } from "../server/failures.js";
 import { IngestService } from "../server/services/ingest.js";
 import { requireUser } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 
 const ROLES = ["owner", "member"] as const;
 
 export function orgCommand(program: Command, io: CliIo): void {
   const org = program.command("org").description("manage organizations");
 
-  dbOption(
+  storeOptions(
     org
       .command("member <org> <login>")
       .description("make a user an organization's owner or member (or change the role)"),

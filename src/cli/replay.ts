@@ -11,7 +11,7 @@ import { replayEvents, type ReplayProgress } from "../server/services/event-repl
 import { ndjsonFromStream, type NdjsonSource } from "../server/services/ndjson.js";
 import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
-import { dbOption, fullQueuesNote, webhookOptions, withStore } from "./options.js";
+import { storeOptions, fullQueuesNote, webhookOptions, withStore } from "./options.js";
 import type { IngestOptions } from "../server/store/store.js";
 import { checkImportFiles, GH_ARCHIVE_HINT } from "./import-files.js";
 import { perSecond } from "./import-progress.js";
@@ -70,7 +70,7 @@ written, prints the summary, and exits with 130 (143 for SIGTERM); every batch i
 half-written.
 ${GH_ARCHIVE_HINT}.`,
     );
-  webhookOptions(dbOption(command, io.env), io.env, false)
+  webhookOptions(storeOptions(command, io.env), io.env, false)
     .option(
       "--speed <factor|max>",
       "recorded time over wall time (60: an hour in a minute; 1: real time; max: as fast as ingest goes)",

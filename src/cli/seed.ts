@@ -5,7 +5,7 @@ import { SETTINGS } from "../server/settings/table.js";
 import { webhookKeyFile } from "../server/webhooks/key-file.js";
 import { SecretBox } from "../server/webhooks/secret-box.js";
 import type { CliIo } from "./io.js";
-import { dbOption, dbPath, passwordCostOption, withStore } from "./options.js";
+import { storeOptions, dbPath, passwordCostOption, withStore } from "./options.js";
 import { settingOption, settingValue } from "./setting-options.js";
 import { readWorldFile, seedReport } from "./world-file.js";
 
@@ -13,7 +13,7 @@ export function seedCommand(program: Command, io: CliIo): void {
   const seed = program.command("seed <world>").description("load a world file (users, orgs, repos, tokens, events)");
   // An app's webhook secret is sealed with the key `serve` on this database opens it with (beside it by default).
   settingOption(seed, SETTINGS.webhooks.keyFile);
-  passwordCostOption(dbOption(seed, io.env), io.env).action(async (file: string, options) => {
+  passwordCostOption(storeOptions(seed, io.env), io.env).action(async (file: string, options) => {
     const { doc, baseDir } = await readWorldFile(file);
     const keyFile = webhookKeyFile(dbPath(options), settingValue(seed, SETTINGS.webhooks.keyFile, io.env));
     const secrets = keyFile === null ? SecretBox.ephemeral() : SecretBox.atPath(keyFile);

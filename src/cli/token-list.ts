@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { requireUser } from "../server/services/users.js";
 import type { OwnedAuthorization } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 import { formatTable, isoSeconds } from "./table.js";
 
 const HEADER = ["ID", "LOGIN", "KIND", "SCOPES OR PERMISSIONS", "NOTE", "LAST EIGHT", "CREATED", "EXPIRES"];
@@ -40,7 +40,7 @@ const jsonLine = (a: OwnedAuthorization) =>
   });
 
 export function tokenListCommand(token: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     token.command("list [login]").description("list tokens (all users', or one user's): never the token itself"),
     io.env,
   )

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { InvalidInputError } from "../server/failures.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 
 /** Ids are the row ids `token list` shows; anything else cannot name a token (and would overflow PostgreSQL's bigint). */
 function tokenId(text: string): number {
@@ -13,7 +13,7 @@ function tokenId(text: string): number {
 }
 
 export function tokenRevokeCommand(token: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     token.command("revoke <id>").description("delete a token (an ID from token list); it stops working at once"),
     io.env,
   ).action(async (text: string, options) => {

@@ -8,7 +8,7 @@ import { isTokenShaped, mintToken } from "../server/services/credentials.js";
 import { InvalidInputError } from "../server/failures.js";
 import { longerThanZero } from "../server/settings/parsers.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 import { validScopes } from "../server/services/input-checks.js";
 import { requireUser } from "../server/services/users.js";
 import { tokenListCommand } from "./token-list.js";
@@ -49,7 +49,10 @@ function parseScopes(list: string | undefined): string[] {
 export function tokenCommand(program: Command, io: CliIo): void {
   const token = program.command("token").description("manage tokens");
 
-  dbOption(token.command("add <login>").alias("create").description("issue a token and print it (shown once)"), io.env)
+  storeOptions(
+    token.command("add <login>").alias("create").description("issue a token and print it (shown once)"),
+    io.env,
+  )
     .option("--scopes <list>", "comma-separated scopes, e.g. repo,read:org")
     .option("--note <text>", "what the token is for")
     .option(

@@ -3,11 +3,11 @@ import type { Command } from "commander";
 import { InvalidInputError } from "../server/failures.js";
 import { requireUser } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 import { count } from "./table.js";
 
 export function userDeleteCommand(user: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     user
       .command("delete <login>")
       .description("delete a user with its tokens, follows, watches, memberships and collaborations (its events stay)"),

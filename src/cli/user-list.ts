@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { UserRow } from "../server/store/store.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 import { formatTable, isoSeconds, yesNo } from "./table.js";
 
 const HEADER = ["ID", "LOGIN", "TYPE", "SITE ADMIN", "TWO-FACTOR", "TOKENS", "DISABLED", "CREATED"];
@@ -23,7 +23,7 @@ function jsonLine(u: UserRow, tokens: number): string {
 }
 
 export function userListCommand(user: Command, io: CliIo): void {
-  dbOption(user.command("list").description("list the users who can log in, with their token counts"), io.env)
+  storeOptions(user.command("list").description("list the users who can log in, with their token counts"), io.env)
     .option("--json", "one JSON object per line, for scripts")
     .action(async (options) => {
       const [users, counts] = await withStore(options, (store) =>

@@ -6,10 +6,10 @@ import type { Command } from "commander";
 import { otpUri } from "../server/services/credentials.js";
 import { removeTwoFactor, resetTwoFactor } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 
 export function userOtpCommand(user: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     user
       .command("otp <login>")
       .description("give a user a new two-factor (TOTP) secret and print it as an otpauth:// URI and a QR code"),

@@ -6,11 +6,11 @@
 import type { Command } from "commander";
 import { setSuspension } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
-import { dbOption, withStore } from "./options.js";
+import { storeOptions, withStore } from "./options.js";
 import { isoSeconds } from "./table.js";
 
 export function userSuspensionCommands(user: Command, io: CliIo): void {
-  dbOption(
+  storeOptions(
     user.command("disable <login>").description("suspend a user: its password and tokens are refused"),
     io.env,
   ).action(async (login: string, options) => {
@@ -22,7 +22,7 @@ export function userSuspensionCommands(user: Command, io: CliIo): void {
     );
   });
 
-  dbOption(user.command("enable <login>").description("lift a user's suspension"), io.env).action(
+  storeOptions(user.command("enable <login>").description("lift a user's suspension"), io.env).action(
     async (login: string, options) => {
       const before = await withStore(options, (store) => setSuspension(store, login, null));
       io.stdout.write(before.suspendedAt ? `enabled ${before.login}\n` : `${before.login} is not disabled\n`);

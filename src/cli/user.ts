@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { changePassword, createAccount } from "../server/services/users.js";
 import type { CliIo } from "./io.js";
-import { dbOption, passwordCostOption, withStore } from "./options.js";
+import { storeOptions, passwordCostOption, withStore } from "./options.js";
 import { readSecret } from "./prompt.js";
 import { userListCommand } from "./user-list.js";
 import { userDeleteCommand } from "./user-delete.js";
@@ -12,7 +12,7 @@ import { userOtpCommand } from "./user-otp.js";
 export function userCommand(program: Command, io: CliIo): void {
   const user = program.command("user").description("manage user accounts");
 
-  passwordCostOption(dbOption(user.command("add <login>").description("create a user"), io.env), io.env)
+  passwordCostOption(storeOptions(user.command("add <login>").description("create a user"), io.env), io.env)
     .option("--password <password>", "the password (prompted, or read from stdin, when omitted)")
     .option("--otp-secret <base32>", "TOTP secret: the user must then send a one-time code with Basic auth")
     .option("--site-admin", "make the user a site administrator")
@@ -26,7 +26,7 @@ export function userCommand(program: Command, io: CliIo): void {
 
   userListCommand(user, io);
 
-  passwordCostOption(dbOption(user.command("passwd <login>").description("set a user's password"), io.env), io.env)
+  passwordCostOption(storeOptions(user.command("passwd <login>").description("set a user's password"), io.env), io.env)
     .option("--password <password>", "the new password (prompted, or read from stdin, when omitted)")
     .action(async (login: string, options) => {
       const password = options.password ?? (await readSecret(`new password for ${login}: `, io));

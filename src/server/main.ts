@@ -15,7 +15,7 @@ import { Metrics } from "./metrics.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
 import { setPasswordCost } from "./services/credentials.js";
 import { type Clock, ManualClock, wallClock } from "./clock.js";
-import { databaseNote, poolerNote, type StartupNote } from "./startup-notes.js";
+import { databaseNote, poolerNote, standbyPoolerNotes, type StartupNote } from "./startup-notes.js";
 import { secretBox } from "./webhooks/webhooks.js";
 
 export interface RunningServer {
@@ -84,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const notes = [
       databaseNote(config.db, store.migratedAtOpen),
       poolerNote(config.database.statementTimeoutMs, store.pooledStatementTimeoutMs),
+      ...standbyPoolerNotes(config.database.statementTimeoutMs, store.standbys?.().standbys ?? []),
       ...((await options.beforeListen?.(store, now, (secret) => secrets.seal(secret))) ?? []),
     ];
     const metrics = new Metrics(store);

@@ -5,7 +5,7 @@
 import { IN_MEMORY_DB } from "./config.js";
 import { isPostgresUrl } from "./store/open-store.js";
 import { shownDb } from "./store/open-failures.js";
-import type { MigrationReport } from "./store/store.js";
+import type { MigrationReport, StandbyReport } from "./store/store.js";
 
 /** A log line about what happened before the app, whose logger writes these, was built. */
 export interface StartupNote {
@@ -48,17 +48,29 @@ export function databaseNote(db: string, opened: MigrationReport): StartupNote |
 const shownMs = (ms: number) => (ms === 0 ? "none" : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 /**
- * Behind a pooler (`--db-direct`), statements through it run under the pooler's server connections' statement_timeout,
- * which feedgate cannot set (store/postgres/direct.ts): said when it is not `--db-statement-timeout`'s.
+ * Behind a pooler (`--db-direct`; a standby's, postgres/standbys.ts), statements through it run under the pooler's
+ * server connections' statement_timeout, which feedgate cannot set (store/postgres/direct.ts): said when it is not
+ * `--db-statement-timeout`'s. `through` names the pooler.
  */
-export function poolerNote(statementTimeoutMs: number, pooledMs: number | undefined): StartupNote | undefined {
+export function poolerNote(
+  statementTimeoutMs: number,
+  pooledMs: number | undefined,
+  through = "the pooler (--db)",
+): StartupNote | undefined {
   if (pooledMs === undefined || pooledMs === statementTimeoutMs) return undefined;
   return {
     level: "warn",
     msg:
-      `statements through the pooler (--db) run with statement_timeout ${shownMs(pooledMs)}, not ` +
+      `statements through ${through} run with statement_timeout ${shownMs(pooledMs)}, not ` +
       `--db-statement-timeout's ${shownMs(statementTimeoutMs)}: a pooler in transaction mode takes it from its own ` +
       "configuration (PgBouncer: connect_query in the database's line; docs/scale-out.md#pgbouncer)",
     fields: { pooledMs, statementTimeoutMs },
   };
+}
+
+/** The notes of the standbys reached through a pooler (`--db-replica`), each named as /metrics names it. */
+export function standbyPoolerNotes(statementTimeoutMs: number, standbys: readonly StandbyReport[]): StartupNote[] {
+  return standbys.flatMap(
+    (s) => poolerNote(statementTimeoutMs, s.pooledStatementTimeoutMs, `${s.name}'s pooler (--db-replica)`) ?? [],
+  );
 }

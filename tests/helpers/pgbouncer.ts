@@ -35,6 +35,8 @@ export interface PgBouncerOptions {
   connectQuery?: string;
   /** Server connections for the database (`default_pool_size`). */
   poolSize?: number;
+  /** How long it waits after a failed login to the server before it tries again (`server_login_retry`; 15 s). */
+  loginRetrySeconds?: number;
 }
 
 export class PgBouncer {
@@ -46,40 +48,59 @@ export class PgBouncer {
     readonly port: number,
     /** The database behind it, as PostgreSQL names it. */
     readonly database: string,
+    private readonly options: PgBouncerOptions,
   ) {}
 
-  /** A PgBouncer in front of the database `url` names (on the machine's PostgreSQL), started. */
+  /** A PgBouncer in front of the database `url` names (on the machine's PostgreSQL, or a cluster's), started. */
   static async start(url: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {
-    const target = new URL(url);
-    const database = decodeURIComponent(target.pathname.slice(1));
-    const bouncer = new PgBouncer(await freePort(), database);
-    const admin = new URL(POSTGRES_ADMIN_URL);
-    const connectQuery = options.connectQuery ? ` connect_query='${options.connectQuery}'` : "";
-    writeFileSync(
-      bouncer.ini,
-      [
-        "[databases]",
-        `${database} = host=${target.hostname} port=${target.port || 5432} dbname=${database}${connectQuery}`,
-        "[pgbouncer]",
-        "listen_addr = 127.0.0.1",
-        `listen_port = ${bouncer.port}`,
-        "unix_socket_dir =",
-        "auth_type = trust",
-        `auth_file = ${join(bouncer.dir, "userlist.txt")}`,
-        `admin_users = ${decodeURIComponent(admin.username) || "postgres"}`,
-        "pool_mode = transaction",
-        `default_pool_size = ${options.poolSize ?? 3}`,
-        "max_client_conn = 200",
-        `logfile = ${join(bouncer.dir, "pgbouncer.log")}`,
-        `pidfile = ${bouncer.pidFile}`,
-        "",
-      ].join("\n"),
-    );
+    const database = decodeURIComponent(new URL(url).pathname.slice(1));
+    const bouncer = new PgBouncer(await freePort(), database, options);
+    bouncer.configure(url);
     // With auth_type trust the file lists who may connect; the password column is not read.
-    writeFileSync(join(bouncer.dir, "userlist.txt"), `"${decodeURIComponent(target.username) || "postgres"}" ""\n`);
+    const user = decodeURIComponent(new URL(url).username) || "postgres";
+    writeFileSync(join(bouncer.dir, "userlist.txt"), `"${user}" ""\n`);
     if (userInfo().uid === 0) chownSync(bouncer.dir, postgresUid(), 0);
     await bouncer.start();
     return bouncer;
+  }
+
+  /** Writes its configuration, its `[databases]` line naming the server of `url`. */
+  private configure(url: string): void {
+    const target = new URL(url);
+    const admin = new URL(POSTGRES_ADMIN_URL);
+    const connectQuery = this.options.connectQuery ? ` connect_query='${this.options.connectQuery}'` : "";
+    writeFileSync(
+      this.ini,
+      [
+        "[databases]",
+        `${this.database} = host=${target.hostname} port=${target.port || 5432} dbname=${this.database}${connectQuery}`,
+        "[pgbouncer]",
+        "listen_addr = 127.0.0.1",
+        `listen_port = ${this.port}`,
+        "unix_socket_dir =",
+        "auth_type = trust",
+        `auth_file = ${join(this.dir, "userlist.txt")}`,
+        `admin_users = ${decodeURIComponent(admin.username) || "postgres"}`,
+        "pool_mode = transaction",
+        `default_pool_size = ${this.options.poolSize ?? 3}`,
+        "max_client_conn = 200",
+        ...(this.options.loginRetrySeconds === undefined
+          ? []
+          : [`server_login_retry = ${this.options.loginRetrySeconds}`]),
+        `logfile = ${join(this.dir, "pgbouncer.log")}`,
+        `pidfile = ${this.pidFile}`,
+        "",
+      ].join("\n"),
+    );
+  }
+
+  /**
+   * Points its `[databases]` line at the server of `url` and RELOADs, as an operator does after a promotion: PgBouncer
+   * then closes the server connections to the old server as they are released and opens new ones to the new.
+   */
+  async retarget(url: string): Promise<void> {
+    this.configure(url);
+    await this.admin("RELOAD");
   }
 
   /** `url` with its host and port this PgBouncer's. */

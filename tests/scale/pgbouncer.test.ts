@@ -2,8 +2,9 @@
  * feedgate behind a real PgBouncer in transaction pooling (helpers/pgbouncer.ts): `--db` through the pooler, whose
  * three server connections feedgate's ten share, and `--db-direct` to PostgreSQL itself for what needs a session
  * (postgres/direct.ts). Over real sockets: writes and reads with ETags and 304s, a stream on one instance woken by
- * another's write through the direct connection's LISTEN, what happens without `--db-direct` (refused at start, or a
- * LISTEN that hears nothing), and PgBouncer killed and started again under writes.
+ * another's write through the direct connection's LISTEN, what happens without `--db-direct` (refused at start: a
+ * LISTEN would hear nothing), `feedgate import` and `migrate` given it as `serve` is, and PgBouncer killed and started
+ * again under writes.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -12,12 +13,17 @@ import { startServer, type RunningServer } from "../../src/server/main.js";
 import { loadConfig, type ConfigInput } from "../../src/server/config.js";
 import { hashPassword } from "../../src/server/services/credentials.js";
 import { poolerNote } from "../../src/server/startup-notes.js";
+import { CHANGES_CHANNEL } from "../../src/server/store/migrations/index.js";
+import { FEED_INDEXES } from "../../src/server/store/postgres/feed-indexes.js";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLE_GZ } from "../helpers/ingest-fixtures.js";
 import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
 import { freePort } from "../helpers/pg-cluster.js";
 import { PgBouncer, skipUnlessPgBouncer } from "../helpers/pgbouncer.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/services.js";
 import { openRawStream, within } from "../helpers/sse.js";
 import { basic } from "../helpers/test-app.js";
+import { assertNoneLost, startIssueBots } from "../helpers/issue-bots.js";
 import { eventually, sleep } from "../helpers/wait.js";
 
 const skip = await skipUnlessPgBouncer();
@@ -193,23 +199,29 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
     );
   });
 
-  test("without --db-direct: refused at start with a statement timeout; with none, its LISTEN hears nothing", async () => {
-    await assert.rejects(startServer(settings({ dbDirect: undefined })), (error: Error) => {
-      assert.equal(error.name, "StartupError");
-      assert.match(error.message, /refused the startup parameter statement_timeout, as PgBouncer does: .*--db-direct/);
-      assert.doesNotMatch(error.message, /\n/);
-      return true;
-    });
+  test("without --db-direct: refused at start, with a statement timeout or with none; a LISTEN there hears nothing", async () => {
+    for (const dbStatementTimeout of ["15s", "0"]) {
+      await assert.rejects(startServer(settings({ dbDirect: undefined, dbStatementTimeout })), (error: Error) => {
+        assert.equal(error.name, "StartupError");
+        assert.match(
+          error.message,
+          /refused the startup parameter statement_timeout, as PgBouncer does: .*--db-direct/,
+        );
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+    }
 
-    // With no statement timeout to send it starts and serves requests, but a LISTEN through the pooler is taken on a
-    // server connection that goes back to the pool at once: PgBouncer drops what PostgreSQL sends it later.
-    const deaf = await serve({ dbDirect: undefined, dbStatementTimeout: "0" });
-    assert.equal((await call(deaf, "/repos/octo/tools/issues/1")).status, 200);
+    // Why: a LISTEN through the pooler is taken on a server connection that goes back to the pool at once, and
+    // PgBouncer drops what PostgreSQL sends it later.
+    const deaf = new pg.Client({ connectionString: bouncer.url(), connectionTimeoutMillis: 5000 });
+    await deaf.connect();
     let deafHeard = 0;
     let heard = 0;
-    const stopDeaf = await deaf.store.events.listenForChanges(() => deafHeard++);
+    deaf.on("notification", () => deafHeard++);
     const stop = await a.store.events.listenForChanges(() => heard++);
     try {
+      await deaf.query(`LISTEN ${CHANGES_CHANNEL}`);
       assert.equal((await openIssue(a, "Unheard through the pooler")).status, 201);
       assert.ok(
         await eventually(
@@ -222,76 +234,88 @@ describe("behind PgBouncer in transaction pooling", { skip }, () => {
       await sleep(500); // the pooled one had as long again
       assert.equal(deafHeard, 0, "a LISTEN through PgBouncer's transaction pooling hears nothing");
     } finally {
-      await stopDeaf();
+      await deaf.end();
       await stop();
     }
   });
 
-  test("PgBouncer killed and started again under writes: every acknowledged write kept, only 503s, no crash", async (t) => {
-    const acknowledged: number[] = [];
-    const statuses = new Map<number, number>();
-    let stop = false;
-    const bot = async (name: string) => {
-      for (let i = 0; !stop; i++) {
-        const res = await openIssue(a, `${name} ${i}`).catch(() => undefined);
-        const status = res?.status ?? 0;
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        if (status === 201) acknowledged.push(((await res!.json()) as { number: number }).number);
-        else {
-          await res?.body?.cancel();
-          await sleep(20);
-        }
+  test("`feedgate import` through PgBouncer takes --db-direct as serve does; without it, serve's one line", async () => {
+    // A database of its own: only an import into an empty events table defers the feed indexes and builds them after.
+    const empty = await createTestDatabase({ migrated: true });
+    const pooler = await PgBouncer.start(empty.url, { connectQuery: CONNECT_QUERY });
+    const count = async (sql: string) => {
+      const client = new pg.Client({ connectionString: empty.url, connectionTimeoutMillis: 5000 });
+      await client.connect();
+      try {
+        return (await client.query<{ n: number }>(sql)).rows[0]!.n;
+      } finally {
+        await client.end();
       }
     };
+    const events = () => count("SELECT count(*)::int AS n FROM events");
+    try {
+      const refusal = await startServer(settings({ db: pooler.url(), dbDirect: undefined })).then(
+        () => assert.fail("serve started through PgBouncer without --db-direct"),
+        (error: Error) => error.message,
+      );
+      const refused = await runCli(["import", SAMPLE_GZ, "--db", pooler.url()]);
+      assert.deepEqual([refused.code, refused.stderr, refused.stdout], [1, `feedgate: ${refusal}\n`, ""]);
+      assert.equal(await events(), 0, "nothing was imported");
+
+      const imported = await runCli(["import", SAMPLE_GZ, "--db", pooler.url(), "--db-direct", empty.url]);
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.match(imported.stdout, /800 lines, 800 events added/);
+      assert.match(imported.stderr, /building feed indexes: done.*\n.*vacuuming and analyzing the events: done/s);
+      assert.equal(await events(), 800);
+      const indexes = FEED_INDEXES.map((sql) => /^CREATE INDEX (\w+)/.exec(sql)![1]!);
+      assert.equal(
+        await count(`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname IN (${indexes.map((i) => `'${i}'`)})`),
+        indexes.length,
+        "the feed indexes were built",
+      );
+      const migrated = await runCli(["migrate", "--db", pooler.url()], { env: { FEEDGATE_DB_DIRECT: empty.url } });
+      assert.equal(migrated.code, 0, migrated.stderr);
+      assert.match(migrated.stdout, /already up to date/);
+      // The migrations' session lock was the direct connection's, not left on a pooled one.
+      assert.equal(
+        await count(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        ),
+        0,
+      );
+    } finally {
+      await pooler.destroy();
+      await empty.drop();
+    }
+  });
+
+  test("PgBouncer killed and started again under writes: every acknowledged write kept, only 503s, no crash", async (t) => {
     let heard = 0;
     const stopListening = await b.store.events.listenForChanges(() => heard++);
-    const bots = ["a", "b", "c", "d"].map(bot);
-    let killed = 0;
+    const bots = startIssueBots(a.url, token);
     let heardAtRestart = 0;
     try {
-      await eventually(
-        () => acknowledged.length,
-        (n) => n >= 20,
-        { ms: 20_000, every: 10 },
-      );
+      await bots.acknowledgeMore(20);
       await bouncer.kill();
-      killed = acknowledged.length;
       await sleep(300); // writes meanwhile find no pooler
       await bouncer.start();
       heardAtRestart = heard;
-      await eventually(
-        () => acknowledged.length,
-        (n) => n >= killed + 20,
-        { ms: 20_000, every: 10 },
-      );
+      await bots.acknowledgeMore(20);
     } finally {
-      stop = true;
-      await Promise.all(bots);
+      await bots.stop();
       await stopListening();
     }
 
-    assert.deepEqual(
-      [...statuses.keys()].filter((s) => s !== 201 && s !== 503),
-      [],
-      `only 201s and 503s: ${JSON.stringify([...statuses])}`,
-    );
-    assert.ok(
-      (statuses.get(503) ?? 0) > 0,
-      `writes were refused while PgBouncer was down: ${JSON.stringify([...statuses])}`,
-    );
-    assert.ok(acknowledged.length >= killed + 20, "writes were acknowledged again after the restart");
     const stored = await direct<{ number: number }>(
       "SELECT number FROM issues WHERE repo_id = (SELECT id FROM repos WHERE name = 'tools')",
     );
-    const numbers = new Set(stored.map((row) => Number(row.number)));
-    assert.deepEqual(
-      acknowledged.filter((n) => !numbers.has(n)),
-      [],
-      "no acknowledged issue was lost",
+    assertNoneLost(
+      bots,
+      stored.map((row) => Number(row.number)),
     );
     assert.ok(heard > heardAtRestart, "the direct connection's LISTEN, which PgBouncer never held, heard on");
     assert.equal((await fetch(`${a.url}/readyz`)).status, 200);
     assert.equal((await call(b, "/repos/octo/tools/events?per_page=1")).status, 200);
-    t.diagnostic(`${acknowledged.length} acknowledged, all found; statuses ${JSON.stringify([...statuses])}`);
+    t.diagnostic(`${bots.acknowledged.length} acknowledged, all found; statuses ${JSON.stringify([...bots.statuses])}`);
   });
 });

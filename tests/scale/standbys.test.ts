@@ -3,7 +3,8 @@
  * (helpers/pg-cluster.ts), feedgate serving over real sockets. The standby's replay is paused to make it lag on
  * purpose, so that each test can tell which server answered: what a caller wrote is read back at once whatever the
  * standby has replayed, other callers read the standby, a standby that lags past the limit or stops is left out
- * without a failed request, and instances sharing Redis keep each caller's writes visible to it on every one.
+ * without a failed request, instances sharing Redis keep each caller's writes visible to it on every one, and a
+ * standby reached through PgBouncer (helpers/pgbouncer.ts) serves reads as any other.
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -14,10 +15,13 @@ import { hashPassword } from "../../src/server/services/credentials.js";
 import { AuthorizationService } from "../../src/server/services/authorizations.js";
 import { TEST_PASSWORD_COST } from "../helpers/password-cost.js";
 import { ClusterSet, skipUnlessClusters, type Cluster } from "../helpers/pg-cluster.js";
+import { PgBouncer, skipUnlessPgBouncer } from "../helpers/pgbouncer.js";
+import { standbyPoolerNotes } from "../../src/server/startup-notes.js";
 import { REDIS_URL, redisPrefix, skipUnlessRedis } from "../helpers/services.js";
 import { eventually } from "../helpers/wait.js";
 
 const skip = (await skipUnlessClusters()) || (await skipUnlessRedis());
+const noPgBouncer = await skipUnlessPgBouncer();
 
 const settings = (primary: Cluster, standby: Cluster, more: ConfigInput = {}) =>
   loadConfig(
@@ -116,6 +120,36 @@ describe("hot standbys serving reads", { skip }, () => {
       return true;
     });
     await assert.rejects(startServer(settings(primary, standby, { db: ":memory:" })), /needs a postgres:\/\/ --db/);
+  });
+
+  test("a standby behind PgBouncer serves reads: sent no statement_timeout, it runs under the pooler's", {
+    skip: noPgBouncer,
+  }, async () => {
+    const bouncer = await PgBouncer.start(standby.url, { connectQuery: "SET statement_timeout = 15000" });
+    const pooled = await startServer(
+      settings(primary, standby, { dbReplica: bouncer.url(), dbStatementTimeout: "20s" }),
+    );
+    try {
+      const [report] = pooled.store.standbys!().standbys;
+      assert.equal(report!.pooledStatementTimeoutMs, 15_000, "the pooler's connect_query set it");
+      assert.deepEqual(
+        standbyPoolerNotes(20_000, [report!]).map((note) => note.msg),
+        [
+          "statements through standby 1's pooler (--db-replica) run with statement_timeout 15s, not --db-statement-timeout's 20s: " +
+            "a pooler in transaction mode takes it from its own configuration (PgBouncer: connect_query in the database's line; docs/scale-out.md#pgbouncer)",
+        ],
+      );
+      const before = await readsBy(pooled);
+      const feed = await fetch(`${pooled.url}/repos/octo/tools/events`, { headers: { "x-forwarded-for": "10.0.2.1" } });
+      assert.equal(feed.status, 200);
+      assert.ok(((await feed.json()) as unknown[]).length > 0, "the feed has the repository's events");
+      const after = await readsBy(pooled);
+      assert.ok(after["standby 1"]! > (before["standby 1"] ?? 0), "the read went to the standby, through PgBouncer");
+      assert.equal(after.primary ?? 0, before.primary ?? 0);
+    } finally {
+      await pooled.stop();
+      await bouncer.destroy();
+    }
   });
 
   test("other callers read the standby; a caller's own write is read back at once while the standby lags", async () => {

@@ -127,7 +127,8 @@ export const SETTINGS = {
   }),
   /**
    * PostgreSQL itself when `db` is a pooler in transaction mode (PgBouncer): what needs a session of its own (LISTEN,
-   * the migrations' advisory lock) connects here (store/postgres/direct.ts); unset: to `db`.
+   * the migrations' advisory lock, an import's index build and VACUUM) connects here (store/postgres/direct.ts), for
+   * `serve` and every command that opens the store; unset: to `db`.
    */
   dbDirect: optionalSetting({
     flag: "--db-direct",
@@ -136,7 +137,7 @@ export const SETTINGS = {
     name: "database direct URL",
     parse: postgresUrl,
     unset: undefined,
-    help: "postgres:// URL of PostgreSQL itself when --db is a pooler (PgBouncer in transaction mode): LISTEN/NOTIFY and the migrations' advisory lock connect here",
+    help: "postgres:// URL of PostgreSQL itself when --db is a pooler (PgBouncer in transaction mode): LISTEN/NOTIFY, the migrations and an import's index build connect here",
     shownDefault: "--db",
   }),
   /**

@@ -9,7 +9,7 @@ import { isPostgresOutage } from "./postgres/outage.js";
 import { isPostgresUrl, openStore } from "./open-store.js";
 import type { PoolLimits } from "./postgres/pool.js";
 import type { StandbySettings } from "./postgres/postgres-store.js";
-import { DirectOpenError, StandbyOpenError } from "./postgres/open-errors.js";
+import { DirectOpenError, refusedStartupParameter, StandbyOpenError } from "./postgres/open-errors.js";
 import type { LsnFloors } from "./postgres/read-scope.js";
 import type { Store } from "./store.js";
 
@@ -57,18 +57,6 @@ function createdbCommand(url: URL, name: string): string {
 const DB_FLAG = "--db (or FEEDGATE_DB)";
 const REPLICA_FLAG = "--db-replica (or FEEDGATE_DB_REPLICA)";
 const DIRECT_FLAG = "--db-direct (or FEEDGATE_DB_DIRECT)";
-
-/**
- * A pooler that refused a startup parameter feedgate sends (PgBouncer: "unsupported startup parameter:
- * statement_timeout", SQLSTATE 08P01), as the driver's error or the cause of one; its message, or undefined.
- */
-function refusedStartupParameter(error: unknown): string | undefined {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const found = /unsupported startup parameter: ?([A-Za-z_.]+)/.exec(e.message);
-    if (found) return found[1];
-  }
-  return undefined;
-}
 
 /** Opens (and migrates) the store `db`; what the operator can fix fails as one StartupError line saying how. */
 export function openStoreExplained(

@@ -45,7 +45,7 @@ export async function openDirect(url: string, limits: PoolLimits, pooled: pg.Poo
   const hosts = hostsOf(url);
   const finder = hosts && new PrimaryFinder(url, hosts, limits.connectTimeoutMs);
   // Two at most: the migrations and a bulk load's index build take one each, in turn; LISTEN opens its own.
-  const pool = createPool(url, { ...limits, maxConnections: 2 }, finder?.Client);
+  const pool = createPool(url, { ...limits, maxConnections: 2 }, { Client: finder?.Client });
   const direct: Direct = {
     pool,
     Client: finder?.Client ?? pg.Client,
@@ -91,15 +91,4 @@ async function heardThrough(pooled: pg.Pool, direct: pg.Pool, ms: number): Promi
       await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
     }
   });
-}
-
-/**
- * The `statement_timeout` that statements through the pooler run under, in milliseconds (0: none): whatever the
- * pooler's server connections were given (PgBouncer's `connect_query`, the role's or database's own setting).
- */
-export async function pooledStatementTimeoutMs(pooled: pg.Pool): Promise<number> {
-  const { rows } = await pooled.query<{ ms: string }>(
-    "SELECT setting AS ms FROM pg_settings WHERE name = 'statement_timeout'",
-  );
-  return Number(rows[0]?.ms ?? 0);
 }

@@ -27,3 +27,15 @@ export class DirectOpenError extends Error {
     });
   }
 }
+
+/**
+ * A pooler that refused a startup parameter feedgate sends (PgBouncer: "unsupported startup parameter:
+ * statement_timeout", SQLSTATE 08P01), as the driver's error or the cause of one; its name, or undefined.
+ */
+export function refusedStartupParameter(error: unknown): string | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const found = /unsupported startup parameter: ?([A-Za-z_.]+)/.exec(e.message);
+    if (found) return found[1];
+  }
+  return undefined;
+}

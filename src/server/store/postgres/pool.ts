@@ -34,19 +34,35 @@ export const UNLIMITED: PoolLimits = {
   queryTimeoutMs: 0,
 };
 
-/** @param Client the class of its connections: a PrimaryFinder's, for a URL of several hosts (primary-finder.ts). */
+export interface PoolOptions {
+  /** The class of its connections: a PrimaryFinder's, for a URL of several hosts (primary-finder.ts). */
+  Client?: typeof pg.Client;
+  /**
+   * The URL is a pooler in transaction mode (PgBouncer): its connections send no statement_timeout, which such a pooler
+   * refuses and whose configuration sets it instead (direct.ts, standbys.ts).
+   */
+  pooler?: boolean;
+}
+
+/**
+ * A pool whose connections say their statement_timeout when they connect, a startup parameter: none (0) too, so that
+ * "none" is none whatever the role or the database were given (an import's COPY is not cut short by them), and so that
+ * a pooler not known to be one refuses the connection at once (PgBouncer: 08P01), before a session's advisory lock or
+ * SET goes astray on one of its server connections (open-failures.ts tells the operator to give --db-direct).
+ */
 export function createPool(
   connectionString: string,
   limits: PoolLimits = UNLIMITED,
-  Client?: typeof pg.Client,
+  options: PoolOptions = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    ...(Client ? { Client } : {}),
+    ...(options.Client ? { Client: options.Client } : {}),
     types,
     max: limits.maxConnections,
     connectionTimeoutMillis: limits.connectTimeoutMs,
-    ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
+    // pg sends only a truthy statement_timeout: "0" is how none is said.
+    ...(options.pooler ? {} : { statement_timeout: String(limits.statementTimeoutMs) as unknown as number }),
     ...(limits.queryTimeoutMs ? { query_timeout: limits.queryTimeoutMs } : {}),
     // A peer that vanished without closing (a cut network, a killed host) is noticed by the kernel.
     keepAlive: true,
@@ -55,6 +71,17 @@ export function createPool(
   // next query; without a listener, pg's "error" event would crash the process instead.
   pool.on("error", () => undefined);
   return pool;
+}
+
+/**
+ * The `statement_timeout` that statements through the pooler run under, in milliseconds (0: none): whatever the
+ * pooler's server connections were given (PgBouncer's `connect_query`, the role's or database's own setting).
+ */
+export async function pooledStatementTimeoutMs(pooled: pg.Pool): Promise<number> {
+  const { rows } = await pooled.query<{ ms: string }>(
+    "SELECT setting AS ms FROM pg_settings WHERE name = 'statement_timeout'",
+  );
+  return Number(rows[0]?.ms ?? 0);
 }
 
 /**

@@ -13,10 +13,10 @@ import type { IngestStore } from "../ingest-store.js";
 import type { SessionStore } from "../session-store.js";
 import type { UserStore } from "../user-store.js";
 import type { ConnectionCounts, MigrationReport, Store } from "../store.js";
-import { createPool, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
+import { createPool, pooledStatementTimeoutMs, UNLIMITED, withClient, type PoolLimits } from "./pool.js";
 import { Standbys, type StandbyReport } from "./standbys.js";
 import { hostsOf, PrimaryFinder } from "./primary-finder.js";
-import { type Direct, openDirect, pooledStatementTimeoutMs, sameAsPool } from "./direct.js";
+import { type Direct, openDirect, sameAsPool } from "./direct.js";
 import { MemoryLsnFloors, readScopes, type LsnFloors, type ReadScope } from "./read-scope.js";
 import type { ReadRouting } from "./executor.js";
 
@@ -240,9 +240,10 @@ export class PostgresStore implements Store {
     const hosts = hostsOf(url);
     const finder = hosts && new PrimaryFinder(url, hosts, limits.connectTimeoutMs);
     await finder?.start();
-    // A pooler refuses statement_timeout as a startup parameter (PgBouncer: "unsupported startup parameter"), and a
-    // SET would stay on whichever server connection it ran on: the pooler's own configuration sets it (direct.ts).
-    const pool = createPool(url, directUrl ? { ...limits, statementTimeoutMs: 0 } : limits, finder?.Client);
+    // With a direct URL, `url` is a pooler: it refuses statement_timeout as a startup parameter (PgBouncer: "unsupported
+    // startup parameter"), and a SET would stay on whichever server connection it ran on: the pooler's own
+    // configuration sets it (direct.ts).
+    const pool = createPool(url, limits, { Client: finder?.Client, pooler: Boolean(directUrl) });
     if (finder) finder.pool = pool;
     let direct: Direct = sameAsPool(pool, finder?.Client);
     let routing: ReadRouting | undefined;

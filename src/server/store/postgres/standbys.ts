@@ -7,13 +7,19 @@
  * than the poll said, so a choice made on the last poll is never too new. A standby that fails a query or a poll is
  * left out until a poll answers again.
  *
+ * A standby may be reached through a pooler in transaction mode (PgBouncer), as the primary may: reads are single
+ * statements or read-only transactions, which such a pooler serves. Unlike the primary's, a standby's pool needs no
+ * session of its own (no LISTEN, no migrations), so no direct URL: one that refuses the statement_timeout startup
+ * parameter is taken to be a pooler, and connected to again without it; its own configuration sets the timeout
+ * (PgBouncer's connect_query), and the report says which, for the warning the primary's pooler has (startup-notes.ts).
+ *
  * Not shared: streaming replication and LSNs are PostgreSQL's; SQLite has one file.
  */
 import type pg from "pg";
-import { createPool, type PoolLimits } from "./pool.js";
+import { createPool, pooledStatementTimeoutMs, type PoolLimits } from "./pool.js";
 import { asUnavailable } from "../unavailable.js";
 import { isPostgresOutage } from "./outage.js";
-import { StandbyOpenError } from "./open-errors.js";
+import { refusedStartupParameter, StandbyOpenError } from "./open-errors.js";
 
 /** How often each standby's replay position and the primary's write position are read. */
 const POLL_MS = 200;
@@ -35,6 +41,8 @@ export interface StandbyReport {
   excluded: boolean;
   /** Requests' reads it answered since the start. */
   reads: number;
+  /** Reached through a pooler: the statement_timeout its server connections run reads under (ms, 0: none). */
+  pooledStatementTimeoutMs?: number;
 }
 
 export class Standby {
@@ -46,10 +54,44 @@ export class Standby {
   /** Requests' reads answered. */
   reads = 0;
 
+  /** @param pooledStatementTimeoutMs set when `pool` goes through a pooler: the timeout its configuration sets. */
   constructor(
     readonly name: string,
     readonly pool: pg.Pool,
+    readonly pooledStatementTimeoutMs?: number,
   ) {}
+}
+
+/** Whether the server behind `pool` is a hot standby; the driver's error when it does not answer. */
+async function inRecovery(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby");
+  return rows[0]?.standby === true;
+}
+
+/**
+ * Connects to the standby at `url`, through a pooler if it is one (it refused statement_timeout), and refuses, in one
+ * line naming it (StandbyOpenError), a URL that does not answer or whose server is not a standby.
+ */
+async function openStandby(name: string, url: string, limits: PoolLimits): Promise<Standby> {
+  let pool = createPool(url, limits);
+  let pooledMs: number | undefined;
+  try {
+    let standby: boolean;
+    try {
+      standby = await inRecovery(pool);
+    } catch (error) {
+      if (refusedStartupParameter(error) !== "statement_timeout") throw error;
+      await pool.end();
+      pool = createPool(url, limits, { pooler: true });
+      standby = await inRecovery(pool);
+      pooledMs = await pooledStatementTimeoutMs(pool);
+    }
+    if (!standby) throw new StandbyOpenError(url, "primary");
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error instanceof StandbyOpenError ? error : new StandbyOpenError(url, asUnavailable(error, isPostgresOutage));
+  }
+  return new Standby(name, pool, pooledMs);
 }
 
 export class Standbys {
@@ -61,6 +103,7 @@ export class Standbys {
 
   private constructor(
     private readonly primary: pg.Pool,
+    /** Filled by open(), one standby at a time, so that a failed open closes those it opened. */
     readonly list: readonly Standby[],
     private readonly maxLagMs: number,
   ) {}
@@ -75,17 +118,10 @@ export class Standbys {
     maxLagMs: number,
     limits: PoolLimits,
   ): Promise<Standbys> {
-    const list = urls.map((url, i) => new Standby(`standby ${i + 1}`, createPool(url, limits)));
+    const list: Standby[] = [];
     const standbys = new Standbys(primary, list, maxLagMs);
     try {
-      for (const [i, standby] of list.entries()) {
-        const { rows } = await standby.pool
-          .query<{ standby: boolean }>("SELECT pg_is_in_recovery() AS standby")
-          .catch((error: unknown) => {
-            throw new StandbyOpenError(urls[i]!, asUnavailable(error, isPostgresOutage));
-          });
-        if (!rows[0]?.standby) throw new StandbyOpenError(urls[i]!, "primary");
-      }
+      for (const [i, url] of urls.entries()) list.push(await openStandby(`standby ${i + 1}`, url, limits));
       await standbys.poll();
     } catch (error) {
       await standbys.close();
@@ -118,6 +154,7 @@ export class Standbys {
       lagSeconds: s.lagMs / 1000,
       excluded: !s.healthy || s.lagMs > this.maxLagMs,
       reads: s.reads,
+      ...(s.pooledStatementTimeoutMs === undefined ? {} : { pooledStatementTimeoutMs: s.pooledStatementTimeoutMs }),
     }));
   }
 
