@@ -12,18 +12,48 @@ import type pg from "pg";
 import type { MadeEvent, MadeIssueEvent } from "../action-store.js";
 import { INGEST_LOG_KEPT } from "../feed-sql.js";
 
-const WRITE_MADE = `WITH
-  e AS (INSERT INTO events (id, type, actor_id, repo_id, org_id, public, created_at, complete, body)
-    SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::bool[], $7::int8[],
-      $8::bool[], $9::text[])),
-  ie AS (INSERT INTO issue_events (id, repo_id, actor_id, created_at, complete, body, issue_number)
-    SELECT * FROM unnest($10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::bool[], $15::text[], $16::int4[])),
-  g AS (UPDATE ingest_state SET generation = generation + 1 WHERE id = 1 RETURNING generation),
-  l AS (INSERT INTO ingest_log (generation, oldest_event, oldest_issue_event)
-    SELECT generation, $17::int8, $18::int8 FROM g)
-DELETE FROM ingest_log WHERE generation <= (SELECT generation FROM g) - ${INGEST_LOG_KEPT}`;
+/** A column of a table the statement inserts into: its name, its type, and its value in a row. */
+type Column<Row> = [name: string, type: string, value: (row: Row) => unknown];
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
+
+const EVENT_COLUMNS: Column<MadeEvent>[] = [
+  ["id", "int8", (e) => e.id],
+  ["type", "text", (e) => e.type],
+  ["actor_id", "int8", (e) => e.actorId],
+  ["repo_id", "int8", (e) => e.repoId],
+  ["org_id", "int8", (e) => e.orgId],
+  ["public", "bool", (e) => e.public],
+  ["created_at", "int8", (e) => seconds(e.createdAt)],
+  ["complete", "bool", (e) => e.complete],
+  ["body", "text", (e) => e.body],
+];
+const ISSUE_EVENT_COLUMNS: Column<MadeIssueEvent>[] = [
+  ["id", "int8", (e) => e.id],
+  ["repo_id", "int8", (e) => e.repoId],
+  ["actor_id", "int8", (e) => e.actorId],
+  ["created_at", "int8", (e) => seconds(e.createdAt)],
+  ["complete", "bool", (e) => e.complete],
+  ["body", "text", (e) => e.body],
+  ["issue_number", "int4", (e) => e.issueNumber],
+];
+
+/** `INSERT INTO table (...) SELECT * FROM unnest(...)`, its arrays the parameters from `$first` on. */
+function insertAll<Row>(table: string, columns: Column<Row>[], first: number): string {
+  const names = columns.map(([name]) => name).join(", ");
+  const arrays = columns.map(([, type], i) => `$${first + i}::${type}[]`).join(", ");
+  return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`;
+}
+
+const OLDEST = EVENT_COLUMNS.length + ISSUE_EVENT_COLUMNS.length + 1;
+const WRITE_MADE = `WITH
+  e AS (${insertAll("events", EVENT_COLUMNS, 1)}),
+  ie AS (${insertAll("issue_events", ISSUE_EVENT_COLUMNS, EVENT_COLUMNS.length + 1)}),
+  g AS (UPDATE ingest_state SET generation = generation + 1 WHERE id = 1 RETURNING generation),
+  l AS (INSERT INTO ingest_log (generation, oldest_event, oldest_issue_event)
+    SELECT generation, $${OLDEST}::int8, $${OLDEST + 1}::int8 FROM g)
+DELETE FROM ingest_log WHERE generation <= (SELECT generation FROM g) - ${INGEST_LOG_KEPT}`;
+
 /** The oldest of the rows' times, in seconds, as the ingest log keeps it; null for none. */
 const oldest = (rows: { createdAt: Date }[]) =>
   rows.length ? Math.min(...rows.map((r) => seconds(r.createdAt))) : null;
@@ -32,25 +62,11 @@ export async function writeMade(
   client: pg.PoolClient,
   made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] },
 ): Promise<void> {
-  const { events: e, issueEvents: ie } = made;
+  const { events, issueEvents } = made;
   await client.query(WRITE_MADE, [
-    e.map((x) => x.id),
-    e.map((x) => x.type),
-    e.map((x) => x.actorId),
-    e.map((x) => x.repoId),
-    e.map((x) => x.orgId),
-    e.map((x) => x.public),
-    e.map((x) => seconds(x.createdAt)),
-    e.map((x) => x.complete),
-    e.map((x) => x.body),
-    ie.map((x) => x.id),
-    ie.map((x) => x.repoId),
-    ie.map((x) => x.actorId),
-    ie.map((x) => seconds(x.createdAt)),
-    ie.map((x) => x.complete),
-    ie.map((x) => x.body),
-    ie.map((x) => x.issueNumber),
-    oldest(e),
-    oldest(ie),
+    ...EVENT_COLUMNS.map(([, , value]) => events.map(value)),
+    ...ISSUE_EVENT_COLUMNS.map(([, , value]) => issueEvents.map(value)),
+    oldest(events),
+    oldest(issueEvents),
   ]);
 }
