@@ -230,4 +230,31 @@ describe("issue actions", () => {
     assert.equal((await send("GET", "/repos/alice/hello/issues/99")).statusCode, 404);
     assert.equal((await send("GET", "/repos/alice/secret/issues", BOB_TOKEN)).statusCode, 404);
   });
+
+  test("each action raises the generation once and logs how far back it reached, for the feed totals kept", async () => {
+    const { generation } = await t.store.events.version();
+    const at = Math.floor(t.clock.now().getTime() / 1000);
+    // An issue event and no Events API event (a label added), then an event and no issue event (a comment).
+    assert.equal(
+      (await send("POST", "/repos/alice/hello/issues/1/labels", ALICE_TOKEN, { labels: ["later"] })).statusCode,
+      200,
+    );
+    assert.equal((await t.store.events.version()).generation, generation + 1);
+    assert.deepEqual(await t.store.events.ingestedSince(generation, generation + 1), {
+      oldestEvent: null,
+      oldestIssueEvent: at,
+    });
+    assert.equal(
+      (await send("POST", "/repos/alice/hello/issues/1/comments", ALICE_TOKEN, { body: "Noted" })).statusCode,
+      201,
+    );
+    assert.deepEqual(await t.store.events.ingestedSince(generation + 1, generation + 2), {
+      oldestEvent: at,
+      oldestIssueEvent: null,
+    });
+    const [labeled] = (
+      await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/1/events" })
+    ).json() as Json[];
+    assert.ok(labeled, "the per-issue list has the made issue event: its issue number was written");
+  });
 });
