@@ -2,7 +2,7 @@
  * The stores of closed test doubles, kept for the next double of the same settings, world and time (issue 47: after
  * the shared app, a start's largest costs were its database: the image opened and its schema read, the world seeded,
  * its statements prepared, the image resets return to taken). A closed double's store is parked, and put back at its
- * start when taken (its reset(): the undo log makes that cheap once it is begun), so the next start that would build
+ * start when taken (its reset(): one rollback to the image it is held at), so the next start that would build
  * the very same database sees what a fresh one would have built.
  *
  * Only a start whose `now` is given is parked: a world seeded on a running clock bears the time of its start. A
@@ -22,7 +22,7 @@ export interface ParkedStore {
   backToStart: () => Promise<void>;
 }
 
-/** Stores kept per key, and in all: each holds its world's rows, its image and its undo log. */
+/** Stores kept per key, and in all: each holds its world's rows and its image. */
 const PER_KEY = 2;
 const IN_ALL = 8;
 

@@ -1,5 +1,5 @@
 /**
- * reset() and restore() put back only what changed since the image (src/server/store/sqlite/state.ts, undo-log.ts): whatever
+ * reset() and restore() undo what changed since the image (src/server/store/sqlite/state.ts, a held savepoint): whatever
  * mix of writes a test made (rows inserted, updated, deleted, cascading), every state table afterwards holds exactly
  * the rows it held at the image, checked table by table, for random sequences of actions (fast-check).
  */

@@ -3,6 +3,9 @@
  * synchronously. A transaction's work is async and the connection is one, so while a transaction is open every other
  * call waits its turn in a queue (a statement run meanwhile would join the transaction, and see or lose its writes);
  * code that uses the connection directly (feeds' version, the on-thread ingest, images) goes through `exclusive()`.
+ *
+ * A test double's database may be held at an image (hold()): a savepoint left open on the connection, so that going
+ * back to the image is one ROLLBACK TO (./state.ts). While it is held, a transaction is a savepoint inside it.
  */
 import Database from "better-sqlite3";
 import { mappedError, type Executor, type Parameters, type TransactionOptions } from "../executor.js";
@@ -28,6 +31,10 @@ function settled<T>(work: () => T): Promise<T> {
 const mapped = <T>(work: () => T): Promise<T> =>
   settled(work).catch((error: unknown) => Promise.reject(mappedError(error, ERRORS)));
 
+/** The savepoint an image is held at, and the one each transaction is while it is. */
+const HELD = "feedgate_held_image";
+const NESTED = "feedgate_transaction";
+
 export class SqliteExecutor implements Executor {
   readonly dialect = "sqlite";
   readonly values = SQLITE_VALUES;
@@ -37,6 +44,8 @@ export class SqliteExecutor implements Executor {
   private tail: Promise<unknown> = Promise.resolve();
   /** The connection's own `synchronous`, set back after a relaxed transaction. */
   private readonly strict: number;
+  /** Whether hold() left the savepoint HELD open (SQLite ends it with the transaction when an error rolls back all). */
+  private held = false;
 
   constructor(readonly db: Database.Database) {
     this.strict = Number(db.pragma("synchronous", { simple: true }));
@@ -74,29 +83,66 @@ export class SqliteExecutor implements Executor {
     return this.whenFree(work, settled);
   }
 
+  /** Whether the database is held at an image: every write since is undone by rollbackToHeld(). */
+  get holding(): boolean {
+    return this.held && this.db.inTransaction;
+  }
+
+  /**
+   * Holds the database as it is now: a savepoint left open, outside any transaction. Only for a database no other
+   * connection uses (a held write lock would shut it out), and only by images' code, which runs in `exclusive()`.
+   */
+  hold(): void {
+    if (this.db.inTransaction) throw new Error("a database is held only between transactions");
+    this.db.exec(`SAVEPOINT ${HELD}`);
+    this.held = true;
+  }
+
+  /** Undoes every write since hold(); the database stays held. */
+  rollbackToHeld(): void {
+    if (!this.holding) throw new Error("the database is not held");
+    this.db.exec(`ROLLBACK TO ${HELD}`);
+  }
+
+  /** Commits what was written since hold(), and holds no more. */
+  release(): void {
+    if (this.holding) this.db.exec(`RELEASE ${HELD}`);
+    this.held = false;
+  }
+
   private whenFree<T>(work: () => T, run: (work: () => T) => Promise<T>): Promise<T> {
     return this.pending === 0 ? run(work) : this.inTurn(() => run(work));
   }
 
   transaction<T>(work: (tx: Executor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.inTurn(async () => {
-      if (options.relaxed) this.db.pragma("synchronous = NORMAL");
+      // Held, the write lock is this connection's already: a savepoint is the transaction. SQLite refuses to change
+      // `synchronous` inside one; a held database is in memory, where it means nothing.
+      const nested = this.holding;
+      const relaxed = options.relaxed && !nested;
+      if (relaxed) this.db.pragma("synchronous = NORMAL");
       const tx = new SqliteTransaction(this);
       try {
-        this.db.exec(options.write ? "BEGIN IMMEDIATE" : "BEGIN");
+        this.db.exec(nested ? `SAVEPOINT ${NESTED}` : options.write ? "BEGIN IMMEDIATE" : "BEGIN");
         if (options.opening) this.db.exec(options.opening);
         const result = await work(tx);
-        this.db.exec("COMMIT");
+        this.db.exec(nested ? `RELEASE ${NESTED}` : "COMMIT");
         return result;
       } catch (error) {
         // A rollback that fails too (the disk gone) must not hide why the transaction failed.
-        if (this.db.inTransaction) settled(() => this.db.exec("ROLLBACK")).catch(() => undefined);
+        if (this.db.inTransaction) settled(() => this.rollback(nested)).catch(() => undefined);
         throw mappedError(error, ERRORS);
       } finally {
         tx.ended = true;
-        if (options.relaxed) this.db.pragma(`synchronous = ${this.strict}`);
+        if (relaxed) this.db.pragma(`synchronous = ${this.strict}`);
       }
     });
+  }
+
+  /** Ends a failed transaction; a savepoint's ROLLBACK TO leaves it open, so it is released too. */
+  private rollback(nested: boolean): void {
+    if (!nested) this.db.exec("ROLLBACK");
+    else if (this.holding) this.db.exec(`ROLLBACK TO ${NESTED}; RELEASE ${NESTED}`);
   }
 
   /** Runs `work` after every transaction and call queued before it, and holds the queue until it settles. */
