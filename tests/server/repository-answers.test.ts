@@ -1,6 +1,7 @@
 /**
  * `GET /repos/:owner/:repo`'s kept answers (services/entry-points.ts repositoryAnswers, ../../src/server/
- * versioned-answers.ts): an answer given again is the same bytes as the one made afresh, and no write leaves an
+ * versioned-answers.ts), given again before Fastify's pipeline (../../src/server/repeats/): an answer given again is
+ * the same bytes as the one made afresh, and no write leaves an
  * old one behind: counts (stars, forks, watchers, open issues), the caller's permissions after a collaborator change,
  * a rename, privacy, a deleted token, a reset, and two doubles of the same settings with the same numbers.
  */
@@ -38,6 +39,11 @@ describe("kept repository answers", () => {
     return (await res.json()) as Json;
   };
 
+  const repeatedCount = async () => {
+    const metrics = await (await fetch(`${fg.url}/metrics`)).text();
+    return Number(/^feedgate_repeated_answers_total (\d+)$/m.exec(metrics)?.[1]);
+  };
+
   before(async () => {
     fg = await startFeedgate({ world, now: NOW });
     for (const login of ["o", "u", "w"]) tokens[login] = await fg.token(login);
@@ -45,6 +51,7 @@ describe("kept repository answers", () => {
   after(() => fg.close());
 
   it("gives the same bytes again, headers but the per-request ones alike", async () => {
+    const repeatedBefore = await repeatedCount();
     const answers = [];
     for (let i = 0; i < 3; i++) {
       const res = await send("GET", "/repos/o/r", "u");
@@ -61,6 +68,8 @@ describe("kept repository answers", () => {
         answers[0]!.headers.map(([name]) => name),
       );
     }
+    // The second and third were given again before Fastify's pipeline (src/server/repeats/).
+    assert.equal(await repeatedCount(), repeatedBefore + 2);
     // Through fg.fetch, and under /api/v3, the answers are their own (their URLs differ), each the same again.
     const underPrefix = await (await send("GET", "/api/v3/repos/o/r", "u")).text();
     assert.notEqual(underPrefix, answers[0]!.body);

@@ -15,8 +15,8 @@
  * - the rate limit: charged again by the rate-limit plugin's own rule (../counters/rate-limit-rule.ts: a 304 charged
  *   and given back), its headers made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
  * - per request: a new request id, the clock's `Date` when the clock is a test's, the duration metric.
- * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from feed routes, which say what
- * their page depends on (request.repeatable). Nothing is repeated while test faults are set, while the server stops,
+ * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from routes that say what their
+ * answer depends on (request.repeatable): the feeds, and a repository object (`GET /repos/:owner/:repo`). Nothing is repeated while test faults are set, while the server stops,
  * or when requests are logged (`--log-level info` logs each one), and a version read that fails hands the request to
  * Fastify, which answers it stale or 503 as it would have.
  *
@@ -309,6 +309,7 @@ export class RepeatedAnswers {
     const read = this.parts.version();
     const version = read instanceof Promise ? await read : read;
     if (version !== answer.version && !sameNumbers(version, answer.version)) return false;
+    if (dependence.wholeVersion && version.received !== answer.version.received) return false;
     const received = dependence.received;
     if (received !== null && (await this.parts.receivedVersion(received.userId)) !== received.version) return false;
     // Charged by the rate-limit plugin's own rule; over the limit, the charge is taken back and Fastify refuses it.

@@ -13,7 +13,7 @@ import type { ApiVersion } from "../../api/versions.js";
 import type { Principal } from "../services/authenticator.js";
 import { toWireApiOverview, toWireRateLimit, toWireRoot } from "../convert/meta.js";
 import type { EntryPointService } from "../services/entry-points.js";
-import type { FeedParams, WireIdKind } from "../services/feeds.js";
+import type { FeedParams, PageDependence, WireIdKind } from "../services/feeds.js";
 import type { Repository } from "../../api/schemas.js";
 import type { StoreVersion } from "../store/store.js";
 
@@ -38,6 +38,14 @@ function repositoryAnswerKey(
   }
   return `${params.user}\0${params.repo}\0${caller}\0${request.baseUrl}\0${request.apiVersion}`;
 }
+
+/** What a repository object depends on besides the request: the store's whole version, and no time. */
+const REPOSITORY_DEPENDENCE: PageDependence = Object.freeze({
+  received: null,
+  from: -Infinity,
+  until: Infinity,
+  wholeVersion: true,
+});
 
 export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPointService): void {
   const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
@@ -78,9 +86,12 @@ export function entryPointRoutes(untyped: FastifyInstance, entryPoints: EntryPoi
       apiVersion: ApiVersion;
       lastModified: Date | null;
       storeVersion: StoreVersion | null;
+      repeatable: PageDependence | null;
     },
   ) => {
     const key = repositoryAnswerKey(params, request);
+    // An answer kept under the whole version may be given again before Fastify's pipeline (../repeats/), as it is.
+    if (key !== null) request.repeatable = REPOSITORY_DEPENDENCE;
     const kept = key === null ? undefined : entryPoints.repositoryAnswers.get(key, request.storeVersion);
     if (kept !== undefined) {
       request.lastModified = kept.lastModified;

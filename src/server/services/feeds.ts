@@ -98,6 +98,11 @@ export interface PageDependence {
   /** Clock times (ms) between which the age cap (`--feed-max-age`) keeps the same first minute: [from, until). */
   from: number;
   until: number;
+  /**
+   * The answer depends on the version's `received` number too, which feeds other than a received one do not (a
+   * repository object kept under the whole version: services/entry-points.ts).
+   */
+  wholeVersion?: true;
 }
 
 /** A page as the feeds serve it: its rows and total, and what they depend on (null: read uncached, never repeated). */
