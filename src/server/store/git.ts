@@ -62,7 +62,9 @@ export class GitObjects implements GitStore {
 
   /** Drops what is kept: the database was put back to an image, which may lack objects found since. */
   forget(): void {
-    this.kept?.clear();
+    // Only when something is kept: clear() fills the cache's arrays, KEPT_OBJECTS long, at every call (most of a test
+    // double's reset, which forgets twice, when the test read no git object).
+    if (this.kept !== undefined && this.kept.size > 0) this.kept.clear();
   }
 
   async put(networkId: number, objects: readonly StoredGitObject[]): Promise<void> {
