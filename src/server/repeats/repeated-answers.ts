@@ -16,9 +16,10 @@
  *   and given back), its headers made afresh; a caller over the limit is handed to Fastify, which refuses it as ever;
  * - per request: a new request id, the clock's `Date` when the clock is a test's, the duration metric.
  * Only GET answers of 200 or 304 to anonymous or token callers are kept, and only from routes that say what their
- * answer depends on (request.repeatable): the feeds, and a repository object (`GET /repos/:owner/:repo`). Nothing is repeated while test faults are set, while the server stops,
- * or when requests are logged (`--log-level info` logs each one), and a version read that fails hands the request to
- * Fastify, which answers it stale or 503 as it would have.
+ * answer depends on (request.repeatable): the feeds, and a repository object (`GET /repos/:owner/:repo`). Nothing
+ * is repeated while test faults are set, while the server stops, or when requests are logged (`--log-level info`
+ * logs each one), and a version read that fails hands the request to Fastify, which answers it stale or 503 as it
+ * would have.
  *
  * When a kept answer no longer holds (an ingest changed the feed), the request that found so takes the pipeline, and
  * the same request arriving meanwhile waits for its answer and tries that one (which it checks as any kept answer):
