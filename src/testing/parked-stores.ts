@@ -5,8 +5,9 @@
  * start when taken (its reset(): one rollback to the image it is held at), so the next start that would build
  * the very same database sees what a fresh one would have built.
  *
- * Only a start whose `now` is given is parked: a world seeded on a running clock bears the time of its start. A
- * store whose reset fails when taken is closed, and the start builds its own.
+ * A world seeded on a running clock bears its start's second (start.ts), so its store serves the starts of that second
+ * only, and is closed rather than parked once the second is past. A store whose reset fails when taken is closed, and
+ * the start builds its own.
  */
 import { createHash } from "node:crypto";
 import type { Config } from "../server/config.js";
@@ -20,6 +21,8 @@ export interface ParkedStore {
   secrets: SecretBox;
   /** The closed double's reset(): called when the store is taken, so that a store never taken costs its close nothing. */
   backToStart: () => Promise<void>;
+  /** The wall clock's time (ms) from which no start can take it: the end of its second on a running clock. */
+  takenUntil: number;
 }
 
 /** Stores kept per key, and in all: each holds its world's rows and its image. */
@@ -58,8 +61,9 @@ export async function takeParked(key: string): Promise<ParkedStore | undefined> 
 
 /** Parks `parking` under `key`; closes its store instead when the lot is full for the key. */
 export async function park(key: string, parking: ParkedStore): Promise<void> {
+  await closePast();
   const stores = parked.get(key) ?? [];
-  if (stores.length >= PER_KEY) return parking.store.close();
+  if (stores.length >= PER_KEY || parking.takenUntil <= Date.now()) return parking.store.close();
   // When the lot is full in all, the key parked longest gives up its oldest store.
   if (count >= IN_ALL) await closeOldest();
   stores.push(parking);
@@ -74,6 +78,20 @@ async function closeOldest(): Promise<void> {
   count--;
   if (stores?.length === 0) parked.delete(key);
   await oldest.store.close();
+}
+
+/** Closes the stores no start can take any more (their second is past), so they hold no memory and no place. */
+async function closePast(): Promise<void> {
+  const now = Date.now();
+  for (const [key, stores] of parked) {
+    const past = stores.filter((store) => store.takenUntil <= now);
+    if (past.length === 0) continue;
+    const kept = stores.filter((store) => store.takenUntil > now);
+    if (kept.length === 0) parked.delete(key);
+    else parked.set(key, kept);
+    count -= past.length;
+    for (const store of past) await store.store.close();
+  }
 }
 
 /** Closes every parked store (a test of the lot; a process that ends frees them anyway). */

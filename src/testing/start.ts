@@ -156,18 +156,24 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   );
   setPasswordCost(config.passwordCost); // as startServer does, before the world's passwords are hashed
   const world = options.world === undefined ? undefined : await worldDocument(options.world);
-  // A closed double's store, put back at its start, when this start would build the same database (parked-stores.ts).
-  const key = options.now === undefined ? undefined : parkingKey(config, world?.doc, world?.baseDir, start);
-  const parked = key === undefined ? undefined : await takeParked(key);
+  // The world is seeded at one time: the clock's when it stands still; on a running clock its start's second, which is
+  // all of it the wire shows (GitHub's times are whole seconds), so every start within one second builds the same
+  // database, and takes a store a closed double of that second parked (parked-stores.ts).
+  const running = options.now === undefined;
+  const seededAt = running ? new Date(Math.floor(start.getTime() / 1000) * 1000) : start;
+  const key = parkingKey(config, world?.doc, world?.baseDir, seededAt);
+  // No start after its second can take a store seeded on a running clock.
+  const takenUntil = running ? seededAt.getTime() + 1000 : Number.POSITIVE_INFINITY;
+  const parked = await takeParked(key);
   const store = parked?.store ?? (await SqliteStore.open(":memory:"));
   // The box the app seals hooks' secrets with, made first: a world's app webhook secrets are sealed with it.
   const secrets = parked?.secrets ?? SecretBox.ephemeral();
   let controls: TestControls | undefined;
   const storeOnClose = {
     close: () =>
-      key === undefined || controls === undefined
+      controls === undefined
         ? store.close()
-        : park(key, { store, secrets, backToStart: () => controls!.reset() }),
+        : park(key, { store, secrets, backToStart: () => controls!.reset(), takenUntil }),
   };
   const opened: { close(): Promise<void> }[] = [storeOnClose];
   const closeAll = async () => {
@@ -175,7 +181,7 @@ export async function startFeedgate(options: FeedgateOptions = {}): Promise<Feed
   };
   try {
     if (world !== undefined && !parked) {
-      await new IngestService(store, clock.now).seedWorld(world.doc, {
+      await new IngestService(store, () => new Date(seededAt)).seedWorld(world.doc, {
         baseDir: world.baseDir,
         sealSecret: (s) => secrets.seal(s),
         hashPassword: rememberedHash,

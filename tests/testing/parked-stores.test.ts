@@ -82,6 +82,43 @@ describe("stores parked between doubles", () => {
     await same.close();
   });
 
+  it("give a running clock's next start in the same second the store its world was seeded in", async () => {
+    // A start seeds its world at its second (the world's issue is made then); one a second later builds its own.
+    // Tried until both cases were seen: the first start of each try begins just before a second ends.
+    const seededAt = async (fg: Feedgate) => {
+      const issue = await fg.fetch(`${fg.url}/repos/octocat/hello/issues/1`);
+      return ((await issue.json()) as { created_at: string }).created_at;
+    };
+    const seen = { same: 0, next: 0 };
+    for (let tries = 0; tries < 50 && (seen.same === 0 || seen.next === 0); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) - (tries % 2 ? 500 : 3)));
+      const first = await startFeedgate({ world: WORLD });
+      const fresh = dump(first);
+      const firstSeeded = await seededAt(first);
+      assert.match(firstSeeded, /T\d\d:\d\d:\d\dZ$/);
+      await writeEverywhere(first);
+      const store = first.store;
+      await first.close();
+      const second = await startFeedgate({ world: WORLD });
+      try {
+        if ((await seededAt(second)) === firstSeeded) {
+          seen.same++;
+          assert.equal(second.store, store, "a start in the same second took the parked store");
+          assert.deepEqual(dump(second), fresh);
+          const issue = await second.fetch(`${second.url}/repos/octocat/hello/issues/1`);
+          assert.equal(((await issue.json()) as { state: string }).state, "open");
+        } else {
+          seen.next++;
+          assert.notEqual(second.store, store, "a store of a past second is not taken");
+          await assert.rejects(store.users.findByLogin("octocat"), "and it was closed, not kept");
+        }
+      } finally {
+        await second.close();
+      }
+    }
+    assert.ok(seen.same > 0 && seen.next > 0, JSON.stringify(seen));
+  });
+
   it("serve two doubles of one key at once with stores of their own", async () => {
     const [a, b] = await Promise.all([
       startFeedgate({ world: WORLD, now: NOW }),
