@@ -211,6 +211,7 @@ export function makeServices({
     version: () => remembering.version,
     cacheRequests: metrics.feedCacheRequests,
   });
+  metrics.feedCacheSize(() => feeds.cacheSize);
   const entryPoints = new EntryPointService(store, feeds);
   const streams = new StreamHub({
     events: store.events,

@@ -109,4 +109,24 @@ describe("feed page cache", () => {
     await poll(20);
     assert.deepEqual(asked(), { rows: 0, counts: 0, arrivals: 0, boundaries: 0, arrivedRows: 0 });
   });
+
+  test("each page asked for is kept once, in its newest state: ten ingests into the feed add no page", async () => {
+    const cached = async () => {
+      const text = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+      const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1]);
+      return { pages: gauge("feedgate_feed_cache_pages"), bytes: gauge("feedgate_feed_cache_bytes") };
+    };
+    await poll(1);
+    await poll(1, "?per_page=2&page=2");
+    const before = await cached();
+    for (let minute = 10; minute < 20; minute++) {
+      await new IngestService(t.store, t.clock.now).ingestEvents([push(String(minute), minute)]);
+      const [first] = await poll(1);
+      assert.equal((first!.json() as { id: string }[])[0]!.id, String(minute));
+      await poll(1, "?per_page=2&page=2");
+    }
+    const after = await cached();
+    assert.equal(after.pages, before.pages, "each page of the feed is kept once, in its newest state");
+    assert.ok(after.bytes > before.bytes, "the pages kept hold the events that arrived");
+  });
 });

@@ -4,6 +4,10 @@
  * from the database before the rows), so a page is never served after anything it shows has changed, on this
  * instance or any other sharing the database.
  *
+ * Each page is kept under its slot too (a feed, page size, standing and offset: the key without the state), and a
+ * slot keeps only its newest page: on a live feed every ingest makes a new state, and the pages of the states before
+ * it would otherwise fill the cache until evicted, tens of megabytes no request asks for again.
+ *
  * Concurrent misses for one page share one load (lru-cache's fetch): right after an ingest every poller of a
  * busy feed misses at once, and each would otherwise read the page again.
  */
@@ -15,8 +19,20 @@ import type { FeedPage } from "../store/store.js";
 export type PageRows = Omit<FeedPage, "total">;
 type Load = () => Promise<PageRows>;
 
+interface Kept {
+  page: PageRows;
+  slot: string;
+}
+
+interface Fetching {
+  load: Load;
+  slot: string;
+}
+
 export class FeedPageCache {
-  private readonly pages: LRUCache<string, PageRows, Load> | null;
+  private readonly pages: LRUCache<string, Kept, Fetching> | null;
+  /** Each slot's newest key: the one page of the slot kept. */
+  private readonly newest = new Map<string, string>();
 
   /**
    * @param maxBytes the memory pages may take (their JSON text); 0 turns caching off.
@@ -28,12 +44,15 @@ export class FeedPageCache {
   ) {
     this.pages =
       maxBytes > 0
-        ? new LRUCache<string, PageRows, Load>({
+        ? new LRUCache<string, Kept, Fetching>({
             maxSize: maxBytes,
-            sizeCalculation: (page) => page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
-            fetchMethod: (_key, _stale, { context: load }) => load(),
+            sizeCalculation: (kept) => kept.page.rows.reduce((bytes, row) => bytes + row.body.length, 256),
+            fetchMethod: async (_key, _stale, { context }) => ({ page: await context.load(), slot: context.slot }),
             // A load whose entry is evicted meanwhile (other pages needing the room) still answers its requests.
             ignoreFetchAbort: true,
+            dispose: (kept, key) => {
+              if (this.newest.get(kept.slot) === key) this.newest.delete(kept.slot);
+            },
           })
         : null;
   }
@@ -42,13 +61,22 @@ export class FeedPageCache {
     return this.pages !== null;
   }
 
-  /** The page cached under `key`, if it is (no load, no count). */
-  peek(key: string): PageRows | undefined {
-    return this.pages?.peek(key);
+  /** How many pages are kept and the bytes they count for. */
+  get size(): { pages: number; bytes: number } {
+    return { pages: this.pages?.size ?? 0, bytes: this.pages?.calculatedSize ?? 0 };
   }
 
-  /** @param key names the page and everything its rows depend on: a new state of the feed is a new entry. */
-  async get(key: string, load: Load): Promise<PageRows> {
+  /** The page cached under `key`, if it is (no load, no count). */
+  peek(key: string): PageRows | undefined {
+    return this.pages?.peek(key)?.page;
+  }
+
+  /**
+   * @param key names the page and everything its rows depend on: a new state of the feed is a new entry.
+   * @param slot names the page without its state: the slot's page kept before is dropped once this one is loaded (its
+   *   load may still read it: ./first-pages.ts carries a first page forward).
+   */
+  async get(key: string, slot: string, load: Load): Promise<PageRows> {
     if (!this.pages) {
       this.requests?.inc({ result: "miss" });
       return load();
@@ -59,9 +87,14 @@ export class FeedPageCache {
       loaded = true;
       return load();
     };
-    const page = await this.pages.fetch(key, { context: loadHere });
+    const kept = await this.pages.fetch(key, { context: { load: loadHere, slot } });
     this.requests?.inc({ result: loaded ? "miss" : "hit" });
+    const before = this.newest.get(slot);
+    if (before !== key && this.pages.has(key)) {
+      this.newest.set(slot, key);
+      if (before !== undefined) this.pages.delete(before);
+    }
     // fetch answers undefined only when the load does, and a load always gives a page.
-    return page!;
+    return kept!.page;
   }
 }

@@ -136,6 +136,11 @@ export class FeedService {
     this.totals = new FeedTotals(parts.store.events);
   }
 
+  /** The page cache's pages and bytes (`/metrics`). */
+  get cacheSize(): { pages: number; bytes: number } {
+    return this.cache.size;
+  }
+
   /**
    * Whether the caller may see private events at all: password auth, or a classic token with GitHub's private-feed
    * scope. A fine-grained token sees them only repository by repository (readsPrivate), so never on the feeds that
@@ -371,8 +376,9 @@ export class FeedService {
     const feedKey = `${targetKey(target)}|${notBefore}`;
     const kept = await this.totals.get(feedKey, target, notBefore, standing);
     const line = `${feedKey}|${request.limit}|${standing.standing}`;
-    const pageKey = `${line}|${request.offset}|${kept.epoch}|${kept.above}`;
-    const rows = await this.cache.get(pageKey, () => this.rows(target, request, kept, line, pageKey));
+    const slot = `${line}|${request.offset}`;
+    const pageKey = `${slot}|${kept.epoch}|${kept.above}`;
+    const rows = await this.cache.get(pageKey, slot, () => this.rows(target, request, kept, line, pageKey));
     const dependence: PageDependence = {
       received:
         "scope" in target && target.scope.kind === "received"
