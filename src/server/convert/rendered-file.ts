@@ -7,17 +7,19 @@
  * plain-text README: escaped in a `<pre>` that keeps its lines. A binary file (git's test: a NUL in its first 8,000
  * bytes) has no HTML form: null. No I/O.
  */
-import { Marked } from "marked";
+import type { Marked } from "marked";
 import type sanitizeHtml from "sanitize-html";
 import { loadOnUse } from "../load-on-use.js";
 import { isBinary } from "../git/file-diff.js";
 
 const sanitizer = loadOnUse<typeof sanitizeHtml>("sanitize-html");
+const markedPackage = loadOnUse<typeof import("marked")>("marked");
 
 /** The extensions GitHub's markup library renders as Markdown (github/markup's `markdown` markup). */
 const MARKDOWN = /\.(md|mkd|mkdn|mdwn|mdown|markdown)$/i;
 
-const markdown = new Marked({ gfm: true });
+let renderer: Marked | undefined;
+const markdown = () => (renderer ??= new (markedPackage().Marked)({ gfm: true }));
 
 const TEXT_ELEMENTS = ["h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote", "pre", "code", "div", "span"];
 const INLINE_ELEMENTS = ["a", "b", "i", "strong", "em", "del", "ins", "s", "strike", "sub", "sup", "kbd", "q", "tt"];
@@ -53,7 +55,7 @@ export function renderedFile(path: string, body: Buffer, shell: "file" | "readme
   const text = body.toString("utf8");
   const dataPath = escapeHtml(path);
   if (MARKDOWN.test(path)) {
-    const html = sanitizer()(markdown.parse(text, { async: false }), SANITIZE);
+    const html = sanitizer()(markdown().parse(text, { async: false }), SANITIZE);
     return (
       `<div id="${shell}" class="md" data-path="${dataPath}">` +
       `<article class="markdown-body entry-content container-lg" itemprop="text">${html}</article></div>`
