@@ -6,7 +6,7 @@
  * arrival, delivered to hooks, paged, streamed and retained as ingested ones.
  */
 import type { Executor } from "./executor.js";
-import type { EventInsert, IngestBatch, IngestOptions, IssueEventInsert } from "./ingest-store.js";
+import type { EventInsert, IngestOptions, IssueEventInsert } from "./ingest-store.js";
 import type { IssueStore } from "./issue-store.js";
 import type { DirectoryStore } from "./directory-store.js";
 import type { UserStore } from "./user-store.js";
@@ -131,19 +131,4 @@ export interface ActionDriver {
   write(tx: Executor, made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] }, now: Date): Promise<void>;
   /** After the commit: what the driver keeps of the database's version is read afresh. */
   committed(): void;
-}
-
-/** The ingest batch of an action's events and issue events: nothing else, as the action wrote its state itself. */
-export function madeBatch(made: { events: EventInsert[]; issueEvents: IssueEventInsert[] }): IngestBatch {
-  return {
-    accounts: [],
-    memberships: [],
-    repos: [],
-    collaborators: [],
-    follows: [],
-    watches: [],
-    tokens: [],
-    events: made.events,
-    issueEvents: made.issueEvents,
-  };
 }

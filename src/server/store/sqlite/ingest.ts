@@ -275,14 +275,6 @@ export function applyingOn(
   return (batch, now, options) => db.transaction(() => runProgram(ingestProgram(batch, now, options), ops)).immediate();
 }
 
-/** Runs ingest programs on `db` inside a transaction its caller holds open: the action log's (sqlite/actions.ts). */
-export function programsOn(
-  db: Database.Database,
-): (batch: IngestBatch, now: Date, options?: IngestOptions) => IngestResult {
-  const ops = driver(prepare(db));
-  return (batch, now, options) => runProgram(ingestProgram(batch, now, options), ops);
-}
-
 export class SqliteIngest implements IngestStore {
   /** While a bulk load runs: its ingests, on this connection (bulkLoad). */
   private bulkWriter: IngestWriter | null = null;

@@ -211,7 +211,7 @@ export class SqliteStore implements Store {
     this.actions = part(
       new Actions(
         executor,
-        sqliteActionDriver(db, () => events.committed()),
+        sqliteActionDriver(() => events.committed()),
       ),
     );
   }
