@@ -154,6 +154,8 @@ describe("issue comments and reactions", () => {
       "the webhook carries the comment as the API answers it",
     );
     assert.equal(webhook!.body.issue.comments, 1);
+    // Each object shows its own author's association: the issue is the owner's, the comment bob's, who has no role.
+    assert.deepEqual([webhook!.body.issue.user.login, webhook!.body.issue.author_association], ["alice", "OWNER"]);
     assert.equal(webhook!.body.repository.full_name, "alice/hello");
     assert.equal(webhook!.body.sender.login, "bob");
 

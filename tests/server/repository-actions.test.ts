@@ -283,7 +283,7 @@ describe("repository actions", () => {
     const res = await s.t.app.inject({
       method: "DELETE",
       url: "/repos/acme/internal-tools",
-      headers: { authorization: "Basic " + Buffer.from("alice:alice-password").toString("base64") },
+      headers: { authorization: `Basic ${Buffer.from("alice:alice-password").toString("base64")}` },
     });
     assert.equal(res.statusCode, 204, res.body);
     const deleted = (await s.orgDelivered(before + 1)).at(-1)!;

@@ -76,12 +76,13 @@ export class Comments implements CommentStore {
 
   async insert(comment: NewComment): Promise<CommentRow> {
     const at = this.db.values.time(comment.at);
-    const row = await this.db.get<{ id: number }>(
+    const row = await this.db.get<CommentRecord>(
       `INSERT INTO issue_comments (repo_id, issue_id, user_id, body, created_at, updated_at)
-       VALUES (@repo, @issue, @user, @body, @at, @at) RETURNING id`,
+       VALUES (@repo, @issue, @user, @body, @at, @at)
+       RETURNING *, (SELECT i.number FROM issues i WHERE i.id = issue_comments.issue_id) AS issue_number`,
       { repo: comment.repoId, issue: comment.issueId, user: comment.userId, body: comment.body, at },
     );
-    return (await this.find(Number(row!.id)))!;
+    return toComment(row!);
   }
 
   async find(id: number): Promise<CommentRow | null> {

@@ -92,6 +92,8 @@ export interface IssueStore {
   findById(id: number): Promise<IssueRow | null>;
   page(filter: IssueFilter, window: { limit: number; offset: number }): Promise<Page<IssueRow>>;
   update(id: number, changes: IssueChanges): Promise<IssueRow>;
+  /** A comment added to the issue: its count raised and `updated_at` moved, in one write, without reading it first. */
+  commentAdded(id: number, at: Date): Promise<IssueRow>;
   /** The labels of each issue, by issue id, each list by name. */
   labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>>;
   /** The user ids assigned to each issue, by issue id, in the order they were assigned. */

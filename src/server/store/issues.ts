@@ -215,6 +215,14 @@ export class Issues implements IssueStore {
     return toIssue(row!);
   }
 
+  async commentAdded(id: number, at: Date): Promise<IssueRow> {
+    const row = await this.db.get<IssueRecord>(
+      "UPDATE issues SET comments = comments + 1, updated_at = @at WHERE id = @id RETURNING *",
+      { id, at: this.db.values.time(at) },
+    );
+    return toIssue(row!);
+  }
+
   async labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>> {
     const byIssue = new Map<number, LabelRow[]>(issueIds.map((id) => [id, []]));
     if (!issueIds.length) return byIssue;

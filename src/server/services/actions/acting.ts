@@ -18,7 +18,8 @@ import type {
 } from "../../store/store.js";
 import type { ContextSources, PayloadBuilder } from "../../webhooks/payload.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { issueFacts } from "./issue-facts.js";
+import { issueFacts, readingOnce, type FactSources } from "./issue-facts.js";
+import type { WritableRepository } from "./repository-access.js";
 import { madeEvent, madeIssueEvent, madeWebhook, type ActionScene } from "./made.js";
 
 export interface ActionParts {
@@ -171,6 +172,19 @@ export class Acting {
     };
   }
 
+  /**
+   * The scene of an action by a caller on a repository it was admitted to write (repository-access.ts), with its role
+   * there as the check found it. Not for an action that changes that role (collaborators, members, a transfer).
+   */
+  async sceneOf(w: WritableRepository): Promise<ActionScene> {
+    return { ...(await this.scene(w.repo, w.principal.user)), actorRole: w.role };
+  }
+
+  /** What the action shows of its issues and comments, each user and role read once (issue-facts.ts). */
+  factSources(tx: ActionTransaction, scene: ActionScene): FactSources {
+    return readingOnce(tx, { actor: scene.actor, repoId: scene.repo.id, actorRole: scene.actorRole });
+  }
+
   /** Runs an action's work in the log, and wakes the dispatcher when it queued deliveries. */
   async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>): Promise<T> {
     const performed = await this.parts.store.actions.perform(
@@ -187,7 +201,7 @@ export class Acting {
 
   /** The issue as webhooks and events show it, read in the action's transaction. */
   async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow): Promise<IssueAbout> {
-    const [facts] = await issueFacts(tx, scene.repo, [issue]);
+    const [facts] = await issueFacts(this.factSources(tx, scene), scene.repo, [issue]);
     return {
       number: issue.number,
       wire: toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown>,

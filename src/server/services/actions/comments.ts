@@ -74,8 +74,9 @@ export class CommentService {
 
   /** The issue and the comment as webhooks and events show them, read in the action's transaction. */
   private async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow, comment: CommentRow) {
-    const [issueFactsOf] = await issueFacts(tx, scene.repo, [issue]);
-    const [facts] = await commentFacts(tx, scene.repo, [comment]);
+    const sources = this.log.factSources(tx, scene);
+    const [issueFactsOf] = await issueFacts(sources, scene.repo, [issue]);
+    const [facts] = await commentFacts(sources, scene.repo, [comment]);
     return {
       issue: toWireIssue(issueFactsOf!, scene.baseUrl) as unknown as Record<string, unknown>,
       comment: toWireComment(facts!, scene.baseUrl) as unknown as Record<string, unknown>,
@@ -90,10 +91,9 @@ export class CommentService {
     const issue = await foundIssue(this.store, w.repo, path);
     const body = bodyOf(input);
     if (issue.locked && !w.pushes) throw issueLocked();
-    const scene = await this.log.scene(w.repo, w.principal.user);
+    const scene = await this.log.sceneOf(w);
     const comment = await this.log.perform(scene, async (making) => {
       const { tx } = making;
-      const current = (await tx.issues.findById(issue.id))!;
       const created = await tx.comments.insert({
         repoId: w.repo.id,
         issueId: issue.id,
@@ -101,7 +101,7 @@ export class CommentService {
         body,
         at: scene.at,
       });
-      const updated = await tx.issues.update(issue.id, { comments: current.comments + 1, updatedAt: scene.at });
+      const updated = await tx.issues.commentAdded(issue.id, scene.at);
       const { facts, ...wire } = await this.wire(tx, scene, updated, created);
       await making.event("IssueCommentEvent", {
         action: "created",

@@ -28,6 +28,47 @@ export interface FactSources {
   pulls: Pick<PullStore, "byIssueIds">;
 }
 
+/** What an action knows of its facts before it reads them: its actor, and what the actor was to the repository. */
+export interface KnownFacts {
+  actor: UserRow;
+  repoId: number;
+  /** The actor's role as its access was checked, when that was checked on this repository; undefined: not known. */
+  actorRole?: RepoRole | null;
+}
+
+/**
+ * The sources with each user and each role read once: an action's webhooks and events show the issue and the
+ * comment, whose authors (and the issue's assignees, and who closed it) are most often the actor, read after the
+ * action's writes, when none of them changes any more. The actor and its role are what the request was admitted
+ * with, as the webhook's `sender` is.
+ */
+export function readingOnce(sources: FactSources, known: KnownFacts): FactSources {
+  const users = new Map<number, Promise<UserRow | null>>([[known.actor.id, Promise.resolve(known.actor)]]);
+  const roles = new Map<string, Promise<RepoRole | null>>();
+  if (known.actorRole !== undefined) roles.set(`${known.actor.id}/${known.repoId}`, Promise.resolve(known.actorRole));
+  return {
+    issues: sources.issues,
+    reactions: sources.reactions,
+    milestones: sources.milestones,
+    pulls: sources.pulls,
+    users: {
+      findById: (id) => {
+        let user = users.get(id);
+        if (!user) users.set(id, (user = sources.users.findById(id)));
+        return user;
+      },
+    },
+    directory: {
+      repoRole: (userId, repoId) => {
+        const key = `${userId}/${repoId}`;
+        let role = roles.get(key);
+        if (!role) roles.set(key, (role = sources.directory.repoRole(userId, repoId)));
+        return role;
+      },
+    },
+  };
+}
+
 /** What a role is as GitHub's `author_association` (comments show theirs too). */
 export const ASSOCIATION: Record<RepoRole, Static<typeof AuthorAssociation>> = {
   owner: "OWNER",

@@ -66,7 +66,7 @@ export class IssueService {
     // GitHub drops what only those with triage access (or more) may set, silently, for everyone else.
     const names = w.triages ? (labelNames(input.labels) ?? []) : [];
     const logins = w.triages ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
-    const scene = await this.acting.scene(w.repo, w.principal.user);
+    const scene = await this.acting.sceneOf(w);
     const issue = await this.acting.perform(scene, async (making) => {
       const { tx } = making;
       const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);

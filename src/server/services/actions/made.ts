@@ -4,7 +4,15 @@
  * `organization` and `sender`, as ../shared/data/webhooks/ has them). Made events are stored complete, with the URLs
  * of the base webhook bodies use, as ingested events keep api.github.com's.
  */
-import type { IssueEventInsert, MadeEvent, MadeIssueEvent, MadeWebhook, RepoRow, UserRow } from "../../store/store.js";
+import type {
+  IssueEventInsert,
+  MadeEvent,
+  MadeIssueEvent,
+  MadeWebhook,
+  RepoRole,
+  RepoRow,
+  UserRow,
+} from "../../store/store.js";
 import { toWireSimpleUser } from "../../convert/user.js";
 import { avatarOf } from "../../convert/urls.js";
 import { isoSeconds } from "../../convert/time.js";
@@ -17,6 +25,11 @@ export interface ActionScene {
   /** The repository's owner, when it is an organization (the event's `org`). */
   org: UserRow | null;
   actor: UserRow;
+  /**
+   * The actor's role in `repo` as its access was checked (Acting.sceneOf), which the facts the action shows take
+   * instead of reading it again; undefined where it was not checked, or where the action may change it.
+   */
+  actorRole?: RepoRole | null;
   /**
    * `repository` and, for an organization's repository, `organization`, as webhook bodies carry them; null when no
    * active hook would receive the action's webhooks, which are then not made. Empty until `settle` has read it, for
