@@ -78,16 +78,23 @@ export const skipUnlessRedis = () => skipReason("Redis", REDIS_URL, redisReachab
 
 export interface TestDatabase {
   url: string;
+  /** Its name on the server, for `copyOf`. */
+  name: string;
   drop(): Promise<void>;
 }
 
 /**
  * A new database with a random name; `drop()` removes it (closing stray connections first). Empty, or with
- * `migrated`, a copy of one migrated to the latest schema, which a store opens without migrating (migrated-template.ts).
+ * `migrated`, a copy of one migrated to the latest schema, which a store opens without migrating (migrated-template.ts);
+ * with `copyOf`, a copy of that database (PostgreSQL copies a template only while nobody is connected to it).
  */
-export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrated?: boolean; copyOf?: string } = {}): Promise<TestDatabase> {
   const name = `feedgate_test_${randomBytes(6).toString("hex")}`;
-  const template = options.migrated ? ` TEMPLATE ${await migratedTemplate(POSTGRES_ADMIN_URL)}` : "";
+  const template = options.copyOf
+    ? ` TEMPLATE ${options.copyOf}`
+    : options.migrated
+      ? ` TEMPLATE ${await migratedTemplate(POSTGRES_ADMIN_URL)}`
+      : "";
   const admin = adminClient();
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}${template}`);
@@ -96,6 +103,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     async drop() {
       const client = adminClient();
       await client.connect();
