@@ -18,6 +18,7 @@ import type {
   IssueRow,
   Page,
   PageRequest,
+  ReactionCountsRow,
   RepoRow,
 } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
@@ -72,11 +73,15 @@ export class CommentService {
     return this.parts.store;
   }
 
-  /** The issue and the comment as webhooks and events show them, read in the action's transaction. */
-  private async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow, comment: CommentRow) {
+  /**
+   * The issue and the comment as webhooks and events show them, read in the action's transaction. `made`: the comment
+   * was made by this action, so nobody has reacted to it yet, and its reactions are not read.
+   */
+  private async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow, comment: CommentRow, made = false) {
     const sources = this.log.factSources(tx, scene);
     const [issueFactsOf] = await issueFacts(sources, scene.repo, [issue]);
-    const [facts] = await commentFacts(sources, scene.repo, [comment]);
+    const none = { countsOf: async () => new Map<number, ReactionCountsRow>() };
+    const [facts] = await commentFacts(made ? { ...sources, reactions: none } : sources, scene.repo, [comment]);
     return {
       issue: toWireIssue(issueFactsOf!, scene.baseUrl) as unknown as Record<string, unknown>,
       comment: toWireComment(facts!, scene.baseUrl) as unknown as Record<string, unknown>,
@@ -102,7 +107,7 @@ export class CommentService {
         at: scene.at,
       });
       const updated = await tx.issues.commentAdded(issue.id, scene.at);
-      const { facts, ...wire } = await this.wire(tx, scene, updated, created);
+      const { facts, ...wire } = await this.wire(tx, scene, updated, created, true);
       await making.event("IssueCommentEvent", {
         action: "created",
         issue: withoutAssociation(wire.issue),
