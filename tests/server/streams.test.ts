@@ -81,6 +81,51 @@ describe("live streams of the feeds", () => {
     closeAll();
   });
 
+  test("an action's events stream as ingested ones do, in arrival order, and so does its issue event", async () => {
+    const events = await stream(t, "/repos/alice/hello/events");
+    const issueEvents = await stream(t, "/repos/alice/hello/issues/events");
+    const act = async (method: string, path: string, body: object) => {
+      const res = await fetch(`${t.url}${path}`, {
+        method,
+        headers: { authorization: `token ${ALICE_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as { number: number };
+    };
+    const [before, after] = [push("alice/hello"), push("alice/hello")];
+    await t.ingest.ingestEvents([before]);
+    const issue = await act("POST", "/repos/alice/hello/issues", { title: "Streamed" });
+    await act("POST", `/repos/alice/hello/issues/${issue.number}/comments`, { body: "Streamed too" });
+    await act("PATCH", `/repos/alice/hello/issues/${issue.number}`, { state: "closed" });
+    await t.ingest.ingestEvents([after]);
+
+    const frames = [];
+    for (let i = 0; i < 5; i++) frames.push(await within(5000, events.next(), `the repository feed's frame ${i + 1}`));
+    const served = await asServed(t, "/repos/alice/hello/events");
+    assert.deepEqual(
+      frames.map((f) => [f.event, f.event === "PushEvent" ? f.id : JSON.parse(f.data!).payload.action]),
+      [
+        ["PushEvent", before.id],
+        ["IssuesEvent", "opened"],
+        ["IssueCommentEvent", "created"],
+        ["IssuesEvent", "closed"],
+        ["PushEvent", after.id],
+      ],
+    );
+    for (const frame of frames)
+      assert.equal(frame.data, served.get(frame.id!), `frame ${frame.id} as its page serves it`);
+    const made = frames.slice(1, 4).map((f) => BigInt(f.id!));
+    assert.ok(made[0]! < made[1]! && made[1]! < made[2]!, "a made event's id follows the one made before it");
+
+    const closed = await within(5000, issueEvents.next(), "the issue event's frame");
+    assert.equal(closed.event, "closed");
+    const closedBody = JSON.parse(closed.data!) as { event: string; issue: { number: number } };
+    assert.deepEqual([closedBody.event, closedBody.issue.number], ["closed", issue.number]);
+    closeAll();
+  });
+
   test("replays what was stored after Last-Event-ID (or ?since=), then goes on live", async () => {
     const [a, b, c, d] = [push("bob/tools"), push("bob/tools"), push("bob/tools"), push("bob/tools")];
     await t.ingest.ingestEvents([a]);
