@@ -59,6 +59,19 @@ export interface MadeIssueEvent extends IssueEventInsert {
   actorId: number;
 }
 
+/** What an action made that is written as an ingest writes it (the drivers' made-rows.ts). */
+export interface MadeRows {
+  events: MadeEvent[];
+  issueEvents: MadeIssueEvent[];
+}
+
+/** A time as events, issue events and the ingest log keep it: whole seconds. */
+export const madeSeconds = (at: Date) => Math.floor(at.getTime() / 1000);
+
+/** The oldest of the rows' times, in seconds, as the ingest log keeps it; null for none. */
+export const oldestSeconds = (rows: { createdAt: Date }[]) =>
+  rows.length ? Math.min(...rows.map((r) => madeSeconds(r.createdAt))) : null;
+
 /** What an action's work answers: its own value, and what the log writes beside the state the work wrote. */
 export interface Action<T> {
   value: T;
@@ -128,7 +141,7 @@ export interface ActionDriver {
    * The action's events and issue events (each issue event's issue number too), with the generation raised and the
    * ingest logged as an ingest does, on the transaction's own connection.
    */
-  write(tx: Executor, made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] }, now: Date): Promise<void>;
+  write(tx: Executor, made: MadeRows, now: Date): Promise<void>;
   /** After the commit: what the driver keeps of the database's version is read afresh. */
   committed(): void;
 }

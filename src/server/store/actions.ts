@@ -1,7 +1,8 @@
 /**
  * The action log (action-store.ts), written once over the executor: the work's state writes, then the events and
  * issue events it made, written as an ingest writes them on the same transaction's connection (the driver's part:
- * sqlite/made-rows.ts, postgres/made-rows.ts), then the webhooks it made that no event carries. Ids continue after the highest stored, read under the ingest's lock.
+ * sqlite/made-rows.ts, postgres/made-rows.ts), then the webhooks it made that no event carries. Ids continue after
+ * the highest stored, read under the ingest's lock.
  */
 import { randomUUID } from "node:crypto";
 import { subscribes } from "../../api/webhook-events.js";

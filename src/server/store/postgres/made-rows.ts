@@ -9,13 +9,11 @@
  * Not shared: arrays (unnest) and data-modifying CTEs are PostgreSQL's; SQLite's statements cost no round trip.
  */
 import type pg from "pg";
-import type { MadeEvent, MadeIssueEvent } from "../action-store.js";
+import { madeSeconds, oldestSeconds, type MadeEvent, type MadeIssueEvent, type MadeRows } from "../action-store.js";
 import { INGEST_LOG_KEPT } from "../feed-sql.js";
 
 /** A column of a table the statement inserts into: its name, its type, and its value in a row. */
 type Column<Row> = [name: string, type: string, value: (row: Row) => unknown];
-
-const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
 const EVENT_COLUMNS: Column<MadeEvent>[] = [
   ["id", "int8", (e) => e.id],
@@ -24,7 +22,7 @@ const EVENT_COLUMNS: Column<MadeEvent>[] = [
   ["repo_id", "int8", (e) => e.repoId],
   ["org_id", "int8", (e) => e.orgId],
   ["public", "bool", (e) => e.public],
-  ["created_at", "int8", (e) => seconds(e.createdAt)],
+  ["created_at", "int8", (e) => madeSeconds(e.createdAt)],
   ["complete", "bool", (e) => e.complete],
   ["body", "text", (e) => e.body],
 ];
@@ -32,7 +30,7 @@ const ISSUE_EVENT_COLUMNS: Column<MadeIssueEvent>[] = [
   ["id", "int8", (e) => e.id],
   ["repo_id", "int8", (e) => e.repoId],
   ["actor_id", "int8", (e) => e.actorId],
-  ["created_at", "int8", (e) => seconds(e.createdAt)],
+  ["created_at", "int8", (e) => madeSeconds(e.createdAt)],
   ["complete", "bool", (e) => e.complete],
   ["body", "text", (e) => e.body],
   ["issue_number", "int4", (e) => e.issueNumber],
@@ -54,19 +52,12 @@ const WRITE_MADE = `WITH
     SELECT generation, $${OLDEST}::int8, $${OLDEST + 1}::int8 FROM g)
 DELETE FROM ingest_log WHERE generation <= (SELECT generation FROM g) - ${INGEST_LOG_KEPT}`;
 
-/** The oldest of the rows' times, in seconds, as the ingest log keeps it; null for none. */
-const oldest = (rows: { createdAt: Date }[]) =>
-  rows.length ? Math.min(...rows.map((r) => seconds(r.createdAt))) : null;
-
-export async function writeMade(
-  client: pg.PoolClient,
-  made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] },
-): Promise<void> {
+export async function writeMade(client: pg.PoolClient, made: MadeRows): Promise<void> {
   const { events, issueEvents } = made;
   await client.query(WRITE_MADE, [
     ...EVENT_COLUMNS.map(([, , value]) => events.map(value)),
     ...ISSUE_EVENT_COLUMNS.map(([, , value]) => issueEvents.map(value)),
-    oldest(events),
-    oldest(issueEvents),
+    oldestSeconds(events),
+    oldestSeconds(issueEvents),
   ]);
 }

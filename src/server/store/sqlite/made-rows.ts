@@ -9,7 +9,7 @@
  * Not shared: PostgreSQL writes the same rows in one statement of data-modifying CTEs (postgres/made-rows.ts), where
  * each statement is a round trip; here each is a call into SQLite, and plain inserts are its cheapest.
  */
-import type { MadeEvent, MadeIssueEvent } from "../action-store.js";
+import { madeSeconds, oldestSeconds, type MadeRows } from "../action-store.js";
 import type { Executor } from "../executor.js";
 import { LOG_INGEST, RAISE_GENERATION } from "../feed-sql.js";
 
@@ -20,16 +20,7 @@ const INSERT_ISSUE_EVENT = `INSERT INTO issue_events (id, repo_id, actor_id, cre
   VALUES (@id, @repoId, @actorId, @createdAt, @complete, @body, @issueNumber,
     (SELECT coalesce(max(seq), 0) + 1 FROM issue_events))`;
 
-const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
-
-/** The oldest of the rows' times, in seconds, as the ingest log keeps it; null for none. */
-const oldest = (rows: { createdAt: Date }[]) =>
-  rows.length ? Math.min(...rows.map((r) => seconds(r.createdAt))) : null;
-
-export async function writeMade(
-  tx: Executor,
-  made: { events: MadeEvent[]; issueEvents: MadeIssueEvent[] },
-): Promise<void> {
+export async function writeMade(tx: Executor, made: MadeRows): Promise<void> {
   const { bool } = tx.values;
   for (const e of made.events)
     await tx.run(INSERT_EVENT, {
@@ -39,7 +30,7 @@ export async function writeMade(
       repoId: e.repoId,
       orgId: e.orgId,
       public: bool(e.public),
-      createdAt: seconds(e.createdAt),
+      createdAt: madeSeconds(e.createdAt),
       complete: bool(e.complete),
       body: e.body,
     });
@@ -48,12 +39,12 @@ export async function writeMade(
       id: e.id,
       repoId: e.repoId,
       actorId: e.actorId,
-      createdAt: seconds(e.createdAt),
+      createdAt: madeSeconds(e.createdAt),
       complete: bool(e.complete),
       body: e.body,
       issueNumber: e.issueNumber,
     });
   await tx.run(RAISE_GENERATION);
   for (const sql of LOG_INGEST)
-    await tx.run(sql, { oldestEvent: oldest(made.events), oldestIssueEvent: oldest(made.issueEvents) });
+    await tx.run(sql, { oldestEvent: oldestSeconds(made.events), oldestIssueEvent: oldestSeconds(made.issueEvents) });
 }
