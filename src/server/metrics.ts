@@ -136,22 +136,19 @@ export class Metrics {
 
   /** The feed page cache's size, read at each scrape (services/feed-cache.ts). */
   feedCacheSize(read: () => { pages: number; bytes: number }): void {
-    new Gauge({
-      name: "feedgate_feed_cache_pages",
-      help: "Feed pages held in the page cache: one per feed, page size and page asked for since it last changed.",
-      registers: [this.registry],
-      collect() {
-        this.set(read().pages);
-      },
-    });
-    new Gauge({
-      name: "feedgate_feed_cache_bytes",
-      help: "The page cache's share of --feed-cache-mb in use: its pages' JSON text and bookkeeping.",
-      registers: [this.registry],
-      collect() {
-        this.set(read().bytes);
-      },
-    });
+    const gauges = [
+      ["pages", "Feed pages held in the page cache: one per feed, page size and page asked for, in its newest state."],
+      ["bytes", "The page cache's share of --feed-cache-mb in use: its pages' JSON text and bookkeeping."],
+    ] as const;
+    for (const [measure, help] of gauges)
+      new Gauge({
+        name: `feedgate_feed_cache_${measure}`,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read()[measure]);
+        },
+      });
   }
 
   /** With `--db-replica`: each standby's lag and exclusion, and the reads each server answered (store/postgres/standbys.ts). */
