@@ -163,6 +163,53 @@ describe("issue comments and reactions", () => {
     assert.deepEqual(issueEvents, [], "`commented` is the timeline's, not a stored issue event");
   });
 
+  test("a comment's event and webhook show its issue as the API does: labels, assignees, reactions, pull request", async () => {
+    const labelled = await json("POST", "/repos/alice/hello/issues", ALICE_TOKEN, {
+      title: "Labelled, assigned and reacted to",
+      labels: ["needs-comment"],
+      assignees: ["alice"],
+    });
+    await json("POST", `/repos/alice/hello/issues/${labelled.number}/reactions`, BOB_TOKEN, { content: "rocket" });
+    // A pull request is an issue too: a branch ahead of main, and a pull request from it.
+    const b64 = (text: string) => Buffer.from(text).toString("base64");
+    const put = (path: string, branch?: string) =>
+      json("PUT", `/repos/alice/hello/contents/${path}`, ALICE_TOKEN, {
+        message: `Write ${path}`,
+        content: b64(path),
+        ...(branch ? { branch } : {}),
+      });
+    const main = (await put("comments-base.txt")).commit.sha as string;
+    const branch = `comments-${labelled.number}`;
+    await json("POST", "/repos/alice/hello/git/refs", ALICE_TOKEN, { ref: `refs/heads/${branch}`, sha: main });
+    await put("comments-head.txt", branch);
+    const base = (await json("GET", "/repos/alice/hello", null)).default_branch as string;
+    const pull = await json("POST", "/repos/alice/hello/pulls", ALICE_TOKEN, {
+      title: "Commented",
+      head: branch,
+      base,
+    });
+
+    for (const number of [labelled.number, pull.number] as number[]) {
+      const made = await comment(number, `On #${number}`, BOB_TOKEN);
+      const read = await json("GET", `/repos/alice/hello/issues/${number}`, null);
+      const shown = (issue: Json) => sameBase([issue.labels, issue.assignees, issue.reactions, issue.pull_request]);
+      const event = await feedHead();
+      assert.equal(event.payload.comment.id, made.id);
+      assert.equal(shown(event.payload.issue), shown(read), `the event's issue #${number}`);
+      const [webhook] = await delivered(1, (d) => d.event === "issue_comment" && d.body.comment.id === made.id);
+      assert.equal(shown(webhook!.body.issue), shown(read), `the webhook's issue #${number}`);
+    }
+    const read = await json("GET", `/repos/alice/hello/issues/${labelled.number}`, null);
+    assert.deepEqual(
+      [read.labels.map((l: Json) => l.name), read.assignees.map((u: Json) => u.login), read.reactions.rocket],
+      [["needs-comment"], ["alice"], 1],
+      "what the comparison compared is there",
+    );
+    assert.ok((await json("GET", `/repos/alice/hello/issues/${pull.number}`, null)).pull_request);
+    // The pushes' and the pull request's deliveries in too, so that the tests after count only their own.
+    await until(async () => (await t.store.hooks.queued(hookId)) === 0, "the queued deliveries", { every: 10 });
+  });
+
   test("an issue's comments list oldest first, page with Link and filter by since; 404 for no such issue", async () => {
     const issue = await openIssue("Busy");
     const ids: number[] = [];
@@ -413,7 +460,7 @@ describe("issue comments and reactions", () => {
 
   test("reactions make no event and no webhook", async () => {
     const issue = await openIssue("Quiet");
-    await delivered(1, (d) => d.action === "opened" && d.body.issue.number === issue.number);
+    await delivered(1, (d) => d.event === "issues" && d.action === "opened" && d.body.issue.number === issue.number);
     const head = await feedHead();
     const count = hook.received.length;
     await json("POST", `/repos/alice/hello/issues/${issue.number}/reactions`, BOB_TOKEN, { content: "laugh" });

@@ -26,6 +26,14 @@ export interface IssueRow {
   updatedAt: Date;
 }
 
+/** Which of what an issue shows beyond its row it has: an action that knows reads only what it has. */
+export interface IssueHas {
+  labels: boolean;
+  assignees: boolean;
+  reactions: boolean;
+  pull: boolean;
+}
+
 export interface NewIssue {
   repoId: number;
   /** The repository's next when left out; a world file gives its own. */
@@ -92,8 +100,11 @@ export interface IssueStore {
   findById(id: number): Promise<IssueRow | null>;
   page(filter: IssueFilter, window: { limit: number; offset: number }): Promise<Page<IssueRow>>;
   update(id: number, changes: IssueChanges): Promise<IssueRow>;
-  /** A comment added to the issue: its count raised and `updated_at` moved, in one write, without reading it first. */
-  commentAdded(id: number, at: Date): Promise<IssueRow>;
+  /**
+   * A comment added to the issue: its count raised and `updated_at` moved, in one write, without reading it first;
+   * the issue as it is now, and which of its labels, assignees, reactions and pull request it has.
+   */
+  commentAdded(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }>;
   /** The labels of each issue, by issue id, each list by name. */
   labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>>;
   /** The user ids assigned to each issue, by issue id, in the order they were assigned. */

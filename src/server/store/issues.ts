@@ -4,7 +4,7 @@
  */
 import type { Executor } from "./executor.js";
 import type { Dialect } from "./feed-sql.js";
-import type { IssueChanges, IssueFilter, IssueRow, IssueStore, LabelRow, NewIssue } from "./issue-store.js";
+import type { IssueChanges, IssueFilter, IssueHas, IssueRow, IssueStore, LabelRow, NewIssue } from "./issue-store.js";
 import { BY_NAME } from "./name-order.js";
 import { date, type Bool, type Time } from "./sql-values.js";
 
@@ -215,12 +215,23 @@ export class Issues implements IssueStore {
     return toIssue(row!);
   }
 
-  async commentAdded(id: number, at: Date): Promise<IssueRow> {
-    const row = await this.db.get<IssueRecord>(
-      "UPDATE issues SET comments = comments + 1, updated_at = @at WHERE id = @id RETURNING *",
+  async commentAdded(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }> {
+    const row = await this.db.get<IssueRecord & Record<"labelled" | "assigned" | "reacted" | "pull", unknown>>(
+      `UPDATE issues SET comments = comments + 1, updated_at = @at WHERE id = @id RETURNING *,
+         EXISTS (SELECT 1 FROM issue_labels WHERE issue_id = @id) AS labelled,
+         EXISTS (SELECT 1 FROM issue_assignees WHERE issue_id = @id) AS assigned,
+         EXISTS (SELECT 1 FROM reactions WHERE subject_type = 'issue' AND subject_id = @id) AS reacted,
+         EXISTS (SELECT 1 FROM pull_requests WHERE issue_id = @id) AS pull`,
       { id, at: this.db.values.time(at) },
     );
-    return toIssue(row!);
+    const { labelled, assigned, reacted, pull, ...issue } = row!;
+    const has = {
+      labels: Boolean(labelled),
+      assignees: Boolean(assigned),
+      reactions: Boolean(reacted),
+      pull: Boolean(pull),
+    };
+    return { issue: toIssue(issue), has };
   }
 
   async labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>> {

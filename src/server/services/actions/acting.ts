@@ -9,6 +9,7 @@ import type {
   ActionTransaction,
   MadeEvent,
   IngestOptions,
+  IssueHas,
   IssueRow,
   MadeIssueEvent,
   MadeWebhook,
@@ -18,7 +19,7 @@ import type {
 } from "../../store/store.js";
 import type { ContextSources, PayloadBuilder } from "../../webhooks/payload.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { issueFacts, readingOnce, type FactSources } from "./issue-facts.js";
+import { issueFacts, knownToHave, readingOnce, type FactSources } from "./issue-facts.js";
 import type { WritableRepository } from "./repository-access.js";
 import { madeEvent, madeIssueEvent, madeWebhook, type ActionScene } from "./made.js";
 
@@ -199,9 +200,13 @@ export class Acting {
     return performed.value;
   }
 
-  /** The issue as webhooks and events show it, read in the action's transaction. */
-  async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow): Promise<IssueAbout> {
-    const [facts] = await issueFacts(this.factSources(tx, scene), scene.repo, [issue]);
+  /**
+   * The issue as webhooks and events show it, read in the action's transaction; `has`, when the action knows which of
+   * its labels, assignees, reactions and pull request the issue has, so that the others are not read (issue-facts.ts).
+   */
+  async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow, has?: IssueHas): Promise<IssueAbout> {
+    const sources = this.factSources(tx, scene);
+    const [facts] = await issueFacts(has ? knownToHave(sources, issue.id, has) : sources, scene.repo, [issue]);
     return {
       number: issue.number,
       wire: toWireIssue(facts!, scene.baseUrl) as unknown as Record<string, unknown>,

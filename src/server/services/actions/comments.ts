@@ -15,6 +15,7 @@ import type {
   ActionTransaction,
   CommentFilter,
   CommentRow,
+  IssueHas,
   IssueRow,
   Page,
   PageRequest,
@@ -25,7 +26,7 @@ import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
 import { Acting, withoutAssociation, type ActionParts } from "./acting.js";
 import { commentFacts } from "./comment-facts.js";
-import { issueFacts } from "./issue-facts.js";
+import { issueFacts, knownToHave } from "./issue-facts.js";
 import { mentionsMade } from "./mentions.js";
 import type { ActionScene } from "./made.js";
 import { mustHavePushAccess, writableRepository, type ActionAccess, issuesEnabled } from "./repository-access.js";
@@ -75,11 +76,22 @@ export class CommentService {
 
   /**
    * The issue and the comment as webhooks and events show them, read in the action's transaction. `made`: the comment
-   * was made by this action, so nobody has reacted to it yet, and its reactions are not read.
+   * was made by this action, so nobody has reacted to it yet, and its reactions are not read; nor what its issue has
+   * not (`issueHas`, as the action's write of the issue found it).
    */
-  private async wire(tx: ActionTransaction, scene: ActionScene, issue: IssueRow, comment: CommentRow, made = false) {
+  private async wire(
+    tx: ActionTransaction,
+    scene: ActionScene,
+    issue: IssueRow,
+    comment: CommentRow,
+    made?: { issueHas: IssueHas },
+  ) {
     const sources = this.log.factSources(tx, scene);
-    const [issueFactsOf] = await issueFacts(sources, scene.repo, [issue]);
+    const [issueFactsOf] = await issueFacts(
+      made ? knownToHave(sources, issue.id, made.issueHas) : sources,
+      scene.repo,
+      [issue],
+    );
     const none = { countsOf: async () => new Map<number, ReactionCountsRow>() };
     const [facts] = await commentFacts(made ? { ...sources, reactions: none } : sources, scene.repo, [comment]);
     return {
@@ -106,8 +118,8 @@ export class CommentService {
         body,
         at: scene.at,
       });
-      const updated = await tx.issues.commentAdded(issue.id, scene.at);
-      const { facts, ...wire } = await this.wire(tx, scene, updated, created, true);
+      const { issue: updated, has } = await tx.issues.commentAdded(issue.id, scene.at);
+      const { facts, ...wire } = await this.wire(tx, scene, updated, created, { issueHas: has });
       await making.event("IssueCommentEvent", {
         action: "created",
         issue: withoutAssociation(wire.issue),

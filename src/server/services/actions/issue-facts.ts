@@ -8,6 +8,7 @@ import type { AuthorAssociation } from "../../../api/issue-schemas.js";
 import type { IssueFacts } from "../../convert/issue.js";
 import type {
   DirectoryStore,
+  IssueHas,
   IssueRow,
   IssueStore,
   ReactionStore,
@@ -20,7 +21,7 @@ import type {
 } from "../../store/store.js";
 
 export interface FactSources {
-  issues: IssueStore;
+  issues: Pick<IssueStore, "labelsOf" | "assigneesOf">;
   users: Pick<UserStore, "findById">;
   directory: Pick<DirectoryStore, "repoRole">;
   reactions: Pick<ReactionStore, "countsOf">;
@@ -66,6 +67,27 @@ export function readingOnce(sources: FactSources, known: KnownFacts): FactSource
         return role;
       },
     },
+  };
+}
+
+/**
+ * The sources for one issue whose action knows what it has (one it has just opened has no reactions and is no pull
+ * request; the row an action wrote can say which of the others exist): what it does not have is not read.
+ */
+export function knownToHave(sources: FactSources, issueId: number, has: IssueHas): FactSources {
+  const known = (ids: number[]) => ids.length === 1 && ids[0] === issueId;
+  const none = <T>(ids: number[]) => Promise.resolve(new Map<number, T[]>(ids.map((id) => [id, []])));
+  const empty = <K, V>() => Promise.resolve(new Map<K, V>());
+  return {
+    ...sources,
+    issues: {
+      labelsOf: (ids) => (!has.labels && known(ids) ? none(ids) : sources.issues.labelsOf(ids)),
+      assigneesOf: (ids) => (!has.assignees && known(ids) ? none(ids) : sources.issues.assigneesOf(ids)),
+    },
+    reactions: {
+      countsOf: (type, ids) => (!has.reactions && known(ids) ? empty() : sources.reactions.countsOf(type, ids)),
+    },
+    pulls: { byIssueIds: (ids) => (!has.pull && known(ids) ? empty() : sources.pulls.byIssueIds(ids)) },
   };
 }
 

@@ -88,7 +88,13 @@ export class IssueService {
         created.id,
         assignees.map((u) => u.id),
       );
-      const about = await this.acting.wire(tx, scene, created);
+      // Just opened: no reactions yet, and no pull request (those open theirs in services/pulls).
+      const about = await this.acting.wire(tx, scene, created, {
+        labels: labels.length > 0,
+        assignees: assignees.length > 0,
+        reactions: false,
+        pull: false,
+      });
       await making.event("IssuesEvent", { action: "opened", issue: withoutAssociation(about.wire) });
       making.webhook("issues", "opened", { issue: about.wire });
       for (const label of labels) await labeled(making, about, label, "labeled");
