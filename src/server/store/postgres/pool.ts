@@ -124,10 +124,13 @@ export function transaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   isolation = "READ COMMITTED",
   opening?: string,
+  opened?: (rows: Record<string, unknown>[]) => void,
 ): Promise<T> {
   return withClient(pool, async (client) => {
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
+      const begun = await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
+      // A simple query of several statements answers each one's result, in order.
+      if (opened) opened((Array.isArray(begun) ? (begun.at(-1) as pg.QueryResult) : begun).rows);
       const result = await work(client);
       await client.query("COMMIT");
       return result;
