@@ -134,8 +134,7 @@ export interface ActionDriver {
   prepare(now: Date): Promise<void>;
   /**
    * First thing inside the transaction, sent with its BEGIN: the locks an ingest takes, so that actions and ingests
-   * serialize (none where the transaction's BEGIN is the lock, SQLite's), and last, when it reads them, the highest
-   * ids (actions.ts's HIGHEST_IDS).
+   * serialize (none where the transaction's BEGIN is the lock, SQLite's).
    */
   opening: string | undefined;
   /**

@@ -62,16 +62,6 @@ function oneApp(dialect: Executor["dialect"]): string {
     JOIN hooks h ON h.app_id = i.app_id WHERE h.active = @active AND r.id = @repoId AND i.app_id = @appId`;
 }
 
-/** The highest stored ids as the driver's opening read them (`HIGHEST_IDS`), by table; null for an empty table. */
-type Highest = Partial<Record<"events" | "issue_events", string | number | null>>;
-
-/**
- * The highest ids read with the locks, for a driver whose opening is sent with its BEGIN (postgres/actions.ts): the
- * ids of what an action makes then cost no round trip of their own.
- */
-export const HIGHEST_IDS =
-  "SELECT (SELECT max(id) FROM events) AS events, (SELECT max(id) FROM issue_events) AS issue_events";
-
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
 class IdsAfterHighest {
   private next: bigint | null = null;
@@ -79,11 +69,7 @@ class IdsAfterHighest {
   constructor(
     private readonly tx: Executor,
     private readonly table: "events" | "issue_events",
-    /** The highest id as the opening read it, when it did. */
-    highest: Highest | undefined,
-  ) {
-    if (highest && this.table in highest) this.next = BigInt(highest[this.table] ?? 0) + 1n;
-  }
+  ) {}
 
   async take(): Promise<string> {
     if (this.next === null) {
@@ -106,11 +92,10 @@ export class Actions implements ActionStore {
     options: IngestOptions = DEFAULT_INGEST_OPTIONS,
   ): Promise<Performed<T>> {
     await this.driver.prepare(now);
-    let highest: Highest | undefined;
     const performed = await this.db.transaction(
       async (tx) => {
-        const eventIds = new IdsAfterHighest(tx, "events", highest);
-        const issueEventIds = new IdsAfterHighest(tx, "issue_events", highest);
+        const eventIds = new IdsAfterHighest(tx, "events");
+        const issueEventIds = new IdsAfterHighest(tx, "issue_events");
         const action = await work({
           issues: new Issues(tx),
           comments: new Comments(tx),
@@ -144,12 +129,7 @@ export class Actions implements ActionStore {
           : 0;
         return { value: action.value, deliveriesQueued: queued };
       },
-      {
-        write: true,
-        ...(this.driver.opening
-          ? { opening: this.driver.opening, opened: (rows: Record<string, unknown>[]) => (highest = rows[0]) }
-          : {}),
-      },
+      { write: true, ...(this.driver.opening ? { opening: this.driver.opening } : {}) },
     );
     this.driver.committed();
     return performed;

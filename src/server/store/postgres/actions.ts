@@ -7,7 +7,6 @@
  * Not shared: partitions and advisory locks are PostgreSQL's (postgres/ingest.ts).
  */
 import type { ActionDriver } from "../action-store.js";
-import { HIGHEST_IDS } from "../actions.js";
 import { SHARE_PARTITIONS, type EventPartitions } from "./event-partitions.js";
 import { clientOf } from "./executor.js";
 import { INGEST_LOCK } from "./ingest.js";
@@ -17,7 +16,7 @@ export function postgresActionDriver(partitions: EventPartitions): ActionDriver 
   return {
     // Not made (the lock not had in time), the month's events go to the default partition, as an ingest's do.
     prepare: (now) => partitions.ensure([Math.floor(now.getTime() / 1000)]).catch(() => undefined),
-    opening: `${INGEST_LOCK}; ${SHARE_PARTITIONS}; ${HIGHEST_IDS}`,
+    opening: `${INGEST_LOCK}; ${SHARE_PARTITIONS}`,
     write: (tx, made) => writeMade(clientOf(tx), made),
     committed: () => undefined,
   };

@@ -124,13 +124,10 @@ export function transaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   isolation = "READ COMMITTED",
   opening?: string,
-  opened?: (rows: Record<string, unknown>[]) => void,
 ): Promise<T> {
   return withClient(pool, async (client) => {
     try {
-      const begun = await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
-      // A simple query of several statements answers each one's result, in order.
-      if (opened) opened((Array.isArray(begun) ? (begun.at(-1) as pg.QueryResult) : begun).rows);
+      await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
       const result = await work(client);
       await client.query("COMMIT");
       return result;
