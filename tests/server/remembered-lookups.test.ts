@@ -102,6 +102,50 @@ describe("remembered look-ups", () => {
     assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
   });
 
+  const act = (method: "POST" | "PUT", url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { authorization: `token ${token}` }, ...(payload ? { payload } : {}) });
+
+  test("a hook made, turned off and on again elsewhere decides the next action's webhooks", async () => {
+    const repoId = (await elsewhere.directory.findRepo("bob", "private"))!.id;
+    const owner = { kind: "repo", repoId } as const;
+    const open = async () =>
+      assert.equal((await act("POST", "/repos/bob/private/issues", { title: "t" })).statusCode, 201);
+    await open(); // Remembers that no hook listens.
+    const config = {
+      url: "http://127.0.0.1:9/hook",
+      contentType: "json",
+      insecureSsl: "0",
+      sealedSecret: null,
+    } as const;
+    const made = await elsewhere.hooks.create(
+      { owner, name: "web", active: true, events: ["issues"], config },
+      t.clock.now(),
+    );
+    await open();
+    assert.equal(await elsewhere.hooks.queued(made.id), 1, "the new hook gets the next issue's webhook");
+    await elsewhere.hooks.update(owner, made.id, { active: false }, t.clock.now());
+    await open(); // Remembers again that no hook listens.
+    await elsewhere.hooks.update(owner, made.id, { active: true }, t.clock.now());
+    await open();
+    assert.equal(await elsewhere.hooks.queued(made.id), 2, "turned on again, it gets the next one");
+    await elsewhere.hooks.delete(owner, made.id);
+  });
+
+  test("a collaborator's permission lowered elsewhere is refused push access on the next action", async () => {
+    const opened = await act("POST", "/repos/bob/private/issues", { title: "to lock" });
+    assert.equal(opened.statusCode, 201);
+    const lock = `/repos/bob/private/issues/${opened.json<{ number: number }>().number}/lock`;
+    assert.equal((await act("PUT", lock)).statusCode, 204, "a writer locks");
+    const repoId = (await elsewhere.directory.findRepo("bob", "private"))!.id;
+    const aliceId = (await elsewhere.users.findByLogin("alice"))!.id;
+    await elsewhere.collaborators.set(repoId, aliceId, "pull");
+    const refused = await act("PUT", lock);
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json<{ message: string }>().message, "Must have push access to repository");
+    await elsewhere.collaborators.set(repoId, aliceId, "push");
+    assert.equal((await act("PUT", lock)).statusCode, 204);
+  });
+
   test("a token revoked elsewhere is refused on the next request", async () => {
     assert.equal((await poll("/repos/bob/private/events")).statusCode, 200);
     assert.ok(await elsewhere.authorizations.revoke(tokenId));

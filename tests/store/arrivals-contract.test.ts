@@ -29,7 +29,7 @@ contractSuite((driver) => {
         raised[name] = Math.sign(after[name] - before[name]);
       return raised;
     }
-    const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, received: 0 };
+    const NONE = { generation: 0, credentials: 0, repos: 0, access: 0, received: 0, hooks: 0 };
     /** An ingest raises the generation, and the named numbers. */
     const INGEST = { ...NONE, generation: 1 };
     const id = async (login: string) => (await s.store.users.findByLogin(login))!.id;

@@ -536,5 +536,45 @@ for (const driver of DRIVERS) {
       );
       for (const d of claimed) await s.store.hooks.finish(d, attempt(d, 200), { kind: "done" });
     });
+
+    // After the app's: its installation is suspended and removed here.
+    test("the hooks number rises with each change to who would receive webhooks, and not with a delivery's outcome", async () => {
+      const number = async () => (await s.store.events.version()).hooks;
+      const rises = async (what: string, change: () => Promise<unknown>, by = 1) => {
+        const before = await number();
+        await change();
+        assert.equal(await number(), before + by, what);
+      };
+      let made: { id: number } | undefined;
+      await rises("a hook made", async () => (made = await s.store.hooks.create(hook(repo, "http://a.test/n"), NOW)));
+      const id = made!.id;
+      await rises("turned off", () => s.store.hooks.update(repo, id, { active: false }, NOW));
+      await rises("turned on", () => s.store.hooks.update(repo, id, { active: true }, NOW));
+      await s.store.hooks.enqueue([queued(id, "number-1")], NOW);
+      const [claimedOne] = (await s.store.hooks.claim(T, 1, 100, 10)).filter((d) => d.hookId === id);
+      await rises(
+        "an attempt recorded, failing",
+        () => s.store.hooks.finish(claimedOne!, attempt(claimedOne!, 500), { kind: "done" }),
+        0,
+      );
+      const app = (await s.store.apps.ownedBy((await s.store.users.findByLogin("alice"))!.id))[0]!;
+      const [installation] = await s.store.apps.installations(app.id);
+      await rises("an installation suspended", () => s.store.apps.setSuspended(installation!.id, NOW, NOW));
+      await rises("and unsuspended", () => s.store.apps.setSuspended(installation!.id, null, NOW));
+      await rises(
+        "its repositories changed",
+        () =>
+          s.store.apps.setRepositories(
+            installation!.id,
+            installation!.repositoryIds,
+            [],
+            { action: "removed", body: "{}" },
+            NOW,
+          ),
+        0,
+      );
+      await rises("an installation removed", () => s.store.apps.uninstall(installation!.id, "{}", NOW));
+      await rises("a hook deleted", () => s.store.hooks.delete(repo, id));
+    });
   });
 }

@@ -103,11 +103,11 @@ describe("re-authorizing a stream", () => {
 });
 
 describe("when a stream is rechecked or ends", () => {
-  const version: StoreVersion = { generation: 1, credentials: 1, repos: 1, access: 1, received: 1 };
+  const version: StoreVersion = { generation: 1, credentials: 1, repos: 1, access: 1, received: 1, hooks: 1 };
 
-  test("credentials, repositories and access move a stream's standing; new events and follows do not", () => {
+  test("credentials, repositories and access move a stream's standing; new events, follows and hooks do not", () => {
     assert.equal(moved(version, version), false);
-    assert.equal(moved({ ...version, generation: 2, received: 2 }, version), false);
+    assert.equal(moved({ ...version, generation: 2, received: 2, hooks: 2 }, version), false);
     for (const part of ["credentials", "repos", "access"] as const)
       assert.equal(moved({ ...version, [part]: 2 }, version), true);
   });

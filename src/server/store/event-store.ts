@@ -65,6 +65,11 @@ export interface StoreVersion {
    * (receivedVersion) moved.
    */
   received: number;
+  /**
+   * Every change to hooks and installations that could change who receives a repository's webhooks (migration 41):
+   * nothing a feed shows depends on it.
+   */
+  hooks: number;
 }
 
 /** A feed's events: a scope seen with a visibility, or one repository's issue events. */

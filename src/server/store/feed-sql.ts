@@ -10,10 +10,10 @@ const TRUE: Record<Dialect, string> = { sqlite: "1", postgres: "true" };
 
 /**
  * The store's version (StoreVersion): the ingest generation, raised in the transaction of every write that changes
- * what a feed shows (ingests, account deletion), and the numbers raised by triggers (migration 6). Read on every
+ * what a feed shows (ingests, account deletion), and the numbers raised by triggers (migrations 6 and 41). Read on every
  * request, by every instance.
  */
-export const VERSION = "SELECT generation, credentials, repos, access, received FROM ingest_state WHERE id = 1";
+export const VERSION = "SELECT generation, credentials, repos, access, received, hooks FROM ingest_state WHERE id = 1";
 
 /** A user's received-feed number (migration 6): raised by every change to the user's follows and watches; 0 before any. */
 export const RECEIVED_VERSION =

@@ -16,26 +16,31 @@
  * - by `repos`: repositories by name and id, and their names by GitHub's ids (found only, for the same reason);
  * - by `access`: who may read a repository and who belongs to an organization (both answers: only collaborator and
  *   member changes alter them; a repository's owner never changes);
+ * - by `access` and `repos` together: a caller's role and permission in a repository (both answers: a transfer changes
+ *   its owner, which raises `repos`);
+ * - by `hooks` and `repos`: whether an active hook would receive a repository's webhooks (both answers: hooks and
+ *   installations raise `hooks`, a transfer `repos`), asked by every action.
  * - by `received`: users' received-feed numbers (EventStore.receivedVersion), which only follows and watches raise.
  * Everything else goes straight to the store.
  */
 import { entryBoundedCache } from "../bounded-cache.js";
 import type { AuthorizationRow, AuthorizationStore } from "./authorization-store.js";
-import type { DirectoryStore, OrgRole, RepoRow } from "./directory-store.js";
+import type { DirectoryStore, OrgRole, RepoAccess, RepoRow } from "./directory-store.js";
 import type { EventStore, StoreVersion } from "./event-store.js";
+import type { HookStore } from "./hook-store.js";
 import type { UserRow, UserStore } from "./user-store.js";
 import type { Store } from "./store.js";
 
 /** Entries per kind of look-up: the working set of a busy instance (callers, repositories polled), not the database. */
 const ENTRIES = 50_000;
 
-/** Answers of one kind, valid while one number of the version stands. */
+/** Answers of one kind, valid while one number of the version (or one set of them, joined) stands. */
 class Remembered<V extends {}> {
-  private standing = -1;
+  private standing: number | string = -1;
   private readonly answers = entryBoundedCache<string, V>(ENTRIES);
 
   /** Forgets everything when the number has moved on (refresh() never hands an older one). */
-  observe(version: number): void {
+  observe(version: number | string): void {
     if (version === this.standing) return;
     this.standing = version;
     this.answers.clear();
@@ -74,7 +79,14 @@ function overriding<T extends object>(inner: T, overrides: Partial<T>): T {
 export class RememberingStore {
   /** The store with remembered look-ups; writes and everything else go to the database as before. */
   readonly store: Store;
-  private current: StoreVersion = { generation: -1, credentials: -1, repos: -1, access: -1, received: -1 };
+  private current: StoreVersion = {
+    generation: -1,
+    credentials: -1,
+    repos: -1,
+    access: -1,
+    received: -1,
+    hooks: -1,
+  };
   private lastRead: StoreVersion | null = null;
 
   private readonly tokens = new Remembered<AuthorizationRow[]>();
@@ -85,6 +97,8 @@ export class RememberingStore {
   private readonly readers = new Remembered<Boxed<boolean>>();
   private readonly members = new Remembered<Boxed<boolean>>();
   private readonly orgRoles = new Remembered<Boxed<OrgRole | null>>();
+  private readonly repoAccesses = new Remembered<Boxed<RepoAccess | null>>();
+  private readonly hooked = new Remembered<Boxed<boolean>>();
   private readonly loginsByWireId = new Remembered<Boxed<string | null>>();
   private readonly repoNamesByWireId = new Remembered<Boxed<string | null>>();
   private readonly receivedNumbers = new Remembered<Boxed<number>>();
@@ -116,6 +130,13 @@ export class RememberingStore {
       findByTokenLastEight: (lastEight) =>
         this.tokens.get(lastEight, () => inner.authorizations.findByTokenLastEight(lastEight)),
     });
+    const repoAccess = async (userId: number, repoId: number) =>
+      (
+        await this.repoAccesses.get(
+          `${userId}:${repoId}`,
+          box(() => inner.directory.repoAccess(userId, repoId)),
+        )
+      ).value;
     const directory = overriding<DirectoryStore>(inner.directory, {
       findRepo: async (owner, name) =>
         (
@@ -154,6 +175,8 @@ export class RememberingStore {
             box(() => inner.directory.orgRole(orgId, userId)),
           )
         ).value,
+      repoAccess,
+      repoRole: async (userId, repoId) => (await repoAccess(userId, repoId))?.role ?? null,
       loginByWireId: async (wireId) =>
         (
           await this.loginsByWireId.get(
@@ -180,7 +203,16 @@ export class RememberingStore {
           )
         ).value,
     });
-    this.store = overriding<Store>(inner, { users, authorizations, directory, events });
+    const hooks = overriding<HookStore>(inner.hooks, {
+      hasActiveHook: async (repoId) =>
+        (
+          await this.hooked.get(
+            String(repoId),
+            box(() => inner.hooks.hasActiveHook(repoId)),
+          )
+        ).value,
+    });
+    this.store = overriding<Store>(inner, { users, authorizations, directory, events, hooks });
   }
 
   /** The version read by the latest refresh: what every answer given since is at least as new as. */
@@ -212,6 +244,8 @@ export class RememberingStore {
     }
     for (const remembered of [this.repos, this.reposById, this.repoNamesByWireId]) remembered.observe(version.repos);
     for (const remembered of [this.readers, this.members, this.orgRoles]) remembered.observe(version.access);
+    this.repoAccesses.observe(`${version.access}:${version.repos}`);
+    this.hooked.observe(`${version.hooks}:${version.repos}`);
     this.receivedNumbers.observe(version.received);
     return version;
   }

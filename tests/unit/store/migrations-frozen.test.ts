@@ -181,6 +181,10 @@ const RELEASED: Record<number, { sqlite: string; postgres: string }> = {
     sqlite: "35d40cf72640f5013694ffbceb58d338211b79c50e0939510a3b87a59ecfd14c",
     postgres: "35d40cf72640f5013694ffbceb58d338211b79c50e0939510a3b87a59ecfd14c",
   },
+  41: {
+    sqlite: "f8829658e605751ba86d6e1598c648b171c36280632268f5ac124f09d705a184",
+    postgres: "48e067a958c151cd2a34c39abbd7d4b772e8dc8e7604fc44462893b3a113a226",
+  },
 };
 
 const DRIVERS = ["sqlite", "postgres"] as const;

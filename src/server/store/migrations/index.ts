@@ -43,6 +43,7 @@ import { migration as m037 } from "./037-commit-comments.js";
 import { migration as m038 } from "./038-branch-protection.js";
 import { migration as m039 } from "./039-check-suites-on-push.js";
 import { migration as m040 } from "./040-pushes-by-repository.js";
+import { migration as m041 } from "./041-hooks-number.js";
 import type { Migration } from "./migration.js";
 
 export type { Migration } from "./migration.js";
@@ -89,4 +90,5 @@ export const migrations: readonly Migration[] = [
   m038,
   m039,
   m040,
+  m041,
 ];

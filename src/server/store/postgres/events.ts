@@ -21,7 +21,8 @@ const olderThan = (read: StoreVersion, seen: StoreVersion) =>
   read.credentials < seen.credentials ||
   read.repos < seen.repos ||
   read.access < seen.access ||
-  read.received < seen.received;
+  read.received < seen.received ||
+  read.hooks < seen.hooks;
 
 /** Each number at its highest of the two. */
 const newest = (a: StoreVersion, b: StoreVersion): StoreVersion => ({
@@ -30,6 +31,7 @@ const newest = (a: StoreVersion, b: StoreVersion): StoreVersion => ({
   repos: Math.max(a.repos, b.repos),
   access: Math.max(a.access, b.access),
   received: Math.max(a.received, b.received),
+  hooks: Math.max(a.hooks, b.hooks),
 });
 
 export class PostgresEvents extends EventReads {
