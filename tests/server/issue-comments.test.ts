@@ -381,6 +381,12 @@ describe("issue comments and reactions", () => {
       assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
     }
     assert.equal((await send("GET", `/repos/bob/tools/issues/comments/${made.id}`, null)).statusCode, 404);
+    // A missing issue is 404 before its comment's body is looked at; so is a number no issue can have.
+    for (const [url, payload] of [
+      ["/repos/alice/hello/issues/999/comments", { body: "  " }],
+      ["/repos/alice/hello/issues/99999999999/comments", { body: "x" }],
+    ] as const)
+      assert.equal((await send("POST", url, ALICE_TOKEN, payload)).statusCode, 404, url);
     assert.equal(await written(), before);
   });
 

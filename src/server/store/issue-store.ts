@@ -101,10 +101,16 @@ export interface IssueStore {
   page(filter: IssueFilter, window: { limit: number; offset: number }): Promise<Page<IssueRow>>;
   update(id: number, changes: IssueChanges): Promise<IssueRow>;
   /**
-   * A comment added to the issue: its count raised and `updated_at` moved, in one write, without reading it first;
-   * the issue as it is now, and which of its labels, assignees, reactions and pull request it has.
+   * A comment added to the repository's issue `number`: its count raised and `updated_at` moved, in one write, without
+   * reading it first; the issue as it is now, and which of its labels, assignees, reactions and pull request it has.
+   * null, and nothing written, when there is no such issue, or when it is locked and `evenLocked` is false.
    */
-  commentAdded(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }>;
+  commentAdded(
+    repoId: number,
+    number: number,
+    at: Date,
+    evenLocked: boolean,
+  ): Promise<{ issue: IssueRow; has: IssueHas } | null>;
   /** The labels of each issue, by issue id, each list by name. */
   labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>>;
   /** The user ids assigned to each issue, by issue id, in the order they were assigned. */

@@ -215,16 +215,23 @@ export class Issues implements IssueStore {
     return toIssue(row!);
   }
 
-  async commentAdded(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }> {
+  async commentAdded(
+    repoId: number,
+    number: number,
+    at: Date,
+    evenLocked: boolean,
+  ): Promise<{ issue: IssueRow; has: IssueHas } | null> {
     const row = await this.db.get<IssueRecord & Record<"labelled" | "assigned" | "reacted" | "pull", unknown>>(
-      `UPDATE issues SET comments = comments + 1, updated_at = @at WHERE id = @id RETURNING *,
-         EXISTS (SELECT 1 FROM issue_labels WHERE issue_id = @id) AS labelled,
-         EXISTS (SELECT 1 FROM issue_assignees WHERE issue_id = @id) AS assigned,
-         EXISTS (SELECT 1 FROM reactions WHERE subject_type = 'issue' AND subject_id = @id) AS reacted,
-         EXISTS (SELECT 1 FROM pull_requests WHERE issue_id = @id) AS pull`,
-      { id, at: this.db.values.time(at) },
+      `UPDATE issues SET comments = comments + 1, updated_at = @at
+       WHERE repo_id = @repoId AND number = @number AND (NOT locked OR @evenLocked) RETURNING *,
+         EXISTS (SELECT 1 FROM issue_labels l WHERE l.issue_id = issues.id) AS labelled,
+         EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = issues.id) AS assigned,
+         EXISTS (SELECT 1 FROM reactions r WHERE r.subject_type = 'issue' AND r.subject_id = issues.id) AS reacted,
+         EXISTS (SELECT 1 FROM pull_requests p WHERE p.issue_id = issues.id) AS pull`,
+      { repoId, number, at: this.db.values.time(at), evenLocked: this.db.values.bool(evenLocked) },
     );
-    const { labelled, assigned, reacted, pull, ...issue } = row!;
+    if (!row) return null;
+    const { labelled, assigned, reacted, pull, ...issue } = row;
     const has = {
       labels: Boolean(labelled),
       assignees: Boolean(assigned),

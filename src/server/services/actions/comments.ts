@@ -9,7 +9,7 @@ import type { Endpoints } from "../../../api/endpoints.js";
 import type { RequestOf } from "../../../api/schemas.js";
 import { toWireComment, type CommentFacts } from "../../convert/comment.js";
 import { toWireIssue } from "../../convert/issue.js";
-import { ApiError } from "../../errors.js";
+import { ApiError, notFound } from "../../errors.js";
 import { InvalidInputError } from "../../failures.js";
 import type {
   ActionTransaction,
@@ -24,7 +24,7 @@ import type {
 } from "../../store/store.js";
 import type { Principal } from "../authenticator.js";
 import type { FeedParams, FeedService } from "../feeds.js";
-import { Acting, withoutAssociation, type ActionParts } from "./acting.js";
+import { Acting, issueNumberOf, withoutAssociation, type ActionParts } from "./acting.js";
 import { commentFacts } from "./comment-facts.js";
 import { issueFacts, knownToHave } from "./issue-facts.js";
 import { mentionsMade } from "./mentions.js";
@@ -105,20 +105,28 @@ export class CommentService {
   async create(path: IssuePath, input: BodyInput, access: ActionAccess): Promise<CommentFacts> {
     const w = await writableRepository(this.store, this.parts.feeds, path, access);
     issuesEnabled(w.repo);
-    const issue = await foundIssue(this.store, w.repo, path);
-    const body = bodyOf(input);
-    if (issue.locked && !w.pushes) throw issueLocked();
+    const number = issueNumberOf(path);
+    let body: string;
+    try {
+      body = bodyOf(input);
+    } catch (invalid) {
+      await foundIssue(this.store, w.repo, path); // GitHub's 404 for a missing issue comes first
+      throw invalid;
+    }
     const scene = await this.log.sceneOf(w);
     const comment = await this.log.perform(scene, async (making) => {
       const { tx } = making;
+      // The issue is found by the write that counts the comment, not read before it: one statement fewer.
+      const added = await tx.issues.commentAdded(w.repo.id, number, scene.at, w.pushes);
+      if (!added) throw (await tx.issues.find(w.repo.id, number)) ? issueLocked() : notFound();
+      const { issue: updated, has } = added;
       const created = await tx.comments.insert({
         repoId: w.repo.id,
-        issueId: issue.id,
+        issueId: updated.id,
         userId: scene.actor.id,
         body,
         at: scene.at,
       });
-      const { issue: updated, has } = await tx.issues.commentAdded(issue.id, scene.at);
       const { facts, ...wire } = await this.wire(tx, scene, updated, created, { issueHas: has });
       await making.event("IssueCommentEvent", {
         action: "created",
