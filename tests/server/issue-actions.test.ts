@@ -257,4 +257,43 @@ describe("issue actions", () => {
     ).json() as Json[];
     assert.ok(labeled, "the per-issue list has the made issue event: its issue number was written");
   });
+
+  test("actions at once, an ingest among them, each take ids of their own after the highest stored", async () => {
+    const AT_ONCE = 8;
+    const ingested = { id: "9000000001", type: "WatchEvent", actor: { login: "bob" }, repo: { name: "alice/hello" } };
+    const answers = await Promise.all([
+      ...Array.from({ length: AT_ONCE }, (_, i) =>
+        send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, { title: `At once ${i}`, labels: ["bug"] }),
+      ),
+      ...Array.from({ length: AT_ONCE }, () =>
+        send("POST", "/repos/alice/hello/issues/1/comments", ALICE_TOKEN, { body: "At once" }),
+      ),
+      new IngestService(t.store, t.clock.now).ingestEvents([
+        { ...ingested, payload: { action: "started" }, public: true, created_at: "2026-01-14T00:00:00Z" },
+      ]),
+    ]);
+    for (const res of answers.slice(0, -1) as Awaited<ReturnType<typeof send>>[])
+      assert.equal(res.statusCode, 201, res.body);
+    const events = (
+      await t.app.inject({ method: "GET", url: "/repos/alice/hello/events?per_page=100" })
+    ).json() as Json[];
+    const ids = events.map((e) => e.id as string);
+    assert.equal(new Set(ids).size, ids.length, "no two events share an id");
+    const made = events.filter(
+      (e) =>
+        (e.type === "IssuesEvent" && String(e.payload.issue.title).startsWith("At once")) ||
+        (e.type === "IssueCommentEvent" && e.payload.comment.body === "At once"),
+    );
+    assert.equal(made.length, 2 * AT_ONCE, "every action's event is stored");
+    assert.ok(ids.includes(ingested.id), "and the ingested one");
+    const issueEvents = (
+      await t.app.inject({ method: "GET", url: "/repos/alice/hello/issues/events?per_page=100" })
+    ).json() as Json[];
+    const issueEventIds = issueEvents.map((e) => e.id as number);
+    assert.equal(new Set(issueEventIds).size, issueEventIds.length, "no two issue events share an id");
+    assert.equal(
+      issueEvents.filter((e) => e.event === "labeled" && String(e.issue.title).startsWith("At once")).length,
+      AT_ONCE,
+    );
+  });
 });

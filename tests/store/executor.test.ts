@@ -57,6 +57,28 @@ for (const driver of DRIVERS) {
       await database?.drop();
     });
 
+    test("a transaction's opening runs first in it, and `opened` is given its last statement's rows", async () => {
+      await s.db.run("INSERT INTO t (id, name) VALUES (@id, @name)", { id: 7, name: "opening" });
+      let rows: Record<string, unknown>[] | undefined;
+      // PostgreSQL sends an opening of several statements with its BEGIN; SQLite's read this way is one statement.
+      const opening =
+        driver.name === "postgres" ? "SELECT 1; SELECT max(id) AS highest FROM t" : "SELECT max(id) AS highest FROM t";
+      const seen = await s.db.transaction(
+        async (tx) => {
+          const at = rows;
+          await tx.run("DELETE FROM t WHERE id = @id", { id: 7 });
+          return at;
+        },
+        { write: true, opening, opened: (answered) => (rows = answered) },
+      );
+      assert.deepEqual(
+        seen?.map((r) => Number(r.highest)),
+        [7],
+        "read before the work, in the transaction",
+      );
+      assert.equal(await count(s.db), 0);
+    });
+
     test("runs @name statements: typed rows, and how many rows a write changed", async () => {
       assert.deepEqual(await s.db.run("INSERT INTO t (id, name) VALUES (@id, @name)", { id: 1, name: "a" }), {
         changes: 1,

@@ -116,15 +116,21 @@ export interface Performed<T> {
   deliveriesQueued: number;
 }
 
+/** The tables whose ids an action's made rows take: the events', and the issue events' (numbered apart). */
+export type IdTable = "events" | "issue_events";
+
 export interface ActionStore {
   /**
    * Runs `work` in one write transaction and writes what it made in the same one. `work` may be run again when the
-   * database was busy (SQLite), so it must do nothing outside the transaction.
+   * database was busy (SQLite), so it must do nothing outside the transaction. `expects`: the tables the action will
+   * most likely take ids in, whose highest ids are then read with its locks (PostgreSQL: in the BEGIN's round trip);
+   * a table it does not name costs a read when first asked, one it names and does not use a wasted read.
    */
   perform<T>(
     work: (tx: ActionTransaction) => Promise<Action<T>>,
     now: Date,
     options?: IngestOptions,
+    expects?: readonly IdTable[],
   ): Promise<Performed<T>>;
 }
 
@@ -134,7 +140,8 @@ export interface ActionDriver {
   prepare(now: Date): Promise<void>;
   /**
    * First thing inside the transaction, sent with its BEGIN: the locks an ingest takes, so that actions and ingests
-   * serialize (none where the transaction's BEGIN is the lock, SQLite's).
+   * serialize (none where the transaction's BEGIN is the lock, SQLite's). Followed there, when the action expects to
+   * take ids, by the read of the highest (actions.ts).
    */
   opening: string | undefined;
   /**

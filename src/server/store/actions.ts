@@ -6,7 +6,15 @@
  */
 import { randomUUID } from "node:crypto";
 import { subscribes } from "../../api/webhook-events.js";
-import type { Action, ActionDriver, ActionStore, ActionTransaction, MadeWebhook, Performed } from "./action-store.js";
+import type {
+  Action,
+  ActionDriver,
+  ActionStore,
+  ActionTransaction,
+  IdTable,
+  MadeWebhook,
+  Performed,
+} from "./action-store.js";
 import type { Executor } from "./executor.js";
 import { HOOK_SQL, hookTargetsSql, INSTALLATION_COVERS, toHookTarget, type HookTargetRecord } from "./hook-sql.js";
 import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "./ingest-store.js";
@@ -62,14 +70,25 @@ function oneApp(dialect: Executor["dialect"]): string {
     JOIN hooks h ON h.app_id = i.app_id WHERE h.active = @active AND r.id = @repoId AND i.app_id = @appId`;
 }
 
+/** The highest stored ids as a driver's opening read them (`highestIds`), by table; null for an empty table. */
+type Highest = Partial<Record<IdTable, string | number | null>>;
+
+/** The highest ids of the tables named, as one row with a column per table: read with an action's locks. */
+const highestIds = (tables: readonly IdTable[]) =>
+  `SELECT ${tables.map((table) => `(SELECT max(id) FROM ${table}) AS ${table}`).join(", ")}`;
+
 /** Hands out ids after the highest stored one of a table, and after those it handed out already. */
 class IdsAfterHighest {
   private next: bigint | null = null;
 
   constructor(
     private readonly tx: Executor,
-    private readonly table: "events" | "issue_events",
-  ) {}
+    private readonly table: IdTable,
+    /** The highest ids as the transaction's opening read them, when it did. */
+    highest: Highest | undefined,
+  ) {
+    if (highest && this.table in highest) this.next = BigInt(highest[this.table] ?? 0) + 1n;
+  }
 
   async take(): Promise<string> {
     if (this.next === null) {
@@ -90,12 +109,19 @@ export class Actions implements ActionStore {
     work: (tx: ActionTransaction) => Promise<Action<T>>,
     now: Date,
     options: IngestOptions = DEFAULT_INGEST_OPTIONS,
+    expects: readonly IdTable[] = [],
   ): Promise<Performed<T>> {
     await this.driver.prepare(now);
+    // Where the driver sends its opening with BEGIN (PostgreSQL), the highest ids the action expects to need come back
+    // with it, so that they cost no round trip of their own; only those: on a table of many partitions each is a
+    // read of every partition's index, wasted on an action that makes no such row. Others are read when first asked.
+    const { opening } = this.driver;
+    const reads = opening === undefined ? [] : expects;
+    let highest: Highest | undefined;
     const performed = await this.db.transaction(
       async (tx) => {
-        const eventIds = new IdsAfterHighest(tx, "events");
-        const issueEventIds = new IdsAfterHighest(tx, "issue_events");
+        const eventIds = new IdsAfterHighest(tx, "events", highest);
+        const issueEventIds = new IdsAfterHighest(tx, "issue_events", highest);
         const action = await work({
           issues: new Issues(tx),
           comments: new Comments(tx),
@@ -129,7 +155,14 @@ export class Actions implements ActionStore {
           : 0;
         return { value: action.value, deliveriesQueued: queued };
       },
-      { write: true, ...(this.driver.opening ? { opening: this.driver.opening } : {}) },
+      {
+        write: true,
+        ...(reads.length
+          ? { opening: `${opening}; ${highestIds(reads)}`, opened: (rows) => (highest = rows[0] as Highest) }
+          : opening
+            ? { opening }
+            : {}),
+      },
     );
     this.driver.committed();
     return performed;

@@ -24,6 +24,11 @@ export interface TransactionOptions {
    * trip: an action's locks (postgres/actions.ts) would otherwise cost two of the few it makes.
    */
   opening?: string;
+  /**
+   * Given the rows the opening's last statement answered (an action's highest ids, read under its locks without a
+   * round trip of their own). On SQLite, whose reads cost none, an opening read this way is one statement.
+   */
+  opened?: (rows: Record<string, unknown>[]) => void;
 }
 
 export interface Executor {

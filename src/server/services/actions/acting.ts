@@ -7,6 +7,7 @@ import { toWireIssue, type IssueFacts } from "../../convert/issue.js";
 import { notFound } from "../../errors.js";
 import type {
   ActionTransaction,
+  IdTable,
   MadeEvent,
   IngestOptions,
   IssueHas,
@@ -186,8 +187,11 @@ export class Acting {
     return readingOnce(tx, { actor: scene.actor, repoId: scene.repo.id, actorRole: scene.actorRole });
   }
 
-  /** Runs an action's work in the log, and wakes the dispatcher when it queued deliveries. */
-  async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>): Promise<T> {
+  /**
+   * Runs an action's work in the log, and wakes the dispatcher when it queued deliveries. `expects`: the tables it
+   * will most likely take ids in (ActionStore.perform), read with its locks.
+   */
+  async perform<T>(scene: ActionScene, work: (making: Making) => Promise<T>, expects?: readonly IdTable[]): Promise<T> {
     const performed = await this.parts.store.actions.perform(
       async (tx) => {
         const making = new Making(tx, scene, (repo) => this.scene(repo, scene.actor, tx));
@@ -195,6 +199,7 @@ export class Acting {
       },
       scene.at,
       this.parts.options,
+      expects,
     );
     if (performed.deliveriesQueued) this.parts.queued();
     return performed.value;

@@ -114,29 +114,33 @@ export class CommentService {
       throw invalid;
     }
     const scene = await this.log.sceneOf(w);
-    const comment = await this.log.perform(scene, async (making) => {
-      const { tx } = making;
-      // The issue is found by the write that counts the comment, not read before it: one statement fewer.
-      const added = await tx.issues.commentAdded(w.repo.id, number, scene.at, w.pushes);
-      if (!added) throw (await tx.issues.find(w.repo.id, number)) ? issueLocked() : notFound();
-      const { issue: updated, has } = added;
-      const created = await tx.comments.insert({
-        repoId: w.repo.id,
-        issueId: updated.id,
-        userId: scene.actor.id,
-        body,
-        at: scene.at,
-      });
-      const { facts, ...wire } = await this.wire(tx, scene, updated, created, { issueHas: has });
-      await making.event("IssueCommentEvent", {
-        action: "created",
-        issue: withoutAssociation(wire.issue),
-        comment: withoutAssociation(wire.comment),
-      });
-      making.webhook("issue_comment", "created", wire);
-      await mentionsMade(making, { number: updated.number, wire: wire.issue }, body);
-      return facts;
-    });
+    const comment = await this.log.perform(
+      scene,
+      async (making) => {
+        const { tx } = making;
+        // The issue is found by the write that counts the comment, not read before it: one statement fewer.
+        const added = await tx.issues.commentAdded(w.repo.id, number, scene.at, w.pushes);
+        if (!added) throw (await tx.issues.find(w.repo.id, number)) ? issueLocked() : notFound();
+        const { issue: updated, has } = added;
+        const created = await tx.comments.insert({
+          repoId: w.repo.id,
+          issueId: updated.id,
+          userId: scene.actor.id,
+          body,
+          at: scene.at,
+        });
+        const { facts, ...wire } = await this.wire(tx, scene, updated, created, { issueHas: has });
+        await making.event("IssueCommentEvent", {
+          action: "created",
+          issue: withoutAssociation(wire.issue),
+          comment: withoutAssociation(wire.comment),
+        });
+        making.webhook("issue_comment", "created", wire);
+        await mentionsMade(making, { number: updated.number, wire: wire.issue }, body);
+        return facts;
+      },
+      ["events"],
+    );
     return comment;
   }
 

@@ -67,43 +67,48 @@ export class IssueService {
     const names = w.triages ? (labelNames(input.labels) ?? []) : [];
     const logins = w.triages ? (loginsOf(input.assignees, input.assignee) ?? []) : [];
     const scene = await this.acting.sceneOf(w);
-    const issue = await this.acting.perform(scene, async (making) => {
-      const { tx } = making;
-      const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
-      const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : null;
-      const created = await tx.issues.insert({
-        repoId: w.repo.id,
-        userId: w.principal.user.id,
-        title,
-        body: input.body ?? null,
-        milestoneId: milestone?.id ?? null,
-        at: scene.at,
-      });
-      const labels = await labelsMade(tx, w.repo, names);
-      await tx.issues.addLabels(
-        created.id,
-        labels.map((l) => l.id),
-      );
-      await tx.issues.addAssignees(
-        created.id,
-        assignees.map((u) => u.id),
-      );
-      // Just opened: no reactions yet, and no pull request (those open theirs in services/pulls).
-      const about = await this.acting.wire(tx, scene, created, {
-        labels: labels.length > 0,
-        assignees: assignees.length > 0,
-        reactions: false,
-        pull: false,
-      });
-      await making.event("IssuesEvent", { action: "opened", issue: withoutAssociation(about.wire) });
-      making.webhook("issues", "opened", { issue: about.wire });
-      for (const label of labels) await labeled(making, about, label, "labeled");
-      for (const user of assignees) await assigned(making, about, user, "assigned");
-      if (milestone) await milestoned(making, about, milestone, "milestoned");
-      await mentionsMade(making, about, created.body);
-      // The issue as the answer shows it: what its events showed, as nothing after them changes it.
-      return about.facts!;
-    });
+    const issue = await this.acting.perform(
+      scene,
+      async (making) => {
+        const { tx } = making;
+        const assignees = (await assignable(tx, w.repo, logins)).slice(0, MAX_ASSIGNEES);
+        const milestone = w.triages ? await milestoneNamed(tx, w.repo, input.milestone) : null;
+        const created = await tx.issues.insert({
+          repoId: w.repo.id,
+          userId: w.principal.user.id,
+          title,
+          body: input.body ?? null,
+          milestoneId: milestone?.id ?? null,
+          at: scene.at,
+        });
+        const labels = await labelsMade(tx, w.repo, names);
+        await tx.issues.addLabels(
+          created.id,
+          labels.map((l) => l.id),
+        );
+        await tx.issues.addAssignees(
+          created.id,
+          assignees.map((u) => u.id),
+        );
+        // Just opened: no reactions yet, and no pull request (those open theirs in services/pulls).
+        const about = await this.acting.wire(tx, scene, created, {
+          labels: labels.length > 0,
+          assignees: assignees.length > 0,
+          reactions: false,
+          pull: false,
+        });
+        await making.event("IssuesEvent", { action: "opened", issue: withoutAssociation(about.wire) });
+        making.webhook("issues", "opened", { issue: about.wire });
+        for (const label of labels) await labeled(making, about, label, "labeled");
+        for (const user of assignees) await assigned(making, about, user, "assigned");
+        if (milestone) await milestoned(making, about, milestone, "milestoned");
+        await mentionsMade(making, about, created.body);
+        // The issue as the answer shows it: what its events showed, as nothing after them changes it.
+        return about.facts!;
+      },
+      // Labels, assignees and a milestone given make issue events too (`labeled`, `assigned`, `milestoned`).
+      names.length || logins.length || (w.triages && input.milestone != null) ? ["events", "issue_events"] : ["events"],
+    );
     return { facts: issue };
   }
 

@@ -217,24 +217,28 @@ export class LabelService {
     if (!w.triages) throw mustHavePushAccess();
     const issue = await this.acting.issue(w.repo, path);
     const scene = await this.acting.scene(w.repo, w.principal.user);
-    const labels = await this.acting.perform(scene, async (making) => {
-      const { tx } = making;
-      const [before] = (await tx.issues.labelsOf([issue.id])).values();
-      const { added, removed } = labelDiff(before!, await next(making, w.repo, before!));
-      if (!added.length && !removed.length) return before!;
-      await tx.issues.addLabels(
-        issue.id,
-        added.map((l) => l.id),
-      );
-      await tx.issues.removeLabels(
-        issue.id,
-        removed.map((l) => l.id),
-      );
-      const about = await this.acting.wire(tx, scene, await tx.issues.update(issue.id, { updatedAt: scene.at }));
-      for (const label of added) await labeled(making, about, label, "labeled");
-      for (const label of removed) await labeled(making, about, label, "unlabeled");
-      return (await tx.issues.labelsOf([issue.id])).get(issue.id)!;
-    });
+    const labels = await this.acting.perform(
+      scene,
+      async (making) => {
+        const { tx } = making;
+        const [before] = (await tx.issues.labelsOf([issue.id])).values();
+        const { added, removed } = labelDiff(before!, await next(making, w.repo, before!));
+        if (!added.length && !removed.length) return before!;
+        await tx.issues.addLabels(
+          issue.id,
+          added.map((l) => l.id),
+        );
+        await tx.issues.removeLabels(
+          issue.id,
+          removed.map((l) => l.id),
+        );
+        const about = await this.acting.wire(tx, scene, await tx.issues.update(issue.id, { updatedAt: scene.at }));
+        for (const label of added) await labeled(making, about, label, "labeled");
+        for (const label of removed) await labeled(making, about, label, "unlabeled");
+        return (await tx.issues.labelsOf([issue.id])).get(issue.id)!;
+      },
+      ["issue_events"],
+    );
     return { repo: w.repo, rows: labels, total: labels.length };
   }
 }

@@ -133,6 +133,7 @@ export class PostgresExecutor implements Executor {
         (client) => work(new PostgresExecutor(this.pool, client)),
         options.consistentReads ? "REPEATABLE READ" : "READ COMMITTED",
         options.opening,
+        options.opened,
       );
       await this.wrote();
       return result;

@@ -118,16 +118,20 @@ export function named(sql: string, parameters: Record<string, unknown>): { text:
 /**
  * Runs `work` in one transaction on one client; rolls back on any error.
  * @param opening statements without parameters sent with the BEGIN, in one simple query (one round trip).
+ * @param opened given the rows of the opening's last statement.
  */
 export function transaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
   isolation = "READ COMMITTED",
   opening?: string,
+  opened?: (rows: Record<string, unknown>[]) => void,
 ): Promise<T> {
   return withClient(pool, async (client) => {
     try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
+      const begun = await client.query(`BEGIN ISOLATION LEVEL ${isolation}${opening ? `; ${opening}` : ""}`);
+      // A simple query of several statements answers each one's result, in order.
+      if (opened) opened((Array.isArray(begun) ? (begun.at(-1) as pg.QueryResult) : begun).rows);
       const result = await work(client);
       await client.query("COMMIT");
       return result;

@@ -124,7 +124,9 @@ export class SqliteExecutor implements Executor {
       const tx = new SqliteTransaction(this);
       try {
         this.db.exec(nested ? `SAVEPOINT ${NESTED}` : options.write ? "BEGIN IMMEDIATE" : "BEGIN");
-        if (options.opening) this.db.exec(options.opening);
+        if (options.opening && options.opened)
+          options.opened(this.prepared(options.opening).all() as Record<string, unknown>[]);
+        else if (options.opening) this.db.exec(options.opening);
         const result = await work(tx);
         this.db.exec(nested ? `RELEASE ${NESTED}` : "COMMIT");
         return result;
