@@ -303,6 +303,29 @@ describe("labels and assignees", () => {
     assert.deepEqual([webhook!.action, webhook!.body.assignee.login], ["unassigned", "zoe"]);
   });
 
+  test("a label on an assigned, reacted-to issue shows the issue in its webhook as GET does", async () => {
+    const from = s.deliveries();
+    const opened = await s.send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, {
+      title: "Has it all",
+      assignees: ["alice"],
+    });
+    assert.equal(opened.statusCode, 201, opened.body);
+    const url = `/repos/alice/hello/issues/${(opened.json() as Json).number}`;
+    assert.equal((await s.send("POST", `${url}/reactions`, ALICE_TOKEN, { content: "heart" })).statusCode, 201);
+    assert.equal((await s.send("POST", `${url}/labels`, ALICE_TOKEN, { labels: ["ui"] })).statusCode, 200);
+    const webhook = (await s.delivered(from + 3)).slice(from).find((d) => d.action === "labeled")!;
+    const shown = (await s.send("GET", url, null)).json() as Json;
+    const seen = (issue: Json) => [
+      issue.labels.map((l: Json) => l.name),
+      issue.assignees.map((u: Json) => u.login),
+      issue.reactions.heart,
+      issue.reactions.total_count,
+      issue.pull_request,
+    ];
+    assert.deepEqual(seen(webhook.body.issue), seen(shown));
+    assert.deepEqual(seen(shown), [["ui"], ["alice"], 1, 1, undefined]);
+  });
+
   test("the new name may come as `name`, as Octokit 16's updateLabel sends it (GitHub's older form)", async () => {
     const from = s.deliveries();
     const res = await s.send("PATCH", "/repos/alice/hello/labels/needs%20triage", ALICE_TOKEN, { name: "triage" });

@@ -111,6 +111,11 @@ export interface IssueStore {
     at: Date,
     evenLocked: boolean,
   ): Promise<{ issue: IssueRow; has: IssueHas } | null>;
+  /**
+   * The issue's `updated_at` moved (its labels or assignees changed), without reading it first: the issue as it is
+   * now, and which of its labels, assignees, reactions and pull request it has.
+   */
+  touched(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }>;
   /** The labels of each issue, by issue id, each list by name. */
   labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>>;
   /** The user ids assigned to each issue, by issue id, in the order they were assigned. */

@@ -102,6 +102,24 @@ const CHANGE_COLUMNS = {
   updatedAt: "updated_at",
 } as const satisfies Record<keyof IssueChanges, string>;
 
+/** Which of its labels, assignees, reactions and pull request the issue an UPDATE ... RETURNING wrote has. */
+const RETURNING_HAS = `
+  EXISTS (SELECT 1 FROM issue_labels l WHERE l.issue_id = issues.id) AS labelled,
+  EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = issues.id) AS assigned,
+  EXISTS (SELECT 1 FROM reactions r WHERE r.subject_type = 'issue' AND r.subject_id = issues.id) AS reacted,
+  EXISTS (SELECT 1 FROM pull_requests p WHERE p.issue_id = issues.id) AS pull`;
+type HasRecord = IssueRecord & Record<"labelled" | "assigned" | "reacted" | "pull", unknown>;
+
+function withHas({ labelled, assigned, reacted, pull, ...issue }: HasRecord): { issue: IssueRow; has: IssueHas } {
+  const has = {
+    labels: Boolean(labelled),
+    assignees: Boolean(assigned),
+    reactions: Boolean(reacted),
+    pull: Boolean(pull),
+  };
+  return { issue: toIssue(issue), has };
+}
+
 export class Issues implements IssueStore {
   constructor(private readonly db: Executor) {}
 
@@ -221,24 +239,20 @@ export class Issues implements IssueStore {
     at: Date,
     evenLocked: boolean,
   ): Promise<{ issue: IssueRow; has: IssueHas } | null> {
-    const row = await this.db.get<IssueRecord & Record<"labelled" | "assigned" | "reacted" | "pull", unknown>>(
+    const row = await this.db.get<HasRecord>(
       `UPDATE issues SET comments = comments + 1, updated_at = @at
-       WHERE repo_id = @repoId AND number = @number AND (NOT locked OR @evenLocked) RETURNING *,
-         EXISTS (SELECT 1 FROM issue_labels l WHERE l.issue_id = issues.id) AS labelled,
-         EXISTS (SELECT 1 FROM issue_assignees a WHERE a.issue_id = issues.id) AS assigned,
-         EXISTS (SELECT 1 FROM reactions r WHERE r.subject_type = 'issue' AND r.subject_id = issues.id) AS reacted,
-         EXISTS (SELECT 1 FROM pull_requests p WHERE p.issue_id = issues.id) AS pull`,
+       WHERE repo_id = @repoId AND number = @number AND (NOT locked OR @evenLocked) RETURNING *, ${RETURNING_HAS}`,
       { repoId, number, at: this.db.values.time(at), evenLocked: this.db.values.bool(evenLocked) },
     );
-    if (!row) return null;
-    const { labelled, assigned, reacted, pull, ...issue } = row;
-    const has = {
-      labels: Boolean(labelled),
-      assignees: Boolean(assigned),
-      reactions: Boolean(reacted),
-      pull: Boolean(pull),
-    };
-    return { issue: toIssue(issue), has };
+    return row ? withHas(row) : null;
+  }
+
+  async touched(id: number, at: Date): Promise<{ issue: IssueRow; has: IssueHas }> {
+    const row = await this.db.get<HasRecord>(
+      `UPDATE issues SET updated_at = @at WHERE id = @id RETURNING *, ${RETURNING_HAS}`,
+      { id, at: this.db.values.time(at) },
+    );
+    return withHas(row!);
   }
 
   async labelsOf(issueIds: number[]): Promise<Map<number, LabelRow[]>> {

@@ -216,7 +216,7 @@ export class LabelService {
     const w = await writableRepository(this.store, this.feeds, path, access);
     if (!w.triages) throw mustHavePushAccess();
     const issue = await this.acting.issue(w.repo, path);
-    const scene = await this.acting.scene(w.repo, w.principal.user);
+    const scene = await this.acting.sceneOf(w);
     const labels = await this.acting.perform(
       scene,
       async (making) => {
@@ -232,10 +232,12 @@ export class LabelService {
           issue.id,
           removed.map((l) => l.id),
         );
-        const about = await this.acting.wire(tx, scene, await tx.issues.update(issue.id, { updatedAt: scene.at }));
+        const touched = await tx.issues.touched(issue.id, scene.at);
+        const about = await this.acting.wire(tx, scene, touched.issue, touched.has);
         for (const label of added) await labeled(making, about, label, "labeled");
         for (const label of removed) await labeled(making, about, label, "unlabeled");
-        return (await tx.issues.labelsOf([issue.id])).get(issue.id)!;
+        // The labels as the events show them, read after the change.
+        return about.facts!.labels;
       },
       ["issue_events"],
     );
