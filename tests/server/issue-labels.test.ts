@@ -303,7 +303,7 @@ describe("labels and assignees", () => {
     assert.deepEqual([webhook!.action, webhook!.body.assignee.login], ["unassigned", "zoe"]);
   });
 
-  test("a label on an assigned, reacted-to issue shows the issue in its webhook as GET does", async () => {
+  test("a label on an assigned, reacted-to issue shows it in its webhook as GET does, and so does assigning", async () => {
     const from = s.deliveries();
     const opened = await s.send("POST", "/repos/alice/hello/issues", ALICE_TOKEN, {
       title: "Has it all",
@@ -324,6 +324,12 @@ describe("labels and assignees", () => {
     ];
     assert.deepEqual(seen(webhook.body.issue), seen(shown));
     assert.deepEqual(seen(shown), [["ui"], ["alice"], 1, 1, undefined]);
+    // Assigning answers the issue as GET does too: what its events showed.
+    const reassigned = await s.send("POST", `${url}/assignees`, ALICE_TOKEN, { assignees: ["zoe"] });
+    assert.equal(reassigned.statusCode, 201, reassigned.body);
+    assert.deepEqual(seen(reassigned.json() as Json), seen((await s.send("GET", url, null)).json() as Json));
+    assert.deepEqual(seen(reassigned.json() as Json), [["ui"], ["alice", "zoe"], 1, 1, undefined]);
+    await s.delivered(from + 4); // zoe's `assigned` too, before the next test counts
   });
 
   test("the new name may come as `name`, as Octokit 16's updateLabel sends it (GitHub's older form)", async () => {

@@ -85,27 +85,32 @@ export class AssigneeService {
     const w = await writableRepository(this.store, this.feeds, path, access);
     const issue = await this.acting.issue(w.repo, path);
     if (!w.triages) return this.view(w.repo, issue); // GitHub's triage role assigns
-    const scene = await this.acting.scene(w.repo, w.principal.user);
-    const after = await this.acting.perform(scene, async (making) => {
-      const { tx } = making;
-      const [before] = (await tx.issues.assigneesOf([issue.id])).values();
-      const { assign, unassign } = await change(tx, w.repo, before!);
-      if (!assign.length && !unassign.length) return issue;
-      await tx.issues.addAssignees(
-        issue.id,
-        assign.map((u) => u.id),
-      );
-      await tx.issues.removeAssignees(
-        issue.id,
-        unassign.map((u) => u.id),
-      );
-      const updated = await tx.issues.update(issue.id, { updatedAt: scene.at });
-      const about = await this.acting.wire(tx, scene, updated);
-      for (const user of assign) await assigned(making, about, user, "assigned");
-      for (const user of unassign) await assigned(making, about, user, "unassigned");
-      return updated;
-    });
-    return this.view(w.repo, after);
+    const scene = await this.acting.sceneOf(w);
+    const after = await this.acting.perform(
+      scene,
+      async (making) => {
+        const { tx } = making;
+        const [before] = (await tx.issues.assigneesOf([issue.id])).values();
+        const { assign, unassign } = await change(tx, w.repo, before!);
+        if (!assign.length && !unassign.length) return null;
+        await tx.issues.addAssignees(
+          issue.id,
+          assign.map((u) => u.id),
+        );
+        await tx.issues.removeAssignees(
+          issue.id,
+          unassign.map((u) => u.id),
+        );
+        const touched = await tx.issues.touched(issue.id, scene.at);
+        const about = await this.acting.wire(tx, scene, touched.issue, touched.has);
+        for (const user of assign) await assigned(making, about, user, "assigned");
+        for (const user of unassign) await assigned(making, about, user, "unassigned");
+        // The issue as the answer shows it: what its events showed, read after the change.
+        return about.facts!;
+      },
+      ["issue_events"],
+    );
+    return after ? { facts: after } : this.view(w.repo, issue);
   }
 
   private async view(repo: RepoRow, issue: IssueRow): Promise<IssueView> {
