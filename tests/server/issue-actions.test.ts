@@ -95,6 +95,8 @@ describe("issue actions", () => {
     assert.equal(sameBase(opened.issue), sameBase(issue), "the webhook carries the issue as the API answers it");
     assert.equal(deliveries[1]!.body.label.name, "bug");
     assert.equal(opened.repository.full_name, "alice/hello");
+    const shown = (await t.app.inject({ method: "GET", url: "/repos/alice/hello" })).json() as Json;
+    assert.equal(sameBase(opened.repository.owner), sameBase(shown.owner), "its owner as GET /repos shows it");
     // GitHub's bodies count what the action did (../shared/data/webhooks/examples/issues.json: opened, 1 open).
     assert.deepEqual([opened.repository.open_issues_count, opened.repository.open_issues], [1, 1]);
     assert.equal(opened.sender.login, "alice");

@@ -168,7 +168,7 @@ export class Acting {
       org: owner?.type === "Organization" ? owner : null,
       actor,
       context: hooked ? {} : null,
-      ...(hooked ? { settle: (tx: ContextSources) => payloads.context(repo.id, baseUrl, tx) } : {}),
+      ...(hooked ? { settle: (tx: ContextSources) => payloads.context(repo.id, baseUrl, tx, owner) } : {}),
       baseUrl,
       at: this.parts.clock(),
     };
