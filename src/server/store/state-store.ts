@@ -44,7 +44,8 @@ export const NOT_STATE = ["schema_migrations", "ingest_state", "received_version
 
 /** Raises every remembered-answer number once a restore has put rows back, and forgets the ingest log. */
 export const RAISE_EVERY_VERSION = [
-  "UPDATE ingest_state SET generation = generation + 1, credentials = credentials + 1, repos = repos + 1, access = access + 1, received = received + 1 WHERE id = 1",
+  `UPDATE ingest_state SET generation = generation + 1, credentials = credentials + 1, repos = repos + 1,
+    access = access + 1, received = received + 1, hooks = hooks + 1 WHERE id = 1`,
   "UPDATE received_versions SET version = version + 1",
   "DELETE FROM ingest_log",
 ];

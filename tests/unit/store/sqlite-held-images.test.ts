@@ -13,8 +13,8 @@ import { SqliteExecutor } from "../../../src/server/store/sqlite/executor.js";
 import { SqliteState } from "../../../src/server/store/sqlite/state.js";
 
 const SCHEMA = `
-  CREATE TABLE ingest_state (id INTEGER PRIMARY KEY, generation, credentials, repos, access, received);
-  INSERT INTO ingest_state VALUES (1, 0, 0, 0, 0, 0);
+  CREATE TABLE ingest_state (id INTEGER PRIMARY KEY, generation, credentials, repos, access, received, hooks);
+  INSERT INTO ingest_state VALUES (1, 0, 0, 0, 0, 0, 0);
   CREATE TABLE received_versions (user_id INTEGER PRIMARY KEY, version);
   INSERT INTO received_versions VALUES (7, 1);
   CREATE TABLE ingest_log (id INTEGER PRIMARY KEY);
