@@ -124,6 +124,19 @@ contractSuite((driver) => {
       }
     });
 
+    test("repoWithStats is findRepoById and repoStats in one; null for no repository", async () => {
+      const { repo } = await resolver(s.store);
+      for (const { full_name } of REPOS) {
+        const { id } = await repo(full_name);
+        assert.deepEqual(
+          await s.store.directory.repoWithStats(id),
+          { repo: await s.store.directory.findRepoById(id), stats: await s.store.directory.repoStats(id) },
+          full_name,
+        );
+      }
+      assert.equal(await s.store.directory.repoWithStats(987_654_321), null);
+    });
+
     test("repoRole names the relation canRead rests on: owner, collaborator, member, or none", async () => {
       const { userId, repo } = await resolver(s.store);
       for (const user of USERS) {

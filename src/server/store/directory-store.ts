@@ -100,6 +100,8 @@ export interface DirectoryStore {
   findRepoById(id: number): Promise<RepoRow | null>;
   accountCounts(accountId: number): Promise<AccountCounts>;
   repoStats(repoId: number): Promise<RepoStats>;
+  /** findRepoById and repoStats in one statement: what a webhook's `repository` is made of. */
+  repoWithStats(id: number): Promise<{ repo: RepoRow; stats: RepoStats } | null>;
   /** The user's strongest relation to the repository; null exactly when `canRead` is false. */
   repoRole(userId: number, repoId: number): Promise<RepoRole | null>;
   /** The same with the role's permission; null exactly when `canRead` is false. */

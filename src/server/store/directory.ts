@@ -194,6 +194,16 @@ export class Directory implements DirectoryStore {
     return toRepoStats((await this.db.get<RepoStatsRecord>(REPO_STATS, { id: repoId }))!);
   }
 
+  async repoWithStats(id: number) {
+    // The stats' names are none of repos' columns, so the row splits back into both.
+    const r = await this.db.get<RepoRecord & RepoStatsRecord>(
+      `SELECT r.*, u.login AS owner_login, s.* FROM repos r JOIN users u ON u.id = r.owner_id
+       CROSS JOIN (${REPO_STATS}) s WHERE r.id = @id`,
+      { id },
+    );
+    return r ? { repo: toRepo(r), stats: toRepoStats(r) } : null;
+  }
+
   async repoRole(userId: number, repoId: number) {
     return (await this.repoAccess(userId, repoId))?.role ?? null;
   }

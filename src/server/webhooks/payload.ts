@@ -164,11 +164,11 @@ export class PayloadBuilder {
     /** The repository's owner as the caller read it already: not read again while the repository still has it. */
     knownOwner?: UserRow | null,
   ): Promise<Record<string, unknown>> {
-    const repo = await sources.directory.findRepoById(repoId);
-    if (!repo) return {};
+    const found = await sources.directory.repoWithStats(repoId);
+    if (!found) return {};
+    const { repo, stats } = found;
     // One after another: in a transaction the reads share one connection.
     const owner = knownOwner?.id === repo.ownerId ? knownOwner : await sources.users.findById(repo.ownerId);
-    const stats = await sources.directory.repoStats(repo.id);
     const repository = toWireRepository({ repo, owner: owner!, stats }, {}, baseUrl);
     return owner!.type === "Organization"
       ? { repository, organization: await this.organization(owner!, baseUrl, sources) }
