@@ -12,7 +12,10 @@ import { holdsNul } from "./nul.js";
 import { date, type Bool, type Time } from "./sql-values.js";
 
 /** A repository with its owner's login. */
-export const REPO_SELECT = "SELECT r.*, u.login AS owner_login FROM repos r JOIN users u ON u.id = r.owner_id";
+/** A repository's row with its owner's login: the columns toRepo reads, and where they come from. */
+const REPO_COLUMNS = "r.*, u.login AS owner_login";
+const REPO_FROM = "FROM repos r JOIN users u ON u.id = r.owner_id";
+export const REPO_SELECT = `SELECT ${REPO_COLUMNS} ${REPO_FROM}`;
 
 /**
  * Owner and name match case-insensitively, as on GitHub: SQLite's columns are COLLATE NOCASE; PostgreSQL's indexes
@@ -197,8 +200,7 @@ export class Directory implements DirectoryStore {
   async repoWithStats(id: number) {
     // The stats' names are none of repos' columns, so the row splits back into both.
     const r = await this.db.get<RepoRecord & RepoStatsRecord>(
-      `SELECT r.*, u.login AS owner_login, s.* FROM repos r JOIN users u ON u.id = r.owner_id
-       CROSS JOIN (${REPO_STATS}) s WHERE r.id = @id`,
+      `SELECT ${REPO_COLUMNS}, s.* ${REPO_FROM} CROSS JOIN (${REPO_STATS}) s WHERE r.id = @id`,
       { id },
     );
     return r ? { repo: toRepo(r), stats: toRepoStats(r) } : null;
